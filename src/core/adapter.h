@@ -1,0 +1,114 @@
+#pragma once
+// GameAdapter<G>: the one implementation of AnyState for every concrete game.
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/game.h"
+
+namespace boneyard {
+
+template <class G>
+class GameAdapter final : public AnyState {
+ public:
+  using State = typename G::State;
+  using Move = typename G::Move;
+  using List = MoveList<Move, G::kMaxMoves>;
+
+  GameAdapter(std::string name, State s) : name_(std::move(name)), s_(std::move(s)) {}
+
+  std::unique_ptr<AnyState> clone() const override { return std::make_unique<GameAdapter>(*this); }
+  const std::string& game() const override { return name_; }
+  nlohmann::json options() const override { return s_.options_json(); }
+  int num_seats() const override { return s_.num_seats(); }
+  int num_sides() const override { return s_.num_sides(); }
+  int side_of(int seat) const override { return s_.side_of(seat); }
+  std::string side_name(int side) const override { return G::side_name(s_, side); }
+  Actor actor() const override { return s_.actor(); }
+
+  std::vector<std::string> legal_moves(int seat) const override {
+    std::vector<std::string> out;
+    if (!s_.actor().acts(seat)) return out;
+    List l;
+    s_.legal_moves(seat, l);
+    for (const Move& m : l) out.push_back(s_.move_text(m));
+    return out;
+  }
+
+  std::string apply(int seat, std::string_view text) override {
+    check_turn(seat);
+    const Move m = s_.parse_move(seat, text);
+    std::string canon = s_.move_text(m);
+    s_.apply(seat, m);
+    after();
+    return canon;
+  }
+
+  std::string apply_chance() override {
+    if (s_.actor().kind != Actor::Chance) throw Error("no chance event is pending now: " + to_string(s_.actor()));
+    s_.apply_chance();
+    std::string text = s_.chance_text();
+    after();
+    return text;
+  }
+  void apply_chance(std::string_view outcome) override {
+    if (s_.actor().kind != Actor::Chance) throw Error("no chance event is pending now: " + to_string(s_.actor()));
+    s_.apply_chance_text(outcome);
+    after();
+  }
+
+  bool terminal() const override { return s_.terminal(); }
+  std::vector<double> returns() const override {
+    std::vector<double> r(static_cast<size_t>(s_.num_seats()));
+    s_.returns(r.data());
+    return r;
+  }
+  std::vector<double> scores() const override {
+    std::vector<double> r(static_cast<size_t>(s_.num_sides()));
+    s_.scores(r.data());
+    return r;
+  }
+  const std::vector<HandSummary>& hands() const override { return hands_; }
+  nlohmann::json view(int seat) const override { return s_.view(seat); }
+  std::string render(int seat) const override { return s_.render(seat); }
+
+  std::string play_bot(int seat, AnyBot& bot) override {
+    const Move m = choose(seat, bot);
+    std::string text = s_.move_text(m);
+    s_.apply(seat, m);
+    after();
+    return text;
+  }
+  std::string ask_bot(int seat, AnyBot& bot) const override { return s_.move_text(choose(seat, bot)); }
+
+  const State& state() const { return s_; }
+
+ private:
+  void check_turn(int seat) const {
+    const Actor a = s_.actor();
+    if (seat < 0 || seat >= s_.num_seats())
+      throw Error(fmt::format("seat {} does not exist; seats are 0..{}", seat, s_.num_seats() - 1));
+    if (!a.acts(seat)) throw Error(fmt::format("it is not seat {}'s turn: {}", seat, to_string(a)));
+  }
+  Move choose(int seat, AnyBot& bot) const {
+    check_turn(seat);
+    auto* typed = dynamic_cast<Bot<G>*>(&bot);
+    if (!typed) throw Error(fmt::format("bot '{}' does not play {}", bot.name(), name_));
+    List l;
+    s_.legal_moves(seat, l);
+    return typed->choose(s_.observe(seat), l.span());
+  }
+  void after() {
+    while (static_cast<int>(hands_.size()) < s_.hands_finished()) hands_.push_back(s_.last_hand());
+  }
+
+  std::string name_;
+  State s_;
+  std::vector<HandSummary> hands_;
+};
+
+// Random playouts of G from `fresh` until `seconds` pass, for `bench`.
+template <class G>
+BenchResult bench_random_playouts(const typename G::State& fresh, uint64_t seed, double seconds);
+
+}  // namespace boneyard

@@ -1,0 +1,55 @@
+#include "core/game.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+namespace boneyard {
+
+std::string to_string(const Actor& a) {
+  switch (a.kind) {
+    case Actor::Seat: return fmt::format("seat {} to act", a.seat);
+    case Actor::Chance: return "a chance event (deal, draw or dice) is pending";
+    case Actor::Terminal: return "the game is over";
+    case Actor::Simultaneous: {
+      std::string s = "simultaneous choice, waiting for seats";
+      for (int i = 0; i < 16; ++i)
+        if ((a.seats >> i) & 1) s += fmt::format(" {}", i);
+      return s;
+    }
+  }
+  return "?";
+}
+
+namespace {
+std::vector<GameEntry>& registry() {
+  static std::vector<GameEntry> r;
+  return r;
+}
+}  // namespace
+
+void register_game(GameEntry entry) {
+  for (const auto& e : registry())
+    if (e.name == entry.name) return;  // registering twice is harmless
+  registry().push_back(std::move(entry));
+}
+
+const std::vector<GameEntry>& games() { return registry(); }
+
+const GameEntry& find_game(std::string_view name) {
+  for (const auto& e : registry())
+    if (e.name == name) return e;
+  std::string names;
+  for (const auto& e : registry()) names += (names.empty() ? "" : ", ") + e.name;
+  throw Error(fmt::format("unknown game '{}'; known games: {} (see `boneyard rules`)", name, names));
+}
+
+std::unique_ptr<AnyBot> make_bot(const GameEntry& g, std::string_view bot, uint64_t seed) {
+  for (const auto& b : g.bots)
+    if (b == bot) return g.make_bot(bot, seed);
+  std::string names;
+  for (const auto& b : g.bots) names += (names.empty() ? "" : ", ") + b;
+  throw Error(fmt::format("unknown bot '{}' for {}; bots: {}", bot, g.name, names));
+}
+
+}  // namespace boneyard

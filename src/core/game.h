@@ -1,0 +1,199 @@
+#pragma once
+// The common game interface: the one thing every game module agrees on.
+//
+// Hot paths (playouts, solvers, search bots) are templates over a concrete
+// game type G. Front-ends (play, arena, engine, replay) only see AnyState and
+// AnyBot, which GameAdapter<G> provides once for every G. A game G supplies:
+//
+//   struct G {
+//     static constexpr int kMaxMoves;   // capacity of one MoveList
+//     using Options;                    // parsed rule options (value type)
+//     using Move;                       // small, trivially copyable, ==
+//     using State;                      // value type: copying never allocates
+//     using Observation;                // what one seat may know
+//   };
+//   State members:
+//     int num_seats() const;  int num_sides() const;  int side_of(int seat) const;
+//     Actor actor() const;                       // seat / simultaneous / chance / terminal
+//     void legal_moves(int seat, MoveList<Move, G::kMaxMoves>&) const;
+//     void apply(int seat, Move);                // precondition: legal
+//     void apply_chance();                       // outcome from the state's own Rng
+//     std::string chance_text() const;           // the last chance outcome, parseable
+//     void apply_chance_text(std::string_view);  // explicit outcome; throws Error
+//     std::string move_text(Move) const;         // canonical text, round-trips
+//     Move parse_move(int seat, std::string_view) const;  // throws Error if not legal now
+//     bool terminal() const;
+//     void returns(double* out) const;           // per seat: share of the game won
+//     int hands_finished() const;                // completed hands (rounds)
+//     HandSummary last_hand() const;             // summary of the last completed hand
+//     void scores(double* per_side) const;       // running score per side
+//     Observation observe(int seat) const;       // exactly what that seat may know
+//     nlohmann::json view(int seat) const;       // -1: everything (for the protocol)
+//     std::string render(int seat) const;        // text for a person (-1: everything)
+//     nlohmann::json options_json() const;
+//     void reseed(uint64_t);                     // new stream for the state's own Rng
+//   static State G::sample(const Observation&, Rng&);  // a full state consistent with it
+//   static std::string G::side_name(const State&, int side);
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/error.h"
+#include "core/rng.h"
+
+namespace boneyard {
+
+struct Actor {
+  enum Kind : uint8_t { Seat, Simultaneous, Chance, Terminal };
+  Kind kind = Terminal;
+  int8_t seat = -1;    // Seat: who acts
+  uint16_t seats = 0;  // Simultaneous: bit mask of seats still to submit
+
+  static constexpr Actor at(int s) { return {Seat, static_cast<int8_t>(s), 0}; }
+  static constexpr Actor chance() { return {Chance, -1, 0}; }
+  static constexpr Actor terminal() { return {Terminal, -1, 0}; }
+  static constexpr Actor simultaneous(uint16_t mask) { return {Simultaneous, -1, mask}; }
+  constexpr bool acts(int s) const {
+    return (kind == Seat && seat == s) || (kind == Simultaneous && ((seats >> s) & 1));
+  }
+  constexpr bool operator==(const Actor&) const = default;
+};
+
+std::string to_string(const Actor&);
+
+// A fixed-capacity list of moves: generating moves never allocates.
+template <class M, int N>
+class MoveList {
+ public:
+  void clear() { n_ = 0; }
+  void push_back(M m) { data_[n_++] = m; }
+  int size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  M& operator[](int i) { return data_[i]; }
+  const M& operator[](int i) const { return data_[i]; }
+  M* begin() { return data_; }
+  M* end() { return data_ + n_; }
+  const M* begin() const { return data_; }
+  const M* end() const { return data_ + n_; }
+  std::span<const M> span() const { return {data_, static_cast<size_t>(n_)}; }
+
+ private:
+  M data_[N];
+  int n_ = 0;
+};
+
+// One finished hand (or round), as every front-end reports it.
+struct HandSummary {
+  int winner_side = -1;              // -1: nobody won the hand
+  std::vector<double> side_points;   // what the hand gave each side (game's own unit)
+  std::string how;                   // "domino", "block", "tie", "set", ...
+  std::string text;                  // one or two lines for a person
+  std::string detail_json;           // game-specific itemised result (JSON text)
+};
+
+class AnyBot;
+
+// The type-erased game state the front-ends drive.
+class AnyState {
+ public:
+  virtual ~AnyState() = default;
+  virtual std::unique_ptr<AnyState> clone() const = 0;
+  virtual const std::string& game() const = 0;  // registered name
+  virtual nlohmann::json options() const = 0;   // effective options
+  virtual int num_seats() const = 0;
+  virtual int num_sides() const = 0;
+  virtual int side_of(int seat) const = 0;
+  virtual std::string side_name(int side) const = 0;
+  virtual Actor actor() const = 0;
+  virtual std::vector<std::string> legal_moves(int seat) const = 0;
+  // Applies a move given as text (any accepted form); returns its canonical
+  // text. Throws Error naming the move and what was expected.
+  virtual std::string apply(int seat, std::string_view move) = 0;
+  virtual std::string apply_chance() = 0;                   // own Rng; returns outcome text
+  virtual void apply_chance(std::string_view outcome) = 0;  // explicit; throws Error
+  virtual bool terminal() const = 0;
+  virtual std::vector<double> returns() const = 0;  // per seat
+  virtual std::vector<double> scores() const = 0;   // per side
+  virtual const std::vector<HandSummary>& hands() const = 0;
+  virtual nlohmann::json view(int seat) const = 0;  // -1: everything
+  virtual std::string render(int seat) const = 0;   // -1: everything
+  // Lets a bot choose for `seat` from that seat's observation only; applies
+  // the move and returns its text. Throws Error if the bot is for another game.
+  virtual std::string play_bot(int seat, AnyBot& bot) = 0;
+  // The bot's choice without applying it.
+  virtual std::string ask_bot(int seat, AnyBot& bot) const = 0;
+};
+
+class AnyBot {
+ public:
+  virtual ~AnyBot() = default;
+  virtual const std::string& name() const = 0;
+};
+
+// A bot for game G: sees one seat's Observation and the legal moves, nothing else.
+template <class G>
+class Bot : public AnyBot {
+ public:
+  using Move = typename G::Move;
+  explicit Bot(std::string name, uint64_t seed) : name_(std::move(name)), rng_(seed) {}
+  const std::string& name() const override { return name_; }
+  virtual Move choose(const typename G::Observation& obs, std::span<const Move> legal) = 0;
+
+ protected:
+  Rng& rng() { return rng_; }
+
+ private:
+  std::string name_;
+  Rng rng_;
+};
+
+// A bot that picks uniformly among the legal moves; works for every game.
+template <class G>
+class RandomBot final : public Bot<G> {
+ public:
+  explicit RandomBot(uint64_t seed) : Bot<G>("random", seed) {}
+  typename G::Move choose(const typename G::Observation&, std::span<const typename G::Move> legal) override {
+    return legal[this->rng().below(static_cast<uint32_t>(legal.size()))];
+  }
+};
+
+// Option overrides in the order given ("key", "value"); later ones win.
+using OptionList = std::vector<std::pair<std::string, std::string>>;
+
+struct BenchResult {
+  double seconds = 0;
+  uint64_t hands = 0;
+  uint64_t moves = 0;
+  size_t state_bytes = 0;
+  std::string unit = "hands";  // what "hands" counts ("rounds" for Mexican Train)
+};
+
+// One registered name: a game or one of its presets.
+struct GameEntry {
+  std::string name;     // "latin", "mexican-train", ...
+  std::string family;   // "line", "mexican-train", "texas-42", "dice-and-dominoes"
+  std::string summary;  // one line
+  std::string sources;  // source letters / seed file
+  std::function<nlohmann::json()> describe;  // options with values, for `rules`
+  std::function<std::unique_ptr<AnyState>(const OptionList&, uint64_t seed)> make;
+  std::vector<std::string> bots;             // names accepted by make_bot
+  std::function<std::unique_ptr<AnyBot>(std::string_view bot, uint64_t seed)> make_bot;
+  // Random playouts from a fresh game with this name, for `boneyard bench`.
+  std::function<BenchResult(const OptionList&, uint64_t seed, double seconds)> bench;
+};
+
+void register_game(GameEntry entry);
+const std::vector<GameEntry>& games();             // every registered name, in order
+const GameEntry& find_game(std::string_view name);  // throws Error listing the names
+std::unique_ptr<AnyBot> make_bot(const GameEntry& g, std::string_view bot, uint64_t seed);
+
+// Registers every game module; call once before using the registry.
+void register_all_games();
+
+}  // namespace boneyard

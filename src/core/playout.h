@@ -1,0 +1,57 @@
+#pragma once
+// Uniformly random playouts over a concrete game: the engine's speed test.
+#include <chrono>
+
+#include "core/game.h"
+
+namespace boneyard {
+
+// Plays random moves (and the state's own chance) from `s` until a hand
+// ends or the game is over. Returns the number of moves made.
+template <class G>
+int play_random_hand(typename G::State& s, Rng& rng) {
+  MoveList<typename G::Move, G::kMaxMoves> l;
+  const int hands = s.hands_finished();
+  int moves = 0;
+  while (!s.terminal() && s.hands_finished() == hands) {
+    const Actor a = s.actor();
+    if (a.kind == Actor::Chance) {
+      s.apply_chance();
+      continue;
+    }
+    for (int seat = 0; seat < s.num_seats(); ++seat) {
+      if (!a.acts(seat)) continue;
+      s.legal_moves(seat, l);
+      s.apply(seat, l[static_cast<int>(rng.below(static_cast<uint32_t>(l.size())))]);
+      ++moves;
+      if (a.kind == Actor::Seat) break;
+    }
+  }
+  return moves;
+}
+
+template <class G>
+BenchResult bench_random_playouts(const typename G::State& fresh, uint64_t seed, double seconds) {
+  using Clock = std::chrono::steady_clock;
+  BenchResult r;
+  r.state_bytes = sizeof(typename G::State);
+  Rng rng(seed);
+  typename G::State s = fresh;
+  s.reseed(rng.next());
+  const auto start = Clock::now();
+  for (;;) {
+    for (int k = 0; k < 256; ++k) {
+      if (s.terminal()) {
+        s = fresh;
+        s.reseed(rng.next());
+      }
+      r.moves += static_cast<uint64_t>(play_random_hand<G>(s, rng));
+      ++r.hands;
+    }
+    r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    if (r.seconds >= seconds) break;
+  }
+  return r;
+}
+
+}  // namespace boneyard

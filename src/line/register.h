@@ -1,0 +1,4 @@
+#pragma once
+namespace boneyard::line {
+void register_games();
+}
