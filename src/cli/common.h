@@ -1,0 +1,47 @@
+#pragma once
+// Helpers shared by the subcommands (one file per subcommand, KataGo-style).
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/game.h"
+
+namespace boneyard::cli {
+
+// "key=value" strings from --option into an OptionList; throws Error.
+OptionList parse_options(const std::vector<std::string>& kv);
+std::vector<std::string> split(const std::string& s, char sep);
+uint64_t mix_seed(uint64_t base, uint64_t k);
+// Seeds from the clock when the user gives none, so each run differs.
+uint64_t default_seed();
+
+// Mean and 95% confidence half-width of samples summarised by sum, sum of squares, n.
+struct MeanCI {
+  double mean = 0, half = 0;
+};
+MeanCI mean_ci(double sum, double sum_sq, double n);
+
+// A progress bar on stderr, drawn only when stderr is a terminal.
+class Progress {
+ public:
+  Progress(std::string label, uint64_t total);
+  void update(uint64_t done);
+  void finish();
+
+ private:
+  std::string label_;
+  uint64_t total_;
+  bool tty_;
+  double start_;
+};
+
+void add_rules(CLI::App& app);
+void add_play(CLI::App& app);
+void add_arena(CLI::App& app);
+void add_engine(CLI::App& app);
+void add_replay(CLI::App& app);
+void add_bench(CLI::App& app);
+
+}  // namespace boneyard::cli

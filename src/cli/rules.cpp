@@ -1,0 +1,59 @@
+// boneyard rules [NAME] [--json]: every game and preset, its options and sources.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/common.h"
+
+namespace boneyard::cli {
+
+void add_rules(CLI::App& app) {
+  auto* cmd = app.add_subcommand("rules", "List every game and preset with its options and source letters");
+  auto name = std::make_shared<std::string>();
+  auto json_out = std::make_shared<bool>(false);
+  cmd->add_option("name", *name, "Only this game or preset");
+  cmd->add_flag("--json", *json_out, "Machine-readable output");
+  cmd->callback([=] {
+    nlohmann::json all = nlohmann::json::array();
+    std::string family;
+    for (const auto& g : games()) {
+      if (!name->empty() && g.name != *name) continue;
+      const nlohmann::json d = g.describe();
+      if (*json_out) {
+        all.push_back({{"name", g.name}, {"family", g.family}, {"summary", g.summary}, {"sources", g.sources},
+                       {"bots", g.bots}, {"options", d.value("options", nlohmann::json::object())},
+                       {"catalogue", d.value("catalogue", nlohmann::json::object())}});
+        continue;
+      }
+      if (g.family != family) {
+        family = g.family;
+        std::cout << fmt::format("\n== {} ==\n", family);
+      }
+      std::cout << fmt::format("\n{}  [{}]  {}\n", g.name, g.sources, g.summary);
+      std::string line = "   ";
+      for (const auto& [k, v] : d.value("options", nlohmann::json::object()).items()) {
+        std::string item = fmt::format(" {}={}", k, v.is_string() ? v.get<std::string>() : v.dump());
+        if (line.size() + item.size() > 100) {
+          std::cout << line << "\n";
+          line = "   ";
+        }
+        line += item;
+      }
+      std::cout << line << "\n";
+      if (!name->empty()) {
+        std::cout << "\n  options and their values:\n";
+        for (const auto& [k, v] : d.value("catalogue", nlohmann::json::object()).items())
+          std::cout << fmt::format("    {:22} {}\n", k, v.is_string() ? v.get<std::string>() : v.dump());
+        std::cout << fmt::format("  bots: {}\n", fmt::join(g.bots, ", "));
+      }
+    }
+    if (!name->empty() && all.empty() && *json_out) find_game(*name);  // throws with the list
+    if (!name->empty() && !*json_out) find_game(*name);
+    if (*json_out) std::cout << all.dump(2) << "\n";
+    else if (name->empty())
+      std::cout << "\nOverride any option: boneyard play latin --option target=100 --option bonuses=capicua_25\n";
+  });
+}
+
+}  // namespace boneyard::cli

@@ -1,0 +1,224 @@
+#include "record/protocol.h"
+
+#include <fmt/format.h>
+
+namespace boneyard {
+
+using nlohmann::json;
+
+json actor_json(const Actor& a) {
+  switch (a.kind) {
+    case Actor::Seat: return {{"kind", "seat"}, {"seat", a.seat}};
+    case Actor::Chance: return {{"kind", "chance"}};
+    case Actor::Terminal: return {{"kind", "terminal"}};
+    case Actor::Simultaneous: {
+      json seats = json::array();
+      for (int i = 0; i < 16; ++i)
+        if ((a.seats >> i) & 1) seats.push_back(i);
+      return {{"kind", "simultaneous"}, {"seats", seats}};
+    }
+  }
+  return nullptr;
+}
+
+Protocol::Protocol() { register_all_games(); }
+
+std::string Protocol::handle(std::string_view line) {
+  json req = json::parse(line, nullptr, false);
+  json out;
+  if (req.is_discarded()) {
+    out = {{"ok", false}, {"error", "not valid JSON; send one object per line, e.g. {\"cmd\":\"help\"}"}};
+  } else if (!req.is_object()) {
+    out = {{"ok", false}, {"error", "expected a JSON object with a \"cmd\" field"}};
+  } else {
+    try {
+      out = dispatch(req);
+      out["ok"] = true;
+    } catch (const Error& e) {
+      out = {{"ok", false}, {"error", e.what()}};
+    } catch (const json::exception& e) {
+      out = {{"ok", false}, {"error", fmt::format("bad request: {}", e.what())}};
+    }
+    if (req.contains("id")) out["id"] = req["id"];
+  }
+  return out.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+Session& Protocol::session() {
+  if (!s_) throw Error("no game yet: send {\"cmd\":\"new\",\"game\":\"latin\"} first");
+  return *s_;
+}
+
+int Protocol::seat_of(const json& req) const {
+  const Actor a = s_->state().actor();
+  if (req.contains("seat")) {
+    if (!req["seat"].is_number_integer()) throw Error("'seat' must be a seat number");
+    const int seat = req["seat"].get<int>();
+    if (seat < 0 || seat >= s_->state().num_seats())
+      throw Error(fmt::format("seat {} does not exist; seats are 0..{}", seat, s_->state().num_seats() - 1));
+    return seat;
+  }
+  if (a.kind == Actor::Seat) return a.seat;
+  throw Error(fmt::format("say which 'seat': {}", to_string(a)));
+}
+
+json Protocol::status() const {
+  const AnyState& st = s_->state();
+  json j{{"actor", actor_json(st.actor())}, {"terminal", st.terminal()}, {"hands_finished", st.hands().size()},
+         {"scores", st.scores()}};
+  if (st.terminal()) j["returns"] = st.returns();
+  return j;
+}
+
+void Protocol::after_move(json& out, size_t hands_before) {
+  if (auto_chance_ && !s_->state().terminal()) s_->settle_chance();
+  const auto& hands = s_->state().hands();
+  if (hands.size() > hands_before) {
+    out["hands_over"] = json::array();
+    for (size_t i = hands_before; i < hands.size(); ++i) out["hands_over"].push_back(summary_json(hands[i]));
+  }
+  out.update(status());
+}
+
+namespace {
+std::string str(const json& req, const char* key) {
+  if (!req.contains(key)) throw Error(fmt::format("missing '{}'", key));
+  if (!req[key].is_string()) throw Error(fmt::format("'{}' must be a string", key));
+  return req[key].get<std::string>();
+}
+}  // namespace
+
+json Protocol::dispatch(const json& req) {
+  const std::string cmd = str(req, "cmd");
+  if (cmd == "help") {
+    return {{"commands",
+             {"games", "new {game, options?, seed?, deal?, auto_chance?}", "state {seat?}", "render {seat?}",
+              "legal {seat?}", "apply {move, seat?}", "chance {outcome?}", "bot {bot, seat?, apply?}", "result",
+              "record", "load {record, upto?}", "quit"}},
+            {"doc", "docs/protocol.md"}};
+  }
+  if (cmd == "quit") {
+    quit_ = true;
+    return json::object();
+  }
+  if (cmd == "games") {
+    json g = json::array();
+    for (const auto& e : games()) g.push_back({{"name", e.name}, {"family", e.family}, {"summary", e.summary}, {"bots", e.bots}});
+    return {{"games", g}};
+  }
+  if (cmd == "new") {
+    const std::string game = str(req, "game");
+    OptionList opts;
+    if (req.contains("options")) {
+      if (!req["options"].is_object()) throw Error("'options' must be an object like {\"target\":\"100\"}");
+      for (const auto& [k, v] : req["options"].items())
+        opts.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
+    }
+    uint64_t seed = 1;
+    if (req.contains("seed")) {
+      if (!req["seed"].is_number_unsigned()) throw Error("'seed' must be a whole number >= 0");
+      seed = req["seed"].get<uint64_t>();
+    }
+    auto_chance_ = true;
+    if (req.contains("auto_chance")) {
+      if (!req["auto_chance"].is_boolean()) throw Error("'auto_chance' must be true or false");
+      auto_chance_ = req["auto_chance"].get<bool>();
+    }
+    auto s = std::make_unique<Session>(game, opts, seed);
+    if (req.contains("deal")) {
+      std::vector<std::string> outcomes;
+      if (req["deal"].is_string()) outcomes.push_back(req["deal"].get<std::string>());
+      else if (req["deal"].is_array()) {
+        for (const auto& d : req["deal"]) {
+          if (!d.is_string()) throw Error("'deal' must be a string or an array of strings");
+          outcomes.push_back(d.get<std::string>());
+        }
+      } else throw Error("'deal' must be a string or an array of strings");
+      for (const auto& o : outcomes) s->chance(o);
+    }
+    s_ = std::move(s);
+    bots_.clear();
+    json out{{"game", game}, {"seats", s_->state().num_seats()}, {"sides", s_->state().num_sides()},
+             {"options", s_->state().options()}};
+    after_move(out, 0);
+    return out;
+  }
+  if (cmd == "load") {
+    if (!req.contains("record")) throw Error("missing 'record' (a record object, see docs/records.md)");
+    int upto = -1;
+    if (req.contains("upto")) {
+      if (!req["upto"].is_number_unsigned()) throw Error("'upto' must be a whole number of events");
+      upto = req["upto"].get<int>();
+    }
+    s_ = std::make_unique<Session>(Session::from_record(req["record"], upto));
+    auto_chance_ = false;
+    bots_.clear();
+    json out{{"game", s_->entry().name}, {"events", s_->events().size()}};
+    out.update(status());
+    return out;
+  }
+  Session& s = session();
+  AnyState& st = s.state();
+  if (cmd == "state") {
+    const int seat = req.contains("seat") ? seat_of(req) : -1;
+    json out{{"view", st.view(seat)}};
+    out.update(status());
+    return out;
+  }
+  if (cmd == "render") return {{"text", st.render(req.contains("seat") ? seat_of(req) : -1)}};
+  if (cmd == "legal") {
+    const Actor a = st.actor();
+    if (a.kind == Actor::Simultaneous && !req.contains("seat")) {
+      json per = json::object();
+      for (int i = 0; i < st.num_seats(); ++i)
+        if (a.acts(i)) per[std::to_string(i)] = st.legal_moves(i);
+      return {{"actor", actor_json(a)}, {"legal_by_seat", per}};
+    }
+    if (a.kind == Actor::Chance || a.kind == Actor::Terminal) return {{"actor", actor_json(a)}, {"legal", json::array()}};
+    const int seat = seat_of(req);
+    return {{"actor", actor_json(a)}, {"seat", seat}, {"legal", st.legal_moves(seat)}};
+  }
+  if (cmd == "apply") {
+    const std::string move = str(req, "move");
+    const int seat = seat_of(req);
+    const size_t before = st.hands().size();
+    json out{{"move", s.apply(seat, move)}, {"seat", seat}};
+    after_move(out, before);
+    return out;
+  }
+  if (cmd == "chance") {
+    const size_t before = st.hands().size();
+    json out;
+    if (req.contains("outcome")) {
+      s.chance(str(req, "outcome"));
+      out["outcome"] = req["outcome"];
+    } else {
+      out["outcome"] = s.chance();
+    }
+    after_move(out, before);
+    return out;
+  }
+  if (cmd == "bot") {
+    const std::string name = str(req, "bot");
+    const int seat = seat_of(req);
+    auto& bot = bots_[{name, seat}];
+    if (!bot) bot = make_bot(s.entry(), name, s.seed() * 1000003u + static_cast<uint64_t>(seat) + 17);
+    const bool apply = !req.contains("apply") || req["apply"] == true;
+    if (!apply) return {{"move", st.ask_bot(seat, *bot)}, {"seat", seat}};
+    const size_t before = st.hands().size();
+    json out{{"move", s.bot_move(seat, *bot)}, {"seat", seat}};
+    after_move(out, before);
+    return out;
+  }
+  if (cmd == "result") {
+    json hands = json::array();
+    for (const auto& h : st.hands()) hands.push_back(summary_json(h));
+    json out{{"hands", hands}};
+    out.update(status());
+    return out;
+  }
+  if (cmd == "record") return {{"record", s.record()}};
+  throw Error(fmt::format("unknown cmd '{}'; send {{\"cmd\":\"help\"}} for the list", cmd));
+}
+
+}  // namespace boneyard

@@ -1,0 +1,68 @@
+#pragma once
+// A game being played, with its full record: every front-end (play, arena,
+// engine, replay) drives a game through a Session, so every game can be
+// written down and reproduced exactly.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/game.h"
+
+namespace boneyard {
+
+struct RecordEvent {
+  bool chance = false;
+  int seat = -1;
+  std::string text;  // the move's canonical text, or the chance outcome
+};
+
+class Session {
+ public:
+  // A new game by registered name, option overrides and seed.
+  Session(std::string_view game, const OptionList& options, uint64_t seed);
+  // Rebuilds a game from a record (format: docs/records.md), applying every
+  // event; checks each hand's result against the recorded one. Throws Error
+  // naming the first problem. With upto >= 0, stops after that many events.
+  static Session from_record(const nlohmann::json& record, int upto = -1);
+  // The game a record starts from, before any event, and its events
+  // (checked for form only); for stepping through a record.
+  static Session start_of_record(const nlohmann::json& record);
+  static std::vector<RecordEvent> record_events(const nlohmann::json& record);
+  void apply_event(const RecordEvent& e);
+
+  AnyState& state() { return *state_; }
+  const AnyState& state() const { return *state_; }
+  const GameEntry& entry() const { return *entry_; }
+  uint64_t seed() const { return seed_; }
+  const std::vector<RecordEvent>& events() const { return events_; }
+  std::vector<std::string>& players() { return players_; }
+
+  std::string apply(int seat, std::string_view move);  // returns canonical text
+  std::string chance();                                // own Rng; returns outcome
+  void chance(std::string_view outcome);
+  std::string bot_move(int seat, AnyBot& bot);
+  // Resolves pending chance events with the game's own Rng.
+  void settle_chance();
+
+  nlohmann::json record() const;
+
+ private:
+  Session() = default;
+  const GameEntry* entry_ = nullptr;
+  OptionList options_;
+  uint64_t seed_ = 0;
+  std::unique_ptr<AnyState> state_;
+  std::vector<RecordEvent> events_;
+  std::vector<std::string> players_;
+};
+
+// Parses a record file's text; throws Error naming what is wrong.
+nlohmann::json parse_record_text(std::string_view text);
+// Writes the record under dir as <game>-<seed>[-<tag>].json; returns the path.
+std::string write_record(const Session& s, const std::string& dir, const std::string& tag = "");
+
+nlohmann::json summary_json(const HandSummary& h);
+
+}  // namespace boneyard
