@@ -110,6 +110,8 @@ class State {
   int chooser() const { return chooser_; }
   int redeal_seat() const { return phase_ == Phase::Redeal ? to_move_ : -1; }
   bool deals_leader_by_draw() const;  // this deal's leader comes from a draw
+  bool first_rule_pending() const { return first_rule_ && !keep_leader_; }  // next deal uses the first-hand rule
+  bool choice_pending() const { return choice_pending_; }
   uint64_t playable_mask(int seat) const {
     return left_ < 0 ? hand_[seat] : hand_[seat] & (suit_[left_] | suit_[right_]);
   }
