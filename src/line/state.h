@@ -108,6 +108,7 @@ class State {
   const HandResult& last_result() const { return last_; }
   int forced_lead() const { return forced_lead_; }  // tile index the leader must lead, or -1
   int chooser() const { return chooser_; }
+  int leader_draw(int seat) const { return leader_draw_[seat]; }  // tile drawn for the lead, or -1
   int redeal_seat() const { return phase_ == Phase::Redeal ? to_move_ : -1; }
   bool deals_leader_by_draw() const;  // this deal's leader comes from a draw
   bool first_rule_pending() const { return first_rule_ && !keep_leader_; }  // next deal uses the first-hand rule
