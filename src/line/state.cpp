@@ -60,12 +60,13 @@ int State::draw_leader(const uint8_t* pool, int pool_n) {
   unsigned in = (1u << seats_) - 1;
   int next = 0;
   for (auto& d : leader_draw_) d = -1;
-  for (;;) {
+  for (int round = 0;; ++round) {
     int best_pips = -1;
     for (int s = 0; s < seats_; ++s) {
       if (!((in >> s) & 1)) continue;
       const Tile t{pool[next++]};
       leader_draw_[s] = static_cast<int8_t>(t.index);
+      leader_round_[s] = static_cast<int8_t>(round);
       best_pips = std::max(best_pips, t.pips());
     }
     unsigned tied = 0;

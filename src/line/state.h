@@ -108,7 +108,8 @@ class State {
   const HandResult& last_result() const { return last_; }
   int forced_lead() const { return forced_lead_; }  // tile index the leader must lead, or -1
   int chooser() const { return chooser_; }
-  int leader_draw(int seat) const { return leader_draw_[seat]; }  // tile drawn for the lead, or -1
+  int leader_draw(int seat) const { return leader_draw_[seat]; }  // last tile drawn for the lead, or -1
+  int leader_draw_round(int seat) const { return leader_round_[seat]; }  // in which round (0 first)
   int redeal_seat() const { return phase_ == Phase::Redeal ? to_move_ : -1; }
   bool deals_leader_by_draw() const;  // this deal's leader comes from a draw
   bool first_rule_pending() const { return first_rule_ && !keep_leader_; }  // next deal uses the first-hand rule
@@ -166,6 +167,7 @@ class State {
   bool keep_leader_ = false;  // redeal: the leader does not change
   bool drawn_leader_ = false;  // the current deal's leader came from a draw
   int8_t leader_draw_[kMaxSeats] = {-1, -1, -1, -1};  // tiles drawn for the lead (display)
+  int8_t leader_round_[kMaxSeats] = {};
   // per hand
   int8_t lead_pass_ = 0;  // 0 none, 1 earned, 2 cancelled
   uint8_t pass2010_n_ = 0;
