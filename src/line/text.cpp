@@ -64,9 +64,9 @@ Move State::parse_move(int seat, std::string_view text) const {
   MoveList<Move, LineGame::kMaxMoves> legal;
   legal_moves(seat, legal);
   std::string t = lower_trim(text);
-  std::string options;
-  for (const Move& m : legal) options += (options.empty() ? "" : ", ") + move_text(m);
-  auto fail = [&](const std::string& why) {
+  auto fail = [&](const std::string& why) {  // the legal list only on failure: replays parse every move
+    std::string options;
+    for (const Move& m : legal) options += (options.empty() ? "" : ", ") + move_text(m);
     return Error(fmt::format("illegal move '{}': {}; legal now: {}", text, why, options));
   };
   if (t.empty()) throw fail("empty move");
