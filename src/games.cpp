@@ -1,17 +1,15 @@
-// Every game module registers here: adding a game is one line.
+// Every game module registers here: adding a game is one line. CMake
+// defines BONEYARD_HAS_<GAME> for each game folder that has a register.h.
 #include "core/game.h"
 #include "line/register.h"
-#if __has_include("mexican_train/register.h")
+#ifdef BONEYARD_HAS_MEXICAN_TRAIN
 #include "mexican_train/register.h"
-#define BONEYARD_HAS_MEXICAN_TRAIN 1
 #endif
-#if __has_include("texas42/register.h")
+#ifdef BONEYARD_HAS_TEXAS42
 #include "texas42/register.h"
-#define BONEYARD_HAS_TEXAS42 1
 #endif
-#if __has_include("dice_dominoes/register.h")
+#ifdef BONEYARD_HAS_DICE_DOMINOES
 #include "dice_dominoes/register.h"
-#define BONEYARD_HAS_DICE_DOMINOES 1
 #endif
 
 namespace boneyard {

@@ -32,7 +32,9 @@ void add_rules(CLI::App& app) {
       }
       std::cout << fmt::format("\n{}  [{}]  {}\n", g.name, g.sources, g.summary);
       std::string line = "   ";
-      for (const auto& [k, v] : d.value("options", nlohmann::json::object()).items()) {
+      const nlohmann::json options = d.value("options", nlohmann::json::object());
+      const nlohmann::json catalogue = d.value("catalogue", nlohmann::json::object());
+      for (const auto& [k, v] : options.items()) {
         std::string item = fmt::format(" {}={}", k, v.is_string() ? v.get<std::string>() : v.dump());
         if (line.size() + item.size() > 100) {
           std::cout << line << "\n";
@@ -43,7 +45,7 @@ void add_rules(CLI::App& app) {
       std::cout << line << "\n";
       if (!name->empty()) {
         std::cout << "\n  options and their values:\n";
-        for (const auto& [k, v] : d.value("catalogue", nlohmann::json::object()).items())
+        for (const auto& [k, v] : catalogue.items())
           std::cout << fmt::format("    {:22} {}\n", k, v.is_string() ? v.get<std::string>() : v.dump());
         std::cout << fmt::format("  bots: {}\n", fmt::join(g.bots, ", "));
       }
