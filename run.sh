@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Sets everything up on a fresh machine, then runs boneyard with your arguments.
+#   ./run.sh play latin        ./run.sh rules        ./run.sh --help
+set -euo pipefail
+cd "$(dirname "$0")"
+NINJA_TARGETS=boneyard ./scripts/setup.sh >&2
+exec ./build/boneyard "${@:---help}"

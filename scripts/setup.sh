@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what the build needs (Debian packages, only when missing) and
+# configures + builds into build/ (or $BUILD_DIR with extra CMake flags).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+need=()
+for pkg in cmake ninja-build g++ libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libfmt-dev; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
+done
+if [ "${#need[@]}" -gt 0 ]; then
+  echo "Installing: ${need[*]}" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+BUILD_DIR="${BUILD_DIR:-build}"
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" ${CMAKE_EXTRA:-} >/dev/null
+ninja -C "$BUILD_DIR" ${NINJA_TARGETS:-}
