@@ -1,0 +1,223 @@
+// Front-ends: records round-trip for every game, the protocol answers every
+// line, and the executable's subcommands work end to end.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "core/env.h"
+#include "record/protocol.h"
+#include "record/session.h"
+
+using namespace boneyard;
+using nlohmann::json;
+
+namespace {
+std::string run(const std::string& args, int* rc = nullptr) {
+  std::string out;
+  FILE* p = popen((std::string(BONEYARD_EXE) + " " + args + " 2>&1").c_str(), "r");
+  std::array<char, 4096> buf;
+  while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
+  const int status = pclose(p);
+  if (rc) *rc = WEXITSTATUS(status);
+  return out;
+}
+
+// Plays a whole game with bots through a Session.
+Session bot_game(const std::string& game, uint64_t seed, const std::string& bot) {
+  Session s(game, {}, seed);
+  std::vector<std::unique_ptr<AnyBot>> bots;
+  for (int k = 0; k < s.state().num_seats(); ++k) bots.push_back(make_bot(s.entry(), k % 2 ? bot : "random", seed + k));
+  while (!s.state().terminal()) {
+    const Actor a = s.state().actor();
+    if (a.kind == Actor::Chance) {
+      s.chance();
+      continue;
+    }
+    for (int k = 0; k < s.state().num_seats(); ++k)
+      if (a.acts(k)) {
+        s.bot_move(k, *bots[static_cast<size_t>(k)]);
+        if (a.kind == Actor::Seat) break;
+      }
+  }
+  return s;
+}
+}  // namespace
+
+class Records : public ::testing::Test {
+ protected:
+  void SetUp() override { register_all_games(); }
+};
+
+TEST_F(Records, EveryGameRoundTripsThroughItsRecord) {
+  std::set<std::string> families;
+  for (const auto& g : games()) {
+    const bool first_of_family = families.insert(g.family).second;
+    const int n = first_of_family ? 20 : 3;  // every preset, more for one of each family
+    for (int i = 0; i < n; ++i) {
+      SCOPED_TRACE(g.name);
+      Session s = bot_game(g.name, 100 + static_cast<uint64_t>(i), "greedy");
+      const json rec = s.record();
+      const json back = parse_record_text(rec.dump());
+      Session r = Session::from_record(back);
+      ASSERT_TRUE(r.state().terminal());
+      EXPECT_EQ(r.state().scores(), s.state().scores());
+      EXPECT_EQ(r.state().returns(), s.state().returns());
+      EXPECT_EQ(r.record()["events"], rec["events"]);
+      EXPECT_EQ(r.record()["hands"], rec["hands"]);
+    }
+  }
+  EXPECT_GE(families.size(), 1u);
+}
+
+TEST_F(Records, BrokenRecordsAreRefusedWithAReason) {
+  Session s = bot_game("latin", 3, "greedy");
+  json rec = s.record();
+  auto refused = [](const json& j, const std::string& word) {
+    try {
+      Session::from_record(j);
+      ADD_FAILURE() << "accepted a broken record";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(word), std::string::npos) << e.what();
+    }
+  };
+  json a = rec;
+  a["format"] = "chess";
+  refused(a, "format");
+  json b = rec;
+  b.erase("seed");
+  refused(b, "seed");
+  json c = rec;
+  c["events"][5]["move"] = "9-9";
+  refused(c, "event 5");
+  json d = rec;
+  d["hands"][0]["side_points"] = json::array({999, 0});
+  refused(d, "hand 1");
+  json e = rec;
+  e["game"] = "checkers";
+  refused(e, "unknown game");
+  json f = rec;
+  f["events"].erase(f["events"].size() - 1);
+  refused(f, "hands");
+  EXPECT_THROW(parse_record_text("{not json"), Error);
+}
+
+TEST(Protocol, EveryBadLineGetsAnErrorAndTheSessionGoesOn) {
+  Protocol p;
+  auto ask = [&](const std::string& line) { return json::parse(p.handle(line)); };
+  EXPECT_FALSE(ask("garbage")["ok"]);
+  EXPECT_FALSE(ask("[1,2]")["ok"]);
+  EXPECT_FALSE(ask(R"({"cmd":"legal"})")["ok"]);  // no game yet
+  EXPECT_FALSE(ask(R"({"cmd":"new","game":"nope"})")["ok"]);
+  EXPECT_FALSE(ask(R"({"cmd":"new","game":"latin","options":{"target":"x"}})")["ok"]);
+  EXPECT_FALSE(ask(R"({"cmd":"new","game":"latin","seed":-4})")["ok"]);
+  json r = ask(R"({"cmd":"new","game":"caribbean","options":{"hand_size":"2"},"deal":"deal 1-0 2-0 / 5-5 5-4 / 3-3 3-2 / 6-1 4-4","id":7})");
+  ASSERT_TRUE(r["ok"]) << r.dump();
+  EXPECT_EQ(r["id"], 7);
+  EXPECT_EQ(r["actor"]["seat"], 1);
+  EXPECT_EQ(ask(R"({"cmd":"legal"})")["legal"], json::array({"5-5"}));
+  json bad = ask(R"({"cmd":"apply","move":"5-4"})");
+  EXPECT_FALSE(bad["ok"]);
+  EXPECT_NE(bad["error"].get<std::string>().find("5-5"), std::string::npos);
+  EXPECT_FALSE(ask(R"({"cmd":"apply","move":"5-5","seat":2})")["ok"]);  // not seat 2's turn
+  EXPECT_TRUE(ask(R"({"cmd":"apply","move":"[5|5]"})")["ok"]);
+  json view = ask(R"({"cmd":"state","seat":2})")["view"];
+  EXPECT_TRUE(view["hands"][0]["tiles"].is_null());  // seat 2 cannot see seat 0's tiles
+  EXPECT_FALSE(view["hands"][2]["tiles"].is_null());
+  json bot = ask(R"({"cmd":"bot","bot":"greedy"})");
+  EXPECT_TRUE(bot["ok"]) << bot.dump();
+  json rec = ask(R"({"cmd":"record"})")["record"];
+  json loaded = ask(json{{"cmd", "load"}, {"record", rec}}.dump());
+  EXPECT_TRUE(loaded["ok"]) << loaded.dump();
+  EXPECT_EQ(loaded["events"], rec["events"].size());
+  EXPECT_FALSE(ask(R"({"cmd":"load","record":{"format":"x"}})")["ok"]);
+  EXPECT_TRUE(ask(R"({"cmd":"quit"})")["ok"]);
+  EXPECT_TRUE(p.quit());
+}
+
+TEST(Protocol, SimultaneousAndChanceWithoutAutoChance) {
+  Protocol p;
+  register_all_games();
+  bool has_dice = false;
+  for (const auto& g : games()) has_dice |= g.name == "dice-and-dominoes";
+  json r = json::parse(p.handle(R"({"cmd":"new","game":"latin","auto_chance":false})"));
+  EXPECT_EQ(r["actor"]["kind"], "chance");
+  r = json::parse(p.handle(R"({"cmd":"chance"})"));
+  EXPECT_TRUE(r["ok"]);
+  EXPECT_EQ(r["actor"]["kind"], "seat");
+  if (!has_dice) GTEST_SKIP() << "dice-and-dominoes not built";
+  r = json::parse(p.handle(R"({"cmd":"new","game":"dice-and-dominoes","seed":4})"));
+  ASSERT_TRUE(r["ok"]) << r.dump();
+  ASSERT_EQ(r["actor"]["kind"], "simultaneous");
+  r = json::parse(p.handle(R"({"cmd":"legal"})"));
+  EXPECT_TRUE(r["legal_by_seat"].is_object());
+}
+
+TEST(Cli, HelpRulesBenchArenaReplay) {
+  int rc = 0;
+  EXPECT_NE(run("--help", &rc).find("arena"), std::string::npos);
+  EXPECT_EQ(rc, 0);
+  const std::string rules = run("rules", &rc);
+  EXPECT_EQ(rc, 0);
+  for (const char* p : {"latin", "dominican-patio", "three-21", "four-individual", "[Dp]"}) EXPECT_NE(rules.find(p), std::string::npos) << p;
+  const json rj = json::parse(run("rules --json"));
+  EXPECT_GE(rj.size(), 24u);
+  run("rules nosuchgame", &rc);
+  EXPECT_NE(rc, 0);
+  const json bench = json::parse(run("bench latin --seconds 0.2 --json", &rc));
+  EXPECT_EQ(rc, 0);
+  EXPECT_GT(bench[0]["hands_per_second"].get<double>(), 1000);
+  const std::string dir = std::filesystem::temp_directory_path() / "boneyard-cli-test";
+  std::filesystem::remove_all(dir);
+  const json arena = json::parse(run("arena latin --bots greedy,random --games 40 --threads 2 --json --record " + dir, &rc));
+  EXPECT_EQ(rc, 0);
+  EXPECT_EQ(arena["games"], 40);
+  EXPECT_NEAR(arena["bots"][0]["win_share"].get<double>() + arena["bots"][1]["win_share"].get<double>(), 1.0, 1e-9);
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    ++files;
+    if (files == 1) {
+      const std::string out = run("replay --quiet " + e.path().string(), &rc);
+      EXPECT_EQ(rc, 0) << out;
+      EXPECT_NE(out.find("Replay verified"), std::string::npos);
+      const json j = json::parse(run("replay --json " + e.path().string()));
+      EXPECT_TRUE(j["verified"].get<bool>());
+    }
+  }
+  EXPECT_EQ(files, 40);
+  // Threads do not change results: the same seed gives the same figures.
+  const json one = json::parse(run("arena latin --bots greedy,random --games 20 --seed 9 --json"));
+  const json two = json::parse(run("arena latin --bots greedy,random --games 20 --seed 9 --threads 2 --json"));
+  EXPECT_EQ(one["bots"], two["bots"]);
+}
+
+TEST(Cli, BadInputGetsClearErrors) {
+  int rc = 0;
+  std::string out = run("arena latin --bots greedy,wizard --games 2", &rc);
+  EXPECT_NE(rc, 0);
+  EXPECT_NE(out.find("unknown bot 'wizard'"), std::string::npos) << out;
+  out = run("arena latin --bots greedy --games 2 --option hand_size=9", &rc);
+  EXPECT_NE(rc, 0);
+  EXPECT_NE(out.find("impossible options"), std::string::npos) << out;
+  out = run("play latin --option target", &rc);
+  EXPECT_NE(rc, 0);
+  EXPECT_NE(out.find("key=value"), std::string::npos) << out;
+  out = run("replay /nonexistent/file.json", &rc);
+  EXPECT_NE(rc, 0);
+  EXPECT_NE(out.find("cannot read"), std::string::npos) << out;
+}
+
+TEST(Cli, PlayAPersonsGameFromStdin) {
+  // A person at seat 0 types junk, a bad tile, help, then quits.
+  int rc = 0;
+  const std::string out = run("play caribbean --seed 3 --seat 0 <<'EOF'\nzzz\n9-9\nhelp\nquit\nEOF", &rc);
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("Your moves:"), std::string::npos) << out;
+  EXPECT_NE(out.find("illegal move"), std::string::npos) << out;
+  const std::string watch = run("play latin --watch --seed 5", &rc);
+  EXPECT_EQ(rc, 0);
+  EXPECT_NE(watch.find("Game over"), std::string::npos);
+}
