@@ -1,0 +1,34 @@
+// Registers Mexican Train by name.
+#include <nlohmann/json.hpp>
+
+#include "core/adapter.h"
+#include "core/playout.h"
+#include "mexican_train/bots.h"
+#include "mexican_train/register.h"
+
+namespace boneyard::mexican_train {
+
+void register_games() {
+  GameEntry e;
+  e.name = "mexican-train";
+  e.family = "mexican-train";
+  e.summary = "Mexican Train: 2-8 players, personal trains and the Mexican train, double-twelve; penalty pips over 13 rounds";
+  e.sources = "seed 002 (Cardinal's rules)";
+  e.describe = [] { return nlohmann::json{{"options", to_json(make_rules({}))}, {"catalogue", option_catalogue()}}; };
+  e.make = [](const OptionList& o, uint64_t seed) -> std::unique_ptr<AnyState> {
+    return std::make_unique<GameAdapter<MexicanTrain>>("mexican-train", State(make_rules(o), seed));
+  };
+  e.bots = {"random", "greedy"};
+  e.make_bot = [](std::string_view bot, uint64_t seed) -> std::unique_ptr<AnyBot> {
+    if (bot == "greedy") return std::make_unique<GreedyBot>(seed);
+    return std::make_unique<RandomBot<MexicanTrain>>(seed);
+  };
+  e.bench = [](const OptionList& o, uint64_t seed, double seconds) {
+    BenchResult r = bench_random_playouts<MexicanTrain>(State(make_rules(o), seed), seed, seconds);
+    r.unit = "rounds";
+    return r;
+  };
+  register_game(std::move(e));
+}
+
+}  // namespace boneyard::mexican_train

@@ -1,0 +1,4 @@
+#pragma once
+namespace boneyard::mexican_train {
+void register_games();
+}

@@ -1,0 +1,243 @@
+#pragma once
+// The Mexican Train state (spec: rules/mexican-train.md). A value type of
+// fixed size: copying it never allocates.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/game.h"
+#include "core/tile.h"
+#include "mexican_train/rules.h"
+
+namespace boneyard::mexican_train {
+
+inline constexpr int kMexican = kMaxSeats;    // train index of the Mexican train; trains 0..7 are the seats'
+inline constexpr int kTrains = kMaxSeats + 1;
+inline constexpr int kMaxSetTiles = 136;       // double-fifteen
+
+struct Move {
+  enum Kind : uint8_t { Lay, Draw, Pass, EndOpening };
+  Kind kind = Pass;
+  uint8_t tile = 0;   // Lay: tile index
+  uint8_t train = 0;  // Lay: a seat's train 0..7, or kMexican
+  Tile t() const { return Tile{tile}; }
+  bool operator==(const Move&) const = default;
+};
+
+enum class Phase : uint8_t { Deal, Opening, Play, GameOver };
+enum class RoundEnd : uint8_t { None, Domino, Blocked };
+
+// One finished round (spec: Play 6).
+struct RoundResult {
+  RoundEnd end = RoundEnd::None;
+  int8_t out_seat = -1;  // who laid their last tile (Domino)
+  int8_t start_seat = 0;
+  uint8_t engine = 0;    // tile index of the engine double
+  uint16_t number = 0;   // 1-based
+  uint8_t tiles_left[kMaxSeats] = {};
+  int16_t penalty[kMaxSeats] = {};
+};
+
+struct Observation;
+
+class State {
+ public:
+  State() = default;
+  State(const Rules& rules, uint64_t seed);
+
+  // --- the common interface (core/game.h) ---
+  int num_seats() const { return seats_; }
+  int num_sides() const { return seats_; }
+  int side_of(int seat) const { return seat; }
+  Actor actor() const;
+  template <int N>
+  void legal_moves(int seat, MoveList<Move, N>& out) const;
+  void apply(int seat, Move m);
+  void apply_chance();
+  std::string chance_text() const;
+  void apply_chance_text(std::string_view text);
+  std::string move_text(Move m) const;
+  Move parse_move(int seat, std::string_view text) const;
+  bool terminal() const { return phase_ == Phase::GameOver; }
+  void returns(double* out) const;
+  int hands_finished() const { return rounds_done_; }
+  HandSummary last_hand() const;
+  void scores(double* per_side) const;
+  Observation observe(int seat) const;
+  nlohmann::json view(int seat) const;
+  std::string render(int seat) const;
+  nlohmann::json options_json() const;
+  void reseed(uint64_t seed) { rng_.reseed(seed); }
+  static State sample(const Observation& o, Rng& rng);
+
+  // --- Mexican Train specifics ---
+  const Rules& rules() const { return r_; }
+  Phase phase() const { return phase_; }
+  int to_move() const { return to_move_; }
+  int start_seat() const { return start_seat_; }
+  int round_number() const { return rounds_done_ + (terminal() ? 0 : 1); }  // 1-based
+  Tile engine() const { return Tile{engine_}; }
+  int engine_seat() const { return engine_seat_; }    // who placed it (-1: round_doubles)
+  int engine_draws() const { return engine_draws_; }  // tiles drawn looking for it
+  TileSet hand(int seat) const { return hand_[seat]; }
+  int hand_count(int seat) const { return count_[seat]; }
+  TileSet table() const { return table_; }  // every tile on the table, the engine included
+  TileSet set_tiles() const { return set_; }
+  int stock_left() const { return stock_n_ - stock_pos_; }
+  Tile stock_at(int k) const { return Tile{stock_[stock_pos_ + k]}; }  // k-th next draw
+  // Trains: 0..seats-1 personal, kMexican the Mexican train.
+  int train_end(int train) const { return end_[train]; }
+  int train_length(int train) const { return len_[train]; }
+  bool mexican_started() const { return len_[kMexican] > 0; }
+  int train_tiles(int train, Tile* out) const;  // in order from the station
+  bool marked(int seat) const { return (marked_ >> seat) & 1; }
+  int open_doubles() const { return n_open_; }
+  int open_double_train(int k) const { return open_[k]; }  // oldest first
+  bool drew_this_turn() const { return drawn_; }
+  int drawn_tile() const { return drawn_tile_; }  // -1 when no drawn tile waits to be laid
+  bool owes_cover() const { return owes_cover_; }
+  int tiles_laid_this_turn() const { return turn_laid_; }
+  int passes_in_row() const { return passes_; }
+  int score(int seat) const { return score_[seat]; }
+  const RoundResult& last_result() const { return last_; }
+  // Numbers this seat is publicly known not to hold (its draws and passes).
+  uint32_t known_void(int seat) const { return void_[seat]; }
+  // The highest double this seat may hold (-1: none; 127: unknown).
+  int double_cap(int seat) const { return double_cap_[seat]; }
+  int penalty_of(const TileSet& tiles) const;  // spec: Play 6
+
+  // Explicit deal: the hands and the boneyard in draw order (stock_n < 0:
+  // the undealt tiles in index order). Throws Error.
+  void deal(const TileSet* hands, const uint8_t* stock, int stock_n);
+  State masked_for(int seat) const;
+
+ private:
+  void start_round();
+  void after_deal();
+  void lay(int seat, Tile t, int train);
+  void draw(int seat);
+  void pass(int seat);
+  void end_turn(int seat, bool mark);
+  void continue_or_mark(int seat);
+  bool has_move(int seat) const;
+  void end_round(RoundEnd how);
+  uint32_t playable_numbers(int seat) const;  // the train ends this seat may play on now
+  bool remove_open(int train);
+
+  template <int N>
+  void push_lays(int train, const TileSet& tiles, MoveList<Move, N>& out) const {
+    tiles.for_each([&](Tile t) { out.push_back({Move::Lay, t.index, static_cast<uint8_t>(train)}); });
+  }
+
+  Rules r_;
+  Rng rng_;
+  const TileSet* suit_ = nullptr;  // static table for this set: tiles showing n
+  TileSet set_;
+  TileSet doubles_;
+  TileSet hand_[kMaxSeats];
+  TileSet dealt_[kMaxSeats];  // as dealt, for the chance text
+  TileSet table_;
+  uint8_t stock_[kMaxSetTiles] = {};
+  struct Placed {
+    uint8_t tile, train;
+  };
+  Placed log_[kMaxSetTiles] = {};
+  uint8_t stock_n_ = 0, stock_pos_ = 0, n_log_ = 0;
+  int8_t end_[kTrains] = {};
+  uint8_t len_[kTrains] = {};
+  uint16_t marked_ = 0;
+  int8_t open_[kTrains] = {};
+  uint8_t n_open_ = 0;
+  uint8_t count_[kMaxSeats] = {};
+  uint8_t engine_ = 0;
+  int8_t engine_pip_ = 0;
+  int8_t engine_seat_ = -1;
+  uint8_t engine_draws_ = 0;
+  Phase phase_ = Phase::Deal;
+  int8_t seats_ = 4, to_move_ = -1, start_seat_ = 0, opening_done_ = 0;
+  // the turn in progress
+  uint8_t turn_laid_ = 0;
+  bool drawn_ = false;
+  bool owes_cover_ = false;
+  int16_t drawn_tile_ = -1;
+  uint8_t passes_ = 0;
+  // public constraints on hidden hands
+  uint32_t void_[kMaxSeats] = {};
+  int8_t double_cap_[kMaxSeats] = {};
+  // the game
+  int32_t score_[kMaxSeats] = {};
+  uint16_t rounds_done_ = 0;
+  RoundResult last_;
+};
+
+// What one seat may know: the state with every hidden tile removed (other
+// hands, the boneyard) and the generator cleared.
+struct Observation {
+  int seat = 0;
+  State masked;
+};
+
+template <int N>
+void State::legal_moves(int seat, MoveList<Move, N>& out) const {
+  out.clear();
+  if (seat != to_move_ || (phase_ != Phase::Opening && phase_ != Phase::Play)) return;
+  const TileSet from = drawn_tile_ >= 0 ? TileSet::single(Tile{static_cast<uint8_t>(drawn_tile_)}) : hand_[seat];
+  if (phase_ == Phase::Opening) {
+    // Spec Play 1: only the own train; keep laying while a tile fits.
+    push_lays(seat, from & suit_[end_[seat]], out);
+    if (!out.empty()) return;
+    if (turn_laid_ > 0 && !owes_cover_) {
+      out.push_back({Move::EndOpening, 0, 0});
+      return;
+    }
+  } else if (n_open_ > 0) {
+    // Spec Play 5: the oldest open double must be covered, nowhere else.
+    const int t = open_[0];
+    push_lays(t, from & suit_[end_[t]], out);
+    if (owes_cover_ && r_.multiple_doubles) {
+      // multiple_doubles: instead of covering, lay a further double.
+      const TileSet dbl = from & doubles_;
+      if (!dbl.empty()) {
+        for (int k = 0; k <= kMexican; ++k) {
+          if (k >= seats_ && k != kMexican) continue;
+          if (k != seat && k != kMexican && !((marked_ >> k) & 1)) continue;
+          if (k == t) continue;
+          push_lays(k, dbl & suit_[end_[k]], out);
+        }
+      }
+    }
+  } else {
+    // Spec Play 2: own train, the Mexican train (or start it), marked trains.
+    push_lays(seat, from & suit_[end_[seat]], out);
+    push_lays(kMexican, from & suit_[end_[kMexican]], out);
+    for (uint32_t m = marked_ & ~(1u << seat); m; m &= m - 1) {
+      const int k = std::countr_zero(m);
+      push_lays(k, from & suit_[end_[k]], out);
+    }
+  }
+  if (!out.empty()) return;
+  // Nothing fits: draw (once a turn), or pass with the boneyard empty.
+  if (!drawn_ && (turn_laid_ == 0 || owes_cover_)) {
+    if (stock_pos_ < stock_n_) out.push_back({Move::Draw, 0, 0});
+    else if (turn_laid_ == 0) out.push_back({Move::Pass, 0, 0});
+  }
+}
+
+nlohmann::json round_result_json(const State& s, const RoundResult& r);
+std::string round_result_text(const State& s, const RoundResult& r);
+std::string train_name(int train);
+
+// The game type for the common interface.
+struct MexicanTrain {
+  static constexpr int kMaxMoves = 160;
+  using Options = Rules;
+  using Move = mexican_train::Move;
+  using State = mexican_train::State;
+  using Observation = mexican_train::Observation;
+  static State sample(const Observation& o, Rng& rng) { return State::sample(o, rng); }
+  static std::string side_name(const State& s, int side);
+};
+
+}  // namespace boneyard::mexican_train
