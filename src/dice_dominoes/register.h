@@ -1,0 +1,4 @@
+#pragma once
+namespace boneyard::dice_dominoes {
+void register_games();
+}

@@ -1,0 +1,63 @@
+#include "dice_dominoes/rules.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <nlohmann/json.hpp>
+
+namespace boneyard::dice_dominoes {
+
+namespace {
+int parse_int(std::string_view key, std::string_view v, int lo, int hi) {
+  int x = 0;
+  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+  if (ec != std::errc() || p != v.data() + v.size() || x < lo || x > hi)
+    throw Error(fmt::format("bad value '{}' for option {}; expected a whole number from {} to {}", v, key, lo, hi));
+  return x;
+}
+}  // namespace
+
+void validate(const Rules& r) {
+  // Spec: Set-up. One set for 2 to 5 players, two sets for 6 to 10 (Decision).
+  if (r.sets == 1 && (r.players < 2 || r.players > 5))
+    throw Error(fmt::format("impossible options: players={} on one set; one double-six set takes 2 to 5 players "
+                            "(use sets=2 for 6 to 10)",
+                            r.players));
+  if (r.sets == 2 && (r.players < 6 || r.players > 10))
+    throw Error(fmt::format("impossible options: players={} on two sets; two double-six sets take 6 to 10 players "
+                            "(use sets=1 for 2 to 5)",
+                            r.players));
+}
+
+Rules make_rules(const OptionList& overrides) {
+  Rules r;
+  bool sets_given = false;
+  for (const auto& [k, v] : overrides) {
+    if (k == "players") r.players = static_cast<int8_t>(parse_int(k, v, 2, kMaxSeats));
+    else if (k == "sets") {
+      r.sets = static_cast<int8_t>(parse_int(k, v, 1, 2));
+      sets_given = true;
+    } else if (k == "ante") r.ante = parse_int(k, v, 1, 1000000);
+    else if (k == "hands") r.hands = parse_int(k, v, 1, 1000000);
+    else
+      throw Error(fmt::format("unknown option '{}' for dice-and-dominoes; options: players (2..10), sets (1 or 2), "
+                              "ante (chips, 1..1000000), hands (1..1000000)",
+                              k));
+  }
+  if (!sets_given) r.sets = r.players > 5 ? 2 : 1;
+  validate(r);
+  return r;
+}
+
+nlohmann::json to_json(const Rules& r) {
+  return {{"players", r.players}, {"sets", r.sets}, {"ante", r.ante}, {"hands", r.hands}};
+}
+
+nlohmann::json option_catalogue() {
+  return {{"players", "2..5 on one set, 6..10 on two (default 4)"},
+          {"sets", "1 or 2 double-six sets mixed (default: 1 for up to 5 players, 2 for 6 or more)"},
+          {"ante", "chips each player pays into the pot at the start of every hand (default 1)"},
+          {"hands", "hands in the session (default 10)"}};
+}
+
+}  // namespace boneyard::dice_dominoes

@@ -1,0 +1,33 @@
+#pragma once
+// Dice & Dominoes (spec: rules/dice-and-dominoes.md): the options of a
+// session. Every option is a plain number; parsing gives clear errors.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/game.h"
+
+namespace boneyard::dice_dominoes {
+
+inline constexpr int kMaxSeats = 10;
+
+struct Rules {
+  int8_t players = 4;  // 2..5 on one set, 6..10 on two (spec: Set-up, Decision)
+  int8_t sets = 1;     // double-six sets mixed together: 1 or 2
+  int32_t ante = 1;    // chips each player pays into the pot every hand
+  int32_t hands = 10;  // hands in a session
+  bool operator==(const Rules&) const = default;
+
+  int tiles() const { return 28 * sets; }
+};
+
+// Defaults, then `key=value` overrides in order. `sets` follows `players`
+// (1 for 2..5, 2 for 6..10) unless given. Throws Error naming the key.
+Rules make_rules(const OptionList& overrides);
+void validate(const Rules& r);
+nlohmann::json to_json(const Rules& r);
+nlohmann::json option_catalogue();
+
+}  // namespace boneyard::dice_dominoes

@@ -1,0 +1,345 @@
+#pragma once
+// The Dice & Dominoes state (spec: rules/dice-and-dominoes.md). A value type
+// of fixed size: copying it never allocates.
+//
+// Tiles are double-six faces (Tile index 0..27). With two sets a face may
+// appear twice, so a hand is a small multiset in one word (namespace pile):
+// bit f says "at least one f", bit 32+f says "two f".
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/game.h"
+#include "core/tile.h"
+#include "dice_dominoes/rules.h"
+
+namespace boneyard::dice_dominoes {
+
+inline constexpr int kFaces = 28;
+inline constexpr int kMaxTiles = 56;  // two sets
+inline constexpr uint8_t kNone = 0xFF;
+
+// A multiset of double-six faces, at most two of each.
+namespace pile {
+inline int count(uint64_t p) { return std::popcount(p); }
+inline int copies(uint64_t p, int f) { return static_cast<int>(((p >> f) & 1) + ((p >> (32 + f)) & 1)); }
+inline bool has(uint64_t p, int f) { return (p >> f) & 1; }
+inline void add(uint64_t& p, int f) { p |= uint64_t{1} << (((p >> f) & 1) ? 32 + f : f); }
+inline void remove(uint64_t& p, int f) { p &= ~(uint64_t{1} << (((p >> (32 + f)) & 1) ? 32 + f : f)); }
+inline uint64_t faces(uint64_t p) { return p & 0x0FFFFFFFu; }  // distinct faces held
+// (a & b) is the multiset minimum and (a | b) the maximum, copy by copy.
+}  // namespace pile
+
+// How a face can be discarded under match points (p, q) (spec: A round 3-4).
+enum TileClass : uint8_t { kDieA = 1, kDieB = 2, kWild = 4, kPerfect = 8 };
+// Special ranks: W-perfect outranks perfect, which outranks wild.
+enum Rank : uint8_t { kPlain = 0, kRankWild = 1, kRankPerfect = 2, kRankDoublePerfect = 3 };
+const char* rank_name(int rank);
+
+struct ClassTable {
+  uint8_t c[6][6][kFaces];
+};
+inline constexpr ClassTable kClass = [] {
+  ClassTable t{};
+  for (int p = 1; p <= 6; ++p)
+    for (int q = 1; q <= 6; ++q)
+      for (int f = 0; f < kFaces; ++f) {
+        const Tile x{static_cast<uint8_t>(f)};
+        uint8_t c = 0;
+        if (f == Tile::of(0, 0).index) c = kWild;  // wild: 0-0, no die
+        else if (x == Tile::of(p, q)) c = kPerfect;  // shows both match points
+        else {
+          if (x.shows(p)) c |= kDieA;
+          if (x.shows(q)) c |= kDieB;
+        }
+        t.c[p - 1][q - 1][f] = c;
+      }
+  return t;
+}();
+
+// What one submission reveals under match points (p, q): which of the laid
+// tiles turn face up and the special rank of each (spec: A round 3-4).
+struct Reveal {
+  uint8_t mask = 0;        // bit i: laid tile i turns face up
+  uint8_t rank[2] = {0, 0};
+  bool order_matters = false;  // the other order reveals the other tile
+};
+constexpr Reveal reveal_rule(int p, int q, uint8_t a, uint8_t b) {
+  Reveal r;
+  const uint8_t* cls = kClass.c[p - 1][q - 1];
+  const uint8_t ca = cls[a];
+  auto rank_of = [](uint8_t c) -> uint8_t { return c & kWild ? kRankWild : c & kPerfect ? kRankPerfect : kPlain; };
+  if (b == kNone) {
+    r.mask = ca ? 1 : 0;
+    r.rank[0] = rank_of(ca);
+    return r;
+  }
+  // W-perfect: the two doubles p-p and q-q (two p-p when p = q, two sets).
+  const uint8_t dp = Tile::of(p, p).index, dq = Tile::of(q, q).index;
+  if ((a == dp && b == dq) || (a == dq && b == dp)) {
+    r.mask = 3;
+    r.rank[0] = r.rank[1] = kRankDoublePerfect;
+    return r;
+  }
+  const uint8_t cb = cls[b];
+  r.rank[0] = rank_of(ca);
+  r.rank[1] = rank_of(cb);
+  if (ca && cb) {
+    // One tile per die: a wild needs no die, a perfect needs both, a plain
+    // tile one of those it shows. Both go when the dice can be shared out.
+    const bool both = ((ca | cb) & kWild) ||
+                      (!((ca | cb) & kPerfect) && std::popcount(static_cast<unsigned>((ca | cb) & 3)) == 2);
+    r.mask = both ? 3 : 1;  // otherwise the earlier-listed tile (Decision)
+    r.order_matters = !both && a != b;
+  } else {
+    r.mask = static_cast<uint8_t>((ca ? 1 : 0) | (cb ? 2 : 0));
+  }
+  if (!(r.mask & 1)) r.rank[0] = 0;
+  if (!(r.mask & 2)) r.rank[1] = 0;
+  return r;
+}
+
+// reveal_rule for every roll and pair of faces, packed in a byte: bits 0-1
+// mask, 2-3 and 4-5 the ranks, 6 order_matters. Index kFaces: no tile.
+struct RevealTable {
+  uint8_t v[36][kFaces][kFaces + 1];
+};
+inline constexpr RevealTable kReveal = [] {
+  RevealTable t{};
+  for (int p = 1; p <= 6; ++p)
+    for (int q = 1; q <= 6; ++q)
+      for (int a = 0; a < kFaces; ++a)
+        for (int b = 0; b <= kFaces; ++b) {
+          const Reveal r = reveal_rule(p, q, static_cast<uint8_t>(a), b == kFaces ? kNone : static_cast<uint8_t>(b));
+          t.v[(p - 1) * 6 + q - 1][a][b] =
+              static_cast<uint8_t>(r.mask | r.rank[0] << 2 | r.rank[1] << 4 | (r.order_matters ? 64 : 0));
+        }
+  return t;
+}();
+inline uint8_t reveal_code(int p, int q, uint8_t a, uint8_t b) {
+  return kReveal.v[(p - 1) * 6 + q - 1][a][b == kNone ? kFaces : b];
+}
+inline Reveal reveal(int p, int q, uint8_t a, uint8_t b) {
+  const uint8_t c = reveal_code(p, q, a, b);
+  Reveal r;
+  r.mask = c & 3;
+  r.rank[0] = (c >> 2) & 3;
+  r.rank[1] = (c >> 4) & 3;
+  r.order_matters = c & 64;
+  return r;
+}
+
+struct Move {
+  enum Kind : uint8_t { Lay, Reroll, Keep };
+  // No member initializers: a MoveList of 784 moves then costs nothing to
+  // construct. Move{} is {Lay, 0, 0}.
+  Kind kind;
+  uint8_t first;   // face laid, in order of preference
+  uint8_t second;  // kNone when the player lays its only tile
+  bool operator==(const Move&) const = default;
+};
+
+enum class Phase : uint8_t { Deal, Roll, Choose, RerollChoice, GameOver };
+
+// One seat's part of a resolved round (spec: What the engine exposes).
+struct SeatRound {
+  uint8_t laid[2] = {kNone, kNone};
+  uint8_t n_laid = 0;
+  uint8_t revealed = 0;  // bit i: laid[i] turned face up
+  uint8_t stood = 0;     // bit i: laid[i] discarded for good
+  uint8_t rank = 0;      // best special this seat revealed
+  bool drew = false;
+  bool out = false;
+};
+
+struct RoundRecord {
+  uint16_t number = 0;  // round within the hand, 1-based; 0: none yet
+  int8_t dice[2] = {0, 0};
+  int8_t roller = -1;
+  bool kept_dice = false;        // match points kept by a W-perfect player
+  uint8_t top_rank = 0;          // best special that stood
+  int8_t top_seat = -1;          // a seat whose top special stood
+  bool leftover_unused = false;  // the boneyard became too small this round
+  int8_t chooser = -1;           // the W-perfect player choosing reroll/keep
+  SeatRound seat[kMaxSeats];
+};
+
+enum class Payout : uint8_t { Single, Special, Split, AllOut };
+
+struct HandResult {
+  uint16_t number = 0;  // 1-based hand number in the session
+  uint16_t rounds = 0;
+  uint16_t out_mask = 0;
+  uint16_t winner_mask = 0;
+  Payout how = Payout::Single;
+  uint8_t winning_rank = 0;  // Special: the best special among those out
+  int32_t pot = 0;           // before the pay-out
+  int32_t share = 0;         // chips to each winner
+  int32_t kept = 0;          // chips left in the pot for the next hand
+  int32_t net[kMaxSeats] = {};  // this hand's chips won less the ante
+};
+
+struct Observation;
+
+class State {
+ public:
+  State() = default;
+  State(const Rules& rules, uint64_t seed);
+
+  // --- the common interface (core/game.h) ---
+  int num_seats() const { return r_.players; }
+  int num_sides() const { return r_.players; }
+  int side_of(int seat) const { return seat; }
+  Actor actor() const;
+  template <int N>
+  void legal_moves(int seat, MoveList<Move, N>& out) const;
+  void apply(int seat, Move m);
+  void apply_chance();
+  std::string chance_text() const;
+  void apply_chance_text(std::string_view text);
+  std::string move_text(Move m) const;
+  Move parse_move(int seat, std::string_view text) const;
+  bool terminal() const { return phase_ == Phase::GameOver; }
+  void returns(double* out) const;
+  int hands_finished() const { return hands_; }
+  HandSummary last_hand() const;
+  void scores(double* per_side) const;
+  nlohmann::json view(int seat) const;
+  std::string render(int seat) const;
+  nlohmann::json options_json() const;
+  void reseed(uint64_t seed) { rng_.reseed(seed); }
+
+  // --- Dice & Dominoes specifics ---
+  const Rules& rules() const { return r_; }
+  Phase phase() const { return phase_; }
+  int die(int i) const { return dice_[i]; }  // match points (0 before the roll)
+  int roller() const { return roller_; }
+  int round() const { return round_; }
+  int chooser() const { return phase_ == Phase::RerollChoice ? chooser_ : -1; }
+  uint64_t hand(int seat) const { return hand_[seat]; }
+  int hand_count(int seat) const { return count_[seat]; }
+  uint64_t discards(int seat) const { return discards_[seat]; }
+  // Tiles this seat revealed that went back: public, still in its hand.
+  uint64_t known(int seat) const { return known_[seat]; }
+  int best_special(int seat) const { return best_rank_[seat]; }  // discarded this hand
+  int boneyard() const { return stock_dead_ ? 0 : stock_n_ - stock_pos_; }  // tiles that can be drawn
+  int unused() const { return stock_dead_ ? stock_n_ - stock_pos_ : 0; }     // left over, never drawn
+  int stock_size() const { return stock_n_; }  // undealt tiles, drawn or not
+  int stock_drawn() const { return stock_pos_; }
+  uint8_t stock_tile(int i) const { return stock_[i]; }  // face, in draw order
+  uint16_t pending() const { return phase_ == Phase::Choose ? pending_ : 0; }
+  bool submitted(int seat) const { return phase_ == Phase::Choose && !((pending_ >> seat) & 1); }
+  Move submission(int seat) const { return submit_[seat]; }
+  int pot() const { return pot_; }
+  int balance(int seat) const { return balance_[seat]; }
+  const RoundRecord& last_round() const { return last_round_; }
+  const HandResult& last_result() const { return last_; }
+
+  // Explicit deal: the hands and the undealt tiles in draw order (faces).
+  // Throws Error.
+  void deal(const uint64_t* hands, const uint8_t* stock, int stock_n);
+  // Explicit dice. Throws Error.
+  void roll(int a, int b);
+
+  Observation observe(int seat) const;
+  static State sample(const Observation& o, Rng& rng);
+  State masked_for(int seat) const;
+
+ private:
+  void start_hand();
+  void begin_choice();
+  void next_round();
+  void resolve_round();
+  void end_hand(uint16_t out_mask);
+
+  Rules r_;
+  Rng rng_;
+  Phase phase_ = Phase::Deal;
+  uint64_t hand_[kMaxSeats] = {};
+  uint64_t dealt_[kMaxSeats] = {};
+  uint64_t known_[kMaxSeats] = {};
+  uint64_t discards_[kMaxSeats] = {};
+  uint8_t stock_[kMaxTiles] = {};  // undealt faces in draw order
+  uint8_t stock_n_ = 0, stock_pos_ = 0;
+  bool stock_dead_ = false;  // too few left for the drawers: never used (spec: A round 6)
+  uint8_t count_[kMaxSeats] = {};
+  Move submit_[kMaxSeats] = {};
+  uint16_t pending_ = 0;
+  int8_t dice_[2] = {0, 0};
+  int8_t roller_ = 0, first_roller_ = 0, chooser_ = -1;
+  uint16_t round_ = 0;
+  bool kept_ = false;
+  bool last_chance_roll_ = false;
+  int8_t best_rank_[kMaxSeats] = {};
+  int32_t balance_[kMaxSeats] = {};
+  int32_t pot_ = 0;
+  uint16_t hands_ = 0;
+  RoundRecord last_round_;
+  HandResult last_;
+};
+
+// What one seat may know: the state with every hidden tile removed (other
+// hands except their publicly known tiles, the boneyard, the other seats'
+// pending submissions and face-down tiles) and the generator cleared.
+struct Observation {
+  int seat = 0;
+  State masked;
+};
+
+template <int N>
+void State::legal_moves(int seat, MoveList<Move, N>& out) const {
+  out.clear();
+  if (phase_ == Phase::RerollChoice) {
+    if (seat == chooser_) {
+      out.push_back({Move::Reroll, 0, kNone});
+      out.push_back({Move::Keep, 0, kNone});
+    }
+    return;
+  }
+  if (phase_ != Phase::Choose || !((pending_ >> seat) & 1)) return;
+  const uint64_t h = hand_[seat];
+  if (count_[seat] == 1) {
+    out.push_back({Move::Lay, static_cast<uint8_t>(std::countr_zero(h)), kNone});
+    return;
+  }
+  // Two tiles: each pair once, higher face first, plus the reverse order
+  // when the order changes what is revealed (spec: A round 3, Decision).
+  uint8_t f[kFaces];
+  int n = 0;
+  for (uint64_t x = pile::faces(h); x; x &= x - 1) f[n++] = static_cast<uint8_t>(std::countr_zero(x));
+  const auto& table = kReveal.v[(dice_[0] - 1) * 6 + dice_[1] - 1];
+  const uint64_t twins = h >> 32;  // two sets: faces held twice
+  for (int i = n - 1; i >= 0; --i) {
+    if (twins >> f[i] & 1) out.push_back({Move::Lay, f[i], f[i]});
+    const uint8_t* row = table[f[i]];
+    for (int j = i - 1; j >= 0; --j) {
+      out.push_back({Move::Lay, f[i], f[j]});
+      if (row[f[j]] & 64) out.push_back({Move::Lay, f[j], f[i]});
+    }
+  }
+}
+
+nlohmann::json round_json(const State& s, const RoundRecord& r, int seat);
+std::string round_text(const State& s, const RoundRecord& r, int seat);
+nlohmann::json hand_result_json(const State& s, const HandResult& h);
+std::string hand_result_text(const State& s, const HandResult& h);
+
+// The game type for the common interface.
+struct DiceDominoes {
+  // A hand holds at most 28 distinct faces (draws can make it large when
+  // others skip theirs): 378 pairs, at most 378 of them also reversed, and
+  // 28 pairs of twin faces (two sets). A hard bound, never reached in play.
+  static constexpr int kMaxMoves = 784;
+  using Options = Rules;
+  using Move = dice_dominoes::Move;
+  using State = dice_dominoes::State;
+  using Observation = dice_dominoes::Observation;
+  static State sample(const Observation& o, Rng& rng) { return State::sample(o, rng); }
+  static std::string side_name(const State& s, int side);
+};
+
+}  // namespace boneyard::dice_dominoes
