@@ -1,0 +1,27 @@
+#pragma once
+// Texas 42 bots. Each sees one seat's Observation only.
+#include "texas42/state.h"
+
+namespace boneyard::texas42 {
+
+// A hand evaluation for bidding and naming trumps (own hand only).
+struct HandEstimate {
+  int trump = 0;          // best trump: 0..6 or kDoublesTrump
+  double tricks = 0;      // tricks the hand expects to take with those trumps
+  int points = 0;         // estimated points for the bidding side
+};
+HandEstimate estimate_hand(uint32_t hand);
+
+// The club player's plan: bid from a hand evaluation (trumps held, doubles,
+// count it can protect); as declarer draw trumps first, then cash doubles;
+// feed count to a partner who is winning the trick; never give count to the
+// opponents when it can be avoided.
+class GreedyBot final : public Bot<Texas42> {
+ public:
+  explicit GreedyBot(uint64_t seed) : Bot<Texas42>("greedy", seed) {}
+  Move choose(const Observation& obs, std::span<const Move> legal) override;
+  // The heuristic value of one move (higher is better), for tests and hints.
+  static double value(const State& s, int seat, Move m);
+};
+
+}  // namespace boneyard::texas42

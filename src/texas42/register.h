@@ -1,0 +1,4 @@
+#pragma once
+namespace boneyard::texas42 {
+void register_games();
+}
