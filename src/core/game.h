@@ -40,6 +40,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -67,10 +68,14 @@ struct Actor {
 
 std::string to_string(const Actor&);
 
-// A fixed-capacity list of moves: generating moves never allocates.
+// A fixed-capacity list of moves: generating moves never allocates, and
+// creating a list constructs nothing (the buffer is raw storage).
 template <class M, int N>
 class MoveList {
+  static_assert(std::is_trivially_copyable_v<M> && std::is_trivially_destructible_v<M>);
+
  public:
+  MoveList() {}
   void clear() { n_ = 0; }
   void push_back(M m) { data_[n_++] = m; }
   int size() const { return n_; }
@@ -84,7 +89,9 @@ class MoveList {
   std::span<const M> span() const { return {data_, static_cast<size_t>(n_)}; }
 
  private:
-  M data_[N];
+  union {
+    M data_[N];
+  };
   int n_ = 0;
 };
 
