@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/text.h"
 #include "dice_dominoes/state.h"
 
 namespace boneyard::dice_dominoes {
@@ -13,13 +14,6 @@ namespace boneyard::dice_dominoes {
 using nlohmann::json;
 
 namespace {
-std::string lower_trim(std::string_view t) {
-  std::string s;
-  for (char c : t) s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  const auto b = s.find_first_not_of(" \t\r\n");
-  const auto e = s.find_last_not_of(" \t\r\n");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
 
 std::string face(uint8_t f) { return f == kNone ? "?" : to_string(Tile{f}); }
 

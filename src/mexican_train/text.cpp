@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/text.h"
 #include "mexican_train/state.h"
 
 namespace boneyard::mexican_train {
@@ -14,13 +15,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string lower_trim(std::string_view t) {
-  std::string s;
-  for (char c : t) s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  const auto b = s.find_first_not_of(" \t\r\n");
-  const auto e = s.find_last_not_of(" \t\r\n");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
 
 const char* phase_name(Phase p) {
   switch (p) {
