@@ -1,5 +1,7 @@
 #pragma once
 // GameAdapter<G>: the one implementation of AnyState for every concrete game.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -80,6 +82,18 @@ class GameAdapter final : public AnyState {
     return text;
   }
   std::string ask_bot(int seat, AnyBot& bot) const override { return s_.move_text(choose(seat, bot)); }
+  std::vector<std::pair<std::string, double>> bot_values(int seat, AnyBot& bot) const override {
+    check_turn(seat);
+    Bot<G>& typed = typed_bot(bot);
+    List l;
+    s_.legal_moves(seat, l);
+    std::vector<double> v(static_cast<size_t>(l.size()));
+    std::vector<std::pair<std::string, double>> out;
+    if (!typed.values(s_.observe(seat), l.span(), v.data())) return out;
+    for (int i = 0; i < l.size(); ++i) out.emplace_back(s_.move_text(l[i]), v[static_cast<size_t>(i)]);
+    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    return out;
+  }
 
   const State& state() const { return s_; }
 
@@ -90,13 +104,20 @@ class GameAdapter final : public AnyState {
       throw Error(fmt::format("seat {} does not exist; seats are 0..{}", seat, s_.num_seats() - 1));
     if (!a.acts(seat)) throw Error(fmt::format("it is not seat {}'s turn: {}", seat, to_string(a)));
   }
-  Move choose(int seat, AnyBot& bot) const {
-    check_turn(seat);
+  Bot<G>& typed_bot(AnyBot& bot) const {
     auto* typed = dynamic_cast<Bot<G>*>(&bot);
     if (!typed) throw Error(fmt::format("bot '{}' does not play {}", bot.name(), name_));
+    return *typed;
+  }
+  Move choose(int seat, AnyBot& bot) const {
+    check_turn(seat);
+    Bot<G>& typed = typed_bot(bot);
     List l;
     s_.legal_moves(seat, l);
-    return typed->choose(s_.observe(seat), l.span());
+    if (l.size() == 1) return l[0];  // nothing to think about
+    // Only a bot that says it cheats is shown the whole state.
+    if (typed.omniscient()) return typed.choose_seeing_all(s_, seat, l.span());
+    return typed.choose(s_.observe(seat), l.span());
   }
   void after() {
     while (static_cast<int>(hands_.size()) < s_.hands_finished()) hands_.push_back(s_.last_hand());

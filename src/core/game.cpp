@@ -44,11 +44,15 @@ const GameEntry& find_game(std::string_view name) {
   throw Error(fmt::format("unknown game '{}'; known games: {} (see `boneyard rules`)", name, names));
 }
 
-std::unique_ptr<AnyBot> make_bot(const GameEntry& g, std::string_view bot, uint64_t seed) {
+std::unique_ptr<AnyBot> make_bot(const GameEntry& g, std::string_view bot, uint64_t seed,
+                                 const BotOptions& options) {
   for (const auto& b : g.bots)
     if (b == bot) return g.make_bot(bot, seed);
+  for (const auto& b : g.search_bots)
+    if (b == bot) return g.make_search_bot(bot, seed, options);
   std::string names;
   for (const auto& b : g.bots) names += (names.empty() ? "" : ", ") + b;
+  for (const auto& b : g.search_bots) names += ", " + b;
   throw Error(fmt::format("unknown bot '{}' for {}; bots: {}", bot, g.name, names));
 }
 

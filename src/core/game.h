@@ -34,6 +34,12 @@
 //     void reseed(uint64_t);                     // new stream for the state's own Rng
 //   static State G::sample(const Observation&, Rng&);  // a full state consistent with it
 //   static std::string G::side_name(const State&, int side);
+//   static double G::reward(const State& from, const State& to, int seat);
+//       // how good `to` is for `seat` compared with `from` (the same hand or
+//       // game, later), in [-1, 1]: what ismcts maximises (bots/ismcts.h)
+// Optional, for the exact solvers and pimc (bots/pimc.h):
+//   using G::Solver;  // Solver().values(state, seat, moves, out): exact value
+//                     // of each move with every hand known, larger is better
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -135,12 +141,25 @@ class AnyState {
   virtual std::string play_bot(int seat, AnyBot& bot) = 0;
   // The bot's choice without applying it.
   virtual std::string ask_bot(int seat, AnyBot& bot) const = 0;
+  // Every legal move with its value by the bot, best first; empty when the
+  // bot gives no values (random, greedy).
+  virtual std::vector<std::pair<std::string, double>> bot_values(int seat, AnyBot& bot) const = 0;
 };
 
 class AnyBot {
  public:
   virtual ~AnyBot() = default;
   virtual const std::string& name() const = 0;
+  // True only for reference bots that see every hand: they cheat, by name.
+  virtual bool omniscient() const { return false; }
+};
+
+// How much a search bot may think: a time per decision, or a fixed count
+// of samples / iterations (reproducible), on one or more threads.
+struct BotOptions {
+  double think_ms = 0;  // > 0: stop after this long (wins over iterations)
+  int iterations = 0;   // 0: the bot's default
+  int threads = 1;
 };
 
 // A bot for game G: sees one seat's Observation and the legal moves, nothing else.
@@ -151,6 +170,11 @@ class Bot : public AnyBot {
   explicit Bot(std::string name, uint64_t seed) : name_(std::move(name)), rng_(seed) {}
   const std::string& name() const override { return name_; }
   virtual Move choose(const typename G::Observation& obs, std::span<const Move> legal) = 0;
+  // The value of each legal move for hints and analysis (larger is better,
+  // in the bot's own unit); false when the bot has no values to give.
+  virtual bool values(const typename G::Observation&, std::span<const Move>, double*) { return false; }
+  // Only omniscient() bots: the choice with the whole state in view.
+  virtual Move choose_seeing_all(const typename G::State&, int, std::span<const Move> legal) { return legal[0]; }
 
  protected:
   Rng& rng() { return rng_; }
@@ -191,6 +215,9 @@ struct GameEntry {
   std::function<std::unique_ptr<AnyState>(const OptionList&, uint64_t seed)> make;
   std::vector<std::string> bots;             // names accepted by make_bot
   std::function<std::unique_ptr<AnyBot>(std::string_view bot, uint64_t seed)> make_bot;
+  // The search bots (ismcts, pimc, omniscient), which take a budget.
+  std::vector<std::string> search_bots;
+  std::function<std::unique_ptr<AnyBot>(std::string_view bot, uint64_t seed, const BotOptions&)> make_search_bot;
   // Random playouts from a fresh game with this name, for `boneyard bench`.
   std::function<BenchResult(const OptionList&, uint64_t seed, double seconds)> bench;
 };
@@ -198,7 +225,8 @@ struct GameEntry {
 void register_game(GameEntry entry);
 const std::vector<GameEntry>& games();             // every registered name, in order
 const GameEntry& find_game(std::string_view name);  // throws Error listing the names
-std::unique_ptr<AnyBot> make_bot(const GameEntry& g, std::string_view bot, uint64_t seed);
+std::unique_ptr<AnyBot> make_bot(const GameEntry& g, std::string_view bot, uint64_t seed,
+                                 const BotOptions& options = {});
 
 // Registers every game module; call once before using the registry.
 void register_all_games();

@@ -1,0 +1,54 @@
+#pragma once
+// Shared by the search bots: how long to think, and running workers on
+// several threads, each with its own generator.
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <thread>
+#include <vector>
+
+#include "core/game.h"
+
+namespace boneyard {
+
+// Stops a search after a time or after a number of steps, whichever the
+// options name (a time wins: it is what a person asks for).
+class Budget {
+ public:
+  using Clock = std::chrono::steady_clock;
+  Budget(const BotOptions& o, int default_steps)
+      : timed_(o.think_ms > 0),
+        steps_(o.iterations > 0 ? o.iterations : default_steps),
+        end_(Clock::now() + std::chrono::microseconds(static_cast<int64_t>(o.think_ms * 1000))) {}
+  // Steps this worker should take when the work is split over `workers`.
+  int share(int worker, int workers) const { return steps_ / workers + (worker < steps_ % workers ? 1 : 0); }
+  // True when a worker that has taken `done` of its `share` steps should stop.
+  // A timed budget still takes at least one step, so there is always an answer.
+  bool over(int done, int share) const { return timed_ ? done > 0 && Clock::now() >= end_ : done >= share; }
+
+ private:
+  bool timed_;
+  int steps_;
+  Clock::time_point end_;
+};
+
+// Runs work(worker) for worker = 0..threads-1, in parallel when threads > 1.
+inline void run_workers(int threads, const std::function<void(int)>& work) {
+  threads = std::max(1, threads);
+  if (threads == 1) return work(0);
+  std::vector<std::thread> pool;
+  for (int w = 1; w < threads; ++w) pool.emplace_back(work, w);
+  work(0);
+  for (auto& t : pool) t.join();
+}
+
+template <class Move>
+int best_index(std::span<const Move> legal, const double* values) {
+  int best = 0;
+  for (int i = 1; i < static_cast<int>(legal.size()); ++i)
+    if (values[i] > values[best]) best = i;
+  return best;
+}
+
+}  // namespace boneyard

@@ -1,0 +1,238 @@
+#pragma once
+// Information-set Monte Carlo tree search (single observer, open loop),
+// generic over the game interface.
+//
+// Each iteration samples a full state consistent with what the seat knows
+// (G::sample), walks one shared tree whose edges are (seat, move) pairs,
+// choosing by UCB among the moves legal in that sample (counting how often
+// each was available), expands one edge, plays the rest of the hand out and
+// backs up G::reward for every seat that moved. Chance is not a node: the
+// sampled state's own generator rolls it, so the tree follows moves only.
+// Simultaneous moves are decoupled: at such a node every seat chooses from
+// its own edges, unaware of the others' choices, and the joint result
+// continues in one successor node.
+//
+// A game may supply `static Move G::rollout_move(const State&, int seat,
+// std::span<const Move> legal, Rng&)` for playouts better than random.
+#include <cmath>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "bots/budget.h"
+#include "core/game.h"
+
+namespace boneyard {
+
+template <class G>
+concept HasRolloutPolicy = requires(const typename G::State& s, std::span<const typename G::Move> l, Rng& r) {
+  { G::rollout_move(s, 0, l, r) } -> std::same_as<typename G::Move>;
+};
+
+template <class G>
+class IsmctsBot final : public Bot<G> {
+ public:
+  using Move = typename G::Move;
+  using State = typename G::State;
+  using List = MoveList<Move, G::kMaxMoves>;
+  static constexpr int kDefaultIterations = 2000;
+  static constexpr double kExploration = 0.7;
+
+  IsmctsBot(uint64_t seed, const BotOptions& o) : Bot<G>("ismcts", seed), options_(o) {}
+
+  Move choose(const typename G::Observation& obs, std::span<const Move> legal) override {
+    if (legal.size() == 1) return legal[0];
+    std::vector<double> value(legal.size()), visits(legal.size());
+    search(obs, legal, value.data(), visits.data());
+    return legal[static_cast<size_t>(best_index(legal, visits.data()))];
+  }
+
+  // Mean reward in [-1, 1] of each root move (0 for a move never tried).
+  bool values(const typename G::Observation& obs, std::span<const Move> legal, double* out) override {
+    std::vector<double> visits(legal.size());
+    search(obs, legal, out, visits.data());
+    return true;
+  }
+
+ private:
+  struct Edge {
+    Move move;
+    int seat;
+    uint32_t visits = 0;
+    uint32_t avail = 0;
+    double total = 0;  // sum of the mover's rewards in [0, 1]
+    int child = -1;
+  };
+  struct Node {
+    std::vector<Edge> edges;
+    int after = -1;  // simultaneous nodes: the one successor
+  };
+  struct Step {
+    int node, edge;
+  };
+
+  // One tree, grown by one worker.
+  class Tree {
+   public:
+    explicit Tree(uint64_t seed) : rng_(seed) { nodes_.emplace_back(); }
+
+    void iterate(const typename G::Observation& obs) {
+      State s = G::sample(obs, rng_);
+      s.reseed(rng_.next());  // the future is unknown, whatever the sample says
+      const State root = s;
+      const int hands = s.hands_finished();
+      path_.clear();
+      int node = 0;
+      bool expanded = false;
+      List l;
+      while (!expanded && !over(s, hands)) {
+        const Actor a = s.actor();
+        if (a.kind == Actor::Chance) {
+          s.apply_chance();
+          continue;
+        }
+        if (a.kind == Actor::Seat) {
+          s.legal_moves(a.seat, l);
+          const int e = select(node, a.seat, l, expanded);
+          path_.push_back({node, e});
+          s.apply(a.seat, nodes_[static_cast<size_t>(node)].edges[static_cast<size_t>(e)].move);
+          node = child_of(node, e);
+          continue;
+        }
+        for (int seat = 0; seat < s.num_seats() && s.actor().kind == Actor::Simultaneous; ++seat) {
+          if (!s.actor().acts(seat)) continue;
+          s.legal_moves(seat, l);
+          bool fresh = false;
+          const int e = select(node, seat, l, fresh);
+          expanded = expanded || fresh;
+          path_.push_back({node, e});
+          s.apply(seat, nodes_[static_cast<size_t>(node)].edges[static_cast<size_t>(e)].move);
+        }
+        node = after_of(node);
+      }
+      rollout(s, hands);
+      double reward[16];
+      for (int seat = 0; seat < s.num_seats(); ++seat) reward[seat] = (G::reward(root, s, seat) + 1) / 2;
+      for (const Step& st : path_) {
+        Edge& e = nodes_[static_cast<size_t>(st.node)].edges[static_cast<size_t>(st.edge)];
+        ++e.visits;
+        e.total += reward[e.seat];
+      }
+    }
+
+    const std::vector<Edge>& root_edges() const { return nodes_[0].edges; }
+
+   private:
+    static bool over(const State& s, int hands) { return s.terminal() || s.hands_finished() != hands; }
+
+    // Picks the edge for `seat` at `node` among the moves legal now: an
+    // untried one first (expanding the tree), else the best by UCB.
+    int select(int node, int seat, const List& legal, bool& expanded) {
+      auto& edges = nodes_[static_cast<size_t>(node)].edges;
+      int untried[G::kMaxMoves];
+      int n_untried = 0;
+      int best = -1;
+      double best_score = -1;
+      // First pass: count availability, find untried moves.
+      for (int i = 0; i < legal.size(); ++i) {
+        int found = -1;
+        for (int e = 0; e < static_cast<int>(edges.size()); ++e)
+          if (edges[static_cast<size_t>(e)].seat == seat && edges[static_cast<size_t>(e)].move == legal[i]) {
+            found = e;
+            break;
+          }
+        if (found < 0) {
+          untried[n_untried++] = i;
+          continue;
+        }
+        ++edges[static_cast<size_t>(found)].avail;
+      }
+      if (n_untried > 0 && !expanded) {
+        const Move m = legal[untried[rng_.below(static_cast<uint32_t>(n_untried))]];
+        edges.push_back(Edge{m, seat, 0, 1, 0, -1});
+        expanded = true;
+        return static_cast<int>(edges.size()) - 1;
+      }
+      for (int e = 0; e < static_cast<int>(edges.size()); ++e) {
+        const Edge& x = edges[static_cast<size_t>(e)];
+        if (x.seat != seat || !contains(legal, x.move)) continue;
+        const double score = x.visits == 0 ? 1e9 + rng_.uniform()
+                                           : x.total / x.visits + kExploration * std::sqrt(std::log(double(x.avail)) / x.visits);
+        if (score > best_score) best_score = score, best = e;
+      }
+      return best;
+    }
+    static bool contains(const List& l, const Move& m) {
+      for (const Move& x : l)
+        if (x == m) return true;
+      return false;
+    }
+    int child_of(int node, int e) {
+      int c = nodes_[static_cast<size_t>(node)].edges[static_cast<size_t>(e)].child;
+      if (c >= 0) return c;
+      c = static_cast<int>(nodes_.size());
+      nodes_.emplace_back();
+      nodes_[static_cast<size_t>(node)].edges[static_cast<size_t>(e)].child = c;
+      return c;
+    }
+    int after_of(int node) {
+      int c = nodes_[static_cast<size_t>(node)].after;
+      if (c >= 0) return c;
+      c = static_cast<int>(nodes_.size());
+      nodes_.emplace_back();
+      nodes_[static_cast<size_t>(node)].after = c;
+      return c;
+    }
+    void rollout(State& s, int hands) {
+      List l;
+      while (!over(s, hands)) {
+        const Actor a = s.actor();
+        if (a.kind == Actor::Chance) {
+          s.apply_chance();
+          continue;
+        }
+        for (int seat = 0; seat < s.num_seats(); ++seat) {
+          if (!s.actor().acts(seat)) continue;
+          s.legal_moves(seat, l);
+          s.apply(seat, policy(s, seat, l));
+          if (a.kind == Actor::Seat) break;
+        }
+      }
+    }
+    Move policy(const State& s, int seat, const List& l) {
+      if constexpr (HasRolloutPolicy<G>)
+        return G::rollout_move(s, seat, l.span(), rng_);
+      else
+        return l[static_cast<int>(rng_.below(static_cast<uint32_t>(l.size())))];
+    }
+
+    Rng rng_;
+    std::vector<Node> nodes_;
+    std::vector<Step> path_;
+  };
+
+  void search(const typename G::Observation& obs, std::span<const Move> legal, double* value, double* visits) {
+    const int workers = std::max(1, options_.threads);
+    const Budget budget(options_, kDefaultIterations);
+    std::vector<std::unique_ptr<Tree>> trees;
+    for (int w = 0; w < workers; ++w) trees.push_back(std::make_unique<Tree>(this->rng().next()));
+    run_workers(workers, [&](int w) {
+      Tree& t = *trees[static_cast<size_t>(w)];
+      const int share = budget.share(w, workers);
+      for (int n = 0; !budget.over(n, share); ++n) t.iterate(obs);
+    });
+    // Root parallelism: add up the workers' root statistics per move.
+    for (size_t i = 0; i < legal.size(); ++i) {
+      double total = 0, n = 0;
+      for (const auto& t : trees)
+        for (const Edge& e : t->root_edges())
+          if (e.seat == obs.seat && e.move == legal[i]) total += e.total, n += e.visits;
+      visits[i] = n;
+      value[i] = n > 0 ? 2 * total / n - 1 : 0;
+    }
+  }
+
+  BotOptions options_;
+};
+
+}  // namespace boneyard

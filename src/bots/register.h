@@ -1,0 +1,25 @@
+#pragma once
+// Adds the generic search bots to a game's registry entry: ismcts for every
+// game; pimc and the omniscient reference bot for games with an exact solver.
+#include <memory>
+
+#include "bots/ismcts.h"
+#include "bots/pimc.h"
+#include "core/game.h"
+
+namespace boneyard {
+
+template <class G>
+void add_search_bots(GameEntry& e) {
+  e.search_bots = {"ismcts"};
+  if constexpr (HasSolver<G>) e.search_bots = {"pimc", "ismcts", "omniscient"};
+  e.make_search_bot = [](std::string_view bot, uint64_t seed, const BotOptions& o) -> std::unique_ptr<AnyBot> {
+    if constexpr (HasSolver<G>) {
+      if (bot == "pimc") return std::make_unique<PimcBot<G>>(seed, o);
+      if (bot == "omniscient") return std::make_unique<OmniscientBot<G>>(seed);
+    }
+    return std::make_unique<IsmctsBot<G>>(seed, o);
+  };
+}
+
+}  // namespace boneyard
