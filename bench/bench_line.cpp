@@ -2,7 +2,14 @@
 // figure from the command line.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <vector>
+
+#include "bots/pimc.h"
 #include "core/playout.h"
+#include "line/solver.h"
 #include "line/state.h"
 
 using namespace boneyard;
@@ -34,5 +41,81 @@ static void BM_LineStateCopy(benchmark::State& st) {
   st.counters["bytes"] = sizeof(line::State);
 }
 BENCHMARK(BM_LineStateCopy);
+
+// The exact solver from the opening lead of 100 random deals, all hands
+// known (issue target: median under 50 ms for `latin`).
+static double cpu_ms() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void BM_LineSolveDeals(benchmark::State& st, const char* preset) {
+  const line::State fresh(line::make_rules(preset, {}), 11);
+  line::Solver solver;
+  std::vector<double> ms;
+  const uint64_t nodes0 = solver.nodes();
+  double total = 0;
+  for (auto _ : st) {
+    ms.clear();
+    total = 0;
+    for (uint64_t seed = 1; seed <= 100; ++seed) {
+      line::State s = fresh;
+      s.reseed(seed);
+      while (s.actor().kind == Actor::Chance) s.apply_chance();
+      // Thread CPU time: the figure stays honest on a busy machine.
+      const double t0 = cpu_ms();
+      benchmark::DoNotOptimize(solver.solve(s, s.actor().seat));
+      ms.push_back(cpu_ms() - t0);
+      total += ms.back();
+    }
+  }
+  std::sort(ms.begin(), ms.end());
+  st.counters["median_ms"] = ms[50];
+  st.counters["p90_ms"] = ms[90];
+  st.counters["max_ms"] = ms[99];
+  st.counters["nodes/deal"] = static_cast<double>(solver.nodes() - nodes0) / st.iterations() / 100;
+  st.counters["nodes/s"] = static_cast<double>(solver.nodes() - nodes0) / st.iterations() / (total / 1000);
+}
+BENCHMARK_CAPTURE(BM_LineSolveDeals, latin, "latin")->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_LineSolveDeals, two_draw, "two-draw")->Iterations(1)->Unit(benchmark::kMillisecond);
+
+// pimc with its default budget deciding every move of 10 latin hands, all
+// four seats pimc (issue target: under 200 ms a decision on one core).
+static void BM_LinePimcDecision(benchmark::State& st) {
+  PimcBot<line::LineGame> bot(1, BotOptions{});
+  std::vector<double> ms;
+  for (auto _ : st) {
+    for (uint64_t seed = 1; seed <= 10; ++seed) {
+      line::State s(line::make_rules("latin", {}), seed);
+      MoveList<line::Move, line::LineGame::kMaxMoves> l;
+      while (s.hands_finished() == 0) {
+        if (s.actor().kind == Actor::Chance) {
+          s.apply_chance();
+          continue;
+        }
+        const int seat = s.actor().seat;
+        s.legal_moves(seat, l);
+        if (l.size() == 1) {
+          s.apply(seat, l[0]);
+          continue;
+        }
+        const double t0 = cpu_ms();
+        const line::Move m = bot.choose(s.observe(seat), l.span());
+        ms.push_back(cpu_ms() - t0);
+        s.apply(seat, m);
+      }
+    }
+  }
+  std::sort(ms.begin(), ms.end());
+  double sum = 0;
+  for (double x : ms) sum += x;
+  st.counters["decisions"] = static_cast<double>(ms.size());
+  st.counters["median_ms"] = ms[ms.size() / 2];
+  st.counters["mean_ms"] = sum / static_cast<double>(ms.size());
+  st.counters["p90_ms"] = ms[ms.size() * 9 / 10];
+  st.counters["max_ms"] = ms.back();
+}
+BENCHMARK(BM_LinePimcDecision)->Iterations(1)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

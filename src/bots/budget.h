@@ -17,18 +17,24 @@ namespace boneyard {
 class Budget {
  public:
   using Clock = std::chrono::steady_clock;
-  Budget(const BotOptions& o, int default_steps)
+  // With neither a time nor a count given, the bot's default count, cut
+  // short after `default_cap_ms` if one is given.
+  Budget(const BotOptions& o, int default_steps, double default_cap_ms = 0)
       : timed_(o.think_ms > 0),
+        capped_(o.think_ms <= 0 && o.iterations <= 0 && default_cap_ms > 0),
         steps_(o.iterations > 0 ? o.iterations : default_steps),
-        end_(Clock::now() + std::chrono::microseconds(static_cast<int64_t>(o.think_ms * 1000))) {}
+        end_(Clock::now() + std::chrono::microseconds(static_cast<int64_t>((timed_ ? o.think_ms : default_cap_ms) * 1000))) {}
   // Steps this worker should take when the work is split over `workers`.
   int share(int worker, int workers) const { return steps_ / workers + (worker < steps_ % workers ? 1 : 0); }
   // True when a worker that has taken `done` of its `share` steps should stop.
   // A timed budget still takes at least one step, so there is always an answer.
-  bool over(int done, int share) const { return timed_ ? done > 0 && Clock::now() >= end_ : done >= share; }
+  bool over(int done, int share) const {
+    if (timed_) return done > 0 && Clock::now() >= end_;
+    return done >= share || (capped_ && done > 0 && Clock::now() >= end_);
+  }
 
  private:
-  bool timed_;
+  bool timed_, capped_;
   int steps_;
   Clock::time_point end_;
 };

@@ -21,7 +21,9 @@ template <class G>
 class PimcBot final : public Bot<G> {
  public:
   using Move = typename G::Move;
+  // The default budget: this many samples, cut short after kDefaultCapMs.
   static constexpr int kDefaultSamples = 24;
+  static constexpr double kDefaultCapMs = 150;
 
   PimcBot(uint64_t seed, const BotOptions& o) : Bot<G>("pimc", seed), options_(o) {
     for (int w = 0; w < std::max(1, o.threads); ++w) solvers_.push_back(std::make_unique<typename G::Solver>());
@@ -37,7 +39,7 @@ class PimcBot final : public Bot<G> {
   // The mean exact value of each move over the sampled deals.
   bool values(const typename G::Observation& obs, std::span<const Move> legal, double* out) override {
     const int workers = static_cast<int>(solvers_.size());
-    const Budget budget(options_, kDefaultSamples);
+    const Budget budget(options_, kDefaultSamples, kDefaultCapMs);
     std::vector<std::vector<double>> sums(static_cast<size_t>(workers), std::vector<double>(legal.size()));
     std::vector<int> counts(static_cast<size_t>(workers));
     std::vector<uint64_t> seeds;

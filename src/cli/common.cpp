@@ -1,10 +1,13 @@
 #include "cli/common.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 
 #include "core/error.h"
@@ -43,6 +46,30 @@ uint64_t mix_seed(uint64_t base, uint64_t k) {
 
 uint64_t default_seed() {
   return mix_seed(static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()), 0) % 1000000000;
+}
+
+void add_bot_budget(CLI::App* cmd, BotOptions& o) {
+  cmd->add_option("--think-ms", o.think_ms, "Search bots: milliseconds per decision (default: their own budget)")
+      ->check(CLI::Range(0.0, 3600000.0));
+  cmd->add_option("--iterations", o.iterations,
+                  "Search bots: samples (pimc) or iterations (ismcts) per decision, reproducible (default: their own)")
+      ->check(CLI::Range(0, 100000000));
+  cmd->add_option("--bot-threads", o.threads, "Search bots: threads per decision")->check(CLI::Range(1, 256));
+}
+
+std::string move_values_text(const AnyState& st, int seat, const GameEntry& g, const BotOptions& budget) {
+  const std::string name = strongest_fair_bot(g);
+  auto bot = make_bot(g, name, 1, budget);
+  const auto values = st.bot_values(seat, *bot);
+  if (values.empty()) return fmt::format("{} would play: {}\n", name, st.ask_bot(seat, *bot));
+  std::string out = fmt::format("Move values by {} (larger is better):\n", name);
+  for (const auto& [move, v] : values) out += fmt::format("  {:>12}  {:+.3f}\n", move, v);
+  return out;
+}
+
+double elo(double p) {
+  p = std::clamp(p, 0.01, 0.99);
+  return std::clamp(-400 * std::log10(1 / p - 1), -800.0, 800.0);
 }
 
 MeanCI mean_ci(double sum, double sum_sq, double n) {

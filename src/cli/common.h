@@ -37,11 +37,20 @@ class Progress {
   double start_;
 };
 
+// --think-ms, --iterations, --bot-threads: the search bots' budget.
+void add_bot_budget(CLI::App* cmd, BotOptions& o);
+// Every legal move of `seat` with its value by the strongest fair bot (a
+// table for a person), or that bot's choice when it gives no values.
+std::string move_values_text(const AnyState& st, int seat, const GameEntry& g, const BotOptions& budget);
+// Elo difference for a score share p (0..1), clamped to ±800.
+double elo(double p);
+
 void add_rules(CLI::App& app);
 void add_play(CLI::App& app);
 void add_arena(CLI::App& app);
 void add_engine(CLI::App& app);
 void add_replay(CLI::App& app);
 void add_bench(CLI::App& app);
+void add_analyze(CLI::App& app);
 
 }  // namespace boneyard::cli

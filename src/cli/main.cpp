@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   boneyard::cli::add_engine(app);
   boneyard::cli::add_replay(app);
   boneyard::cli::add_bench(app);
+  boneyard::cli::add_analyze(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -19,6 +19,7 @@ struct PlayConfig {
   bool watch = false;
   std::string record_dir;
   std::vector<std::string> deal;
+  BotOptions budget;
 };
 
 void print_scores(const AnyState& st) {
@@ -30,10 +31,11 @@ void print_scores(const AnyState& st) {
 
 const char* kHelp =
     "Type the number of a move, or the move itself (tile notation 6-4, 4-6, 6|4, [6|4]; add :L or :R for an end).\n"
-    "Other commands: board (show the table again), hint (the greedy bot's choice), help, quit.\n";
+    "Other commands: board (show the table again), hint (every move's value by the strongest fair bot),\n"
+    "help, quit.\n";
 
 // One decision by the person at `seat`; false when they quit.
-bool human_turn(Session& s, int seat, const GameEntry& g) {
+bool human_turn(Session& s, int seat, const GameEntry& g, const BotOptions& budget) {
   AnyState& st = s.state();
   std::cout << "\n" << st.render(seat);
   for (;;) {
@@ -61,8 +63,7 @@ bool human_turn(Session& s, int seat, const GameEntry& g) {
       continue;
     }
     if (line == "hint") {
-      auto bot = make_bot(g, "greedy", 1);
-      std::cout << "greedy would play: " << st.ask_bot(seat, *bot) << "\n";
+      std::cout << move_values_text(st, seat, g, budget);
       continue;
     }
     try {
@@ -95,7 +96,7 @@ void run_play(const PlayConfig& c) {
       continue;
     }
     const std::string& bn = names[static_cast<size_t>(b++) % names.size()];
-    bots[static_cast<size_t>(k)] = make_bot(g, bn, mix_seed(c.seed, static_cast<uint64_t>(k) + 100));
+    bots[static_cast<size_t>(k)] = make_bot(g, bn, mix_seed(c.seed, static_cast<uint64_t>(k) + 100), c.budget);
     s.players()[static_cast<size_t>(k)] = bn;
   }
   std::cout << fmt::format("{}: {} (seed {}). {}\n", g.name, g.summary, c.seed,
@@ -114,7 +115,7 @@ void run_play(const PlayConfig& c) {
           const std::string m = s.bot_move(k, *bots[static_cast<size_t>(k)]);
           std::cout << fmt::format("  seat {} ({}): {}\n", k, s.players()[static_cast<size_t>(k)], m);
         } else {
-          quit = !human_turn(s, k, g);
+          quit = !human_turn(s, k, g, c.budget);
         }
         if (a.kind == Actor::Seat) break;
       }
@@ -143,6 +144,7 @@ void add_play(CLI::App& app) {
   cmd->add_option("--bots", c->bots, "Bots for the other seats, comma list cycled over them (default greedy)");
   cmd->add_flag("--watch", c->watch, "Bots play every seat; you watch");
   cmd->add_option("--record", c->record_dir, "Write the game record (JSON) into this folder");
+  add_bot_budget(cmd, c->budget);
   cmd->add_option("--deal", c->deal, "Explicit chance outcome(s) for the first chance events, e.g. a deal (repeatable)");
   cmd->callback([c, cmd] {
     if (cmd->count("--seed") == 0) c->seed = default_seed();

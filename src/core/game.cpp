@@ -56,4 +56,11 @@ std::unique_ptr<AnyBot> make_bot(const GameEntry& g, std::string_view bot, uint6
   throw Error(fmt::format("unknown bot '{}' for {}; bots: {}", bot, g.name, names));
 }
 
+std::string strongest_fair_bot(const GameEntry& g) {
+  for (const char* b : {"pimc", "ismcts"})
+    for (const auto& x : g.search_bots)
+      if (x == b) return x;
+  return "greedy";
+}
+
 }  // namespace boneyard

@@ -228,6 +228,10 @@ const GameEntry& find_game(std::string_view name);  // throws Error listing the 
 std::unique_ptr<AnyBot> make_bot(const GameEntry& g, std::string_view bot, uint64_t seed,
                                  const BotOptions& options = {});
 
+// The strongest fair bot a game offers (pimc, else ismcts, else greedy),
+// for hints and analysis.
+std::string strongest_fair_bot(const GameEntry& g);
+
 // Registers every game module; call once before using the registry.
 void register_all_games();
 

@@ -1,10 +1,12 @@
 // Registers every line-game preset by name.
 #include <nlohmann/json.hpp>
 
+#include "bots/register.h"
 #include "core/adapter.h"
 #include "core/playout.h"
 #include "line/bots.h"
 #include "line/register.h"
+#include "line/solver.h"
 
 namespace boneyard::line {
 
@@ -28,6 +30,7 @@ void register_games() {
       if (bot == "greedy") return std::make_unique<GreedyBot>(seed);
       return std::make_unique<RandomBot<LineGame>>(seed);
     };
+    add_search_bots<LineGame>(e);
     e.bench = [name](const OptionList& o, uint64_t seed, double seconds) {
       return bench_random_playouts<LineGame>(State(make_rules(name, o), seed), seed, seconds);
     };

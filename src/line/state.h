@@ -53,6 +53,7 @@ struct HandResult {
 };
 
 struct Observation;
+class Solver;
 
 class State {
  public:
@@ -129,6 +130,7 @@ class State {
   void deal(const SmallSet* hands, const uint8_t* stock, int stock_n, int leader);
 
  private:
+  friend class Solver;  // reads the per-hand fields its hash must cover
   void start_hand();
   void after_deal(int drawn_leader);
   void begin_play();
@@ -236,8 +238,12 @@ struct LineGame {
   using Move = line::Move;
   using State = line::State;
   using Observation = line::Observation;
+  using Solver = line::Solver;
   static State sample(const Observation& o, Rng& rng) { return State::sample(o, rng); }
   static std::string side_name(const State& s, int side);
+  // For ismcts: the points the hand brought seat's side, less the best of
+  // any other side's, per 100 points (game over: the game's result).
+  static double reward(const State& from, const State& to, int seat);
 };
 
 }  // namespace boneyard::line

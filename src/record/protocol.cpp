@@ -86,6 +86,21 @@ std::string str(const json& req, const char* key) {
   if (!req[key].is_string()) throw Error(fmt::format("'{}' must be a string", key));
   return req[key].get<std::string>();
 }
+// The optional search budget of a bot request.
+BotOptions budget_of(const json& req) {
+  BotOptions o;
+  auto number = [&](const char* key, double lo, double hi) {
+    if (!req.contains(key)) return -1.0;
+    if (!req[key].is_number()) throw Error(fmt::format("'{}' must be a number", key));
+    const double v = req[key].get<double>();
+    if (v < lo || v > hi) throw Error(fmt::format("'{}' must be between {} and {}, not {}", key, lo, hi, v));
+    return v;
+  };
+  if (const double v = number("think_ms", 0, 3600000); v >= 0) o.think_ms = v;
+  if (const double v = number("iterations", 0, 1e8); v >= 0) o.iterations = static_cast<int>(v);
+  if (const double v = number("threads", 1, 256); v >= 0) o.threads = static_cast<int>(v);
+  return o;
+}
 }  // namespace
 
 json Protocol::dispatch(const json& req) {
@@ -93,7 +108,8 @@ json Protocol::dispatch(const json& req) {
   if (cmd == "help") {
     return {{"commands",
              {"games", "new {game, options?, seed?, deal?, auto_chance?}", "state {seat?}", "render {seat?}",
-              "legal {seat?}", "apply {move, seat?}", "chance {outcome?}", "bot {bot, seat?, apply?}", "result",
+              "legal {seat?}", "apply {move, seat?}", "chance {outcome?}", "bot {bot, seat?, apply?, think_ms?, iterations?, threads?}",
+              "values {bot?, seat?, think_ms?, iterations?, threads?}", "result",
               "record", "load {record, upto?}", "quit"}},
             {"doc", "docs/protocol.md"}};
   }
@@ -202,12 +218,24 @@ json Protocol::dispatch(const json& req) {
     const std::string name = str(req, "bot");
     const int seat = seat_of(req);
     auto& bot = bots_[{name, seat}];
-    if (!bot) bot = make_bot(s.entry(), name, s.seed() * 1000003u + static_cast<uint64_t>(seat) + 17);
+    if (!bot) bot = make_bot(s.entry(), name, s.seed() * 1000003u + static_cast<uint64_t>(seat) + 17, budget_of(req));
     const bool apply = !req.contains("apply") || req["apply"] == true;
     if (!apply) return {{"move", st.ask_bot(seat, *bot)}, {"seat", seat}};
     const size_t before = st.hands().size();
     json out{{"move", s.bot_move(seat, *bot)}, {"seat", seat}};
     after_move(out, before);
+    return out;
+  }
+  if (cmd == "values") {
+    // Every legal move's value for one seat, from that seat's view only.
+    const std::string name = req.contains("bot") ? str(req, "bot") : strongest_fair_bot(s.entry());
+    const int seat = seat_of(req);
+    auto bot = make_bot(s.entry(), name, s.seed() * 1000003u + static_cast<uint64_t>(seat) + 29, budget_of(req));
+    if (bot->omniscient()) throw Error(fmt::format("'{}' sees every hand; values are from one seat's view: use a fair bot", name));
+    json moves = json::array();
+    for (const auto& [m, v] : st.bot_values(seat, *bot)) moves.push_back({{"move", m}, {"value", v}});
+    json out{{"bot", name}, {"seat", seat}, {"moves", moves}};
+    if (moves.empty()) out["choice"] = st.ask_bot(seat, *bot);
     return out;
   }
   if (cmd == "result") {

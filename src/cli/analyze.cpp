@@ -1,0 +1,89 @@
+// boneyard analyze RECORD --event N: every legal move's value at one point
+// of a recorded game, from one seat's view, by the strongest fair bot.
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/common.h"
+#include "record/session.h"
+
+namespace boneyard::cli {
+
+namespace {
+
+struct AnalyzeConfig {
+  std::string file;
+  int event = 0;
+  int seat = -1;
+  std::string bot;
+  bool json = false;
+  BotOptions budget;
+};
+
+void run_analyze(const AnalyzeConfig& c) {
+  std::ifstream f(c.file);
+  if (!f) throw Error(fmt::format("cannot read record '{}'", c.file));
+  std::stringstream buf;
+  buf << f.rdbuf();
+  const nlohmann::json rec = parse_record_text(buf.str());
+  const auto events = Session::record_events(rec);
+  if (c.event < 0 || c.event > static_cast<int>(events.size()))
+    throw Error(fmt::format("--event {} is out of range: the record has {} events (0..{})", c.event, events.size(),
+                            events.size()));
+  Session s = Session::from_record(rec, c.event);
+  const AnyState& st = s.state();
+  const Actor a = st.actor();
+  int seat = c.seat;
+  if (seat < 0) {
+    if (a.kind != Actor::Seat)
+      throw Error(fmt::format("after event {} no single seat is to move ({}); name one with --seat", c.event, to_string(a)));
+    seat = a.seat;
+  }
+  if (seat >= st.num_seats()) throw Error(fmt::format("--seat {} does not exist; seats are 0..{}", seat, st.num_seats() - 1));
+  if (!a.acts(seat))
+    throw Error(fmt::format("after event {} seat {} has no decision to make ({}); try another --event", c.event, seat,
+                            to_string(a)));
+  const GameEntry& g = s.entry();
+  const std::string name = c.bot.empty() ? strongest_fair_bot(g) : c.bot;
+  auto bot = make_bot(g, name, 1, c.budget);
+  if (bot->omniscient()) throw Error(fmt::format("'{}' sees every hand; analysis is from one seat's view: use a fair bot", name));
+  const std::string played = c.event < static_cast<int>(events.size()) && !events[static_cast<size_t>(c.event)].chance &&
+                                     events[static_cast<size_t>(c.event)].seat == seat
+                                 ? events[static_cast<size_t>(c.event)].text
+                                 : "";
+  if (c.json) {
+    const auto values = st.bot_values(seat, *bot);
+    nlohmann::json moves = nlohmann::json::array();
+    for (const auto& [m, v] : values) moves.push_back({{"move", m}, {"value", v}});
+    nlohmann::json out = {{"game", g.name}, {"event", c.event}, {"seat", seat}, {"bot", name}, {"moves", moves}};
+    if (values.empty()) out["choice"] = st.ask_bot(seat, *bot);
+    if (!played.empty()) out["played"] = played;
+    std::cout << out.dump(2) << "\n";
+    return;
+  }
+  std::cout << st.render(seat) << "\n";
+  std::cout << fmt::format("After event {} of {}, seat {} to decide.\n", c.event, events.size(), seat);
+  std::cout << move_values_text(st, seat, g, c.budget);
+  if (!played.empty()) std::cout << fmt::format("The record plays: {}\n", played);
+}
+
+}  // namespace
+
+void add_analyze(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "analyze", "Every legal move's value at one point of a recorded game, from one seat's view (fair bots only)");
+  auto c = std::make_shared<AnalyzeConfig>();
+  cmd->add_option("file", c->file, "Record file (JSON), as written by play/arena --record")->required();
+  cmd->add_option("--event", c->event, "Analyse the position after this many events of the record (0: the start)")
+      ->required();
+  cmd->add_option("--seat", c->seat, "The seat whose view and decision to analyse (default: the seat to move)");
+  cmd->add_option("--bot", c->bot, "Bot giving the values (default: the strongest fair one: pimc, else ismcts)");
+  cmd->add_flag("--json", c->json, "Machine-readable output");
+  add_bot_budget(cmd, c->budget);
+  cmd->callback([c] { run_analyze(*c); });
+}
+
+}  // namespace boneyard::cli
