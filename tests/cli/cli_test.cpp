@@ -221,3 +221,82 @@ TEST(Cli, PlayAPersonsGameFromStdin) {
   EXPECT_EQ(rc, 0);
   EXPECT_NE(watch.find("Game over"), std::string::npos);
 }
+
+// The record file arena wrote for game k.
+std::string record_of(const std::string& dir, int k) {
+  const std::string tail = "-g" + std::to_string(k) + ".json";
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    const std::string p = e.path().string();
+    if (p.size() > tail.size() && p.compare(p.size() - tail.size(), tail.size(), tail) == 0) return p;
+  }
+  return dir + "/missing" + tail;
+}
+
+// Duplicate play: each deal set is played once per seating with the same
+// deals; the bots change seats; Elo is antisymmetric for two bots.
+TEST(Cli, DuplicateArenaSharesDealsAndRatesBots) {
+  int rc = 0;
+  const std::string dir = std::filesystem::temp_directory_path() / "boneyard-dup-test";
+  std::filesystem::remove_all(dir);
+  const json a = json::parse(run("arena latin --bots greedy,random --games 6 --duplicate --json --record " + dir, &rc));
+  EXPECT_EQ(rc, 0);
+  EXPECT_EQ(a["seatings"], 2);
+  EXPECT_EQ(a["deal_sets"], 6);
+  EXPECT_EQ(a["games"], 12);
+  EXPECT_NEAR(a["bots"][0]["elo"].get<double>(), -a["bots"][1]["elo"].get<double>(), 1e-9);
+  EXPECT_GT(a["bots"][0]["elo"].get<double>(), 0);  // greedy over random
+  auto first_deal = [&](int game) {
+    std::ifstream f(record_of(dir, game));
+    const json rec = json::parse(f);
+    for (const auto& e : rec["events"])
+      if (e.contains("chance")) return e["chance"].get<std::string>();
+    return std::string();
+  };
+  auto players = [&](int game) {
+    std::ifstream f(record_of(dir, game));
+    return json::parse(f)["players"];
+  };
+  ASSERT_TRUE(std::filesystem::exists(record_of(dir, 0)));
+  EXPECT_EQ(first_deal(0), first_deal(1));  // one deal set: the same deal
+  EXPECT_NE(first_deal(0), first_deal(2));  // the next set: another
+  EXPECT_EQ(players(0)[0], "greedy");
+  EXPECT_EQ(players(1)[0], "random");  // the partnerships' hands swapped
+  // Three individual players: three seatings.
+  const json t = json::parse(run("arena three-draw --bots greedy,random,random --games 2 --duplicate --json", &rc));
+  EXPECT_EQ(rc, 0);
+  EXPECT_EQ(t["seatings"], 3);
+  EXPECT_EQ(t["bots"].size(), 2u);  // per bot name
+}
+
+// Hints and analysis: every legal move valued by the strongest fair bot.
+TEST(Cli, AnalyzeAndProtocolValues) {
+  int rc = 0;
+  const std::string dir = std::filesystem::temp_directory_path() / "boneyard-analyze-test";
+  std::filesystem::remove_all(dir);
+  run("arena latin --bots greedy,random --games 1 --json --record " + dir, &rc);
+  const std::string rec = record_of(dir, 0);
+  const json a = json::parse(run("analyze " + rec + " --event 6 --iterations 2 --json", &rc));
+  EXPECT_EQ(rc, 0) << a.dump();
+  EXPECT_EQ(a["bot"], "pimc");
+  ASSERT_FALSE(a["moves"].empty());
+  for (size_t i = 1; i < a["moves"].size(); ++i)
+    EXPECT_GE(a["moves"][i - 1]["value"].get<double>(), a["moves"][i]["value"].get<double>());  // best first
+  std::string out = run("analyze " + rec + " --event 100000", &rc);
+  EXPECT_NE(rc, 0);
+  EXPECT_NE(out.find("out of range"), std::string::npos) << out;
+  out = run("analyze " + rec + " --event 6 --bot omniscient", &rc);
+  EXPECT_NE(rc, 0);
+  EXPECT_NE(out.find("fair bot"), std::string::npos) << out;
+
+  Protocol p;
+  auto ask = [&](const std::string& line) { return json::parse(p.handle(line)); };
+  ASSERT_TRUE(ask(R"({"cmd":"new","game":"latin","seed":3})")["ok"]);
+  const json legal = ask(R"({"cmd":"legal"})")["legal"];
+  const json v = ask(R"({"cmd":"values","iterations":2})");
+  ASSERT_TRUE(v["ok"]) << v.dump();
+  EXPECT_EQ(v["moves"].size(), legal.size());
+  const json w = ask(R"({"cmd":"values","bot":"ismcts","iterations":50})");
+  EXPECT_EQ(w["bot"], "ismcts");
+  EXPECT_FALSE(ask(R"({"cmd":"values","bot":"omniscient"})")["ok"]);
+  EXPECT_FALSE(ask(R"({"cmd":"values","iterations":"many"})")["ok"]);
+}
