@@ -84,6 +84,9 @@ class MoveList {
   MoveList() {}
   void clear() { n_ = 0; }
   void push_back(M m) { data_[n_++] = m; }
+  // For tight generators: write up to N moves at data(), then resize(count).
+  M* data() { return data_; }
+  void resize(int n) { n_ = n; }
   int size() const { return n_; }
   bool empty() const { return n_ == 0; }
   M& operator[](int i) { return data_[i]; }

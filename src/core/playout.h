@@ -15,6 +15,12 @@ int play_random_hand(typename G::State& s, Rng& rng) {
   int moves = 0;
   while (!s.terminal() && s.hands_finished() == hands) {
     const Actor a = s.actor();
+    if (a.kind == Actor::Seat) {  // the common case first
+      s.legal_moves(a.seat, l);
+      s.apply(a.seat, l[static_cast<int>(rng.below(static_cast<uint32_t>(l.size())))]);
+      ++moves;
+      continue;
+    }
     if (a.kind == Actor::Chance) {
       s.apply_chance();
       continue;
@@ -24,7 +30,6 @@ int play_random_hand(typename G::State& s, Rng& rng) {
       s.legal_moves(seat, l);
       s.apply(seat, l[static_cast<int>(rng.below(static_cast<uint32_t>(l.size())))]);
       ++moves;
-      if (a.kind == Actor::Seat) break;
     }
   }
   return moves;

@@ -33,14 +33,6 @@ State::State(const Rules& rules, uint64_t seed) : r_(rules), rng_(seed) {
   start_hand();
 }
 
-Actor State::actor() const {
-  switch (phase_) {
-    case Phase::Deal: return Actor::chance();
-    case Phase::GameOver: return Actor::terminal();
-    default: return Actor::at(to_move_);
-  }
-}
-
 void State::start_hand() {
   phase_ = Phase::Deal;
   to_move_ = -1;

@@ -64,7 +64,13 @@ class State {
   int num_seats() const { return seats_; }
   int num_sides() const { return r_.sides(); }
   int side_of(int seat) const { return r_.teams() ? (seat & 1) : seat; }
-  Actor actor() const;
+  Actor actor() const {
+    switch (phase_) {
+      case Phase::Deal: return Actor::chance();
+      case Phase::GameOver: return Actor::terminal();
+      default: return Actor::at(to_move_);
+    }
+  }
   template <int N>
   void legal_moves(int seat, MoveList<Move, N>& out) const;
   void apply(int seat, Move m);
@@ -211,9 +217,11 @@ void State::legal_moves(int seat, MoveList<Move, N>& out) const {
       }
       const uint64_t l = hand_[seat] & suit_[left_];
       const uint64_t r = left_ == right_ ? 0 : hand_[seat] & suit_[right_];
-      for (uint64_t x = l; x; x &= x - 1) out.push_back({Move::Left, static_cast<uint8_t>(std::countr_zero(x))});
-      for (uint64_t x = r; x; x &= x - 1) out.push_back({Move::Right, static_cast<uint8_t>(std::countr_zero(x))});
-      if (out.empty()) out.push_back({stock_pos_ < drawable_ ? Move::Draw : Move::Pass, 0});
+      Move* m = out.data();  // a local cursor: the compiler keeps it in a register
+      for (uint64_t x = l; x; x &= x - 1) *m++ = {Move::Left, static_cast<uint8_t>(std::countr_zero(x))};
+      for (uint64_t x = r; x; x &= x - 1) *m++ = {Move::Right, static_cast<uint8_t>(std::countr_zero(x))};
+      if (m == out.data()) *m++ = {stock_pos_ < drawable_ ? Move::Draw : Move::Pass, 0};
+      out.resize(static_cast<int>(m - out.data()));
       return;
     }
     case Phase::Redeal:
