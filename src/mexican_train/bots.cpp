@@ -1,5 +1,7 @@
 #include "mexican_train/bots.h"
 
+#include <algorithm>
+
 namespace boneyard::mexican_train {
 
 namespace {
@@ -84,6 +86,36 @@ Move GreedyBot::choose(const Observation& obs, std::span<const Move> legal) {
     }
   }
   return best;
+}
+
+double MexicanTrain::reward(const State& from, const State& to, int seat) {
+  const int n = to.num_seats();
+  const double scale = 8.0 * to.rules().max_pip();  // a round's penalties differ by tens of pips
+  auto versus_others = [&](auto&& penalty) {
+    double others = 0;
+    for (int k = 0; k < n; ++k)
+      if (k != seat) others += penalty(k);
+    return std::clamp((others / (n - 1) - penalty(seat)) / scale, -1.0, 1.0);
+  };
+  const double round = versus_others([&](int k) { return static_cast<double>(to.score(k) - from.score(k)); });
+  if (!to.terminal()) return round;
+  return 0.5 * round + 0.5 * versus_others([&](int k) { return static_cast<double>(to.score(k)); });
+}
+
+Move MexicanTrain::rollout_move(const State& s, int seat, std::span<const Move> legal, Rng& rng) {
+  if (legal.size() == 1) return legal[0];
+  // Shed the heaviest tile; a double only when another tile covers it (one
+  // that cannot be covered earns a marker); lift our own marker.
+  int best = 0, best_v = -1;
+  for (int i = 0; i < static_cast<int>(legal.size()); ++i) {
+    const Move m = legal[static_cast<size_t>(i)];
+    const Tile t = m.t();
+    int v = 4 * t.pips() + static_cast<int>(rng.below(8));
+    if (t.is_double()) v += (s.holds(seat, t.high()) & ~(1u << t.high())) ? 40 : -40;
+    if (m.train == seat && s.marked(seat)) v += 20;
+    if (v > best_v) best_v = v, best = i;
+  }
+  return legal[static_cast<size_t>(best)];
 }
 
 }  // namespace boneyard::mexican_train

@@ -1,6 +1,7 @@
 // Registers Mexican Train by name.
 #include <nlohmann/json.hpp>
 
+#include "bots/register.h"
 #include "core/adapter.h"
 #include "core/playout.h"
 #include "mexican_train/bots.h"
@@ -22,6 +23,12 @@ void register_games() {
   e.make_bot = [](std::string_view bot, uint64_t seed) -> std::unique_ptr<AnyBot> {
     if (bot == "greedy") return std::make_unique<GreedyBot>(seed);
     return std::make_unique<RandomBot<MexicanTrain>>(seed);
+  };
+  add_search_bots<MexicanTrain>(e);
+  e.make_search_bot = [make = e.make_search_bot](std::string_view bot, uint64_t seed, const BotOptions& o) {
+    BotOptions tuned = o;
+    if (bot == "ismcts" && tuned.iterations == 0) tuned.iterations = kIsmctsIterations;
+    return make(bot, seed, tuned);
   };
   e.bench = [](const OptionList& o, uint64_t seed, double seconds) {
     BenchResult r = bench_random_playouts<MexicanTrain>(State(make_rules(o), seed), seed, seconds);

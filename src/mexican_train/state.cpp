@@ -9,40 +9,35 @@
 
 namespace boneyard::mexican_train {
 
-namespace {
-
-// Tiles showing n within the double-N set, for N = 9, 12, 15.
-struct SuitTables {
-  std::array<std::array<TileSet, 16>, 3> t{};
-  SuitTables() {
-    const int maxes[3] = {9, 12, 15};
-    for (int k = 0; k < 3; ++k)
-      for (int n = 0; n <= maxes[k]; ++n) t[k][n] = suit<3>(n, maxes[k]);
-  }
-};
-const SuitTables& suit_tables() {
-  static const SuitTables s;
-  return s;
-}
-
-}  // namespace
 
 State::State(const Rules& rules, uint64_t seed) : r_(rules), rng_(seed) {
   validate(r_);
   seats_ = r_.players;
-  suit_ = suit_tables().t[static_cast<int>(r_.set)].data();
-  set_ = TileSet::first_n(r_.tiles_in_set());
-  doubles_ = doubles<3>(r_.max_pip());
   start_seat_ = 0;  // spec: Decision, the first round starts with seat 0
   start_round();
 }
 
-Actor State::actor() const {
-  switch (phase_) {
-    case Phase::Deal: return Actor::chance();
-    case Phase::GameOver: return Actor::terminal();
-    default: return Actor::at(to_move_);
-  }
+TileSet State::hand(int seat) const {
+  TileSet h;
+  for (int n = 0; n < 16; ++n)
+    for (unsigned m = hand_[seat][n] & ((2u << n) - 1); m; m &= m - 1) h.add(Tile::of(n, std::countr_zero(m)));
+  return h;
+}
+
+TileSet State::table() const {
+  TileSet h;
+  for (int n = 0; n < 16; ++n)
+    for (unsigned m = table_[n] & ((2u << n) - 1); m; m &= m - 1) h.add(Tile::of(n, std::countr_zero(m)));
+  return h;
+}
+
+// penalty_of(hand(seat)) from the masks: each tile a-b counts a in row a and
+// b in row b; a double sits in one row only, so it is added once more.
+int State::hand_penalty(int seat) const {
+  int p = 0;
+  for (int n = 1; n < 16; ++n) p += n * (std::popcount(hand_[seat][n]) + ((hand_[seat][n] >> n) & 1));
+  if (r_.blank_double_50 && (hand_[seat][0] & 1)) p += 50;  // spec: Play 6, option blank_double_50
+  return p;
 }
 
 int State::penalty_of(const TileSet& tiles) const {
@@ -62,28 +57,25 @@ void State::start_round() {
 }
 
 void State::apply_chance() {
-  uint8_t tiles[kMaxSetTiles];
   int n = 0;
   const bool fixed_engine = r_.engine == Engine::RoundDoubles;
-  set_.for_each([&](Tile t) {
-    if (!(fixed_engine && t.index == engine_)) tiles[n++] = t.index;
-  });
-  rng_.shuffle(tiles, n);
+  for (int i = 0, all = r_.tiles_in_set(); i < all; ++i)
+    if (!(fixed_engine && i == engine_)) deck_[n++] = static_cast<uint8_t>(i);
+  rng_.shuffle(deck_, n);
   const int hs = r_.hand_size();
   for (int s = 0; s < seats_; ++s) {
-    TileSet h;
-    for (int i = 0; i < hs; ++i) h.add(Tile{tiles[s * hs + i]});
-    hand_[s] = h;
+    std::fill(std::begin(hand_[s]), std::end(hand_[s]), uint16_t{0});
+    for (int i = 0; i < hs; ++i) give(s, Tile{deck_[s * hs + i]});
   }
-  stock_n_ = static_cast<uint8_t>(n - seats_ * hs);
-  std::copy(tiles + seats_ * hs, tiles + n, stock_);
+  deck_n_ = static_cast<uint8_t>(n);
+  dealt_n_ = static_cast<uint8_t>(seats_ * hs);
   after_deal();
 }
 
 void State::deal(const TileSet* hands, const uint8_t* stock, int stock_n) {
   if (phase_ != Phase::Deal) throw Error("no deal is pending now");
   const int hs = r_.hand_size();
-  TileSet pool = set_;
+  TileSet pool = set_tiles();
   if (r_.engine == Engine::RoundDoubles) pool.remove(Tile{engine_});
   TileSet seen;
   for (int s = 0; s < seats_; ++s) {
@@ -107,23 +99,27 @@ void State::deal(const TileSet* hands, const uint8_t* stock, int stock_n) {
       throw Error(fmt::format("bad deal: the stock must hold exactly the {} undealt tiles (missing: {}; extra: {})", rest.size(),
                               to_string(rest.minus(st)), to_string(st.minus(rest))));
   }
-  for (int s = 0; s < seats_; ++s) hand_[s] = hands[s];
-  stock_n_ = static_cast<uint8_t>(rest.size());
-  if (stock_n >= 0) std::copy(stock, stock + stock_n, stock_);
-  else {
-    int i = 0;
-    rest.for_each([&](Tile t) { stock_[i++] = t.index; });
+  int i = 0;
+  for (int s = 0; s < seats_; ++s) {
+    std::fill(std::begin(hand_[s]), std::end(hand_[s]), uint16_t{0});
+    hands[s].for_each([&](Tile t) {
+      give(s, t);
+      deck_[i++] = t.index;
+    });
   }
+  dealt_n_ = static_cast<uint8_t>(i);
+  if (stock_n >= 0) std::copy(stock, stock + stock_n, deck_ + i);
+  else rest.for_each([&](Tile t) { deck_[i++] = t.index; });
+  deck_n_ = static_cast<uint8_t>(dealt_n_ + rest.size());
   after_deal();
 }
 
 void State::after_deal() {
   for (int s = 0; s < seats_; ++s) {
-    dealt_[s] = hand_[s];
     void_[s] = 0;
     double_cap_[s] = 127;
   }
-  stock_pos_ = 0;
+  stock_pos_ = dealt_n_;
   engine_seat_ = -1;
   engine_draws_ = 0;
   if (r_.engine == Engine::HighestInHand) {
@@ -133,32 +129,39 @@ void State::after_deal() {
     int found = -1;
     for (int k = 0; k < seats_ && found < 0; ++k) {
       const int s = (start_seat_ + k) % seats_;
-      const TileSet d = hand_[s] & doubles_;
-      if (!d.empty()) {
-        const Tile top = d.nth(d.size() - 1);
-        hand_[s].remove(top);
+      int high = -1;
+      for (int n = r_.max_pip(); n >= 0 && high < 0; --n)
+        if ((hand_[s][n] >> n) & 1) high = n;
+      if (high >= 0) {
+        const Tile top = Tile::of(high, high);
+        take(s, top);
         found = top.index;
         engine_seat_ = static_cast<int8_t>(s);
         double_cap_[s] = static_cast<int8_t>(top.high() - 1);  // it was their highest double
         break;
       }
-      while (stock_pos_ < stock_n_) {
-        const Tile t{stock_[stock_pos_++]};
+      while (stock_pos_ < deck_n_) {
+        const Tile t{deck_[stock_pos_++]};
         ++engine_draws_;
         if (t.is_double()) {
           found = t.index;
           engine_seat_ = static_cast<int8_t>(s);
           break;
         }
-        hand_[s].add(t);
+        give(s, t);
       }
       double_cap_[s] = -1;  // held no double, nor did the singles drawn
     }
     engine_ = static_cast<uint8_t>(found);  // the full set holds doubles, so one is found
   }
   engine_pip_ = static_cast<int8_t>(Tile{engine_}.high());
-  table_ = TileSet::single(Tile{engine_});
-  for (int s = 0; s < seats_; ++s) count_[s] = static_cast<uint8_t>(hand_[s].size());
+  std::fill(std::begin(table_), std::end(table_), uint16_t{0});
+  table_[engine_pip_] = static_cast<uint16_t>(1u << engine_pip_);
+  for (int s = 0; s < seats_; ++s) {
+    int n = 0;
+    for (int k = 0; k < 16; ++k) n += std::popcount(hand_[s][k]) + ((hand_[s][k] >> k) & 1);
+    count_[s] = static_cast<uint8_t>(n / 2);
+  }
   for (int k = 0; k < kTrains; ++k) {
     end_[k] = engine_pip_;
     len_[k] = 0;
@@ -206,12 +209,16 @@ uint32_t State::playable_numbers(int seat) const {
 }
 
 void State::lay(int seat, Tile t, int train) {
-  hand_[seat].remove(t);
+  const int a = t.high(), b = t.low();
+  hand_[seat][a] &= static_cast<uint16_t>(~(1u << b));
+  hand_[seat][b] &= static_cast<uint16_t>(~(1u << a));
   --count_[seat];
-  table_.add(t);
-  log_[n_log_++] = {t.index, static_cast<uint8_t>(train)};
+  table_[a] |= static_cast<uint16_t>(1u << b);
+  table_[b] |= static_cast<uint16_t>(1u << a);
+  log_train_[n_log_ >> 1] = static_cast<uint8_t>((log_train_[n_log_ >> 1] & (n_log_ & 1 ? 0x0f : 0xf0)) | train << ((n_log_ & 1) * 4));
+  log_tile_[n_log_++] = t.index;
   ++len_[train];
-  end_[train] = static_cast<int8_t>(t.other(end_[train]));
+  end_[train] = static_cast<int8_t>(end_[train] == a ? b : a);
   ++turn_laid_;
   passes_ = 0;
   if (drawn_tile_ == t.index) drawn_tile_ = -1;
@@ -225,9 +232,9 @@ void State::lay(int seat, Tile t, int train) {
   }
   const bool covered = remove_open(train);
   if (covered) owes_cover_ = false;
-  if (t.is_double()) {
-    const int n = t.high();
-    const bool last_of_number = (suit_[n] & table_) == suit_[n];  // exception 1
+  if (a == b) {
+    const int n = a;
+    const bool last_of_number = table_[n] == (2u << r_.max_pip()) - 1;  // exception 1
     if (was_marked && phase_ == Phase::Play) {
       // Exception 2: marker removed, the turn passes, nobody covers it.
       end_turn(seat, false);
@@ -259,23 +266,22 @@ void State::continue_or_mark(int seat) {
 
 // Whether legal_moves would list anything, without listing (same cases).
 bool State::has_move(int seat) const {
-  const TileSet from = drawn_tile_ >= 0 ? TileSet::single(Tile{static_cast<uint8_t>(drawn_tile_)}) : hand_[seat];
-  auto fits = [&](int train) { return !(from & suit_[end_[train]]).empty(); };
+  auto fits_train = [&](int train) { return fits(seat, end_[train]) != 0; };
   if (phase_ == Phase::Opening) {
-    if (fits(seat) || (turn_laid_ > 0 && !owes_cover_)) return true;
+    if (fits_train(seat) || (turn_laid_ > 0 && !owes_cover_)) return true;
   } else if (n_open_ > 0) {
-    if (fits(open_[0])) return true;
-    if (owes_cover_ && r_.multiple_doubles && !(from & doubles_).empty()) {
+    if (fits_train(open_[0])) return true;
+    if (owes_cover_ && r_.multiple_doubles) {
       MoveList<Move, MexicanTrain::kMaxMoves> l;
       legal_moves(seat, l);
       return !l.empty();
     }
   } else {
-    if (fits(seat) || fits(kMexican)) return true;
+    if (fits_train(seat) || fits_train(kMexican)) return true;
     for (uint32_t m = marked_ & ~(1u << seat); m; m &= m - 1)
-      if (fits(std::countr_zero(m))) return true;
+      if (fits_train(std::countr_zero(m))) return true;
   }
-  return !drawn_ && (turn_laid_ == 0 || owes_cover_) && (stock_pos_ < stock_n_ || turn_laid_ == 0);
+  return !drawn_ && (turn_laid_ == 0 || owes_cover_) && (stock_pos_ < deck_n_ || turn_laid_ == 0);
 }
 
 void State::draw(int seat) {
@@ -283,8 +289,8 @@ void State::draw(int seat) {
   // ends they could play on; the drawn tile is unseen, so older voids lapse.
   void_[seat] = playable_numbers(seat);
   double_cap_[seat] = 127;
-  const Tile t{stock_[stock_pos_++]};
-  hand_[seat].add(t);
+  const Tile t{deck_[stock_pos_++]};
+  give(seat, t);
   ++count_[seat];
   drawn_ = true;
   drawn_tile_ = t.index;
@@ -318,7 +324,7 @@ void State::end_round(RoundEnd how) {
   last_.number = static_cast<uint16_t>(rounds_done_ + 1);
   for (int s = 0; s < seats_; ++s) {
     last_.tiles_left[s] = count_[s];
-    last_.penalty[s] = static_cast<int16_t>(penalty_of(hand_[s]));
+    last_.penalty[s] = static_cast<int16_t>(hand_penalty(s));
     score_[s] += last_.penalty[s];
   }
   ++rounds_done_;
@@ -351,17 +357,15 @@ void State::scores(double* per_side) const {
 int State::train_tiles(int train, Tile* out) const {
   int n = 0;
   for (int i = 0; i < n_log_; ++i)
-    if (log_[i].train == train) out[n++] = Tile{log_[i].tile};
+    if (train_at(i) == train) out[n++] = Tile{log_tile_[i]};
   return n;
 }
 
 State State::masked_for(int seat) const {
   State m = *this;
-  for (int s = 0; s < seats_; ++s) {
-    if (s != seat) m.hand_[s] = TileSet{};
-    m.dealt_[s] = TileSet{};
-  }
-  std::fill(std::begin(m.stock_), std::end(m.stock_), uint8_t{0});
+  for (int s = 0; s < seats_; ++s)
+    if (s != seat) std::fill(std::begin(m.hand_[s]), std::end(m.hand_[s]), uint16_t{0});
+  std::fill(std::begin(m.deck_), std::end(m.deck_), uint8_t{0});  // the deal and the boneyard
   m.rng_ = Rng(0);
   return m;
 }
@@ -373,7 +377,7 @@ State State::sample(const Observation& o, Rng& rng) {
   const int me = o.seat;
   s.rng_.reseed(rng.next());
   if (s.phase_ == Phase::Deal || s.phase_ == Phase::GameOver) return s;
-  const TileSet unknown = s.set_.minus(s.table_).minus(s.hand_[me]);
+  const TileSet unknown = s.set_tiles().minus(s.table()).minus(s.hand(me));
   std::vector<Tile> tiles;
   tiles.reserve(static_cast<size_t>(unknown.size()));
   unknown.for_each([&](Tile t) { tiles.push_back(t); });
@@ -403,16 +407,16 @@ State State::sample(const Observation& o, Rng& rng) {
     place = sample_assignment(tiles, allowed, cap, rng);
   }
   for (int k = 0; k < s.seats_; ++k)
-    if (k != me) s.hand_[k] = TileSet{};
+    if (k != me) std::fill(std::begin(s.hand_[k]), std::end(s.hand_[k]), uint16_t{0});
   uint8_t rest[kMaxSetTiles];
   int rn = 0;
   for (size_t i = 0; i < tiles.size(); ++i) {
     const size_t p = static_cast<size_t>(place[i]);
-    if (p < seat_of_place.size()) s.hand_[seat_of_place[p]].add(tiles[i]);
+    if (p < seat_of_place.size()) s.give(seat_of_place[p], tiles[i]);
     else rest[rn++] = tiles[i].index;
   }
   rng.shuffle(rest, rn);
-  std::copy(rest, rest + rn, s.stock_ + s.stock_pos_);
+  std::copy(rest, rest + rn, s.deck_ + s.stock_pos_);
   return s;
 }
 

@@ -1,7 +1,10 @@
 #pragma once
 // The Mexican Train state (spec: rules/mexican-train.md). A value type of
 // fixed size: copying it never allocates.
+#include <array>
+#include <bit>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -51,7 +54,9 @@ class State {
   int num_seats() const { return seats_; }
   int num_sides() const { return seats_; }
   int side_of(int seat) const { return seat; }
-  Actor actor() const;
+  Actor actor() const {  // inline: playouts ask before every move
+    return phase_ == Phase::Deal ? Actor::chance() : phase_ == Phase::GameOver ? Actor::terminal() : Actor::at(to_move_);
+  }
   template <int N>
   void legal_moves(int seat, MoveList<Move, N>& out) const;
   void apply(int seat, Move m);
@@ -81,12 +86,12 @@ class State {
   Tile engine() const { return Tile{engine_}; }
   int engine_seat() const { return engine_seat_; }    // who placed it (-1: round_doubles)
   int engine_draws() const { return engine_draws_; }  // tiles drawn looking for it
-  TileSet hand(int seat) const { return hand_[seat]; }
+  TileSet hand(int seat) const;
   int hand_count(int seat) const { return count_[seat]; }
-  TileSet table() const { return table_; }  // every tile on the table, the engine included
-  TileSet set_tiles() const { return set_; }
-  int stock_left() const { return stock_n_ - stock_pos_; }
-  Tile stock_at(int k) const { return Tile{stock_[stock_pos_ + k]}; }  // k-th next draw
+  TileSet table() const;  // every tile on the table, the engine included
+  TileSet set_tiles() const { return TileSet::first_n(r_.tiles_in_set()); }
+  int stock_left() const { return deck_n_ - stock_pos_; }
+  Tile stock_at(int k) const { return Tile{deck_[stock_pos_ + k]}; }  // k-th next draw
   // Trains: 0..seats-1 personal, kMexican the Mexican train.
   int train_end(int train) const { return end_[train]; }
   int train_length(int train) const { return len_[train]; }
@@ -107,6 +112,9 @@ class State {
   // The highest double this seat may hold (-1: none; 127: unknown).
   int double_cap(int seat) const { return double_cap_[seat]; }
   int penalty_of(const TileSet& tiles) const;  // spec: Play 6
+  // The tiles of `seat`'s hand showing n, as a mask of their other ends
+  // (bit m: the seat holds n-m).
+  unsigned holds(int seat, int n) const { return hand_[seat][n]; }
 
   // Explicit deal: the hands and the boneyard in draw order (stock_n < 0:
   // the undealt tiles in index order). Throws Error.
@@ -125,26 +133,55 @@ class State {
   void end_round(RoundEnd how);
   uint32_t playable_numbers(int seat) const;  // the train ends this seat may play on now
   bool remove_open(int train);
+  void give(int seat, Tile t) {
+    hand_[seat][t.high()] |= static_cast<uint16_t>(1u << t.low());
+    hand_[seat][t.low()] |= static_cast<uint16_t>(1u << t.high());
+  }
+  void take(int seat, Tile t) {
+    hand_[seat][t.high()] &= static_cast<uint16_t>(~(1u << t.low()));
+    hand_[seat][t.low()] &= static_cast<uint16_t>(~(1u << t.high()));
+  }
+  int hand_penalty(int seat) const;
+  int train_at(int i) const { return (log_train_[i >> 1] >> ((i & 1) * 4)) & 15; }
+  // The tiles `seat` may lay on a train ending in n: its hand's, or only the
+  // tile just drawn (spec Play 3).
+  unsigned fits(int seat, int n) const {
+    unsigned m = hand_[seat][n];
+    if (drawn_tile_ >= 0) {
+      const Tile t{static_cast<uint8_t>(drawn_tile_)};
+      m &= t.shows(n) ? 1u << t.other(n) : 0u;
+    }
+    return m;
+  }
 
   template <int N>
-  void push_lays(int train, const TileSet& tiles, MoveList<Move, N>& out) const {
-    tiles.for_each([&](Tile t) { out.push_back({Move::Lay, t.index, static_cast<uint8_t>(train)}); });
+  static void push_lays(int train, int end, unsigned tiles, MoveList<Move, N>& out) {
+    // Ascending other ends are ascending tile indices: the order of the moves is index order.
+    // A local cursor, set once: push_back would reload the count per move.
+    Move* m = out.data() + out.size();
+    for (; tiles; tiles &= tiles - 1) *m++ = {Move::Lay, kTileOf[end][std::countr_zero(tiles)], static_cast<uint8_t>(train)};
+    out.resize(static_cast<int>(m - out.data()));
   }
+  static constexpr auto kTileOf = [] {
+    std::array<std::array<uint8_t, 16>, 16> a{};
+    for (int x = 0; x < 16; ++x)
+      for (int y = 0; y < 16; ++y) a[x][y] = Tile::of(x, y).index;
+    return a;
+  }();
 
   Rules r_;
   Rng rng_;
-  const TileSet* suit_ = nullptr;  // static table for this set: tiles showing n
-  TileSet set_;
-  TileSet doubles_;
-  TileSet hand_[kMaxSeats];
-  TileSet dealt_[kMaxSeats];  // as dealt, for the chance text
-  TileSet table_;
-  uint8_t stock_[kMaxSetTiles] = {};
-  struct Placed {
-    uint8_t tile, train;
-  };
-  Placed log_[kMaxSetTiles] = {};
-  uint8_t stock_n_ = 0, stock_pos_ = 0, n_log_ = 0;
+  // Hands by number: bit m of hand_[s][n] is set when seat s holds n-m, so
+  // the tiles that fit a train's end are one word (a double sets one bit).
+  uint16_t hand_[kMaxSeats][16] = {};
+  uint16_t table_[16] = {};  // the same for the tiles on the table, the engine included
+  // The set as shuffled: the hands as dealt (seat by seat), then the
+  // boneyard in draw order from dealt_n_; the next draw is deck_[stock_pos_].
+  uint8_t deck_[kMaxSetTiles] = {};
+  // Every tile laid, in order, and the train it went on (two trains a byte).
+  uint8_t log_tile_[kMaxSetTiles] = {};
+  uint8_t log_train_[kMaxSetTiles / 2] = {};
+  uint8_t deck_n_ = 0, dealt_n_ = 0, stock_pos_ = 0, n_log_ = 0;
   int8_t end_[kTrains] = {};
   uint8_t len_[kTrains] = {};
   uint16_t marked_ = 0;
@@ -164,7 +201,7 @@ class State {
   int16_t drawn_tile_ = -1;
   uint8_t passes_ = 0;
   // public constraints on hidden hands
-  uint32_t void_[kMaxSeats] = {};
+  uint16_t void_[kMaxSeats] = {};
   int8_t double_cap_[kMaxSeats] = {};
   // the game
   int32_t score_[kMaxSeats] = {};
@@ -183,10 +220,9 @@ template <int N>
 void State::legal_moves(int seat, MoveList<Move, N>& out) const {
   out.clear();
   if (seat != to_move_ || (phase_ != Phase::Opening && phase_ != Phase::Play)) return;
-  const TileSet from = drawn_tile_ >= 0 ? TileSet::single(Tile{static_cast<uint8_t>(drawn_tile_)}) : hand_[seat];
   if (phase_ == Phase::Opening) {
     // Spec Play 1: only the own train; keep laying while a tile fits.
-    push_lays(seat, from & suit_[end_[seat]], out);
+    push_lays(seat, end_[seat], fits(seat, end_[seat]), out);
     if (!out.empty()) return;
     if (turn_laid_ > 0 && !owes_cover_) {
       out.push_back({Move::EndOpening, 0, 0});
@@ -195,32 +231,30 @@ void State::legal_moves(int seat, MoveList<Move, N>& out) const {
   } else if (n_open_ > 0) {
     // Spec Play 5: the oldest open double must be covered, nowhere else.
     const int t = open_[0];
-    push_lays(t, from & suit_[end_[t]], out);
+    push_lays(t, end_[t], fits(seat, end_[t]), out);
     if (owes_cover_ && r_.multiple_doubles) {
       // multiple_doubles: instead of covering, lay a further double.
-      const TileSet dbl = from & doubles_;
-      if (!dbl.empty()) {
-        for (int k = 0; k <= kMexican; ++k) {
-          if (k >= seats_ && k != kMexican) continue;
-          if (k != seat && k != kMexican && !((marked_ >> k) & 1)) continue;
-          if (k == t) continue;
-          push_lays(k, dbl & suit_[end_[k]], out);
-        }
+      for (int k = 0; k <= kMexican; ++k) {
+        if (k >= seats_ && k != kMexican) continue;
+        if (k != seat && k != kMexican && !((marked_ >> k) & 1)) continue;
+        if (k == t) continue;
+        const int e = end_[k];
+        push_lays(k, e, fits(seat, e) & (1u << e), out);  // the double e-e
       }
     }
   } else {
     // Spec Play 2: own train, the Mexican train (or start it), marked trains.
-    push_lays(seat, from & suit_[end_[seat]], out);
-    push_lays(kMexican, from & suit_[end_[kMexican]], out);
+    push_lays(seat, end_[seat], fits(seat, end_[seat]), out);
+    push_lays(kMexican, end_[kMexican], fits(seat, end_[kMexican]), out);
     for (uint32_t m = marked_ & ~(1u << seat); m; m &= m - 1) {
       const int k = std::countr_zero(m);
-      push_lays(k, from & suit_[end_[k]], out);
+      push_lays(k, end_[k], fits(seat, end_[k]), out);
     }
   }
   if (!out.empty()) return;
   // Nothing fits: draw (once a turn), or pass with the boneyard empty.
   if (!drawn_ && (turn_laid_ == 0 || owes_cover_)) {
-    if (stock_pos_ < stock_n_) out.push_back({Move::Draw, 0, 0});
+    if (stock_pos_ < deck_n_) out.push_back({Move::Draw, 0, 0});
     else if (turn_laid_ == 0) out.push_back({Move::Pass, 0, 0});
   }
 }
@@ -238,6 +272,12 @@ struct MexicanTrain {
   using Observation = mexican_train::Observation;
   static State sample(const Observation& o, Rng& rng) { return State::sample(o, rng); }
   static std::string side_name(const State& s, int side);
+  // For ismcts: the round's penalty of `seat` against the mean of the
+  // others', scaled to [-1, 1]; at the end of the game, half of it is the
+  // same comparison of the totals (spec Play 7: the lowest total wins).
+  static double reward(const State& from, const State& to, int seat);
+  // ismcts playouts: a cheap club policy, no allocation (bots.cpp).
+  static Move rollout_move(const State& s, int seat, std::span<const Move> legal, Rng& rng);
 };
 
 }  // namespace boneyard::mexican_train

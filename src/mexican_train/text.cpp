@@ -106,7 +106,7 @@ Move State::parse_move(int seat, std::string_view text) const {
     throw fail(e.what());
   }
   if (phase_ != Phase::Opening && phase_ != Phase::Play) throw fail("no tile can be laid now");
-  if (!hand_[seat].has(tile)) throw fail(fmt::format("seat {} does not hold {}", seat, to_string(tile)));
+  if (!((hand_[seat][tile.high()] >> tile.low()) & 1)) throw fail(fmt::format("seat {} does not hold {}", seat, to_string(tile)));
   Move found{};
   int n = 0;
   for (const Move& m : legal) {
@@ -134,11 +134,14 @@ std::string State::chance_text() const {
   std::string s = "deal";
   for (int k = 0; k < seats_; ++k) {
     if (k) s += " /";
-    const std::string h = to_string(dealt_[k]);
+    TileSet dealt;
+    const int hs = dealt_n_ / seats_;
+    for (int i = k * hs; i < (k + 1) * hs; ++i) dealt.add(Tile{deck_[i]});
+    const std::string h = to_string(dealt);
     if (!h.empty()) s += " " + h;
   }
   s += " stock";
-  for (int i = 0; i < stock_n_; ++i) s += " " + to_string(Tile{stock_[i]});
+  for (int i = dealt_n_; i < deck_n_; ++i) s += " " + to_string(Tile{deck_[i]});
   return s;
 }
 
@@ -269,7 +272,7 @@ json State::view(int seat) const {
   j["hands"] = json::array();
   for (int k = 0; k < seats_; ++k) {
     json h{{"seat", k}, {"count", count_[k]}};
-    h["tiles"] = (all || k == seat) ? tiles_json(hand_[k]) : json(nullptr);
+    h["tiles"] = (all || k == seat) ? tiles_json(hand(k)) : json(nullptr);
     json v = json::array();
     for (int n = 0; n <= r_.max_pip(); ++n)
       if ((void_[k] >> n) & 1) v.push_back(n);
@@ -279,7 +282,7 @@ json State::view(int seat) const {
   j["boneyard"] = stock_left();
   if (all) {
     j["stock"] = json::array();
-    for (int i = stock_pos_; i < stock_n_; ++i) j["stock"].push_back(to_string(Tile{stock_[i]}));
+    for (int i = stock_pos_; i < deck_n_; ++i) j["stock"].push_back(to_string(Tile{deck_[i]}));
   }
   j["scores"] = json::array();
   for (int k = 0; k < seats_; ++k) j["scores"].push_back(score_[k]);
@@ -326,7 +329,7 @@ std::string State::render(int seat) const {
   out += "Hands:\n";
   for (int k = 0; k < seats_; ++k) {
     out += fmt::format("  seat {}{}: {:2} tiles", k, k == seat ? " (you)" : "", count_[k]);
-    if (seat < 0 || k == seat) out += "   " + to_string(hand_[k]);
+    if (seat < 0 || k == seat) out += "   " + to_string(hand(k));
     out += "\n";
   }
   out += fmt::format("Boneyard: {} tiles\n", stock_left());
