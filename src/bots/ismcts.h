@@ -15,6 +15,8 @@
 // A game may supply `static Move G::rollout_move(const State&, int seat,
 // std::span<const Move> legal, Rng&)` for playouts better than random.
 #include <cmath>
+#include <cstring>
+#include <unordered_map>
 #include <memory>
 #include <span>
 #include <vector>
@@ -65,8 +67,15 @@ class IsmctsBot final : public Bot<G> {
   };
   struct Node {
     std::vector<Edge> edges;
+    std::unordered_map<uint64_t, int> index;  // (seat, move) -> edge: no scans
     int after = -1;  // simultaneous nodes: the one successor
   };
+  static_assert(sizeof(Move) <= 7, "ismcts keys a move by its bytes");
+  static uint64_t key_of(int seat, const Move& m) {
+    uint64_t k = 0;
+    std::memcpy(&k, &m, sizeof(Move));  // moves are bytes without padding
+    return k << 8 | static_cast<uint64_t>(seat);
+  }
   struct Step {
     int node, edge;
   };
@@ -128,44 +137,36 @@ class IsmctsBot final : public Bot<G> {
     // Picks the edge for `seat` at `node` among the moves legal now: an
     // untried one first (expanding the tree), else the best by UCB.
     int select(int node, int seat, const List& legal, bool& expanded) {
-      auto& edges = nodes_[static_cast<size_t>(node)].edges;
-      int untried[G::kMaxMoves];
-      int n_untried = 0;
-      int best = -1;
-      double best_score = -1;
-      // First pass: count availability, find untried moves.
+      Node& nd = nodes_[static_cast<size_t>(node)];
+      int found[G::kMaxMoves], untried[G::kMaxMoves];
+      int n_found = 0, n_untried = 0;
+      // Count availability of the moves legal in this sample; note untried ones.
       for (int i = 0; i < legal.size(); ++i) {
-        int found = -1;
-        for (int e = 0; e < static_cast<int>(edges.size()); ++e)
-          if (edges[static_cast<size_t>(e)].seat == seat && edges[static_cast<size_t>(e)].move == legal[i]) {
-            found = e;
-            break;
-          }
-        if (found < 0) {
+        const auto it = nd.index.find(key_of(seat, legal[i]));
+        if (it == nd.index.end()) {
           untried[n_untried++] = i;
           continue;
         }
-        ++edges[static_cast<size_t>(found)].avail;
+        found[n_found++] = it->second;
+        ++nd.edges[static_cast<size_t>(it->second)].avail;
       }
       if (n_untried > 0 && !expanded) {
         const Move m = legal[untried[rng_.below(static_cast<uint32_t>(n_untried))]];
-        edges.push_back(Edge{m, seat, 0, 1, 0, -1});
+        nd.edges.push_back(Edge{m, seat, 0, 1, 0, -1});
+        const int e = static_cast<int>(nd.edges.size()) - 1;
+        nd.index.emplace(key_of(seat, m), e);
         expanded = true;
-        return static_cast<int>(edges.size()) - 1;
+        return e;
       }
-      for (int e = 0; e < static_cast<int>(edges.size()); ++e) {
-        const Edge& x = edges[static_cast<size_t>(e)];
-        if (x.seat != seat || !contains(legal, x.move)) continue;
+      int best = -1;
+      double best_score = -1;
+      for (int j = 0; j < n_found; ++j) {
+        const Edge& x = nd.edges[static_cast<size_t>(found[j])];
         const double score = x.visits == 0 ? 1e9 + rng_.uniform()
                                            : x.total / x.visits + kExploration * std::sqrt(std::log(double(x.avail)) / x.visits);
-        if (score > best_score) best_score = score, best = e;
+        if (score > best_score) best_score = score, best = found[j];
       }
       return best;
-    }
-    static bool contains(const List& l, const Move& m) {
-      for (const Move& x : l)
-        if (x == m) return true;
-      return false;
     }
     int child_of(int node, int e) {
       int c = nodes_[static_cast<size_t>(node)].edges[static_cast<size_t>(e)].child;

@@ -122,4 +122,25 @@ Move GreedyBot::choose(const Observation& obs, std::span<const Move> legal) {
   return best;
 }
 
+Move DiceDominoes::rollout_move(const State& s, int seat, std::span<const Move> legal, Rng& rng) {
+  (void)seat;
+  if (legal[0].kind != Move::Lay) return legal[rng.below(static_cast<uint32_t>(legal.size()))];
+  const auto& table = kReveal.v[(s.die(0) - 1) * 6 + s.die(1) - 1];
+  int best = -1, ties = 0;
+  Move pick = legal[0];
+  for (const Move& m : legal) {
+    const uint8_t c = table[m.first][m.second == kNone ? kFaces : m.second];
+    // Tiles turned up, then the special's rank.
+    const int score = std::popcount(static_cast<unsigned>(c & 3)) * 4 + std::max((c >> 2) & 3, (c >> 4) & 3);
+    if (score > best) {
+      best = score;
+      ties = 1;
+      pick = m;
+    } else if (score == best && rng.below(static_cast<uint32_t>(++ties)) == 0) {
+      pick = m;
+    }
+  }
+  return pick;
+}
+
 }  // namespace boneyard::dice_dominoes

@@ -23,17 +23,6 @@ State::State(const Rules& rules, uint64_t seed) : r_(rules), rng_(seed) {
   start_hand();
 }
 
-Actor State::actor() const {
-  switch (phase_) {
-    case Phase::Deal:
-    case Phase::Roll: return Actor::chance();
-    case Phase::Choose: return Actor::simultaneous(pending_);
-    case Phase::RerollChoice: return Actor::at(chooser_);
-    case Phase::GameOver: return Actor::terminal();
-  }
-  return Actor::terminal();
-}
-
 // Spec: Set-up and End. Everyone pays the ante; the first roller of each
 // hand is the seat after the previous hand's.
 void State::start_hand() {
@@ -59,13 +48,7 @@ void State::start_hand() {
   phase_ = Phase::Deal;
 }
 
-void State::apply_chance() {
-  if (phase_ == Phase::Roll) {
-    const int a = static_cast<int>(rng_.below(6)) + 1;
-    const int b = static_cast<int>(rng_.below(6)) + 1;
-    roll(a, b);
-    return;
-  }
+void State::apply_deal_chance() {
   if (phase_ != Phase::Deal) throw Error("no chance event is pending now");
   uint8_t tiles[kMaxTiles];
   int n = 0;
@@ -75,7 +58,8 @@ void State::apply_chance() {
   uint64_t hands[kMaxSeats] = {};
   for (int s = 0; s < r_.players; ++s)
     for (int i = 0; i < 4; ++i) pile::add(hands[s], tiles[s * 4 + i]);
-  deal(hands, tiles + 4 * r_.players, n - 4 * r_.players);
+  // A shuffled set is a valid deal: nothing to check (the hot path).
+  lay_out_deal(hands, tiles + 4 * r_.players, n - 4 * r_.players);
 }
 
 void State::deal(const uint64_t* hands, const uint8_t* stock, int stock_n) {
@@ -102,13 +86,20 @@ void State::deal(const uint64_t* hands, const uint8_t* stock, int stock_n) {
       if (++all[stock[i]] > r_.sets)
         throw Error(fmt::format("bad deal: {} appears too often among hands and stock", to_string(Tile{stock[i]})));
     }
-    std::copy(stock, stock + stock_n, stock_);
-  } else {
-    int k = 0;  // no stock given: the undealt tiles in face order
-    for (int f = 0; f < kFaces; ++f)
-      for (int c = used[f]; c < r_.sets; ++c) stock_[k++] = static_cast<uint8_t>(f);
+    lay_out_deal(hands, stock, stock_n);
+    return;
   }
-  stock_n_ = static_cast<uint8_t>(rest);
+  uint8_t undealt[kMaxTiles];
+  int k = 0;  // no stock given: the undealt tiles in face order
+  for (int f = 0; f < kFaces; ++f)
+    for (int c = used[f]; c < r_.sets; ++c) undealt[k++] = static_cast<uint8_t>(f);
+  lay_out_deal(hands, undealt, rest);
+}
+
+void State::lay_out_deal(const uint64_t* hands, const uint8_t* stock, int stock_n) {
+  const int n = r_.players;
+  std::copy(stock, stock + stock_n, stock_);
+  stock_n_ = static_cast<uint8_t>(stock_n);
   stock_pos_ = 0;
   stock_dead_ = false;
   for (int s = 0; s < n; ++s) {
@@ -131,11 +122,6 @@ void State::roll(int a, int b) {
   begin_choice();
 }
 
-void State::begin_choice() {
-  phase_ = Phase::Choose;
-  pending_ = static_cast<uint16_t>((1u << r_.players) - 1);
-}
-
 void State::next_round() {
   ++round_;
   kept_ = false;
@@ -145,13 +131,9 @@ void State::next_round() {
   phase_ = Phase::Roll;
 }
 
-void State::apply(int seat, Move m) {
+void State::apply_dice_choice(Move m) {
   switch (m.kind) {
-    case Move::Lay:
-      submit_[seat] = m;
-      pending_ = static_cast<uint16_t>(pending_ & ~(1u << seat));
-      if (pending_ == 0) resolve_round();
-      return;
+    case Move::Lay: return;  // apply() handles lays
     case Move::Reroll: {
       // Spec: A round 4, W-perfect: the player rolls the next round; the
       // rotation then continues as if nothing had changed (Decision).
@@ -172,6 +154,39 @@ void State::apply(int seat, Move m) {
   }
 }
 
+namespace {
+// What stands of one submission, by its reveal code (RevealTable) and the
+// round's best special (spec: A round 4): everything revealed when nobody
+// laid a special; otherwise only for a seat with the best special, its
+// specials of that rank and, under a wild, its plain tiles too.
+struct StoodTable {
+  uint8_t v[4][128];
+};
+constexpr StoodTable kStood = [] {
+  StoodTable t{};
+  for (int top = 0; top < 4; ++top)
+    for (int c = 0; c < 128; ++c) {
+      const int revealed = c & 3, r0 = (c >> 2) & 3, r1 = (c >> 4) & 3;
+      const int rank = std::max(r0, r1);
+      int stood = 0;
+      if (top == 0) stood = revealed;
+      else if (rank == top)
+        for (int i = 0; i < 2; ++i) {
+          const int rank_i = i == 0 ? r0 : r1;
+          if ((revealed >> i & 1) && (rank_i == top || (rank_i == kPlain && top == kRankWild))) stood |= 1 << i;
+        }
+      t.v[top][c] = static_cast<uint8_t>(stood);
+    }
+  return t;
+}();
+
+// The seats in `mask` from `first` on, wrapping round the table, as one
+// mask whose bit k is seat (first + k) mod n.
+inline unsigned from_seat(unsigned mask, int first, int n) {
+  return ((mask >> first) | (mask << (n - first))) & ((1u << n) - 1);
+}
+}  // namespace
+
 void State::resolve_round() {
   const int n = r_.players;
   const int p = dice_[0], q = dice_[1];
@@ -184,6 +199,7 @@ void State::resolve_round() {
   rec.top_seat = -1;
   rec.leftover_unused = false;
   rec.chooser = -1;
+  const auto& table = kReveal.v[(p - 1) * 6 + q - 1];
   uint8_t code[kMaxSeats];
   int top = 0;
   // Spec: A round 3. Each seat turns up what it may discard.
@@ -193,7 +209,7 @@ void State::resolve_round() {
     sr.laid[0] = m.first;
     sr.laid[1] = m.second;
     sr.n_laid = m.second == kNone ? 1 : 2;
-    const uint8_t c = reveal_code(p, q, m.first, m.second);
+    const uint8_t c = table[m.first][m.second == kNone ? kFaces : m.second];
     code[s] = c;
     sr.revealed = c & 3;
     sr.rank = static_cast<uint8_t>(std::max((c >> 2) & 3, (c >> 4) & 3));
@@ -201,25 +217,18 @@ void State::resolve_round() {
     top = std::max<int>(top, sr.rank);
   }
   rec.top_rank = static_cast<uint8_t>(top);
-  uint16_t out_mask = 0;
-  for (int k = 0, s = roller_; k < n; ++k, s = s + 1 == n ? 0 : s + 1) {
+  unsigned out_mask = 0, top_mask = 0;
+  const uint8_t* stood_of = kStood.v[top];
+  for (int s = 0; s < n; ++s) {
     SeatRound& sr = rec.seat[s];
     // Spec: A round 4. The best special stands with everything its player
     // revealed except lower specials; every other player's tiles go back.
-    uint8_t stood = 0;
-    if (top == 0) stood = sr.revealed;
-    else if (sr.rank == top) {
-      if (rec.top_seat < 0) rec.top_seat = static_cast<int8_t>(s);
-      for (int i = 0; i < sr.n_laid; ++i) {
-        const int rank_i = (code[s] >> (2 + 2 * i)) & 3;
-        if ((sr.revealed >> i & 1) && (rank_i == top || (rank_i == kPlain && top == kRankWild)))
-          stood |= static_cast<uint8_t>(1 << i);
-      }
-    }
+    const uint8_t stood = stood_of[code[s]];
     sr.stood = stood;
+    top_mask |= static_cast<unsigned>(sr.rank == top) << s;
     if (!sr.revealed) continue;
     uint64_t back = 0;
-    for (int i = 0; i < sr.n_laid; ++i) {
+    for (int i = 0; i < 2; ++i) {
       if (!(sr.revealed >> i & 1)) continue;
       if (stood >> i & 1) {
         // Spec: A round 5. Discarded face up, public.
@@ -234,25 +243,22 @@ void State::resolve_round() {
     known_[s] = (known_[s] | back) & hand_[s];
     if (count_[s] == 0) {
       sr.out = true;
-      out_mask = static_cast<uint16_t>(out_mask | (1u << s));
+      out_mask |= 1u << s;
     }
   }
+  if (top > 0) rec.top_seat = static_cast<int8_t>((roller_ + std::countr_zero(from_seat(top_mask, roller_, n))) % n);
   // Spec: A round 6. Out players, and a perfect or W-perfect that stood,
   // draw nothing; the others draw one each from the roller, unless fewer
   // tiles are left than drawers: then those tiles are never used.
   if (boneyard() > 0) {
-    unsigned draws = 0;
-    for (int s = 0; s < n; ++s) {
-      const SeatRound& sr = rec.seat[s];
-      if (!sr.out && !(sr.rank >= kRankPerfect && sr.rank == top)) draws |= 1u << s;
-    }
-    const int drawers = std::popcount(draws);
-    if (drawers > boneyard()) {
+    const unsigned draws = ((1u << n) - 1) & ~out_mask & ~(top >= kRankPerfect ? top_mask : 0u);
+    if (std::popcount(draws) > boneyard()) {
       stock_dead_ = true;
       rec.leftover_unused = true;
     } else {
-      for (int k = 0, s = roller_; k < n; ++k, s = s + 1 == n ? 0 : s + 1) {
-        if (!(draws >> s & 1)) continue;
+      for (unsigned x = from_seat(draws, roller_, n); x; x &= x - 1) {
+        int s = roller_ + std::countr_zero(x);
+        if (s >= n) s -= n;
         pile::add(hand_[s], stock_[stock_pos_++]);
         ++count_[s];
         rec.seat[s].drew = true;
@@ -261,7 +267,7 @@ void State::resolve_round() {
   }
   pending_ = 0;
   if (out_mask) {
-    end_hand(out_mask);
+    end_hand(static_cast<uint16_t>(out_mask));
     return;
   }
   if (top == kRankDoublePerfect) {
@@ -411,6 +417,14 @@ State State::sample(const Observation& o, Rng& rng) {
     }
   }
   return s;
+}
+
+double DiceDominoes::reward(const State& from, const State& to, int seat) {
+  if (to.hands_finished() == from.hands_finished()) return 0;
+  const HandResult& h = to.last_result();
+  if (h.pot <= 0) return 0;
+  const double won = h.net[seat] + to.rules().ante;  // net is after the ante
+  return std::clamp(2 * won / h.pot - 1, -1.0, 1.0);
 }
 
 }  // namespace boneyard::dice_dominoes

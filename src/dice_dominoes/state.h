@@ -8,8 +8,10 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -250,8 +252,14 @@ class State {
   State masked_for(int seat) const;
 
  private:
+  void apply_deal_chance();
+  void apply_dice_choice(Move m);  // reroll or keep
+  void begin_choice() {
+    phase_ = Phase::Choose;
+    pending_ = static_cast<uint16_t>((1u << r_.players) - 1);
+  }
+  void lay_out_deal(const uint64_t* hands, const uint8_t* stock, int stock_n);  // checked already
   void start_hand();
-  void begin_choice();
   void next_round();
   void resolve_round();
   void end_hand(uint16_t out_mask);
@@ -290,6 +298,56 @@ struct Observation {
   State masked;
 };
 
+// Pair number p of a hand of k distinct faces in list order (faces in
+// ascending order; each higher face with every lower one, from the top).
+constexpr std::pair<int, int> lay_pair(int k, int p) {
+  for (int i = k - 1; i >= 1; --i) {
+    if (p < i) return {i, i - 1 - p};
+    p -= i;
+  }
+  return {0, 0};
+}
+
+// Every pair of k distinct faces (no twins), higher face first, plus the
+// reverse order when it changes what is revealed; unrolled.
+template <int K, int N, size_t... P>
+inline void lay_pairs(const uint8_t* f, const uint8_t (&table)[kFaces][kFaces + 1], MoveList<Move, N>& out,
+                      std::index_sequence<P...>) {
+  auto lay = [&](uint8_t a, uint8_t b) {
+    out.push_back({Move::Lay, a, b});
+    if (table[a][b] & 64) out.push_back({Move::Lay, b, a});
+  };
+  (lay(f[lay_pair(K, P).first], f[lay_pair(K, P).second]), ...);
+}
+
+// The hot paths of playouts, inline.
+inline Actor State::actor() const {
+  switch (phase_) {
+    case Phase::Deal:
+    case Phase::Roll: return Actor::chance();
+    case Phase::Choose: return Actor::simultaneous(pending_);
+    case Phase::RerollChoice: return Actor::at(chooser_);
+    case Phase::GameOver: return Actor::terminal();
+  }
+  return Actor::terminal();
+}
+
+inline void State::apply(int seat, Move m) {
+  if (m.kind != Move::Lay) return apply_dice_choice(m);
+  submit_[seat] = m;
+  pending_ = static_cast<uint16_t>(pending_ & ~(1u << seat));
+  if (pending_ == 0) resolve_round();
+}
+
+inline void State::apply_chance() {
+  if (phase_ != Phase::Roll) return apply_deal_chance();
+  // Spec: A round 1. Two dice: the round's match points.
+  dice_[0] = static_cast<int8_t>(rng_.below(6) + 1);
+  dice_[1] = static_cast<int8_t>(rng_.below(6) + 1);
+  last_chance_roll_ = true;
+  begin_choice();
+}
+
 template <int N>
 void State::legal_moves(int seat, MoveList<Move, N>& out) const {
   out.clear();
@@ -313,6 +371,17 @@ void State::legal_moves(int seat, MoveList<Move, N>& out) const {
   for (uint64_t x = pile::faces(h); x; x &= x - 1) f[n++] = static_cast<uint8_t>(std::countr_zero(x));
   const auto& table = kReveal.v[(dice_[0] - 1) * 6 + dice_[1] - 1];
   const uint64_t twins = h >> 32;  // two sets: faces held twice
+  if (!twins) {
+    // The usual hands, unrolled (this is most of a random playout).
+    switch (n) {
+      case 2: return lay_pairs<2>(f, table, out, std::make_index_sequence<1>());
+      case 3: return lay_pairs<3>(f, table, out, std::make_index_sequence<3>());
+      case 4: return lay_pairs<4>(f, table, out, std::make_index_sequence<6>());
+      case 5: return lay_pairs<5>(f, table, out, std::make_index_sequence<10>());
+      case 6: return lay_pairs<6>(f, table, out, std::make_index_sequence<15>());
+      default: break;
+    }
+  }
   for (int i = n - 1; i >= 0; --i) {
     if (twins >> f[i] & 1) out.push_back({Move::Lay, f[i], f[i]});
     const uint8_t* row = table[f[i]];
@@ -340,6 +409,13 @@ struct DiceDominoes {
   using Observation = dice_dominoes::Observation;
   static State sample(const Observation& o, Rng& rng) { return State::sample(o, rng); }
   static std::string side_name(const State& s, int side);
+  // For ismcts (bots/ismcts.h): the chips `seat` took from the pot in the
+  // hand that `to` finished, as a share of that pot, from -1 (nothing) to 1
+  // (the whole pot); 0 when `to` is still in the hand of `from`.
+  static double reward(const State& from, const State& to, int seat);
+  // A cheap playout policy (bots.cpp): the lay that discards most, specials
+  // first, ties at random.
+  static Move rollout_move(const State& s, int seat, std::span<const Move> legal, Rng& rng);
 };
 
 }  // namespace boneyard::dice_dominoes
