@@ -2,10 +2,18 @@
 // bench texas-42` reports the same playout figure from the command line.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <functional>
+#include <memory>
+#include <vector>
 
+#include "bots/ismcts.h"
+#include "bots/pimc.h"
 #include "core/playout.h"
 #include "texas42/bots.h"
+#include "texas42/solver.h"
 #include "texas42/state.h"
 
 using namespace boneyard;
@@ -83,5 +91,141 @@ static void BM_Texas42GreedyVsRandom(benchmark::State& st) {
   st.counters["ci95_high"] = p + half;
 }
 BENCHMARK(BM_Texas42GreedyVsRandom)->Arg(2000)->Iterations(1)->Unit(benchmark::kMillisecond);
+
+namespace {
+using Clock = std::chrono::steady_clock;
+using List = MoveList<Move, Texas42::kMaxMoves>;
+
+// Deal `seed`, greedy bidding and trumps: the state at the first lead.
+State first_lead(uint64_t seed) {
+  State s(Rules{}, seed);
+  GreedyBot greedy(seed);
+  List l;
+  while (s.phase() != Phase::Play) {
+    if (s.actor().kind == Actor::Chance) {
+      s.apply_chance();
+      continue;
+    }
+    s.legal_moves(s.actor().seat, l);
+    s.apply(s.actor().seat, greedy.choose(s.observe(s.actor().seat), l.span()));
+  }
+  return s;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+}  // namespace
+
+// The exact solver on whole hands: every hand known, from the first lead
+// (greedy bids and names trumps), 100 deals. Median time per solve, nodes/s.
+static void BM_Texas42SolveFromFirstLead(benchmark::State& st) {
+  std::vector<double> ms;
+  double nodes = 0, secs = 0;
+  for (auto _ : st) {
+    ms.clear();
+    Solver solver;
+    for (int d = 0; d < 100; ++d) {
+      const State s = first_lead(100 + static_cast<uint64_t>(d));
+      const uint64_t n0 = solver.nodes();
+      const auto t0 = Clock::now();
+      benchmark::DoNotOptimize(solver.value(s, 0));
+      const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
+      ms.push_back(dt * 1000);
+      secs += dt;
+      nodes += static_cast<double>(solver.nodes() - n0);
+    }
+  }
+  st.counters["median_ms"] = median(ms);
+  st.counters["max_ms"] = *std::max_element(ms.begin(), ms.end());
+  st.counters["nodes/s"] = nodes / secs;
+}
+BENCHMARK(BM_Texas42SolveFromFirstLead)->Iterations(1)->Unit(benchmark::kMillisecond);
+
+// pimc at its default budget (PimcBot::kDefaultSamples deals): the median
+// time of one decision at the first lead, and at the opening bid.
+static void BM_Texas42PimcDecision(benchmark::State& st, bool bidding) {
+  std::vector<double> ms;
+  for (auto _ : st) {
+    ms.clear();
+    PimcBot<Texas42> pimc(1, BotOptions{});
+    for (int d = 0; d < 20; ++d) {
+      State s = first_lead(200 + static_cast<uint64_t>(d));
+      if (bidding) {
+        s = State(Rules{}, 200 + static_cast<uint64_t>(d));
+        s.apply_chance();
+        s.apply_chance();
+      }
+      const int seat = s.actor().seat;
+      List l;
+      s.legal_moves(seat, l);
+      const auto t0 = Clock::now();
+      benchmark::DoNotOptimize(pimc.choose(s.observe(seat), l.span()));
+      ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    }
+  }
+  st.counters["median_ms"] = median(ms);
+  st.counters["max_ms"] = *std::max_element(ms.begin(), ms.end());
+}
+BENCHMARK_CAPTURE(BM_Texas42PimcDecision, first_lead, false)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Texas42PimcDecision, opening_bid, true)->Iterations(1)->Unit(benchmark::kMillisecond);
+
+namespace {
+using BotMaker = std::function<std::unique_ptr<Bot<Texas42>>(uint64_t seed)>;
+
+// Games to 7 marks between two partnerships; side A takes seats 0/2 in even
+// games and 1/3 in odd ones. Returns A's share of games won.
+void match(benchmark::State& st, const BotMaker& a, const BotMaker& b) {
+  const int games = static_cast<int>(st.range(0));
+  double wins = 0, marks_for = 0, marks_against = 0;
+  int played = 0;
+  for (auto _ : st) {
+    for (int g = 0; g < games; ++g) {
+      State s(Rules{}, static_cast<uint64_t>(g) + 5000);
+      const int aside = g & 1;
+      auto bot_a = a(static_cast<uint64_t>(g) * 7 + 1);
+      auto bot_b = b(static_cast<uint64_t>(g) * 7 + 2);
+      List l;
+      while (!s.terminal()) {
+        const Actor act = s.actor();
+        if (act.kind == Actor::Chance) {
+          s.apply_chance();
+          continue;
+        }
+        s.legal_moves(act.seat, l);
+        Bot<Texas42>& bot = State::side_of(act.seat) == aside ? *bot_a : *bot_b;
+        s.apply(act.seat, l.size() == 1 ? l[0] : bot.choose(s.observe(act.seat), l.span()));
+      }
+      double r[4];
+      s.returns(r);
+      wins += r[aside];
+      marks_for += s.score(aside);
+      marks_against += s.score(1 - aside);
+      ++played;
+    }
+  }
+  const double p = wins / played;
+  const double half = 1.96 * std::sqrt(p * (1 - p) / played);
+  st.counters["games"] = played;
+  st.counters["a_share"] = p;
+  st.counters["ci95_low"] = p - half;
+  st.counters["ci95_high"] = p + half;
+  st.counters["a_marks"] = marks_for / played;
+  st.counters["b_marks"] = marks_against / played;
+}
+
+std::unique_ptr<Bot<Texas42>> greedy(uint64_t seed) { return std::make_unique<GreedyBot>(seed); }
+std::unique_ptr<Bot<Texas42>> pimc(uint64_t seed) { return std::make_unique<PimcBot<Texas42>>(seed, BotOptions{}); }
+std::unique_ptr<Bot<Texas42>> ismcts(uint64_t seed) { return std::make_unique<IsmctsBot<Texas42>>(seed, BotOptions{}); }
+}  // namespace
+
+// Strength, games to 7 marks, seats swapped every game (a = the first bot).
+static void BM_Texas42PimcVsGreedy(benchmark::State& st) { match(st, pimc, greedy); }
+static void BM_Texas42IsmctsVsGreedy(benchmark::State& st) { match(st, ismcts, greedy); }
+static void BM_Texas42PimcVsIsmcts(benchmark::State& st) { match(st, pimc, ismcts); }
+BENCHMARK(BM_Texas42PimcVsGreedy)->Arg(40)->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK(BM_Texas42IsmctsVsGreedy)->Arg(40)->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK(BM_Texas42PimcVsIsmcts)->Arg(20)->Iterations(1)->Unit(benchmark::kSecond);
 
 BENCHMARK_MAIN();

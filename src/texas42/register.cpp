@@ -1,10 +1,12 @@
 // Registers Texas 42 by name.
 #include <nlohmann/json.hpp>
 
+#include "bots/register.h"
 #include "core/adapter.h"
 #include "core/playout.h"
 #include "texas42/bots.h"
 #include "texas42/register.h"
+#include "texas42/solver.h"
 
 namespace boneyard::texas42 {
 
@@ -23,6 +25,7 @@ void register_games() {
     if (bot == "greedy") return std::make_unique<GreedyBot>(seed);
     return std::make_unique<RandomBot<Texas42>>(seed);
   };
+  add_search_bots<Texas42>(e);
   e.bench = [](const OptionList& o, uint64_t seed, double seconds) {
     return bench_random_playouts<Texas42>(State(make_rules(o), seed), seed, seconds);
   };

@@ -408,4 +408,21 @@ State State::sample(const Observation& o, Rng& rng) {
   return s;
 }
 
+double Texas42::reward(const State& from, const State& to, int seat) {
+  // 1 mark (42 points in points scoring) is 0.8; the hand's points
+  // difference adds up to 0.2, so among equal marks more points are better.
+  const int me = State::side_of(seat), them = 1 - me;
+  double v = (to.score(me) - from.score(me)) - (to.score(them) - from.score(them));
+  if (to.rules().scoring == Scoring::Points) v /= 42;
+  v *= 0.8;
+  // The hand that just ended (points are reset by the next deal).
+  if (to.hands_finished() > from.hands_finished()) {
+    const HandResult& h = to.last_result();
+    v += 0.2 * (h.points[me] - h.points[them]) / 42;
+  } else if (to.phase() == Phase::Play) {
+    v += 0.2 * (to.points_taken(me) - to.points_taken(them)) / 42;
+  }
+  return std::clamp(v, -1.0, 1.0);
+}
+
 }  // namespace boneyard::texas42

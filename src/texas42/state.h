@@ -4,6 +4,7 @@
 // 32-bit masks.
 #include <bit>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -93,6 +94,7 @@ struct HandResult {
 };
 
 struct Observation;
+class Solver;  // texas42/solver.h
 
 class State {
  public:
@@ -300,8 +302,16 @@ struct Texas42 {
   using Move = texas42::Move;
   using State = texas42::State;
   using Observation = texas42::Observation;
+  using Solver = texas42::Solver;  // include texas42/solver.h to use it
   static State sample(const Observation& o, Rng& rng) { return State::sample(o, rng); }
   static std::string side_name(const State& s, int side);
+  // For ismcts: the marks (points scoring: points / 42) `seat`'s side gained
+  // less those the other side gained from `from` to `to` (0.8 per mark), plus
+  // 0.2 x the hand's points difference / 42, clamped to [-1, 1].
+  static double reward(const State& from, const State& to, int seat);
+  // For ismcts playouts (texas42/bots.cpp): the greedy bot's choice, with a
+  // random move one time in ten.
+  static Move rollout_move(const State& s, int seat, std::span<const Move> legal, Rng& rng);
 };
 
 }  // namespace boneyard::texas42

@@ -1,0 +1,99 @@
+#pragma once
+// The Texas 42 exact solver ("double dummy"): alpha-beta over the play with
+// every hand known, a transposition table at trick boundaries, and move
+// ordering. Used by pimc (sampled deals) and the omniscient bot (the true
+// deal). docs/texas-42.md, "Solver", gives the value model.
+//
+// Values are for the asking seat's side, in marks: a made 1-mark contract
+// (30..42) is +1, a set one -1, k marks +-k; plus a tiebreak of (points taken
+// - points given) / 100, so among equal mark results more points are
+// preferred. Points scoring: (points scored - points conceded) / 42.
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "texas42/state.h"
+
+namespace boneyard::texas42 {
+
+class Solver {
+ public:
+  Solver();
+
+  // The exact value of each move for `seat` (see above). Play phase: the
+  // hand played out double dummy. Trumps phase: the hand played with that
+  // trump. Bidding phase: whoever holds the high bid after the move wins
+  // the bidding at it (a pass with no bid yet: 0), names the trump its own
+  // hand suggests (estimate_hand; plunge/splash: the partner's) and the hand
+  // is played out double dummy; the tiebreak is the bid level the side can
+  // make (bid_level) rather than the exact points.
+  void values(const State& s, int seat, std::span<const Move> moves, double* out);
+  // The double-dummy value of the play from `s` (Play phase) for `seat`.
+  double value(const State& s, int seat);
+  // Most points the declarer's side can be sure to take in a whole hand
+  // with this trump and this seat leading (every hand known; no early stop).
+  int max_points(const State& s, int declarer, int trump, int leader);
+  // The same, resolved only as far as bidding needs: the highest bid 30..42
+  // the declarer's side can make (29: none), by null-window searches.
+  int bid_level(const State& s, int declarer, int trump, int leader);
+  uint64_t nodes() const { return nodes_; }
+
+  // The play-phase position the search walks: small and cheap to copy.
+  struct Node {
+    uint32_t hand[kSeats];
+    uint8_t trick[kSeats];
+    int8_t trick_seat[kSeats];
+    uint8_t trick_n;
+    int8_t to_move;
+    uint8_t n_tricks;
+    int16_t points[2];
+    uint8_t tricks[2];
+  };
+
+ private:
+  enum class Objective : uint8_t { Hand, Points };
+  // What stays fixed during one search.
+  struct Contract {
+    Objective objective = Objective::Hand;
+    int trump = 0, declarer = 0, bid = 30;
+    BidKind kind = BidKind::Points;
+    Scoring scoring = Scoring::Marks;
+    bool stops_early = true, made_scores_taken = false;
+    bool operator==(const Contract&) const = default;
+  };
+  struct Entry {
+    uint64_t k1 = 0, k2 = 0;
+    int16_t lo = 0, hi = 0;
+    uint8_t best = 0xff, gen = 0;
+  };
+
+  void set_contract(const Contract& c);
+  static Node node_of(const State& s);
+  int search(const Node& n, int alpha, int beta);
+  std::pair<int, int> bounds(const Node& n) const;  // lowest and highest value still possible
+  // Plays tile t for the seat to move; true when the hand is over (score set).
+  bool play(Node& n, int t, int& score) const;
+  int score_of(const Node& n) const;
+  bool decided(const Node& n, bool& made) const;
+  int next_player(int seat) const;
+  int divisor() const { return c_.objective == Objective::Hand && c_.scoring == Scoring::Marks ? 100 : 42; }
+  double contract_value(const State& s, int seat, const Contract& c, int leader);
+
+  Contract c_;
+  bool have_contract_ = false;
+  int bidders_ = 0, trick_size_ = 4, sitting_out_ = -1;
+  int16_t win_key_[9][kTiles];  // trick-winning key by led suit (-1 cannot win)
+  // Tiles that belong to one suit only (trumps; nello: the doubles; sevens:
+  // every tile), by class then key, highest first: two such tiles of one
+  // hand with the same count and no other tile still out ranked between
+  // them are equivalent, and only the higher is searched.
+  uint8_t single_[kTiles];
+  uint8_t single_class_[kTiles];
+  int n_single_ = 0;
+  std::vector<Entry> tt_;
+  uint8_t gen_ = 0;
+  uint64_t nodes_ = 0;
+};
+
+}  // namespace boneyard::texas42
