@@ -313,11 +313,13 @@ constexpr std::pair<int, int> lay_pair(int k, int p) {
 template <int K, int N, size_t... P>
 inline void lay_pairs(const uint8_t* f, const uint8_t (&table)[kFaces][kFaces + 1], MoveList<Move, N>& out,
                       std::index_sequence<P...>) {
+  Move* m = out.data() + out.size();  // a local cursor: the count is set once
   auto lay = [&](uint8_t a, uint8_t b) {
-    out.push_back({Move::Lay, a, b});
-    if (table[a][b] & 64) out.push_back({Move::Lay, b, a});
+    *m++ = {Move::Lay, a, b};
+    if (table[a][b] & 64) *m++ = {Move::Lay, b, a};
   };
   (lay(f[lay_pair(K, P).first], f[lay_pair(K, P).second]), ...);
+  out.resize(static_cast<int>(m - out.data()));
 }
 
 // The hot paths of playouts, inline.
