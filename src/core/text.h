@@ -1,8 +1,13 @@
 #pragma once
 // Small text helpers shared by every game's move parser.
 #include <cctype>
+#include <charconv>
 #include <string>
 #include <string_view>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
 
 namespace boneyard {
 
@@ -13,6 +18,23 @@ inline std::string lower_trim(std::string_view t) {
   const auto b = s.find_first_not_of(" \t\r\n");
   const auto e = s.find_last_not_of(" \t\r\n");
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+// A rule option's whole-number value in [lo, hi]; throws Error naming the
+// option and what it accepts.
+inline int parse_option_int(std::string_view key, std::string_view v, int lo, int hi) {
+  int x = 0;
+  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+  if (ec != std::errc() || p != v.data() + v.size() || x < lo || x > hi)
+    throw Error(fmt::format("bad value '{}' for option {}; expected a whole number from {} to {}", v, key, lo, hi));
+  return x;
+}
+
+// A rule option's on/off value (also true/false, 1/0, yes/no).
+inline bool parse_option_bool(std::string_view key, std::string_view v) {
+  if (v == "on" || v == "true" || v == "1" || v == "yes") return true;
+  if (v == "off" || v == "false" || v == "0" || v == "no") return false;
+  throw Error(fmt::format("bad value '{}' for option {}; expected on or off", v, key));
 }
 
 }  // namespace boneyard

@@ -1,21 +1,13 @@
 #include "dice_dominoes/rules.h"
 
+#include "core/text.h"
+
 #include <fmt/format.h>
 
 #include <charconv>
 #include <nlohmann/json.hpp>
 
 namespace boneyard::dice_dominoes {
-
-namespace {
-int parse_int(std::string_view key, std::string_view v, int lo, int hi) {
-  int x = 0;
-  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-  if (ec != std::errc() || p != v.data() + v.size() || x < lo || x > hi)
-    throw Error(fmt::format("bad value '{}' for option {}; expected a whole number from {} to {}", v, key, lo, hi));
-  return x;
-}
-}  // namespace
 
 void validate(const Rules& r) {
   // Spec: Set-up. One set for 2 to 5 players, two sets for 6 to 10 (Decision).
@@ -33,12 +25,12 @@ Rules make_rules(const OptionList& overrides) {
   Rules r;
   bool sets_given = false;
   for (const auto& [k, v] : overrides) {
-    if (k == "players") r.players = static_cast<int8_t>(parse_int(k, v, 2, kMaxSeats));
+    if (k == "players") r.players = static_cast<int8_t>(parse_option_int(k, v, 2, kMaxSeats));
     else if (k == "sets") {
-      r.sets = static_cast<int8_t>(parse_int(k, v, 1, 2));
+      r.sets = static_cast<int8_t>(parse_option_int(k, v, 1, 2));
       sets_given = true;
-    } else if (k == "ante") r.ante = parse_int(k, v, 1, 1000000);
-    else if (k == "hands") r.hands = parse_int(k, v, 1, 1000000);
+    } else if (k == "ante") r.ante = parse_option_int(k, v, 1, 1000000);
+    else if (k == "hands") r.hands = parse_option_int(k, v, 1, 1000000);
     else
       throw Error(fmt::format("unknown option '{}' for dice-and-dominoes; options: players (2..10), sets (1 or 2), "
                               "ante (chips, 1..1000000), hands (1..1000000)",

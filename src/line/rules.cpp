@@ -1,5 +1,7 @@
 #include "line/rules.h"
 
+#include "core/text.h"
+
 #include <fmt/format.h>
 
 #include <array>
@@ -35,20 +37,6 @@ constexpr Names<BlockTie, 7> kTie{{"void_reset", "last_player_wins", "closest_to
 constexpr Names<Scoring, 7> kScoring{{"wins", "others_pips", "all_pips", "losers_own_pips", "all_pips_floor10",
                                       "all_pips_round10", "cuban_tens"}};
 
-int parse_int(std::string_view key, std::string_view v, int lo, int hi) {
-  int x = 0;
-  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-  if (ec != std::errc() || p != v.data() + v.size() || x < lo || x > hi)
-    throw Error(fmt::format("bad value '{}' for option {}; expected a whole number from {} to {}", v, key, lo, hi));
-  return x;
-}
-
-bool parse_bool(std::string_view key, std::string_view v) {
-  if (v == "on" || v == "true" || v == "1" || v == "yes") return true;
-  if (v == "off" || v == "false" || v == "0" || v == "no") return false;
-  throw Error(fmt::format("bad value '{}' for option {}; expected on or off", v, key));
-}
-
 // "capicua_25", "capicua_25_no_zero", "lead_pass_10_cancel", ...
 bool parse_points_bonus(std::string_view item, std::string_view prefix, int16_t& points, std::string_view variant,
                         bool* variant_flag) {
@@ -59,7 +47,7 @@ bool parse_points_bonus(std::string_view item, std::string_view prefix, int16_t&
     rest.remove_suffix(variant.size());
     var = true;
   }
-  points = static_cast<int16_t>(parse_int(fmt::format("bonuses ({})", item), rest, 1, 1000));
+  points = static_cast<int16_t>(parse_option_int(fmt::format("bonuses ({})", item), rest, 1, 1000));
   if (variant_flag) *variant_flag = var;
   return true;
 }
@@ -141,18 +129,18 @@ std::string bonuses_text(const Bonuses& b) {
 void set_option(Rules& r, std::string_view key, std::string_view v) {
   if (key == "set") r.set = kSet.parse(key, v);
   else if (key == "players") r.players = kPlayers.parse(key, v);
-  else if (key == "hand_size") r.hand_size = static_cast<int8_t>(parse_int(key, v, 1, 27));
+  else if (key == "hand_size") r.hand_size = static_cast<int8_t>(parse_option_int(key, v, 1, 27));
   else if (key == "undealt") r.undealt = kUndealt.parse(key, v);
-  else if (key == "redeal_five_doubles") r.redeal_five_doubles = parse_bool(key, v);
+  else if (key == "redeal_five_doubles") r.redeal_five_doubles = parse_option_bool(key, v);
   else if (key == "first_leader") r.first_leader = kFirst.parse(key, v);
   else if (key == "next_leader") r.next_leader = kNext.parse(key, v);
   else if (key == "block_winner") r.block_winner = kBlock.parse(key, v);
   else if (key == "block_tie") r.block_tie = kTie.parse(key, v);
   else if (key == "scoring") r.scoring = kScoring.parse(key, v);
-  else if (key == "target") r.target = static_cast<int16_t>(parse_int(key, v, 1, 10000));
-  else if (key == "wins_need_shutout") r.wins_need_shutout = parse_bool(key, v);
-  else if (key == "jamaica_double_up") r.jamaica_double_up = parse_bool(key, v);
-  else if (key == "tie_doubles_next") r.tie_doubles_next = parse_bool(key, v);
+  else if (key == "target") r.target = static_cast<int16_t>(parse_option_int(key, v, 1, 10000));
+  else if (key == "wins_need_shutout") r.wins_need_shutout = parse_option_bool(key, v);
+  else if (key == "jamaica_double_up") r.jamaica_double_up = parse_option_bool(key, v);
+  else if (key == "tie_doubles_next") r.tie_doubles_next = parse_option_bool(key, v);
   else if (key == "bonuses") parse_bonuses(r.bonuses, v);
   else
     throw Error(fmt::format(

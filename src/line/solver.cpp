@@ -63,6 +63,8 @@ int Solver::blocks_next(const State& s, int seat, Move m) {
   return (s.hand_[next] & (s.suit_[l] | s.suit_[r])) == 0;
 }
 
+int Solver::priority(const State& s, int seat, Move m) { return order_score(m) + blocks_next(s, seat, m) * kBlockBonus; }
+
 struct Solver::Entry {
   uint64_t key = 0;
   uint32_t generation = 0;
@@ -147,7 +149,7 @@ int Solver::search(const State& s, uint64_t zobrist, int alpha, int beta) {
   for (int i = 0; i < n; ++i) {
     order[static_cast<size_t>(i)] = static_cast<uint8_t>(i);
     const Move m = moves[i];
-    score[static_cast<size_t>(i)] = (i == tt_best ? 1 << 30 : 0) + order_score(m) + blocks_next(s, seat, m) * kBlockBonus;
+    score[static_cast<size_t>(i)] = (i == tt_best ? 1 << 30 : 0) + priority(s, seat, m);
   }
   if (n > 1)
     std::sort(order.begin(), order.begin() + n, [&](uint8_t x, uint8_t y) { return score[x] > score[y]; });
@@ -203,12 +205,13 @@ void Solver::values(const State& s, int seat, std::span<const Move> moves, doubl
   begin(s, seat);
   const uint64_t z = hands_key(s);
   // Likely-best first, so that the window is set early.
-  std::vector<int> order(moves.size());
-  for (size_t i = 0; i < moves.size(); ++i) order[i] = static_cast<int>(i);
-  std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
-    return order_score(moves[static_cast<size_t>(x)]) + blocks_next(s, seat, moves[static_cast<size_t>(x)]) * kBlockBonus >
-           order_score(moves[static_cast<size_t>(y)]) + blocks_next(s, seat, moves[static_cast<size_t>(y)]) * kBlockBonus;
-  });
+  std::vector<int> order(moves.size()), score(moves.size());
+  for (size_t i = 0; i < moves.size(); ++i) {
+    order[i] = static_cast<int>(i);
+    score[i] = priority(s, seat, moves[i]);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int x, int y) { return score[static_cast<size_t>(x)] > score[static_cast<size_t>(y)]; });
   int best = -kInf;
   for (const int i : order) {
     const Move m = moves[static_cast<size_t>(i)];

@@ -1,5 +1,7 @@
 #include "mexican_train/rules.h"
 
+#include "core/text.h"
+
 #include <fmt/format.h>
 
 #include <charconv>
@@ -14,20 +16,6 @@ namespace {
 constexpr const char* kSetNames[] = {"double-nine", "double-twelve", "double-fifteen"};
 constexpr const char* kEngineNames[] = {"highest_in_hand", "round_doubles"};
 constexpr const char* kKeys = "set, players, engine, rounds, multiple_doubles, blank_double_50";
-
-int parse_int(std::string_view key, std::string_view v, int lo, int hi) {
-  int x = 0;
-  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-  if (ec != std::errc() || p != v.data() + v.size() || x < lo || x > hi)
-    throw Error(fmt::format("bad value '{}' for option {}; expected a whole number from {} to {}", v, key, lo, hi));
-  return x;
-}
-
-bool parse_bool(std::string_view key, std::string_view v) {
-  if (v == "on" || v == "true" || v == "1" || v == "yes") return true;
-  if (v == "off" || v == "false" || v == "0" || v == "no") return false;
-  throw Error(fmt::format("bad value '{}' for option {}; expected on or off", v, key));
-}
 
 template <class E, size_t N>
 E parse_enum(std::string_view key, std::string_view v, const char* const (&names)[N]) {
@@ -58,11 +46,11 @@ int Rules::total_rounds() const {
 
 void set_option(Rules& r, std::string_view key, std::string_view value) {
   if (key == "set") r.set = parse_enum<SetKind>(key, value, kSetNames);
-  else if (key == "players") r.players = static_cast<int8_t>(parse_int(key, value, 2, kMaxSeats));
+  else if (key == "players") r.players = static_cast<int8_t>(parse_option_int(key, value, 2, kMaxSeats));
   else if (key == "engine") r.engine = parse_enum<Engine>(key, value, kEngineNames);
-  else if (key == "rounds") r.rounds = static_cast<int16_t>(parse_int(key, value, 1, 1000));
-  else if (key == "multiple_doubles") r.multiple_doubles = parse_bool(key, value);
-  else if (key == "blank_double_50") r.blank_double_50 = parse_bool(key, value);
+  else if (key == "rounds") r.rounds = static_cast<int16_t>(parse_option_int(key, value, 1, 1000));
+  else if (key == "multiple_doubles") r.multiple_doubles = parse_option_bool(key, value);
+  else if (key == "blank_double_50") r.blank_double_50 = parse_option_bool(key, value);
   else throw Error(fmt::format("unknown option '{}' for mexican-train; options: {}", key, kKeys));
 }
 

@@ -1,5 +1,7 @@
 #include "texas42/rules.h"
 
+#include "core/text.h"
+
 #include <fmt/format.h>
 
 #include <charconv>
@@ -8,20 +10,6 @@
 namespace boneyard::texas42 {
 
 namespace {
-
-int parse_int(std::string_view key, std::string_view v, int lo, int hi) {
-  int x = 0;
-  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-  if (ec != std::errc() || p != v.data() + v.size() || x < lo || x > hi)
-    throw Error(fmt::format("bad value '{}' for option {}; expected a whole number from {} to {}", v, key, lo, hi));
-  return x;
-}
-
-bool parse_bool(std::string_view key, std::string_view v) {
-  if (v == "on" || v == "true" || v == "1" || v == "yes") return true;
-  if (v == "off" || v == "false" || v == "0" || v == "no") return false;
-  throw Error(fmt::format("bad value '{}' for option {}; expected on or off", v, key));
-}
 
 constexpr const char* kKeys =
     "scoring, target_marks, target_points, stop_when_decided, open_two_marks, forced_bid, made_scores_taken, "
@@ -36,17 +24,17 @@ void set_option(Rules& r, std::string_view key, std::string_view v) {
     if (v == "marks") r.scoring = Scoring::Marks;
     else if (v == "points") r.scoring = Scoring::Points;
     else throw Error(fmt::format("bad value '{}' for option scoring; expected one of: marks, points", v));
-  } else if (key == "target_marks") r.target_marks = static_cast<int16_t>(parse_int(key, v, 1, 100));
-  else if (key == "target_points") r.target_points = static_cast<int16_t>(parse_int(key, v, 1, 10000));
-  else if (key == "stop_when_decided") r.stop_when_decided = parse_bool(key, v);
-  else if (key == "open_two_marks") r.open_two_marks = parse_bool(key, v);
-  else if (key == "forced_bid") r.forced_bid = parse_bool(key, v);
-  else if (key == "made_scores_taken") r.made_scores_taken = parse_bool(key, v);
-  else if (key == "tricks_face_down") r.tricks_face_down = parse_bool(key, v);
-  else if (key == "nello") r.nello = parse_bool(key, v);
-  else if (key == "plunge") r.plunge = parse_bool(key, v);
-  else if (key == "splash") r.splash = parse_bool(key, v);
-  else if (key == "sevens") r.sevens = parse_bool(key, v);
+  } else if (key == "target_marks") r.target_marks = static_cast<int16_t>(parse_option_int(key, v, 1, 100));
+  else if (key == "target_points") r.target_points = static_cast<int16_t>(parse_option_int(key, v, 1, 10000));
+  else if (key == "stop_when_decided") r.stop_when_decided = parse_option_bool(key, v);
+  else if (key == "open_two_marks") r.open_two_marks = parse_option_bool(key, v);
+  else if (key == "forced_bid") r.forced_bid = parse_option_bool(key, v);
+  else if (key == "made_scores_taken") r.made_scores_taken = parse_option_bool(key, v);
+  else if (key == "tricks_face_down") r.tricks_face_down = parse_option_bool(key, v);
+  else if (key == "nello") r.nello = parse_option_bool(key, v);
+  else if (key == "plunge") r.plunge = parse_option_bool(key, v);
+  else if (key == "splash") r.splash = parse_option_bool(key, v);
+  else if (key == "sevens") r.sevens = parse_option_bool(key, v);
   else throw Error(fmt::format("unknown option '{}' for texas-42; options: {}", key, kKeys));
 }
 

@@ -315,28 +315,32 @@ double Solver::value(const State& s, int seat) {
   return (State::side_of(seat) == bidders_ ? v : -v) / static_cast<double>(divisor());
 }
 
-int Solver::max_points(const State& s, int declarer, int trump, int leader) {
+// The hand as dealt, led by `leader`, with a points contract for the
+// declarer under `trump`: what max_points and bid_level search.
+Solver::Node Solver::points_contract(const State& s, int declarer, int trump, int leader) {
   Contract c;
   c.objective = Objective::Points;
   c.trump = trump;
   c.declarer = declarer;
   set_contract(c);
+  return dealt_node(s, leader);
+}
+
+Solver::Node Solver::dealt_node(const State& s, int leader) {
   Node n{};
   for (int k = 0; k < kSeats; ++k) n.hand[k] = s.hand(k) | s.played_by(k);
   n.to_move = static_cast<int8_t>(leader);
+  return n;
+}
+
+int Solver::max_points(const State& s, int declarer, int trump, int leader) {
+  const Node n = points_contract(s, declarer, trump, leader);
   const int diff = search(n, -kInf, kInf);  // points[b] - points[d], which add up to 42
   return (42 + diff) / 2;
 }
 
 int Solver::bid_level(const State& s, int declarer, int trump, int leader) {
-  Contract c;
-  c.objective = Objective::Points;
-  c.trump = trump;
-  c.declarer = declarer;
-  set_contract(c);
-  Node n{};
-  for (int k = 0; k < kSeats; ++k) n.hand[k] = s.hand(k) | s.played_by(k);
-  n.to_move = static_cast<int8_t>(leader);
+  const Node n = points_contract(s, declarer, trump, leader);
   // Taking b points is a difference of 2b - 42: null-window probes, binary
   // search over 29..42 (the table keeps what each probe learnt).
   int lo = 29, hi = 42;  // lo: known reachable (29: stands for "below 30")
@@ -352,10 +356,7 @@ int Solver::bid_level(const State& s, int declarer, int trump, int leader) {
 // contract c (declarer's side bids), led by `leader`.
 double Solver::contract_value(const State& s, int seat, const Contract& c, int leader) {
   set_contract(c);
-  Node n{};
-  for (int k = 0; k < kSeats; ++k) n.hand[k] = s.hand(k) | s.played_by(k);
-  n.to_move = static_cast<int8_t>(leader);
-  const int v = search(n, -kInf, kInf);
+  const int v = search(dealt_node(s, leader), -kInf, kInf);
   return (State::side_of(seat) == bidders_ ? v : -v) / static_cast<double>(divisor());
 }
 

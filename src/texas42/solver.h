@@ -70,6 +70,8 @@ class Solver {
 
   void set_contract(const Contract& c);
   static Node node_of(const State& s);
+  static Node dealt_node(const State& s, int leader);  // every hand as dealt
+  Node points_contract(const State& s, int declarer, int trump, int leader);
   int search(const Node& n, int alpha, int beta);
   std::pair<int, int> bounds(const Node& n) const;  // lowest and highest value still possible
   // Plays tile t for the seat to move; true when the hand is over (score set).
