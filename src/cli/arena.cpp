@@ -182,11 +182,10 @@ void run_arena(const ArenaConfig& c) {
         points += per_seat(o, b, points_of);
         double won = 0;
         for (int e = 0; e < L; ++e)
-          if (list[static_cast<size_t>(e)] == names[static_cast<size_t>(b)]) won += o.hands_won[static_cast<size_t>(e)];
+          if (list[static_cast<size_t>(e)] == names[static_cast<size_t>(b)])
+            won += o.hands_won[static_cast<size_t>(e)], pts += o.points[static_cast<size_t>(e)];
         hands_won += won;
         hshare += o.hands ? won / o.hands : 0;
-        for (int e = 0; e < L; ++e)
-          if (list[static_cast<size_t>(e)] == names[static_cast<size_t>(b)]) pts += o.points[static_cast<size_t>(e)];
         // Head to head against the other bots: this bot's share per seat
         // against theirs (0.5 when both are 0).
         double others = 0;
@@ -235,6 +234,7 @@ void run_arena(const ArenaConfig& c) {
   std::cout << fmt::format("{}: {} games, {} hands ({} with no winner), seed {}, {} thread{}, {:.1f} s; {}\n", c.name,
                            games, total_hands, void_hands, c.seed, c.threads, c.threads > 1 ? "s" : "", secs, how);
   std::cout << "  per seat a bot held; 95% intervals; Elo from the head-to-head share against the other bots\n";
+  if (sets < 2) std::cout << "  (one sample only: the intervals need at least two games or deal sets)\n";
   std::cout << fmt::format("  {:12} {:>20} {:>20} {:>22} {:>22}\n", "bot", "game win share", "hand win share",
                            "points/hand", "Elo");
   for (const auto& p : per) {

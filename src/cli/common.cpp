@@ -69,7 +69,7 @@ std::string move_values_text(const AnyState& st, int seat, const GameEntry& g, c
 
 double elo(double p) {
   p = std::clamp(p, 0.01, 0.99);
-  return std::clamp(-400 * std::log10(1 / p - 1), -800.0, 800.0);
+  return std::clamp(-400 * std::log10(1 / p - 1), -800.0, 800.0) + 0.0;  // + 0.0: no "-0" for even
 }
 
 MeanCI mean_ci(double sum, double sum_sq, double n) {
