@@ -6,6 +6,22 @@
 
 namespace boneyard {
 
+// A state may offer `apply_random(seat, rng)`: the move that
+// `legal_moves(seat)[rng.below(size)]` would pick, applied without listing
+// the moves (same move, same draws from `rng`), for speed.
+template <class G>
+concept HasApplyRandom = requires(typename G::State& s, Rng& rng) { s.apply_random(0, rng); };
+
+template <class G>
+void apply_random_move(typename G::State& s, int seat, Rng& rng, MoveList<typename G::Move, G::kMaxMoves>& l) {
+  if constexpr (HasApplyRandom<G>) {
+    s.apply_random(seat, rng);
+  } else {
+    s.legal_moves(seat, l);
+    s.apply(seat, l[static_cast<int>(rng.below(static_cast<uint32_t>(l.size())))]);
+  }
+}
+
 // Plays random moves (and the state's own chance) from `s` until a hand
 // ends or the game is over. Returns the number of moves made.
 template <class G>
@@ -16,8 +32,7 @@ int play_random_hand(typename G::State& s, Rng& rng) {
   while (!s.terminal() && s.hands_finished() == hands) {
     const Actor a = s.actor();
     if (a.kind == Actor::Seat) {  // the common case first
-      s.legal_moves(a.seat, l);
-      s.apply(a.seat, l[static_cast<int>(rng.below(static_cast<uint32_t>(l.size())))]);
+      apply_random_move<G>(s, a.seat, rng, l);
       ++moves;
       continue;
     }
@@ -27,8 +42,7 @@ int play_random_hand(typename G::State& s, Rng& rng) {
     }
     for (int seat = 0; seat < s.num_seats(); ++seat) {
       if (!a.acts(seat)) continue;
-      s.legal_moves(seat, l);
-      s.apply(seat, l[static_cast<int>(rng.below(static_cast<uint32_t>(l.size())))]);
+      apply_random_move<G>(s, seat, rng, l);
       ++moves;
     }
   }

@@ -87,15 +87,22 @@ void State::apply_chance() {
     rng_.shuffle(tiles, n);  // the draw; the tiles go back and are reshuffled
     leader = draw_leader(tiles, n);
   }
-  rng_.shuffle(tiles, n);
+  // A forward Fisher-Yates that stops once the rest is determined: the
+  // undealt tiles first (their order is the draw order), then every hand but
+  // the last; the last seat gets what is left, as a set.
   const int hs = r_.hand_size;
+  stock_n_ = static_cast<uint8_t>(n - seats_ * hs);
+  const int ordered = stock_n_ + (seats_ - 1) * hs;
+  for (int i = 0; i < ordered; ++i) {
+    const int j = i + static_cast<int>(rng_.below(static_cast<uint32_t>(n - i)));
+    std::swap(tiles[i], tiles[j]);
+  }
+  std::copy(tiles, tiles + stock_n_, stock_);
   for (int s = 0; s < seats_; ++s) {
     uint64_t h = 0;
-    for (int i = 0; i < hs; ++i) h |= uint64_t{1} << tiles[s * hs + i];
+    for (int i = stock_n_ + s * hs, end = i + hs; i < end; ++i) h |= uint64_t{1} << tiles[i];
     hand_[s] = h;
   }
-  stock_n_ = static_cast<uint8_t>(n - seats_ * hs);
-  std::copy(tiles + seats_ * hs, tiles + n, stock_);
   if (deals_leader_by_draw() && r_.first_leader == FirstLeader::DrawAfterDeal) {
     // The pool: the undealt tiles and, for the cut-down sets, the removed
     // doubles (spec: three-21 draws from the 7 removed doubles).
@@ -234,15 +241,7 @@ void State::apply(int seat, Move m) {
     case Move::Left: place(seat, m.tile(), true); return;
     case Move::Right: place(seat, m.tile(), false); return;
     case Move::Pass: pass(seat); return;
-    case Move::Draw: {
-      // Undealt = draw: one tile at a time until a playable one comes. The
-      // hand held nothing for the ends, and neither does what is kept.
-      const uint8_t t = stock_[stock_pos_++];
-      not_holding_[seat] = suit_[left_] | suit_[right_];
-      hand_[seat] |= uint64_t{1} << t;
-      ++count_[seat];
-      return;
-    }
+    case Move::Draw: draw(seat); return;
     case Move::Redeal:
       keep_leader_ = true;
       redeal_k_ = -1;
@@ -257,31 +256,13 @@ void State::apply(int seat, Move m) {
   }
 }
 
-void State::place(int seat, Tile t, bool on_left) {
-  const uint64_t bit = uint64_t{1} << t.index;
-  hand_[seat] &= ~bit;
-  played_ |= bit;
-  --count_[seat];
-  const int before_l = left_, before_r = right_;
-  if (n_placed_ == 0) {
-    left_ = static_cast<int8_t>(t.high());
-    right_ = static_cast<int8_t>(t.low());
-  } else if (on_left) {
-    left_ = static_cast<int8_t>(t.other(left_));
-  } else {
-    right_ = static_cast<int8_t>(t.other(right_));
-  }
-  placed_[n_placed_++] = static_cast<uint8_t>(t.index | (on_left ? 0x80 : 0));
-  last_placer_ = static_cast<int8_t>(seat);
-  passes_ = 0;
-  if (hand_[seat] == 0) {
-    // Capicúa: a single that could have gone on either end.
-    // (With both ends equal, any single showing that number.)
-    last_.capicua = before_l >= 0 && !t.is_double() && t.shows(before_l) && t.shows(before_r);
-    end_hand(HandEnd::Domino);
-    return;
-  }
-  to_move_ = static_cast<int8_t>(seat + 1 == seats_ ? 0 : seat + 1);
+void State::draw(int seat) {
+  // Undealt = draw: one tile at a time until a playable one comes. The hand
+  // held nothing for the ends, and neither does what is kept.
+  const uint8_t t = stock_[stock_pos_++];
+  not_holding_[seat] = suit_[left_] | suit_[right_];
+  hand_[seat] |= uint64_t{1} << t;
+  ++count_[seat];
 }
 
 void State::pass(int seat) {

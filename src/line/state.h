@@ -74,6 +74,9 @@ class State {
   template <int N>
   void legal_moves(int seat, MoveList<Move, N>& out) const;
   void apply(int seat, Move m);
+  // Playouts (core/playout.h): applies legal_moves(seat)[rng.below(size)]
+  // without listing the moves.
+  void apply_random(int seat, Rng& rng);
   void apply_chance();
   std::string chance_text() const;
   void apply_chance_text(std::string_view text);
@@ -143,6 +146,7 @@ class State {
   void offer_redeal(int k_start);
   void place(int seat, Tile t, bool on_left);
   void pass(int seat);
+  void draw(int seat);
   void end_hand(HandEnd how);
   void score_hand();
   void next_hand_leader();
@@ -234,6 +238,73 @@ void State::legal_moves(int seat, MoveList<Move, N>& out) const {
       return;
     default: return;
   }
+}
+
+[[gnu::always_inline]] inline void State::place(int seat, Tile t, bool on_left) {
+  const uint64_t bit = uint64_t{1} << t.index;
+  hand_[seat] &= ~bit;
+  played_ |= bit;
+  --count_[seat];
+  const int before_l = left_, before_r = right_;
+  if (n_placed_ == 0) {
+    left_ = static_cast<int8_t>(t.high());
+    right_ = static_cast<int8_t>(t.low());
+  } else {
+    // Arithmetic, not a branch on random data: the matched end becomes the
+    // tile's other number, pips - end.
+    const int m = -static_cast<int>(on_left);
+    left_ = static_cast<int8_t>(left_ + (m & (t.pips() - 2 * left_)));
+    right_ = static_cast<int8_t>(right_ + (~m & (t.pips() - 2 * right_)));
+  }
+  placed_[n_placed_++] = static_cast<uint8_t>(t.index | (on_left ? 0x80 : 0));
+  last_placer_ = static_cast<int8_t>(seat);
+  passes_ = 0;
+  if (hand_[seat] == 0) {
+    // Capicúa: a single that could have gone on either end.
+    // (With both ends equal, any single showing that number.)
+    last_.capicua = before_l >= 0 && !t.is_double() && t.shows(before_l) && t.shows(before_r);
+    end_hand(HandEnd::Domino);
+    return;
+  }
+  to_move_ = static_cast<int8_t>(seat + 1 == seats_ ? 0 : seat + 1);
+}
+
+inline void State::apply_random(int seat, Rng& rng) {
+  if (phase_ != Phase::Play || seat != to_move_) {
+    MoveList<Move, 64> l;
+    legal_moves(seat, l);
+    apply(seat, l[static_cast<int>(rng.below(static_cast<uint32_t>(l.size())))]);
+    return;
+  }
+  // The list would be: the hand (or the forced lead) to lead; else the tiles
+  // for the left end, then those for the right; else draw or pass.
+  uint64_t l = hand_[seat], r = 0;
+  if (n_placed_ == 0) {
+    if (forced_lead_ >= 0) l = uint64_t{1} << forced_lead_;
+  } else {
+    l &= suit_[left_];
+    r = hand_[seat] & suit_[right_] & (left_ == right_ ? 0 : ~uint64_t{0});
+  }
+  const uint32_t nl = static_cast<uint32_t>(std::popcount(l));
+  const uint32_t n = nl + static_cast<uint32_t>(std::popcount(r));
+  if (n == 0) {
+    rng.below(1);  // the one move is drawn for too
+    if (stock_pos_ < drawable_) draw(seat);
+    else pass(seat);
+    return;
+  }
+  // The k-th listed move, chosen without branches on random data (they
+  // would mispredict): usually k < 3, so three conditional steps, then a loop.
+  uint32_t k = rng.below(n);
+  const bool on_left = k < nl;
+  const uint64_t pick = on_left ? ~uint64_t{0} : 0;
+  uint64_t x = (l & pick) | (r & ~pick);
+  k -= nl & ~static_cast<uint32_t>(pick);
+  x &= x - (k > 0);  // x & (x - 1) clears the lowest tile; x & x keeps x
+  x &= x - (k > 1);
+  x &= x - (k > 2);
+  for (; k > 3; --k) x &= x - 1;
+  place(seat, Tile{static_cast<uint8_t>(std::countr_zero(x))}, on_left);
 }
 
 nlohmann::json hand_result_json(const State& s, const HandResult& h);

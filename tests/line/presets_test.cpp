@@ -213,7 +213,7 @@ TEST(LinePresets, DrawAfterDealFromTheRemovedDoubles) {
     for (int k = 0; k < 4; ++k) {
       if (k == L) continue;
       EXPECT_LE(s.leader_draw_round(k), last);
-      if (s.leader_draw_round(k) == last) EXPECT_LT(Tile{static_cast<uint8_t>(s.leader_draw(k))}.pips(), lt.pips());
+      if (s.leader_draw_round(k) == last) { EXPECT_LT(Tile{static_cast<uint8_t>(s.leader_draw(k))}.pips(), lt.pips()); }
     }
   }
   EXPECT_GT(redraws, 0);  // ties did happen and were redrawn

@@ -3,6 +3,7 @@
 // add up, and replaying the game's events reproduces it.
 #include <gtest/gtest.h>
 
+#include "../core/apply_random_check.h"
 #include "core/env.h"
 #include "support.h"
 
@@ -145,6 +146,11 @@ void run_preset(const char* preset, int games) {
 class LineProperties : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(LineProperties, RandomGames) { run_preset(GetParam(), property_games(10000)); }
+
+// Playouts pick moves without listing them; they must pick the same ones.
+TEST_P(LineProperties, PlayoutMovesMatchTheListedMoves) {
+  boneyard::testing::expect_apply_random_matches_list<LineGame>(State(make_rules(GetParam(), {}), 5), 100, 11);
+}
 
 INSTANTIATE_TEST_SUITE_P(EveryPreset, LineProperties,
                          ::testing::Values("latin", "caribbean", "colombia", "dominican-general", "dominican-patio",

@@ -144,14 +144,14 @@ TEST(SearchBots, OmniscientOutscoresGreedy) {
   EXPECT_TRUE(cheat.omniscient());
   GreedyBot greedy(2);
   const double margin = duplicate_margin("latin", full_run() ? 20 : 2, cheat, greedy);
-  if (full_run()) EXPECT_GT(margin, 5.0);
+  if (full_run()) { EXPECT_GT(margin, 5.0); }
 }
 
 TEST(SearchBots, PimcOutscoresGreedy) {
   PimcBot<LineGame> pimc(3, BotOptions{.iterations = 4});
   GreedyBot greedy(4);
   const double margin = duplicate_margin("latin", full_run() ? 12 : 1, pimc, greedy);
-  if (full_run()) EXPECT_GT(margin, 0.0);
+  if (full_run()) { EXPECT_GT(margin, 0.0); }
 }
 
 TEST(SearchBots, IsmctsPlaysLegallyInEveryFamily) {

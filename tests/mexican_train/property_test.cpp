@@ -80,7 +80,7 @@ TEST(MexicanTrainProperties, RandomGamesConserveTilesTerminateAndScorePips) {
       for (int k = 0; k < p; ++k) sum += ret[k];
       EXPECT_NEAR(sum, 1.0, 1e-9);
     }
-    if (games >= 1000) EXPECT_GT(blocked, 0) << "players " << p;
+    if (games >= 1000) { EXPECT_GT(blocked, 0) << "players " << p; }
   }
 }
 
@@ -131,7 +131,7 @@ TEST(MexicanTrainProperties, ObservationHidesAndSamplingRespectsWhatIsKnown) {
     const int me = s.to_move();
     const Observation o = s.observe(me);
     for (int k = 0; k < s.num_seats(); ++k)
-      if (k != me) EXPECT_TRUE(o.masked.hand(k).empty());
+      if (k != me) { EXPECT_TRUE(o.masked.hand(k).empty()); }
     EXPECT_EQ(o.masked.hand(me), s.hand(me));
     const State x = State::sample(o, rng);
     expect_conserved(x);
@@ -150,7 +150,7 @@ TEST(MexicanTrainProperties, ObservationHidesAndSamplingRespectsWhatIsKnown) {
         if (k == me && t.index == s.drawn_tile()) return;
         EXPECT_FALSE((s.known_void(k) >> t.high()) & 1) << "seat " << k << " " << to_string(t);
         EXPECT_FALSE((s.known_void(k) >> t.low()) & 1) << "seat " << k << " " << to_string(t);
-        if (t.is_double()) EXPECT_LE(t.high(), s.double_cap(k));
+        if (t.is_double()) { EXPECT_LE(t.high(), s.double_cap(k)); }
       });
     }
     MoveList<Move, MexicanTrain::kMaxMoves> lx;
