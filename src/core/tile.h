@@ -28,7 +28,7 @@ struct Tile {
   constexpr int low() const { return index - kHigh[index] * (kHigh[index] + 1) / 2; }
   constexpr int pips() const { return high() + low(); }
   constexpr bool is_double() const { return high() == low(); }
-  constexpr bool shows(int n) const { return high() == n || low() == n; }
+  constexpr bool shows(int n) const { return (high() == n) | (low() == n); }  // no branch
   // The number at the other end when `n` is matched (n must show).
   // Arithmetic, not a branch: playouts call this on every placement.
   constexpr int other(int n) const { return pips() - n; }

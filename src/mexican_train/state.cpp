@@ -190,6 +190,12 @@ void State::apply(int seat, Move m) {
   }
 }
 
+void State::apply_listed(int seat, Rng& rng) {
+  MoveList<Move, MexicanTrain::kMaxMoves> l;
+  legal_moves(seat, l);
+  apply(seat, l[static_cast<int>(rng.below(static_cast<uint32_t>(l.size())))]);
+}
+
 bool State::remove_open(int train) {
   for (int i = 0; i < n_open_; ++i)
     if (open_[i] == train) {
@@ -218,13 +224,15 @@ void State::lay(int seat, Tile t, int train) {
   log_train_[n_log_ >> 1] = static_cast<uint8_t>((log_train_[n_log_ >> 1] & (n_log_ & 1 ? 0x0f : 0xf0)) | train << ((n_log_ & 1) * 4));
   log_tile_[n_log_++] = t.index;
   ++len_[train];
-  end_[train] = static_cast<int8_t>(end_[train] == a ? b : a);
+  end_[train] = static_cast<int8_t>(a + b - end_[train]);  // the other end; no branch
   ++turn_laid_;
   passes_ = 0;
-  if (drawn_tile_ == t.index) drawn_tile_ = -1;
+  // Selects, not branches: these depend on the random move.
+  drawn_tile_ = static_cast<int16_t>(drawn_tile_ == t.index ? -1 : drawn_tile_);
   // Spec Play 4: the owner removes their marker by playing on their train.
-  const bool was_marked = train == seat && ((marked_ >> seat) & 1);
-  if (train == seat) marked_ &= static_cast<uint16_t>(~(1u << seat));
+  const bool own = train == seat;
+  const bool was_marked = own & ((marked_ >> seat) & 1);
+  marked_ &= static_cast<uint16_t>(~(unsigned{own} << seat));
   // Spec Play 6 / exception 3: the last tile ends the round at once.
   if (count_[seat] == 0) {
     end_round(RoundEnd::Domino);

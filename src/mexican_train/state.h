@@ -60,6 +60,9 @@ class State {
   template <int N>
   void legal_moves(int seat, MoveList<Move, N>& out) const;
   void apply(int seat, Move m);
+  // Playouts (core/playout.h): applies legal_moves(seat)[rng.below(size)]
+  // without listing the moves.
+  void apply_random(int seat, Rng& rng);
   void apply_chance();
   std::string chance_text() const;
   void apply_chance_text(std::string_view text);
@@ -122,6 +125,7 @@ class State {
   State masked_for(int seat) const;
 
  private:
+  void apply_listed(int seat, Rng& rng);  // apply_random's uncommon cases
   void start_round();
   void after_deal();
   void lay(int seat, Tile t, int train);
@@ -257,6 +261,44 @@ void State::legal_moves(int seat, MoveList<Move, N>& out) const {
     if (stock_pos_ < deck_n_) out.push_back({Move::Draw, 0, 0});
     else if (turn_laid_ == 0) out.push_back({Move::Pass, 0, 0});
   }
+}
+
+inline void State::apply_random(int seat, Rng& rng) {
+  // The trains whose tiles legal_moves lists, in its order, and the tiles
+  // that fit each. Open doubles under multiple_doubles, and turns with no
+  // tile to lay, go the long way.
+  int trains[kTrains];
+  unsigned fit[kTrains];
+  int nt = 0;
+  auto add = [&](int train) {
+    trains[nt] = train;
+    fit[nt++] = fits(seat, end_[train]);
+  };
+  if (seat != to_move_) return apply_listed(seat, rng);
+  if (phase_ == Phase::Opening) {
+    add(seat);
+  } else if (phase_ != Phase::Play || (n_open_ > 0 && owes_cover_ && r_.multiple_doubles)) {
+    return apply_listed(seat, rng);
+  } else if (n_open_ > 0) {
+    add(open_[0]);
+  } else {
+    add(seat);
+    add(kMexican);
+    for (uint32_t m = marked_ & ~(1u << seat); m; m &= m - 1) add(std::countr_zero(m));
+  }
+  uint32_t total = 0;
+  for (int i = 0; i < nt; ++i) total += static_cast<uint32_t>(std::popcount(fit[i]));
+  if (total == 0) return apply_listed(seat, rng);
+  uint32_t k = rng.below(total);
+  int i = 0;
+  for (uint32_t c; k >= (c = static_cast<uint32_t>(std::popcount(fit[i]))); ++i) k -= c;
+  unsigned x = fit[i];  // the k-th tile of this train's: usually k < 3, so no branches
+  x &= x - (k > 0);
+  x &= x - (k > 1);
+  x &= x - (k > 2);
+  for (; k > 3; --k) x &= x - 1;
+  const int train = trains[i];
+  lay(seat, Tile{kTileOf[end_[train]][std::countr_zero(x)]}, train);
 }
 
 nlohmann::json round_result_json(const State& s, const RoundResult& r);

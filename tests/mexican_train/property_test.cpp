@@ -2,6 +2,7 @@
 // observation and sampling, and the bots.
 #include <nlohmann/json.hpp>
 
+#include "../core/apply_random_check.h"
 #include "core/env.h"
 #include "core/playout.h"
 #include "helpers.h"
@@ -82,6 +83,16 @@ TEST(MexicanTrainProperties, RandomGamesConserveTilesTerminateAndScorePips) {
     }
     if (games >= 1000) { EXPECT_GT(blocked, 0) << "players " << p; }
   }
+}
+
+// Playouts pick moves without listing them; they must pick the same ones,
+// for every player count, set and option that changes what is listed.
+TEST(MexicanTrainProperties, PlayoutMovesMatchTheListedMoves) {
+  for (int p = 2; p <= 8; ++p)
+    boneyard::testing::expect_apply_random_matches_list<MexicanTrain>(make({{"players", std::to_string(p)}}), 20, 3);
+  for (const OptionList& o : {OptionList{{"multiple_doubles", "true"}}, OptionList{{"set", "double-nine"}},
+                              OptionList{{"set", "double-fifteen"}}, OptionList{{"engine", "round_doubles"}}})
+    boneyard::testing::expect_apply_random_matches_list<MexicanTrain>(make(o), 20, 4);
 }
 
 TEST(MexicanTrainProperties, EmptyBoneyardPassPutsAMarkerAndBlocks) {
