@@ -23,20 +23,27 @@ class Budget {
       : timed_(o.think_ms > 0),
         capped_(o.think_ms <= 0 && o.iterations <= 0 && default_cap_ms > 0),
         steps_(o.iterations > 0 ? o.iterations : default_steps),
-        end_(Clock::now() + std::chrono::microseconds(static_cast<int64_t>((timed_ ? o.think_ms : default_cap_ms) * 1000))) {}
+        start_(Clock::now()),
+        end_(start_ + std::chrono::microseconds(static_cast<int64_t>((timed_ ? o.think_ms : default_cap_ms) * 1000))) {}
   // Steps this worker should take when the work is split over `workers`.
   int share(int worker, int workers) const { return steps_ / workers + (worker < steps_ % workers ? 1 : 0); }
   // True when a worker that has taken `done` of its `share` steps should stop.
-  // A timed budget still takes at least one step, so there is always an answer.
+  // A time limit is a deadline: no step starts that, taking as long as the
+  // steps so far did on average, would end after it. There is always at
+  // least one step, so there is always an answer.
+  // When a step under way should give up (time_point::max(): never).
+  Clock::time_point deadline() const { return timed_ || capped_ ? end_ : Clock::time_point::max(); }
   bool over(int done, int share) const {
-    if (timed_) return done > 0 && Clock::now() >= end_;
-    return done >= share || (capped_ && done > 0 && Clock::now() >= end_);
+    if (!timed_ && done >= share) return true;
+    if (!(timed_ || capped_) || done == 0) return false;
+    const auto now = Clock::now();
+    return now + (now - start_) / done >= end_;
   }
 
  private:
   bool timed_, capped_;
   int steps_;
-  Clock::time_point end_;
+  Clock::time_point start_, end_;
 };
 
 // Runs work(worker) for worker = 0..threads-1, in parallel when threads > 1.

@@ -4,6 +4,7 @@
 // draws, failures to follow), solve each exactly with G::Solver, and choose
 // the move with the best average. Also the omniscient reference bot, which
 // solves the true state: it cheats, and says so in its name.
+#include <concepts>
 #include <memory>
 #include <span>
 #include <vector>
@@ -15,6 +16,13 @@ namespace boneyard {
 
 template <class G>
 concept HasSolver = requires { typename G::Solver; };
+
+// A solver that can give up at a deadline (line/solver.h).
+template <class S>
+concept HasDeadline = requires(S& s) {
+  s.set_deadline(Budget::Clock::time_point{});
+  { s.stopped() } -> std::same_as<bool>;
+};
 
 template <class G>
   requires HasSolver<G>
@@ -53,7 +61,13 @@ class PimcBot final : public Bot<G> {
       int& n = counts[static_cast<size_t>(w)];
       while (!budget.over(n, share)) {
         const typename G::State s = G::sample(obs, rng);
+        // Past the first sample a time limit is a deadline: a sample still
+        // being solved then is dropped, so no decision runs far over.
+        if constexpr (HasDeadline<typename G::Solver>)
+          solver.set_deadline(n > 0 ? budget.deadline() : Budget::Clock::time_point::max());
         solver.values(s, obs.seat, legal, v.data());
+        if constexpr (HasDeadline<typename G::Solver>)
+          if (solver.stopped()) break;
         for (size_t i = 0; i < legal.size(); ++i) sum[i] += v[i];
         ++n;
       }

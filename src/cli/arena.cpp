@@ -175,28 +175,31 @@ void run_arena(const ArenaConfig& c) {
   for (int b = 0; b < B; ++b) {
     double s1 = 0, s2 = 0, p1 = 0, p2 = 0, h1 = 0, h2 = 0, e1 = 0, e2 = 0, hands_won = 0, pts = 0;
     for (int set = 0; set < sets; ++set) {
-      double share = 0, points = 0, hshare = 0, head = 0;
+      double share = 0, points = 0, hshare = 0, mine_all = 0, others_all = 0;
       for (int r = 0; r < seatings; ++r) {
         const GameOutcome& o = out[static_cast<size_t>(set * seatings + r)];
         share += per_seat(o, b, share_of);
         points += per_seat(o, b, points_of);
         double won = 0;
+        int entries = 0;  // the sides this bot played (three greedy players: three)
         for (int e = 0; e < L; ++e)
           if (list[static_cast<size_t>(e)] == names[static_cast<size_t>(b)])
-            won += o.hands_won[static_cast<size_t>(e)], pts += o.points[static_cast<size_t>(e)];
+            won += o.hands_won[static_cast<size_t>(e)], pts += o.points[static_cast<size_t>(e)], ++entries;
         hands_won += won;
-        hshare += o.hands ? won / o.hands : 0;
+        hshare += o.hands ? won / o.hands / entries : 0;  // per side, like the game share
         // Head to head against the other bots: this bot's share per seat
-        // against theirs (0.5 when both are 0).
+        // against theirs, over the whole deal set (per game it would be
+        // biased: one ismcts seat against three greedy ones wins 1 of 4
+        // games at equal strength, and would read as 0.25).
         double others = 0;
         int other_bots = 0;
         for (int x = 0; x < B; ++x)
           if (x != b) others += per_seat(o, x, share_of), ++other_bots;
-        const double mine = per_seat(o, b, share_of);
-        others = other_bots ? others / other_bots : 0;
-        head += mine + others > 0 ? mine / (mine + others) : 0.5;
+        mine_all += per_seat(o, b, share_of);
+        others_all += other_bots ? others / other_bots : 0;
       }
-      share /= seatings, points /= seatings, hshare /= seatings, head /= seatings;
+      share /= seatings, points /= seatings, hshare /= seatings;
+      const double head = mine_all + others_all > 0 ? mine_all / (mine_all + others_all) : 0.5;
       s1 += share, s2 += share * share, p1 += points, p2 += points * points;
       h1 += hshare, h2 += hshare * hshare, e1 += head, e2 += head * head;
     }

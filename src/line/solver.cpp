@@ -79,6 +79,7 @@ Solver::~Solver() = default;
 
 void Solver::begin(const State& s, int seat) {
   ++generation_;  // entries from earlier calls no longer count
+  stopped_ = false;
   me_side_ = s.side_of(seat);
   hands_ = s.hands_finished();
   for (int sd = 0; sd < s.num_sides(); ++sd) base_[sd] = s.score(sd);
@@ -112,7 +113,9 @@ uint64_t Solver::key(const State& s, uint64_t zobrist) const {
 }
 
 int Solver::search(const State& s, uint64_t zobrist, int alpha, int beta) {
-  ++nodes_;
+  // The clock is read every 4096 nodes (about half a millisecond).
+  if ((++nodes_ & 4095) == 0 && deadline_ != Clock::time_point::max() && Clock::now() >= deadline_) stopped_ = true;
+  if (stopped_) return 0;
   if (s.terminal() || s.hands_finished() != hands_) return leaf(s);
   const Actor a = s.actor();
   if (a.kind != Actor::Seat) return 0;  // a fresh deal (redeal): unknown, valued 0
@@ -186,6 +189,7 @@ int Solver::search(const State& s, uint64_t zobrist, int alpha, int beta) {
     }
   }
 
+  if (stopped_) return best;  // nothing proved: keep it out of the table
   // Fail-soft bounds: what this search proved about the true value.
   Entry& slot = table_[k & mask_];
   slot.key = k;

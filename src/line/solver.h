@@ -9,6 +9,7 @@
 // plays the real State to the end of the hand, so it scores exactly as the
 // engine does. With more than two sides the others are assumed to play
 // against the seat together (the "paranoid" assumption).
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -36,6 +37,13 @@ class Solver {
 
   uint64_t nodes() const { return nodes_; }  // positions searched, all calls
 
+  // A search still running at `t` gives up: stopped() says so and its
+  // values are meaningless (pimc drops that sample). Applies from the next
+  // values() or solve() on; time_point::max() (the default) never stops.
+  using Clock = std::chrono::steady_clock;
+  void set_deadline(Clock::time_point t) { deadline_ = t; }
+  bool stopped() const { return stopped_; }
+
  private:
   struct Entry;
   int search(const State& s, uint64_t zobrist, int alpha, int beta);
@@ -50,6 +58,8 @@ class Solver {
   uint64_t mask_;
   uint32_t generation_ = 0;
   uint64_t nodes_ = 0;
+  Clock::time_point deadline_ = Clock::time_point::max();
+  bool stopped_ = false;
   // The solve under way.
   int me_side_ = 0;
   int hands_ = 0;

@@ -266,6 +266,18 @@ TEST(Cli, DuplicateArenaSharesDealsAndRatesBots) {
   EXPECT_EQ(rc, 0);
   EXPECT_EQ(t["seatings"], 3);
   EXPECT_EQ(t["bots"].size(), 2u);  // per bot name
+  // One bot in one seat against another in two: shares are per seat (per
+  // side), and with one deal set the head-to-head share is exactly the
+  // bot's share per seat against the other's (at equal strength 0.5, not
+  // the 1/3 a per-game ratio would give).
+  const json one = json::parse(run("arena three-draw --bots greedy,random,random --games 1 --duplicate --json", &rc));
+  const json& g = one["bots"][0];
+  const json& r = one["bots"][1];
+  const double ws = g["win_share"].get<double>() + r["win_share"].get<double>();
+  ASSERT_GT(ws, 0);
+  EXPECT_NEAR(g["head_to_head"].get<double>(), g["win_share"].get<double>() / ws, 1e-9);
+  const double sides = g["hand_share"].get<double>() + 2 * r["hand_share"].get<double>();
+  EXPECT_LE(sides, 1 + 1e-9);  // the three sides' shares of the hands won
 }
 
 // Hints and analysis: every legal move valued by the strongest fair bot.

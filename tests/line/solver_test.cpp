@@ -178,6 +178,28 @@ TEST(SearchBots, DeterministicForASeed) {
   }
 }
 
+// A deadline stops a search: a past one stops it at once (and says so),
+// and the solver is sound again for the next call without one.
+TEST(Solver, DeadlineStopsTheSearchAndTheNextSolveIsExact) {
+  State s(make_rules("latin", {}), 9);
+  s.apply_chance();
+  List l;
+  s.legal_moves(s.actor().seat, l);
+  std::vector<double> v(static_cast<size_t>(l.size())), again(v.size());
+  Solver solver;
+  solver.values(s, s.actor().seat, l.span(), v.data());
+  EXPECT_FALSE(solver.stopped());
+  solver.set_deadline(Solver::Clock::now());
+  solver.values(s, s.actor().seat, l.span(), again.data());
+  EXPECT_TRUE(solver.stopped());
+  solver.set_deadline(Solver::Clock::time_point::max());
+  solver.values(s, s.actor().seat, l.span(), again.data());
+  EXPECT_FALSE(solver.stopped());
+  EXPECT_EQ(v, again);
+  Solver fresh;
+  EXPECT_EQ(solver.solve(s, s.actor().seat), fresh.solve(s, s.actor().seat));
+}
+
 // pimc's samples honour what passes reveal: after a seat passes on ends
 // a and b, no sample gives it a tile showing a or b.
 TEST(SearchBots, SamplesHonourPasses) {
