@@ -221,7 +221,7 @@ void State::lay(int seat, Tile t, int train) {
   --count_[seat];
   table_[a] |= static_cast<uint16_t>(1u << b);
   table_[b] |= static_cast<uint16_t>(1u << a);
-  log_train_[n_log_ >> 1] = static_cast<uint8_t>((log_train_[n_log_ >> 1] & (n_log_ & 1 ? 0x0f : 0xf0)) | train << ((n_log_ & 1) * 4));
+  log_train_[n_log_] = static_cast<uint8_t>(train);
   log_tile_[n_log_++] = t.index;
   ++len_[train];
   end_[train] = static_cast<int8_t>(a + b - end_[train]);  // the other end; no branch
@@ -289,7 +289,8 @@ bool State::has_move(int seat) const {
     for (uint32_t m = marked_ & ~(1u << seat); m; m &= m - 1)
       if (fits_train(std::countr_zero(m))) return true;
   }
-  return !drawn_ && (turn_laid_ == 0 || owes_cover_) && (stock_pos_ < deck_n_ || turn_laid_ == 0);
+  Move m;
+  return move_without_tile(m);
 }
 
 void State::draw(int seat) {
@@ -365,7 +366,7 @@ void State::scores(double* per_side) const {
 int State::train_tiles(int train, Tile* out) const {
   int n = 0;
   for (int i = 0; i < n_log_; ++i)
-    if (train_at(i) == train) out[n++] = Tile{log_tile_[i]};
+    if (log_train_[i] == train) out[n++] = Tile{log_tile_[i]};
   return n;
 }
 

@@ -126,6 +126,15 @@ class State {
 
  private:
   void apply_listed(int seat, Rng& rng);  // apply_random's uncommon cases
+  // With no tile to lay: the one move left (end the opening, draw, or pass),
+  // or false when there is none.
+  bool move_without_tile(Move& m) const {
+    if (phase_ == Phase::Opening && turn_laid_ > 0 && !owes_cover_) return m = {Move::EndOpening, 0, 0}, true;
+    if (drawn_ || (turn_laid_ > 0 && !owes_cover_)) return false;
+    if (stock_pos_ < deck_n_) return m = {Move::Draw, 0, 0}, true;
+    if (turn_laid_ == 0) return m = {Move::Pass, 0, 0}, true;
+    return false;
+  }
   void start_round();
   void after_deal();
   void lay(int seat, Tile t, int train);
@@ -146,7 +155,6 @@ class State {
     hand_[seat][t.low()] &= static_cast<uint16_t>(~(1u << t.high()));
   }
   int hand_penalty(int seat) const;
-  int train_at(int i) const { return (log_train_[i >> 1] >> ((i & 1) * 4)) & 15; }
   // The tiles `seat` may lay on a train ending in n: its hand's, or only the
   // tile just drawn (spec Play 3).
   unsigned fits(int seat, int n) const {
@@ -182,9 +190,9 @@ class State {
   // The set as shuffled: the hands as dealt (seat by seat), then the
   // boneyard in draw order from dealt_n_; the next draw is deck_[stock_pos_].
   uint8_t deck_[kMaxSetTiles] = {};
-  // Every tile laid, in order, and the train it went on (two trains a byte).
+  // Every tile laid, in order, and the train it went on.
   uint8_t log_tile_[kMaxSetTiles] = {};
-  uint8_t log_train_[kMaxSetTiles / 2] = {};
+  uint8_t log_train_[kMaxSetTiles] = {};
   uint8_t deck_n_ = 0, dealt_n_ = 0, stock_pos_ = 0, n_log_ = 0;
   int8_t end_[kTrains] = {};
   uint8_t len_[kTrains] = {};
@@ -227,11 +235,6 @@ void State::legal_moves(int seat, MoveList<Move, N>& out) const {
   if (phase_ == Phase::Opening) {
     // Spec Play 1: only the own train; keep laying while a tile fits.
     push_lays(seat, end_[seat], fits(seat, end_[seat]), out);
-    if (!out.empty()) return;
-    if (turn_laid_ > 0 && !owes_cover_) {
-      out.push_back({Move::EndOpening, 0, 0});
-      return;
-    }
   } else if (n_open_ > 0) {
     // Spec Play 5: the oldest open double must be covered, nowhere else.
     const int t = open_[0];
@@ -255,12 +258,9 @@ void State::legal_moves(int seat, MoveList<Move, N>& out) const {
       push_lays(k, end_[k], fits(seat, end_[k]), out);
     }
   }
-  if (!out.empty()) return;
-  // Nothing fits: draw (once a turn), or pass with the boneyard empty.
-  if (!drawn_ && (turn_laid_ == 0 || owes_cover_)) {
-    if (stock_pos_ < deck_n_) out.push_back({Move::Draw, 0, 0});
-    else if (turn_laid_ == 0) out.push_back({Move::Pass, 0, 0});
-  }
+  // Nothing fits: end the opening, draw (once a turn), or pass with the
+  // boneyard empty.
+  if (Move m; out.empty() && move_without_tile(m)) out.push_back(m);
 }
 
 inline void State::apply_random(int seat, Rng& rng) {
@@ -288,7 +288,12 @@ inline void State::apply_random(int seat, Rng& rng) {
   }
   uint32_t total = 0;
   for (int i = 0; i < nt; ++i) total += static_cast<uint32_t>(std::popcount(fit[i]));
-  if (total == 0) return apply_listed(seat, rng);
+  if (total == 0) {
+    Move m;
+    if (!move_without_tile(m)) return apply_listed(seat, rng);
+    rng.below(1);  // a list of one is drawn from too
+    return apply(seat, m);
+  }
   uint32_t k = rng.below(total);
   int i = 0;
   for (uint32_t c; k >= (c = static_cast<uint32_t>(std::popcount(fit[i]))); ++i) k -= c;
