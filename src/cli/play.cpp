@@ -119,6 +119,9 @@ void run_play(const PlayConfig& c) {
         }
         if (a.kind == Actor::Seat) break;
       }
+      // A simultaneous round resolves once everyone has chosen: show the
+      // watcher what was revealed, what stood and what went back.
+      if (c.watch && a.kind == Actor::Simultaneous && !quit) std::cout << "\n" << st.render(-1) << "\n";
     }
     while (hands < st.hands().size()) {
       std::cout << "\n" << st.hands()[hands++].text << "\n";

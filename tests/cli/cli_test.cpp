@@ -220,6 +220,11 @@ TEST(Cli, PlayAPersonsGameFromStdin) {
   const std::string watch = run("play latin --watch --seed 5", &rc);
   EXPECT_EQ(rc, 0);
   EXPECT_NE(watch.find("Game over"), std::string::npos);
+  // Watching simultaneous play: every round's reveal is shown.
+  const std::string dd = run("play dice-and-dominoes --watch --seed 2 -o hands=1", &rc);
+  EXPECT_EQ(rc, 0) << dd;
+  EXPECT_NE(dd.find("Round 1: match points"), std::string::npos) << dd;
+  EXPECT_NE(dd.find("Round 2: match points"), std::string::npos) << dd;
 }
 
 // The record file arena wrote for game k.
