@@ -50,16 +50,32 @@ void State::start_hand() {
 
 void State::apply_deal_chance() {
   if (phase_ != Phase::Deal) throw Error("no chance event is pending now");
+  // Every face once per set: a copy of a fixed list (one set: its first half).
+  static constexpr auto kAll = [] {
+    std::array<uint8_t, kMaxTiles> a{};
+    for (int i = 0; i < kMaxTiles; ++i) a[i] = static_cast<uint8_t>(i % kFaces);
+    return a;
+  }();
   uint8_t tiles[kMaxTiles];
-  int n = 0;
-  for (int c = 0; c < r_.sets; ++c)
-    for (int f = 0; f < kFaces; ++f) tiles[n++] = static_cast<uint8_t>(f);
-  rng_.shuffle(tiles, n);
+  std::copy(kAll.begin(), kAll.end(), tiles);
+  const int n = r_.sets * kFaces;
+  // A forward Fisher-Yates that stops once the rest is determined: the
+  // undealt tiles first (their order is the draw order), then every hand but
+  // the last; the last seat gets what is left, as a set.
+  const int stock_n = n - 4 * r_.players;
+  for (int i = 0; i < n - 4; ++i) {
+    const int j = i + static_cast<int>(rng_.below(static_cast<uint32_t>(n - i)));
+    std::swap(tiles[i], tiles[j]);
+  }
   uint64_t hands[kMaxSeats] = {};
   for (int s = 0; s < r_.players; ++s)
-    for (int i = 0; i < 4; ++i) pile::add(hands[s], tiles[s * 4 + i]);
+    for (int i = 0; i < 4; ++i) {
+      const uint8_t t = tiles[stock_n + s * 4 + i];
+      if (r_.sets == 1) hands[s] |= uint64_t{1} << t;  // no twins: plain bits
+      else pile::add(hands[s], t);
+    }
   // A shuffled set is a valid deal: nothing to check (the hot path).
-  lay_out_deal(hands, tiles + 4 * r_.players, n - 4 * r_.players);
+  lay_out_deal(hands, tiles, stock_n);
 }
 
 void State::deal(const uint64_t* hands, const uint8_t* stock, int stock_n) {
@@ -180,6 +196,16 @@ constexpr StoodTable kStood = [] {
   return t;
 }();
 
+// By reveal code: the best special rank revealed.
+struct RankTable {
+  uint8_t v[128];
+};
+constexpr RankTable kRankOf = [] {
+  RankTable t{};
+  for (int c = 0; c < 128; ++c) t.v[c] = static_cast<uint8_t>(std::max((c >> 2) & 3, (c >> 4) & 3));
+  return t;
+}();
+
 // The seats in `mask` from `first` on, wrapping round the table, as one
 // mask whose bit k is seat (first + k) mod n.
 inline unsigned from_seat(unsigned mask, int first, int n) {
@@ -201,52 +227,76 @@ void State::resolve_round() {
   rec.chooser = -1;
   const auto& table = kReveal.v[(p - 1) * 6 + q - 1];
   uint8_t code[kMaxSeats];
+  unsigned rank_mask[4] = {};  // by rank: the seats with that best special
   int top = 0;
   // Spec: A round 3. Each seat turns up what it may discard.
   for (int s = 0; s < n; ++s) {
     const Move m = submit_[s];
+    // Arithmetic, not a branch on random data: kNone (0xFF) is the only
+    // value with bit 7, and its column is kFaces.
+    const int none = m.second >> 7;
+    const uint8_t c = table[m.first][m.second ^ (none * (kNone ^ kFaces))];
+    const int rank = kRankOf.v[c];
+    code[s] = c;
+    rank_mask[rank] |= 1u << s;
+    top = std::max(top, rank);
     SeatRound& sr = rec.seat[s];
     sr.laid[0] = m.first;
     sr.laid[1] = m.second;
-    sr.n_laid = m.second == kNone ? 1 : 2;
-    const uint8_t c = table[m.first][m.second == kNone ? kFaces : m.second];
-    code[s] = c;
+    sr.n_laid = static_cast<uint8_t>(2 - none);
     sr.revealed = c & 3;
-    sr.rank = static_cast<uint8_t>(std::max((c >> 2) & 3, (c >> 4) & 3));
+    sr.stood = 0;
+    sr.rank = static_cast<uint8_t>(rank);
     sr.drew = sr.out = false;
-    top = std::max<int>(top, sr.rank);
   }
   rec.top_rank = static_cast<uint8_t>(top);
-  unsigned out_mask = 0, top_mask = 0;
+  unsigned out_mask = 0;
+  const unsigned top_mask = rank_mask[top];
   const uint8_t* stood_of = kStood.v[top];
+  const bool one_set = r_.sets == 1;
   for (int s = 0; s < n; ++s) {
     SeatRound& sr = rec.seat[s];
     // Spec: A round 4. The best special stands with everything its player
     // revealed except lower specials; every other player's tiles go back.
-    const uint8_t stood = stood_of[code[s]];
+    const uint8_t c = code[s];
+    const uint8_t stood = stood_of[c];
     sr.stood = stood;
-    top_mask |= static_cast<unsigned>(sr.rank == top) << s;
-    if (!sr.revealed) continue;
-    uint64_t back = 0;
-    for (int i = 0; i < 2; ++i) {
-      if (!(sr.revealed >> i & 1)) continue;
-      if (stood >> i & 1) {
-        // Spec: A round 5. Discarded face up, public.
-        pile::remove(hand_[s], sr.laid[i]);
-        pile::add(discards_[s], sr.laid[i]);
-        --count_[s];
-      } else {
-        pile::add(back, sr.laid[i]);
+    // Spec: A round 5. A tile that stands is discarded face up (public); a
+    // revealed one that does not goes back, known. Without branches: what
+    // is revealed is random. A seat that revealed nothing changes nothing
+    // (its known tiles are in its hand already).
+    uint64_t hand = hand_[s], disc = discards_[s], back = 0;
+    if (one_set) {
+      // Plain bits, by the mask of laid tiles. kNone (one tile laid) is
+      // never revealed.
+      const uint64_t b0 = uint64_t{1} << (sr.laid[0] & 31), b1 = uint64_t{1} << (sr.laid[1] & 31);
+      const uint64_t bits[4] = {0, b0, b1, b0 | b1};
+      const uint64_t gone = bits[stood];
+      back = bits[c & 3] & ~gone;
+      hand &= ~gone;
+      disc |= gone;
+    } else {
+      for (int i = 0; i < 2; ++i) {
+        const int f = sr.laid[i] & 31;
+        const uint64_t st = stood >> i & 1, bk = ((c & 3) & ~stood) >> i & 1;
+        hand &= ~(st << (f + 32 * ((hand >> (32 + f)) & 1)));  // pile::remove
+        disc |= st << (f + 32 * ((disc >> f) & 1));            // pile::add
+        back |= bk << (f + 32 * ((back >> f) & 1));
       }
     }
-    if (stood && top > best_rank_[s]) best_rank_[s] = static_cast<int8_t>(top);
-    known_[s] = (known_[s] | back) & hand_[s];
-    if (count_[s] == 0) {
-      sr.out = true;
-      out_mask |= 1u << s;
-    }
+    hand_[s] = hand;
+    discards_[s] = disc;
+    known_[s] = (known_[s] | back) & hand;
+    const int count = count_[s] - std::popcount(stood);
+    count_[s] = static_cast<uint8_t>(count);
+    best_rank_[s] = static_cast<int8_t>(std::max<int>(best_rank_[s], stood ? top : 0));
+    sr.out = count == 0;
+    out_mask |= static_cast<unsigned>(count == 0) << s;
   }
-  if (top > 0) rec.top_seat = static_cast<int8_t>((roller_ + std::countr_zero(from_seat(top_mask, roller_, n))) % n);
+  // top_mask is never empty (with top 0, every seat): no branch needed.
+  int top_seat = roller_ + std::countr_zero(from_seat(top_mask, roller_, n));
+  top_seat -= top_seat >= n ? n : 0;
+  rec.top_seat = static_cast<int8_t>(top > 0 ? top_seat : -1);
   // Spec: A round 6. Out players, and a perfect or W-perfect that stood,
   // draw nothing; the others draw one each from the roller, unless fewer
   // tiles are left than drawers: then those tiles are never used.
@@ -280,6 +330,12 @@ void State::resolve_round() {
   // Spec: A round 7. Nobody discarding with an empty boneyard simply
   // means the next round's roll.
   next_round();
+}
+
+void State::apply_random_listed(int seat, Rng& rng) {
+  MoveList<Move, DiceDominoes::kMaxMoves> l;
+  legal_moves(seat, l);
+  apply(seat, l[static_cast<int>(rng.below(static_cast<uint32_t>(l.size())))]);
 }
 
 // Spec: End and pay-out.

@@ -200,6 +200,10 @@ class State {
   template <int N>
   void legal_moves(int seat, MoveList<Move, N>& out) const;
   void apply(int seat, Move m);
+  // Playouts (core/playout.h): applies legal_moves(seat)[rng.below(size)]
+  // without listing the moves.
+  void apply_random(int seat, Rng& rng);
+  void apply_random_listed(int seat, Rng& rng);  // the rare cases, by the list
   void apply_chance();
   std::string chance_text() const;
   void apply_chance_text(std::string_view text);
@@ -419,5 +423,117 @@ struct DiceDominoes {
   // first, ties at random.
   static Move rollout_move(const State& s, int seat, std::span<const Move> legal, Rng& rng);
 };
+
+// apply_random's tables. For a hand of n distinct faces f_0 < f_1 < ... (no
+// twins), legal_moves lists every pair (f_i, f_j), j < i, by i then j
+// descending, each followed by (f_j, f_i) when the order matters. Element
+// (i, j) is bit i(i-1) + 2j + 1 of a word, its reverse bit i(i-1) + 2j: the
+// list is the set bits from the top down (up to 8 faces in 56 bits).
+namespace pick {
+// Per roll and face (indices kFaces and up: no face, for the steps past the
+// hand's faces): the face's class as one bit in a byte, 0 die A, 1 die B,
+// 2 both dice (a double roll), 3 perfect; nothing for a wild, a face that
+// matches nothing or no face. The order matters for exactly these pairs
+// (reveal_rule): die A with die A or perfect, die B with die B or perfect,
+// both dice with perfect (never a wild; one perfect face in one set).
+inline constexpr int kSteps = 7;  // faces: nearly every hand has fewer
+struct ClassBitTable {
+  uint32_t v[36][kFaces + kSteps];
+};
+inline constexpr ClassBitTable kClassBit = [] {
+  ClassBitTable t{};
+  for (int d = 0; d < 36; ++d)
+    for (int f = 0; f < kFaces; ++f) {
+      const uint8_t c = kClass.c[d / 6][d % 6][f];
+      t.v[d][f] = c == kDieA             ? 1u
+                  : c == kDieB           ? 1u << 8
+                  : c == (kDieA | kDieB) ? 1u << 16
+                  : c == kPerfect        ? 1u << 24
+                                         : 0u;
+    }
+  return t;
+}();
+struct Tables {
+  uint64_t pairs[256];            // by a set of indices: the reverse bits of its pairs
+  uint64_t starts[9];             // by n: the bits of the pairs (f_i, f_j)
+  uint8_t first[56], second[56];  // by bit: the indices laid first and second
+  uint8_t select[256][8];         // the r-th set bit of a byte
+};
+inline constexpr Tables kTables = [] {
+  Tables t{};
+  for (int x = 0; x < 256; ++x)
+    for (int i = 1; i < 8; ++i)
+      for (int j = 0; j < i; ++j)
+        if ((x >> i & 1) && (x >> j & 1)) t.pairs[x] |= uint64_t{1} << (i * (i - 1) + 2 * j);
+  for (int n = 0; n <= 8; ++n) t.starts[n] = t.pairs[(1u << n) - 1] << 1;
+  for (int i = 1; i < 8; ++i)
+    for (int j = 0; j < i; ++j) {
+      const int b = i * (i - 1) + 2 * j;
+      t.first[b + 1] = t.second[b] = static_cast<uint8_t>(i);
+      t.second[b + 1] = t.first[b] = static_cast<uint8_t>(j);
+    }
+  for (int x = 0; x < 256; ++x)
+    for (int b = 0, r = 0; b < 8; ++b)
+      if (x >> b & 1) t.select[x][r++] = static_cast<uint8_t>(b);
+  return t;
+}();
+// The position of the r-th set bit of w (r < popcount(w)), without branches.
+inline int select_bit(uint64_t w, unsigned r) {
+  constexpr uint64_t kOnes = 0x0101010101010101u;
+  uint64_t x = w - ((w >> 1) & 0x5555555555555555u);
+  x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
+  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Fu;
+  const uint64_t prefix = x * kOnes;  // byte t: the set bits in bytes 0..t
+  // The bytes wholly before the bit: those whose prefix is <= r.
+  const uint64_t le = ((r * kOnes) | (kOnes << 7)) - prefix;
+  const int byte = std::popcount(le & (kOnes << 7));
+  const unsigned before = static_cast<unsigned>(((prefix << 8) >> (8 * byte)) & 0xFF);
+  return 8 * byte + kTables.select[(w >> (8 * byte)) & 0xFF][r - before];
+}
+
+// The reverse bits of the list (see above) for a hand of at most K faces:
+// K steps whatever the hand (a loop on its size would mispredict), each
+// taking one face and adding its index to the set of its class.
+template <int K>
+[[gnu::always_inline]] inline uint64_t reverse_bits(uint64_t faces, const uint32_t* class_bit, uint8_t* f) {
+  uint64_t x = faces | ~uint64_t{0} << kFaces;  // past the hand: no face
+  uint32_t sets = 0;
+#pragma GCC unroll 8
+  for (int t = 0; t < K; ++t) {
+    const int face = std::countr_zero(x);
+    x &= x - 1;
+    f[t] = static_cast<uint8_t>(face);
+    sets |= class_bit[face] << t;
+  }
+  const unsigned a = sets & 0xFF, b = (sets >> 8) & 0xFF, ab = (sets >> 16) & 0xFF, p = (sets >> 24) & 0xFF;
+  // The perfect's pairs: those of the set with it less those without it.
+  return kTables.pairs[a] | kTables.pairs[b] | (kTables.pairs[a | b | ab | p] & ~kTables.pairs[a | b | ab]);
+}
+}  // namespace pick
+
+inline void State::apply_random(int seat, Rng& rng) {
+  const uint64_t h = hand_[seat];
+  const int count = count_[seat];
+  // The rare cases by the list: no lay to choose, twins (two sets), a big hand.
+  if (phase_ != Phase::Choose || !((pending_ >> seat) & 1) || (h >> 32) || count > pick::kSteps) [[unlikely]] {
+    apply_random_listed(seat, rng);
+    return;
+  }
+  Move m;
+  if (count == 1) {
+    rng.below(1);  // the one move is drawn for too
+    m = {Move::Lay, static_cast<uint8_t>(std::countr_zero(h)), kNone};
+  } else {
+    const uint32_t* class_bit = pick::kClassBit.v[(dice_[0] - 1) * 6 + dice_[1] - 1];
+    uint8_t f[pick::kSteps];
+    const uint64_t w = pick::kTables.starts[count] | pick::reverse_bits<pick::kSteps>(h, class_bit, f);
+    const uint32_t total = static_cast<uint32_t>(std::popcount(w));
+    const int b = pick::select_bit(w, total - 1 - rng.below(total));
+    m = {Move::Lay, f[pick::kTables.first[b]], f[pick::kTables.second[b]]};
+  }
+  submit_[seat] = m;
+  pending_ = static_cast<uint16_t>(pending_ & ~(1u << seat));
+  if (pending_ == 0) resolve_round();
+}
 
 }  // namespace boneyard::dice_dominoes

@@ -237,9 +237,9 @@ void State::begin_play() {
 
 void State::apply(int seat, Move m) {
   switch (m.kind) {
-    case Move::Lead: place(seat, m.tile(), true); return;
-    case Move::Left: place(seat, m.tile(), true); return;
-    case Move::Right: place(seat, m.tile(), false); return;
+    case Move::Lead:
+    case Move::Left:
+    case Move::Right: place(seat, m.tile(), m.kind != Move::Right); return;
     case Move::Pass: pass(seat); return;
     case Move::Draw: draw(seat); return;
     case Move::Redeal:

@@ -8,6 +8,7 @@
 #include "core/adapter.h"
 #include "core/env.h"
 #include "core/playout.h"
+#include "../core/apply_random_check.h"
 #include "dice_dominoes/bots.h"
 #include "helpers.h"
 
@@ -269,4 +270,17 @@ TEST(DiceDominoesBots, GreedyBeatsRandom) {
   const double se = std::sqrt((sum2 / seen - mean * mean) / seen);
   std::printf("greedy vs 3 random, %d hands: %.3f chips/hand +- %.3f (95%%)\n", seen, mean, 1.96 * se);
   EXPECT_GT(mean - 1.96 * se, 0.0);
+}
+
+// Playouts pick moves without listing them (State::apply_random); they must
+// pick the same ones, with the same draws.
+TEST(DiceDominoesProperties, PlayoutMovesMatchTheListedMoves) {
+  for (const char* players : {"2", "4", "5"}) {
+    SCOPED_TRACE(players);
+    boneyard::testing::expect_apply_random_matches_list<DiceDominoes>(
+        State(make_rules({{"players", players}, {"hands", "50"}}), 5), 300, 11);
+  }
+  SCOPED_TRACE("two sets");
+  boneyard::testing::expect_apply_random_matches_list<DiceDominoes>(
+      State(make_rules({{"players", "10"}, {"sets", "2"}, {"hands", "50"}}), 5), 300, 11);
 }
