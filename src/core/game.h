@@ -202,6 +202,7 @@ using OptionList = std::vector<std::pair<std::string, std::string>>;
 
 struct BenchResult {
   double seconds = 0;
+  double cpu_seconds = 0;  // the playing thread's own time: unlike seconds, blind to a busy machine
   uint64_t hands = 0;
   uint64_t moves = 0;
   size_t state_bytes = 0;

@@ -1,6 +1,7 @@
 #pragma once
 // Uniformly random playouts over a concrete game: the engine's speed test.
 #include <chrono>
+#include <ctime>
 
 #include "core/game.h"
 
@@ -49,10 +50,17 @@ int play_random_hand(typename G::State& s, Rng& rng) {
   return moves;
 }
 
+inline double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
 template <class G>
 BenchResult bench_random_playouts(const typename G::State& fresh, uint64_t seed, double seconds) {
   using Clock = std::chrono::steady_clock;
   BenchResult r;
+  const double cpu0 = thread_cpu_seconds();
   r.state_bytes = sizeof(typename G::State);
   Rng rng(seed);
   typename G::State s = fresh;
@@ -70,6 +78,7 @@ BenchResult bench_random_playouts(const typename G::State& fresh, uint64_t seed,
     r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     if (r.seconds >= seconds) break;
   }
+  r.cpu_seconds = thread_cpu_seconds() - cpu0;
   return r;
 }
 
