@@ -236,7 +236,7 @@ void run_arena(const ArenaConfig& c) {
   }
   std::cout << fmt::format("{}: {} games, {} hands ({} with no winner), seed {}, {} thread{}, {:.1f} s; {}\n", c.name,
                            games, total_hands, void_hands, c.seed, c.threads, c.threads > 1 ? "s" : "", secs, how);
-  std::cout << "  per seat a bot held; 95% intervals; Elo from the head-to-head share against the other bots\n";
+  std::cout << "  shares per entry of --bots (the seats it is cycled to count as one side); 95% intervals; Elo from the head-to-head share\n";
   if (sets < 2) std::cout << "  (one sample only: the intervals need at least two games or deal sets)\n";
   std::cout << fmt::format("  {:12} {:>20} {:>20} {:>22} {:>22}\n", "bot", "game win share", "hand win share",
                            "points/hand", "Elo");
