@@ -80,7 +80,7 @@ void add_analyze(CLI::App& app) {
   cmd->add_option("--event", c->event, "Analyse the position after this many events of the record (0: the start)")
       ->required();
   cmd->add_option("--seat", c->seat, "The seat whose view and decision to analyse (default: the seat to move)");
-  cmd->add_option("--bot", c->bot, "Bot giving the values (default: the strongest fair one: pimc, else ismcts)");
+  cmd->add_option("--bot", c->bot, "Bot giving the values (default: the strongest fair one, docs/bots.md)");
   cmd->add_flag("--json", c->json, "Machine-readable output");
   add_bot_budget(cmd, c->budget);
   cmd->callback([c] { run_analyze(*c); });

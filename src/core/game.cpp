@@ -57,6 +57,7 @@ std::unique_ptr<AnyBot> make_bot(const GameEntry& g, std::string_view bot, uint6
 }
 
 std::string strongest_fair_bot(const GameEntry& g) {
+  if (!g.strongest_bot.empty()) return g.strongest_bot;
   for (const char* b : {"pimc", "ismcts"})
     for (const auto& x : g.search_bots)
       if (x == b) return x;

@@ -221,6 +221,9 @@ struct GameEntry {
   std::function<std::unique_ptr<AnyBot>(std::string_view bot, uint64_t seed)> make_bot;
   // The search bots (ismcts, pimc, omniscient), which take a budget.
   std::vector<std::string> search_bots;
+  // The strongest fair bot by our duplicate arenas (docs/bots.md), for hints
+  // and analysis; empty: pimc, else ismcts, else greedy.
+  std::string strongest_bot;
   std::function<std::unique_ptr<AnyBot>(std::string_view bot, uint64_t seed, const BotOptions&)> make_search_bot;
   // Random playouts from a fresh game with this name, for `boneyard bench`.
   std::function<BenchResult(const OptionList&, uint64_t seed, double seconds)> bench;
@@ -232,8 +235,8 @@ const GameEntry& find_game(std::string_view name);  // throws Error listing the 
 std::unique_ptr<AnyBot> make_bot(const GameEntry& g, std::string_view bot, uint64_t seed,
                                  const BotOptions& options = {});
 
-// The strongest fair bot a game offers (pimc, else ismcts, else greedy),
-// for hints and analysis.
+// The strongest fair bot a game offers (as measured, else pimc, else
+// ismcts, else greedy), for hints and analysis.
 std::string strongest_fair_bot(const GameEntry& g);
 
 // Registers every game module; call once before using the registry.

@@ -31,6 +31,7 @@ void register_games() {
       return std::make_unique<RandomBot<LineGame>>(seed);
     };
     add_search_bots<LineGame>(e);
+    e.strongest_bot = "ismcts";  // it beats pimc in duplicate arenas (docs/bots.md)
     e.bench = [name](const OptionList& o, uint64_t seed, double seconds) {
       return bench_random_playouts<LineGame>(State(make_rules(name, o), seed), seed, seconds);
     };

@@ -399,17 +399,28 @@ void Solver::values(const State& s, int seat, std::span<const Move> moves, doubl
       // the partner names it from theirs) and leads, and the hand is played
       // double dummy. Taking the best trump for each sampled deal instead
       // would let pimc name trumps seeing every hand: it would bid on
-      // almost anything.
+      // almost anything. And double dummy still flatters the declarer, who
+      // in real play does not see the hands: a points bid b counts as made
+      // only when the side can take b + kBidMargin double dummy (see
+      // kBidMargin). The same for every seat's bid, the opponents' too.
+      // Even so a side sweeps many random deals double dummy, so (marks
+      // scoring) a set of the asking seat's own side's contract counts
+      // kSetWeight marks: a bid beats a pass worth 0 only when it is made
+      // in more than kSetWeight / (1 + kSetWeight) of the samples.
       int level[kSeats][2] = {{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}};
       const auto result = [&](int declarer, int bid, BidKind kind) {  // for declarer's side
         const int via_partner = kind == BidKind::Plunge || kind == BidKind::Splash;
         const int caller = via_partner ? State::partner(declarer) : declarer;
         int& p = level[declarer][via_partner];
         if (p < 0) p = bid_level(s, declarer, estimate_hand(s.hand(caller)).trump, caller);
-        const bool made = bid >= 42 ? p == 42 : p >= bid;
+        // A points bid counts as made only with kBidMargin points to spare
+        // double dummy (capped at 42: every trick).
+        const bool made = bid >= 42 ? p == 42 : p >= std::min(42, bid + kBidMargin);
         if (r.scoring == Scoring::Marks) {
           const int marks = bid <= 42 ? 1 : bid / 42;
-          return (made ? marks : -marks) + (2 * p - 42) / 100.0;
+          // A set of our own side's contract weighs kSetWeight (see there).
+          const double w = State::side_of(declarer) == State::side_of(seat) ? kSetWeight : 1.0;
+          return (made ? marks : -marks * w) + (2 * p - 42) / 100.0;
         }
         const bool taken = r.made_scores_taken && kind == BidKind::Points;
         return (made ? (taken ? p : bid) - (42 - p) : -(bid + 42 - p)) / 42.0;

@@ -292,12 +292,20 @@ TEST(Cli, AnalyzeAndProtocolValues) {
   std::filesystem::remove_all(dir);
   run("arena latin --bots greedy,random --games 1 --json --record " + dir, &rc);
   const std::string rec = record_of(dir, 0);
-  const json a = json::parse(run("analyze " + rec + " --event 6 --iterations 2 --json", &rc));
+  // The default bot is the strongest fair one (for the line games ismcts,
+  // which beats pimc); any fair search bot may be named.
+  const json a = json::parse(run("analyze " + rec + " --event 6 --iterations 200 --json", &rc));
   EXPECT_EQ(rc, 0) << a.dump();
-  EXPECT_EQ(a["bot"], "pimc");
-  ASSERT_FALSE(a["moves"].empty());
-  for (size_t i = 1; i < a["moves"].size(); ++i)
-    EXPECT_GE(a["moves"][i - 1]["value"].get<double>(), a["moves"][i]["value"].get<double>());  // best first
+  EXPECT_EQ(a["bot"], strongest_fair_bot(find_game("latin")));
+  EXPECT_EQ(a["bot"], "ismcts");
+  const json ap = json::parse(run("analyze " + rec + " --event 6 --bot pimc --iterations 2 --json", &rc));
+  EXPECT_EQ(rc, 0) << ap.dump();
+  EXPECT_EQ(ap["bot"], "pimc");
+  for (const json* x : {&a, &ap}) {
+    ASSERT_FALSE((*x)["moves"].empty());
+    for (size_t i = 1; i < (*x)["moves"].size(); ++i)
+      EXPECT_GE((*x)["moves"][i - 1]["value"].get<double>(), (*x)["moves"][i]["value"].get<double>());  // best first
+  }
   std::string out = run("analyze " + rec + " --event 100000", &rc);
   EXPECT_NE(rc, 0);
   EXPECT_NE(out.find("out of range"), std::string::npos) << out;
@@ -309,7 +317,7 @@ TEST(Cli, AnalyzeAndProtocolValues) {
   auto ask = [&](const std::string& line) { return json::parse(p.handle(line)); };
   ASSERT_TRUE(ask(R"({"cmd":"new","game":"latin","seed":3})")["ok"]);
   const json legal = ask(R"({"cmd":"legal"})")["legal"];
-  const json v = ask(R"({"cmd":"values","iterations":2})");
+  const json v = ask(R"({"cmd":"values","iterations":100})");
   ASSERT_TRUE(v["ok"]) << v.dump();
   EXPECT_EQ(v["moves"].size(), legal.size());
   const json w = ask(R"({"cmd":"values","bot":"ismcts","iterations":50})");

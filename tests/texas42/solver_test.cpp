@@ -139,7 +139,8 @@ TEST(Texas42Solver, AllTheSixesMakeEveryBidAndEveryTrickWithSixes) {
   solver.values(s, 1, l.span(), v.data());
   for (int k = 0; k < l.size(); ++k) {
     const int bid = State::value_of(l[k]);
-    const double want = l[k].kind == Move::Pass ? 0 : (level >= bid ? 1 : -1) + (2 * level - 42) / 100.0;
+    const bool made = level >= std::min(42, bid + Solver::kBidMargin);
+    const double want = l[k].kind == Move::Pass ? 0 : (made ? 1 : -Solver::kSetWeight) + (2 * level - 42) / 100.0;
     EXPECT_NEAR(v[static_cast<size_t>(k)], want, 1e-9) << s.move_text(l[k]);
   }
   act(s, "pass");
@@ -327,14 +328,62 @@ TEST(Texas42Solver, APassLeavesTheHighBidderToPlayIt) {
   act(s, "bid:30");  // seat 2, seat 0's partner
   Solver solver;
   const int level = solver.bid_level(s, 2, estimate_hand(s.hand(2)).trump, 2);
-  const double seat2 = (level >= 30 ? 1 : -1) + (2 * level - 42) / 100.0;
+  // Seat 2's contract for its own side (seat 0): a set weighs kSetWeight;
+  // for the opponents (seat 3) it is plain +-1.
+  const bool made = level >= 30 + Solver::kBidMargin;
+  const double own = (made ? 1 : -Solver::kSetWeight) + (2 * level - 42) / 100.0;
+  const double theirs = (made ? 1 : -1) + (2 * level - 42) / 100.0;
   List l;
   for (const int seat : {3, 0}) {
     s.legal_moves(seat, l);
     std::vector<double> v(static_cast<size_t>(l.size()));
     solver.values(s, seat, l.span(), v.data());
     ASSERT_EQ(l[0].kind, Move::Pass);
-    EXPECT_NEAR(v[0], seat == 3 ? -seat2 : seat2, 1e-9) << "seat " << seat;
+    EXPECT_NEAR(v[0], seat == 3 ? -theirs : own, 1e-9) << "seat " << seat;
     if (seat == 3) act(s, "pass");
+  }
+}
+
+TEST(Texas42Solver, BiddingCountsABidMadeOnlyWithTheSafetyMargin) {
+  // Double dummy flatters the declarer: a bid counts as made only when the
+  // side takes kBidMargin points more than it double dummy, and a set of
+  // one's own side weighs kSetWeight. A hand that double dummy just makes
+  // 30 (but not 30 + margin) is not worth bidding; a hand that takes every
+  // trick is worth any points bid.
+  static_assert(Solver::kBidMargin > 0 && Solver::kBidMargin < 12 && Solver::kSetWeight >= 1);
+  Solver solver;
+  bool found = false;
+  for (uint64_t g = 0; g < 400 && !found; ++g) {
+    State s(Rules{}, 500 + g);
+    s.apply_chance();
+    s.apply_chance();
+    const int seat = s.to_move();
+    const int level = solver.bid_level(s, seat, estimate_hand(s.hand(seat)).trump, seat);
+    if (level < 30 || level >= 30 + Solver::kBidMargin) continue;
+    found = true;
+    List l;
+    s.legal_moves(seat, l);
+    std::vector<double> v(static_cast<size_t>(l.size()));
+    solver.values(s, seat, l.span(), v.data());
+    ASSERT_EQ(l[0].kind, Move::Pass);
+    EXPECT_NEAR(v[0], 0, 1e-9);
+    for (int k = 1; k < l.size(); ++k) {
+      EXPECT_LT(v[static_cast<size_t>(k)], v[0]) << "level " << level << ": " << s.move_text(l[k]);
+      if (l[k].kind == Move::Bid && State::value_of(l[k]) == 30) {
+        EXPECT_NEAR(v[static_cast<size_t>(k)], -Solver::kSetWeight + (2 * level - 42) / 100.0, 1e-9);
+      }
+    }
+  }
+  EXPECT_TRUE(found) << "no deal that double dummy makes 30 but not 30 + margin";
+
+  State s = dealt({"", "6-6 6-5 6-4 6-3 6-2 6-1 6-0", "", ""});  // seat 1 opens
+  List l;
+  s.legal_moves(1, l);
+  std::vector<double> v(static_cast<size_t>(l.size()));
+  solver.values(s, 1, l.span(), v.data());
+  for (int k = 0; k < l.size(); ++k) {
+    if (l[k].kind == Move::Bid) {
+      EXPECT_NEAR(v[static_cast<size_t>(k)], 1.42, 1e-9) << s.move_text(l[k]);
+    }
   }
 }
