@@ -27,12 +27,12 @@ class Budget {
         end_(start_ + std::chrono::microseconds(static_cast<int64_t>((timed_ ? o.think_ms : default_cap_ms) * 1000))) {}
   // Steps this worker should take when the work is split over `workers`.
   int share(int worker, int workers) const { return steps_ / workers + (worker < steps_ % workers ? 1 : 0); }
+  // When a step under way should give up (time_point::max(): never).
+  Clock::time_point deadline() const { return timed_ || capped_ ? end_ : Clock::time_point::max(); }
   // True when a worker that has taken `done` of its `share` steps should stop.
   // A time limit is a deadline: no step starts that, taking as long as the
   // steps so far did on average, would end after it. There is always at
   // least one step, so there is always an answer.
-  // When a step under way should give up (time_point::max(): never).
-  Clock::time_point deadline() const { return timed_ || capped_ ? end_ : Clock::time_point::max(); }
   bool over(int done, int share) const {
     if (!timed_ && done >= share) return true;
     if (!(timed_ || capped_) || done == 0) return false;

@@ -265,8 +265,7 @@ void State::legal_moves(int seat, MoveList<Move, N>& out) const {
 
 inline void State::apply_random(int seat, Rng& rng) {
   // The trains whose tiles legal_moves lists, in its order, and the tiles
-  // that fit each. Open doubles under multiple_doubles, and turns with no
-  // tile to lay, go the long way.
+  // that fit each. Open doubles under multiple_doubles go the long way.
   int trains[kTrains];
   unsigned fit[kTrains];
   int nt = 0;
