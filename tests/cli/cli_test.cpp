@@ -287,6 +287,7 @@ TEST(Cli, DuplicateArenaSharesDealsAndRatesBots) {
 
 // Hints and analysis: every legal move valued by the strongest fair bot.
 TEST(Cli, AnalyzeAndProtocolValues) {
+  register_all_games();  // the registry is asked directly below
   int rc = 0;
   const std::string dir = std::filesystem::temp_directory_path() / "boneyard-analyze-test";
   std::filesystem::remove_all(dir);
