@@ -5,11 +5,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <functional>
-#include <memory>
 #include <vector>
 
-#include "bots/ismcts.h"
 #include "bots/pimc.h"
 #include "core/playout.h"
 #include "texas42/bots.h"
@@ -171,61 +168,7 @@ static void BM_Texas42PimcDecision(benchmark::State& st, bool bidding) {
 BENCHMARK_CAPTURE(BM_Texas42PimcDecision, first_lead, false)->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Texas42PimcDecision, opening_bid, true)->Iterations(1)->Unit(benchmark::kMillisecond);
 
-namespace {
-using BotMaker = std::function<std::unique_ptr<Bot<Texas42>>(uint64_t seed)>;
-
-// Games to 7 marks between two partnerships; side A takes seats 0/2 in even
-// games and 1/3 in odd ones. Returns A's share of games won.
-void match(benchmark::State& st, const BotMaker& a, const BotMaker& b) {
-  const int games = static_cast<int>(st.range(0));
-  double wins = 0, marks_for = 0, marks_against = 0;
-  int played = 0;
-  for (auto _ : st) {
-    for (int g = 0; g < games; ++g) {
-      State s(Rules{}, static_cast<uint64_t>(g) + 5000);
-      const int aside = g & 1;
-      auto bot_a = a(static_cast<uint64_t>(g) * 7 + 1);
-      auto bot_b = b(static_cast<uint64_t>(g) * 7 + 2);
-      List l;
-      while (!s.terminal()) {
-        const Actor act = s.actor();
-        if (act.kind == Actor::Chance) {
-          s.apply_chance();
-          continue;
-        }
-        s.legal_moves(act.seat, l);
-        Bot<Texas42>& bot = State::side_of(act.seat) == aside ? *bot_a : *bot_b;
-        s.apply(act.seat, l.size() == 1 ? l[0] : bot.choose(s.observe(act.seat), l.span()));
-      }
-      double r[4];
-      s.returns(r);
-      wins += r[aside];
-      marks_for += s.score(aside);
-      marks_against += s.score(1 - aside);
-      ++played;
-    }
-  }
-  const double p = wins / played;
-  const double half = 1.96 * std::sqrt(p * (1 - p) / played);
-  st.counters["games"] = played;
-  st.counters["a_share"] = p;
-  st.counters["ci95_low"] = p - half;
-  st.counters["ci95_high"] = p + half;
-  st.counters["a_marks"] = marks_for / played;
-  st.counters["b_marks"] = marks_against / played;
-}
-
-std::unique_ptr<Bot<Texas42>> greedy(uint64_t seed) { return std::make_unique<GreedyBot>(seed); }
-std::unique_ptr<Bot<Texas42>> pimc(uint64_t seed) { return std::make_unique<PimcBot<Texas42>>(seed, BotOptions{}); }
-std::unique_ptr<Bot<Texas42>> ismcts(uint64_t seed) { return std::make_unique<IsmctsBot<Texas42>>(seed, BotOptions{}); }
-}  // namespace
-
-// Strength, games to 7 marks, seats swapped every game (a = the first bot).
-static void BM_Texas42PimcVsGreedy(benchmark::State& st) { match(st, pimc, greedy); }
-static void BM_Texas42IsmctsVsGreedy(benchmark::State& st) { match(st, ismcts, greedy); }
-static void BM_Texas42PimcVsIsmcts(benchmark::State& st) { match(st, pimc, ismcts); }
-BENCHMARK(BM_Texas42PimcVsGreedy)->Arg(40)->Iterations(1)->Unit(benchmark::kSecond);
-BENCHMARK(BM_Texas42IsmctsVsGreedy)->Arg(40)->Iterations(1)->Unit(benchmark::kSecond);
-BENCHMARK(BM_Texas42PimcVsIsmcts)->Arg(20)->Iterations(1)->Unit(benchmark::kSecond);
+// Strength between search bots: `boneyard arena texas-42 --bots pimc,greedy
+// --duplicate` (deal sets in both seatings, intervals and Elo).
 
 BENCHMARK_MAIN();
