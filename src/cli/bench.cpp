@@ -31,6 +31,7 @@ void add_bench(CLI::App& app) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& n : names) {
       const GameEntry& g = find_game(n);
+      g.make(o, 0);  // bad options are reported here, not thrown inside a playing thread
       std::vector<BenchResult> res(static_cast<size_t>(*threads));
       std::vector<std::thread> pool;
       for (int t = 0; t < *threads; ++t)

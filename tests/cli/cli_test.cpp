@@ -170,6 +170,11 @@ TEST(Cli, HelpRulesBenchArenaReplay) {
   const json bench = json::parse(run("bench latin --seconds 0.2 --json", &rc));
   EXPECT_EQ(rc, 0);
   EXPECT_GT(bench[0]["hands_per_second"].get<double>(), 1000);
+  EXPECT_GT(bench[0]["hands_per_second_cpu"].get<double>(), 1000);
+  // A bad option is an error, not a crash in a playing thread.
+  const std::string bad = run("bench latin --threads 2 --seconds 0.1 -o target=abc", &rc);
+  EXPECT_EQ(rc, 2) << bad;
+  EXPECT_NE(bad.find("bad value 'abc' for option target"), std::string::npos) << bad;
   const std::string dir = std::filesystem::temp_directory_path() / "boneyard-cli-test";
   std::filesystem::remove_all(dir);
   const json arena = json::parse(run("arena latin --bots greedy,random --games 40 --threads 2 --json --record " + dir, &rc));
