@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/common.h"
+#include "core/text.h"
 #include "record/session.h"
 
 namespace boneyard::cli {
@@ -68,7 +69,8 @@ bool human_turn(Session& s, int seat, const GameEntry& g, const BotOptions& budg
     }
     try {
       if (line.find_first_not_of("0123456789") == std::string::npos) {
-        const size_t k = std::stoul(line);
+        // 20+ digits do not fit any integer: no such move either.
+        const size_t k = parse_whole<size_t>(line).value_or(0);
         if (k < 1 || k > legal.size()) throw Error(fmt::format("no move numbered {}; choose 1..{}", line, legal.size()));
         s.apply(seat, legal[k - 1]);
       } else {

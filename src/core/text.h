@@ -2,6 +2,7 @@
 // Small text helpers shared by every game's move parser.
 #include <cctype>
 #include <charconv>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -18,6 +19,20 @@ inline std::string lower_trim(std::string_view t) {
   const auto b = s.find_first_not_of(" \t\r\n");
   const auto e = s.find_last_not_of(" \t\r\n");
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+// A whole number written with decimal digits only ("007" is 7) that fits
+// in T; nothing for anything else (empty, signs, blanks, too big), so user
+// text never meets std::stoul's exceptions.
+template <class T>
+std::optional<T> parse_whole(std::string_view s) {
+  if (s.empty()) return std::nullopt;
+  for (char c : s)
+    if (c < '0' || c > '9') return std::nullopt;
+  T x{};
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
+  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return x;
 }
 
 // A rule option's whole-number value in [lo, hi]; throws Error naming the

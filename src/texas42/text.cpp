@@ -150,6 +150,8 @@ Move State::parse_move(int seat, std::string_view text) const {
     }
     if (!cur.empty()) w.push_back(cur);
   }
+  // Only separators (":", "=", " : "): no word to read.
+  if (w.empty()) throw fail("no move in it; say pass, bid:30, trump:5 or a tile like 6-4");
   std::string rest;
   for (size_t i = 1; i < w.size(); ++i) rest += w[i];
   const std::string& head = w[0];
@@ -158,14 +160,14 @@ Move State::parse_move(int seat, std::string_view text) const {
       const std::string sfx = suffix;
       if (r.size() > sfx.size() && r.compare(r.size() - sfx.size(), sfx.size(), sfx) == 0) {
         r.resize(r.size() - sfx.size());
-        return all_digits(r) && r.size() <= 2 ? std::stoi(r) : -1;
+        return r.size() <= 2 ? parse_whole<int>(r).value_or(-1) : -1;
       }
     }
     return -1;
   };
   auto bid_move = [&](const std::string& r) -> Move {
     if (all_digits(r) && r.size() <= 4) {
-      const int v = std::stoi(r);
+      const int v = *parse_whole<int>(r);
       if (v >= 30 && v <= 42) return {Move::Bid, static_cast<uint8_t>(v)};
       if (v > 42 && v % 42 == 0 && v / 42 <= kMaxMarks) return {Move::Marks, static_cast<uint8_t>(v / 42)};
       throw fail("a bid is 30 to 42 points or a number of marks (84, 126, ... or '2marks')");
