@@ -29,6 +29,7 @@ void run_analyze(const AnalyzeConfig& c) {
   std::stringstream buf;
   buf << f.rdbuf();
   const nlohmann::json rec = parse_record_text(buf.str());
+  Session::start_of_record(rec);  // the header first: "not a Boneyard record" before "missing events"
   const auto events = Session::record_events(rec);
   if (c.event < 0 || c.event > static_cast<int>(events.size()))
     throw Error(fmt::format("--event {} is out of range: the record has {} events (0..{})", c.event, events.size(),

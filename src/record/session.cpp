@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 
@@ -50,6 +52,12 @@ json summary_json(const HandSummary& h) {
   return j;
 }
 
+json Session::result_json() const {
+  json result{{"over", state_->terminal()}, {"scores", state_->scores()}};
+  if (state_->terminal()) result["returns"] = state_->returns();
+  return result;
+}
+
 json Session::record() const {
   json opts = json::object();
   for (const auto& [k, v] : options_) opts[k] = v;
@@ -60,8 +68,7 @@ json Session::record() const {
   }
   json hands = json::array();
   for (const auto& h : state_->hands()) hands.push_back(summary_json(h));
-  json result{{"over", state_->terminal()}, {"scores", state_->scores()}};
-  if (state_->terminal()) result["returns"] = state_->returns();
+  const json result = result_json();
   return {{"format", "boneyard-record"},
           {"version", 1},
           {"game", entry_->name},
@@ -74,54 +81,122 @@ json Session::record() const {
           {"result", result}};
 }
 
+int64_t whole_number(const json& v, std::string_view what, int64_t lo, int64_t hi) {
+  // Unsigned first: get<int64_t>() of 2^63 and above would wrap.
+  const bool fits = v.is_number_unsigned() ? v.get<uint64_t>() <= static_cast<uint64_t>(hi) && v.get<uint64_t>() >= static_cast<uint64_t>(std::max<int64_t>(lo, 0))
+                    : v.is_number_integer() ? v.get<int64_t>() >= lo && v.get<int64_t>() <= hi
+                                            : false;
+  if (!fits) throw Error(fmt::format("{} must be a whole number from {} to {}, not {}", what, lo, hi, v.dump()));
+  return v.is_number_unsigned() ? static_cast<int64_t>(v.get<uint64_t>()) : v.get<int64_t>();
+}
+
+uint64_t whole_number_u64(const json& v, std::string_view what) {
+  if (!v.is_number_unsigned())
+    throw Error(fmt::format("{} must be a whole number from 0 to {}, not {}", what, UINT64_MAX, v.dump()));
+  return v.get<uint64_t>();
+}
+
 namespace {
-const json& field(const json& j, const char* key, json::value_t type, const char* what) {
+[[noreturn]] void bad(const std::string& why) { throw Error("bad record: " + why); }
+
+// The field `key` of object j, which must be there.
+const json& need(const json& j, const char* key, const std::string& where, const char* what) {
   auto it = j.find(key);
-  if (it == j.end()) throw Error(fmt::format("bad record: missing '{}' ({})", key, what));
-  const bool ok = it->type() == type || (type == json::value_t::number_unsigned && it->is_number_integer() && *it >= 0);
-  if (!ok) throw Error(fmt::format("bad record: '{}' must be {}", key, what));
+  if (it == j.end()) bad(fmt::format("{}missing '{}' ({})", where, key, what));
   return *it;
+}
+
+void want_type(bool ok, const json& v, const char* key, const std::string& where, const char* what) {
+  if (!ok) bad(fmt::format("{}'{}' must be {}, not {}", where, key, what, v.dump()));
+}
+
+bool numbers(const json& v) {
+  if (!v.is_array()) return false;
+  for (const json& x : v)
+    if (!x.is_number()) return false;
+  return true;
+}
+
+// One recorded hand against the replayed one: every field but the text for
+// a person (which another version may word differently).
+void check_hand(size_t i, const json& want, const json& got) {
+  const std::string where = fmt::format("hand {}: ", i + 1);
+  if (!want.is_object()) bad(fmt::format("{}a hand must be an object, not {}", where, want.dump()));
+  const json& w = need(want, "winner_side", where, "a side number or null");
+  want_type(w.is_null() || w.is_number_integer(), w, "winner_side", where, "a side number or null");
+  const json& sp = need(want, "side_points", where, "points per side");
+  want_type(numbers(sp), sp, "side_points", where, "an array of numbers");
+  const json& how = need(want, "how", where, "how the hand ended");
+  want_type(how.is_string(), how, "how", where, "a string");
+  if (want.contains("text")) want_type(want["text"].is_string(), want["text"], "text", where, "a string");
+  if (want.contains("detail")) want_type(want["detail"].is_object(), want["detail"], "detail", where, "an object");
+  for (const char* key : {"winner_side", "side_points", "how", "detail"}) {
+    if (!want.contains(key)) continue;
+    const json& g = got.contains(key) ? got[key] : json();
+    if (want[key] != g) bad(fmt::format("{}'{}' replays to {} but the record says {}", where, key, g.dump(), want[key].dump()));
+  }
 }
 }  // namespace
 
 Session Session::start_of_record(const json& r) {
-  if (!r.is_object()) throw Error("bad record: expected a JSON object");
-  if (r.value("format", "") != "boneyard-record")
-    throw Error("bad record: 'format' must be \"boneyard-record\" (is this a Boneyard record?)");
-  if (!r.contains("version") || !r["version"].is_number_integer() || r["version"] != 1)
-    throw Error("bad record: unsupported 'version' (this program reads version 1)");
-  const std::string game = field(r, "game", json::value_t::string, "a game name").get<std::string>();
+  if (!r.is_object()) bad(fmt::format("expected a JSON object, not {}", r.type_name()));
+  const auto fmt_it = r.find("format");
+  if (fmt_it == r.end() || !fmt_it->is_string() || *fmt_it != "boneyard-record")
+    bad(fmt::format("'format' must be \"boneyard-record\" (is this a Boneyard record?), not {}",
+                    fmt_it == r.end() ? "missing" : fmt_it->dump()));
+  const auto ver = r.find("version");
+  if (ver == r.end() || !ver->is_number_integer() || *ver != 1)
+    bad(fmt::format("'version' must be 1 (this program reads version 1), not {}", ver == r.end() ? "missing" : ver->dump()));
+  const json& g = need(r, "game", "", "a game name");
+  want_type(g.is_string(), g, "game", "", "a game name (a string)");
   OptionList opts;
   if (r.contains("options")) {
-    if (!r["options"].is_object()) throw Error("bad record: 'options' must be an object of strings");
+    if (!r["options"].is_object()) bad(fmt::format("'options' must be an object of strings, not {}", r["options"].dump()));
     for (const auto& [k, v] : r["options"].items()) {
-      if (!v.is_string()) throw Error(fmt::format("bad record: option '{}' must be a string", k));
+      if (!v.is_string()) bad(fmt::format("option '{}' must be a string, not {}", k, v.dump()));
       opts.emplace_back(k, v.get<std::string>());
     }
   }
-  const uint64_t seed = field(r, "seed", json::value_t::number_unsigned, "a whole number").get<uint64_t>();
-  Session s(game, opts, seed);
-  if (r.contains("players") && r["players"].is_array())
-    for (size_t i = 0; i < r["players"].size() && i < s.players_.size(); ++i)
-      if (r["players"][i].is_string()) s.players_[i] = r["players"][i].get<std::string>();
+  if (r.contains("effective_options") && !r["effective_options"].is_object())
+    bad(fmt::format("'effective_options' must be an object, not {}", r["effective_options"].dump()));
+  uint64_t seed = 0;
+  try {
+    seed = whole_number_u64(need(r, "seed", "", "the game's seed"), "'seed'");
+  } catch (const Error& e) {
+    bad(e.what());
+  }
+  Session s(g.get<std::string>(), opts, seed);
+  if (r.contains("players")) {
+    const json& p = r["players"];
+    bool ok = p.is_array() && p.size() == s.players_.size();
+    for (size_t i = 0; ok && i < p.size(); ++i) ok = p[i].is_string();
+    if (!ok) bad(fmt::format("'players' must be an array of {} strings (one per seat), not {}", s.players_.size(), p.dump()));
+    for (size_t i = 0; i < p.size(); ++i) s.players_[i] = p[i].get<std::string>();
+  }
   return s;
 }
 
 std::vector<RecordEvent> Session::record_events(const json& r) {
-  const json& events = field(r, "events", json::value_t::array, "an array of events");
+  if (!r.is_object()) bad(fmt::format("expected a JSON object, not {}", r.type_name()));
+  const json& events = need(r, "events", "", "an array of events");
+  want_type(events.is_array(), events, "events", "", "an array of events");
   std::vector<RecordEvent> out;
   for (const json& e : events) {
-    const auto n = out.size();
-    if (!e.is_object()) throw Error(fmt::format("bad record: event {}: an event must be an object", n));
+    const auto where = fmt::format("event {}: ", out.size());
+    if (!e.is_object()) bad(fmt::format("{}an event must be an object, not {}", where, e.dump()));
     if (e.contains("chance")) {
-      if (!e["chance"].is_string()) throw Error(fmt::format("bad record: event {}: 'chance' must be a string", n));
+      want_type(e["chance"].is_string(), e["chance"], "chance", where, "a string");
       out.push_back({true, -1, e["chance"].get<std::string>()});
     } else {
-      if (!e.contains("seat") || !e["seat"].is_number_integer())
-        throw Error(fmt::format("bad record: event {}: 'seat' must be a seat number", n));
-      if (!e.contains("move") || !e["move"].is_string())
-        throw Error(fmt::format("bad record: event {}: 'move' must be a string", n));
-      out.push_back({false, e["seat"].get<int>(), e["move"].get<std::string>()});
+      int seat = 0;
+      try {
+        seat = static_cast<int>(whole_number(need(e, "seat", where, "a seat number"), "'seat'", 0, kMaxRecordSeat));
+      } catch (const Error& err) {
+        bad(where + err.what());
+      }
+      const json& m = need(e, "move", where, "the move's text");
+      want_type(m.is_string(), m, "move", where, "a string");
+      out.push_back({false, seat, m.get<std::string>()});
     }
   }
   return out;
@@ -144,26 +219,54 @@ Session Session::from_record(const json& r, int upto) {
     s.apply_event(e);
   }
   // The recorded hand results must be what the replay produced.
-  if (r.contains("hands") && r["hands"].is_array()) {
-    const auto& got = s.state().hands();
+  const auto& got = s.state().hands();
+  if (r.contains("hands")) {
     const json& want = r["hands"];
-    for (size_t i = 0; i < want.size() && i < got.size(); ++i) {
-      const json g = summary_json(got[i]);
-      if (!want[i].is_object() || want[i].value("side_points", json()) != g["side_points"] ||
-          want[i].value("winner_side", json()) != g["winner_side"])
-        throw Error(fmt::format("bad record: hand {} replays to {} but the record says {}", i + 1,
-                                g["side_points"].dump(), want[i].is_object() ? want[i].value("side_points", json()).dump() : want[i].dump()));
-    }
+    want_type(want.is_array(), want, "hands", "", "an array of hand results");
+    for (size_t i = 0; i < want.size() && i < got.size(); ++i) check_hand(i, want[i], summary_json(got[i]));
     if (upto < 0 && want.size() != got.size())
-      throw Error(fmt::format("bad record: it lists {} hands but its events make {}", want.size(), got.size()));
+      bad(fmt::format("it lists {} hands but its events make {}", want.size(), got.size()));
+  }
+  // And so must the game's result, for a whole record.
+  if (r.contains("result")) {
+    const json& want = r["result"];
+    want_type(want.is_object(), want, "result", "", "an object");
+    const std::string where = "'result': ";
+    const json& over = need(want, "over", where, "true or false");
+    want_type(over.is_boolean(), over, "over", where, "true or false");
+    const json& scores = need(want, "scores", where, "scores per side");
+    want_type(numbers(scores), scores, "scores", where, "an array of numbers");
+    const bool has_returns = want.contains("returns");
+    if (has_returns) want_type(numbers(want["returns"]), want["returns"], "returns", where, "an array of numbers");
+    if (upto < 0) {
+      const json g = s.result_json();
+      for (const char* key : {"over", "scores", "returns"}) {
+        const json w = want.contains(key) ? want[key] : json();
+        const json x = g.contains(key) ? g[key] : json();
+        if (w != x)
+          bad(fmt::format("{}'{}' replays to {} but the record says {}", where, key, x.is_null() ? "nothing" : x.dump(),
+                          w.is_null() ? "nothing" : w.dump()));
+      }
+    }
   }
   return s;
 }
 
 json parse_record_text(std::string_view text) {
-  json j = json::parse(text, nullptr, false);
-  if (j.is_discarded()) throw Error("bad record: not valid JSON");
-  return j;
+  try {
+    return json::parse(text);
+  } catch (const json::out_of_range& e) {
+    throw Error(fmt::format("bad record: {}", json_number_error(e)));
+  } catch (const json::exception&) {
+    throw Error("bad record: not valid JSON");
+  }
+}
+
+std::string json_number_error(const std::exception& e) {
+  // "[json.exception.out_of_range.406] number overflow parsing '1e400'"
+  std::string what = e.what();
+  const auto q = what.find('\'');
+  return "number out of range" + (q == std::string::npos ? std::string() : ": " + what.substr(q) + " does not fit in a number");
 }
 
 std::string write_record(const Session& s, const std::string& dir, const std::string& tag) {

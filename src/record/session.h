@@ -47,6 +47,8 @@ class Session {
   void settle_chance();
 
   nlohmann::json record() const;
+  // The record's "result": over, scores, returns when over.
+  nlohmann::json result_json() const;
 
  private:
   Session() = default;
@@ -60,6 +62,19 @@ class Session {
 
 // Parses a record file's text; throws Error naming what is wrong.
 nlohmann::json parse_record_text(std::string_view text);
+// "number out of range: '1e400' does not fit in a number", from the error
+// nlohmann::json throws for such a number.
+std::string json_number_error(const std::exception& e);
+
+// A JSON integer in [lo, hi], else Error "<what> must be a whole number from
+// lo to hi, not ...": 1.0, "1", true and numbers out of range are refused,
+// never converted or wrapped.
+int64_t whole_number(const nlohmann::json& v, std::string_view what, int64_t lo, int64_t hi);
+// A seed: a JSON integer from 0 to 2^64-1.
+uint64_t whole_number_u64(const nlohmann::json& v, std::string_view what);
+// Seats in a record are checked against the game when applied; this bounds
+// them first so that no number is cut to an int.
+inline constexpr int64_t kMaxRecordSeat = 255;
 // Writes the record under dir as <game>-<seed>[-<tag>].json; returns the path.
 std::string write_record(const Session& s, const std::string& dir, const std::string& tag = "");
 
