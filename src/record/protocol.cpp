@@ -24,10 +24,17 @@ json actor_json(const Actor& a) {
 Protocol::Protocol() { register_all_games(); }
 
 std::string Protocol::handle(std::string_view line) {
-  json req = json::parse(line, nullptr, false);
-  json out;
-  if (req.is_discarded()) {
+  json req, out;
+  try {
+    req = json::parse(line);
+  } catch (const json::out_of_range& e) {  // 1e400: valid JSON, but no number holds it
+    req = json::value_t::discarded;
+    out = {{"ok", false}, {"error", json_number_error(e)}};
+  } catch (const json::exception&) {
+    req = json::value_t::discarded;
     out = {{"ok", false}, {"error", "not valid JSON; send one object per line, e.g. {\"cmd\":\"help\"}"}};
+  }
+  if (req.is_discarded()) {
   } else if (!req.is_object()) {
     out = {{"ok", false}, {"error", "expected a JSON object with a \"cmd\" field"}};
   } else {
@@ -51,13 +58,8 @@ Session& Protocol::session() {
 
 int Protocol::seat_of(const json& req) const {
   const Actor a = s_->state().actor();
-  if (req.contains("seat")) {
-    if (!req["seat"].is_number_integer()) throw Error("'seat' must be a seat number");
-    const int seat = req["seat"].get<int>();
-    if (seat < 0 || seat >= s_->state().num_seats())
-      throw Error(fmt::format("seat {} does not exist; seats are 0..{}", seat, s_->state().num_seats() - 1));
-    return seat;
-  }
+  if (req.contains("seat"))
+    return static_cast<int>(whole_number(req["seat"], "'seat' (a seat number)", 0, s_->state().num_seats() - 1));
   if (a.kind == Actor::Seat) return a.seat;
   throw Error(fmt::format("say which 'seat': {}", to_string(a)));
 }
@@ -86,20 +88,25 @@ std::string str(const json& req, const char* key) {
   if (!req[key].is_string()) throw Error(fmt::format("'{}' must be a string", key));
   return req[key].get<std::string>();
 }
-// The optional search budget of a bot request.
+// The optional search budget of a bot request (the same bounds as the
+// command line's --think-ms, --iterations, --bot-threads).
 BotOptions budget_of(const json& req) {
   BotOptions o;
-  auto number = [&](const char* key, double lo, double hi) {
-    if (!req.contains(key)) return -1.0;
-    if (!req[key].is_number()) throw Error(fmt::format("'{}' must be a number", key));
-    const double v = req[key].get<double>();
-    if (v < lo || v > hi) throw Error(fmt::format("'{}' must be between {} and {}, not {}", key, lo, hi, v));
-    return v;
-  };
-  if (const double v = number("think_ms", 0, 3600000); v >= 0) o.think_ms = v;
-  if (const double v = number("iterations", 0, 1e8); v >= 0) o.iterations = static_cast<int>(v);
-  if (const double v = number("threads", 1, 256); v >= 0) o.threads = static_cast<int>(v);
+  if (req.contains("think_ms")) {
+    const json& v = req["think_ms"];
+    if (!v.is_number() || v.get<double>() < 0 || v.get<double>() > 3600000)
+      throw Error(fmt::format("'think_ms' must be a number of milliseconds from 0 to 3600000, not {}", v.dump()));
+    o.think_ms = v.get<double>();
+  }
+  if (req.contains("iterations")) o.iterations = static_cast<int>(whole_number(req["iterations"], "'iterations'", 0, 100000000));
+  if (req.contains("threads")) o.threads = static_cast<int>(whole_number(req["threads"], "'threads'", 1, 256));
   return o;
+}
+
+json budget_json(const BotOptions& o) { return {{"think_ms", o.think_ms}, {"iterations", o.iterations}, {"threads", o.threads}}; }
+
+bool same_budget(const BotOptions& a, const BotOptions& b) {
+  return a.think_ms == b.think_ms && a.iterations == b.iterations && a.threads == b.threads;
 }
 }  // namespace
 
@@ -130,11 +137,7 @@ json Protocol::dispatch(const json& req) {
       for (const auto& [k, v] : req["options"].items())
         opts.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
     }
-    uint64_t seed = 1;
-    if (req.contains("seed")) {
-      if (!req["seed"].is_number_unsigned()) throw Error("'seed' must be a whole number >= 0");
-      seed = req["seed"].get<uint64_t>();
-    }
+    const uint64_t seed = req.contains("seed") ? whole_number_u64(req["seed"], "'seed'") : 1;
     auto_chance_ = true;
     if (req.contains("auto_chance")) {
       if (!req["auto_chance"].is_boolean()) throw Error("'auto_chance' must be true or false");
@@ -162,10 +165,7 @@ json Protocol::dispatch(const json& req) {
   if (cmd == "load") {
     if (!req.contains("record")) throw Error("missing 'record' (a record object, see docs/records.md)");
     int upto = -1;
-    if (req.contains("upto")) {
-      if (!req["upto"].is_number_unsigned()) throw Error("'upto' must be a whole number of events");
-      upto = req["upto"].get<int>();
-    }
+    if (req.contains("upto")) upto = static_cast<int>(whole_number(req["upto"], "'upto' (a number of events)", 0, INT32_MAX));
     s_ = std::make_unique<Session>(Session::from_record(req["record"], upto));
     auto_chance_ = false;
     bots_.clear();
@@ -217,12 +217,19 @@ json Protocol::dispatch(const json& req) {
   if (cmd == "bot") {
     const std::string name = str(req, "bot");
     const int seat = seat_of(req);
-    auto& bot = bots_[{name, seat}];
-    if (!bot) bot = make_bot(s.entry(), name, s.seed() * 1000003u + static_cast<uint64_t>(seat) + 17, budget_of(req));
+    const BotOptions budget = budget_of(req);
+    // One bot per (bot, seat) keeps its generator going over the game; a
+    // call with another budget gets a bot with that budget (the budget of
+    // each call applies to that call).
+    auto& cached = bots_[{name, seat}];
+    if (!cached.bot || !same_budget(cached.budget, budget))
+      cached = {budget, make_bot(s.entry(), name, s.seed() * 1000003u + static_cast<uint64_t>(seat) + 17, budget)};
+    AnyBot& bot = *cached.bot;
+    if (req.contains("apply") && !req["apply"].is_boolean()) throw Error("'apply' must be true or false");
     const bool apply = !req.contains("apply") || req["apply"] == true;
-    if (!apply) return {{"move", st.ask_bot(seat, *bot)}, {"seat", seat}};
+    if (!apply) return {{"move", st.ask_bot(seat, bot)}, {"seat", seat}, {"budget", budget_json(budget)}};
     const size_t before = st.hands().size();
-    json out{{"move", s.bot_move(seat, *bot)}, {"seat", seat}};
+    json out{{"move", s.bot_move(seat, bot)}, {"seat", seat}, {"budget", budget_json(budget)}};
     after_move(out, before);
     return out;
   }

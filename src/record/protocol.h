@@ -29,7 +29,11 @@ class Protocol {
   std::unique_ptr<Session> s_;
   bool auto_chance_ = true;
   bool quit_ = false;
-  std::map<std::pair<std::string, int>, std::unique_ptr<AnyBot>> bots_;
+  struct CachedBot {
+    BotOptions budget;
+    std::unique_ptr<AnyBot> bot;
+  };
+  std::map<std::pair<std::string, int>, CachedBot> bots_;
 };
 
 }  // namespace boneyard
