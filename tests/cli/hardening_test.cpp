@@ -1,0 +1,298 @@
+// Hardening (issue 12): user text, protocol lines and records never crash
+// the program or wrap numbers; replays check every result; bot budgets.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "hardening_util.h"
+#include "record/protocol.h"
+#include "record/session.h"
+
+using namespace boneyard;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+using namespace hardening;
+
+std::string refusal(const json& rec) {
+  try {
+    Session::from_record(rec);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+class Hardening : public ::testing::Test {
+ protected:
+  void SetUp() override { register_all_games(); }
+};
+
+}  // namespace
+
+// --- 1. numbers typed at the play prompt -------------------------------------
+
+TEST_F(Hardening, HugeMoveNumberAtThePromptIsRefusedAndTheRecordKept) {
+  const std::string dir = fresh_dir("bignum");
+  int rc = 0;
+  const std::string out =
+      sh("play caribbean --seed 3 --seat 0 --record " + dir + " <<'EOF'\n99999999999999999999\n000000000000000000000000001\n0\nquit\nEOF", &rc);
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("no move numbered 99999999999999999999"), std::string::npos) << out;
+  EXPECT_EQ(files_in(dir).size(), 1u) << out;
+}
+
+// --- 2. punctuation-only moves --------------------------------------------------
+
+const char* kJunkMoves[] = {":",  "=",  "::", " : ", ",",   "/",  "-",   "|",    "[]",   "[",    "]",     ":l",  "=:=", "+",
+                            ";",  "\t", "bid", "bid:", "trump", "t:", "leader", "leader:", "-1", "1e400", "6-", "-6", "6-4:",
+                            ":m", "t", "99999999999999999999", "bid 99999999999999999999", "99999999999999999999marks"};
+const char* kNeverLegal[] = {":", "=", "::", " : ", ",", "/", "|", "[]", "=:=", ";", "\t"};
+
+// Every game's move parser, at every kind of decision its games reach
+// (bids, trumps, tricks, trains, dice rounds), answers junk with an Error.
+TEST_F(Hardening, EveryMoveParserRefusesPunctuationInEveryPhase) {
+  for (const auto& g : games()) {
+    SCOPED_TRACE(g.name);
+    Session s(g.name, {}, 11);
+    std::vector<std::unique_ptr<AnyBot>> bots;
+    for (int k = 0; k < s.state().num_seats(); ++k) bots.push_back(make_bot(g, "random", 5 + static_cast<uint64_t>(k)));
+    for (int step = 0; step < 400 && !s.state().terminal(); ++step) {
+      const Actor a = s.state().actor();
+      if (a.kind == Actor::Chance) {
+        s.chance();
+        continue;
+      }
+      for (int k = 0; k < s.state().num_seats(); ++k) {
+        if (!a.acts(k)) continue;
+        for (const char* junk : kJunkMoves) {
+          auto copy = s.state().clone();
+          try {
+            copy->apply(k, junk);
+          } catch (const Error&) {
+          }
+        }
+        for (const char* junk : kNeverLegal) {
+          auto copy = s.state().clone();
+          EXPECT_THROW(copy->apply(k, junk), Error) << "'" << junk << "'";
+        }
+        s.bot_move(k, *bots[static_cast<size_t>(k)]);
+        if (a.kind == Actor::Seat) break;
+      }
+    }
+  }
+}
+
+TEST_F(Hardening, Texas42PunctuationThroughTheProtocol) {
+  Protocol p;
+  auto ask = [&](const std::string& line) { return json::parse(p.handle(line)); };
+  ASSERT_TRUE(ask(R"({"cmd":"new","game":"texas-42","seed":1})")["ok"]);
+  for (const char* m : {":", "=", "::", " : "}) {
+    const json r = ask(json{{"cmd", "apply"}, {"move", m}}.dump());
+    EXPECT_FALSE(r["ok"]) << r.dump();
+    EXPECT_NE(r["error"].get<std::string>().find("illegal move"), std::string::npos) << r.dump();
+  }
+  EXPECT_TRUE(ask(R"({"cmd":"bot","bot":"greedy"})")["ok"]);  // the session goes on
+}
+
+TEST_F(Hardening, Texas42PunctuationInARecordIsRefused) {
+  Session s = random_game("texas-42", 4);
+  json rec = s.record();
+  ASSERT_GT(rec["events"].size(), 10u);
+  size_t k = 0;
+  while (!rec["events"][k].contains("move")) ++k;
+  for (const char* m : {":", "=", "::", " : "}) {
+    json bad = rec;
+    bad["events"][k]["move"] = m;
+    EXPECT_NE(refusal(bad).find(fmt::format("event {}", k)), std::string::npos) << refusal(bad);
+    Protocol p;
+    const json r = json::parse(p.handle(json{{"cmd", "load"}, {"record", bad}}.dump()));
+    EXPECT_FALSE(r["ok"]) << r.dump();
+  }
+  const std::string dir = fresh_dir("t42colon");
+  fs::create_directories(dir);
+  json bad = rec;
+  bad["events"][k]["move"] = ":";
+  write_file(dir + "/bad.json", bad.dump());
+  int rc = 0;
+  const std::string out = sh("replay " + dir + "/bad.json", &rc);
+  EXPECT_EQ(rc, 2) << out;
+  EXPECT_NE(out.find("illegal move ':'"), std::string::npos) << out;
+}
+
+TEST_F(Hardening, Texas42PunctuationAtThePlayPrompt) {
+  int rc = 0;
+  const std::string out = sh("play texas-42 --seed 1 --seat 0 <<'EOF'\n:\n=\n::\n : \nquit\nEOF", &rc);
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("illegal move ':'"), std::string::npos) << out;
+}
+
+// --- 3. record fields of the wrong type -----------------------------------------
+
+TEST_F(Hardening, RecordFieldsOfTheWrongTypeAreRefusedByName) {
+  Session s = random_game("latin", 3);
+  const json rec = s.record();
+  EXPECT_NE(refusal(json{{"format", 1}, {"version", 1}}).find("'format'"), std::string::npos);
+  struct Case {
+    std::vector<std::string> path;
+    json value;
+    std::string word;
+  };
+  const std::vector<Case> cases = {
+      {{"format"}, 1, "'format'"},
+      {{"format"}, nullptr, "'format'"},
+      {{"version"}, "1", "'version'"},
+      {{"version"}, 1.0, "'version'"},
+      {{"game"}, 7, "'game'"},
+      {{"options"}, json::array(), "'options'"},
+      {{"options"}, json{{"target", 100}}, "option 'target'"},
+      {{"seed"}, "3", "'seed'"},
+      {{"seed"}, -3, "'seed'"},
+      {{"seed"}, 3.5, "'seed'"},
+      {{"players"}, "greedy", "'players'"},
+      {{"players"}, json::array({1, 2, 3, 4}), "'players'"},
+      {{"events"}, json::object(), "'events'"},
+      {{"hands"}, "none", "'hands'"},
+      {{"hands", "0"}, 5, "hand 1"},
+      {{"hands", "0", "winner_side"}, "0", "winner_side"},
+      {{"hands", "0", "side_points"}, "lots", "side_points"},
+      {{"result"}, 5, "'result'"},
+      {{"result", "over"}, "yes", "'over'"},
+      {{"result", "scores"}, "high", "'scores'"},
+  };
+  for (const auto& c : cases) {
+    json bad = rec;
+    json* at = &bad;
+    for (size_t i = 0; i + 1 < c.path.size(); ++i)
+      at = at->is_array() ? &(*at)[std::stoul(c.path[i])] : &(*at)[c.path[i]];
+    (at->is_array() ? (*at)[std::stoul(c.path.back())] : (*at)[c.path.back()]) = c.value;
+    const std::string why = refusal(bad);
+    EXPECT_NE(why.find(c.word), std::string::npos) << c.path.back() << " = " << c.value.dump() << ": " << why;
+    EXPECT_EQ(why.rfind("bad record", 0), 0u) << why;
+  }
+}
+
+TEST_F(Hardening, ReplayAndAnalyzeRefuseANonStringFormat) {
+  const std::string dir = fresh_dir("format");
+  fs::create_directories(dir);
+  write_file(dir + "/r.json", R"({"format":1,"version":1})");
+  for (const std::string cmd : {"replay ", "analyze --event 0 "}) {
+    int rc = 0;
+    const std::string out = sh(cmd + dir + "/r.json", &rc);
+    EXPECT_EQ(rc, 2) << cmd << out;
+    EXPECT_NE(out.find("'format' must be"), std::string::npos) << cmd << out;
+  }
+}
+
+// --- 5. integers are range- and type-checked ------------------------------------
+
+TEST_F(Hardening, ProtocolIntegersAreCheckedNotWrapped) {
+  Protocol p;
+  auto ask = [&](const std::string& line) { return json::parse(p.handle(line)); };
+  auto error_of = [&](const std::string& line) {
+    const json r = ask(line);
+    EXPECT_FALSE(r["ok"]) << line << " -> " << r.dump();
+    return r.value("error", std::string());
+  };
+  ASSERT_TRUE(ask(R"({"cmd":"new","game":"latin","seed":3})")["ok"]);
+  const int to_move = ask(R"({"cmd":"state"})")["actor"]["seat"];
+  const std::string first = ask(R"({"cmd":"legal"})")["legal"][0];
+  // 2^32 + seat would wrap to the seat to move.
+  const std::string wrapped = std::to_string((uint64_t{1} << 32) + static_cast<uint64_t>(to_move));
+  EXPECT_NE(error_of(R"({"cmd":"apply","move":")" + first + R"(","seat":)" + wrapped + "}").find("seat"), std::string::npos);
+  EXPECT_NE(error_of(R"({"cmd":"legal","seat":18446744073709551615})").find("seat"), std::string::npos);
+  EXPECT_NE(error_of(R"({"cmd":"legal","seat":1.0})").find("seat"), std::string::npos);
+  EXPECT_NE(error_of(R"({"cmd":"legal","seat":-1})").find("seat"), std::string::npos);
+  EXPECT_NE(error_of(R"({"cmd":"new","game":"latin","seed":1e400})").find("number out of range"), std::string::npos);
+  EXPECT_NE(error_of(R"({"cmd":"new","game":"latin","seed":18446744073709551616})").find("'seed'"), std::string::npos);
+  EXPECT_NE(error_of(R"({"cmd":"new","game":"latin","seed":2.5})").find("'seed'"), std::string::npos);
+  EXPECT_NE(error_of(R"({"cmd":"bot","bot":"ismcts","iterations":1.5})").find("'iterations'"), std::string::npos);
+  EXPECT_NE(error_of(R"({"cmd":"bot","bot":"ismcts","iterations":4294967297})").find("'iterations'"), std::string::npos);
+  EXPECT_NE(error_of(R"({"cmd":"bot","bot":"ismcts","threads":2.5})").find("'threads'"), std::string::npos);
+  EXPECT_NE(error_of(R"({"cmd":"bot","bot":"ismcts","think_ms":-1})").find("'think_ms'"), std::string::npos);
+  EXPECT_NE(error_of(R"({"cmd":"bot","bot":"ismcts","think_ms":"5"})").find("'think_ms'"), std::string::npos);
+  EXPECT_EQ(ask(R"({"cmd":"state"})")["actor"]["seat"], to_move);  // nothing was applied
+  const json rec = ask(R"({"cmd":"record"})")["record"];
+  EXPECT_NE(error_of(json{{"cmd", "load"}, {"record", rec}, {"upto", uint64_t{1} << 32}}.dump()).find("'upto'"),
+            std::string::npos);
+  EXPECT_NE(error_of(json{{"cmd", "load"}, {"record", rec}, {"upto", -1}}.dump()).find("'upto'"), std::string::npos);
+  EXPECT_NE(error_of(R"({"cmd":"new","game":"latin","id":1e999})").find("number out of range"), std::string::npos);
+}
+
+TEST_F(Hardening, RecordSeatsAreCheckedNotWrapped) {
+  Session s = random_game("latin", 3);
+  json rec = s.record();
+  size_t k = 0;
+  while (!rec["events"][k].contains("move")) ++k;
+  const int seat = rec["events"][k]["seat"];
+  json bad = rec;
+  bad["events"][k]["seat"] = (uint64_t{1} << 32) + static_cast<uint64_t>(seat);
+  EXPECT_NE(refusal(bad).find("'seat'"), std::string::npos) << refusal(bad);
+  bad["events"][k]["seat"] = 1.0 * seat;
+  EXPECT_NE(refusal(bad).find("'seat'"), std::string::npos) << refusal(bad);
+  EXPECT_THROW(parse_record_text(R"({"format":"boneyard-record","seed":1e400})"), Error);
+  try {
+    parse_record_text(R"({"seed":1e400})");
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("number out of range"), std::string::npos) << e.what();
+  }
+}
+
+// --- 6. replay checks every hand result and the game result -----------------------
+
+TEST_F(Hardening, TamperedResultsAreRefused) {
+  for (const std::string game : {"latin", "texas-42", "mexican-train", "dice-and-dominoes"}) {
+    SCOPED_TRACE(game);
+    Session s = random_game(game, 8);
+    const json rec = s.record();
+    ASSERT_EQ(refusal(rec), "(accepted)");
+    auto tampered = [&](auto change, const std::string& word) {
+      json bad = rec;
+      change(bad);
+      const std::string why = refusal(bad);
+      EXPECT_NE(why.find(word), std::string::npos) << why;
+    };
+    tampered([](json& r) { r["result"]["scores"][0] = r["result"]["scores"][0].get<double>() + 1; }, "scores");
+    tampered([](json& r) { r["result"]["over"] = false; }, "over");
+    tampered([](json& r) { r["result"]["returns"][0] = 0.25; }, "returns");
+    tampered([](json& r) { r["result"].erase("returns"); }, "returns");
+    tampered([](json& r) { r["hands"][0]["how"] = "magic"; }, "hand 1");
+    tampered([](json& r) { r["hands"][0]["side_points"][0] = r["hands"][0]["side_points"][0].get<double>() + 1; }, "hand 1");
+    tampered([](json& r) {
+      const json w = r["hands"][0]["winner_side"];
+      r["hands"][0]["winner_side"] = w.is_null() ? json(0) : json(w.get<int>() + 0.0);
+    }, "winner_side");
+    if (rec["hands"][0].contains("detail"))
+      tampered([](json& r) { r["hands"][0]["detail"]["extra"] = 1; }, "hand 1");
+  }
+}
+
+// --- 7. the protocol's bot takes each call's budget -------------------------------
+
+TEST_F(Hardening, EveryBotCallGetsItsOwnBudget) {
+  // The budget of a call is reported back, and a call gives what a fresh
+  // bot with that budget gives, whatever budget earlier calls had.
+  int differ = 0;
+  for (int seed = 1; seed <= 6; ++seed) {
+    Protocol a, b;
+    const std::string start = fmt::format(R"({{"cmd":"new","game":"latin","seed":{}}})", seed);
+    ASSERT_TRUE(json::parse(a.handle(start))["ok"]);
+    ASSERT_TRUE(json::parse(b.handle(start))["ok"]);
+    const json first = json::parse(a.handle(R"({"cmd":"bot","bot":"ismcts","iterations":1,"apply":false})"));
+    ASSERT_TRUE(first["ok"]) << first.dump();
+    EXPECT_EQ(first["budget"]["iterations"], 1) << first.dump();
+    const json later = json::parse(a.handle(R"({"cmd":"bot","bot":"ismcts","iterations":3000,"apply":false})"));
+    EXPECT_EQ(later["budget"]["iterations"], 3000) << later.dump();
+    const json fresh = json::parse(b.handle(R"({"cmd":"bot","bot":"ismcts","iterations":3000,"apply":false})"));
+    EXPECT_EQ(later["move"], fresh["move"]) << "seed " << seed;
+    differ += first["move"] != fresh["move"];
+    const json dflt = json::parse(a.handle(R"({"cmd":"bot","bot":"ismcts","think_ms":5,"apply":false})"));
+    EXPECT_EQ(dflt["budget"]["think_ms"], 5) << dflt.dump();
+    EXPECT_EQ(dflt["budget"]["iterations"], 0) << dflt.dump();
+  }
+  EXPECT_GT(differ, 0);  // the budgets do lead to different moves
+}
+

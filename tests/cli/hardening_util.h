@@ -1,0 +1,80 @@
+#pragma once
+// Helpers for the CLI tests that run the executable and read its records.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "record/session.h"
+
+namespace hardening {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+using namespace boneyard;
+
+inline std::string sh(const std::string& args, int* rc = nullptr) {
+  std::string out;
+  FILE* p = popen((std::string(BONEYARD_EXE) + " " + args + " 2>&1").c_str(), "r");
+  std::array<char, 4096> buf;
+  while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
+  const int status = pclose(p);
+  if (rc) *rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return out;
+}
+
+inline std::string fresh_dir(const std::string& name) {
+  const std::string dir = fs::temp_directory_path() / ("boneyard-hardening-" + name + "-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  return dir;
+}
+
+inline std::vector<std::string> files_in(const std::string& dir) {
+  std::vector<std::string> out;
+  if (!fs::exists(dir)) return out;
+  for (const auto& e : fs::directory_iterator(dir)) out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+inline json read_json(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream b;
+  b << f.rdbuf();
+  return parse_record_text(b.str());
+}
+
+inline void write_file(const std::string& path, const std::string& text) {
+  std::ofstream f(path);
+  f << text;
+}
+
+// Plays a whole game with random bots through a Session.
+inline Session random_game(const std::string& game, uint64_t seed) {
+  Session s(game, {}, seed);
+  std::vector<std::unique_ptr<AnyBot>> bots;
+  for (int k = 0; k < s.state().num_seats(); ++k) bots.push_back(make_bot(s.entry(), "random", seed + static_cast<uint64_t>(k)));
+  while (!s.state().terminal()) {
+    const Actor a = s.state().actor();
+    if (a.kind == Actor::Chance) {
+      s.chance();
+      continue;
+    }
+    for (int k = 0; k < s.state().num_seats(); ++k)
+      if (a.acts(k)) {
+        s.bot_move(k, *bots[static_cast<size_t>(k)]);
+        if (a.kind == Actor::Seat) break;
+      }
+  }
+  return s;
+}
+
+}  // namespace hardening
