@@ -21,6 +21,7 @@ struct ArenaConfig {
   std::string bots;
   int games = 100;
   uint64_t seed = 1;
+  std::string seed_text;
   int threads = 1;
   bool json = false;
   bool no_rotate = false;
@@ -28,6 +29,9 @@ struct ArenaConfig {
   BotOptions budget;
   std::string record_dir;
 };
+
+// A game stopped by SIGINT/SIGTERM (its record is written).
+struct Interrupted {};
 
 // What one game gave each entry of the bot list.
 struct GameOutcome {
@@ -63,6 +67,10 @@ GameOutcome play_one(const ArenaConfig& c, const OptionList& opts, const std::ve
   }
   for (int guard = 0; !st.terminal(); ++guard) {
     if (guard > 10000000) throw Error(fmt::format("{} game {} did not end", c.name, game));
+    if (stop_signal()) {  // Ctrl-C: the game so far is recorded, not scored
+      if (!c.record_dir.empty()) RecordFile(c.record_dir, fmt::format("g{}", game)).write(s);
+      throw Interrupted{};
+    }
     const Actor a = st.actor();
     if (a.kind == Actor::Chance) {
       s.chance();
@@ -100,7 +108,7 @@ GameOutcome play_one(const ArenaConfig& c, const OptionList& opts, const std::ve
     }
   o.hands = static_cast<int>(st.hands().size());
   for (const auto& h : st.hands()) o.void_hands += h.winner_side < 0;
-  if (!c.record_dir.empty()) write_record(s, c.record_dir, fmt::format("g{}", game));
+  if (!c.record_dir.empty()) RecordFile(c.record_dir, fmt::format("g{}", game)).write(s);
   return o;
 }
 
@@ -110,6 +118,8 @@ void run_arena(const ArenaConfig& c) {
   for (const auto& b : list) make_bot(g, b, 0, c.budget);  // unknown names fail before any game
   const OptionList opts = parse_options(c.options);
   Session probe(c.name, opts, 0);  // bad options fail before any game
+  if (!c.record_dir.empty()) check_record_dir(c.record_dir);  // and an unwritable record folder
+  install_stop_handlers();
   const int L = static_cast<int>(list.size());
   if (L > probe.state().num_seats())
     throw Error(fmt::format("--bots lists {} bots but {} has {} seats", L, c.name, probe.state().num_seats()));
@@ -123,9 +133,11 @@ void run_arena(const ArenaConfig& c) {
   std::mutex fail_mu;
   const auto t0 = std::chrono::steady_clock::now();
   auto worker = [&] {
-    for (int k; (k = next++) < games;) {
+    for (int k; (k = next++) < games && !stop_signal();) {
       try {
         out[static_cast<size_t>(k)] = play_one(c, opts, list, k, seatings);
+      } catch (const Interrupted&) {
+        break;
       } catch (const std::exception& e) {
         std::lock_guard<std::mutex> lock(fail_mu);
         failure = e.what();
@@ -137,13 +149,18 @@ void run_arena(const ArenaConfig& c) {
   std::vector<std::thread> pool;
   for (int t = 0; t < c.threads; ++t) pool.emplace_back(worker);
   Progress bar(fmt::format("{} {}", c.name, c.bots), static_cast<uint64_t>(games));
-  while (done < games && failure.empty()) {
+  while (done < games && failure.empty() && !stop_signal()) {
     bar.update(static_cast<uint64_t>(done.load()));
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   for (auto& t : pool) t.join();
   bar.finish();
   if (!failure.empty()) throw Error(failure);
+  if (stop_signal()) {
+    std::cerr << fmt::format("Interrupted (signal {}) after {} of {} games{}; no results.\n", stop_signal(), done.load(), games,
+                             c.record_dir.empty() ? "" : ", the records of those and of the games under way written");
+    die_of_stop_signal();
+  }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   int total_hands = 0, void_hands = 0;
@@ -264,7 +281,7 @@ void add_arena(CLI::App& app) {
                   "Comma list of bots, cycled over the seats (greedy,random: seats 0,2 greedy and 1,3 random)")
       ->required();
   cmd->add_option("--games", c->games, "Number of games (with --duplicate: deal sets)")->check(CLI::Range(1, 100000000));
-  cmd->add_option("--seed", c->seed, "Base seed (game k uses a seed derived from it)");
+  add_seed_option(cmd, c->seed_text, "Base seed, 0 to 2^64-1 (game k uses a seed derived from it; default 1)");
   cmd->add_option("--threads", c->threads, "Games played at once")->check(CLI::Range(1, 256));
   cmd->add_option("--option,-o", c->options, "Rule option key=value (repeatable)");
   cmd->add_option("--record", c->record_dir, "Write every game's record into this folder");
@@ -274,7 +291,10 @@ void add_arena(CLI::App& app) {
                 "hands rotated through the seats), cancelling the luck of the deal; --games counts deal sets");
   add_bot_budget(cmd, c->budget);
   cmd->add_flag("--json", c->json, "Machine-readable output");
-  cmd->callback([c] { run_arena(*c); });
+  cmd->callback([c, cmd] {
+    if (cmd->count("--seed")) c->seed = parse_seed(c->seed_text);
+    run_arena(*c);
+  });
 }
 
 }  // namespace boneyard::cli

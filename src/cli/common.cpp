@@ -8,9 +8,12 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <iostream>
 
 #include "core/error.h"
+#include "core/text.h"
 
 namespace boneyard::cli {
 
@@ -46,6 +49,55 @@ uint64_t mix_seed(uint64_t base, uint64_t k) {
 
 uint64_t default_seed() {
   return mix_seed(static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()), 0) % 1000000000;
+}
+
+void add_seed_option(CLI::App* cmd, std::string& text, const std::string& help) {
+  cmd->add_option("--seed", text, help)->check([](const std::string& v) {
+    try {
+      parse_seed(v);
+      return std::string();
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+  });
+}
+
+uint64_t parse_seed(const std::string& text) {
+  if (const auto v = parse_whole<uint64_t>(text)) return *v;
+  throw Error(fmt::format("'{}' is not a seed; expected a whole number from 0 to {}", text, UINT64_MAX));
+}
+
+namespace {
+volatile std::sig_atomic_t g_stop = 0;
+
+extern "C" void on_stop_signal(int sig) {
+  if (g_stop) {  // a second Ctrl-C: stop now (the last hand's record is on disk)
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+    return;
+  }
+  g_stop = sig;
+}
+}  // namespace
+
+void install_stop_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;  // no SA_RESTART: a person's prompt (getline) returns
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+int stop_signal() { return g_stop; }
+
+void die_of_stop_signal() {
+  const int sig = g_stop ? g_stop : SIGTERM;
+  std::cout << std::flush;
+  std::cerr << std::flush;
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+  std::_Exit(128 + sig);
 }
 
 void add_bot_budget(CLI::App* cmd, BotOptions& o) {

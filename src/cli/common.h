@@ -16,6 +16,19 @@ std::vector<std::string> split(const std::string& s, char sep);
 uint64_t mix_seed(uint64_t base, uint64_t k);
 // Seeds from the clock when the user gives none, so each run differs.
 uint64_t default_seed();
+// --seed as text: digits only, 0 to 2^64-1; a sign, a fraction or more is
+// refused (CLI11 would wrap -1 to 2^64-1).
+void add_seed_option(CLI::App* cmd, std::string& text, const std::string& help);
+uint64_t parse_seed(const std::string& text);
+
+// SIGINT and SIGTERM only set a flag, so a game can stop between moves and
+// write its record; a read at the prompt returns (no SA_RESTART). A second
+// signal ends the program at once.
+void install_stop_handlers();
+int stop_signal();  // the signal received, or 0
+// Ends the program by the signal received, as it would have without the
+// handler (exit status 128 + signal for the shell).
+[[noreturn]] void die_of_stop_signal();
 
 // Mean and 95% confidence half-width of samples summarised by sum, sum of squares, n.
 struct MeanCI {

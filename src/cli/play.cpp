@@ -15,6 +15,7 @@ struct PlayConfig {
   std::string name;
   std::vector<std::string> options;
   uint64_t seed = 0;
+  std::string seed_text;
   int seat = 0;
   std::string bots = "greedy";
   bool watch = false;
@@ -83,11 +84,9 @@ bool human_turn(Session& s, int seat, const GameEntry& g, const BotOptions& budg
   }
 }
 
-void run_play(const PlayConfig& c) {
-  const GameEntry& g = find_game(c.name);
-  Session s(c.name, parse_options(c.options), c.seed);
-  AnyState& st = s.state();
-  const int n = st.num_seats();
+// The bots of the seats that are not the person's (none there).
+std::vector<std::unique_ptr<AnyBot>> seat_bots(const PlayConfig& c, Session& s) {
+  const int n = s.state().num_seats();
   if (!c.watch && (c.seat < 0 || c.seat >= n))
     throw Error(fmt::format("--seat {} does not exist; {} has seats 0..{}", c.seat, c.name, n - 1));
   const auto names = split(c.bots, ',');
@@ -98,14 +97,53 @@ void run_play(const PlayConfig& c) {
       continue;
     }
     const std::string& bn = names[static_cast<size_t>(b++) % names.size()];
-    bots[static_cast<size_t>(k)] = make_bot(g, bn, mix_seed(c.seed, static_cast<uint64_t>(k) + 100), c.budget);
+    bots[static_cast<size_t>(k)] = make_bot(s.entry(), bn, mix_seed(c.seed, static_cast<uint64_t>(k) + 100), c.budget);
     s.players()[static_cast<size_t>(k)] = bn;
   }
+  return bots;
+}
+
+void play_game(const PlayConfig& c, Session& s, std::vector<std::unique_ptr<AnyBot>>& bots, RecordFile* record);
+
+void run_play(const PlayConfig& c) {
+  Session s(c.name, parse_options(c.options), c.seed);
+  auto bots = seat_bots(c, s);  // a bad --seat or bot fails before any record
+  // The record: its folder checked and its name claimed before the game
+  // starts, rewritten after every hand, and written whatever ends the game:
+  // its end, quit, end of input, Ctrl-C (SIGINT), SIGTERM or an error.
+  std::unique_ptr<RecordFile> record;
+  if (!c.record_dir.empty()) {
+    check_record_dir(c.record_dir);
+    record = std::make_unique<RecordFile>(c.record_dir);
+    record->write(s);
+  }
+  install_stop_handlers();
+  try {
+    play_game(c, s, bots, record.get());
+  } catch (...) {
+    if (record) {
+      try {
+        record->write(s);
+        std::cerr << "Record written to " << record->path() << "\n";
+      } catch (const Error& e) {
+        std::cerr << "boneyard: " << e.what() << "\n";
+      }
+    }
+    throw;
+  }
+  if (record) std::cout << "Record written to " << record->write(s) << "\n";
+  if (stop_signal()) die_of_stop_signal();
+}
+
+void play_game(const PlayConfig& c, Session& s, std::vector<std::unique_ptr<AnyBot>>& bots, RecordFile* record) {
+  const GameEntry& g = s.entry();
+  AnyState& st = s.state();
+  const int n = st.num_seats();
   std::cout << fmt::format("{}: {} (seed {}). {}\n", g.name, g.summary, c.seed,
                            c.watch ? "Watching the bots." : fmt::format("You are seat {}. Type help for commands.", c.seat));
-  size_t deal_i = 0, hands = 0;
+  size_t deal_i = 0, hands = 0, record_hands = 0;
   bool quit = false;
-  while (!st.terminal() && !quit) {
+  while (!st.terminal() && !quit && !stop_signal()) {
     const Actor a = st.actor();
     if (a.kind == Actor::Chance) {
       if (deal_i < c.deal.size()) s.chance(c.deal[deal_i++]);
@@ -129,12 +167,16 @@ void run_play(const PlayConfig& c) {
       std::cout << "\n" << st.hands()[hands++].text << "\n";
       print_scores(st);
     }
+    if (record && hands > 0 && hands == st.hands().size() && record_hands < hands) {
+      record->write(s);  // a crash or kill now loses at most the next hand
+      record_hands = hands;
+    }
   }
+  if (stop_signal()) std::cout << "\nInterrupted (signal " << stop_signal() << ").\n";
   if (st.terminal()) {
     std::cout << "\n" << st.render(c.watch ? -1 : c.seat);
     print_scores(st);
   }
-  if (!c.record_dir.empty()) std::cout << "Record written to " << write_record(s, c.record_dir) << "\n";
 }
 
 }  // namespace
@@ -144,7 +186,7 @@ void add_play(CLI::App& app) {
   auto c = std::make_shared<PlayConfig>();
   cmd->add_option("name", c->name, "Game or preset, e.g. latin, dominican-patio, jamaica (see `boneyard rules`)")->required();
   cmd->add_option("--option,-o", c->options, "Rule option key=value over the preset (repeatable)");
-  cmd->add_option("--seed", c->seed, "Seed of the game's random generator (default: from the clock)");
+  add_seed_option(cmd, c->seed_text, "Seed of the game's random generator, 0 to 2^64-1 (default: from the clock)");
   cmd->add_option("--seat", c->seat, "Your seat (default 0)");
   cmd->add_option("--bots", c->bots, "Bots for the other seats, comma list cycled over them (default greedy)");
   cmd->add_flag("--watch", c->watch, "Bots play every seat; you watch");
@@ -152,7 +194,7 @@ void add_play(CLI::App& app) {
   add_bot_budget(cmd, c->budget);
   cmd->add_option("--deal", c->deal, "Explicit chance outcome(s) for the first chance events, e.g. a deal (repeatable)");
   cmd->callback([c, cmd] {
-    if (cmd->count("--seed") == 0) c->seed = default_seed();
+    c->seed = cmd->count("--seed") == 0 ? default_seed() : parse_seed(c->seed_text);
     run_play(*c);
   });
 }

@@ -2,10 +2,17 @@
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 
 namespace boneyard {
 
@@ -269,17 +276,85 @@ std::string json_number_error(const std::exception& e) {
   return "number out of range" + (q == std::string::npos ? std::string() : ": " + what.substr(q) + " does not fit in a number");
 }
 
-std::string write_record(const Session& s, const std::string& dir, const std::string& tag) {
+namespace {
+std::string sys_error() { return std::strerror(errno); }
+
+// Writes all of `text` to a new hidden temporary file in dir; returns its path.
+std::string write_temp(const std::string& dir, const std::string& text) {
+  std::string tmp = dir + "/.boneyard-record-XXXXXX.tmp";
+  const int fd = mkstemps(tmp.data(), 4);
+  if (fd < 0) throw Error(fmt::format("cannot write records into folder '{}': {}", dir, sys_error()));
+  fchmod(fd, 0644);  // mkstemps makes it private; a record is not
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const std::string why = sys_error();
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      throw Error(fmt::format("cannot write record into folder '{}': {}", dir, why));
+    }
+    done += static_cast<size_t>(n);
+  }
+  // On disk before the rename makes it the record: a crash leaves the old
+  // whole record or the new one, never half of one.
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    const std::string why = sys_error();
+    ::unlink(tmp.c_str());
+    throw Error(fmt::format("cannot write record into folder '{}': {}", dir, why));
+  }
+  return tmp;
+}
+}  // namespace
+
+void check_record_dir(const std::string& dir) {
+  if (dir.empty()) throw Error("--record needs a folder name");
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) throw Error(fmt::format("cannot create record folder '{}': {}", dir, ec.message()));
-  const std::string path =
-      fmt::format("{}/{}-{}{}.json", dir, s.entry().name, s.seed(), tag.empty() ? "" : "-" + tag);
-  std::ofstream f(path);
-  if (!f) throw Error(fmt::format("cannot write record '{}'", path));
-  f << s.record().dump(1) << "\n";
-  if (!f) throw Error(fmt::format("cannot write record '{}'", path));
-  return path;
+  if (ec || !std::filesystem::is_directory(dir, ec))
+    throw Error(fmt::format("cannot use '{}' as the record folder: {}", dir,
+                            ec ? ec.message() : std::string("it is not a folder")));
+  const std::string probe = write_temp(dir, "");
+  ::unlink(probe.c_str());
+}
+
+const std::string& RecordFile::write(const Session& s) {
+  const std::string tmp = write_temp(dir_, s.record().dump(1) + "\n");
+  if (!path_.empty()) {
+    if (std::rename(tmp.c_str(), path_.c_str()) != 0) {
+      const std::string why = sys_error();
+      ::unlink(tmp.c_str());
+      throw Error(fmt::format("cannot write record '{}': {}", path_, why));
+    }
+    return path_;
+  }
+  // The first write claims a name nobody has: link() fails on an existing
+  // file, where rename() would replace it.
+  for (int k = 1; k <= 100000; ++k) {
+    const std::string path = fmt::format("{}/{}-{}{}{}.json", dir_, s.entry().name, s.seed(), tag_.empty() ? "" : "-" + tag_,
+                                         k == 1 ? "" : fmt::format("-{}", k));
+    if (::link(tmp.c_str(), path.c_str()) == 0) {
+      ::unlink(tmp.c_str());
+      return path_ = path;
+    }
+    if (errno == EEXIST) continue;
+    // A file system without hard links: claim the name with O_EXCL, then
+    // rename the record over the (empty) claim.
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd < 0 && errno == EEXIST) continue;
+    if (fd >= 0 && ::close(fd) == 0 && std::rename(tmp.c_str(), path.c_str()) == 0) return path_ = path;
+    const std::string why = sys_error();
+    ::unlink(tmp.c_str());
+    throw Error(fmt::format("cannot write record '{}': {}", path, why));
+  }
+  ::unlink(tmp.c_str());
+  throw Error(fmt::format("cannot write record into '{}': every name for {}-{} is taken", dir_, s.entry().name, s.seed()));
+}
+
+std::string write_record(const Session& s, const std::string& dir, const std::string& tag) {
+  check_record_dir(dir);
+  return RecordFile(dir, tag).write(s);
 }
 
 }  // namespace boneyard

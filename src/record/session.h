@@ -75,7 +75,26 @@ uint64_t whole_number_u64(const nlohmann::json& v, std::string_view what);
 // Seats in a record are checked against the game when applied; this bounds
 // them first so that no number is cut to an int.
 inline constexpr int64_t kMaxRecordSeat = 255;
-// Writes the record under dir as <game>-<seed>[-<tag>].json; returns the path.
+// Creates the record folder if needed and checks that a file can be
+// written in it; throws Error naming the folder and why not.
+void check_record_dir(const std::string& dir);
+
+// One game's record file, kept up to date as the game goes on. The first
+// write claims a name nobody has, <game>-<seed>[-<tag>][-2, -3, ...].json
+// (an existing file is never overwritten); every write goes to a temporary
+// file that is then renamed over the record, so the file is always a whole
+// record, the latest one written.
+class RecordFile {
+ public:
+  RecordFile(std::string dir, std::string tag = "") : dir_(std::move(dir)), tag_(std::move(tag)) {}
+  const std::string& write(const Session& s);  // returns the path
+  const std::string& path() const { return path_; }  // empty before the first write
+
+ private:
+  std::string dir_, tag_, path_;
+};
+
+// The whole record once, in a new file under dir; returns the path.
 std::string write_record(const Session& s, const std::string& dir, const std::string& tag = "");
 
 nlohmann::json summary_json(const HandSummary& h);

@@ -1,0 +1,205 @@
+// Records are never lost (issue 12): the folder is checked before play, the
+// record is rewritten atomically after every hand and on SIGINT/SIGTERM, and
+// no file is ever overwritten. Seeds on the command line are checked.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include "hardening_util.h"
+
+using namespace hardening;
+
+namespace {
+class RecordFiles : public ::testing::Test {
+ protected:
+  void SetUp() override { register_all_games(); }
+};
+}  // namespace
+
+TEST_F(RecordFiles, NegativeOrOversizedSeedOnTheCommandLineIsRefused) {
+  for (const std::string seed : {"-1", "18446744073709551616", "99999999999999999999999", "1.5", "x"}) {
+    for (const std::string cmd :
+         {"play latin --watch --seed ", "arena latin --bots greedy --games 1 --seed "}) {
+      int rc = 0;
+      const std::string out = sh(cmd + seed, &rc);
+      EXPECT_NE(rc, 0) << cmd << seed << ": " << out;
+      EXPECT_EQ(out.find("Game over"), std::string::npos) << cmd << seed;
+      EXPECT_NE(out.find("--seed"), std::string::npos) << cmd << seed << ": " << out;
+    }
+  }
+}
+
+TEST_F(RecordFiles, UnwritableRecordFolderIsRefusedBeforePlay) {
+  const std::string dir = fresh_dir("ro");
+  fs::create_directories(dir);
+  write_file(dir + "/file", "x");
+  for (const std::string& target : {dir + "/file", dir + "/file/sub", std::string("/proc/boneyard-no"), std::string("/proc")}) {
+    for (const std::string cmd : {"play latin --watch --seed 5 --record ", "arena latin --bots greedy --games 2 --record "}) {
+      int rc = 0;
+      const std::string out = sh(cmd + target, &rc);
+      EXPECT_EQ(rc, 2) << cmd << target << ": " << out;
+      EXPECT_NE(out.find(target), std::string::npos) << out;
+      EXPECT_EQ(out.find("seat"), std::string::npos) << "played before refusing: " << out;
+    }
+  }
+  if (geteuid() != 0) {  // root writes anywhere
+    const std::string ro = dir + "/readonly";
+    fs::create_directories(ro);
+    fs::permissions(ro, fs::perms::owner_read | fs::perms::owner_exec);
+    int rc = 0;
+    const std::string out = sh("play latin --watch --seed 5 --record " + ro, &rc);
+    EXPECT_EQ(rc, 2) << out;
+    EXPECT_NE(out.find("cannot write"), std::string::npos) << out;
+    fs::permissions(ro, fs::perms::owner_all);
+  }
+}
+
+TEST_F(RecordFiles, ASecondGameWithTheSameSeedGetsANewName) {
+  const std::string dir = fresh_dir("twice");
+  int rc = 0;
+  sh("play latin --watch --seed 5 --record " + dir, &rc);
+  EXPECT_EQ(rc, 0);
+  const auto one = files_in(dir);
+  ASSERT_EQ(one.size(), 1u);
+  const json first = read_json(one[0]);
+  sh("play latin --watch --seed 5 --bots random --record " + dir, &rc);
+  sh("play latin --watch --seed 5 --bots random --record " + dir, &rc);
+  const auto three = files_in(dir);
+  ASSERT_EQ(three.size(), 3u);
+  EXPECT_EQ(read_json(one[0]), first);  // not overwritten
+  for (const auto& f : three) {
+    EXPECT_EQ(f.find(".tmp"), std::string::npos) << f;  // no temporary left behind
+    EXPECT_NO_THROW(Session::from_record(read_json(f))) << f;
+  }
+  EXPECT_NE(std::find(three.begin(), three.end(), dir + "/latin-5-2.json"), three.end());
+  EXPECT_NE(std::find(three.begin(), three.end(), dir + "/latin-5-3.json"), three.end());
+  // arena too
+  const std::string adir = fresh_dir("twice-arena");
+  sh("arena latin --bots greedy --games 2 --seed 4 --record " + adir, &rc);
+  sh("arena latin --bots greedy --games 2 --seed 4 --record " + adir, &rc);
+  EXPECT_EQ(files_in(adir).size(), 4u);
+}
+
+namespace {
+// Starts `boneyard args` with a pipe as its input and a file as its output.
+struct Child {
+  pid_t pid = -1;
+  int in = -1;
+};
+Child spawn(const std::vector<std::string>& args, const std::string& out_path) {
+  int fds[2];
+  if (pipe(fds) != 0) return {};
+  const pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fds[0], 0);
+    const int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(out, 1);
+    dup2(out, 2);
+    close(fds[0]);
+    close(fds[1]);
+    std::vector<char*> argv;
+    argv.push_back(const_cast<char*>(BONEYARD_EXE));
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(BONEYARD_EXE, argv.data());
+    _exit(127);
+  }
+  close(fds[0]);
+  return {pid, fds[1]};
+}
+
+// The one record in dir once it holds at least `hands` finished hands.
+json wait_for_record(const std::string& dir, size_t hands, double seconds) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < until) {
+    const auto f = files_in(dir);
+    if (f.size() == 1) {
+      try {
+        const json r = read_json(f[0]);
+        if (r["hands"].size() >= hands) return r;
+      } catch (const Error&) {
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return nullptr;
+}
+}  // namespace
+
+// A person plays (always their first legal move) through a few hands, then
+// stops typing; a signal at the prompt writes the record, which replays.
+TEST_F(RecordFiles, RecordIsWrittenAfterEveryHandAndOnASignal) {
+  for (int sig : {SIGINT, SIGTERM}) {
+    SCOPED_TRACE(sig);
+    const std::string dir = fresh_dir("signal");
+    const std::string out = dir + ".out";
+    Child c = spawn({"play", "latin", "--seed", "5", "--seat", "0", "-o", "target=1000", "--record", dir}, out);
+    ASSERT_GT(c.pid, 0);
+    std::string ones;
+    for (int i = 0; i < 40; ++i) ones += "1\n";
+    ASSERT_EQ(write(c.in, ones.data(), ones.size()), static_cast<ssize_t>(ones.size()));
+    const json mid = wait_for_record(dir, 2, 30);
+    ASSERT_FALSE(mid.is_null()) << "no record with two finished hands while playing";
+    EXPECT_FALSE(mid["result"]["over"].get<bool>());
+    EXPECT_NO_THROW(Session::from_record(mid));
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));  // all 40 lines used: at the prompt
+    kill(c.pid, sig);
+    int status = 0;
+    waitpid(c.pid, &status, 0);
+    close(c.in);
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig) << status;
+    const json end = wait_for_record(dir, 2, 1);
+    ASSERT_FALSE(end.is_null());
+    EXPECT_GE(end["events"].size(), mid["events"].size());
+    EXPECT_NO_THROW(Session::from_record(end));
+    std::ifstream f(out);
+    std::stringstream b;
+    b << f.rdbuf();
+    EXPECT_NE(b.str().find("Record written to"), std::string::npos) << b.str();
+  }
+}
+
+TEST_F(RecordFiles, EndOfInputAtThePromptKeepsTheRecord) {
+  const std::string dir = fresh_dir("eof");
+  int rc = 0;
+  const std::string out = sh("play latin --seed 5 --seat 0 --record " + dir + " <<'EOF'\n1\n1\n1\nEOF", &rc);
+  ASSERT_EQ(files_in(dir).size(), 1u) << out;
+  const json r = read_json(files_in(dir)[0]);
+  EXPECT_GE(r["events"].size(), 4u);
+  EXPECT_NO_THROW(Session::from_record(r));
+}
+
+// Ctrl-C during an arena: the games under way stop and are recorded (as far
+// as they went), every record written is whole and replays, no temporary
+// file is left, and no results are printed.
+TEST_F(RecordFiles, ArenaInterruptedKeepsEveryRecord) {
+  const std::string dir = fresh_dir("arena-int");
+  const std::string out = dir + ".out";
+  Child c = spawn({"arena", "latin", "--bots", "greedy", "--games", "100000", "--threads", "2", "--json", "--record", dir}, out);
+  ASSERT_GT(c.pid, 0);
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (files_in(dir).size() < 3 && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  kill(c.pid, SIGINT);
+  int status = 0;
+  waitpid(c.pid, &status, 0);
+  close(c.in);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << status;
+  const auto files = files_in(dir);
+  EXPECT_GE(files.size(), 3u);
+  EXPECT_LT(files.size(), 100000u);
+  for (const auto& f : files) {
+    EXPECT_EQ(f.find(".tmp"), std::string::npos) << f;
+    EXPECT_NO_THROW(Session::from_record(read_json(f))) << f;
+  }
+  std::ifstream o(out);
+  std::stringstream b;
+  b << o.rdbuf();
+  EXPECT_NE(b.str().find("Interrupted"), std::string::npos) << b.str();
+  EXPECT_EQ(b.str().find("win_share"), std::string::npos) << b.str();
+}
