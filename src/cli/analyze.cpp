@@ -37,13 +37,14 @@ void run_analyze(const AnalyzeConfig& c) {
   Session s = Session::from_record(rec, c.event);
   const AnyState& st = s.state();
   const Actor a = st.actor();
+  if (c.seat < -1 || c.seat >= st.num_seats())
+    throw Error(fmt::format("--seat {} does not exist; seats are 0..{}", c.seat, st.num_seats() - 1));
   int seat = c.seat;
   if (seat < 0) {
     if (a.kind != Actor::Seat)
       throw Error(fmt::format("after event {} no single seat is to move ({}); name one with --seat", c.event, to_string(a)));
     seat = a.seat;
   }
-  if (seat >= st.num_seats()) throw Error(fmt::format("--seat {} does not exist; seats are 0..{}", seat, st.num_seats() - 1));
   if (!a.acts(seat))
     throw Error(fmt::format("after event {} seat {} has no decision to make ({}); try another --event", c.event, seat,
                             to_string(a)));

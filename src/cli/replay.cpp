@@ -40,6 +40,9 @@ void add_replay(CLI::App& app) {
     }
     Session s = Session::start_of_record(rec);
     const auto events = Session::record_events(rec);
+    if (*seat < -1 || *seat >= s.state().num_seats())  // the views index their seats
+      throw Error(fmt::format("--seat {} does not exist; seats are 0..{} (omit --seat to see every hand)", *seat,
+                              s.state().num_seats() - 1));
     std::cout << fmt::format("{} (seed {}), {} events\n", s.entry().name, s.seed(), events.size());
     size_t hands = 0;
     for (size_t i = 0; i < events.size(); ++i) {

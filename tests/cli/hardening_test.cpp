@@ -296,3 +296,17 @@ TEST_F(Hardening, EveryBotCallGetsItsOwnBudget) {
   EXPECT_GT(differ, 0);  // the budgets do lead to different moves
 }
 
+
+// Seats named on the command line of replay and analyze are checked (the
+// views index arrays by seat).
+TEST_F(Hardening, ReplayAndAnalyzeCheckTheirSeat) {
+  const std::string dir = fresh_dir("seatarg");
+  fs::create_directories(dir);
+  write_file(dir + "/r.json", random_game("dice-and-dominoes", 2).record().dump());
+  for (const std::string cmd : {"replay -q --seat 4", "replay --seat -2", "analyze --event 3 --seat -3", "analyze --event 3 --seat 4"}) {
+    int rc = 0;
+    const std::string out = sh(cmd + " " + dir + "/r.json", &rc);
+    EXPECT_EQ(rc, 2) << cmd << ": " << out;
+    EXPECT_NE(out.find("does not exist"), std::string::npos) << cmd << ": " << out;
+  }
+}
