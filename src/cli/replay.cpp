@@ -69,7 +69,8 @@ void add_replay(CLI::App& app) {
       }
     }
     std::cout << "\n" << s.state().render(*seat);
-    std::cout << "Replay verified: every move legal, every hand result as recorded.\n";
+    std::cout << "Replay verified: every move legal; every hand's winner, points and detail, and the scores and "
+                 "result, as recorded (docs/records.md).\n";
   });
 }
 
