@@ -167,7 +167,7 @@ void play_game(const PlayConfig& c, Session& s, std::vector<std::unique_ptr<AnyB
       std::cout << "\n" << st.hands()[hands++].text << "\n";
       print_scores(st);
     }
-    if (record && hands > 0 && hands == st.hands().size() && record_hands < hands) {
+    if (record && hands > record_hands) {
       record->write(s);  // a crash or kill now loses at most the next hand
       record_hands = hands;
     }

@@ -35,6 +35,7 @@ std::string Protocol::handle(std::string_view line) {
     out = {{"ok", false}, {"error", "not valid JSON; send one object per line, e.g. {\"cmd\":\"help\"}"}};
   }
   if (req.is_discarded()) {
+    // `out` already says why
   } else if (!req.is_object()) {
     out = {{"ok", false}, {"error", "expected a JSON object with a \"cmd\" field"}};
   } else {
@@ -218,6 +219,7 @@ json Protocol::dispatch(const json& req) {
     const std::string name = str(req, "bot");
     const int seat = seat_of(req);
     const BotOptions budget = budget_of(req);
+    if (req.contains("apply") && !req["apply"].is_boolean()) throw Error("'apply' must be true or false");
     // One bot per (bot, seat) keeps its generator going over the game; a
     // call with another budget gets a bot with that budget (the budget of
     // each call applies to that call).
@@ -225,7 +227,6 @@ json Protocol::dispatch(const json& req) {
     if (!cached.bot || !same_budget(cached.budget, budget))
       cached = {budget, make_bot(s.entry(), name, s.seed() * 1000003u + static_cast<uint64_t>(seat) + 17, budget)};
     AnyBot& bot = *cached.bot;
-    if (req.contains("apply") && !req["apply"].is_boolean()) throw Error("'apply' must be true or false");
     const bool apply = !req.contains("apply") || req["apply"] == true;
     if (!apply) return {{"move", st.ask_bot(seat, bot)}, {"seat", seat}, {"budget", budget_json(budget)}};
     const size_t before = st.hands().size();
