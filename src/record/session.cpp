@@ -88,18 +88,27 @@ json Session::record() const {
           {"result", result}};
 }
 
+namespace {
+// A JSON value for a message, cut short: a whole events array is no help.
+std::string shown(const json& v) {
+  std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);
+  if (s.size() > 60) s = s.substr(0, 57) + "...";
+  return s;
+}
+}  // namespace
+
 int64_t whole_number(const json& v, std::string_view what, int64_t lo, int64_t hi) {
   // Unsigned first: get<int64_t>() of 2^63 and above would wrap.
   const bool fits = v.is_number_unsigned() ? v.get<uint64_t>() <= static_cast<uint64_t>(hi) && v.get<uint64_t>() >= static_cast<uint64_t>(std::max<int64_t>(lo, 0))
                     : v.is_number_integer() ? v.get<int64_t>() >= lo && v.get<int64_t>() <= hi
                                             : false;
-  if (!fits) throw Error(fmt::format("{} must be a whole number from {} to {}, not {}", what, lo, hi, v.dump()));
+  if (!fits) throw Error(fmt::format("{} must be a whole number from {} to {}, not {}", what, lo, hi, shown(v)));
   return v.is_number_unsigned() ? static_cast<int64_t>(v.get<uint64_t>()) : v.get<int64_t>();
 }
 
 uint64_t whole_number_u64(const json& v, std::string_view what) {
   if (!v.is_number_unsigned())
-    throw Error(fmt::format("{} must be a whole number from 0 to {}, not {}", what, UINT64_MAX, v.dump()));
+    throw Error(fmt::format("{} must be a whole number from 0 to {}, not {}", what, UINT64_MAX, shown(v)));
   return v.get<uint64_t>();
 }
 
@@ -114,7 +123,7 @@ const json& need(const json& j, const char* key, const std::string& where, const
 }
 
 void want_type(bool ok, const json& v, const char* key, const std::string& where, const char* what) {
-  if (!ok) bad(fmt::format("{}'{}' must be {}, not {}", where, key, what, v.dump()));
+  if (!ok) bad(fmt::format("{}'{}' must be {}, not {}", where, key, what, shown(v)));
 }
 
 bool numbers(const json& v) {
@@ -128,7 +137,7 @@ bool numbers(const json& v) {
 // a person (which another version may word differently).
 void check_hand(size_t i, const json& want, const json& got) {
   const std::string where = fmt::format("hand {}: ", i + 1);
-  if (!want.is_object()) bad(fmt::format("{}a hand must be an object, not {}", where, want.dump()));
+  if (!want.is_object()) bad(fmt::format("{}a hand must be an object, not {}", where, shown(want)));
   const json& w = need(want, "winner_side", where, "a side number or null");
   want_type(w.is_null() || w.is_number_integer(), w, "winner_side", where, "a side number or null");
   const json& sp = need(want, "side_points", where, "points per side");
@@ -140,7 +149,18 @@ void check_hand(size_t i, const json& want, const json& got) {
   for (const char* key : {"winner_side", "side_points", "how", "detail"}) {
     if (!want.contains(key)) continue;
     const json& g = got.contains(key) ? got[key] : json();
-    if (want[key] != g) bad(fmt::format("{}'{}' replays to {} but the record says {}", where, key, g.dump(), want[key].dump()));
+    if (want[key] == g) continue;
+    // Nested values (the detail): name the first place where they part.
+    if (want[key].is_structured() && g.is_structured()) {
+      const json patch = json::diff(g, want[key]);
+      if (!patch.empty() && patch[0].contains("path")) {
+        const json::json_pointer at(patch[0]["path"].get<std::string>());
+        auto value = [&](const json& j) { return j.contains(at) ? shown(j[at]) : std::string("nothing"); };
+        bad(fmt::format("{}'{}' at {} replays to {} but the record says {}", where, key, at.to_string(), value(g),
+                        value(want[key])));
+      }
+    }
+    bad(fmt::format("{}'{}' replays to {} but the record says {}", where, key, shown(g), shown(want[key])));
   }
 }
 }  // namespace
@@ -150,25 +170,26 @@ Session Session::start_of_record(const json& r) {
   const auto fmt_it = r.find("format");
   if (fmt_it == r.end() || !fmt_it->is_string() || *fmt_it != "boneyard-record")
     bad(fmt::format("'format' must be \"boneyard-record\" (is this a Boneyard record?), not {}",
-                    fmt_it == r.end() ? "missing" : fmt_it->dump()));
+                    fmt_it == r.end() ? "missing" : shown(*fmt_it)));
   const auto ver = r.find("version");
   if (ver == r.end() || !ver->is_number_integer() || *ver != 1)
-    bad(fmt::format("'version' must be 1 (this program reads version 1), not {}", ver == r.end() ? "missing" : ver->dump()));
+    bad(fmt::format("'version' must be 1 (this program reads version 1), not {}", ver == r.end() ? "missing" : shown(*ver)));
   const json& g = need(r, "game", "", "a game name");
   want_type(g.is_string(), g, "game", "", "a game name (a string)");
   OptionList opts;
   if (r.contains("options")) {
-    if (!r["options"].is_object()) bad(fmt::format("'options' must be an object of strings, not {}", r["options"].dump()));
+    if (!r["options"].is_object()) bad(fmt::format("'options' must be an object of strings, not {}", shown(r["options"])));
     for (const auto& [k, v] : r["options"].items()) {
-      if (!v.is_string()) bad(fmt::format("option '{}' must be a string, not {}", k, v.dump()));
+      if (!v.is_string()) bad(fmt::format("option '{}' must be a string, not {}", k, shown(v)));
       opts.emplace_back(k, v.get<std::string>());
     }
   }
   if (r.contains("effective_options") && !r["effective_options"].is_object())
-    bad(fmt::format("'effective_options' must be an object, not {}", r["effective_options"].dump()));
+    bad(fmt::format("'effective_options' must be an object, not {}", shown(r["effective_options"])));
+  const json& seed_field = need(r, "seed", "", "the game's seed");
   uint64_t seed = 0;
   try {
-    seed = whole_number_u64(need(r, "seed", "", "the game's seed"), "'seed'");
+    seed = whole_number_u64(seed_field, "'seed'");
   } catch (const Error& e) {
     bad(e.what());
   }
@@ -177,7 +198,7 @@ Session Session::start_of_record(const json& r) {
     const json& p = r["players"];
     bool ok = p.is_array() && p.size() == s.players_.size();
     for (size_t i = 0; ok && i < p.size(); ++i) ok = p[i].is_string();
-    if (!ok) bad(fmt::format("'players' must be an array of {} strings (one per seat), not {}", s.players_.size(), p.dump()));
+    if (!ok) bad(fmt::format("'players' must be an array of {} strings (one per seat), not {}", s.players_.size(), shown(p)));
     for (size_t i = 0; i < p.size(); ++i) s.players_[i] = p[i].get<std::string>();
   }
   return s;
@@ -190,14 +211,15 @@ std::vector<RecordEvent> Session::record_events(const json& r) {
   std::vector<RecordEvent> out;
   for (const json& e : events) {
     const auto where = fmt::format("event {}: ", out.size());
-    if (!e.is_object()) bad(fmt::format("{}an event must be an object, not {}", where, e.dump()));
+    if (!e.is_object()) bad(fmt::format("{}an event must be an object, not {}", where, shown(e)));
     if (e.contains("chance")) {
       want_type(e["chance"].is_string(), e["chance"], "chance", where, "a string");
       out.push_back({true, -1, e["chance"].get<std::string>()});
     } else {
+      const json& seat_field = need(e, "seat", where, "a seat number");
       int seat = 0;
       try {
-        seat = static_cast<int>(whole_number(need(e, "seat", where, "a seat number"), "'seat'", 0, kMaxRecordSeat));
+        seat = static_cast<int>(whole_number(seat_field, "'seat'", 0, kMaxRecordSeat));
       } catch (const Error& err) {
         bad(where + err.what());
       }
@@ -251,8 +273,8 @@ Session Session::from_record(const json& r, int upto) {
         const json w = want.contains(key) ? want[key] : json();
         const json x = g.contains(key) ? g[key] : json();
         if (w != x)
-          bad(fmt::format("{}'{}' replays to {} but the record says {}", where, key, x.is_null() ? "nothing" : x.dump(),
-                          w.is_null() ? "nothing" : w.dump()));
+          bad(fmt::format("{}'{}' replays to {} but the record says {}", where, key, x.is_null() ? "nothing" : shown(x),
+                          w.is_null() ? "nothing" : shown(w)));
       }
     }
   }
