@@ -26,7 +26,11 @@ Protocol::Protocol() { register_all_games(); }
 std::string Protocol::handle(std::string_view line) {
   json req, out;
   try {
+    check_json_depth(line);
     req = json::parse(line);
+  } catch (const Error& e) {  // deeper than any request needs
+    req = json::value_t::discarded;
+    out = {{"ok", false}, {"error", e.what()}};
   } catch (const json::out_of_range& e) {  // 1e400: valid JSON, but no number holds it
     req = json::value_t::discarded;
     out = {{"ok", false}, {"error", json_number_error(e)}};

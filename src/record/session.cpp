@@ -281,7 +281,31 @@ Session Session::from_record(const json& r, int upto) {
   return s;
 }
 
+void check_json_depth(std::string_view text, int max_depth) {
+  int depth = 0;
+  bool in_string = false, escaped = false;
+  for (const char c : text) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > max_depth)
+        throw Error(fmt::format("JSON nested more than {} levels deep; nothing here needs that many", max_depth));
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+}
+
 json parse_record_text(std::string_view text) {
+  try {
+    check_json_depth(text);
+  } catch (const Error& e) {
+    bad(e.what());
+  }
   try {
     return json::parse(text);
   } catch (const json::out_of_range& e) {

@@ -60,6 +60,10 @@ class Session {
   std::vector<std::string> players_;
 };
 
+// Refuses JSON text nested deeper than max_depth before it is parsed:
+// copying, comparing and printing a JSON value recurse once per level, and
+// 100000 levels overflow the stack. Throws Error.
+void check_json_depth(std::string_view text, int max_depth = 64);
 // Parses a record file's text; throws Error naming what is wrong.
 nlohmann::json parse_record_text(std::string_view text);
 // "number out of range: '1e400' does not fit in a number", from the error

@@ -310,3 +310,26 @@ TEST_F(Hardening, ReplayAndAnalyzeCheckTheirSeat) {
     EXPECT_NE(out.find("does not exist"), std::string::npos) << cmd << ": " << out;
   }
 }
+
+// JSON nested 100000 deep parses, but copying or printing it recursed past
+// the stack (the protocol echoes "id"; record errors print the value).
+TEST_F(Hardening, DeeplyNestedJsonIsRefusedNotACrash) {
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  Protocol p;
+  const json r = json::parse(p.handle(R"({"cmd":"help","id":)" + deep + "}"));
+  EXPECT_FALSE(r["ok"]);
+  EXPECT_NE(r["error"].get<std::string>().find("nested"), std::string::npos) << r.dump();
+  EXPECT_TRUE(json::parse(p.handle(R"({"cmd":"help","id":[[["a]]]"]]]})"))["ok"]);  // brackets in strings do not count
+  try {
+    parse_record_text(R"({"format":"boneyard-record","players":)" + deep + "}");
+    ADD_FAILURE() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("nested"), std::string::npos) << e.what();
+  }
+  const std::string dir = fresh_dir("deep");
+  fs::create_directories(dir);
+  write_file(dir + "/deep.json", R"({"format":)" + deep + "}");
+  int rc = 0;
+  const std::string out = sh("replay " + dir + "/deep.json", &rc);
+  EXPECT_EQ(rc, 2) << out;
+}
