@@ -311,8 +311,24 @@ void State::pass(int seat) {
   void_[seat] |= playable_numbers(seat);
   ++passes_;
   end_turn(seat, true);
-  // Spec Play 6, Decision: every player in turn unable to play: blocked.
-  if (passes_ >= seats_ && phase_ != Phase::Deal && phase_ != Phase::GameOver) end_round(RoundEnd::Blocked);
+  if (blocked()) end_round(RoundEnd::Blocked);  // spec Play 6: checked after every pass
+}
+
+// Spec Play 6, Decision: blocked when nothing can change any more: the
+// boneyard is empty, every train carries its owner's marker (no pass can open
+// one) and no player can lay a tile as the trains now stand.
+bool State::blocked() const {
+  const unsigned all = (1u << seats_) - 1;
+  if (stock_pos_ < deck_n_ || (marked_ & all) != all) return false;
+  // Every train is marked, so every player may play on each of them (or only
+  // on the open double): the same ends for everyone.
+  uint32_t ends = 1u << end_[kMexican];
+  for (int k = 0; k < seats_; ++k) ends |= 1u << end_[k];
+  if (n_open_ > 0) ends = 1u << end_[open_[0]];
+  for (int s = 0; s < seats_; ++s)
+    for (uint32_t e = ends; e; e &= e - 1)
+      if (hand_[s][std::countr_zero(e)]) return false;
+  return true;
 }
 
 void State::end_turn(int seat, bool mark) {

@@ -143,6 +143,7 @@ class State {
   void end_turn(int seat, bool mark);
   void continue_or_mark(int seat);
   bool has_move(int seat) const;
+  bool blocked() const;
   void end_round(RoundEnd how);
   uint32_t playable_numbers(int seat) const;  // the train ends this seat may play on now
   bool remove_open(int train);
