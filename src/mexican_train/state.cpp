@@ -172,7 +172,7 @@ void State::after_deal() {
   passes_ = 0;
   opening_done_ = 0;
   turn_laid_ = 0;
-  drawn_ = owes_cover_ = false;
+  drawn_ = owes_cover_ = cover_draw_ = false;
   drawn_tile_ = -1;
   phase_ = Phase::Opening;
   to_move_ = start_seat_;
@@ -251,6 +251,7 @@ void State::lay(int seat, Tile t, int train) {
     if (!last_of_number) {
       open_[n_open_++] = static_cast<int8_t>(train);
       owes_cover_ = true;
+      cover_draw_ = true;  // spec Play 5: a drawn double too may draw once to be covered
     }
   }
   if (phase_ == Phase::Opening) {
@@ -302,6 +303,7 @@ void State::draw(int seat) {
   give(seat, t);
   ++count_[seat];
   drawn_ = true;
+  cover_draw_ = false;
   drawn_tile_ = t.index;
   continue_or_mark(seat);
 }
@@ -334,7 +336,7 @@ bool State::blocked() const {
 void State::end_turn(int seat, bool mark) {
   if (mark) marked_ |= static_cast<uint16_t>(1u << seat);
   turn_laid_ = 0;
-  drawn_ = owes_cover_ = false;
+  drawn_ = owes_cover_ = cover_draw_ = false;
   drawn_tile_ = -1;
   if (phase_ == Phase::Opening && ++opening_done_ == seats_) phase_ = Phase::Play;  // the start player again
   to_move_ = static_cast<int8_t>(seat + 1 == seats_ ? 0 : seat + 1);
@@ -354,7 +356,7 @@ void State::end_round(RoundEnd how) {
   }
   ++rounds_done_;
   turn_laid_ = 0;
-  drawn_ = owes_cover_ = false;
+  drawn_ = owes_cover_ = cover_draw_ = false;
   drawn_tile_ = -1;
   if (rounds_done_ >= r_.total_rounds()) {
     phase_ = Phase::GameOver;
