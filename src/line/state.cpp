@@ -505,10 +505,16 @@ void State::score_hand() {
         h.pip_points[w] = static_cast<int16_t>(add);
       }
       h.total[w] = static_cast<int16_t>(h.total[w] + h.pip_points[w]);
-      bool all_scored = true;
-      for (int sd = 0; sd < sides; ++sd) all_scored &= score_[sd] >= 1;
+      bool all_scored = true, all_at_one = true;
+      for (int sd = 0; sd < sides; ++sd) {
+        all_scored &= score_[sd] >= 1;
+        all_at_one &= score_[sd] == 1;
+      }
+      // jamaica_double_up: two sides (teams) exactly 1 win each, 3 or 4
+      // individual players at least 1 each (spec: Win counting, Decision).
+      const bool double_up = r_.jamaica_double_up && (sides > 2 ? all_scored : all_at_one);
       if (r_.wins_need_shutout && all_scored) {
-        if (r_.jamaica_double_up) {
+        if (double_up) {
           double_up_pending_ = true;
           h.double_up = true;
         } else {

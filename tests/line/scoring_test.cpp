@@ -255,6 +255,20 @@ TEST(LineWins, JamaicanDoubleUp) {
   EXPECT_EQ(s.score(1), 0);
 }
 
+TEST(LineWins, JamaicanDoubleUpOnlyAtOneWinEachElseTheUsualReset) {
+  State s = make("jamaica", {{"hand_size", "2"}, {"jamaica_double_up", "on"}});
+  for (int i = 0; i < 3; ++i) script(s, Script::LeaderWins);  // 3-0
+  script(s, Script::LeaderLoses);                              // 3-1: not all square
+  EXPECT_FALSE(s.last_result().double_up);
+  EXPECT_TRUE(s.last_result().wins_reset);
+  EXPECT_EQ(s.score(0), 0);
+  EXPECT_EQ(s.score(1), 0);
+  EXPECT_TRUE(s.first_rule_pending());
+  script(s, Script::LeaderWins);  // an ordinary win: 1-0, not 2-0
+  EXPECT_EQ(s.score(0), 1);
+  EXPECT_EQ(s.score(1), 0);
+}
+
 TEST(LineWins, TieDoublesTheNextWin) {
   State s = make("jamaica", {{"hand_size", "2"}, {"tie_doubles_next", "on"}});
   script(s, Script::TiedBlock);
