@@ -122,6 +122,11 @@ std::string State::chance_text() const {
     for (int i = 0; i < stock_n_; ++i) s += " " + to_string(Tile{stock_[i]});
   }
   if (drawn_leader_) s += fmt::format(" leader {}", static_cast<int>(leader_));
+  if (lead_drawn_) {
+    s += " drawn";
+    for (int i = 63; i >= 0; --i)
+      if ((lead_drawn_ >> i) & 1) s += " " + to_string(Tile{static_cast<uint8_t>(i)});
+  }
   return s;
 }
 
@@ -134,13 +139,16 @@ void State::apply_chance_text(std::string_view text) {
   }
   std::istringstream in(spaced);
   std::string tok;
-  const char* form = "expected 'deal <tiles of seat 0> / <seat 1> / ... [stock <undealt tiles in draw order>] [leader K]'";
+  const char* form =
+      "expected 'deal <tiles of seat 0> / <seat 1> / ... [stock <undealt tiles in draw order>] [leader K [drawn <tiles "
+      "drawn for the lead>]]'";
   if (!(in >> tok) || tok != "deal") throw Error(fmt::format("bad deal '{}': {}", text, form));
   SmallSet hands[kMaxSeats];
   int seat = 0;
   uint8_t stock[kMaxSetTiles];
   int stock_n = -1, leader = -1;
-  enum { Hands, Stock, Leader, Done } part = Hands;
+  uint64_t drawn = 0;
+  enum { Hands, Stock, Leader, Done, Drawn } part = Hands;
   while (in >> tok) {
     if (tok == "/") {
       if (part != Hands) throw Error(fmt::format("bad deal '{}': '/' after the hands; {}", text, form));
@@ -149,6 +157,11 @@ void State::apply_chance_text(std::string_view text) {
     }
     if (tok == "stock") { part = Stock; stock_n = 0; continue; }
     if (tok == "leader") { part = Leader; continue; }
+    if (tok == "drawn") {
+      if (part != Done) throw Error(fmt::format("bad deal '{}': 'drawn' goes after 'leader K'; {}", text, form));
+      part = Drawn;
+      continue;
+    }
     if (part == Leader) {
       if (tok.size() != 1 || tok[0] < '0' || tok[0] >= '0' + seats_)
         throw Error(fmt::format("bad deal '{}': leader must be a seat 0..{}", text, seats_ - 1));
@@ -158,6 +171,11 @@ void State::apply_chance_text(std::string_view text) {
     }
     if (part == Done) throw Error(fmt::format("bad deal '{}': unexpected '{}' at the end; {}", text, tok, form));
     const Tile tile = parse_tile(tok, r_.max_pip());
+    if (part == Drawn) {
+      if ((drawn >> tile.index) & 1) throw Error(fmt::format("bad deal '{}': {} drawn twice", text, tok));
+      drawn |= uint64_t{1} << tile.index;
+      continue;
+    }
     if (part == Stock) {
       if (stock_n >= kMaxSetTiles) throw Error(fmt::format("bad deal '{}': too many stock tiles", text));
       stock[stock_n++] = tile.index;
@@ -169,7 +187,7 @@ void State::apply_chance_text(std::string_view text) {
   if (seat != seats_ - 1)
     throw Error(fmt::format("bad deal '{}': {} hands given, this game has {} seats; {}", text, seat + 1, static_cast<int>(seats_), form));
   if (part == Leader) throw Error(fmt::format("bad deal '{}': 'leader' needs a seat number", text));
-  deal(hands, stock, stock_n, leader);
+  deal(hands, stock, stock_n, leader, drawn);
 }
 
 json hand_result_json(const State& s, const HandResult& h) {
@@ -254,6 +272,7 @@ json State::view(int seat) const {
   }
   j["boneyard"] = stock_left();
   j["sleeping"] = undealt_count() - stock_left();
+  if (lead_drawn_) j["drawn_for_lead"] = tiles_json(lead_drawn_);  // public, never used in play
   if (all) {
     j["stock"] = json::array();
     for (int i = stock_pos_; i < stock_n_; ++i) j["stock"].push_back(to_string(Tile{stock_[i]}));
