@@ -571,16 +571,17 @@ void State::score_hand() {
   if (winners_) {
     phase_ = Phase::GameOver;
     to_move_ = -1;
-    return;
+    return;  // h.next stays None
   }
-  // The next hand's leader.
+  // The next hand's leader, named in the result (spec: What the engine exposes).
   first_rule_ = false;
   choice_pending_ = false;
+  h.next = NextLead::Rotate;
   if (restart) first_rule_ = true;
   else if (w < 0) {
     switch (r_.block_tie) {
       case BlockTie::Void: leader_ = static_cast<int8_t>((leader_ + 1) % seats_); break;
-      case BlockTie::VoidSameLeader: break;
+      case BlockTie::VoidSameLeader: h.next = NextLead::SameLeader; break;
       case BlockTie::VoidReset: first_rule_ = true; break;
       default:  // a tie rule that still left nobody (lowest_player_wins)
         if (r_.next_leader == NextLeader::Rotate) leader_ = static_cast<int8_t>((leader_ + 1) % seats_);
@@ -589,17 +590,24 @@ void State::score_hand() {
   } else {
     switch (r_.next_leader) {
       case NextLeader::Rotate: leader_ = static_cast<int8_t>((leader_ + 1) % seats_); break;
-      case NextLeader::Winner: leader_ = h.winner_seat; break;
+      case NextLeader::Winner:
+        leader_ = h.winner_seat;
+        h.next = NextLead::Winner;
+        break;
       case NextLeader::WinningTeamChooses:
+        h.next = NextLead::Winner;  // individual players: the winner (spec: next_leader)
         if (r_.teams()) {
           choice_pending_ = true;
           chooser_ = h.winner_seat;  // the team's choice, entered by the hand's winner
+          h.next = NextLead::TeamChooses;
         } else {
           leader_ = h.winner_seat;
         }
         break;
     }
   }
+  if (first_rule_) h.next = NextLead::FirstHandRule;
+  h.next_leader = h.next == NextLead::FirstHandRule ? -1 : h.next == NextLead::TeamChooses ? chooser_ : leader_;
   start_hand();
 }
 

@@ -26,6 +26,16 @@ struct Move {
 
 enum class Phase : uint8_t { Deal, Redeal, ChooseLeader, Play, GameOver };
 enum class HandEnd : uint8_t { None, Domino, Block };
+// How the next hand's leader is found (spec: What the engine exposes).
+enum class NextLead : uint8_t {
+  None,           // the game is over
+  Rotate,         // the seat after this hand's leader (next_leader=rotate, block_tie=void)
+  Winner,         // the hand's winner
+  SameLeader,     // block_tie=void_same_leader
+  TeamChooses,    // the winning team chooses which partner leads (chooser enters it)
+  FirstHandRule,  // as for a first hand: known only after the next deal
+};
+const char* name(NextLead n);
 
 // The result of one hand, itemised (spec: What the engine exposes).
 struct HandResult {
@@ -49,6 +59,8 @@ struct HandResult {
   uint16_t number = 0;  // 1-based hand number in the game
   bool wins_reset = false;  // win counting started over after this hand
   bool double_up = false;   // Jamaican double-up now pending
+  NextLead next = NextLead::None;
+  int8_t next_leader = -1;  // Rotate, Winner, SameLeader: the seat; TeamChooses: the chooser
   void add(BonusKind k, int side, int points);
 };
 

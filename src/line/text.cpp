@@ -35,6 +35,52 @@ json tiles_json(uint64_t bits) {
 }
 }  // namespace
 
+const char* name(NextLead n) {
+  switch (n) {
+    case NextLead::None: return "none";
+    case NextLead::Rotate: return "rotate";
+    case NextLead::Winner: return "winner";
+    case NextLead::SameLeader: return "same_leader";
+    case NextLead::TeamChooses: return "winning_team_chooses";
+    case NextLead::FirstHandRule: return "first_hand_rule";
+  }
+  return "?";
+}
+
+// Who leads the next hand (spec: What the engine exposes): null when the
+// game is over.
+static json next_leader_json(const State& s, const HandResult& h) {
+  if (h.next == NextLead::None) return nullptr;
+  json j{{"how", name(h.next)}};
+  switch (h.next) {
+    case NextLead::TeamChooses: {
+      const int side = s.side_of(h.next_leader);
+      j["seat"] = nullptr;
+      j["side"] = side;
+      j["seats"] = json::array({side, side + 2});
+      j["chooser"] = h.next_leader;
+      break;
+    }
+    case NextLead::FirstHandRule:
+      j["seat"] = nullptr;  // known after the next deal
+      j["rule"] = name(s.rules().first_leader);
+      break;
+    default: j["seat"] = h.next_leader; break;
+  }
+  return j;
+}
+
+static std::string next_leader_text(const State& s, const HandResult& h) {
+  switch (h.next) {
+    case NextLead::None: return "";
+    case NextLead::TeamChooses:
+      return fmt::format("; {} chooses who leads next", LineGame::side_name(s, s.side_of(h.next_leader)));
+    case NextLead::FirstHandRule:
+      return fmt::format("; the next leader comes from the first-hand rule ({})", name(s.rules().first_leader));
+    default: return fmt::format("; seat {} leads next", h.next_leader);
+  }
+}
+
 std::string LineGame::side_name(const State& s, int side) {
   if (s.rules().teams()) return fmt::format("team {} (seats {}+{})", side, side, side + 2);
   return fmt::format("seat {}", side);
@@ -213,6 +259,7 @@ json hand_result_json(const State& s, const HandResult& h) {
     j["bonuses"].push_back({{"bonus", bonus_name(h.items[i].kind)}, {"side", h.items[i].side}, {"points", h.items[i].points}});
   if (h.wins_reset) j["wins_reset"] = true;
   if (h.double_up) j["double_up_pending"] = true;
+  j["next_leader"] = next_leader_json(s, h);
   return j;
 }
 
@@ -236,6 +283,7 @@ std::string hand_result_text(const State& s, const HandResult& h) {
   }
   if (h.wins_reset) out += "; every side has a win: the counts start over";
   if (h.double_up) out += "; all square: the next hand's winner goes to 2";
+  out += next_leader_text(s, h);
   return out;
 }
 
@@ -244,7 +292,9 @@ HandSummary State::last_hand() const {
   h.winner_side = last_.winner_side;
   for (int sd = 0; sd < num_sides(); ++sd) h.side_points.push_back(last_.total[sd]);
   h.how = last_.end == HandEnd::Domino ? "domino" : last_.tied ? (last_.winner_side >= 0 ? "block (tie rule)" : "block (void)") : "block";
-  h.detail_json = hand_result_json(*this, last_).dump();
+  const json detail = hand_result_json(*this, last_);
+  h.detail_json = detail.dump();
+  h.next_json = detail["next_leader"].dump();
   h.text = hand_result_text(*this, last_);
   return h;
 }
