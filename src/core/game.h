@@ -111,6 +111,9 @@ struct HandSummary {
   std::string how;                   // "domino", "block", "tie", "set", ...
   std::string text;                  // one or two lines for a person
   std::string detail_json;           // game-specific itemised result (JSON text)
+  // Who leads (starts) the next hand, where the game names it (line games:
+  // {"seat", "how", ...}, null once the game is over); JSON text, empty: not given.
+  std::string next_json;
 };
 
 class AnyBot;

@@ -57,6 +57,7 @@ int State::draw_leader(const uint8_t* pool, int pool_n) {
     for (int s = 0; s < seats_; ++s) {
       if (!((in >> s) & 1)) continue;
       const Tile t{pool[next++]};
+      lead_drawn_ |= uint64_t{1} << t.index;
       leader_draw_[s] = static_cast<int8_t>(t.index);
       leader_round_[s] = static_cast<int8_t>(round);
       best_pips = std::max(best_pips, t.pips());
@@ -83,9 +84,11 @@ void State::apply_chance() {
   int n = 0;
   for (uint64_t x = set_mask_; x; x &= x - 1) tiles[n++] = static_cast<uint8_t>(std::countr_zero(x));
   int leader = -1;
+  lead_drawn_ = 0;
   if (deals_leader_by_draw() && r_.first_leader == FirstLeader::DrawBeforeDeal) {
     rng_.shuffle(tiles, n);  // the draw; the tiles go back and are reshuffled
     leader = draw_leader(tiles, n);
+    lead_drawn_ = 0;
   }
   // A forward Fisher-Yates that stops once the rest is determined: the
   // undealt tiles first (their order is the draw order), then every hand but
@@ -119,7 +122,7 @@ void State::apply_chance() {
   after_deal(leader);
 }
 
-void State::deal(const SmallSet* hands, const uint8_t* stock, int stock_n, int leader) {
+void State::deal(const SmallSet* hands, const uint8_t* stock, int stock_n, int leader, uint64_t lead_drawn) {
   if (phase_ != Phase::Deal) throw Error("no deal is pending now");
   uint64_t seen = 0;
   for (int s = 0; s < seats_; ++s) {
@@ -146,6 +149,15 @@ void State::deal(const SmallSet* hands, const uint8_t* stock, int stock_n, int l
   } else if (leader >= 0) {
     throw Error("bad deal: 'leader' may only be given when the leader is chosen by a draw");
   }
+  if (lead_drawn) {
+    // draw_after_deal: drawn from the undealt tiles (three-21: the removed doubles).
+    if (!deals_leader_by_draw() || r_.first_leader != FirstLeader::DrawAfterDeal)
+      throw Error("bad deal: 'drawn' (the tiles drawn for the lead) only goes with first_leader=draw_after_deal");
+    const uint64_t pool = rest | (r_.max_pip() == 6 ? ~set_mask_ & ((uint64_t{1} << 28) - 1) : 0);
+    if (lead_drawn & ~pool) throw Error("bad deal: the tiles drawn for the lead must be undealt tiles");
+    if (std::popcount(lead_drawn) < seats_)
+      throw Error(fmt::format("bad deal: every seat draws for the lead: at least {} tiles drawn", static_cast<int>(seats_)));
+  }
   for (int s = 0; s < seats_; ++s) hand_[s] = hands[s].w[0];
   stock_n_ = static_cast<uint8_t>(std::popcount(rest));
   if (stock_n >= 0) std::copy(stock, stock + stock_n, stock_);
@@ -154,6 +166,7 @@ void State::deal(const SmallSet* hands, const uint8_t* stock, int stock_n, int l
     for (uint64_t x = rest; x; x &= x - 1) stock_[i++] = static_cast<uint8_t>(std::countr_zero(x));
   }
   for (auto& d : leader_draw_) d = -1;
+  lead_drawn_ = lead_drawn;
   drawn_leader_ = leader >= 0;
   after_deal(leader);
 }
@@ -164,7 +177,20 @@ void State::after_deal(int drawn_leader) {
     count_[s] = static_cast<uint8_t>(std::popcount(hand_[s]));
     not_holding_[s] = 0;
   }
-  drawable_ = r_.undealt == Undealt::Draw ? stock_n_ : 0;
+  // draw_after_deal: the tiles drawn for the lead go back face down and are
+  // never used in play (spec: first_leader): they sleep after the boneyard.
+  int sleeping_drawn = 0;
+  if (lead_drawn_) {
+    uint8_t kept[kMaxSetTiles], drawn[kMaxSetTiles];
+    int nk = 0;
+    for (int i = 0; i < stock_n_; ++i) {
+      if ((lead_drawn_ >> stock_[i]) & 1) drawn[sleeping_drawn++] = stock_[i];
+      else kept[nk++] = stock_[i];
+    }
+    std::copy(kept, kept + nk, stock_);
+    std::copy(drawn, drawn + sleeping_drawn, stock_ + nk);
+  }
+  drawable_ = r_.undealt == Undealt::Draw ? static_cast<uint8_t>(stock_n_ - sleeping_drawn) : 0;
   stock_pos_ = 0;
   played_ = 0;
   n_placed_ = 0;
@@ -505,10 +531,16 @@ void State::score_hand() {
         h.pip_points[w] = static_cast<int16_t>(add);
       }
       h.total[w] = static_cast<int16_t>(h.total[w] + h.pip_points[w]);
-      bool all_scored = true;
-      for (int sd = 0; sd < sides; ++sd) all_scored &= score_[sd] >= 1;
+      bool all_scored = true, all_at_one = true;
+      for (int sd = 0; sd < sides; ++sd) {
+        all_scored &= score_[sd] >= 1;
+        all_at_one &= score_[sd] == 1;
+      }
+      // jamaica_double_up: two sides (teams) exactly 1 win each, 3 or 4
+      // individual players at least 1 each (spec: Win counting, Decision).
+      const bool double_up = r_.jamaica_double_up && (sides > 2 ? all_scored : all_at_one);
       if (r_.wins_need_shutout && all_scored) {
-        if (r_.jamaica_double_up) {
+        if (double_up) {
           double_up_pending_ = true;
           h.double_up = true;
         } else {
@@ -539,16 +571,17 @@ void State::score_hand() {
   if (winners_) {
     phase_ = Phase::GameOver;
     to_move_ = -1;
-    return;
+    return;  // h.next stays None
   }
-  // The next hand's leader.
+  // The next hand's leader, named in the result (spec: What the engine exposes).
   first_rule_ = false;
   choice_pending_ = false;
+  h.next = NextLead::Rotate;
   if (restart) first_rule_ = true;
   else if (w < 0) {
     switch (r_.block_tie) {
       case BlockTie::Void: leader_ = static_cast<int8_t>((leader_ + 1) % seats_); break;
-      case BlockTie::VoidSameLeader: break;
+      case BlockTie::VoidSameLeader: h.next = NextLead::SameLeader; break;
       case BlockTie::VoidReset: first_rule_ = true; break;
       default:  // a tie rule that still left nobody (lowest_player_wins)
         if (r_.next_leader == NextLeader::Rotate) leader_ = static_cast<int8_t>((leader_ + 1) % seats_);
@@ -557,17 +590,24 @@ void State::score_hand() {
   } else {
     switch (r_.next_leader) {
       case NextLeader::Rotate: leader_ = static_cast<int8_t>((leader_ + 1) % seats_); break;
-      case NextLeader::Winner: leader_ = h.winner_seat; break;
+      case NextLeader::Winner:
+        leader_ = h.winner_seat;
+        h.next = NextLead::Winner;
+        break;
       case NextLeader::WinningTeamChooses:
+        h.next = NextLead::Winner;  // individual players: the winner (spec: next_leader)
         if (r_.teams()) {
           choice_pending_ = true;
           chooser_ = h.winner_seat;  // the team's choice, entered by the hand's winner
+          h.next = NextLead::TeamChooses;
         } else {
           leader_ = h.winner_seat;
         }
         break;
     }
   }
+  if (first_rule_) h.next = NextLead::FirstHandRule;
+  h.next_leader = h.next == NextLead::FirstHandRule ? -1 : h.next == NextLead::TeamChooses ? chooser_ : leader_;
   start_hand();
 }
 
@@ -621,8 +661,10 @@ State State::sample(const Observation& o, Rng& rng) {
   const int me = o.seat;
   s.rng_.reseed(rng.next());
   if (s.phase_ == Phase::Deal || s.phase_ == Phase::GameOver) return s;
-  // Unknown tiles: the set less my hand and everything played.
-  const uint64_t unknown = s.set_mask_ & ~s.hand_[me] & ~s.played_;
+  // Unknown tiles: the set less my hand, everything played and the tiles
+  // drawn for the lead (public, asleep at the end of the stock).
+  const uint64_t known_asleep = s.lead_drawn_ & s.set_mask_;
+  const uint64_t unknown = s.set_mask_ & ~s.hand_[me] & ~s.played_ & ~known_asleep;
   std::vector<Tile> tiles;
   for (uint64_t x = unknown; x; x &= x - 1) tiles.push_back(Tile{static_cast<uint8_t>(std::countr_zero(x))});
   // Places: the other seats, then the undealt tiles (boneyard and sleeping).
@@ -633,7 +675,7 @@ State State::sample(const Observation& o, Rng& rng) {
       cap.push_back(s.count_[k]);
       seat_of_place.push_back(k);
     }
-  cap.push_back(s.undealt_count());
+  cap.push_back(s.undealt_count() - std::popcount(known_asleep));
   std::vector<uint32_t> allowed(tiles.size());
   for (size_t i = 0; i < tiles.size(); ++i) {
     uint32_t a = 1u << (cap.size() - 1);
@@ -656,6 +698,7 @@ State State::sample(const Observation& o, Rng& rng) {
     else undealt[un++] = tiles[i].index;
   }
   rng.shuffle(undealt, un);
+  for (uint64_t x = known_asleep; x; x &= x - 1) undealt[un++] = static_cast<uint8_t>(std::countr_zero(x));
   std::copy(undealt, undealt + un, s.stock_ + s.stock_pos_);
   return s;
 }

@@ -26,6 +26,16 @@ struct Move {
 
 enum class Phase : uint8_t { Deal, Redeal, ChooseLeader, Play, GameOver };
 enum class HandEnd : uint8_t { None, Domino, Block };
+// How the next hand's leader is found (spec: What the engine exposes).
+enum class NextLead : uint8_t {
+  None,           // the game is over
+  Rotate,         // the seat after this hand's leader (next_leader=rotate, block_tie=void)
+  Winner,         // the hand's winner
+  SameLeader,     // block_tie=void_same_leader
+  TeamChooses,    // the winning team chooses which partner leads (chooser enters it)
+  FirstHandRule,  // as for a first hand: known only after the next deal
+};
+const char* name(NextLead n);
 
 // The result of one hand, itemised (spec: What the engine exposes).
 struct HandResult {
@@ -49,6 +59,8 @@ struct HandResult {
   uint16_t number = 0;  // 1-based hand number in the game
   bool wins_reset = false;  // win counting started over after this hand
   bool double_up = false;   // Jamaican double-up now pending
+  NextLead next = NextLead::None;
+  int8_t next_leader = -1;  // Rotate, Winner, SameLeader: the seat; TeamChooses: the chooser
   void add(BonusKind k, int side, int points);
 };
 
@@ -120,6 +132,9 @@ class State {
   int chooser() const { return chooser_; }
   int leader_draw(int seat) const { return leader_draw_[seat]; }  // last tile drawn for the lead, or -1
   int leader_draw_round(int seat) const { return leader_round_[seat]; }  // in which round (0 first)
+  // draw_after_deal: every tile drawn for the lead; public, back face down,
+  // never used in play (they sleep at the end of the stock).
+  SmallSet lead_drawn() const { return SmallSet{{lead_drawn_}}; }
   int redeal_seat() const { return phase_ == Phase::Redeal ? to_move_ : -1; }
   bool deals_leader_by_draw() const;  // this deal's leader comes from a draw
   bool first_rule_pending() const { return first_rule_ && !keep_leader_; }  // next deal uses the first-hand rule
@@ -134,9 +149,10 @@ class State {
   State masked_for(int seat) const;
   State sampled(int seat, Rng& rng) const;  // full state consistent with seat's view
 
-  // Explicit deal: hands (and optionally the undealt tiles in draw order) and
-  // the leader where it comes from a draw. Throws Error.
-  void deal(const SmallSet* hands, const uint8_t* stock, int stock_n, int leader);
+  // Explicit deal: hands (and optionally the undealt tiles in draw order),
+  // the leader where it comes from a draw and, for draw_after_deal, the
+  // tiles drawn for it (never used in play). Throws Error.
+  void deal(const SmallSet* hands, const uint8_t* stock, int stock_n, int leader, uint64_t lead_drawn = 0);
 
  private:
   friend class Solver;  // reads the per-hand fields its hash must cover
@@ -180,6 +196,7 @@ class State {
   bool drawn_leader_ = false;  // the current deal's leader came from a draw
   int8_t leader_draw_[kMaxSeats] = {-1, -1, -1, -1};  // tiles drawn for the lead (display)
   int8_t leader_round_[kMaxSeats] = {};
+  uint64_t lead_drawn_ = 0;  // draw_after_deal: tiles drawn for the lead this deal
   // per hand
   int8_t lead_pass_ = 0;  // 0 none, 1 earned, 2 cancelled
   uint8_t pass2010_n_ = 0;

@@ -35,6 +35,52 @@ json tiles_json(uint64_t bits) {
 }
 }  // namespace
 
+const char* name(NextLead n) {
+  switch (n) {
+    case NextLead::None: return "none";
+    case NextLead::Rotate: return "rotate";
+    case NextLead::Winner: return "winner";
+    case NextLead::SameLeader: return "same_leader";
+    case NextLead::TeamChooses: return "winning_team_chooses";
+    case NextLead::FirstHandRule: return "first_hand_rule";
+  }
+  return "?";
+}
+
+// Who leads the next hand (spec: What the engine exposes): null when the
+// game is over.
+static json next_leader_json(const State& s, const HandResult& h) {
+  if (h.next == NextLead::None) return nullptr;
+  json j{{"how", name(h.next)}};
+  switch (h.next) {
+    case NextLead::TeamChooses: {
+      const int side = s.side_of(h.next_leader);
+      j["seat"] = nullptr;
+      j["side"] = side;
+      j["seats"] = json::array({side, side + 2});
+      j["chooser"] = h.next_leader;
+      break;
+    }
+    case NextLead::FirstHandRule:
+      j["seat"] = nullptr;  // known after the next deal
+      j["rule"] = name(s.rules().first_leader);
+      break;
+    default: j["seat"] = h.next_leader; break;
+  }
+  return j;
+}
+
+static std::string next_leader_text(const State& s, const HandResult& h) {
+  switch (h.next) {
+    case NextLead::None: return "";
+    case NextLead::TeamChooses:
+      return fmt::format("; {} chooses who leads next", LineGame::side_name(s, s.side_of(h.next_leader)));
+    case NextLead::FirstHandRule:
+      return fmt::format("; the next leader comes from the first-hand rule ({})", name(s.rules().first_leader));
+    default: return fmt::format("; seat {} leads next", h.next_leader);
+  }
+}
+
 std::string LineGame::side_name(const State& s, int side) {
   if (s.rules().teams()) return fmt::format("team {} (seats {}+{})", side, side, side + 2);
   return fmt::format("seat {}", side);
@@ -122,6 +168,11 @@ std::string State::chance_text() const {
     for (int i = 0; i < stock_n_; ++i) s += " " + to_string(Tile{stock_[i]});
   }
   if (drawn_leader_) s += fmt::format(" leader {}", static_cast<int>(leader_));
+  if (lead_drawn_) {
+    s += " drawn";
+    for (int i = 63; i >= 0; --i)
+      if ((lead_drawn_ >> i) & 1) s += " " + to_string(Tile{static_cast<uint8_t>(i)});
+  }
   return s;
 }
 
@@ -134,13 +185,16 @@ void State::apply_chance_text(std::string_view text) {
   }
   std::istringstream in(spaced);
   std::string tok;
-  const char* form = "expected 'deal <tiles of seat 0> / <seat 1> / ... [stock <undealt tiles in draw order>] [leader K]'";
+  const char* form =
+      "expected 'deal <tiles of seat 0> / <seat 1> / ... [stock <undealt tiles in draw order>] [leader K [drawn <tiles "
+      "drawn for the lead>]]'";
   if (!(in >> tok) || tok != "deal") throw Error(fmt::format("bad deal '{}': {}", text, form));
   SmallSet hands[kMaxSeats];
   int seat = 0;
   uint8_t stock[kMaxSetTiles];
   int stock_n = -1, leader = -1;
-  enum { Hands, Stock, Leader, Done } part = Hands;
+  uint64_t drawn = 0;
+  enum { Hands, Stock, Leader, Done, Drawn } part = Hands;
   while (in >> tok) {
     if (tok == "/") {
       if (part != Hands) throw Error(fmt::format("bad deal '{}': '/' after the hands; {}", text, form));
@@ -149,6 +203,11 @@ void State::apply_chance_text(std::string_view text) {
     }
     if (tok == "stock") { part = Stock; stock_n = 0; continue; }
     if (tok == "leader") { part = Leader; continue; }
+    if (tok == "drawn") {
+      if (part != Done) throw Error(fmt::format("bad deal '{}': 'drawn' goes after 'leader K'; {}", text, form));
+      part = Drawn;
+      continue;
+    }
     if (part == Leader) {
       if (tok.size() != 1 || tok[0] < '0' || tok[0] >= '0' + seats_)
         throw Error(fmt::format("bad deal '{}': leader must be a seat 0..{}", text, seats_ - 1));
@@ -158,6 +217,11 @@ void State::apply_chance_text(std::string_view text) {
     }
     if (part == Done) throw Error(fmt::format("bad deal '{}': unexpected '{}' at the end; {}", text, tok, form));
     const Tile tile = parse_tile(tok, r_.max_pip());
+    if (part == Drawn) {
+      if ((drawn >> tile.index) & 1) throw Error(fmt::format("bad deal '{}': {} drawn twice", text, tok));
+      drawn |= uint64_t{1} << tile.index;
+      continue;
+    }
     if (part == Stock) {
       if (stock_n >= kMaxSetTiles) throw Error(fmt::format("bad deal '{}': too many stock tiles", text));
       stock[stock_n++] = tile.index;
@@ -169,7 +233,7 @@ void State::apply_chance_text(std::string_view text) {
   if (seat != seats_ - 1)
     throw Error(fmt::format("bad deal '{}': {} hands given, this game has {} seats; {}", text, seat + 1, static_cast<int>(seats_), form));
   if (part == Leader) throw Error(fmt::format("bad deal '{}': 'leader' needs a seat number", text));
-  deal(hands, stock, stock_n, leader);
+  deal(hands, stock, stock_n, leader, drawn);
 }
 
 json hand_result_json(const State& s, const HandResult& h) {
@@ -195,6 +259,7 @@ json hand_result_json(const State& s, const HandResult& h) {
     j["bonuses"].push_back({{"bonus", bonus_name(h.items[i].kind)}, {"side", h.items[i].side}, {"points", h.items[i].points}});
   if (h.wins_reset) j["wins_reset"] = true;
   if (h.double_up) j["double_up_pending"] = true;
+  j["next_leader"] = next_leader_json(s, h);
   return j;
 }
 
@@ -218,6 +283,7 @@ std::string hand_result_text(const State& s, const HandResult& h) {
   }
   if (h.wins_reset) out += "; every side has a win: the counts start over";
   if (h.double_up) out += "; all square: the next hand's winner goes to 2";
+  out += next_leader_text(s, h);
   return out;
 }
 
@@ -226,7 +292,9 @@ HandSummary State::last_hand() const {
   h.winner_side = last_.winner_side;
   for (int sd = 0; sd < num_sides(); ++sd) h.side_points.push_back(last_.total[sd]);
   h.how = last_.end == HandEnd::Domino ? "domino" : last_.tied ? (last_.winner_side >= 0 ? "block (tie rule)" : "block (void)") : "block";
-  h.detail_json = hand_result_json(*this, last_).dump();
+  const json detail = hand_result_json(*this, last_);
+  h.detail_json = detail.dump();
+  h.next_json = detail["next_leader"].dump();
   h.text = hand_result_text(*this, last_);
   return h;
 }
@@ -254,6 +322,7 @@ json State::view(int seat) const {
   }
   j["boneyard"] = stock_left();
   j["sleeping"] = undealt_count() - stock_left();
+  if (lead_drawn_) j["drawn_for_lead"] = tiles_json(lead_drawn_);  // public, never used in play
   if (all) {
     j["stock"] = json::array();
     for (int i = stock_pos_; i < stock_n_; ++i) j["stock"].push_back(to_string(Tile{stock_[i]}));

@@ -172,7 +172,7 @@ void State::after_deal() {
   passes_ = 0;
   opening_done_ = 0;
   turn_laid_ = 0;
-  drawn_ = owes_cover_ = false;
+  drawn_ = owes_cover_ = cover_draw_ = false;
   drawn_tile_ = -1;
   phase_ = Phase::Opening;
   to_move_ = start_seat_;
@@ -251,6 +251,7 @@ void State::lay(int seat, Tile t, int train) {
     if (!last_of_number) {
       open_[n_open_++] = static_cast<int8_t>(train);
       owes_cover_ = true;
+      cover_draw_ = true;  // spec Play 5: a drawn double too may draw once to be covered
     }
   }
   if (phase_ == Phase::Opening) {
@@ -302,6 +303,7 @@ void State::draw(int seat) {
   give(seat, t);
   ++count_[seat];
   drawn_ = true;
+  cover_draw_ = false;
   drawn_tile_ = t.index;
   continue_or_mark(seat);
 }
@@ -311,14 +313,30 @@ void State::pass(int seat) {
   void_[seat] |= playable_numbers(seat);
   ++passes_;
   end_turn(seat, true);
-  // Spec Play 6, Decision: every player in turn unable to play: blocked.
-  if (passes_ >= seats_ && phase_ != Phase::Deal && phase_ != Phase::GameOver) end_round(RoundEnd::Blocked);
+  if (blocked()) end_round(RoundEnd::Blocked);  // spec Play 6: checked after every pass
+}
+
+// Spec Play 6, Decision: blocked when nothing can change any more: the
+// boneyard is empty, every train carries its owner's marker (no pass can open
+// one) and no player can lay a tile as the trains now stand.
+bool State::blocked() const {
+  const unsigned all = (1u << seats_) - 1;
+  if (stock_pos_ < deck_n_ || (marked_ & all) != all) return false;
+  // Every train is marked, so every player may play on each of them (or only
+  // on the open double): the same ends for everyone.
+  uint32_t ends = 1u << end_[kMexican];
+  for (int k = 0; k < seats_; ++k) ends |= 1u << end_[k];
+  if (n_open_ > 0) ends = 1u << end_[open_[0]];
+  for (int s = 0; s < seats_; ++s)
+    for (uint32_t e = ends; e; e &= e - 1)
+      if (hand_[s][std::countr_zero(e)]) return false;
+  return true;
 }
 
 void State::end_turn(int seat, bool mark) {
   if (mark) marked_ |= static_cast<uint16_t>(1u << seat);
   turn_laid_ = 0;
-  drawn_ = owes_cover_ = false;
+  drawn_ = owes_cover_ = cover_draw_ = false;
   drawn_tile_ = -1;
   if (phase_ == Phase::Opening && ++opening_done_ == seats_) phase_ = Phase::Play;  // the start player again
   to_move_ = static_cast<int8_t>(seat + 1 == seats_ ? 0 : seat + 1);
@@ -338,7 +356,7 @@ void State::end_round(RoundEnd how) {
   }
   ++rounds_done_;
   turn_laid_ = 0;
-  drawn_ = owes_cover_ = false;
+  drawn_ = owes_cover_ = cover_draw_ = false;
   drawn_tile_ = -1;
   if (rounds_done_ >= r_.total_rounds()) {
     phase_ = Phase::GameOver;

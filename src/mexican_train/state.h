@@ -130,7 +130,8 @@ class State {
   // or false when there is none.
   bool move_without_tile(Move& m) const {
     if (phase_ == Phase::Opening && turn_laid_ > 0 && !owes_cover_) return m = {Move::EndOpening, 0, 0}, true;
-    if (drawn_ || (turn_laid_ > 0 && !owes_cover_)) return false;
+    // One draw a turn, and one more for each double laid after it (spec Play 5).
+    if ((drawn_ && !cover_draw_) || (turn_laid_ > 0 && !owes_cover_)) return false;
     if (stock_pos_ < deck_n_) return m = {Move::Draw, 0, 0}, true;
     if (turn_laid_ == 0) return m = {Move::Pass, 0, 0}, true;
     return false;
@@ -143,6 +144,7 @@ class State {
   void end_turn(int seat, bool mark);
   void continue_or_mark(int seat);
   bool has_move(int seat) const;
+  bool blocked() const;
   void end_round(RoundEnd how);
   uint32_t playable_numbers(int seat) const;  // the train ends this seat may play on now
   bool remove_open(int train);
@@ -210,6 +212,7 @@ class State {
   uint8_t turn_laid_ = 0;
   bool drawn_ = false;
   bool owes_cover_ = false;
+  bool cover_draw_ = false;  // a double was laid since this turn's draw: one more draw to cover it
   int16_t drawn_tile_ = -1;
   uint8_t passes_ = 0;
   // public constraints on hidden hands

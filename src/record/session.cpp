@@ -55,6 +55,7 @@ json summary_json(const HandSummary& h) {
          {"side_points", h.side_points},
          {"how", h.how},
          {"text", h.text}};
+  if (!h.next_json.empty()) j["next_leader"] = json::parse(h.next_json);
   if (!h.detail_json.empty()) j["detail"] = json::parse(h.detail_json);
   return j;
 }

@@ -265,12 +265,12 @@ void State::legal_moves(int seat, MoveList<Move, N>& out) const {
       const bool forced = r_.forced_bid && seat == dealer_ && high_bidder_ < 0;
       if (!forced) out.push_back({Move::Pass, 0});
       for (int b = high_bid_ < 30 ? 30 : high_bid_ + 1; b <= 42; ++b) out.push_back({Move::Bid, static_cast<uint8_t>(b)});
-      // 2 marks only once 42 is bid (or opening with open_two_marks); then
-      // one mark above the highest bid.
+      // 2 marks only once 42 is bid (or as the opening bid, nobody having
+      // bid yet, with open_two_marks); then one mark above the highest bid.
       if (high_bid_ >= 42) {
         const int k = high_bid_ / 42 + 1;
         if (k <= kMaxMarks) out.push_back({Move::Marks, static_cast<uint8_t>(k)});
-      } else if (r_.open_two_marks) {
+      } else if (r_.open_two_marks && high_bidder_ < 0) {
         out.push_back({Move::Marks, 2});
       }
       if (const int k = splash_marks(seat)) out.push_back({Move::Splash, static_cast<uint8_t>(k)});

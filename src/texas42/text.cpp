@@ -181,7 +181,8 @@ Move State::parse_move(int seat, std::string_view text) const {
     if (phase_ != Phase::Bidding) return std::string("it is not the bidding now");
     if (m.kind == Move::Pass) return std::string("the dealer must bid after three passes (forced_bid)");
     if (m.kind == Move::Marks && high_bid_ < 42 && m.arg == 2)
-      return std::string("2 marks may only be bid once someone has bid 42 (1 mark)");
+      return std::string(r_.open_two_marks ? "2 marks may only be bid as the opening bid or once someone has bid 42 (1 mark)"
+                                            : "2 marks may only be bid once someone has bid 42 (1 mark)");
     if (value_of(m) <= high_bid_) return fmt::format("a bid must be higher than {}", bid_text(high_bid_, high_kind_));
     return fmt::format("a mark bid may go only one mark above the highest bid ({})", bid_text(high_bid_, high_kind_));
   };

@@ -138,6 +138,24 @@ TEST(Protocol, EveryBadLineGetsAnErrorAndTheSessionGoesOn) {
   EXPECT_TRUE(p.quit());
 }
 
+// A finished hand names the next leader in hands_over, result and the record
+// (spec line-games.md: What the engine exposes).
+TEST(Protocol, FinishedHandsNameTheNextLeader) {
+  Protocol p;
+  register_all_games();
+  auto ask = [&](const std::string& line) { return json::parse(p.handle(line)); };
+  json r = ask(R"({"cmd":"new","game":"latin","options":{"hand_size":"1"},"deal":"deal 6-6 / 5-5 / 4-4 / 3-3 leader 2"})");
+  ASSERT_TRUE(r["ok"]) << r.dump();
+  r = ask(R"({"cmd":"apply","move":"4-4"})");  // seat 2 goes out; latin rotates the lead
+  ASSERT_TRUE(r["ok"]) << r.dump();
+  ASSERT_EQ(r["hands_over"].size(), 1u) << r.dump();
+  const json want{{"how", "rotate"}, {"seat", 3}};
+  EXPECT_EQ(r["hands_over"][0]["next_leader"], want) << r.dump();
+  EXPECT_EQ(r["hands_over"][0]["detail"]["next_leader"], want);
+  EXPECT_EQ(ask(R"({"cmd":"result"})")["hands"][0]["next_leader"], want);
+  EXPECT_EQ(ask(R"({"cmd":"record"})")["record"]["hands"][0]["next_leader"], want);
+}
+
 TEST(Protocol, SimultaneousAndChanceWithoutAutoChance) {
   Protocol p;
   register_all_games();

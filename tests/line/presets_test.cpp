@@ -218,3 +218,84 @@ TEST(LinePresets, DrawAfterDealFromTheRemovedDoubles) {
   }
   EXPECT_GT(redraws, 0);  // ties did happen and were redrawn
 }
+
+// draw_after_deal with undealt=draw: the tiles drawn for the lead go back
+// face down and are never used in play (spec: first_leader). The boneyard
+// is the rest; a seat's observation, a sample and a replayed deal agree.
+TEST(LinePresets, TilesDrawnForTheLeadAreNeverUsedInPlay) {
+  const OptionList o{{"first_leader", "draw_after_deal"}};
+  Rng rng(3);
+  MoveList<Move, LineGame::kMaxMoves> l;
+  int draws_seen = 0;
+  for (uint64_t seed = 1; seed <= 300; ++seed) {
+    State s = make("two-draw", o, seed);
+    s.apply_chance();
+    ASSERT_EQ(s.phase(), Phase::Play);
+    uint64_t drawn = 0;  // at least the last tile each seat drew
+    for (int k = 0; k < 2; ++k) drawn |= uint64_t{1} << s.leader_draw(k);
+    EXPECT_LE(s.stock_left(), 14 - 2) << "seed " << seed;  // 14 undealt, each seat drew at least one
+    const auto v = s.view(0);
+    EXPECT_EQ(v["boneyard"], s.stock_left());
+    EXPECT_EQ(v["sleeping"].get<int>() + s.stock_left(), 14);
+    // The chance text reproduces the deal, boneyard included.
+    State r = make("two-draw", o, 99);
+    r.apply_chance_text(s.chance_text());
+    EXPECT_EQ(r.stock_left(), s.stock_left());
+    EXPECT_EQ(r.leader(), s.leader());
+    // A seat's sample: the same boneyard size, no drawn tile in a hand.
+    State x = s.sampled(s.leader(), rng);
+    EXPECT_EQ(x.stock_left(), s.stock_left());
+    for (int k = 0; k < 2; ++k) EXPECT_EQ(x.hand(k).w[0] & drawn, 0u);
+    // Play the hand out (the replayed deal in step): no drawn tile comes into play.
+    while (s.hands_finished() == 0) {
+      const int seat = s.to_move();
+      s.legal_moves(seat, l);
+      const Move m = l[static_cast<int>(rng.below(static_cast<uint32_t>(l.size())))];
+      draws_seen += m.kind == Move::Draw;
+      s.apply(seat, m);
+      r.apply(seat, m);
+      for (int k = 0; k < 2; ++k) {
+        ASSERT_EQ(s.hand(k).w[0] & drawn, 0u) << "seed " << seed << ": seat " << k << " drew a tile drawn for the lead";
+        ASSERT_EQ(r.hand(k), s.hand(k));
+      }
+      ASSERT_EQ(s.played().w[0] & drawn, 0u);
+    }
+    while (x.hands_finished() == 0) {
+      x.apply_random(x.to_move(), rng);
+      for (int k = 0; k < 2; ++k) ASSERT_EQ(x.hand(k).w[0] & drawn, 0u) << "seed " << seed << ": in a sample";
+    }
+  }
+  EXPECT_GT(draws_seen, 0);
+  // Sleeping games: a sample never hands out a tile drawn for the lead.
+  for (uint64_t seed = 1; seed <= 100; ++seed) {
+    State s = make("havana", o, seed);
+    s.apply_chance();
+    uint64_t drawn = 0;
+    for (int k = 0; k < 4; ++k) drawn |= uint64_t{1} << s.leader_draw(k);
+    const State x = s.sampled(s.leader(), rng);
+    for (int k = 0; k < 4; ++k) EXPECT_EQ(x.hand(k).w[0] & drawn, 0u) << "seed " << seed;
+  }
+}
+
+// An explicit deal may say which tiles were drawn for the lead; they sleep.
+TEST(LinePresets, ExplicitDealNamesTheTilesDrawnForTheLead) {
+  const OptionList o{{"first_leader", "draw_after_deal"}};
+  State s = make("two-draw", o);
+  const std::string hands = "deal 6-6 6-5 6-4 6-3 6-2 6-1 6-0 / 5-5 5-4 5-3 5-2 5-1 5-0 4-4";
+  s.apply_chance_text(hands + " stock 4-3 4-2 4-1 4-0 3-3 3-2 3-1 3-0 2-2 2-1 2-0 1-1 1-0 0-0 leader 1 drawn 4-3 1-0 0-0");
+  EXPECT_EQ(s.leader(), 1);
+  EXPECT_EQ(s.stock_left(), 11);
+  EXPECT_EQ(s.view(-1)["sleeping"], 3);
+  EXPECT_EQ(s.view(0)["drawn_for_lead"], nlohmann::json::array({"4-3", "1-0", "0-0"}));
+  // The boneyard keeps its order without them; the text says which were drawn.
+  EXPECT_NE(s.chance_text().find("stock 4-2 4-1 4-0 3-3 3-2 3-1 3-0 2-2 2-1 2-0 1-1 4-3 1-0 0-0 leader 1 drawn 4-3 1-0 0-0"),
+            std::string::npos)
+      << s.chance_text();
+  // Errors: a dealt tile; fewer tiles than seats; a game whose leader is not drawn after the deal.
+  State t = make("two-draw", o);
+  EXPECT_THROW(t.apply_chance_text(hands + " leader 1 drawn 6-6 4-3"), Error);
+  EXPECT_THROW(t.apply_chance_text(hands + " leader 1 drawn 4-3"), Error);
+  EXPECT_THROW(t.apply_chance_text(hands + " drawn 4-3 4-2"), Error);
+  State u = make("two-draw");
+  EXPECT_THROW(u.apply_chance_text(hands + " drawn 4-3 4-2"), Error);
+}

@@ -2,6 +2,8 @@
 // (spec: rules/line-games.md, Options and Win counting).
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "support.h"
 
 using namespace boneyard;
@@ -255,6 +257,20 @@ TEST(LineWins, JamaicanDoubleUp) {
   EXPECT_EQ(s.score(1), 0);
 }
 
+TEST(LineWins, JamaicanDoubleUpOnlyAtOneWinEachElseTheUsualReset) {
+  State s = make("jamaica", {{"hand_size", "2"}, {"jamaica_double_up", "on"}});
+  for (int i = 0; i < 3; ++i) script(s, Script::LeaderWins);  // 3-0
+  script(s, Script::LeaderLoses);                              // 3-1: not all square
+  EXPECT_FALSE(s.last_result().double_up);
+  EXPECT_TRUE(s.last_result().wins_reset);
+  EXPECT_EQ(s.score(0), 0);
+  EXPECT_EQ(s.score(1), 0);
+  EXPECT_TRUE(s.first_rule_pending());
+  script(s, Script::LeaderWins);  // an ordinary win: 1-0, not 2-0
+  EXPECT_EQ(s.score(0), 1);
+  EXPECT_EQ(s.score(1), 0);
+}
+
 TEST(LineWins, TieDoublesTheNextWin) {
   State s = make("jamaica", {{"hand_size", "2"}, {"tie_doubles_next", "on"}});
   script(s, Script::TiedBlock);
@@ -268,6 +284,51 @@ TEST(LineWins, TieDoublesTheNextWin) {
   script(plain, Script::TiedBlock);
   script(plain, Script::LeaderWins);
   EXPECT_EQ(plain.score(0), 1);
+}
+
+// Every hand's result names the next leader, or says that the winning team
+// chooses, or that the first-hand rule finds it (spec: What the engine
+// exposes); null once the game is over.
+TEST(LineLeader, HandResultNamesTheNextLeader) {
+  auto next = [](const State& s) { return s.view(-1)["last_hand"]["next_leader"]; };
+  auto text = [](const State& s) { return s.last_hand().text; };
+  {
+    State s = make("caribbean", {{"hand_size", "2"}});
+    script(s, Script::LeaderLoses);  // seat 1 goes out: team 1 chooses
+    EXPECT_EQ(next(s), (nlohmann::json{{"how", "winning_team_chooses"}, {"seat", nullptr}, {"side", 1},
+                                       {"seats", {1, 3}}, {"chooser", 1}}));
+    EXPECT_NE(text(s).find("chooses who leads next"), std::string::npos) << text(s);
+    EXPECT_EQ(nlohmann::json::parse(s.last_hand().detail_json)["next_leader"], next(s));
+    script(s, Script::TiedBlock);  // void_reset: as for a first hand
+    EXPECT_EQ(next(s), (nlohmann::json{{"how", "first_hand_rule"}, {"seat", nullptr}, {"rule", "highest_double"}}));
+  }
+  {
+    State s = make("fid", {{"hand_size", "2"}, {"block_winner", "lowest_player"}});
+    script(s, Script::LeaderWins);  // rotate: the seat after the leader (0)
+    EXPECT_EQ(next(s), (nlohmann::json{{"how", "rotate"}, {"seat", 1}}));
+    EXPECT_NE(text(s).find("seat 1 leads next"), std::string::npos) << text(s);
+    script(s, Script::TiedBlock);  // block_tie=void: the seat after the leader (1)
+    EXPECT_EQ(next(s), (nlohmann::json{{"how", "rotate"}, {"seat", 2}}));
+  }
+  {
+    State s = make("latin", {{"hand_size", "2"}, {"block_winner", "lowest_player"}});
+    script(s, Script::TiedBlock);  // void_same_leader
+    EXPECT_EQ(next(s), (nlohmann::json{{"how", "same_leader"}, {"seat", 0}}));
+  }
+  {
+    State s = make("four-individual", {{"hand_size", "2"}});
+    script(s, Script::LeaderLoses);  // seat 1 goes out and leads next
+    EXPECT_EQ(next(s), (nlohmann::json{{"how", "winner"}, {"seat", 1}}));
+    EXPECT_EQ(s.leader(), 1);
+  }
+  {
+    State s = make("caribbean", {{"hand_size", "1"}, {"target", "10"}});
+    s.apply_chance_text("deal 6-6 / 6-5 / 0-0 / 5-5");
+    play(s, {"6-6"});
+    ASSERT_TRUE(s.terminal());
+    EXPECT_TRUE(next(s).is_null());
+    EXPECT_EQ(text(s).find("next"), std::string::npos) << text(s);
+  }
 }
 
 TEST(LineLeader, WinningTeamChoosesItsLeader) {

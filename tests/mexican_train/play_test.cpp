@@ -126,6 +126,42 @@ TEST(MexicanTrainPlay, OpeningDoubleLeftOpenBindsTheFirstNormalTurn) {
   EXPECT_EQ(legal(s), std::vector<std::string>{"draw"});  // seat 1 holds no 2 either
 }
 
+// Spec Play 5: a double just drawn and laid must be covered like any
+// double: from the hand, else by drawing once more; a marker only if that
+// second tile does not fit either.
+TEST(MexicanTrainPlay, DoubleLaidFromTheDrawDrawsOnceMoreToCoverIt) {
+  for (const bool second_fits : {true, false}) {
+    SCOPED_TRACE(second_fits ? "the second draw covers" : "the second draw does not fit");
+    State s = two_nine();
+    deal(s, {"9-1 0-2 0-3 0-4 0-5 0-6 0-7 0-8 2-3 2-4", "9-3 4-5 4-6 4-7 4-8 5-7 5-8 6-7 6-8 7-8"},
+         second_fits ? "1-1 1-5" : "1-1 5-6");
+    for (const char* m : {"9-1", "end_opening", "9-3", "end_opening"}) play(s, m);
+    ASSERT_EQ(s.phase(), Phase::Play);
+    // Seat 0 holds no 1 and no 9: it draws 1-1, which fits its own train.
+    EXPECT_EQ(legal(s), std::vector<std::string>{"draw"});
+    play(s, "draw");
+    EXPECT_EQ(legal(s), std::vector<std::string>{"1-1:T0"});
+    play(s, "1-1");
+    EXPECT_EQ(s.to_move(), 0);
+    EXPECT_FALSE(s.marked(0));
+    EXPECT_TRUE(s.owes_cover());
+    EXPECT_EQ(legal(s), std::vector<std::string>{"draw"});  // nothing in hand covers it: draw once more
+    play(s, "draw");
+    if (second_fits) {
+      EXPECT_EQ(legal(s), std::vector<std::string>{"5-1:T0"});
+      play(s, "5-1");
+      EXPECT_FALSE(s.marked(0));
+      EXPECT_EQ(s.open_doubles(), 0);
+      EXPECT_EQ(s.train_end(0), 5);
+    } else {
+      EXPECT_TRUE(s.marked(0));
+      EXPECT_EQ(s.open_doubles(), 1);
+      EXPECT_TRUE(s.hand(0).has(T("6-5")));
+    }
+    EXPECT_EQ(s.to_move(), 1);
+  }
+}
+
 TEST(MexicanTrainPlay, UnplayableDrawInTheOpeningPutsAMarker) {
   State s = two_nine();
   deal(s, {"0-1 0-2 0-3 0-4 0-5 0-6 0-7 0-8 1-1 1-2", "9-8 1-3 1-4 1-5 1-6 1-7 1-8 3-3 3-4 4-4"}, "5-5");

@@ -12,6 +12,34 @@ using namespace mt_test;
 
 namespace {
 
+// The numbers `seat` may lay on now in a normal turn: the open double only,
+// else its own train, the Mexican train (or its start) and marked trains
+// (spec Play 2, 5), from the public state alone.
+uint32_t numbers_open_to(const State& s, int seat) {
+  if (s.open_doubles() > 0) return 1u << s.train_end(s.open_double_train(0));
+  uint32_t m = (1u << s.train_end(seat)) | (1u << s.train_end(kMexican));
+  for (int k = 0; k < s.num_seats(); ++k)
+    if (k != seat && s.marked(k)) m |= 1u << s.train_end(k);
+  return m;
+}
+
+// A seat holding a tile it could lay on its turn as things stand, or -1.
+int seat_with_a_playable_tile(const State& s) {
+  for (int k = 0; k < s.num_seats(); ++k) {
+    const uint32_t n = numbers_open_to(s, k);
+    bool fits = false;
+    s.hand(k).for_each([&](Tile t) { fits |= ((n >> t.high()) & 1) || ((n >> t.low()) & 1); });
+    if (fits) return k;
+  }
+  return -1;
+}
+
+bool every_train_marked(const State& s) {
+  for (int k = 0; k < s.num_seats(); ++k)
+    if (!s.marked(k)) return false;
+  return true;
+}
+
 // Every tile of the set is in exactly one place: a hand, the table, the boneyard.
 void expect_conserved(const State& s) {
   TileSet all = s.table();
@@ -72,7 +100,8 @@ TEST(MexicanTrainProperties, RandomGamesConserveTilesTerminateAndScorePips) {
         else {
           ++blocked;
           EXPECT_EQ(s.stock_left(), 0);  // blocked only with an empty boneyard
-          EXPECT_EQ(s.passes_in_row(), p);
+          EXPECT_TRUE(every_train_marked(s));
+          EXPECT_EQ(seat_with_a_playable_tile(s), -1);
         }
       }
       double ret[kMaxSeats];
@@ -112,8 +141,9 @@ TEST(MexicanTrainProperties, EmptyBoneyardPassPutsAMarkerAndBlocks) {
         const int passes = s.passes_in_row();
         s.apply(seat, l[0]);
         if (s.terminal()) {
-          EXPECT_EQ(passes + 1, 8);  // every player in turn unable to play
           EXPECT_EQ(s.last_result().end, RoundEnd::Blocked);
+          EXPECT_TRUE(every_train_marked(s));
+          EXPECT_EQ(seat_with_a_playable_tile(s), -1);
         } else {
           EXPECT_TRUE(s.marked(seat));
           EXPECT_EQ(s.passes_in_row(), passes + 1);
@@ -125,6 +155,47 @@ TEST(MexicanTrainProperties, EmptyBoneyardPassPutsAMarkerAndBlocks) {
     }
   }
   EXPECT_GT(found, 0);
+}
+
+// Spec Play 6: a round is blocked exactly when, after a pass, the boneyard
+// is empty, every train carries a marker and nobody holds a tile they could
+// lay: never while some player still holds a playable tile, and never later.
+TEST(MexicanTrainProperties, NoBlockedRoundEndsWhileSomeoneHoldsAPlayableTile) {
+  const int games = boneyard::property_games(10000);
+  MoveList<Move, MexicanTrain::kMaxMoves> l;
+  for (int p = 2; p <= 8; ++p) {
+    Rng rng(static_cast<uint64_t>(p) * 77 + 5);
+    int blocked = 0;
+    for (int g = 0; g < games; ++g) {
+      const char* set = g % 3 == 0 ? "double-twelve" : g % 3 == 1 ? "double-nine" : "double-fifteen";
+      State s = make({{"players", std::to_string(p)}, {"set", set}, {"rounds", "1"},
+                      {"engine", g % 2 ? "round_doubles" : "highest_in_hand"},
+                      {"multiple_doubles", g % 4 == 3 ? "on" : "off"}},
+                     rng.next());
+      s.apply_chance();
+      while (!s.terminal()) {
+        const int seat = s.to_move();
+        s.legal_moves(seat, l);
+        const Move m = l[static_cast<int>(rng.below(static_cast<uint32_t>(l.size())))];
+        s.apply(seat, m);
+        if (m.kind != Move::Pass) continue;
+        if (s.terminal()) {
+          ASSERT_EQ(s.last_result().end, RoundEnd::Blocked);
+          ++blocked;
+          EXPECT_EQ(s.stock_left(), 0);
+          EXPECT_TRUE(every_train_marked(s)) << "players " << p << " game " << g;
+          const int k = seat_with_a_playable_tile(s);
+          EXPECT_EQ(k, -1) << "players " << p << " game " << g << ": seat " << k << " could still play "
+                           << to_string(s.hand(k));
+        } else {
+          EXPECT_TRUE(!every_train_marked(s) || seat_with_a_playable_tile(s) >= 0)
+              << "players " << p << " game " << g << ": nothing can change, yet the round goes on";
+        }
+        if (::testing::Test::HasFailure()) return;
+      }
+    }
+    if (games >= 1000 && p <= 6) { EXPECT_GT(blocked, 0) << "players " << p; }  // rarer with more players
+  }
 }
 
 TEST(MexicanTrainProperties, ObservationHidesAndSamplingRespectsWhatIsKnown) {

@@ -208,6 +208,37 @@ TEST(Texas42Bidding, MinimumThirtyAndEachBidHigher) {
   }
 }
 
+// open_two_marks: 2 marks as the opening bid (the first bid made, whoever
+// passed before it), or after 42; never over a points bid.
+TEST(Texas42Bidding, OpenTwoMarksOnlyAsTheOpeningBid) {
+  const OptionList open{{"open_two_marks", "on"}};
+  State s = dealt({"", "", "", ""}, open);
+  EXPECT_TRUE(has(legal(s), "bid:2marks"));  // seat 1 opens
+  act(s, "bid:37");
+  EXPECT_FALSE(has(legal(s), "bid:2marks"));
+  try {
+    act(s, "bid:2marks");
+    FAIL() << "2 marks accepted after a points bid";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("opening"), std::string::npos) << e.what();
+  }
+  act(s, "bid:42");
+  EXPECT_TRUE(has(legal(s), "bid:2marks"));  // after 42, as without the option
+  // Earlier players passed: the first bid made is still the opening bid.
+  State t = dealt({"", "", "", ""}, open);
+  act(t, "pass");
+  act(t, "pass");
+  EXPECT_TRUE(has(legal(t), "bid:2marks"));
+  act(t, "bid:2marks");
+  EXPECT_EQ(sorted(legal(t)), sorted({"pass", "bid:3marks"}));
+  // The dealer, after three passes, may open with 2 marks too.
+  State u = dealt({"", "", "", ""}, open);
+  for (int i = 0; i < 3; ++i) act(u, "pass");
+  EXPECT_TRUE(has(legal(u), "bid:2marks"));
+  act(u, "bid:30");
+  EXPECT_EQ(u.declarer(), 0);
+}
+
 TEST(Texas42Bidding, TwoMarksOnlyAfterFortyTwoThenOneMarkAtATime) {
   State s = dealt({"", "", "", ""});
   act(s, "bid:42");
@@ -229,7 +260,7 @@ TEST(Texas42Bidding, OpenTwoMarksAllowsAnOpeningTwoMarks) {
   EXPECT_TRUE(has(legal(s), "bid:2marks"));
   EXPECT_FALSE(has(legal(s), "bid:3marks"));
   act(s, "bid:31");
-  EXPECT_TRUE(has(legal(s), "bid:2marks"));
+  EXPECT_FALSE(has(legal(s), "bid:2marks"));  // only as the opening bid (spec: Bidding)
 }
 
 TEST(Texas42Bidding, HighestBidderDeclaresNamesTrumpsAndLeads) {
