@@ -1,7 +1,11 @@
 // boneyard play NAME: a terminal game for a person (or bots, with --watch).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "cli/common.h"
 #include "record/session.h"
@@ -30,32 +34,118 @@ void print_scores(const AnyState& st) {
 }
 
 const char* kHelp =
-    "Type the number of a move, or the move itself (tile notation 6-4, 4-6, 6|4, [6|4]; add :L or :R for an end).\n"
-    "Other commands: board (show the table again), hint (every move's value by the strongest fair bot),\n"
-    "help, quit.\n";
+    "Type the number of a move in the list, or the move itself. Other commands: board (show the table again),\n"
+    "hint (every move's value by the strongest fair bot), help, quit.\n";
 
-// One decision by the person at `seat`; false when they quit.
-bool human_turn(Session& s, int seat, const GameEntry& g, const BotOptions& budget) {
+// What each family's moves look like and mean (the rules: ../shared/rules/).
+std::string family_help(const std::string& family) {
+  if (family == "line")
+    return "Tiles: 6-4, 4-6, 6|4 or [6|4]; add :L or :R (or ' left' / ' right') when a tile fits both ends.\n"
+           "pass and draw are played for you when they are your only move. leader:2 names who leads for your\n"
+           "team when the winning team chooses; redeal or keep after a deal with five doubles.\n";
+  if (family == "mexican-train")
+    return "A move is a tile and a train: 12-4:T2 lays 12-4 on seat 2's train, 12-4:T0 on seat 0's, 12-4:M on the\n"
+           "Mexican train (laying there while it is empty starts it). A bare tile works when it fits one train only.\n"
+           "You may lay on your own train, the Mexican train, or a train with a MARKER (open to all). A double must\n"
+           "be covered at once; if you cannot, it stays open and the next seats must cover it first.\n"
+           "draw when nothing fits (once a turn; only the drawn tile may then be laid), pass when the boneyard is\n"
+           "empty (your marker goes on), end_opening to stop laying on your first turn. Lowest penalty wins.\n";
+  if (family == "texas-42")
+    return "Bidding: bid:30 .. bid:42 points (to take at least that many of the 42), bid:2marks and up (every\n"
+           "trick), or pass. Shortcut: while bidding, a bare number that is a bid amount means that bid: 30 is\n"
+           "bid:30, 84 is bid:2marks (42 points a mark); any other bare number picks a move from the list.\n"
+           "Trumps: the winning bidder names a suit (trump:0 .. trump:6, or trump:fives), doubles, or sevens\n"
+           "where offered. Play: follow the suit led if you can (the higher end of the led tile, or trumps);\n"
+           "'*' marks the tiles you may play. The 5-5, 6-4 (10 each), 5-0, 4-1, 3-2 (5 each) and 1 point a\n"
+           "trick make 42. Made bid: 1 mark (or the marks bid); set: the other team scores them.\n";
+  if (family == "dice-and-dominoes")
+    return "Each round two dice give the match points. Everyone lays two tiles face down at once, in order of\n"
+           "preference: 6-2,3-1 (one tile when you hold one). A tile showing a match point is turned up and\n"
+           "discarded, one tile per die; the others stay face down and go back to your hand. If you discard\n"
+           "nothing you draw 1. Wild: 0-0 always goes and uses no die. Perfect: a tile showing both match points\n"
+           "(with 2 and 6: 6-2). W-perfect: two doubles, one for each match point (2-2 and 6-6); its player then\n"
+           "chooses reroll (new match points) or keep (the same again). A W-perfect beats a perfect, which beats\n"
+           "a wild: the lower special and the others' revealed tiles go back to their hands. First out takes the\n"
+           "pot; a hand won with a special pays more.\n";
+  return "";
+}
+
+// While bidding in Texas 42 a bare number that is a bid amount (30..42, or
+// a multiple of 42 for marks) is that bid; any other number is a list
+// number. Bids start at 30 and a list is shorter than 30, so both readings
+// never meet. Returns the move text, or "" when it is no bid.
+std::string bare_bid(const std::vector<std::string>& legal, const std::string& line) {
+  bool bidding = false;
+  for (const auto& m : legal) bidding |= m.rfind("bid:", 0) == 0;
+  if (!bidding || line.size() > 4) return "";
+  const int x = std::stoi(line);
+  if (x >= 30 && x <= 42) return fmt::format("bid:{}", x);
+  if (x >= 84 && x % 42 == 0) return fmt::format("bid:{}marks", x / 42);
+  return "";
+}
+
+// The tiles of `seat` from the game's view, for "you drew 5-1".
+std::vector<std::string> hand_tiles(const AnyState& st, int seat) {
+  const nlohmann::json v = st.view(seat);
+  std::vector<std::string> out;
+  if (!v.contains("hands")) return out;
+  for (const auto& h : v["hands"])
+    if (h.value("seat", -1) == seat && h.contains("tiles") && h["tiles"].is_array())
+      for (const auto& t : h["tiles"]) out.push_back(t.get<std::string>());
+  return out;
+}
+
+// " (nothing on 3 or 5)" for a pass in a line game: the ends that were open.
+std::string pass_ends(const AnyState& st) {
+  const nlohmann::json v = st.view(-1);
+  if (!v.contains("ends") || !v["ends"].is_array()) return "";
+  const int l = v["ends"][0].get<int>(), r = v["ends"][1].get<int>();
+  return l == r ? fmt::format(" (nothing on {})", l) : fmt::format(" (nothing on {} or {})", l, r);
+}
+
+// The number of finished tricks (Texas 42), to show the watcher each one.
+size_t tricks_done(const AnyState& st) {
+  const nlohmann::json v = st.view(-1);
+  return v.contains("tricks") && v["tricks"].is_array() ? v["tricks"].size() : 0;
+}
+
+// One decision by the person at `seat`; false when they quit or the input
+// ends. `brief`: they just drew and the table is as they saw it, so only
+// the new tile and the moves are shown.
+bool human_turn(Session& s, int seat, const GameEntry& g, const BotOptions& budget, bool& brief) {
   AnyState& st = s.state();
-  std::cout << "\n" << st.render(seat);
+  if (!brief) std::cout << "\n" << st.render(seat);
+  brief = false;
   for (;;) {
     const auto legal = st.legal_moves(seat);
     if (legal.size() == 1 && (legal[0] == "pass" || legal[0] == "draw")) {
-      std::cout << fmt::format("You have no playable tile: {}.\n", legal[0]);
+      const std::string ends = pass_ends(st);
+      std::cout << fmt::format("You have no playable tile{}: {}.\n", ends, legal[0]);
+      const auto before = hand_tiles(st, seat);
       s.apply(seat, legal[0]);
+      if (legal[0] == "draw") {
+        std::vector<std::string> drawn;
+        for (const auto& t : hand_tiles(st, seat))
+          if (std::find(before.begin(), before.end(), t) == before.end()) drawn.push_back(t);
+        if (!drawn.empty()) std::cout << fmt::format("You drew {}.\n", fmt::join(drawn, " "));
+        brief = st.actor().acts(seat);
+      }
       return true;
     }
     std::cout << "Your moves:";
     for (size_t i = 0; i < legal.size(); ++i) std::cout << fmt::format("  {}) {}", i + 1, legal[i]);
     std::cout << fmt::format("\nseat {}> ", seat) << std::flush;
     std::string line;
-    if (!std::getline(std::cin, line)) return false;
+    if (!std::getline(std::cin, line)) {
+      std::cout << "\ninput ended: leaving the game.\n";
+      return false;
+    }
     const auto b = line.find_first_not_of(" \t\r");
     line = b == std::string::npos ? "" : line.substr(b, line.find_last_not_of(" \t\r") - b + 1);
     if (line.empty()) continue;
     if (line == "quit" || line == "q" || line == "exit") return false;
     if (line == "help" || line == "?") {
-      std::cout << kHelp;
+      std::cout << kHelp << family_help(g.family);
       continue;
     }
     if (line == "board") {
@@ -68,6 +158,10 @@ bool human_turn(Session& s, int seat, const GameEntry& g, const BotOptions& budg
     }
     try {
       if (line.find_first_not_of("0123456789") == std::string::npos) {
+        if (const std::string bid = bare_bid(legal, line); !bid.empty()) {
+          s.apply(seat, bid);
+          return true;
+        }
         const size_t k = std::stoul(line);
         if (k < 1 || k > legal.size()) throw Error(fmt::format("no move numbered {}; choose 1..{}", line, legal.size()));
         s.apply(seat, legal[k - 1]);
@@ -101,8 +195,11 @@ void run_play(const PlayConfig& c) {
   }
   std::cout << fmt::format("{}: {} (seed {}). {}\n", g.name, g.summary, c.seed,
                            c.watch ? "Watching the bots." : fmt::format("You are seat {}. Type help for commands.", c.seat));
-  size_t deal_i = 0, hands = 0;
-  bool quit = false;
+  for (int k = 0; k < n; ++k)
+    if (bots[static_cast<size_t>(k)] && bots[static_cast<size_t>(k)]->omniscient())
+      std::cout << fmt::format("Warning: seat {} is played by 'omniscient', which sees every hand (it cheats).\n", k);
+  size_t deal_i = 0, hands = 0, tricks = 0;
+  bool quit = false, brief = false;
   while (!st.terminal() && !quit) {
     const Actor a = st.actor();
     if (a.kind == Actor::Chance) {
@@ -112,10 +209,12 @@ void run_play(const PlayConfig& c) {
       for (int k = 0; k < n && !quit; ++k) {
         if (!a.acts(k)) continue;
         if (bots[static_cast<size_t>(k)]) {
+          const std::string ends = pass_ends(st);
           const std::string m = s.bot_move(k, *bots[static_cast<size_t>(k)]);
-          std::cout << fmt::format("  seat {} ({}): {}\n", k, s.players()[static_cast<size_t>(k)], m);
+          std::cout << fmt::format("  seat {} ({}): {}{}\n", k, s.players()[static_cast<size_t>(k)], m, m == "pass" || m == "draw" ? ends : "");
+          brief = false;
         } else {
-          quit = !human_turn(s, k, g, c.budget);
+          quit = !human_turn(s, k, g, c.budget, brief);
         }
         if (a.kind == Actor::Seat) break;
       }
@@ -123,9 +222,13 @@ void run_play(const PlayConfig& c) {
       // watcher what was revealed, what stood and what went back.
       if (c.watch && a.kind == Actor::Simultaneous && !quit) std::cout << "\n" << st.render(-1) << "\n";
     }
+    // The watcher sees the table after each trick.
+    if (const size_t t = tricks_done(st); c.watch && t > tricks && hands == st.hands().size()) std::cout << "\n" << st.render(-1);
+    tricks = tricks_done(st);
     while (hands < st.hands().size()) {
       std::cout << "\n" << st.hands()[hands++].text << "\n";
       print_scores(st);
+      brief = false;
     }
   }
   if (st.terminal()) {
