@@ -28,7 +28,8 @@ struct PlayConfig {
 
 void print_scores(const AnyState& st) {
   const auto sc = st.scores();
-  std::string line = "Score:";
+  // Mexican Train counts penalty pips: say which way is good.
+  std::string line = st.game().find("mexican") != std::string::npos ? "Penalty (lower is better):" : "Score:";
   for (int sd = 0; sd < st.num_sides(); ++sd) line += fmt::format("  {} {}", st.side_name(sd), sc[static_cast<size_t>(sd)]);
   std::cout << line << "\n";
 }
