@@ -235,6 +235,10 @@ const GameEntry& find_game(std::string_view name);  // throws Error listing the 
 std::unique_ptr<AnyBot> make_bot(const GameEntry& g, std::string_view bot, uint64_t seed,
                                  const BotOptions& options = {});
 
+// Every bot name make_bot accepts for g: the simple ones, then the search
+// bots (for `rules` and the protocol's `games`).
+std::vector<std::string> all_bots(const GameEntry& g);
+
 // The strongest fair bot a game offers (as measured, else pimc, else
 // ismcts, else greedy), for hints and analysis.
 std::string strongest_fair_bot(const GameEntry& g);
