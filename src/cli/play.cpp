@@ -35,8 +35,8 @@ void print_scores(const AnyState& st) {
 }
 
 const char* kHelp =
-    "Type the number of a move in the list, or the move itself. Other commands: board (show the table again),\n"
-    "hint (every move's value by the strongest fair bot), help, quit.\n";
+    "Type the number of a move in the list, or the move itself. Other commands:\n"
+    "board (the table again), hint (every move's value by the strongest fair bot), help, quit.\n";
 
 // What each family's moves look like and mean (the rules: ../shared/rules/).
 std::string family_help(const std::string& family) {
@@ -194,7 +194,7 @@ void run_play(const PlayConfig& c) {
     bots[static_cast<size_t>(k)] = make_bot(g, bn, mix_seed(c.seed, static_cast<uint64_t>(k) + 100), c.budget);
     s.players()[static_cast<size_t>(k)] = bn;
   }
-  std::cout << fmt::format("{}: {} (seed {}). {}\n", g.name, g.summary, c.seed,
+  std::cout << fmt::format("{}: {} (seed {}).\n{}\n", g.name, g.summary, c.seed,
                            c.watch ? "Watching the bots." : fmt::format("You are seat {}. Type help for commands.", c.seat));
   for (int k = 0; k < n; ++k)
     if (bots[static_cast<size_t>(k)] && bots[static_cast<size_t>(k)]->omniscient())

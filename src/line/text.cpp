@@ -340,24 +340,30 @@ std::string hand_result_text(const State& s, const HandResult& h) {
   std::string out = fmt::format("Hand {}: ", h.number);
   if (h.end == HandEnd::Domino) out += fmt::format("seat {} went out{}", h.last_placer, h.capicua ? " with a capicúa" : "");
   else out += fmt::format("blocked (last tile by seat {}){}", h.last_placer, h.tied ? ", tied" : "");
-  out += ". Pips left:";
-  for (int k = 0; k < s.num_seats(); ++k) out += fmt::format(" seat {} {}", k, h.pips[k]);
+  out += ".";  // the pips left are in the table that follows
   if (h.end == HandEnd::Block) out += "\n  Block: " + block_why(s, h);
   out += "\n  ";
-  if (h.winner_side >= 0) out += LineGame::side_name(s, h.winner_side) + " wins the hand";
-  else out += "nobody wins the hand";
-  for (int sd = 0; sd < s.num_sides(); ++sd) {
-    if (h.total[sd] == 0) continue;
-    out += fmt::format("; {} scores {}", LineGame::side_name(s, sd), h.total[sd]);
-    std::string parts;
-    if (h.pip_points[sd])
-      parts += s.rules().scoring == Scoring::Wins ? count_of(h.pip_points[sd], "win", "wins")
-                                                  : fmt::format("{} for {}", h.pip_points[sd], scoring_words(s.rules()));
+  // "team 1 wins the hand and scores 35 (pips 10, three passes +25)"; the
+  // scoring rule itself is in the header.
+  const bool wins = s.rules().scoring == Scoring::Wins;
+  auto scored = [&](int sd) {
+    std::vector<std::string> bonus;
     for (int i = 0; i < h.n_items; ++i)
-      if (h.items[i].side == sd)
-        parts += fmt::format("{}{} {:+d}", parts.empty() ? "" : ", ", bonus_words(h.items[i].kind), h.items[i].points);
-    if (!parts.empty()) out += " (" + parts + ")";
+      if (h.items[i].side == sd) bonus.push_back(fmt::format("{} {:+d}", bonus_words(h.items[i].kind), h.items[i].points));
+    std::string x = wins ? count_of(h.total[sd], "win", "wins") : std::to_string(h.total[sd]);
+    if (!bonus.empty())
+      x += fmt::format(" ({}{})", h.pip_points[sd] ? fmt::format("{} {}, ", wins ? "wins" : "pips", h.pip_points[sd]) : "",
+                       fmt::join(bonus, ", "));
+    return x;
+  };
+  if (h.winner_side >= 0) {
+    out += LineGame::side_name(s, h.winner_side) + " wins the hand";
+    if (h.total[h.winner_side]) out += " and scores " + scored(h.winner_side);
+  } else {
+    out += "nobody wins the hand";
   }
+  for (int sd = 0; sd < s.num_sides(); ++sd)
+    if (sd != h.winner_side && h.total[sd]) out += fmt::format("; {} scores {}", LineGame::side_name(s, sd), scored(sd));
   if (h.wins_reset) out += "; every side has a win: the counts start over";
   if (h.double_up) out += "; all square: the next hand's winner goes to 2";
   return out;
@@ -442,9 +448,11 @@ std::string lead_reason(const State& s) {
     for (int k = 0; k < s.num_seats(); ++k)
       if (s.leader_draw(k) >= 0) {
         const Tile t{static_cast<uint8_t>(s.leader_draw(k))};
+        if (!d.empty()) d.back() += ",";
         d.push_back(fmt::format("seat {} {} ({})", k, to_string(t), t.pips()));
       }
-    return fmt::format("Seat {} has the lead: the highest draw for the lead ({})", l, fmt::join(d, ", "));
+    d.back() += ")";
+    return wrap_items(d, fmt::format("Seat {} has the lead: the highest draw for the lead (", l), "  ", terminal_width(), " ");
   }
   if (s.hands_finished() == 0) return fmt::format("Seat {} has the lead", l);
   if (s.last_result().winner_side < 0) return fmt::format("Seat {} has the lead: the last hand was void ({})", l, tie_words(r.block_tie, r.teams()));
@@ -492,7 +500,7 @@ std::string State::render(int seat) const {
       out += fmt::format("Seat {} to play", to_move_);
       if (n_placed_ == 0 && forced_lead_ >= 0) out += fmt::format(" (must lead {})", to_string(Tile{static_cast<uint8_t>(forced_lead_)}));
       out += "\n";
-      out += lead_reason(*this) + "\n";
+      if (n_placed_ < seats_) out += lead_reason(*this) + "\n";  // for everyone's first turn
       break;
     case Phase::Redeal: out += fmt::format("Seat {} holds five or more doubles and may demand a redeal\n", to_move_); break;
     case Phase::ChooseLeader: out += fmt::format("Seat {}'s team chooses who leads (leader:{} or leader:{})\n", to_move_, to_move_, (to_move_ + 2) % seats_); break;

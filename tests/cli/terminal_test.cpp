@@ -64,7 +64,7 @@ TEST(Terminal, HandEndShowsTheTableAndWhyInNumbers) {
   EXPECT_TRUE(has(dp, "Bonuses: pass on the lead +25, three passes +25, capicúa +25")) << dp;
   EXPECT_TRUE(has(dp, "target 100: all pips (both teams)")) << dp;
   EXPECT_TRUE(has(dp, "Block: seat 1 (last tile): 1 pip < seat 2 (next): 4 pips")) << dp;
-  EXPECT_TRUE(has(dp, "scores 35 (10 for all pips (both teams), three passes +25)")) << dp;
+  EXPECT_TRUE(has(dp, "team 1 (seats 1+3) wins the hand and scores 35 (pips 10, three passes +25)")) << dp;
   EXPECT_TRUE(has(dp, "  Final line: [2|2][2|1]")) << dp;
   EXPECT_TRUE(has(dp, "  seat 1: 1-0  (1 pip)")) << dp;
   // Option names stay out of what a person reads.
@@ -84,8 +84,8 @@ TEST(Terminal, SaysWhatJustHappened) {
   // Why a seat leads: the highest double, or the tiles drawn for the lead.
   EXPECT_TRUE(has(draw, "Seat 1 has the lead: 6-6 is the highest double dealt")) << draw;
   const std::string latin = play("latin --seed 3", "1\n");
-  EXPECT_TRUE(has(latin, "Seat 3 has the lead: the highest draw for the lead (seat 0 3-1 (4), seat 1 5-5 (10), "
-                         "seat 2 1-1 (2), seat 3 6-4 (10))"))
+  EXPECT_TRUE(has(latin, "Seat 3 has the lead: the highest draw for the lead (seat 0 3-1 (4),\n"
+                         "  seat 1 5-5 (10), seat 2 1-1 (2), seat 3 6-4 (10))"))
       << latin;
   // The ends at a pass.
   EXPECT_TRUE(has(play("latin --seed 3", repeat("1", 10)), "seat 3 (greedy): pass (nothing on 0)"));
