@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/common.h"
+#include "core/text.h"
 #include "record/session.h"
 
 namespace boneyard::cli {
@@ -30,45 +31,65 @@ void print_scores(const AnyState& st) {
   const auto sc = st.scores();
   // Mexican Train counts penalty pips: say which way is good.
   std::string line = st.game().find("mexican") != std::string::npos ? "Penalty (lower is better):" : "Score:";
-  for (int sd = 0; sd < st.num_sides(); ++sd) line += fmt::format("  {} {}", st.side_name(sd), sc[static_cast<size_t>(sd)]);
+  for (int sd = 0; sd < st.num_sides(); ++sd) line += fmt::format("{}{}: {}", sd ? "   " : " ", st.side_name(sd), sc[static_cast<size_t>(sd)]);
   std::cout << line << "\n";
 }
 
 const char* kHelp =
-    "Type the number of a move in the list, or the move itself. Other commands:\n"
-    "board (the table again), hint (every move's value by the strongest fair bot), help, quit.\n";
+    "Type the number of a move in the list, or the move itself. Other commands: board (the table again), "
+    "hint (every move's value by the strongest fair bot), help, quit.\n";
 
-// What each family's moves look like and mean (the rules: ../shared/rules/).
+// What each family's moves look like and mean, one paragraph a line (the
+// rules: ../shared/rules/).
 std::string family_help(const std::string& family) {
   if (family == "line")
     return "Tiles: 6-4, 4-6, 6|4 or [6|4]; add :L or :R (or ' left' / ' right') when a tile fits both ends.\n"
-           "pass and draw are played for you when they are your only move. leader:2 names who leads for your\n"
+           "pass and draw are played for you when they are your only move. leader:2 names who leads for your "
            "team when the winning team chooses; redeal or keep after a deal with five doubles.\n";
   if (family == "mexican-train")
-    return "A move is a tile and a train: 12-4:T2 lays 12-4 on seat 2's train, 12-4:T0 on seat 0's, 12-4:M on the\n"
-           "Mexican train (laying there while it is empty starts it). A bare tile works when it fits one train only.\n"
-           "You may lay on your own train, the Mexican train, or a train with a MARKER (open to all). A double must\n"
-           "be covered at once; if you cannot, it stays open and the next seats must cover it first.\n"
-           "draw when nothing fits (once a turn; only the drawn tile may then be laid), pass when the boneyard is\n"
-           "empty (your marker goes on), end_opening to stop laying on your first turn. Lowest penalty wins.\n";
+    return "A move is a tile and a train: 12-4:T2 lays 12-4 on seat 2's train, 12-4:T0 on seat 0's, 12-4:M on "
+           "the Mexican train (laying there while it is empty starts it). A bare tile works when it fits one "
+           "train only.\n"
+           "You may lay on your own train, the Mexican train, or a train with a MARKER (open to all). A double "
+           "must be covered at once; if you cannot, it stays open and the next seats must cover it first.\n"
+           "draw when nothing fits (once a turn; only the drawn tile may then be laid); pass when the boneyard "
+           "is empty (your marker goes on); end_opening stops laying on your first turn. The pips left in hand "
+           "are penalties: the lowest total wins.\n";
   if (family == "texas-42")
-    return "Bidding: bid:30 .. bid:42 points (to take at least that many of the 42), bid:2marks and up (every\n"
-           "trick), or pass. Shortcut: while bidding, a bare number that is a bid amount means that bid: 30 is\n"
-           "bid:30, 84 is bid:2marks (42 points a mark); any other bare number picks a move from the list.\n"
-           "Trumps: the winning bidder names a suit (trump:0 .. trump:6, or trump:fives), doubles, or sevens\n"
-           "where offered. Play: follow the suit led if you can (the higher end of the led tile, or trumps);\n"
-           "'*' marks the tiles you may play. The 5-5, 6-4 (10 each), 5-0, 4-1, 3-2 (5 each) and 1 point a\n"
-           "trick make 42. Made bid: 1 mark (or the marks bid); set: the other team scores them.\n";
+    return "Bidding: bid:30 .. bid:42 (points your team will take of the 42), bid:2marks and up (every trick; "
+           "after someone bid 42), or pass.\n"
+           "Shortcut: while bidding, a bare number that is a bid amount is that bid: 30 means bid:30, 84 means "
+           "bid:2marks (42 points a mark). Any other bare number picks a move by its number in the list.\n"
+           "Trumps: the declarer names a number (trump:0 .. trump:6, or trump:fives), trump:doubles or "
+           "trump:follow-me (no trumps). A trump leads trumps, a double its number, any other tile its higher "
+           "number; follow the suit led if you can. '*' marks the tiles you may play.\n"
+           "Count: 5-5 and 6-4 10 points each, 5-0, 4-1 and 3-2 5 each, 1 a trick: 42 in all. A made bid scores "
+           "1 mark (a marks bid its marks); a set gives them to the other team.\n";
   if (family == "dice-and-dominoes")
-    return "Each round two dice give the match points. Everyone lays two tiles face down at once, in order of\n"
-           "preference: 6-2,3-1 (one tile when you hold one). A tile showing a match point is turned up and\n"
-           "discarded, one tile per die; the others stay face down and go back to your hand. If you discard\n"
-           "nothing you draw 1. Wild: 0-0 always goes and uses no die. Perfect: a tile showing both match points\n"
-           "(with 2 and 6: 6-2). W-perfect: two doubles, one for each match point (2-2 and 6-6); its player then\n"
-           "chooses reroll (new match points) or keep (the same again). A W-perfect beats a perfect, which beats\n"
-           "a wild: the lower special and the others' revealed tiles go back to their hands. First out takes the\n"
-           "pot; a hand won with a special pays more.\n";
+    return "Each round the dice give two match points. Everyone lays two tiles face down at once, in order of "
+           "preference: 6-2,3-1 (one tile when you hold one).\n"
+           "A tile showing a match point is turned up and discarded, one tile per die; the others stay face down "
+           "and go back to your hand. Then everyone still in draws 1 tile.\n"
+           "Wild: 0-0 always goes and uses no die. Perfect: one tile showing both match points (with 2 and 6: "
+           "6-2), using both dice. W-perfect: two doubles, one for each match point (2-2 and 6-6); its player "
+           "then chooses reroll (new match points) or keep (the same again). A W-perfect beats a perfect, which "
+           "beats a wild: everyone else's revealed tiles, and the lower special, go back to their hands.\n"
+           "The first player out takes the pot; several out at once: the best special discarded this hand takes "
+           "it, else they split it.\n";
   return "";
+}
+
+// Help text wrapped to the terminal, paragraph by paragraph.
+std::string wrapped(const std::string& text) {
+  std::string out;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    out += wrap_items(split(text.substr(start, end - start), ' '), "", "  ", terminal_width(), " ") + "\n";
+    start = end + 1;
+  }
+  return out;
 }
 
 // While bidding in Texas 42 a bare number that is a bid amount (30..42, or
@@ -133,8 +154,9 @@ bool human_turn(Session& s, int seat, const GameEntry& g, const BotOptions& budg
       }
       return true;
     }
-    std::cout << "Your moves:";
-    for (size_t i = 0; i < legal.size(); ++i) std::cout << fmt::format("  {}) {}", i + 1, legal[i]);
+    std::vector<std::string> items;
+    for (size_t i = 0; i < legal.size(); ++i) items.push_back(fmt::format("{}) {}", i + 1, legal[i]));
+    std::cout << wrap_items(items, "Your moves:  ", "  ", terminal_width(), "  ");
     std::cout << fmt::format("\nseat {}> ", seat) << std::flush;
     std::string line;
     if (!std::getline(std::cin, line)) {
@@ -146,7 +168,7 @@ bool human_turn(Session& s, int seat, const GameEntry& g, const BotOptions& budg
     if (line.empty()) continue;
     if (line == "quit" || line == "q" || line == "exit") return false;
     if (line == "help" || line == "?") {
-      std::cout << kHelp << family_help(g.family);
+      std::cout << wrapped(kHelp + family_help(g.family));
       continue;
     }
     if (line == "board") {
