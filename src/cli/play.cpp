@@ -223,6 +223,7 @@ void run_play(const PlayConfig& c) {
       std::cout << fmt::format("Warning: seat {} is played by 'omniscient', which sees every hand (it cheats).\n", k);
   size_t deal_i = 0, hands = 0, tricks = 0;
   bool quit = false, brief = false;
+  int bot_draws = 0;  // draws by the seat to act, not yet shown
   while (!st.terminal() && !quit) {
     const Actor a = st.actor();
     if (a.kind == Actor::Chance) {
@@ -234,7 +235,15 @@ void run_play(const PlayConfig& c) {
         if (bots[static_cast<size_t>(k)]) {
           const std::string ends = pass_ends(st);
           const std::string m = s.bot_move(k, *bots[static_cast<size_t>(k)]);
-          std::cout << fmt::format("  seat {} ({}): {}{}\n", k, s.players()[static_cast<size_t>(k)], m, m == "pass" || m == "draw" ? ends : "");
+          // A run of draws by one seat is one line: "draws 3 tiles".
+          if (m == "draw" && st.actor().acts(k) && st.legal_moves(k) == std::vector<std::string>{"draw"}) {
+            ++bot_draws;
+            break;
+          }
+          const std::string what = m == "draw" ? fmt::format("draws {}", count_of(bot_draws + 1, "tile", "tiles")) : m;
+          bot_draws = 0;
+          std::cout << fmt::format("  seat {} ({}): {}{}\n", k, s.players()[static_cast<size_t>(k)], what,
+                                   m == "pass" || m == "draw" ? ends : "");
           brief = false;
         } else {
           quit = !human_turn(s, k, g, c.budget, brief);

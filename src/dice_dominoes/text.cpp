@@ -389,7 +389,7 @@ std::string State::render(int seat) const {
     case Phase::Deal: out += "Waiting for the deal\n"; break;
     case Phase::Roll: out += fmt::format("Seat {} rolls the dice\n", roller_); break;
     case Phase::Choose:
-      out += "Everyone lays two tiles face down (one if that is all they hold), in order of preference: e.g. 6-2,3-1\n";
+      out += "Lay two tiles face down (your last one if you hold one), best first: e.g. 6-2,3-1\n";
       break;
     case Phase::RerollChoice:
       out += fmt::format("Seat {} made a W-perfect: reroll (roll new match points) or keep (play these again)\n", chooser_);

@@ -57,7 +57,8 @@ std::string scoring_words(const Rules& r) {
   const bool teams = r.teams();
   switch (r.scoring) {
     case Scoring::Wins: return "1 win per hand";
-    case Scoring::OthersPips: return teams ? "the losing team's pips" : "the other players' pips";
+    case Scoring::OthersPips:
+      return teams ? "the losing team's pips" : r.seats() == 2 ? "the opponent's pips" : "the other players' pips";
     case Scoring::AllPips: return teams ? "all pips (both teams)" : "all pips (every hand)";
     case Scoring::LosersOwnPips: return "losers score their own pips; reaching the target loses";
     case Scoring::AllPipsFloor10: return "all pips, rounded down to tens";

@@ -81,6 +81,7 @@ TEST(Terminal, SaysWhatJustHappened) {
   // A person drawing sees each tile drawn, not the table again.
   const std::string draw = play("two-draw --seed 3", repeat("1", 40));
   EXPECT_TRUE(has(draw, "You drew 5-1.\nYou have no playable tile (nothing on 2 or 0): draw.\nYou drew 4-4.\n")) << draw;
+  EXPECT_TRUE(has(draw, "  seat 1 (greedy): draws 3 tiles (nothing on 2 or 1)\n  seat 1 (greedy): 3-1:R")) << draw;
   // Why a seat leads: the highest double, or the tiles drawn for the lead.
   EXPECT_TRUE(has(draw, "Seat 1 has the lead: 6-6 is the highest double dealt")) << draw;
   const std::string latin = play("latin --seed 3", "1\n");
