@@ -256,8 +256,9 @@ void run_play(const PlayConfig& c) {
       if (c.watch && a.kind == Actor::Simultaneous && !quit) std::cout << "\n" << st.render(-1) << "\n";
     }
     // The watcher sees the table after each trick.
-    if (const size_t t = tricks_done(st); c.watch && t > tricks && hands == st.hands().size()) std::cout << "\n" << st.render(-1);
-    tricks = tricks_done(st);
+    const size_t t = tricks_done(st);
+    if (c.watch && t > tricks && hands == st.hands().size()) std::cout << "\n" << st.render(-1);
+    tricks = t;
     while (hands < st.hands().size()) {
       std::cout << "\n" << st.hands()[hands++].text << "\n";
       print_scores(st);
