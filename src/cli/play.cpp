@@ -257,10 +257,14 @@ void run_play(const PlayConfig& c) {
     }
     // The watcher sees the table after each trick.
     const size_t t = tricks_done(st);
-    if (c.watch && t > tricks && hands == st.hands().size()) std::cout << "\n" << st.render(-1);
+    const bool trick_ended = t > tricks;
+    if (c.watch && trick_ended && hands == st.hands().size()) std::cout << "\n" << st.render(-1);
     tricks = t;
     while (hands < st.hands().size()) {
-      std::cout << "\n" << st.hands()[hands++].text << "\n";
+      const std::string& text = st.hands()[hands++].text;
+      // The trick that ended a hand: the table, which ends with the result.
+      const std::string table = c.watch && trick_ended && !st.terminal() ? st.render(-1) : "";
+      std::cout << "\n" << (table.find(text) != std::string::npos ? table : text + "\n");
       print_scores(st);
       brief = false;
     }

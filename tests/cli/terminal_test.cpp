@@ -93,6 +93,9 @@ TEST(Terminal, SaysWhatJustHappened) {
   // The watcher sees the table after each trick.
   const std::string t42 = run("play texas-42 --watch --seed 2 -o target_marks=1");
   EXPECT_TRUE(has(t42, "Last trick (seat 3 led): 5-5 5-2 6-4 5-1  won by seat 3\nTrick 2: seat 3 to lead")) << t42;
+  // ... and the trick that ended a hand, with the hand's result.
+  const std::string t42b = run("play texas-42 --watch --seed 2 -o target_marks=2");
+  EXPECT_TRUE(has(t42b, "Last trick (seat 3 led): 6-5 5-3 4-1 5-0  won by seat 3\n")) << t42b;
   // The dice round that ended a Dice & Dominoes hand comes with its result.
   const std::string dd = run("play dice-and-dominoes --watch --seed 2 -o hands=1");
   EXPECT_TRUE(has(dd, "  seat 3: laid 1: 5-4 discarded  OUT\nHand 1 (7 rounds)")) << dd;
