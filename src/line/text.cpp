@@ -120,9 +120,10 @@ std::string block_why(const State& s, const HandResult& h) {
   auto seat_pips = [&](int k) { return fmt::format("seat {}: {}", k, pips_word(h.pips[k])); };
   auto cmp = [](int a, int b) { return a < b ? "<" : a > b ? ">" : "="; };
   std::string out;
-  switch (r.block_winner) {
+  // Individual play: a team is one player.
+  const BlockWinner rule = r.block_winner == BlockWinner::LowestTeam && !r.teams() ? BlockWinner::LowestPlayer : r.block_winner;
+  switch (rule) {
     case BlockWinner::LowestTeam: {
-      if (!r.teams()) goto lowest_player;  // individual play: a team is one player
       int tot[2] = {};
       for (int k = 0; k < seats; ++k) tot[s.side_of(k)] += h.pips[k];
       const int first = tot[1] < tot[0] ? 1 : 0;
@@ -149,8 +150,7 @@ std::string block_why(const State& s, const HandResult& h) {
                         fmt::join(opp, ", "));
       break;
     }
-    case BlockWinner::LowestPlayer:
-    lowest_player: {
+    case BlockWinner::LowestPlayer: {
       std::vector<int> order(static_cast<size_t>(seats));
       for (int k = 0; k < seats; ++k) order[static_cast<size_t>(k)] = k;
       std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return h.pips[a] < h.pips[b]; });
