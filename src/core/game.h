@@ -109,7 +109,7 @@ struct HandSummary {
   int winner_side = -1;              // -1: nobody won the hand
   std::vector<double> side_points;   // what the hand gave each side (game's own unit)
   std::string how;                   // "domino", "block", "tie", "set", ...
-  std::string text;                  // one or two lines for a person
+  std::string text;                  // for a person: the result, and the hands as it ended where the game shows them
   std::string detail_json;           // game-specific itemised result (JSON text)
 };
 
