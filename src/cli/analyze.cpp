@@ -23,6 +23,24 @@ struct AnalyzeConfig {
   BotOptions budget;
 };
 
+// The events after which some seat has a decision, as ranges: "1-13, 15-27".
+std::string decision_events(const nlohmann::json& rec, const std::vector<RecordEvent>& events) {
+  Session s = Session::start_of_record(rec);
+  std::vector<std::pair<size_t, size_t>> r;
+  for (size_t k = 0;; ++k) {
+    const Actor a = s.state().actor();
+    if (a.kind == Actor::Seat || a.kind == Actor::Simultaneous) {
+      if (!r.empty() && r.back().second + 1 == k) r.back().second = k;
+      else r.push_back({k, k});
+    }
+    if (k == events.size()) break;
+    s.apply_event(events[k]);
+  }
+  std::string out;
+  for (const auto& [a, b] : r) out += (out.empty() ? "" : ", ") + (a == b ? std::to_string(a) : fmt::format("{}-{}", a, b));
+  return out.empty() ? "none" : out;
+}
+
 void run_analyze(const AnalyzeConfig& c) {
   std::ifstream f(c.file);
   if (!f) throw Error(fmt::format("cannot read record '{}'", c.file));
@@ -41,13 +59,17 @@ void run_analyze(const AnalyzeConfig& c) {
     throw Error(fmt::format("--seat {} does not exist; seats are 0..{}", c.seat, st.num_seats() - 1));
   int seat = c.seat;
   if (seat < 0) {
+    if (a.kind == Actor::Chance || a.kind == Actor::Terminal)
+      throw Error(fmt::format("after event {} nobody has a decision ({}); events that can be analysed: {}", c.event,
+                              a.kind == Actor::Chance ? "a chance event comes next: a deal, a draw or dice" : "the game is over",
+                              decision_events(rec, events)));
     if (a.kind != Actor::Seat)
       throw Error(fmt::format("after event {} no single seat is to move ({}); name one with --seat", c.event, to_string(a)));
     seat = a.seat;
   }
   if (!a.acts(seat))
-    throw Error(fmt::format("after event {} seat {} has no decision to make ({}); try another --event", c.event, seat,
-                            to_string(a)));
+    throw Error(fmt::format("after event {} seat {} has no decision to make ({}); events that can be analysed: {}",
+                            c.event, seat, to_string(a), decision_events(rec, events)));
   const GameEntry& g = s.entry();
   const std::string name = c.bot.empty() ? strongest_fair_bot(g) : c.bot;
   auto bot = make_bot(g, name, 1, c.budget);
@@ -68,7 +90,7 @@ void run_analyze(const AnalyzeConfig& c) {
   }
   std::cout << st.render(seat) << "\n";
   std::cout << fmt::format("After event {} of {}, seat {} to decide.\n", c.event, events.size(), seat);
-  std::cout << move_values_text(st, seat, g, c.budget);
+  std::cout << move_values_text(st, seat, g, c.budget, name);
   if (!played.empty()) std::cout << fmt::format("The record plays: {}\n", played);
 }
 

@@ -255,8 +255,11 @@ void run_arena(const ArenaConfig& c) {
                            games, total_hands, void_hands, c.seed, c.threads, c.threads > 1 ? "s" : "", secs, how);
   std::cout << "  shares per entry of --bots (the seats it is cycled to count as one side); 95% intervals; Elo from the head-to-head share\n";
   if (sets < 2) std::cout << "  (one sample only: the intervals need at least two games or deal sets)\n";
+  // Mexican Train scores penalty pips: there a smaller number is better.
+  const bool penalty = find_game(c.name).family == "mexican-train";
+  if (penalty) std::cout << "  penalty/hand: the pips left in hand, so lower is better\n";
   std::cout << fmt::format("  {:12} {:>20} {:>20} {:>22} {:>22}\n", "bot", "game win share", "hand win share",
-                           "points/hand", "Elo");
+                           penalty ? "penalty/hand" : "points/hand", "Elo");
   for (const auto& p : per) {
     auto pm = [&](const char* k) {
       const double m = p[k], lo = p[std::string(k) + "_ci95"][0];

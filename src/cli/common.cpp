@@ -109,12 +109,25 @@ void add_bot_budget(CLI::App* cmd, BotOptions& o) {
   cmd->add_option("--bot-threads", o.threads, "Search bots: threads per decision")->check(CLI::Range(1, 256));
 }
 
-std::string move_values_text(const AnyState& st, int seat, const GameEntry& g, const BotOptions& budget) {
-  const std::string name = strongest_fair_bot(g);
+std::string value_unit(const GameEntry& g, const std::string& bot, const AnyState& st) {
+  // ismcts maximises the game's reward (core/game.h); pimc and omniscient
+  // average the exact solver's values, in the game's own unit.
+  if (bot == "ismcts") return "a score in [-1, 1] for your side (1: the best result)";
+  const nlohmann::json o = st.options();
+  if (g.family == "texas-42")
+    return o.is_object() && o.value("scoring", "") == "points" ? "points for your side this hand"
+                                                               : "marks for your side this hand (points break ties)";
+  if (o.is_object() && o.value("scoring", "") == "wins") return "wins for your side this hand";
+  return "points for your side this hand";
+}
+
+std::string move_values_text(const AnyState& st, int seat, const GameEntry& g, const BotOptions& budget,
+                             const std::string& bot_name) {
+  const std::string name = bot_name.empty() ? strongest_fair_bot(g) : bot_name;
   auto bot = make_bot(g, name, 1, budget);
   const auto values = st.bot_values(seat, *bot);
-  if (values.empty()) return fmt::format("{} would play: {}\n", name, st.ask_bot(seat, *bot));
-  std::string out = fmt::format("Move values by {} (larger is better):\n", name);
+  if (values.empty()) return fmt::format("{} would play: {} ({} gives no values)\n", name, st.ask_bot(seat, *bot), name);
+  std::string out = fmt::format("Move values by {}, in {}; larger is better:\n", name, value_unit(g, name, st));
   for (const auto& [move, v] : values) out += fmt::format("  {:>12}  {:+.3f}\n", move, v);
   return out;
 }

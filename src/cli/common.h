@@ -54,7 +54,11 @@ class Progress {
 void add_bot_budget(CLI::App* cmd, BotOptions& o);
 // Every legal move of `seat` with its value by the strongest fair bot (a
 // table for a person), or that bot's choice when it gives no values.
-std::string move_values_text(const AnyState& st, int seat, const GameEntry& g, const BotOptions& budget);
+// `bot`: that bot instead of the strongest fair one.
+std::string move_values_text(const AnyState& st, int seat, const GameEntry& g, const BotOptions& budget,
+                             const std::string& bot = "");
+// What a bot's move values are counted in, for a person.
+std::string value_unit(const GameEntry& g, const std::string& bot, const AnyState& st);
 // Elo difference for a score share p (0..1), clamped to ±800.
 double elo(double p);
 

@@ -8,6 +8,21 @@
 
 namespace boneyard::cli {
 
+namespace {
+// An option value as a person types it: on/off for switches (the spelling
+// --option accepts), lists as "a, b, c".
+std::string value_text(const nlohmann::json& v) {
+  if (v.is_boolean()) return v.get<bool>() ? "on" : "off";
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_array()) {
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : ", ") + value_text(x);
+    return s;
+  }
+  return v.dump();
+}
+}  // namespace
+
 void add_rules(CLI::App& app) {
   auto* cmd = app.add_subcommand("rules", "List every game and preset with its options and source letters");
   auto name = std::make_shared<std::string>();
@@ -22,7 +37,7 @@ void add_rules(CLI::App& app) {
       const nlohmann::json d = g.describe();
       if (*json_out) {
         all.push_back({{"name", g.name}, {"family", g.family}, {"summary", g.summary}, {"sources", g.sources},
-                       {"bots", g.bots}, {"options", d.value("options", nlohmann::json::object())},
+                       {"bots", all_bots(g)}, {"options", d.value("options", nlohmann::json::object())},
                        {"catalogue", d.value("catalogue", nlohmann::json::object())}});
         continue;
       }
@@ -35,7 +50,7 @@ void add_rules(CLI::App& app) {
       const nlohmann::json options = d.value("options", nlohmann::json::object());
       const nlohmann::json catalogue = d.value("catalogue", nlohmann::json::object());
       for (const auto& [k, v] : options.items()) {
-        std::string item = fmt::format(" {}={}", k, v.is_string() ? v.get<std::string>() : v.dump());
+        std::string item = fmt::format(" {}={}", k, value_text(v));
         if (line.size() + item.size() > 100) {
           std::cout << line << "\n";
           line = "   ";
@@ -46,8 +61,9 @@ void add_rules(CLI::App& app) {
       if (!name->empty()) {
         std::cout << "\n  options and their values:\n";
         for (const auto& [k, v] : catalogue.items())
-          std::cout << fmt::format("    {:22} {}\n", k, v.is_string() ? v.get<std::string>() : v.dump());
-        std::cout << fmt::format("  bots: {}\n", fmt::join(g.bots, ", "));
+          std::cout << fmt::format("    {:22} {}\n", k, value_text(v));
+        std::cout << fmt::format("  bots: {} (search bots take --think-ms, --iterations, --bot-threads; omniscient sees every hand)\n",
+                                 fmt::join(all_bots(g), ", "));
       }
     }
     if (!name->empty() && all.empty() && *json_out) find_game(*name);  // throws with the list

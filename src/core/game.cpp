@@ -56,6 +56,12 @@ std::unique_ptr<AnyBot> make_bot(const GameEntry& g, std::string_view bot, uint6
   throw Error(fmt::format("unknown bot '{}' for {}; bots: {}", bot, g.name, names));
 }
 
+std::vector<std::string> all_bots(const GameEntry& g) {
+  std::vector<std::string> v = g.bots;
+  v.insert(v.end(), g.search_bots.begin(), g.search_bots.end());
+  return v;
+}
+
 std::string strongest_fair_bot(const GameEntry& g) {
   if (!g.strongest_bot.empty()) return g.strongest_bot;
   for (const char* b : {"pimc", "ismcts"})

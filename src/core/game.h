@@ -109,7 +109,7 @@ struct HandSummary {
   int winner_side = -1;              // -1: nobody won the hand
   std::vector<double> side_points;   // what the hand gave each side (game's own unit)
   std::string how;                   // "domino", "block", "tie", "set", ...
-  std::string text;                  // one or two lines for a person
+  std::string text;                  // for a person: the result, and the hands as it ended where the game shows them
   std::string detail_json;           // game-specific itemised result (JSON text)
   // Who leads (starts) the next hand, where the game names it (line games:
   // {"seat", "how", ...}, null once the game is over); JSON text, empty: not given.
@@ -237,6 +237,10 @@ const std::vector<GameEntry>& games();             // every registered name, in 
 const GameEntry& find_game(std::string_view name);  // throws Error listing the names
 std::unique_ptr<AnyBot> make_bot(const GameEntry& g, std::string_view bot, uint64_t seed,
                                  const BotOptions& options = {});
+
+// Every bot name make_bot accepts for g: the simple ones, then the search
+// bots (for `rules` and the protocol's `games`).
+std::vector<std::string> all_bots(const GameEntry& g);
 
 // The strongest fair bot a game offers (as measured, else pimc, else
 // ismcts, else greedy), for hints and analysis.

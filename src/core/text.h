@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -51,5 +52,19 @@ inline bool parse_option_bool(std::string_view key, std::string_view v) {
   if (v == "off" || v == "false" || v == "0" || v == "no") return false;
   throw Error(fmt::format("bad value '{}' for option {}; expected on or off", v, key));
 }
+
+// "1 tile", "3 tiles": counts a person reads.
+inline std::string count_of(int n, std::string_view one, std::string_view many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+// Columns of the terminal for laying out the table: $COLUMNS, else the
+// window of standard output, else 80 (pipes, tests).
+int terminal_width();
+
+// Joins `items` into lines no wider than `width`: the first line starts
+// with `first`, the following ones with `indent`; items are never split.
+std::string wrap_items(const std::vector<std::string>& items, std::string_view first, std::string_view indent,
+                       int width, std::string_view sep = "");
 
 }  // namespace boneyard

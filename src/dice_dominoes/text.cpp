@@ -301,7 +301,8 @@ HandSummary State::last_hand() const {
   h.winner_side = std::popcount(static_cast<unsigned>(last_.winner_mask)) == 1 ? std::countr_zero(static_cast<unsigned>(last_.winner_mask)) : -1;
   for (int k = 0; k < r_.players; ++k) h.side_points.push_back(last_.net[k]);
   h.how = payout_name(last_.how);
-  h.text = hand_result_text(*this, last_);
+  // The round that ended the hand, as everyone saw it (face-down tiles stay hidden).
+  h.text = round_text(*this, last_round_, kMaxSeats) + hand_result_text(*this, last_);
   h.detail_json = hand_result_json(*this, last_).dump();
   return h;
 }
@@ -374,21 +375,21 @@ std::string State::render(int seat) const {
   }
   for (int k = 0; k < n; ++k) {
     const bool show = seat < 0 || k == seat;
-    out += fmt::format("  seat {}{}: {:2} tiles", k, k == seat ? " (you)" : "", count_[k]);
+    out += fmt::format("  seat {}{}: {:>8}", k, k == seat ? " (you)" : "", count_of(count_[k], "tile", "tiles"));
     if (show) out += "   " + pile_text(hand_[k]);
     else if (known_[k]) out += "   known: " + pile_text(known_[k]);
     if (discards_[k]) out += "   discarded: " + pile_text(discards_[k]);
     if (phase_ == Phase::Choose) out += submitted(k) ? "   [laid]" : "   [choosing]";
     out += "\n";
   }
-  out += fmt::format("Boneyard: {} tiles", boneyard());
+  out += fmt::format("Boneyard: {}", count_of(boneyard(), "tile", "tiles"));
   if (unused()) out += fmt::format(" ({} left over, never used)", unused());
   out += "\n";
   switch (phase_) {
     case Phase::Deal: out += "Waiting for the deal\n"; break;
     case Phase::Roll: out += fmt::format("Seat {} rolls the dice\n", roller_); break;
     case Phase::Choose:
-      out += "Everyone lays two tiles face down (one if that is all they hold), in order of preference: e.g. 6-2,3-1\n";
+      out += "Lay two tiles face down (your last one if you hold one), best first: e.g. 6-2,3-1\n";
       break;
     case Phase::RerollChoice:
       out += fmt::format("Seat {} made a W-perfect: reroll (roll new match points) or keep (play these again)\n", chooser_);
@@ -399,7 +400,7 @@ std::string State::render(int seat) const {
       out += "Session over: best balance";
       for (int k = 0; k < n; ++k)
         if (r[k] > 0) out += fmt::format(" seat {}", k);
-      out += fmt::format("; {} chip(s) left in the pot\n", pot_);
+      out += fmt::format("; {} left in the pot\n", count_of(pot_, "chip", "chips"));
       break;
     }
   }

@@ -1,6 +1,7 @@
 // Text forms of the line game: moves, deals, the JSON view and the table as
 // a person sees it.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -32,6 +33,144 @@ json tiles_json(uint64_t bits) {
   for (int i = 63; i >= 0; --i)
     if ((bits >> i) & 1) a.push_back(to_string(Tile{static_cast<uint8_t>(i)}));
   return a;
+}
+
+// Bonus items in words, as players say them (spec: Bonuses).
+const char* bonus_words(BonusKind k) {
+  switch (k) {
+    case BonusKind::FirstPass: return "first pass";
+    case BonusKind::CapicuaDouble: return "capicúa doubles the pips";
+    case BonusKind::Capicua: return "capicúa";
+    case BonusKind::LeadPass: return "pass on the lead";
+    case BonusKind::ThreePasses: return "three passes";
+    case BonusKind::Pass2010: return "passes forced";
+    case BonusKind::EarlyHand: return "early hand";
+    case BonusKind::BlankDoubleDomino: return "out with 0-0";
+    case BonusKind::OnesEnds: return "out with both ends 1";
+    case BonusKind::FirstBlockWin: return "first block won";
+  }
+  return "bonus";
+}
+
+// The scoring rule in words (spec: Options, scoring).
+std::string scoring_words(const Rules& r) {
+  const bool teams = r.teams();
+  switch (r.scoring) {
+    case Scoring::Wins: return "1 win per hand";
+    case Scoring::OthersPips:
+      return teams ? "the losing team's pips" : r.seats() == 2 ? "the opponent's pips" : "the other players' pips";
+    case Scoring::AllPips: return teams ? "all pips (both teams)" : "all pips (every hand)";
+    case Scoring::LosersOwnPips: return "losers score their own pips; reaching the target loses";
+    case Scoring::AllPipsFloor10: return "all pips, rounded down to tens";
+    case Scoring::AllPipsRound10: return "all pips, rounded to the nearest ten";
+    case Scoring::CubanTens: return "all pips in tens, rounded up (at least 2)";
+  }
+  return "?";
+}
+
+// The active bonuses in words for the header; empty when there are none.
+std::string bonuses_words(const Bonuses& b) {
+  std::vector<std::string> v;
+  if (b.lead_pass) v.push_back(fmt::format("pass on the lead +{}{}", b.lead_pass, b.lead_pass_cancel ? " (void if the partner passes too)" : ""));
+  if (b.three_passes) v.push_back(fmt::format("three passes +{}", b.three_passes));
+  if (b.capicua) v.push_back(fmt::format("capicúa +{}{}", b.capicua, b.capicua_no_zero ? " (no tile showing 0)" : ""));
+  if (b.capicua_double) v.push_back("capicúa doubles the pips");
+  if (b.first_pass_2) v.push_back("first pass +2");
+  if (b.pass_20_10) v.push_back("passes forced +20, then +10");
+  if (b.early_hands) v.push_back("early hands +100/75/50/25");
+  if (b.blank_double_domino) v.push_back("out with 0-0 +100");
+  if (b.ones_ends) v.push_back("out with both ends 1 +100");
+  if (b.first_block_win) v.push_back("first block won +100");
+  std::string s;
+  for (auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+// What happens after a tied block (spec: Options, block_tie).
+const char* tie_words(BlockTie t, bool teams) {
+  switch (t) {
+    case BlockTie::VoidReset: return "nobody scores; the next leader is chosen as for a first hand";
+    case BlockTie::LastPlayerWins: return "the side of the last tile wins";
+    case BlockTie::ClosestToLeader: return teams ? "the leader's team wins" : "the tied player nearest the leader wins";
+    case BlockTie::Void: return "nobody scores; the seat after the leader leads next";
+    case BlockTie::VoidSameLeader: return "nobody scores; the same leader leads again";
+    case BlockTie::LastPlayerLoses: return "the side of the last tile loses";
+    case BlockTie::LowestPlayerWins: return "the single lowest player wins";
+  }
+  return "?";
+}
+
+std::string pips_word(int n) { return count_of(n, "pip", "pips"); }
+
+// "8 + 8 = 16 pips" for a team, "8 pips" for one seat.
+std::string side_pips_text(const State& s, const HandResult& h, int side) {
+  std::vector<int> v;
+  for (int k = 0; k < s.num_seats(); ++k)
+    if (s.side_of(k) == side) v.push_back(h.pips[k]);
+  int sum = 0;
+  for (int x : v) sum += x;
+  if (v.size() == 1) return pips_word(sum);
+  return fmt::format("{} = {}", fmt::join(v, " + "), pips_word(sum));
+}
+
+// Why a block went the way it did, in numbers (spec: block_winner).
+std::string block_why(const State& s, const HandResult& h) {
+  const Rules& r = s.rules();
+  const int seats = s.num_seats();
+  auto seat_pips = [&](int k) { return fmt::format("seat {}: {}", k, pips_word(h.pips[k])); };
+  auto cmp = [](int a, int b) { return a < b ? "<" : a > b ? ">" : "="; };
+  std::string out;
+  // Individual play: a team is one player.
+  const BlockWinner rule = r.block_winner == BlockWinner::LowestTeam && !r.teams() ? BlockWinner::LowestPlayer : r.block_winner;
+  switch (rule) {
+    case BlockWinner::LowestTeam: {
+      int tot[2] = {};
+      for (int k = 0; k < seats; ++k) tot[s.side_of(k)] += h.pips[k];
+      const int first = tot[1] < tot[0] ? 1 : 0;
+      out = fmt::format("team {}: {} {} team {}: {}", first, side_pips_text(s, h, first), cmp(tot[first], tot[1 - first]),
+                        1 - first, side_pips_text(s, h, 1 - first));
+      break;
+    }
+    case BlockWinner::LastVsNext: {
+      const int a = h.last_placer, n = (a + 1) % seats;
+      out = fmt::format("seat {} (last tile): {} {} seat {} (next): {}", a, pips_word(h.pips[a]), cmp(h.pips[a], h.pips[n]), n,
+                        pips_word(h.pips[n]));
+      break;
+    }
+    case BlockWinner::LastVsOpponents: {
+      const int a = h.last_placer;
+      std::vector<std::string> opp;
+      int lo = 1 << 20;
+      for (int k = 0; k < seats; ++k)
+        if (s.side_of(k) != s.side_of(a)) {
+          opp.push_back(seat_pips(k));
+          lo = std::min(lo, static_cast<int>(h.pips[k]));
+        }
+      out = fmt::format("seat {} (last tile): {} {} the lower opponent ({})", a, pips_word(h.pips[a]), cmp(h.pips[a], lo),
+                        fmt::join(opp, ", "));
+      break;
+    }
+    case BlockWinner::LowestPlayer: {
+      std::vector<int> order(static_cast<size_t>(seats));
+      for (int k = 0; k < seats; ++k) order[static_cast<size_t>(k)] = k;
+      std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return h.pips[a] < h.pips[b]; });
+      for (size_t i = 0; i < order.size(); ++i)
+        out += (i ? fmt::format(" {} ", cmp(h.pips[order[i - 1]], h.pips[order[i]])) : "") + seat_pips(order[i]);
+      out += " (the lowest player wins)";
+      break;
+    }
+  }
+  if (h.tied) out += fmt::format("; a tie: {}", tie_words(r.block_tie, r.teams()));
+  return out;
+}
+
+// The line as a person reads it, wrapped to the terminal.
+std::string line_text(const State& s, std::string_view first, std::string_view indent) {
+  std::pair<int, int> ln[kMaxSetTiles];
+  const int n = s.line(ln);
+  std::vector<std::string> items;
+  for (int i = 0; i < n; ++i) items.push_back(fmt::format("[{}|{}]", ln[i].first, ln[i].second));
+  return wrap_items(items, first, indent, terminal_width());
 }
 }  // namespace
 
@@ -265,25 +404,46 @@ json hand_result_json(const State& s, const HandResult& h) {
 
 std::string hand_result_text(const State& s, const HandResult& h) {
   std::string out = fmt::format("Hand {}: ", h.number);
-  if (h.end == HandEnd::Domino) out += fmt::format("seat {} went out{}", h.last_placer, h.capicua ? " with a capicua" : "");
+  if (h.end == HandEnd::Domino) out += fmt::format("seat {} went out{}", h.last_placer, h.capicua ? " with a capicúa" : "");
   else out += fmt::format("blocked (last tile by seat {}){}", h.last_placer, h.tied ? ", tied" : "");
-  out += ". Pips left:";
-  for (int k = 0; k < s.num_seats(); ++k) out += fmt::format(" seat {} {}", k, h.pips[k]);
+  out += ".";  // the pips left are in the table that follows
+  if (h.end == HandEnd::Block) out += "\n  Block: " + block_why(s, h);
   out += "\n  ";
-  if (h.winner_side >= 0) out += LineGame::side_name(s, h.winner_side) + " wins the hand";
-  else out += "nobody wins the hand";
-  for (int sd = 0; sd < s.num_sides(); ++sd) {
-    if (h.total[sd] == 0) continue;
-    out += fmt::format("; {} scores {}", LineGame::side_name(s, sd), h.total[sd]);
-    std::string parts;
-    if (h.pip_points[sd]) parts += fmt::format("{} {}", h.pip_points[sd], s.rules().scoring == Scoring::Wins ? "win(s)" : "for pips");
+  // "team 1 wins the hand and scores 35 (pips 10, three passes +25)"; the
+  // scoring rule itself is in the header.
+  const bool wins = s.rules().scoring == Scoring::Wins;
+  auto scored = [&](int sd) {
+    std::vector<std::string> bonus;
     for (int i = 0; i < h.n_items; ++i)
-      if (h.items[i].side == sd) parts += fmt::format("{}{} {}", parts.empty() ? "" : " + ", h.items[i].points, bonus_name(h.items[i].kind));
-    if (!parts.empty()) out += " (" + parts + ")";
+      if (h.items[i].side == sd) bonus.push_back(fmt::format("{} {:+d}", bonus_words(h.items[i].kind), h.items[i].points));
+    std::string x = wins ? count_of(h.total[sd], "win", "wins") : std::to_string(h.total[sd]);
+    if (!bonus.empty())
+      x += fmt::format(" ({}{})", h.pip_points[sd] ? fmt::format("{} {}, ", wins ? "wins" : "pips", h.pip_points[sd]) : "",
+                       fmt::join(bonus, ", "));
+    return x;
+  };
+  if (h.winner_side >= 0) {
+    out += LineGame::side_name(s, h.winner_side) + " wins the hand";
+    if (h.total[h.winner_side]) out += " and scores " + scored(h.winner_side);
+  } else {
+    out += "nobody wins the hand";
   }
+  for (int sd = 0; sd < s.num_sides(); ++sd)
+    if (sd != h.winner_side && h.total[sd]) out += fmt::format("; {} scores {}", LineGame::side_name(s, sd), scored(sd));
   if (h.wins_reset) out += "; every side has a win: the counts start over";
   if (h.double_up) out += "; all square: the next hand's winner goes to 2";
   out += next_leader_text(s, h);
+  return out;
+}
+
+// The table as the hand ended: the final line and every hand's tiles (all
+// are shown when the pips are counted).
+std::string hand_end_table(const State& s) {
+  std::string out = s.placed_count() ? line_text(s, "  Final line: ", "              ") : "  Final line: (empty)";
+  for (int k = 0; k < s.num_seats(); ++k) {
+    const SmallSet h = s.hand(k);
+    out += fmt::format("\n  seat {}: {}", k, h.empty() ? "out" : fmt::format("{}  ({})", to_string(h), pips_word(h.pips())));
+  }
   return out;
 }
 
@@ -295,7 +455,8 @@ HandSummary State::last_hand() const {
   const json detail = hand_result_json(*this, last_);
   h.detail_json = detail.dump();
   h.next_json = detail["next_leader"].dump();
-  h.text = hand_result_text(*this, last_);
+  // Called as the hand ends, while the line and the hands are still there.
+  h.text = hand_result_text(*this, last_) + "\n" + hand_end_table(*this);
   return h;
 }
 
@@ -342,34 +503,74 @@ json State::view(int seat) const {
   return j;
 }
 
+// Why this seat leads the hand (spec: first_leader, next_leader, block_tie).
+std::string lead_reason(const State& s) {
+  const int l = s.leader();
+  const Rules& r = s.rules();
+  if (s.forced_lead() >= 0) {
+    const Tile t{static_cast<uint8_t>(s.forced_lead())};
+    return fmt::format("Seat {} has the lead: {} is the {} dealt", l, to_string(t), t.is_double() ? "highest double" : "tile with the most pips (no doubles were dealt)");
+  }
+  bool drew = false;
+  for (int k = 0; k < s.num_seats(); ++k) drew |= s.leader_draw(k) >= 0;
+  if (drew && s.deals_leader_by_draw()) {
+    std::vector<std::string> d;
+    for (int k = 0; k < s.num_seats(); ++k)
+      if (s.leader_draw(k) >= 0) {
+        const Tile t{static_cast<uint8_t>(s.leader_draw(k))};
+        if (!d.empty()) d.back() += ",";
+        d.push_back(fmt::format("seat {} {} ({})", k, to_string(t), t.pips()));
+      }
+    d.back() += ")";
+    return wrap_items(d, fmt::format("Seat {} has the lead: the highest draw for the lead (", l), "  ", terminal_width(), " ");
+  }
+  if (s.hands_finished() == 0) return fmt::format("Seat {} has the lead", l);
+  if (s.last_result().winner_side < 0) return fmt::format("Seat {} has the lead: the last hand was void ({})", l, tie_words(r.block_tie, r.teams()));
+  switch (r.next_leader) {
+    case NextLeader::Rotate: return fmt::format("Seat {} has the lead: the lead passes to the next seat each hand", l);
+    case NextLeader::Winner: return fmt::format("Seat {} has the lead: the winner of the last hand leads", l);
+    case NextLeader::WinningTeamChooses:
+      return r.teams() ? fmt::format("Seat {} has the lead: chosen by the team that won the last hand", l)
+                       : fmt::format("Seat {} has the lead: the winner of the last hand leads", l);
+  }
+  return fmt::format("Seat {} has the lead", l);
+}
+
 std::string State::render(int seat) const {
   std::string out;
   const int sides = num_sides();
-  out += fmt::format("Hand {}   target {} ({})   ", hands_ + (terminal() ? 0 : 1), r_.target, name(r_.scoring));
-  for (int sd = 0; sd < sides; ++sd) out += fmt::format("{}: {}   ", LineGame::side_name(*this, sd), score_[sd]);
-  out += "\n";
-  std::pair<int, int> ln[kMaxSetTiles];
-  const int n = line(ln);
-  if (n == 0) out += "Line: (empty)\n";
-  else {
-    out += "Line: ";
-    for (int i = 0; i < n; ++i) out += fmt::format("[{}|{}]", ln[i].first, ln[i].second);
-    out += fmt::format("\n      open ends: left {}, right {}\n", left_, right_);
+  const int width = terminal_width();
+  out += fmt::format("Hand {}   target {}: {}\n", hands_ + (terminal() ? 0 : 1), r_.target, scoring_words(r_));
+  if (const std::string b = bonuses_words(r_.bonuses); !b.empty()) out += "Bonuses: " + b + "\n";
+  std::vector<std::string> sc;
+  for (int sd = 0; sd < sides; ++sd) sc.push_back(fmt::format("{}: {}", LineGame::side_name(*this, sd), score_[sd]));
+  out += wrap_items(sc, "Score: ", "       ", width, "   ") + "\n";
+  if (n_placed_ == 0) out += "Line: (empty)\n";
+  else out += line_text(*this, "Line: ", "      ") + fmt::format("\n      open ends: left {}, right {}\n", left_, right_);
+  const bool playing = phase_ == Phase::Play || phase_ == Phase::Redeal || phase_ == Phase::ChooseLeader;
+  std::vector<std::string> label;
+  size_t label_w = 0;
+  for (int k = 0; k < seats_; ++k) {
+    const char* who = k == seat ? " you" : (seat >= 0 && r_.teams() && k == (seat + 2) % seats_) ? " partner" : "";
+    label.push_back(fmt::format("seat {}{}{}:", k, r_.teams() ? fmt::format(" (team {})", side_of(k)) : "", who));
+    label_w = std::max(label_w, label.back().size());
   }
   for (int k = 0; k < seats_; ++k) {
     const bool show = seat < 0 || k == seat;
-    out += fmt::format("  seat {}{}{}: {:2} tiles", k, r_.teams() ? fmt::format(" (team {})", side_of(k)) : "",
-                       k == seat ? " you" : "", count_[k]);
+    out += fmt::format("  {:<{}} {:>8}", label[static_cast<size_t>(k)], label_w, count_of(count_[k], "tile", "tiles"));
     if (show) out += "   " + to_string(SmallSet{{hand_[k]}});
-    if (phase_ != Phase::Deal && k == leader_) out += "   [leader]";
+    // While the team chooses, nobody is the leader yet.
+    if (phase_ != Phase::Deal && phase_ != Phase::ChooseLeader && k == leader_) out += "   [leader]";
+    if (playing && k == to_move_) out += "   <- to play";
     out += "\n";
   }
-  if (r_.undealt == Undealt::Draw) out += fmt::format("Boneyard: {} tiles\n", stock_left());
+  if (r_.undealt == Undealt::Draw) out += fmt::format("Boneyard: {}\n", count_of(stock_left(), "tile", "tiles"));
   switch (phase_) {
     case Phase::Play:
       out += fmt::format("Seat {} to play", to_move_);
       if (n_placed_ == 0 && forced_lead_ >= 0) out += fmt::format(" (must lead {})", to_string(Tile{static_cast<uint8_t>(forced_lead_)}));
       out += "\n";
+      if (n_placed_ < seats_) out += lead_reason(*this) + "\n";  // for everyone's first turn
       break;
     case Phase::Redeal: out += fmt::format("Seat {} holds five or more doubles and may demand a redeal\n", to_move_); break;
     case Phase::ChooseLeader: out += fmt::format("Seat {}'s team chooses who leads (leader:{} or leader:{})\n", to_move_, to_move_, (to_move_ + 2) % seats_); break;

@@ -33,17 +33,6 @@ json tiles_json(const TileSet& s) {
   return a;
 }
 
-// "[12|4][4|7]" oriented from the station outwards.
-std::string chain_text(const Tile* tiles, int n, int from) {
-  std::string out;
-  for (int i = 0; i < n; ++i) {
-    const int to = tiles[i].other(from);
-    out += fmt::format("[{}|{}]", from, to);
-    from = to;
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string train_name(int train) { return train == kMexican ? "the Mexican train" : fmt::format("seat {}'s train", train); }
@@ -209,8 +198,18 @@ std::string round_result_text(const State& s, const RoundResult& r) {
   std::string out = fmt::format("Round {} (engine {}): ", r.number, to_string(Tile{r.engine}));
   if (r.end == RoundEnd::Domino) out += fmt::format("seat {} laid their last tile.", r.out_seat);
   else out += "blocked (boneyard empty, nobody could play).";
-  out += "\n  Penalty:";
+  out += "\n  Penalty (lower is better):";
   for (int k = 0; k < s.num_seats(); ++k) out += fmt::format(" seat {} {}", k, r.penalty[k]);
+  return out;
+}
+
+// Every hand as the round ended (all are counted, so all are shown).
+std::string round_end_hands(const State& s) {
+  std::string out;
+  for (int k = 0; k < s.num_seats(); ++k) {
+    const TileSet h = s.hand(k);
+    out += fmt::format("\n  seat {}: {}", k, h.empty() ? std::string("out") : to_string(h));
+  }
   return out;
 }
 
@@ -219,7 +218,8 @@ HandSummary State::last_hand() const {
   h.winner_side = last_.out_seat;
   for (int k = 0; k < seats_; ++k) h.side_points.push_back(last_.penalty[k]);
   h.how = last_.end == RoundEnd::Domino ? "domino" : "block";
-  h.text = round_result_text(*this, last_);
+  // Called as the round ends, while the hands are still there.
+  h.text = round_result_text(*this, last_) + round_end_hands(*this);
   h.detail_json = round_result_json(*this, last_).dump();
   return h;
 }
@@ -314,11 +314,20 @@ std::string State::render(int seat) const {
       if (k >= seats_ && k != kMexican) continue;
       const int n = train_tiles(k, buf);
       std::string label = k == kMexican ? std::string("Mexican train") : fmt::format("seat {}{}", k, k == seat ? " (you)" : "");
-      out += fmt::format("  {:<15} ", label);
-      if (k == kMexican && n == 0) out += fmt::format("(not started: any tile showing {} starts it)", static_cast<int>(engine_pip_));
+      const std::string head = fmt::format("  {:<15} ", label);
+      if (k == kMexican && n == 0)
+        out += head + fmt::format("(not started: any tile showing {} starts it)", static_cast<int>(engine_pip_));
       else {
-        out += n ? chain_text(buf, n, engine_pip_) : std::string("(empty)");
-        out += fmt::format("  -> open end {}", end_[k]);
+        std::vector<std::string> items;
+        for (int i = 0, from = engine_pip_; i < n; ++i) {
+          const int to = buf[i].other(from);
+          items.push_back(fmt::format("[{}|{}]", from, to));
+          from = to;
+        }
+        if (items.empty()) items.push_back("(empty)");
+        items.push_back(fmt::format("  -> open end {}", end_[k]));
+        // Long trains wrap under their start, to the terminal's width.
+        out += wrap_items(items, head, std::string(head.size(), ' '), terminal_width());
       }
       if (k != kMexican && ((marked_ >> k) & 1)) out += "  [MARKER: open to all]";
       for (int i = 0; i < n_open_; ++i)
@@ -328,11 +337,11 @@ std::string State::render(int seat) const {
   }
   out += "Hands:\n";
   for (int k = 0; k < seats_; ++k) {
-    out += fmt::format("  seat {}{}: {:2} tiles", k, k == seat ? " (you)" : "", count_[k]);
+    out += fmt::format("  seat {}{}: {:>8}", k, k == seat ? " (you)" : "", count_of(count_[k], "tile", "tiles"));
     if (seat < 0 || k == seat) out += "   " + to_string(hand(k));
     out += "\n";
   }
-  out += fmt::format("Boneyard: {} tiles\n", stock_left());
+  out += fmt::format("Boneyard: {}\n", count_of(stock_left(), "tile", "tiles"));
   switch (phase_) {
     case Phase::Opening:
     case Phase::Play:

@@ -131,7 +131,7 @@ json Protocol::dispatch(const json& req) {
   }
   if (cmd == "games") {
     json g = json::array();
-    for (const auto& e : games()) g.push_back({{"name", e.name}, {"family", e.family}, {"summary", e.summary}, {"bots", e.bots}});
+    for (const auto& e : games()) g.push_back({{"name", e.name}, {"family", e.family}, {"summary", e.summary}, {"bots", all_bots(e)}});
     return {{"games", g}};
   }
   if (cmd == "new") {

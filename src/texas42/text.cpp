@@ -432,7 +432,8 @@ std::string State::render(int seat) const {
   }
   for (int k = 0; k < kSeats; ++k) {
     const bool show = seat < 0 || k == seat;
-    out += fmt::format("  seat {} (team {}){}: {} tiles", k, side_of(k), k == seat ? " you" : "", std::popcount(hand_[k]));
+    const char* who = k == seat ? " you" : (seat >= 0 && k == (seat + 2) % kSeats) ? " partner" : "";
+    out += fmt::format("  seat {} (team {}){}: {}", k, side_of(k), who, boneyard::count_of(std::popcount(hand_[k]), "tile", "tiles"));
     if (show && hand_[k]) {
       // '*' marks the tiles this seat may play now.
       const uint32_t ok = (phase_ == Phase::Play && to_move_ == k) ? playable(k) : 0;
