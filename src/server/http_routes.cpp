@@ -147,6 +147,22 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, std::string
       need("GET");
       return ok(hub.health());
     }
+    if (seg.size() == 2 && seg[1] == "games") {
+      // Every registered game and preset with its options (the values the
+      // preset sets) and each option's catalogue of values: the lobby's menu.
+      need("GET");
+      static const json cached = [] {
+      json all = json::array();
+      for (const auto& g : games()) {
+        const json d = g.describe();
+        all.push_back({{"name", g.name}, {"family", g.family}, {"summary", g.summary}, {"sources", g.sources},
+                       {"options", d.value("options", json::object())}, {"catalogue", d.value("catalogue", json::object())},
+                       {"seats", g.make({}, 0)->num_seats()}});
+      }
+      return json{{"games", all}, {"bot_levels", {"beginner", "casual", "strong", "expert"}}};
+      }();
+      return ok(cached);
+    }
     if (seg.size() >= 2 && seg[1] == "tables") {
       if (seg.size() == 2) {
         need("POST");
