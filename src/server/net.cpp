@@ -169,7 +169,7 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
   }
 
   void enqueue(const std::shared_ptr<const std::string>& msg) {
-    if (dead_) return;
+    if (dead_ || closing_) return;
     if (q_.size() >= ctx_.cfg->ws_queue_limit) {
       // A client that does not read: drop it rather than hold its messages.
       dead_ = true;

@@ -322,7 +322,8 @@ void Hub::changed(const std::shared_ptr<Table>& t) {
       continue;
     }
     auto& msg = cache[it->first];
-    if (!msg) msg = std::make_shared<const std::string>(message(*t, it->first).dump());
+    if (!msg)
+      msg = std::make_shared<const std::string>(message(*t, it->first).dump(-1, ' ', false, json::error_handler_t::replace));
     sub->push(msg);
     ++it;
   }
@@ -375,7 +376,15 @@ std::string Hub::commit_move(Table& t, int seat, const std::string& move) {
   return canon;
 }
 
+void Hub::measured(std::chrono::steady_clock::time_point since) {
+  if (!cfg_.measure) return;
+  const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - since).count();
+  std::lock_guard lk(stats_.m);
+  stats_.latency_us.push_back(us);
+}
+
 json Hub::move(const std::string& id, const std::string& token, const std::string& move) {
+  const auto arrival = std::chrono::steady_clock::now();
   auto t = table(id);
   std::lock_guard lk(t->m);
   const int seat = seat_for(*t, token);
@@ -392,6 +401,7 @@ json Hub::move(const std::string& id, const std::string& token, const std::strin
   }
   const std::string canon = commit_move(*t, seat, move);
   changed(t);
+  measured(arrival);
   json m = message(*t, seat);
   m["move"] = canon;
   return m;
@@ -413,6 +423,8 @@ void Hub::join_locked(const std::shared_ptr<Table>& t, int seat, const std::opti
   if (!t->broken.empty()) throw ApiError(500, t->broken);
   if (entropy) {
     if (entropy->size() > 256) throw ApiError(400, "entropy is at most 256 characters");
+    for (const char c : *entropy)
+      if (c < 0x20 || c > 0x7e) throw ApiError(400, "entropy must be printable ASCII text");
     if (t->started) throw ApiError(409, "entropy is closed: the game has started");
     t->entropies[static_cast<size_t>(seat)] = *entropy;
   }
@@ -440,8 +452,11 @@ int Hub::subscribe(const std::string& id, const std::string& token, const std::o
   auto t = table(id);
   std::lock_guard lk(t->m);
   const int seat = seat_for(*t, token);
+  if (t->subs.size() >= 1000) throw ApiError(503, "too many watchers at this table");
   if (seat >= 0) {
-    if (!t->started || entropy) join_locked(t, seat, entropy);
+    // Connecting joins the seat; entropy given again on a reconnect, after
+    // the start, is ignored rather than refused.
+    if (!t->started) join_locked(t, seat, entropy);
     const size_t u = static_cast<size_t>(seat);
     if (t->connections[u]++ == 0) {
       ++t->drop_gen[u];
@@ -451,7 +466,6 @@ int Hub::subscribe(const std::string& id, const std::string& token, const std::o
       }
     }
   }
-  if (t->subs.size() >= 1000) throw ApiError(503, "too many watchers at this table");
   t->subs.emplace_back(seat, sub);
   changed(t);
   return seat;
@@ -506,7 +520,7 @@ AnyBot& Hub::seat_bot(Table& t, int seat) {
   const size_t u = static_cast<size_t>(seat);
   const std::string level = t.human(seat) ? t.takeover_level : t.players[u].substr(4);
   auto& b = t.bots[u];
-  if (!b || b->name().empty() || (t.human(seat) && level != t.takeover_level)) {
+  if (!b) {
     const GameEntry& g = find_game(t.game);
     const uint64_t seed = t.seed ^ (0x9e3779b97f4a7c15ULL * static_cast<uint64_t>(seat + 1));
     BotOptions o;
@@ -574,6 +588,7 @@ void Hub::bot_turn(const std::shared_ptr<Table>& t, size_t version) {
   } catch (const std::exception& e) {
     err = e.what();
   }
+  const auto arrival = std::chrono::steady_clock::now();
   std::lock_guard lk(t->m);
   t->bot_pending = false;
   if (stopping_) return;
@@ -589,6 +604,7 @@ void Hub::bot_turn(const std::shared_ptr<Table>& t, size_t version) {
       return;
     }
     changed(t);
+    measured(arrival);
   } else {
     schedule_bot(t);
   }

@@ -5,6 +5,7 @@
 // dropped player's seat to a bot after a delay, and pushes each subscriber
 // the view of its own seat only.
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -49,6 +50,15 @@ struct HubConfig {
   int default_bot_delay_ms = 600;
   int default_drop_delay_ms = 60000;
   size_t max_tables = 100000;
+  bool measure = false;      // keep each move's latency (serve-bench)
+};
+
+// What serve-bench reads: each accepted move's time from its arrival (a
+// request, or a bot's decision) to its broadcast (handed to every watcher's
+// connection), in microseconds.
+struct HubStats {
+  std::mutex m;
+  std::vector<double> latency_us;
 };
 
 // The bot levels a seat may have: "bot:beginner" ... "bot:expert".
@@ -114,6 +124,7 @@ class Hub {
   int subscribe(const std::string& id, const std::string& token, const std::optional<std::string>& entropy,
                 const std::shared_ptr<Subscriber>& sub);
   void unsubscribe(const std::string& id, int seat, const Subscriber* sub);
+  HubStats& stats() { return stats_; }
 
  private:
   std::shared_ptr<Table> table(const std::string& id);
@@ -138,7 +149,9 @@ class Hub {
   std::shared_mutex tables_m_;
   std::map<std::string, std::shared_ptr<Table>> tables_;
   std::atomic<bool> stopping_{false};
+  HubStats stats_;
   std::unique_ptr<boost::asio::thread_pool> pool_;
+  void measured(std::chrono::steady_clock::time_point since);
 };
 
 // What a spectator may see: the game's own view for a seat that does not

@@ -576,6 +576,8 @@ TEST_F(ServerTest, BadRequestsGetClearErrors) {
   EXPECT_EQ(get(port_, fmt::format("/api/tables/{}?token=wrong", id)).status, 403);
   EXPECT_EQ(post(port_, fmt::format("/api/tables/{}/moves", id), {{"token", t["spectate"]}, {"move", "pass"}}).status, 403);
   EXPECT_EQ(post(port_, fmt::format("/api/tables/{}/moves", id), {{"token", a}}).status, 400);
+  EXPECT_EQ(post(port_, fmt::format("/api/tables/{}/join", id), {{"token", a}, {"entropy", "caf\u00e9"}}).status, 400);
+  EXPECT_EQ(post(port_, fmt::format("/api/tables/{}/join", id), {{"token", a}, {"entropy", std::string(300, 'x')}}).status, 400);
   ASSERT_EQ(post(port_, fmt::format("/api/tables/{}/join", id), {{"token", a}}).status, 200);
   ASSERT_EQ(post(port_, fmt::format("/api/tables/{}/join", id), {{"token", b}}).status, 200);
   json v;
@@ -668,6 +670,22 @@ TEST_F(ServerTest, BadWebSocketInputGetsErrorsOrIsClosed) {
   // The table is intact and the seat still plays.
   json v = view(id, tok);
   EXPECT_NE(v["status"], "broken");
+  EXPECT_EQ(get(port_, "/api/health").status, 200);
+}
+
+TEST_F(ServerTest, WebSocketFloodIsRateLimitedThenClosed) {
+  start([](ServerConfig& c) {
+    c.ws_rate = 1;
+    c.ws_burst = 5;
+  });
+  json t = create("latin", {"human", "bot:casual", "bot:casual", "bot:casual"});
+  WsClient c(port_, fmt::format("/ws?table={}&token={}", t["id"].get<std::string>(), t["tokens"]["0"].get<std::string>()));
+  c.start_reading();
+  for (int i = 0; i < 200; ++i) c.send("{\"type\":\"ping\"}");
+  EXPECT_FALSE(c.wait_for([](const json& j) {
+                  return j.value("type", "") == "error" && j["error"].get<std::string>().find("too many") != std::string::npos;
+                }).is_null());
+  EXPECT_TRUE(c.wait_closed(30));  // a long flood is closed
   EXPECT_EQ(get(port_, "/api/health").status, 200);
 }
 
