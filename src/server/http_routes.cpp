@@ -191,6 +191,10 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, std::string
           need("GET");
           return ok(hub.record(id));
         }
+        if (what == "hint") {
+          need("GET");
+          return ok(hub.hint(id, query("token")));
+        }
         if (what == "fairness") {
           need("GET");
           return ok(hub.fairness(id));

@@ -638,6 +638,35 @@ json Hub::fairness(const std::string& id) {
   return f;
 }
 
+json Hub::hint(const std::string& id, const std::string& token) {
+  auto t = table(id);
+  std::unique_ptr<AnyState> st;
+  int seat;
+  size_t version;
+  uint64_t seed;
+  {
+    std::lock_guard lk(t->m);
+    seat = seat_for(*t, token);
+    if (seat < 0) throw ApiError(403, "a spectator gets no hints");
+    if (!t->session) throw ApiError(409, "the game has not started");
+    if (t->over()) throw ApiError(409, "the game is over");
+    if (!t->session->state().actor().acts(seat)) throw ApiError(409, "not your turn");
+    st = t->session->state().clone();
+    version = t->session->events().size();
+    seed = t->seed ^ (0x51ed270b27a3c4e5ULL + version);
+  }
+  // Thinking happens outside the table's lock, on a copy: the bot sees only
+  // this seat's observation (AnyState::bot_values), like every bot.
+  const GameEntry& g = find_game(st->game());
+  const std::string name = strongest_fair_bot(g);
+  BotOptions o;
+  o.think_ms = cfg_.strong_ms;
+  auto bot = make_bot(g, name, seed, o);
+  json moves = json::array();
+  for (const auto& [m, v] : st->bot_values(seat, *bot)) moves.push_back({{"move", m}, {"value", v}});
+  return {{"table", id}, {"seat", seat}, {"version", version}, {"bot", name}, {"moves", moves}};
+}
+
 json Hub::health() {
   std::shared_lock lk(tables_m_);
   return {{"ok", true}, {"tables", tables_.size()}};

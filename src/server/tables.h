@@ -117,6 +117,9 @@ class Hub {
   nlohmann::json join(const std::string& id, const std::string& token, const std::optional<std::string>& entropy);
   nlohmann::json record(const std::string& id);
   nlohmann::json fairness(const std::string& id);
+  // Every legal move's value for the seat to act, by the strongest fair bot
+  // from that seat's own view (the strong level's budget): the app's hint.
+  nlohmann::json hint(const std::string& id, const std::string& token);
   nlohmann::json health();
   // A WebSocket client: joins the seat (a human seat's connection counts as
   // presence: it takes the seat back from a bot) and receives every change.
