@@ -49,6 +49,8 @@ export const api = {
   create: (body: unknown) =>
     call<{ id: string; tokens: Record<string, string>; spectate: string; commitment: string; seats: number }>("POST", "/api/tables", body),
   state: (id: string, token: string) => call<StateMsg>("GET", `/api/tables/${id}?token=${encodeURIComponent(token)}`),
+  hint: (id: string, token: string) =>
+    call<{ version: number; bot: string; moves: { move: string; value: number }[] }>("GET", `/api/tables/${id}/hint?token=${encodeURIComponent(token)}`),
   fairness: (id: string) => call<Record<string, unknown>>("GET", `/api/tables/${id}/fairness`),
 };
 

@@ -32,6 +32,9 @@ export class Table {
   private pendingClick = 0;
   private flash = "";
   private showShare = false;
+  private hint: { version: number; moves: { move: string; value: number }[] } | null = null;
+  private hintBusy = false;
+  private bubbles = new Map<number, { text: string; until: number }>();
   private root: HTMLElement;
   private firstPaint = false;
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
@@ -130,6 +133,12 @@ export class Table {
 
   // ----------------------------------------------------------- the log
 
+  private bubble(seat: number | null, text: string) {
+    if (seat === null) return;
+    this.bubbles.set(seat, { text, until: Date.now() + 2500 });
+    setTimeout(() => this.render(), 2600);
+  }
+
   private push(text: string, seat: number | null, cls?: string) {
     this.log.push({ text, seat, cls });
     if (this.log.length > 60) this.log.splice(0, this.log.length - 60);
@@ -155,10 +164,16 @@ export class Table {
       if (v.line.length > pv.line.length && pv.hand_number === v.hand_number) {
         const tile = v.line[0] !== pv.line[0] ? v.line[0] : v.line[v.line.length - 1];
         this.push(t("log.played", { who: who(actor), tile: tile.replace("-", "|") }), actor);
-      } else if (v.passes_in_row > pv.passes_in_row) this.push(t("log.passed", { who: who(actor) }), actor, "pass");
+      } else if (v.passes_in_row > pv.passes_in_row) {
+        this.push(t("log.passed", { who: who(actor) }), actor, "pass");
+        this.bubble(actor, t("move.pass"));
+      }
       v.hands.forEach((hh: View, k: number) => {
         const d = hh.count - pv.hands[k].count;
-        if (d > 0 && pv.hand_number === v.hand_number) this.push(t("log.drew", { who: who(k), n: d }), k);
+        if (d > 0 && pv.hand_number === v.hand_number) {
+          this.push(t("log.drew", { who: who(k), n: d }), k);
+          this.bubble(k, t("bubble.drew", { n: d }));
+        }
       });
     } else if (c.family === "mexican-train") {
       if (pv.trains && v.trains && pv.round === v.round)
@@ -171,11 +186,17 @@ export class Table {
       if (pv.round === v.round)
         v.hands.forEach((hh: View, k: number) => {
           const d = hh.count - pv.hands[k].count;
-          if (d > 0) this.push(t("log.drew", { who: who(k), n: d }), k);
+          if (d > 0) {
+            this.push(t("log.drew", { who: who(k), n: d }), k);
+            this.bubble(k, t("bubble.drew", { n: d }));
+          }
         });
     } else if (c.family === "texas-42") {
       v.bids.forEach((bid: string | null, k: number) => {
-        if (bid !== null && pv.bids[k] === null) this.push(t("log.bid", { who: who(k), bid: this.bidText(bid) }), k);
+        if (bid !== null && pv.bids[k] === null) {
+          this.push(t("log.bid", { who: who(k), bid: this.bidText(bid) }), k);
+          this.bubble(k, this.bidText(bid));
+        }
       });
       if (v.trumps && !pv.trumps) this.push(t("log.trumps", { who: who(v.declarer), trumps: this.trumpName(v.trumps) }), v.declarer);
       if (v.trick.length > pv.trick.length)
@@ -415,8 +436,10 @@ export class Table {
       const count: number = list?.[k]?.count ?? 0;
       const backs = h("div", { class: "backs" });
       for (let i = 0; i < Math.min(count, 10); i++) backs.appendChild(tileSvg(0, 0, { vertical: true, faceDown: true, size: 11 }));
-      const turn = actor === k || waiting.includes(k);
       const extra: (HTMLElement | null)[] = [];
+      const turn = actor === k || waiting.includes(k);
+      const bub = this.bubbles.get(k);
+      if (bub && bub.until > Date.now()) extra.unshift(h("span", { class: "bubble" }, bub.text));
       if (c.family === "texas-42") {
         const bid = c.v.bids?.[k];
         if (bid !== null && bid !== undefined && c.v.phase === "bidding") extra.push(h("span", { class: "tag" }, t("t42.bid_tag", { bid: this.bidText(bid) })));
@@ -471,6 +494,8 @@ export class Table {
     }
     const buttons = h("div", { class: "actions" });
     const others = c.msg.legal.filter((m) => !TILE_RE.test(m));
+    if (c.msg.to_act && c.msg.legal.length > 1)
+      buttons.appendChild(h("button", { class: "action hint-btn", id: "hint", disabled: this.hintBusy, onclick: () => this.askHint() }, t(this.hintBusy ? "hint.thinking" : "hint.button")));
     for (const mv of others) buttons.appendChild(h("button", { class: "action", "data-move": mv, onclick: () => this.send(mv) }, this.moveLabel(c, mv)));
     const tiles = this.myTiles(c);
     const hand = h("div", { class: "hand", role: "list", "aria-label": t("table.your_hand") });
@@ -513,9 +538,35 @@ export class Table {
       });
     }
     area.appendChild(buttons);
+    if (this.hint && this.hint.version === c.msg.version && c.msg.to_act) area.appendChild(this.hintPanel(c));
     area.appendChild(hand);
     if (c.family === "line" && c.msg.to_act) area.appendChild(h("p", { class: "keys" }, t("line.keys")));
     return area;
+  }
+
+  private async askHint() {
+    this.hintBusy = true;
+    this.render();
+    try {
+      const r = await api.hint(this.id, this.token);
+      this.hint = { version: r.version, moves: r.moves };
+    } catch (e) { this.onError(String((e as Error).message)); }
+    this.hintBusy = false;
+    this.render();
+  }
+
+  private hintPanel(c: Ctx): HTMLElement {
+    const moves = this.hint!.moves;
+    if (!moves.length) return h("p", { class: "hint-text" }, t("hint.none"));
+    const best = moves[0].value, worst = moves[moves.length - 1].value;
+    const span = best - worst || 1;
+    return h("div", { class: "hints", "aria-label": t("hint.title") }, h("span", { class: "hint-title" }, t("hint.title")),
+      moves.slice(0, 5).map((m, i) => {
+        const tile = TILE_RE.exec(m.move);
+        const label = tile ? [tileFrom(`${tile[1]}-${tile[2]}`, { size: 14 }), /:/.test(m.move) ? " " + this.moveLabel(c, m.move) : ""] : [this.moveLabel(c, m.move)];
+        return h("button", { class: "hint" + (i === 0 ? " best" : ""), onclick: () => this.send(m.move), title: m.value.toFixed(3) },
+          label, h("span", { class: "bar", style: `width:${Math.round(8 + 52 * (m.value - worst) / span)}px` }), h("small", null, m.value.toFixed(2)));
+      }));
   }
 
   private chooserDialog(c: Ctx): HTMLElement {

@@ -64,7 +64,7 @@ async function act(page, family) {
   }
   const tile = await page.$(".hand .htile.legal:not([disabled])");
   if (tile && family !== "dice-and-dominoes") { await tile.click(); return "tile"; }
-  const buttons = await page.$$(".actions .action:not([disabled])");
+  const buttons = await page.$$(".actions .action[data-move]:not([disabled])");
   if (buttons.length) {
     // Texas 42 bidding: bid the lowest number rather than pass, so hands are played.
     const labels = await Promise.all(buttons.map((b) => b.evaluate((e) => e.dataset.move)));
@@ -77,6 +77,7 @@ async function act(page, family) {
   return null;
 }
 
+let hintChecked = false;
 async function playHand(page, family, { shotAt = 6, name } = {}) {
   let moves = 0;
   const deadline = Date.now() + 90000;
@@ -85,7 +86,15 @@ async function playHand(page, family, { shotAt = 6, name } = {}) {
     const s = await state(page);
     if (s && s.act) {
       const before = s.v;
-      const did = await act(page, family);
+      if (family === "line" && !hintChecked && (await page.$("#hint"))) {
+        hintChecked = true;
+        const t = performance.now();
+        await page.click("#hint");
+        const ok = await page.waitForSelector(".hints .hint, .hint-text", { timeout: 8000 }).then(() => true, () => false);
+        figures.hint_ms = Math.round(performance.now() - t);
+        check(ok, "line: the hint button shows the legal moves' values");
+      }
+      const did = await act(page, family).catch(() => null); // a tile redrawn under the click: try again
       if (did && !["pick", "chooser"].includes(did) && !did.startsWith("tile")) {
         await page.waitForFunction((v) => { const t = document.querySelector(".table"); return !t || Number(t.dataset.version) > v || t.dataset.toAct !== "1" || document.querySelector(".summary"); }, { timeout: 10000 }, before).catch(() => {});
       }
@@ -170,11 +179,14 @@ try {
       const s = await state(me);
       if (!s || !s.act) continue;
       const tile = await me.$(".hand .htile.legal");
-      if (!tile) { const b = await me.$(".actions .action"); if (b) await b.click(); continue; }
-      const tileText = await tile.evaluate((e) => e.dataset.tile);
+      if (!tile) { const b = await me.$(".actions .action[data-move]"); if (b) await b.click().catch(() => {}); continue; }
+      const tileText = await tile.evaluate((e) => e.dataset.tile).catch(() => null);
+      if (!tileText) continue;
       const clicked = performance.now();
-      await tile.click();
-      if (await me.$(".chooser")) await me.click(".chooser .choices button");
+      try {
+        await tile.click();
+        if (await me.$(".chooser")) await me.click(".chooser .choices button");
+      } catch { continue; }
       await other.waitForSelector(`.line [data-tile="${tileText}"], .line [data-tile="${tileText.split("-").reverse().join("-")}"]`, { timeout: 5000 });
       figures.click_to_other_browser_ms = Math.round(performance.now() - clicked);
       figures.click_to_move_shown_ms = await me.evaluate(() => Math.round(window.__lastMoveMs || -1));

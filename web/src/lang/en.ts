@@ -104,6 +104,11 @@ export const en: Record<string, string> = {
   "table.last_moves": "Last moves",
   "table.no_moves": "Nothing played yet.",
 
+  "hint.button": "Hint",
+  "hint.thinking": "Thinking…",
+  "hint.title": "Best moves, by the strongest fair bot from your view",
+  "hint.none": "No values for this move.",
+
   "move.pass": "Pass",
   "move.draw": "Draw a tile",
   "move.redeal": "Ask for a redeal",
@@ -114,6 +119,7 @@ export const en: Record<string, string> = {
   "move.left_end": "Left end ({pip})",
   "move.right_end": "Right end ({pip})",
 
+  "bubble.drew": "drew {n}",
   "log.played": "{who} played {tile}",
   "log.passed": "{who} passed",
   "log.drew": "{who} drew {n}",

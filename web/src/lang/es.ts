@@ -104,6 +104,11 @@ export const es: Record<string, string> = {
   "table.last_moves": "Últimas jugadas",
   "table.no_moves": "Nada jugado todavía.",
 
+  "hint.button": "Pista",
+  "hint.thinking": "Pensando…",
+  "hint.title": "Mejores jugadas, según el bot más fuerte con lo que tú ves",
+  "hint.none": "Sin valores para esta jugada.",
+
   "move.pass": "Paso",
   "move.draw": "Robar ficha",
   "move.redeal": "Pedir otro reparto",
@@ -114,6 +119,7 @@ export const es: Record<string, string> = {
   "move.left_end": "Punta izquierda ({pip})",
   "move.right_end": "Punta derecha ({pip})",
 
+  "bubble.drew": "robó {n}",
   "log.played": "{who} jugó {tile}",
   "log.passed": "{who} pasó",
   "log.drew": "{who} robó {n}",

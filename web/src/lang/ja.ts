@@ -104,6 +104,11 @@ export const ja: Record<string, string> = {
   "table.last_moves": "直近の手",
   "table.no_moves": "まだ何も出ていません。",
 
+  "hint.button": "ヒント",
+  "hint.thinking": "考え中…",
+  "hint.title": "最強の公正なボットによる評価（あなたの視点）",
+  "hint.none": "この手には評価がありません。",
+
   "move.pass": "パス",
   "move.draw": "山から引く",
   "move.redeal": "配り直しを求める",
@@ -114,6 +119,7 @@ export const ja: Record<string, string> = {
   "move.left_end": "左端（{pip}）",
   "move.right_end": "右端（{pip}）",
 
+  "bubble.drew": "{n}枚引いた",
   "log.played": "{who}が{tile}を出した",
   "log.passed": "{who}はパス",
   "log.drew": "{who}が{n}枚引いた",
