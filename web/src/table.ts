@@ -499,7 +499,7 @@ export class Table {
     for (const mv of others) buttons.appendChild(h("button", { class: "action", "data-move": mv, onclick: () => this.send(mv) }, this.moveLabel(c, mv)));
     const tiles = this.myTiles(c);
     const hand = h("div", { class: "hand", role: "list", "aria-label": t("table.your_hand") });
-    const size = window.innerWidth < 600 ? (tiles.length > 9 ? 22 : 27) : 36;
+    const size = window.innerWidth < 600 ? (tiles.length > 10 ? 22 : tiles.length > 8 ? 26 : 32) : tiles.length > 15 ? 30 : 36;
     if (c.family === "dice-and-dominoes") {
       const choosing = c.msg.to_act && c.v.phase === "choose";
       tiles.forEach((tile, i) => {
@@ -591,7 +591,7 @@ export class Table {
   private lineBoard(c: Ctx, board: HTMLElement) {
     const v = c.v;
     const small = window.innerWidth < 600;
-    const size = small ? (v.line.length > 14 ? 16 : 20) : v.line.length > 18 ? 26 : 32;
+    const size = small ? (v.line.length > 14 ? 16 : v.line.length > 8 ? 20 : 26) : v.line.length > 18 ? 26 : 32;
     const line = h("div", { class: "line", "aria-label": t("line.the_line") });
     if (!v.line.length) line.appendChild(h("p", { class: "muted" }, v.must_lead ? t("line.must_lead", { tile: v.must_lead.replace("-", "|") }) : t("line.empty")));
     v.line.forEach((tile: string, i: number) => {
@@ -693,9 +693,9 @@ export class Table {
         grid.appendChild(h("div", { class: "reveal-seat" + (s.out ? " out" : "") },
           h("span", { class: "who" }, this.seatName(c, s.seat)),
           h("span", { class: "tiles" },
-            s.discarded.map((x: string) => h("span", { class: "counted", title: t("dd.counted") }, tileFrom(x, { size: 16 }))),
-            s.sent_back.map((x: string) => h("span", { class: "sentback", title: t("dd.sent_back") }, tileFrom(x, { size: 16 }))),
-            s.face_down.map((x: string | null) => h("span", { class: "facedown", title: t("dd.face_down") }, x ? tileFrom(x, { size: 16 }) : tileSvg(0, 0, { faceDown: true, size: 16 })))),
+            s.discarded.map((x: string) => h("span", { class: "counted", title: t("dd.counted") }, tileFrom(x, { size: 20 }))),
+            s.sent_back.map((x: string) => h("span", { class: "sentback", title: t("dd.sent_back") }, tileFrom(x, { size: 20 }))),
+            s.face_down.map((x: string | null) => h("span", { class: "facedown", title: t("dd.face_down") }, x ? tileFrom(x, { size: 20 }) : tileSvg(0, 0, { faceDown: true, size: 20 })))),
           h("span", { class: "what" }, [s.special ? s.special : null, s.drew ? t("dd.drew") : null, s.out ? t("dd.out") : null].filter(Boolean).join(" · "))));
       }
       rev.appendChild(grid);

@@ -20,10 +20,15 @@ const PIP_COLOURS = ["#222", "#1b6fb3", "#2e8b3d", "#c0392b", "#7d3c98", "#b7650
 
 function pipPositions(n: number): [number, number][] {
   if (n <= 9) return PIPS[n];
-  // 10..15: a 4-column grid, read row by row.
+  // 10..15 (double-twelve and double-fifteen sets): two full outer columns of
+  // 4 (or 5) pips and the rest centred in the middle column, as real sets do.
+  const rows = n <= 12 ? 4 : 5;
+  const step = 2 / (rows - 1);
   const out: [number, number][] = [];
-  const cols = 3, rows = Math.ceil(n / cols);
-  for (let i = 0; i < n; i++) out.push([(i % cols), (Math.floor(i / cols) * 2) / Math.max(1, rows - 1)]);
+  for (let r = 0; r < rows; r++) out.push([0, r * step], [2, r * step]);
+  const mid = n - 2 * rows;
+  const start = (2 - (mid - 1) * step) / 2;
+  for (let i = 0; i < mid; i++) out.push([1, start + i * step]);
   return out;
 }
 

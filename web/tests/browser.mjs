@@ -78,7 +78,7 @@ async function act(page, family) {
 }
 
 let hintChecked = false;
-async function playHand(page, family, { shotAt = 6, name } = {}) {
+async function playHand(page, family, { shotAt = 2, name } = {}) {
   let moves = 0;
   const deadline = Date.now() + 90000;
   while (Date.now() < deadline) {
