@@ -212,7 +212,7 @@ void add_serve_bench(CLI::App& app) {
           "serve-bench: {} tables of {} bots ({}), {} watchers, {} network + {} bot threads, sqlite synchronous={}\n"
           "  games finished: {}/{} in {:.1f} s; moves: {} ({:.0f}/s)\n"
           "  move arrival -> broadcast: p50 {:.3f} ms, p99 {:.3f} ms, max {:.3f} ms\n"
-          "  watchers: {} messages; {} failed, {} missed the end, {} repeated and {} out-of-order versions\n"
+          "  watchers: {} messages; {} failed, {} missed the end, {} re-sent versions (a join, disconnect or takeover notice: no new event), {} out-of-order versions\n"
           "  tables whose stored events differ from what was played or do not replay: {}\n"
           "  peak RSS (server and watchers): {:.1f} MiB\n",
           ids.size(), *level, *game, ws.size(), c.io_threads, c.hub.bot_threads > 0 ? c.hub.bot_threads : static_cast<int>(std::max(2u, std::thread::hardware_concurrency())),

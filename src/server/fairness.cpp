@@ -87,9 +87,9 @@ void verify_record(const nlohmann::json& r) {
     ent.push_back(e.get<std::string>());
   }
   const uint64_t seed = derive_seed(secret, ent);
-  if (!f.contains("seed") || !f["seed"].is_number_unsigned() || f["seed"].get<uint64_t>() != seed)
+  if (!f.contains("seed") || !f["seed"].is_number_integer() || f["seed"].get<uint64_t>() != seed)
     throw Error(fmt::format("fairness: the seed derived from the secret and entropies is {}, not the one given", seed));
-  if (!r.contains("seed") || !r["seed"].is_number_unsigned() || r["seed"].get<uint64_t>() != seed)
+  if (!r.contains("seed") || !r["seed"].is_number_integer() || r["seed"].get<uint64_t>() != seed)
     throw Error(fmt::format("fairness: the record's seed is not the derived seed {}", seed));
   replay_record_from_seed(r);
 }

@@ -74,6 +74,10 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
       if (auto it = t.query.find("entropy"); it != t.query.end()) entropy_ = it->second;
     } catch (const std::exception&) {
     }
+    if (ctx_.cfg->ws_send_buffer > 0) {
+      beast::error_code ec;
+      beast::get_lowest_layer(ws_).socket().set_option(net::socket_base::send_buffer_size(ctx_.cfg->ws_send_buffer), ec);
+    }
     auto to = websocket::stream_base::timeout::suggested(beast::role_type::server);
     to.idle_timeout = std::chrono::seconds(120);
     to.keep_alive_pings = true;

@@ -21,6 +21,7 @@ struct ServerConfig {
   size_t header_limit = 16 * 1024;      // HTTP request header
   size_t ws_message_limit = 16 * 1024;  // one WebSocket message from a client
   size_t ws_queue_limit = 256;          // messages waiting for a slow reader; then it is disconnected
+  int ws_send_buffer = 0;               // SO_SNDBUF of WebSocket connections (0: the system's)
   double http_rate = 100, http_burst = 200;  // requests per second per connection
   double ws_rate = 50, ws_burst = 100;       // messages per second per connection
   int read_timeout_s = 30;              // an HTTP request must arrive within this

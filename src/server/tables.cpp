@@ -116,7 +116,9 @@ json Hub::create(const json& body) {
   }
   std::string secret;
   if (body.contains("seed")) {
-    if (!body["seed"].is_number_unsigned()) throw ApiError(400, "'seed' must be a whole number");
+    const json& sd = body["seed"];
+    if (!sd.is_number_unsigned() && !(sd.is_number_integer() && sd.get<int64_t>() >= 0))
+      throw ApiError(400, "'seed' must be a whole number");
     secret = sha256_hex("boneyard-table-seed:" + std::to_string(body["seed"].get<uint64_t>()));
   } else {
     secret = random_hex(32);
