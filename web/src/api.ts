@@ -68,6 +68,7 @@ export class Live {
     private onState: (m: StateMsg) => void,
     private onStatus: (connected: boolean) => void,
     private onError: (e: string) => void,
+    private entropy = "",
   ) {
     this.open();
     window.addEventListener("online", () => this.kick());
@@ -75,7 +76,10 @@ export class Live {
   private open() {
     if (this.closed) return;
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${proto}://${location.host}/ws?table=${this.id}&token=${this.token}`);
+    // The seat's entropy (docs/server.md, Fairness): random bytes from this
+    // browser, mixed into the seed before the deal; ignored once the game started.
+    const e = this.entropy ? `&entropy=${encodeURIComponent(this.entropy)}` : "";
+    const ws = new WebSocket(`${proto}://${location.host}/ws?table=${this.id}&token=${this.token}${e}`);
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 0;

@@ -101,7 +101,12 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   const createBtn = h("button", { class: "primary big", id: "create" }, t("lobby.create")) as HTMLButtonElement;
   form.append(h("h3", null, t("lobby.game")), famRow, presetBox,
     h("details", { class: "opt-details" }, h("summary", null, t("lobby.options")), optBox),
-    h("h3", null, t("lobby.seats")), seatBox, createBtn);
+    h("h3", null, t("lobby.seats")), seatBox,
+    h("label", { class: "speed" }, t("lobby.bot_speed"), " ",
+      h("select", { id: "speed", onchange: (e: Event) => localStorage.setItem("boneyard.botdelay", (e.target as HTMLSelectElement).value) },
+        [["1500", "speed.slow"], ["700", "speed.normal"], ["250", "speed.fast"]].map(([ms, k]) =>
+          h("option", { value: ms, selected: String(botDelay()) === ms ? "" : null }, t(k))))),
+    createBtn);
 
   const pickGame = (g: GameInfo) => {
     game = g;

@@ -46,7 +46,15 @@ export class Table {
     this.seen = s === null ? null : Number(s);
     clear(root);
     root.appendChild(h("div", { class: "loading" }, t("table.connecting")));
-    this.live = new Live(id, token, (m) => this.onState(m), (c) => { this.connected = c; this.render(); }, (e) => this.onError(e));
+    const ek = `boneyard.entropy.${id}.${token.slice(0, 8)}`;
+    let entropy = localStorage.getItem(ek);
+    if (!entropy) {
+      const b = new Uint8Array(16);
+      crypto.getRandomValues(b);
+      entropy = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+      localStorage.setItem(ek, entropy);
+    }
+    this.live = new Live(id, token, (m) => this.onState(m), (c) => { this.connected = c; this.render(); }, (e) => this.onError(e), entropy);
     document.addEventListener("keydown", this.keyHandler);
   }
 
