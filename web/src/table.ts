@@ -433,7 +433,7 @@ export class Table {
   }
 
   private opponents(c: Ctx): HTMLElement {
-    const box = h("div", { class: "opponents n" + c.n });
+    const box = h("div", { class: "opponents " + (c.me === null ? "spect" : "n" + c.n) });
     const me = c.me ?? 0;
     const actor = this.actorSeat(c.msg);
     const waiting: number[] = c.v.waiting_for || [];

@@ -154,6 +154,13 @@ try {
     if (await phone.$("#continue")) await phone.click("#continue");
     await sleep(150);
     await phone.screenshot({ path: join(shots, `${family}-phone.png`) });
+    if (family === "line") {
+      await phone.select("select.lang", "es");
+      await phone.waitForFunction(() => /Salón/.test(document.body.innerText));
+      await phone.screenshot({ path: join(shots, "line-phone-es.png") });
+      check(true, "the table switches to Spanish");
+      await phone.select("select.lang", "en");
+    }
     await phone.close();
     await page.click("#continue").catch(() => {});
     await page.close();
