@@ -33,7 +33,11 @@ async function createTable(g: GameInfo, opts: Record<string, string>, seats: str
   const changed: Record<string, string> = {};
   for (const k in opts) if (String(g.options[k]) !== opts[k]) changed[k] = opts[k];
   const seatSpec = seats.map((s) => (s === "you" || s === "friend" ? "human" : "bot:" + s));
-  const r = await api.create({ game: g.name, options: changed, seats: seatSpec, bot_delay_ms: botDelay() });
+  const body: Record<string, unknown> = { game: g.name, options: changed, seats: seatSpec, bot_delay_ms: botDelay() };
+  // ?dropdelay=MS: how long an absent person's seat waits before a bot plays for them (tests).
+  const drop = new URLSearchParams(location.search).get("dropdelay");
+  if (drop && /^\d+$/.test(drop)) body.drop_delay_ms = Number(drop);
+  const r = await api.create(body);
   const mine = seats.indexOf("you");
   const invites: Record<string, string> = {};
   seats.forEach((s, k) => { if (s === "friend") invites[k] = r.tokens[String(k)]; });

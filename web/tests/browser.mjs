@@ -106,8 +106,8 @@ async function playHand(page, family, { shotAt = 2, name } = {}) {
   throw new Error(`${family}: no hand summary within 90 s`);
 }
 
-async function createFromLobby(page, family, preset, seats = {}) {
-  await page.goto(`${base}/?botdelay=20`);
+async function createFromLobby(page, family, preset, seats = {}, query = "") {
+  await page.goto(`${base}/?botdelay=20${query}`);
   await page.waitForSelector(`[data-family="${family}"]`);
   await page.click(`[data-family="${family}"]`);
   if (preset) await page.click(`input[name=preset][value="${preset}"]`);
@@ -168,7 +168,7 @@ try {
 
   // Two people at one table, a spectator, a reload.
   const alice = await newPage(ctx);
-  await createFromLobby(alice, "line", "latin", { 1: "friend" });
+  await createFromLobby(alice, "line", "latin", { 1: "friend" }, "&dropdelay=1500");
   await alice.waitForSelector("#link-invite-1");
   const invite = await alice.$eval("#link-invite-1", (e) => e.value);
   const spectate = await alice.$eval("#link-spectate", (e) => e.value);
@@ -221,11 +221,17 @@ try {
   const pub = await (await fetch(`${base}/api/tables/${specUrl.searchParams.get("t")}?token=${specUrl.searchParams.get("k")}`)).json();
   check(pub.view.hands.every((x) => x.tiles === null), "the spectator's state holds no tiles of any hand");
   await spec.screenshot({ path: join(shots, "spectator-desktop.png") });
-  // Bob goes away: the bot takes over (drop delay is the server default of 60 s, so only the disconnect notice is checked).
+  // Bob goes away: the others are told, a bot plays for him after the drop
+  // delay (1.5 s here), and he takes his seat back with his link.
   await bob.close();
-  await alice.waitForFunction(() => /lost the connection/.test(document.querySelector(".log")?.textContent || ""), { timeout: 5000 }).then(
-    () => check(true, "the other player sees the disconnect notice"), () => check(false, "the other player sees the disconnect notice"));
-
+  const logHas = (page, re) => page.waitForFunction((src) => new RegExp(src).test(document.querySelector(".log")?.textContent || ""), { timeout: 8000 }, re.source).then(() => true, () => false);
+  check(await logHas(alice, /lost the connection/), "the other player sees the disconnect notice");
+  check(await logHas(alice, /is away: a bot plays/), "a bot plays for the absent player, with a notice");
+  const bob2 = await newPage(ctx2);
+  await bob2.goto(invite);
+  await bob2.waitForSelector(".board");
+  check(await logHas(alice, /is back/), "the player comes back with the same link and the others are told");
+  await alice.screenshot({ path: join(shots, "notices-desktop.png") });
   // First meaningful paint of a table (loopback).
   const fresh = await newPage(ctx);
   await fresh.goto(alice.url(), { waitUntil: "domcontentloaded" });
