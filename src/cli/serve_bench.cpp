@@ -108,7 +108,6 @@ void add_serve_bench(CLI::App& app) {
     c.hub.bot_threads = *bot_threads;
     c.hub.measure = true;
     std::vector<std::string> ids, specs;
-    std::vector<std::shared_ptr<Watcher>> ws;
     int64_t lost = 0, finished = 0;
     double elapsed = 0;
     {
@@ -117,6 +116,7 @@ void add_serve_bench(CLI::App& app) {
       net::io_context cioc;
       auto guard = net::make_work_guard(cioc);
       std::thread client([&] { cioc.run(); });
+      std::vector<std::shared_ptr<Watcher>> ws;  // destroyed before their io_context
       // Watchers connect first, to tables that wait for their one human
       // seat; joining it (without a connection, so never a takeover) and
       // letting a bot play it starts each game with its watchers in place.
@@ -219,7 +219,9 @@ void add_serve_bench(CLI::App& app) {
           *sync, finished, ids.size(), elapsed, lat.size(), static_cast<double>(lat.size()) / std::max(elapsed, 1e-9),
           lat.empty() ? 0 : lat[lat.size() / 2] / 1000, lat.empty() ? 0 : lat[std::min(lat.size() - 1, lat.size() * 99 / 100)] / 1000,
           lat.empty() ? 0 : lat.back() / 1000, msgs, failed, incomplete, repeats, backwards, lost,
-          static_cast<double>(ru.ru_maxrss) / 1024);
+          static_cast<double>(ru.ru_maxrss) / 1024)
+                << std::flush;
+      ws.clear();
     }
     for (const char* ext : {"", "-wal", "-shm"}) fs::remove(db.string() + ext);
   });
