@@ -762,7 +762,7 @@ export class Table {
     }
     const actions = over
       ? h("div", { class: "choices" }, h("button", { class: "primary", onclick: () => { this.close(); this.go("/"); } }, t("summary.new_game")),
-        h("button", { class: "action", onclick: () => this.showFairness(body) }, t("summary.verify")))
+        h("button", { class: "action", id: "verify", onclick: () => this.showFairness(body) }, t("summary.verify")))
       : h("div", { class: "choices" }, h("button", { class: "primary", id: "continue", onclick: () => { this.setSeen(c.msg.hands_finished ?? 0); this.render(); } }, t("summary.continue")));
     return h("div", { class: "overlay" }, h("div", { class: "dialog summary", role: "dialog", "aria-modal": "true" }, h("h2", null, title), body, actions));
   }
@@ -770,7 +770,17 @@ export class Table {
   private async showFairness(body: HTMLElement) {
     try {
       const f = await api.fairness(this.id);
+      // Check the commitment here too: SHA-256 of the secret's bytes.
+      let verdict = t("fair.unavailable"), ok = false;
+      const secret = String(f.secret ?? "");
+      if (globalThis.crypto?.subtle && /^[0-9a-f]+$/.test(secret) && secret.length % 2 === 0) {
+        const bytes = new Uint8Array(secret.match(/../g)!.map((x) => parseInt(x, 16)));
+        const d = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+        ok = Array.from(d, (x) => x.toString(16).padStart(2, "0")).join("") === String(f.commitment);
+        verdict = t(ok ? "fair.ok" : "fair.bad");
+      }
       body.appendChild(h("div", { class: "fairness" }, h("h4", null, t("fair.title")), h("p", null, t("fair.explain")),
+        h("p", { class: "verdict " + (ok ? "good" : "bad"), id: "verdict" }, verdict),
         h("dl", null, h("dt", null, t("fair.commitment")), h("dd", null, String(f.commitment)), h("dt", null, t("fair.secret")), h("dd", null, String(f.secret ?? "")),
           h("dt", null, t("fair.seed")), h("dd", null, String(f.seed ?? ""))),
         h("p", null, h("a", { href: `/api/tables/${this.id}/record`, download: `boneyard-${this.id}.json` }, t("fair.record")), " · ", t("fair.cli"))));

@@ -166,6 +166,27 @@ try {
     await page.close();
   }
 
+  // A whole (one-hand) game: the final summary and the fairness check.
+  {
+    const page = await newPage(ctx);
+    await page.goto(`${base}/?botdelay=20`);
+    await page.waitForSelector('[data-family="dice-and-dominoes"]');
+    await page.click('[data-family="dice-and-dominoes"]');
+    await page.waitForSelector("input[name=hands]");
+    await page.$eval("input[name=hands]", (e) => { e.value = "1"; e.dispatchEvent(new Event("change")); });
+    await Promise.all([page.waitForSelector(".table"), page.click("#create")]);
+    await playHand(page, "dice-and-dominoes");
+    await page.waitForSelector("#verify", { timeout: 10000 });
+    const title = await page.$eval(".summary h2", (e) => e.textContent);
+    await page.click("#verify");
+    await page.waitForSelector(".fairness dd");
+    const secret = await page.$eval(".fairness", (e) => e.innerText);
+    check(/Game over/.test(title) && /[0-9a-f]{64}/.test(secret), "a finished game shows the winner and the fairness check (secret and commitment)");
+    check(await page.$eval("#verdict", (e) => e.classList.contains("good")), "the browser checks SHA-256(secret) = commitment");
+    await page.screenshot({ path: join(shots, "game-over-desktop.png") });
+    await page.close();
+  }
+
   // Two people at one table, a spectator, a reload.
   const alice = await newPage(ctx);
   await createFromLobby(alice, "line", "latin", { 1: "friend" }, "&dropdelay=1500");

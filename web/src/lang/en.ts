@@ -254,6 +254,9 @@ export const en: Record<string, string> = {
 
   "fair.title": "Fairness check",
   "fair.explain": "Before any tile was dealt the server published the commitment, a SHA-256 of its secret. Now the secret is shown: its SHA-256 must equal the commitment, and the seed is made from the secret and every player's entropy.",
+  "fair.ok": "The SHA-256 of the secret equals the commitment: the deal was fixed before anyone played.",
+  "fair.bad": "The SHA-256 of the secret does NOT equal the commitment.",
+  "fair.unavailable": "This browser cannot compute SHA-256 here; use boneyard verify.",
   "fair.commitment": "Commitment",
   "fair.secret": "Secret",
   "fair.seed": "Seed",

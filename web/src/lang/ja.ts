@@ -254,6 +254,9 @@ export const ja: Record<string, string> = {
 
   "fair.title": "公正さの検証",
   "fair.explain": "配牌の前に、サーバーは秘密値のSHA-256（コミットメント）を公開しました。いま秘密値が公開されています。そのSHA-256がコミットメントと一致し、シードは秘密値と全員のエントロピーから作られます。",
+  "fair.ok": "秘密値のSHA-256はコミットメントと一致：配牌はプレイ前に確定していました。",
+  "fair.bad": "秘密値のSHA-256がコミットメントと一致しません。",
+  "fair.unavailable": "このブラウザではSHA-256を計算できません。boneyard verify を使ってください。",
   "fair.commitment": "コミットメント",
   "fair.secret": "秘密値",
   "fair.seed": "シード",
