@@ -34,8 +34,11 @@ int main(int argc, char** argv) {
         case 0: if (!s.empty()) s[pos] = static_cast<char>(rng.below(256)); break;
         case 1: s.insert(s.begin() + pos, dict[rng.below(sizeof dict - 1)]); break;
         case 2: if (!s.empty()) s.erase(pos, 1 + rng.below(4)); break;
-        case 3: { const auto& o = corpus[rng.below(static_cast<uint32_t>(corpus.size()))];
-                  if (!o.empty()) s.insert(pos, o.substr(rng.below(static_cast<uint32_t>(o.size())))); break; }
+        case 3: {
+          const auto& o = corpus[rng.below(static_cast<uint32_t>(corpus.size()))];
+          if (!o.empty()) s.insert(pos, o.substr(rng.below(static_cast<uint32_t>(o.size()))));
+          break;
+        }
         default: if (!s.empty()) s[pos] = dict[rng.below(sizeof dict - 1)]; break;
       }
     }

@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
 # Installs what the build needs (Debian packages, only when missing) and
-# configures + builds into build/ (or $BUILD_DIR with extra CMake flags).
+# configures + builds into build/ (or $BUILD_DIR with extra CMake flags),
+# then the browser app into web/dist (npm ci once, from package-lock.json).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 need=()
-for pkg in cmake ninja-build g++ libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libfmt-dev; do
+for pkg in cmake ninja-build g++ libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libfmt-dev libboost-dev libsqlite3-dev libssl-dev chromium; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
+command -v node >/dev/null 2>&1 || need+=(nodejs)
+command -v npm >/dev/null 2>&1 || need+=(npm)
 if [ "${#need[@]}" -gt 0 ]; then
   echo "Installing: ${need[*]}" >&2
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
+# The browser app (web/): TypeScript bundled by esbuild; puppeteer-core drives
+# Debian's chromium in the browser tests. No downloads at run time.
+if [ ! -d web/node_modules ]; then
+  (cd web && npm ci --no-audit --no-fund --loglevel=error) >&2
+fi
+(cd web && node build.mjs) >&2
 BUILD_DIR="${BUILD_DIR:-build}"
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" ${CMAKE_EXTRA:-} >/dev/null
 ninja -C "$BUILD_DIR" ${NINJA_TARGETS:-}

@@ -69,5 +69,8 @@ void add_engine(CLI::App& app);
 void add_replay(CLI::App& app);
 void add_bench(CLI::App& app);
 void add_analyze(CLI::App& app);
+void add_serve(CLI::App& app);
+void add_verify(CLI::App& app);
+void add_serve_bench(CLI::App& app);
 
 }  // namespace boneyard::cli

@@ -20,6 +20,9 @@ int main(int argc, char** argv) {
   boneyard::cli::add_replay(app);
   boneyard::cli::add_bench(app);
   boneyard::cli::add_analyze(app);
+  boneyard::cli::add_serve(app);
+  boneyard::cli::add_verify(app);
+  boneyard::cli::add_serve_bench(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,64 @@
+// boneyard serve: the game server (HTTP + WebSocket, SQLite storage;
+// docs/server.md).
+#include <fmt/format.h>
+
+#include <csignal>
+#include <filesystem>
+#include <iostream>
+
+#include "cli/common.h"
+#include "server/net.h"
+
+namespace boneyard::cli {
+
+void add_serve(CLI::App& app) {
+  auto* cmd = app.add_subcommand("serve", "Play online: a game server over HTTP and WebSocket (docs/server.md)");
+  auto cfg = std::make_shared<server::ServerConfig>();
+  auto sync = std::make_shared<std::string>("full");
+  cmd->add_option("--host", cfg->host, "Address to listen on")->capture_default_str();
+  cmd->add_option("--port", cfg->port, "Port (0: any free port, printed at start)")->capture_default_str();
+  cmd->add_option("--db", cfg->db, "SQLite database file (created if missing)")->capture_default_str();
+  cmd->add_option("--static", cfg->static_dir,
+                  "Serve the files in this folder at / (default: the built browser app, web/dist, when there is one; "
+                  "'none' serves no files)");
+  cmd->add_option("--threads", cfg->io_threads, "Network threads")->capture_default_str();
+  cmd->add_option("--bot-threads", cfg->hub.bot_threads, "Bot thinking threads (0: one per core)")->capture_default_str();
+  cmd->add_option("--sync", *sync, "SQLite synchronous mode: full (survives power loss) or normal (survives a crash)")
+      ->check(CLI::IsMember({"full", "normal"}))
+      ->capture_default_str();
+  cmd->add_option("--strong-ms", cfg->hub.strong_ms, "Thinking time of the strong bots per decision")->capture_default_str();
+  cmd->add_option("--expert-ms", cfg->hub.expert_ms, "Thinking time of the expert bots per decision")->capture_default_str();
+  cmd->callback([=] {
+    cfg->full_sync = *sync == "full";
+    if (cfg->static_dir == "none") cfg->static_dir.clear();
+    else if (cfg->static_dir.empty()) {
+      // The browser app (web/, built into web/dist by scripts/setup.sh): next
+      // to the working directory, or to the program's own build folder.
+      std::error_code ec;
+      const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+      for (const auto& dir : {std::filesystem::path("web/dist"), exe.parent_path().parent_path() / "web/dist"})
+        if (!dir.empty() && std::filesystem::is_regular_file(dir / "index.html", ec)) {
+          cfg->static_dir = dir.string();
+          break;
+        }
+    }
+    // The signals are waited for by this thread only.
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+    std::signal(SIGPIPE, SIG_IGN);
+    server::Server srv(*cfg);
+    srv.start();
+    std::cout << fmt::format("boneyard serve: listening on http://{}:{} (database {}{})", cfg->host, srv.port(), cfg->db,
+                             cfg->static_dir.empty() ? std::string(", no static files") : ", app from " + cfg->static_dir)
+              << std::endl;
+    int sig = 0;
+    sigwait(&set, &sig);
+    std::cout << "boneyard serve: stopping" << std::endl;
+    srv.stop();
+  });
+}
+
+}  // namespace boneyard::cli

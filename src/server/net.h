@@ -1,0 +1,45 @@
+#pragma once
+// The network side of `boneyard serve`: one process serving HTTP and
+// WebSocket with Boost.Beast on a small pool of io threads. Requests are
+// routed by http_routes.h; tables live in the Hub (tables.h).
+#include <memory>
+#include <string>
+
+#include "server/tables.h"
+
+namespace boneyard::server {
+
+struct ServerConfig {
+  std::string host = "127.0.0.1";
+  unsigned short port = 8080;  // 0: any free port (see Server::port())
+  std::string db = "boneyard.db";
+  std::string static_dir;      // "" = no static files
+  int io_threads = 2;
+  bool full_sync = true;       // SQLite synchronous=FULL (else NORMAL; WAL either way)
+  HubConfig hub;
+  size_t body_limit = 64 * 1024;        // HTTP request body
+  size_t header_limit = 16 * 1024;      // HTTP request header
+  size_t ws_message_limit = 16 * 1024;  // one WebSocket message from a client
+  size_t ws_queue_limit = 256;          // messages waiting for a slow reader; then it is disconnected
+  int ws_send_buffer = 0;               // SO_SNDBUF of WebSocket connections (0: the system's)
+  double http_rate = 100, http_burst = 200;  // requests per second per connection
+  double ws_rate = 50, ws_burst = 100;       // messages per second per connection
+  int read_timeout_s = 30;              // an HTTP request must arrive within this
+};
+
+class Server {
+ public:
+  // Opens the database, restores every table and binds; throws Error.
+  explicit Server(ServerConfig cfg);
+  ~Server();
+  unsigned short port() const;
+  void start();  // the io threads
+  void stop();   // closes everything; waits for the threads and the bots
+  Hub& hub();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace boneyard::server

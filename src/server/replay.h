@@ -1,0 +1,22 @@
+#pragma once
+// Replays stored events through a Session, generating every chance outcome
+// from the game's own seeded generator and checking it against the stored
+// one: the server's recovery path and `boneyard verify` both use it, so a
+// stored table is provably the game its seed produces.
+#include <memory>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "record/session.h"
+
+namespace boneyard::server {
+
+// Throws Error naming the first event that does not replay.
+std::unique_ptr<Session> replay_from_seed(const std::string& game, const OptionList& options, uint64_t seed,
+                                          const std::vector<RecordEvent>& events);
+// The same for a record (docs/records.md), then the record's own checks
+// (Session::from_record: hand results).
+std::unique_ptr<Session> replay_record_from_seed(const nlohmann::json& record);
+
+}  // namespace boneyard::server

@@ -1,0 +1,677 @@
+#include "server/tables.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <chrono>
+#include <iostream>
+#include <thread>
+
+#include "record/protocol.h"
+#include "server/fairness.h"
+#include "server/replay.h"
+
+namespace boneyard::server {
+
+using nlohmann::json;
+namespace net = boost::asio;
+
+const std::vector<std::string>& bot_levels() {
+  static const std::vector<std::string> l{"beginner", "casual", "strong", "expert"};
+  return l;
+}
+
+json public_view(const AnyState& st) {
+  json v = st.view(st.num_seats());  // a seat nobody holds: every hand hidden
+  v["seat"] = nullptr;
+  return v;
+}
+
+json Table::meta() const {
+  json j{{"entropies", entropies}, {"started", started}, {"seed", seed}};
+  j["joined"] = json::array();
+  for (bool b : joined) j["joined"].push_back(b);
+  return j;
+}
+
+Hub::Hub(Storage& db, net::io_context& ioc, HubConfig cfg) : db_(db), ioc_(ioc), cfg_(cfg) {
+  int threads = cfg_.bot_threads;
+  if (threads <= 0) threads = std::max(2, static_cast<int>(std::thread::hardware_concurrency()));
+  pool_ = std::make_unique<net::thread_pool>(static_cast<size_t>(threads));
+  for (auto& st : db_.load_all()) restore(std::move(st));
+}
+
+Hub::~Hub() { shutdown(); }
+
+void Hub::shutdown() {
+  stopping_ = true;
+  if (pool_) pool_->join();
+}
+
+// ---------------------------------------------------------------- creation
+
+namespace {
+int int_option(const json& body, const char* key, int def, int lo, int hi) {
+  if (!body.contains(key)) return def;
+  const json& v = body[key];
+  if (!v.is_number_integer() || v.get<int64_t>() < lo || v.get<int64_t>() > hi)
+    throw ApiError(400, fmt::format("'{}' must be a whole number from {} to {}", key, lo, hi));
+  return v.get<int>();
+}
+}  // namespace
+
+json Hub::create(const json& body) {
+  if (!body.is_object()) throw ApiError(400, "the body must be a JSON object");
+  if (!body.contains("game") || !body["game"].is_string()) throw ApiError(400, "'game' must be a game name (see `boneyard rules`)");
+  const std::string game = body["game"].get<std::string>();
+  const GameEntry* entry = nullptr;
+  try {
+    entry = &find_game(game);
+  } catch (const Error& e) {
+    throw ApiError(400, e.what());
+  }
+  OptionList options;
+  json opts_json = json::object();
+  if (body.contains("options")) {
+    if (!body["options"].is_object()) throw ApiError(400, "'options' must be an object of option names to values");
+    if (body["options"].size() > 64) throw ApiError(400, "too many options");
+    for (const auto& [k, v] : body["options"].items()) {
+      std::string val = v.is_string() ? v.get<std::string>() : v.dump();
+      if (k.size() > 64 || val.size() > 256) throw ApiError(400, "an option name or value is too long");
+      options.emplace_back(k, val);
+      opts_json[k] = val;
+    }
+  }
+  int n = 0;
+  try {
+    n = entry->make(options, 0)->num_seats();
+  } catch (const Error& e) {
+    throw ApiError(400, e.what());
+  }
+  if (!body.contains("seats") || !body["seats"].is_array())
+    throw ApiError(400, fmt::format("'seats' must be an array of {} seats, each \"human\" or \"bot:LEVEL\"", n));
+  const json& seats = body["seats"];
+  if (static_cast<int>(seats.size()) != n)
+    throw ApiError(400, fmt::format("{} with these options has {} seats; 'seats' lists {}", game, n, seats.size()));
+  std::vector<std::string> players;
+  for (const auto& s : seats) {
+    const std::string p = s.is_string() ? s.get<std::string>() : "";
+    bool ok = p == "human";
+    for (const auto& l : bot_levels()) ok |= p == "bot:" + l;
+    if (!ok) throw ApiError(400, fmt::format("a seat must be \"human\" or \"bot:LEVEL\" with LEVEL one of beginner, casual, strong, expert; got {}", s.dump()));
+    players.push_back(p);
+  }
+  const int bot_delay = int_option(body, "bot_delay_ms", cfg_.default_bot_delay_ms, 0, 60000);
+  const int drop_delay = int_option(body, "drop_delay_ms", cfg_.default_drop_delay_ms, 0, 86400000);
+  std::string takeover = "casual";
+  if (body.contains("takeover_level")) {
+    const json& v = body["takeover_level"];
+    if (!v.is_string() || std::find(bot_levels().begin(), bot_levels().end(), v.get<std::string>()) == bot_levels().end())
+      throw ApiError(400, "'takeover_level' must be one of beginner, casual, strong, expert");
+    takeover = v.get<std::string>();
+  }
+  std::string secret;
+  if (body.contains("seed")) {
+    const json& sd = body["seed"];
+    if (!sd.is_number_unsigned() && !(sd.is_number_integer() && sd.get<int64_t>() >= 0))
+      throw ApiError(400, "'seed' must be a whole number");
+    secret = sha256_hex("boneyard-table-seed:" + std::to_string(body["seed"].get<uint64_t>()));
+  } else {
+    secret = random_hex(32);
+  }
+  {
+    std::shared_lock lk(tables_m_);
+    if (tables_.size() >= cfg_.max_tables) throw ApiError(503, "the server holds as many tables as it may");
+  }
+  json tokens = json::object();
+  std::vector<std::string> toks(static_cast<size_t>(n));
+  for (int k = 0; k < n; ++k)
+    if (players[static_cast<size_t>(k)] == "human") {
+      toks[static_cast<size_t>(k)] = random_hex(16);
+      tokens[std::to_string(k)] = toks[static_cast<size_t>(k)];
+    }
+  const std::string id = random_hex(8);
+  const std::string spectate = random_hex(16);
+  json spec{{"game", game},          {"options", opts_json},      {"players", players},
+            {"tokens", toks},        {"spectate", spectate},      {"secret", secret},
+            {"commitment", commitment_of(secret)}, {"bot_delay_ms", bot_delay}, {"drop_delay_ms", drop_delay},
+            {"takeover_level", takeover}};
+  StoredTable st;
+  st.id = id;
+  st.spec = spec;
+  st.meta = json{{"entropies", std::vector<std::string>(static_cast<size_t>(n))},
+                 {"joined", std::vector<bool>(static_cast<size_t>(n), false)},
+                 {"started", false},
+                 {"seed", 0}};
+  db_.create_table(id, st.spec, st.meta);
+  restore(std::move(st));
+  return {{"id", id},
+          {"tokens", tokens},
+          {"spectate", spectate},
+          {"commitment", spec["commitment"]},
+          {"seats", n}};
+}
+
+void Hub::restore(StoredTable st) {
+  auto t = std::make_shared<Table>();
+  t->id = st.id;
+  try {
+    const json& s = st.spec;
+    t->spec = s;
+    t->game = s.at("game").get<std::string>();
+    for (const auto& [k, v] : s.at("options").items()) t->options.emplace_back(k, v.get<std::string>());
+    t->players = s.at("players").get<std::vector<std::string>>();
+    t->n = static_cast<int>(t->players.size());
+    t->tokens = s.at("tokens").get<std::vector<std::string>>();
+    t->spectate = s.at("spectate").get<std::string>();
+    t->secret = s.at("secret").get<std::string>();
+    t->commitment = s.at("commitment").get<std::string>();
+    t->bot_delay_ms = s.at("bot_delay_ms").get<int>();
+    t->drop_delay_ms = s.at("drop_delay_ms").get<int>();
+    t->takeover_level = s.at("takeover_level").get<std::string>();
+    t->entropies = st.meta.at("entropies").get<std::vector<std::string>>();
+    t->joined = st.meta.at("joined").get<std::vector<bool>>();
+    t->started = st.meta.at("started").get<bool>();
+    t->seed = st.meta.at("seed").get<uint64_t>();
+  } catch (const std::exception& e) {
+    t->broken = fmt::format("stored table is unreadable: {}", e.what());
+  }
+  const size_t n = static_cast<size_t>(std::max(t->n, 0));
+  t->bots.resize(n);
+  t->connections.assign(n, 0);
+  t->autopilot.assign(n, false);
+  t->drop_gen.assign(n, 0);
+  if (t->entropies.size() != n || t->joined.size() != n || t->tokens.size() != n) {
+    if (t->broken.empty()) t->broken = "stored table is inconsistent";
+  }
+  {
+    std::lock_guard lk(t->m);
+    if (t->broken.empty() && t->started) {
+      try {
+        t->session = replay_from_seed(t->game, t->options, t->seed, st.events);
+        for (int k = 0; k < t->n; ++k) t->session->players()[static_cast<size_t>(k)] = t->players[static_cast<size_t>(k)];
+        settle(*t);  // a crash between a move and its chance outcome
+      } catch (const std::exception& e) {
+        t->broken = fmt::format("stored table does not replay: {}", e.what());
+        t->session.reset();
+      }
+    }
+    if (t->broken.empty() && !t->started) {
+      bool humans = false;
+      for (int k = 0; k < t->n; ++k) humans |= t->human(k);
+      if (!humans) {  // nobody to wait for: entropy is closed at once
+        try {
+          start_game(*t);
+        } catch (const std::exception& e) {
+          t->broken = fmt::format("cannot start: {}", e.what());
+          t->session.reset();
+        }
+      }
+    }
+    if (!t->broken.empty()) std::cerr << "boneyard serve: table " << t->id << ": " << t->broken << "\n";
+    std::unique_lock lk2(tables_m_);
+    tables_[t->id] = t;
+  }
+  std::lock_guard lk(t->m);
+  if (!st.events.empty() && t->session && !t->over()) {
+    // Restored after a restart: nobody is connected yet; every human seat
+    // gets the usual grace period before a bot plays for it.
+    for (int k = 0; k < t->n; ++k)
+      if (t->human(k)) {
+        const uint64_t gen = ++t->drop_gen[static_cast<size_t>(k)];
+        auto timer = std::make_shared<net::steady_timer>(ioc_, std::chrono::milliseconds(t->drop_delay_ms));
+        timer->async_wait([this, t, k, gen, timer](const boost::system::error_code& ec) {
+          if (ec || stopping_) return;
+          std::lock_guard l(t->m);
+          if (t->connections[static_cast<size_t>(k)] == 0 && t->drop_gen[static_cast<size_t>(k)] == gen &&
+              !t->autopilot[static_cast<size_t>(k)] && !t->over()) {
+            t->autopilot[static_cast<size_t>(k)] = true;
+            notice(*t, k, fmt::format("seat {} is away: a {} bot plays for it until they come back", k, t->takeover_level));
+            changed(t);
+          }
+        });
+      }
+  }
+  schedule_bot(t);
+}
+
+// ---------------------------------------------------------------- lookup
+
+std::shared_ptr<Table> Hub::table(const std::string& id) {
+  std::shared_lock lk(tables_m_);
+  auto it = tables_.find(id);
+  if (it == tables_.end()) throw ApiError(404, fmt::format("no table '{}'", id.substr(0, 64)));
+  return it->second;
+}
+
+int Hub::seat_for(const Table& t, const std::string& token) const {
+  if (token.empty()) throw ApiError(401, "a token is required (a seat's token or the spectator token)");
+  for (int k = 0; k < t.n; ++k)
+    if (!t.tokens[static_cast<size_t>(k)].empty() && t.tokens[static_cast<size_t>(k)] == token) return k;
+  if (token == t.spectate) return -1;
+  throw ApiError(403, "this token holds no seat at this table");
+}
+
+// ---------------------------------------------------------------- views
+
+json Hub::message(Table& t, int seat) {
+  json m{{"type", "state"}, {"table", t.id}, {"game", t.game}, {"seat", seat >= 0 ? json(seat) : json(nullptr)},
+         {"commitment", t.commitment}};
+  json seats = json::array();
+  for (int k = 0; k < t.n; ++k) {
+    const size_t u = static_cast<size_t>(k);
+    seats.push_back({{"seat", k},
+                     {"player", t.players[u]},
+                     {"joined", t.human(k) ? json(bool(t.joined[u])) : json(true)},
+                     {"connected", t.human(k) ? json(t.connections[u] > 0) : json(true)},
+                     {"autopilot", bool(t.autopilot[u])}});
+  }
+  m["seats"] = seats;
+  json notices = json::array();
+  const size_t from = t.notices.size() > 20 ? t.notices.size() - 20 : 0;
+  for (size_t i = from; i < t.notices.size(); ++i) notices.push_back(t.notices[i]);
+  m["notices"] = notices;
+  if (!t.broken.empty()) {
+    m["status"] = "broken";
+    m["error"] = t.broken;
+    return m;
+  }
+  if (!t.session) {
+    m["status"] = "waiting";
+    m["version"] = 0;
+    m["view"] = nullptr;
+    m["waiting_for"] = json::array();
+    for (int k = 0; k < t.n; ++k)
+      if (t.human(k) && !t.joined[static_cast<size_t>(k)]) m["waiting_for"].push_back(k);
+    m["legal"] = json::array();
+    m["to_act"] = false;
+    return m;
+  }
+  const AnyState& st = t.session->state();
+  m["status"] = st.terminal() ? "over" : "playing";
+  m["version"] = t.session->events().size();
+  m["view"] = seat >= 0 ? st.view(seat) : public_view(st);
+  const Actor a = st.actor();
+  m["actor"] = actor_json(a);
+  const bool to_act = seat >= 0 && a.acts(seat);
+  m["to_act"] = to_act;
+  m["legal"] = to_act ? json(st.legal_moves(seat)) : json::array();
+  m["scores"] = st.scores();
+  m["hands_finished"] = st.hands().size();
+  if (st.terminal()) {
+    m["returns"] = st.returns();
+    m["secret"] = t.secret;
+  }
+  return m;
+}
+
+void Hub::notice(Table& t, int seat, const std::string& text) {
+  t.notices.push_back({{"n", ++t.notice_seq}, {"seat", seat >= 0 ? json(seat) : json(nullptr)}, {"text", text}});
+  if (t.notices.size() > 100) t.notices.erase(t.notices.begin(), t.notices.begin() + 50);
+}
+
+void Hub::changed(const std::shared_ptr<Table>& t) {
+  std::map<int, std::shared_ptr<const std::string>> cache;
+  auto& subs = t->subs;
+  for (auto it = subs.begin(); it != subs.end();) {
+    auto sub = it->second.lock();
+    if (!sub) {
+      it = subs.erase(it);
+      continue;
+    }
+    auto& msg = cache[it->first];
+    if (!msg)
+      msg = std::make_shared<const std::string>(message(*t, it->first).dump(-1, ' ', false, json::error_handler_t::replace));
+    sub->push(msg);
+    ++it;
+  }
+  schedule_bot(t);
+}
+
+json Hub::get(const std::string& id, const std::string& token) {
+  auto t = table(id);
+  std::lock_guard lk(t->m);
+  return message(*t, seat_for(*t, token));
+}
+
+// ---------------------------------------------------------------- moves
+
+void Hub::rebuild(Table& t, size_t events) {
+  std::vector<RecordEvent> ev(t.session->events().begin(), t.session->events().begin() + static_cast<long>(events));
+  t.session = replay_from_seed(t.game, t.options, t.seed, ev);
+  for (int k = 0; k < t.n; ++k) t.session->players()[static_cast<size_t>(k)] = t.players[static_cast<size_t>(k)];
+}
+
+void Hub::settle(Table& t) {
+  while (t.session->state().actor().kind == Actor::Chance) {
+    const size_t before = t.session->events().size();
+    t.session->chance();
+    try {
+      db_.append_event(t.id, before, t.session->events().back());
+    } catch (const std::exception& e) {
+      rebuild(t, before);
+      throw ApiError(500, fmt::format("storage failed: {}", e.what()));
+    }
+  }
+}
+
+std::string Hub::commit_move(Table& t, int seat, const std::string& move) {
+  const size_t before = t.session->events().size();
+  std::string canon;
+  try {
+    canon = t.session->apply(seat, move);
+  } catch (const Error& e) {
+    throw ApiError(400, e.what());
+  }
+  try {
+    db_.append_event(t.id, before, t.session->events().back());
+  } catch (const std::exception& e) {
+    rebuild(t, before);
+    throw ApiError(500, fmt::format("storage failed; the move was not made: {}", e.what()));
+  }
+  settle(t);
+  if (t.session->state().terminal()) notice(t, -1, "the game is over; the server's secret is revealed");
+  return canon;
+}
+
+void Hub::measured(std::chrono::steady_clock::time_point since) {
+  if (!cfg_.measure) return;
+  const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - since).count();
+  std::lock_guard lk(stats_.m);
+  stats_.latency_us.push_back(us);
+}
+
+json Hub::move(const std::string& id, const std::string& token, const std::string& move) {
+  const auto arrival = std::chrono::steady_clock::now();
+  auto t = table(id);
+  std::lock_guard lk(t->m);
+  const int seat = seat_for(*t, token);
+  if (seat < 0) throw ApiError(403, "a spectator cannot move");
+  if (!t->broken.empty()) throw ApiError(500, t->broken);
+  if (!t->session) throw ApiError(409, "the game has not started: it starts when every human seat has joined");
+  if (t->over()) throw ApiError(409, "the game is over");
+  const Actor a = t->session->state().actor();
+  if (!a.acts(seat)) throw ApiError(409, fmt::format("not your turn: {}", to_string(a)));
+  if (move.size() > 200) throw ApiError(400, "the move is too long");
+  if (t->autopilot[static_cast<size_t>(seat)]) {
+    t->autopilot[static_cast<size_t>(seat)] = false;
+    notice(*t, seat, fmt::format("seat {} is back and plays again", seat));
+  }
+  const std::string canon = commit_move(*t, seat, move);
+  changed(t);
+  measured(arrival);
+  json m = message(*t, seat);
+  m["move"] = canon;
+  return m;
+}
+
+// ---------------------------------------------------------------- joining
+
+void Hub::start_game(Table& t) {
+  t.seed = derive_seed(t.secret, t.entropies);
+  t.started = true;
+  db_.update_meta(t.id, t.meta());
+  t.session = std::make_unique<Session>(t.game, t.options, t.seed);
+  for (int k = 0; k < t.n; ++k) t.session->players()[static_cast<size_t>(k)] = t.players[static_cast<size_t>(k)];
+  notice(t, -1, "every seat has joined: entropy is closed and the game starts");
+  settle(t);
+}
+
+void Hub::join_locked(const std::shared_ptr<Table>& t, int seat, const std::optional<std::string>& entropy) {
+  if (!t->broken.empty()) throw ApiError(500, t->broken);
+  if (entropy) {
+    if (entropy->size() > 256) throw ApiError(400, "entropy is at most 256 characters");
+    for (const char c : *entropy)
+      if (c < 0x20 || c > 0x7e) throw ApiError(400, "entropy must be printable ASCII text");
+    if (t->started) throw ApiError(409, "entropy is closed: the game has started");
+    t->entropies[static_cast<size_t>(seat)] = *entropy;
+  }
+  if (t->started) return;
+  t->joined[static_cast<size_t>(seat)] = true;
+  db_.update_meta(t->id, t->meta());
+  bool all = true;
+  for (int k = 0; k < t->n; ++k) all &= !t->human(k) || t->joined[static_cast<size_t>(k)];
+  if (all) start_game(*t);
+  else notice(*t, seat, fmt::format("seat {} has joined", seat));
+}
+
+json Hub::join(const std::string& id, const std::string& token, const std::optional<std::string>& entropy) {
+  auto t = table(id);
+  std::lock_guard lk(t->m);
+  const int seat = seat_for(*t, token);
+  if (seat < 0) throw ApiError(403, "a spectator does not join; watch with GET or the WebSocket");
+  join_locked(t, seat, entropy);
+  changed(t);
+  return message(*t, seat);
+}
+
+int Hub::subscribe(const std::string& id, const std::string& token, const std::optional<std::string>& entropy,
+                   const std::shared_ptr<Subscriber>& sub) {
+  auto t = table(id);
+  std::lock_guard lk(t->m);
+  const int seat = seat_for(*t, token);
+  if (t->subs.size() >= 1000) throw ApiError(503, "too many watchers at this table");
+  if (seat >= 0) {
+    // Connecting joins the seat; entropy given again on a reconnect, after
+    // the start, is ignored rather than refused.
+    if (!t->started) join_locked(t, seat, entropy);
+    const size_t u = static_cast<size_t>(seat);
+    if (t->connections[u]++ == 0) {
+      ++t->drop_gen[u];
+      if (t->autopilot[u]) {
+        t->autopilot[u] = false;
+        notice(*t, seat, fmt::format("seat {} is back and plays again", seat));
+      }
+    }
+  }
+  t->subs.emplace_back(seat, sub);
+  changed(t);
+  return seat;
+}
+
+void Hub::unsubscribe(const std::string& id, int seat, const Subscriber* sub) {
+  std::shared_ptr<Table> t;
+  try {
+    t = table(id);
+  } catch (const ApiError&) {
+    return;
+  }
+  std::lock_guard lk(t->m);
+  auto& subs = t->subs;
+  subs.erase(std::remove_if(subs.begin(), subs.end(),
+                            [&](const auto& p) {
+                              auto s = p.second.lock();
+                              return !s || s.get() == sub;
+                            }),
+             subs.end());
+  if (seat < 0 || seat >= t->n) return;
+  const size_t u = static_cast<size_t>(seat);
+  if (t->connections[u] > 0 && --t->connections[u] == 0 && t->session && !t->over()) {
+    const uint64_t gen = ++t->drop_gen[u];
+    notice(*t, seat, fmt::format("seat {} disconnected; the seat is kept for them", seat));
+    auto timer = std::make_shared<net::steady_timer>(ioc_, std::chrono::milliseconds(t->drop_delay_ms));
+    timer->async_wait([this, t, seat, gen, timer](const boost::system::error_code& ec) {
+      if (ec || stopping_) return;
+      std::lock_guard l(t->m);
+      const size_t v = static_cast<size_t>(seat);
+      if (t->connections[v] == 0 && t->drop_gen[v] == gen && !t->autopilot[v] && !t->over()) {
+        t->autopilot[v] = true;
+        notice(*t, seat, fmt::format("seat {} is away: a {} bot plays for it until they come back", seat, t->takeover_level));
+        changed(t);
+      }
+    });
+    changed(t);
+  }
+}
+
+// ---------------------------------------------------------------- bots
+
+int Hub::bot_seat(const Table& t) const {
+  if (!t.session) return -1;
+  const Actor a = t.session->state().actor();
+  for (int k = 0; k < t.n; ++k)
+    if (a.acts(k) && (!t.human(k) || t.autopilot[static_cast<size_t>(k)])) return k;
+  return -1;
+}
+
+AnyBot& Hub::seat_bot(Table& t, int seat) {
+  const size_t u = static_cast<size_t>(seat);
+  const std::string level = t.human(seat) ? t.takeover_level : t.players[u].substr(4);
+  auto& b = t.bots[u];
+  if (!b) {
+    const GameEntry& g = find_game(t.game);
+    const uint64_t seed = t.seed ^ (0x9e3779b97f4a7c15ULL * static_cast<uint64_t>(seat + 1));
+    BotOptions o;
+    std::string name;
+    if (level == "beginner") name = "random";
+    else if (level == "casual") name = "greedy";
+    else {
+      name = strongest_fair_bot(g);
+      if (level == "strong") o.think_ms = cfg_.strong_ms;
+      else {
+        o.think_ms = cfg_.expert_ms;
+        int th = cfg_.expert_threads;
+        if (th <= 0) th = std::clamp(static_cast<int>(std::thread::hardware_concurrency()) - 1, 1, 4);
+        o.threads = th;
+      }
+    }
+    b = make_bot(g, name, seed, o);
+  }
+  return *b;
+}
+
+void Hub::schedule_bot(const std::shared_ptr<Table>& t) {
+  if (!cfg_.run_bots || stopping_ || t->bot_pending || !t->session || t->over() || !t->broken.empty()) return;
+  if (bot_seat(*t) < 0) return;
+  t->bot_pending = true;
+  const size_t version = t->session->events().size();
+  if (t->bot_delay_ms <= 0) {
+    net::post(*pool_, [this, t, version] { bot_turn(t, version); });
+    return;
+  }
+  auto timer = std::make_shared<net::steady_timer>(ioc_, std::chrono::milliseconds(t->bot_delay_ms));
+  timer->async_wait([this, t, version, timer](const boost::system::error_code& ec) {
+    if (ec || stopping_) {
+      std::lock_guard l(t->m);
+      t->bot_pending = false;
+      return;
+    }
+    net::post(*pool_, [this, t, version] { bot_turn(t, version); });
+  });
+}
+
+void Hub::bot_turn(const std::shared_ptr<Table>& t, size_t version) {
+  std::unique_ptr<AnyState> st;
+  AnyBot* bot = nullptr;
+  int seat = -1;
+  {
+    std::lock_guard lk(t->m);
+    if (stopping_ || !t->session || t->session->events().size() != version || (seat = bot_seat(*t)) < 0) {
+      t->bot_pending = false;
+      schedule_bot(t);
+      return;
+    }
+    st = t->session->state().clone();
+    try {
+      bot = &seat_bot(*t, seat);
+    } catch (const std::exception& e) {
+      t->bot_pending = false;
+      notice(*t, seat, fmt::format("no bot for seat {}: {}", seat, e.what()));
+      return;
+    }
+  }
+  std::string mv, err;
+  try {
+    mv = st->ask_bot(seat, *bot);  // thinking, off every lock and off the network threads
+  } catch (const std::exception& e) {
+    err = e.what();
+  }
+  const auto arrival = std::chrono::steady_clock::now();
+  std::lock_guard lk(t->m);
+  t->bot_pending = false;
+  if (stopping_) return;
+  if (!err.empty()) {
+    notice(*t, seat, fmt::format("the bot for seat {} failed: {}", seat, err));
+    return;
+  }
+  if (t->session && t->session->events().size() == version && bot_seat(*t) == seat) {
+    try {
+      commit_move(*t, seat, mv);
+    } catch (const std::exception& e) {
+      std::cerr << "boneyard serve: table " << t->id << ": bot move failed: " << e.what() << "\n";
+      return;
+    }
+    changed(t);
+    measured(arrival);
+  } else {
+    schedule_bot(t);
+  }
+}
+
+// ---------------------------------------------------------------- records
+
+json Hub::record(const std::string& id) {
+  auto t = table(id);
+  std::lock_guard lk(t->m);
+  if (!t->broken.empty()) throw ApiError(500, t->broken);
+  if (!t->over()) throw ApiError(409, "the game is not over: its record is available when it ends");
+  json r = t->session->record();
+  r["players"] = t->players;
+  r["fairness"] = {{"commitment", t->commitment}, {"secret", t->secret}, {"entropies", t->entropies},
+                   {"seed", t->seed},             {"derivation", kDerivation}};
+  r["table"] = t->id;
+  return r;
+}
+
+json Hub::fairness(const std::string& id) {
+  auto t = table(id);
+  std::lock_guard lk(t->m);
+  json f{{"table", t->id}, {"commitment", t->commitment}, {"derivation", kDerivation},
+         {"entropy_closed", t->started}, {"over", t->over()}};
+  if (t->over()) {
+    f["secret"] = t->secret;
+    f["entropies"] = t->entropies;
+    f["seed"] = t->seed;
+  }
+  return f;
+}
+
+json Hub::hint(const std::string& id, const std::string& token) {
+  auto t = table(id);
+  std::unique_ptr<AnyState> st;
+  int seat;
+  size_t version;
+  uint64_t seed;
+  {
+    std::lock_guard lk(t->m);
+    seat = seat_for(*t, token);
+    if (seat < 0) throw ApiError(403, "a spectator gets no hints");
+    if (!t->session) throw ApiError(409, "the game has not started");
+    if (t->over()) throw ApiError(409, "the game is over");
+    if (!t->session->state().actor().acts(seat)) throw ApiError(409, "not your turn");
+    st = t->session->state().clone();
+    version = t->session->events().size();
+    seed = t->seed ^ (0x51ed270b27a3c4e5ULL + version);
+  }
+  // Thinking happens outside the table's lock, on a copy: the bot sees only
+  // this seat's observation (AnyState::bot_values), like every bot.
+  const GameEntry& g = find_game(st->game());
+  const std::string name = strongest_fair_bot(g);
+  BotOptions o;
+  o.think_ms = cfg_.strong_ms;
+  auto bot = make_bot(g, name, seed, o);
+  json moves = json::array();
+  for (const auto& [m, v] : st->bot_values(seat, *bot)) moves.push_back({{"move", m}, {"value", v}});
+  return {{"table", id}, {"seat", seat}, {"version", version}, {"bot", name}, {"moves", moves}};
+}
+
+json Hub::health() {
+  std::shared_lock lk(tables_m_);
+  return {{"ok", true}, {"tables", tables_.size()}};
+}
+
+}  // namespace boneyard::server

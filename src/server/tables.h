@@ -1,0 +1,164 @@
+#pragma once
+// Tables (docs/server.md): the games being played on the server. The Hub
+// owns every table, persists every event before anything is acknowledged or
+// broadcast, runs the bots on a worker pool off the network threads, hands a
+// dropped player's seat to a bot after a delay, and pushes each subscriber
+// the view of its own seat only.
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "record/session.h"
+#include "server/storage.h"
+
+namespace boost::asio {
+class io_context;
+class thread_pool;
+}  // namespace boost::asio
+
+namespace boneyard::server {
+
+// An error for the client: an HTTP status and a message naming the problem.
+struct ApiError : Error {
+  int status;
+  ApiError(int s, const std::string& m) : Error(m), status(s) {}
+};
+
+// A client that receives pushed messages (a WebSocket session). push() is
+// called from any thread, with a table's lock held: it must not block and
+// must not call back into the Hub.
+class Subscriber {
+ public:
+  virtual ~Subscriber() = default;
+  virtual void push(std::shared_ptr<const std::string> message) = 0;
+};
+
+struct HubConfig {
+  double strong_ms = 150;    // "strong": the strongest fair bot, this long per decision, one thread
+  double expert_ms = 1000;   // "expert": this long per decision ...
+  int expert_threads = 0;    // ... on this many threads (0: up to 4, one less than the cores)
+  int bot_threads = 0;       // the worker pool for bot thinking (0: the number of cores, at least 2)
+  bool run_bots = true;      // false: bots never move (the fuzz target)
+  int default_bot_delay_ms = 600;
+  int default_drop_delay_ms = 60000;
+  size_t max_tables = 100000;
+  bool measure = false;      // keep each move's latency (serve-bench)
+};
+
+// What serve-bench reads: each accepted move's time from its arrival (a
+// request, or a bot's decision) to its broadcast (handed to every watcher's
+// connection), in microseconds.
+struct HubStats {
+  std::mutex m;
+  std::vector<double> latency_us;
+};
+
+// The bot levels a seat may have: "bot:beginner" ... "bot:expert".
+const std::vector<std::string>& bot_levels();
+
+struct Table {
+  std::mutex m;
+  std::string id;
+  nlohmann::json spec;  // as stored: game, options, players, tokens, secret, table options
+  std::string game;
+  OptionList options;
+  int n = 0;                          // seats
+  std::vector<std::string> players;   // "human" or "bot:LEVEL"
+  std::vector<std::string> tokens;    // per seat; "" for bot seats
+  std::string spectate;
+  int bot_delay_ms = 600, drop_delay_ms = 60000;
+  std::string takeover_level = "casual";
+  std::string secret, commitment;
+  // meta, stored as it changes
+  std::vector<std::string> entropies;
+  std::vector<bool> joined;
+  bool started = false;
+  uint64_t seed = 0;
+  // live
+  std::unique_ptr<Session> session;
+  std::string broken;  // a stored table that no longer replays: why
+  std::vector<std::unique_ptr<AnyBot>> bots;  // per seat, made when first needed
+  std::vector<int> connections;
+  std::vector<bool> autopilot;       // a dropped human's seat, played by a bot
+  std::vector<uint64_t> drop_gen;
+  std::vector<nlohmann::json> notices;
+  uint64_t notice_seq = 0;
+  bool bot_pending = false;
+  std::vector<std::pair<int, std::weak_ptr<Subscriber>>> subs;
+
+  bool human(int seat) const { return players[static_cast<size_t>(seat)] == "human"; }
+  bool over() const { return session && session->state().terminal(); }
+  nlohmann::json meta() const;
+};
+
+class Hub {
+ public:
+  // Restores every stored table (replaying its events from its seed) and
+  // resumes its bots.
+  Hub(Storage& db, boost::asio::io_context& ioc, HubConfig cfg = {});
+  ~Hub();
+  Hub(const Hub&) = delete;
+  Hub& operator=(const Hub&) = delete;
+  // Stops the bots (waits for the ones thinking); the destructor calls it.
+  void shutdown();
+
+  // Each throws ApiError (or Error: a bad request) naming the problem.
+  nlohmann::json create(const nlohmann::json& body);
+  nlohmann::json get(const std::string& id, const std::string& token);
+  nlohmann::json move(const std::string& id, const std::string& token, const std::string& move);
+  nlohmann::json join(const std::string& id, const std::string& token, const std::optional<std::string>& entropy);
+  nlohmann::json record(const std::string& id);
+  nlohmann::json fairness(const std::string& id);
+  // Every legal move's value for the seat to act, by the strongest fair bot
+  // from that seat's own view (the strong level's budget): the app's hint.
+  nlohmann::json hint(const std::string& id, const std::string& token);
+  nlohmann::json health();
+  // A WebSocket client: joins the seat (a human seat's connection counts as
+  // presence: it takes the seat back from a bot) and receives every change.
+  // Returns the seat (-1: spectator).
+  int subscribe(const std::string& id, const std::string& token, const std::optional<std::string>& entropy,
+                const std::shared_ptr<Subscriber>& sub);
+  void unsubscribe(const std::string& id, int seat, const Subscriber* sub);
+  HubStats& stats() { return stats_; }
+
+ private:
+  std::shared_ptr<Table> table(const std::string& id);
+  int seat_for(const Table& t, const std::string& token) const;
+  nlohmann::json message(Table& t, int seat);
+  void changed(const std::shared_ptr<Table>& t);
+  void settle(Table& t);
+  std::string commit_move(Table& t, int seat, const std::string& move);
+  void rebuild(Table& t, size_t events);
+  void join_locked(const std::shared_ptr<Table>& t, int seat, const std::optional<std::string>& entropy);
+  void start_game(Table& t);
+  int bot_seat(const Table& t) const;
+  AnyBot& seat_bot(Table& t, int seat);
+  void schedule_bot(const std::shared_ptr<Table>& t);
+  void bot_turn(const std::shared_ptr<Table>& t, size_t version);
+  void notice(Table& t, int seat, const std::string& text);
+  void restore(StoredTable st);
+
+  Storage& db_;
+  boost::asio::io_context& ioc_;
+  HubConfig cfg_;
+  std::shared_mutex tables_m_;
+  std::map<std::string, std::shared_ptr<Table>> tables_;
+  std::atomic<bool> stopping_{false};
+  HubStats stats_;
+  std::unique_ptr<boost::asio::thread_pool> pool_;
+  void measured(std::chrono::steady_clock::time_point since);
+};
+
+// What a spectator may see: the game's own view for a seat that does not
+// exist (every hand hidden, only public information), with "seat": null.
+nlohmann::json public_view(const AnyState& st);
+
+}  // namespace boneyard::server

@@ -1,0 +1,738 @@
+// The game server end to end over loopback (docs/server.md): the API for
+// every family, secrecy of every message, reconnects and bot takeover,
+// fairness verification, crash recovery of a real `boneyard serve` process,
+// and bad input of every kind. Every wait is bounded; nothing asserts on time.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <regex>
+#include <set>
+
+#include "client.h"
+#include "core/game.h"
+#include "record/session.h"
+#include "server/fairness.h"
+#include "server/net.h"
+
+namespace boneyard::test {
+namespace {
+
+namespace fs = std::filesystem;
+using server::Server;
+using server::ServerConfig;
+
+const std::vector<std::string> kGames = {"latin", "jamaica", "mexican-train", "texas-42", "dice-and-dominoes"};
+
+fs::path temp_dir(const std::string& tag) {
+  static std::atomic<int> n{0};
+  fs::path p = fs::temp_directory_path() / fmt::format("boneyard-server-{}-{}-{}", getpid(), tag, n++);
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p;
+}
+
+class ServerTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { register_all_games(); }
+  void SetUp() override { dir_ = temp_dir("t"); }
+  void TearDown() override {
+    srv_.reset();
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  void start(std::function<void(ServerConfig&)> tweak = {}) {
+    ServerConfig c;
+    c.port = 0;
+    c.db = (dir_ / "test.db").string();
+    c.io_threads = 2;
+    c.full_sync = false;
+    c.hub.bot_threads = 2;
+    c.hub.strong_ms = 5;
+    c.hub.expert_ms = 10;
+    c.hub.expert_threads = 1;
+    if (tweak) tweak(c);
+    srv_ = std::make_unique<Server>(c);
+    srv_->start();
+    port_ = srv_->port();
+  }
+  json create(const std::string& game, const std::vector<std::string>& seats, json extra = json::object()) {
+    json body{{"game", game}, {"seats", seats}, {"bot_delay_ms", 0}};
+    for (auto& [k, v] : extra.items()) body[k] = v;
+    Reply r = post(port_, "/api/tables", body);
+    EXPECT_EQ(r.status, 201) << r.body;
+    return r.j;
+  }
+  // Seats for game g: seat 0 human, the rest casual bots.
+  std::vector<std::string> one_human(const std::string& g, const std::string& level = "bot:casual") {
+    Reply r = post(port_, "/api/tables", json{{"game", g}, {"seats", json::array()}});
+    // The error names the number of seats: "... has N seats; ..."
+    std::smatch m;
+    std::string err = r.j.value("error", "");
+    int n = 4;
+    if (std::regex_search(err, m, std::regex("has (\\d+) seats"))) n = std::stoi(m[1]);
+    std::vector<std::string> s(static_cast<size_t>(n), level);
+    s[0] = "human";
+    return s;
+  }
+  json view(const std::string& id, const std::string& token) {
+    Reply r = get(port_, fmt::format("/api/tables/{}?token={}", id, token));
+    EXPECT_EQ(r.status, 200) << r.body;
+    return r.j;
+  }
+  // Plays seat `token` with random legal moves until the game is over.
+  json play_out(const std::string& id, const std::string& token, uint64_t seed, int max_moves = 100000) {
+    std::mt19937_64 rng(seed);
+    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+    int moves = 0;
+    while (std::chrono::steady_clock::now() < end) {
+      json v = view(id, token);
+      if (v["status"] == "over" || v["status"] == "broken") return v;
+      if (v["to_act"] == true && moves < max_moves) {
+        const auto& legal = v["legal"];
+        Reply r = post(port_, fmt::format("/api/tables/{}/moves", id),
+                       {{"token", token}, {"move", legal[rng() % legal.size()]}});
+        EXPECT_EQ(r.status, 200) << r.body;
+        ++moves;
+        if (moves >= max_moves) return r.j;
+      } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+    }
+    ADD_FAILURE() << "the game did not end in time";
+    return nullptr;
+  }
+  fs::path dir_;
+  std::unique_ptr<Server> srv_;
+  unsigned short port_ = 0;
+};
+
+// ------------------------------------------------------------ API end to end
+
+class ApiGame : public ServerTest, public ::testing::WithParamInterface<std::string> {};
+
+TEST_P(ApiGame, WholeGameWithOneHumanSeat) {
+  start();
+  const std::string g = GetParam();
+  auto seats = one_human(g);
+  seats.back() = g == "latin" ? "bot:strong" : "bot:beginner";
+  json t = create(g, seats);
+  const std::string id = t["id"], tok = t["tokens"]["0"];
+  ASSERT_EQ(t["commitment"].get<std::string>().size(), 64u);
+  // Before joining: waiting, no view; moves are refused.
+  json v = view(id, tok);
+  EXPECT_EQ(v["status"], "waiting");
+  EXPECT_TRUE(v["view"].is_null());
+  EXPECT_EQ(post(port_, fmt::format("/api/tables/{}/moves", id), {{"token", tok}, {"move", "pass"}}).status, 409);
+  Reply j = post(port_, fmt::format("/api/tables/{}/join", id), {{"token", tok}, {"entropy", "my dice"}});
+  ASSERT_EQ(j.status, 200) << j.body;
+  EXPECT_NE(j.j["status"], "waiting");
+  EXPECT_EQ(post(port_, fmt::format("/api/tables/{}/entropy", id), {{"token", tok}, {"entropy", "late"}}).status, 409);
+  // An illegal move is refused with the state unchanged.
+  for (int i = 0; i < 2000; ++i) {
+    v = view(id, tok);
+    if (v["to_act"] == true || v["status"] == "over") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  if (v["to_act"] == true) {
+    Reply bad = post(port_, fmt::format("/api/tables/{}/moves", id), {{"token", tok}, {"move", "no-such-move"}});
+    EXPECT_EQ(bad.status, 400) << bad.body;
+    EXPECT_TRUE(bad.j.contains("error"));
+    json after = view(id, tok);
+    EXPECT_EQ(after["version"], v["version"]);
+    EXPECT_EQ(after["view"], v["view"]);
+  }
+  // The record is refused until the end.
+  if (v["status"] != "over") {
+    EXPECT_EQ(get(port_, fmt::format("/api/tables/{}/record", id)).status, 409);
+  }
+  json fin = play_out(id, tok, 7);
+  ASSERT_EQ(fin["status"], "over");
+  EXPECT_TRUE(fin.contains("returns"));
+  EXPECT_EQ(fin["secret"].get<std::string>().size(), 64u);
+  Reply rec = get(port_, fmt::format("/api/tables/{}/record", id));
+  ASSERT_EQ(rec.status, 200) << rec.body;
+  Session s = Session::from_record(rec.j);  // what `boneyard replay` does
+  EXPECT_TRUE(s.state().terminal());
+  EXPECT_NO_THROW(server::verify_record(rec.j));
+  EXPECT_EQ(rec.j["fairness"]["entropies"][0], "my dice");
+  Reply f = get(port_, fmt::format("/api/tables/{}/fairness", id));
+  ASSERT_EQ(f.status, 200);
+  EXPECT_EQ(f.j["secret"], rec.j["fairness"]["secret"]);
+  EXPECT_EQ(f.j["seed"], rec.j["seed"]);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryFamily, ApiGame, ::testing::ValuesIn(kGames),
+                         [](const auto& info) { return std::regex_replace(info.param, std::regex("-"), "_"); });
+
+// ------------------------------------------------------------ secrecy
+
+std::string norm_tile(const std::string& s) {
+  static const std::regex re("^(\\d+)[-|](\\d+)(:.*)?$");
+  std::smatch m;
+  if (!std::regex_match(s, m, re)) return "";
+  int a = std::stoi(m[1]), b = std::stoi(m[2]);
+  if (a < b) std::swap(a, b);
+  return fmt::format("{}-{}", a, b);
+}
+
+void strings_of(const json& j, std::set<std::string>& out) {
+  if (j.is_string()) {
+    const std::string n = norm_tile(j.get<std::string>());
+    if (!n.empty()) out.insert(n);
+  } else if (j.is_structured()) {
+    for (const auto& x : j) strings_of(x, out);
+  }
+}
+
+// The tiles `viewer` (-1: a spectator) may not know in the full view.
+std::set<std::string> forbidden(const json& full, int viewer) {
+  std::set<std::string> hidden, known;
+  const json& seats = full.contains("players") && full["players"].is_array() ? full["players"] : full["hands"];
+  for (const auto& h : seats) {
+    const int k = h["seat"];
+    if (k == viewer) strings_of(h["tiles"], known);
+    else strings_of(h["tiles"], hidden);
+    if (h.contains("known_tiles")) strings_of(h["known_tiles"], known);
+    if (h.contains("discards")) strings_of(h["discards"], known);
+  }
+  if (full.contains("stock")) strings_of(full["stock"], hidden);
+  std::set<std::string> out;
+  for (const auto& t : hidden)
+    if (!known.count(t)) out.insert(t);
+  return out;
+}
+
+// Every tile text in a message outside the parts that are public by the
+// game's rules once a hand is over (hand results, what a seat is known not
+// to hold, the dealer draw).
+void scan(const json& j, const std::set<std::string>& bad, const std::string& path, std::vector<std::string>& leaks) {
+  static const std::set<std::string> skip = {"known_not_holding", "last_hand", "last_round", "first_dealer_draw", "notices", "must_lead"};
+  if (j.is_object()) {
+    for (const auto& [k, v] : j.items())
+      if (!skip.count(k) && !(path.empty() && k == "move"))  // "move": the reader's own move, echoed
+        scan(v, bad, path + "." + k, leaks);
+  } else if (j.is_array()) {
+    for (size_t i = 0; i < j.size(); ++i) scan(j[i], bad, fmt::format("{}[{}]", path, i), leaks);
+  } else if (j.is_string()) {
+    const std::string n = norm_tile(j.get<std::string>());
+    if (!n.empty() && bad.count(n)) leaks.push_back(path + " = " + j.get<std::string>());
+  }
+}
+
+class Secrecy : public ServerTest, public ::testing::WithParamInterface<std::string> {};
+
+TEST_P(Secrecy, NoMessageShowsATileItsReaderMayNotKnow) {
+  start();
+  const std::string g = GetParam();
+  auto seats = one_human(g);
+  seats[1] = "human";  // a second human, played over HTTP
+  json t = create(g, seats);
+  const std::string id = t["id"], tok0 = t["tokens"]["0"], tok1 = t["tokens"]["1"];
+  WsClient me(port_, fmt::format("/ws?table={}&token={}&entropy=abc", id, tok0));
+  me.start_reading();
+  WsClient watcher(port_, fmt::format("/ws?table={}&token={}", id, t["spectate"].get<std::string>()));
+  watcher.start_reading();
+  ASSERT_EQ(post(port_, fmt::format("/api/tables/{}/join", id), {{"token", tok1}}).status, 200);
+  std::vector<json> http_msgs;  // seat 1's replies
+  std::mt19937_64 rng(3);
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(100);
+  bool over = false, me_over = false;
+  while (!over && std::chrono::steady_clock::now() < end) {
+    json m = me.wait_for([](const json& j) { return j.value("type", "") == "state"; }, 0.02);
+    if (!m.is_null() && m["status"] == "over") me_over = true;
+    if (!m.is_null() && m["to_act"] == true) {
+      // Act only on the newest state.
+      json v = view(id, tok0);
+      if (v["to_act"] == true && v["version"] == m["version"])
+        me.send(json{{"type", "move"}, {"move", v["legal"][rng() % v["legal"].size()]}}.dump());
+    }
+    json v1 = view(id, tok1);
+    http_msgs.push_back(v1);
+    if (v1["to_act"] == true) {
+      Reply r = post(port_, fmt::format("/api/tables/{}/moves", id), {{"token", tok1}, {"move", v1["legal"][rng() % v1["legal"].size()]}});
+      if (r.status == 200) http_msgs.push_back(r.j);
+    }
+    if (v1["status"] == "over") over = true;
+  }
+  ASSERT_TRUE(over) << "the game did not end in time";
+  if (!me_over) {
+    ASSERT_FALSE(me.wait_for([](const json& j) { return j.value("status", "") == "over"; }, 30).is_null());
+  }
+  ASSERT_FALSE(watcher.wait_for([](const json& j) { return j.value("status", "") == "over"; }, 30).is_null());
+  Reply rec = get(port_, fmt::format("/api/tables/{}/record", id));
+  ASSERT_EQ(rec.status, 200);
+  const std::string secret = rec.j["fairness"]["secret"];
+  struct Msg {
+    int seat;
+    json j;
+  };
+  std::vector<Msg> msgs;
+  for (const auto& s : me.all()) msgs.push_back({0, json::parse(s)});
+  for (const auto& s : watcher.all()) msgs.push_back({-1, json::parse(s)});
+  for (const auto& j : http_msgs) msgs.push_back({1, j});
+  size_t checked = 0;
+  std::map<int, std::unique_ptr<Session>> at;  // replays by version, reused
+  for (const auto& [seat, j] : msgs) {
+    if (j.value("type", "") != "state" || j["view"].is_null()) continue;
+    const std::string text = j.dump();
+    if (j["status"] != "over") {
+      EXPECT_EQ(text.find(secret), std::string::npos) << "the secret leaked before the end";
+    }
+    EXPECT_EQ(text.find("\"stock\""), std::string::npos);
+    if (seat < 0) {
+      EXPECT_TRUE(j["view"]["seat"].is_null());
+    }
+    const int version = j["version"];
+    if (!at.count(version)) at[version] = std::make_unique<Session>(Session::from_record(rec.j, version));
+    const json full = at[version]->state().view(-1);
+    std::vector<std::string> leaks;
+    scan(j, forbidden(full, seat), "", leaks);
+    EXPECT_TRUE(leaks.empty()) << "seat " << seat << " at version " << version << " was sent: " << leaks[0];
+    ++checked;
+    if (HasFailure()) break;
+  }
+  EXPECT_GT(checked, 10u);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryFamily, Secrecy, ::testing::ValuesIn(kGames),
+                         [](const auto& info) { return std::regex_replace(info.param, std::regex("-"), "_"); });
+
+TEST_F(ServerTest, PublicViewHidesEveryHandInEveryFamily) {
+  register_all_games();
+  for (const auto& g : kGames) {
+    Session s(g, {}, 5);
+    s.settle_chance();
+    const json pv = server::public_view(s.state());
+    EXPECT_TRUE(pv["seat"].is_null());
+    std::vector<std::string> leaks;
+    scan(pv, forbidden(s.state().view(-1), -1), g, leaks);
+    EXPECT_TRUE(leaks.empty()) << leaks[0];
+  }
+}
+
+// ------------------------------------------------------------ fairness
+
+TEST_F(ServerTest, FinishedGameVerifiesAndTamperedRecordsDoNot) {
+  start();
+  json t = create("latin", {"bot:casual", "bot:beginner", "bot:casual", "bot:beginner"});
+  const std::string id = t["id"];
+  Reply rec;
+  for (int i = 0; i < 20000; ++i) {
+    rec = get(port_, fmt::format("/api/tables/{}/record", id));
+    if (rec.status == 200) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  ASSERT_EQ(rec.status, 200) << rec.body;
+  EXPECT_NO_THROW(server::verify_record(rec.j));
+  EXPECT_EQ(server::commitment_of(rec.j["fairness"]["secret"]), t["commitment"]);
+  // A changed deal: swap two tiles between hands in the first deal.
+  {
+    json bad = rec.j;
+    std::string deal = bad["events"][0]["chance"];
+    const std::regex tile("\\d-\\d");
+    std::vector<std::pair<size_t, std::string>> at;
+    for (auto it = std::sregex_iterator(deal.begin(), deal.end(), tile); it != std::sregex_iterator(); ++it)
+      at.emplace_back(static_cast<size_t>(it->position()), it->str());
+    ASSERT_GT(at.size(), 10u);
+    std::swap(deal[at[0].first], deal[at.back().first]);
+    std::swap(deal[at[0].first + 2], deal[at.back().first + 2]);
+    bad["events"][0]["chance"] = deal;
+    EXPECT_THROW(server::verify_record(bad), Error);
+  }
+  {
+    json bad = rec.j;
+    std::string s = bad["fairness"]["secret"];
+    s[0] = s[0] == 'a' ? 'b' : 'a';
+    bad["fairness"]["secret"] = s;
+    EXPECT_THROW(server::verify_record(bad), Error);
+  }
+  {
+    json bad = rec.j;
+    bad["fairness"]["entropies"][1] = "forged";
+    EXPECT_THROW(server::verify_record(bad), Error);
+  }
+  // The command line.
+  const fs::path good = dir_ / "good.json", forged = dir_ / "forged.json";
+  std::ofstream(good) << rec.j.dump();
+  json bad = rec.j;
+  bad["fairness"]["secret"] = std::string(64, '0');
+  std::ofstream(forged) << bad.dump();
+  EXPECT_EQ(std::system(fmt::format("{} verify {} >/dev/null", BONEYARD_EXE, good.string()).c_str()), 0);
+  EXPECT_NE(std::system(fmt::format("{} verify {} >/dev/null 2>&1", BONEYARD_EXE, forged.string()).c_str()), 0);
+  EXPECT_EQ(std::system(fmt::format("{} replay -q {} >/dev/null", BONEYARD_EXE, good.string()).c_str()), 0);
+}
+
+TEST_F(ServerTest, SeedDerivationIsAsDocumented) {
+  const std::string secret(64, 'a');
+  // SHA-256 over the secret's bytes, then SHA-256 of each entropy.
+  std::string in = server::from_hex(secret);
+  for (const char* e : {"x", "", "yz"}) in += server::sha256_raw(e);
+  const std::string h = server::sha256_raw(in);
+  uint64_t want = 0;
+  for (int i = 0; i < 8; ++i) want = want << 8 | static_cast<unsigned char>(h[static_cast<size_t>(i)]);
+  EXPECT_EQ(server::derive_seed(secret, {"x", "", "yz"}), want);
+  EXPECT_NE(server::derive_seed(secret, {"x", "", "yz"}), server::derive_seed(secret, {"x", "y", "z"}));
+  EXPECT_EQ(server::sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+// ------------------------------------------------------------ dropped players
+
+TEST_F(ServerTest, DroppedPlayerIsReplacedByABotAndTakesTheSeatBack) {
+  start();
+  json t = create("latin", {"human", "bot:casual", "bot:casual", "bot:casual"}, {{"drop_delay_ms", 20}});
+  const std::string id = t["id"], tok = t["tokens"]["0"];
+  json first;
+  {
+    WsClient c(port_, fmt::format("/ws?table={}&token={}", id, tok));
+    c.start_reading();
+    first = c.wait_for([](const json& j) { return j.value("type", "") == "state" && j["status"] == "playing"; });
+    ASSERT_FALSE(first.is_null());
+    EXPECT_EQ(first["seats"][0]["connected"], true);
+  }  // disconnects
+  // The seat is kept; a bot plays it after the delay and the others are told.
+  json v;
+  for (int i = 0; i < 20000; ++i) {
+    v = view(id, tok);
+    if (v["seats"][0]["autopilot"] == true || v["status"] == "over") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  ASSERT_EQ(v["seats"][0]["autopilot"], true) << v.dump();
+  bool told = false;
+  for (const auto& n : v["notices"]) told |= n["text"].get<std::string>().find("away") != std::string::npos;
+  EXPECT_TRUE(told);
+  // The bot makes moves for seat 0.
+  json later;
+  for (int i = 0; i < 20000; ++i) {
+    later = view(id, tok);
+    if (later["status"] == "over" || later["version"].get<int>() > v["version"].get<int>() + 8) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  EXPECT_GT(later["version"].get<int>(), v["version"].get<int>());
+  // Back with the token: the seat is the person's again.
+  WsClient c(port_, fmt::format("/ws?table={}&token={}", id, tok));
+  c.start_reading();
+  json back = c.wait_for([](const json& j) { return j.value("type", "") == "state"; });
+  ASSERT_FALSE(back.is_null());
+  EXPECT_EQ(back["seats"][0]["autopilot"], false);
+  EXPECT_EQ(back["seats"][0]["connected"], true);
+  // Play to the end over the WebSocket: every move acknowledged.
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+  bool over = false;
+  while (!over && std::chrono::steady_clock::now() < end) {
+    json s = view(id, tok);
+    if (s["status"] == "over") over = true;
+    else if (s["to_act"] == true) {
+      EXPECT_EQ(s["seats"][0]["autopilot"], false);
+      c.send(json{{"type", "move"}, {"move", s["legal"][0]}}.dump());
+      json ack = c.wait_for([](const json& j) { return j.value("type", "") == "ack" || j.value("type", "") == "error"; });
+      ASSERT_FALSE(ack.is_null());
+      ASSERT_EQ(ack["type"], "ack") << ack.dump();
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
+  EXPECT_TRUE(over);
+}
+
+// ------------------------------------------------------------ crash recovery
+
+struct Child {
+  pid_t pid = -1;
+  unsigned short port = 0;
+};
+
+Child spawn_server(const std::string& db) {
+  int fds[2];
+  if (pipe(fds) != 0) return {};
+  const pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fds[1], 1);
+    close(fds[0]);
+    execl(BONEYARD_EXE, BONEYARD_EXE, "serve", "--port", "0", "--db", db.c_str(), "--threads", "2", "--bot-threads", "2",
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(fds[1]);
+  std::string line;
+  char ch;
+  while (read(fds[0], &ch, 1) == 1 && ch != '\n') line += ch;
+  close(fds[0]);
+  Child c{pid, 0};
+  std::smatch m;
+  if (std::regex_search(line, m, std::regex(":(\\d+) "))) c.port = static_cast<unsigned short>(std::stoi(m[1]));
+  return c;
+}
+
+// Stable: seat 0 is the only one to act, or the game is over.
+bool settled(const json& v) {
+  if (v["status"] == "over") return true;
+  if (v["to_act"] != true) return false;
+  const json& a = v["actor"];
+  return a["kind"] == "seat" || (a["kind"] == "simultaneous" && a["seats"].size() == 1);
+}
+
+TEST_F(ServerTest, KilledServerComesBackWithEveryTableAsItWas) {
+  const std::string db = (dir_ / "crash.db").string();
+  Child c = spawn_server(db);
+  ASSERT_GT(c.port, 0);
+  port_ = c.port;
+  struct T {
+    std::string id, tok;
+    json before;
+  };
+  std::vector<T> tables;
+  for (const auto& g : {"latin", "mexican-train", "texas-42", "dice-and-dominoes"}) {
+    auto seats = one_human(g);
+    json t = create(g, seats, {{"drop_delay_ms", 600000}});
+    tables.push_back({t["id"], t["tokens"]["0"], nullptr});
+    ASSERT_EQ(post(port_, fmt::format("/api/tables/{}/join", t["id"].get<std::string>()), {{"token", t["tokens"]["0"]}}).status, 200);
+  }
+  // A table of bots, still playing when the server dies.
+  json bots = create("latin", {"bot:casual", "bot:beginner", "bot:casual", "bot:beginner"}, {{"bot_delay_ms", 20}});
+  for (auto& t : tables) play_out(t.id, t.tok, 11, 6);
+  for (auto& t : tables) {
+    for (int i = 0; i < 20000; ++i) {
+      t.before = view(t.id, t.tok);
+      if (settled(t.before)) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    ASSERT_TRUE(settled(t.before));
+  }
+  const int bots_version = view(bots["id"], bots["spectate"])["version"];
+  kill(c.pid, SIGKILL);
+  waitpid(c.pid, nullptr, 0);
+
+  Child c2 = spawn_server(db);
+  ASSERT_GT(c2.port, 0);
+  port_ = c2.port;
+  for (auto& t : tables) {
+    json after = view(t.id, t.tok);
+    for (const char* k : {"status", "version", "view", "legal", "to_act", "scores", "actor", "commitment"})
+      EXPECT_EQ(after[k], t.before[k]) << k << " differs for table " << t.id;
+  }
+  // The bots resume; every game finishes and its record verifies.
+  json bv;
+  for (int i = 0; i < 30000; ++i) {
+    bv = view(bots["id"], bots["spectate"]);
+    if (bv["status"] == "over") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  EXPECT_EQ(bv["status"], "over");
+  EXPECT_GE(bv["version"].get<int>(), bots_version);
+  for (auto& t : tables) EXPECT_EQ(play_out(t.id, t.tok, 5)["status"], "over");
+  for (const auto& id : {tables[0].id, tables[3].id, bots["id"].get<std::string>()}) {
+    Reply rec = get(port_, fmt::format("/api/tables/{}/record", id));
+    ASSERT_EQ(rec.status, 200);
+    EXPECT_NO_THROW(server::verify_record(rec.j));
+  }
+  kill(c2.pid, SIGTERM);
+  int status = 0;
+  waitpid(c2.pid, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status)) << "SIGTERM stops the server cleanly";
+}
+
+// ------------------------------------------------------------ bad input
+
+std::string raw_exchange(unsigned short port, const std::string& bytes) {
+  net::io_context ioc;
+  tcp::socket s(ioc);
+  s.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+  beast::error_code ec;
+  net::write(s, net::buffer(bytes), ec);  // the server may close first: then read what it said
+  s.shutdown(tcp::socket::shutdown_send, ec);
+  std::string out;
+  char buf[4096];
+  for (;;) {
+    const size_t n = s.read_some(net::buffer(buf), ec);
+    if (ec) break;
+    out.append(buf, n);
+  }
+  return out;
+}
+
+TEST_F(ServerTest, BadRequestsGetClearErrors) {
+  start();
+  EXPECT_EQ(get(port_, "/api/health").status, 200);
+  EXPECT_EQ(get(port_, "/api/tables/nope?token=x").status, 404);
+  EXPECT_EQ(get(port_, "/api/nothing").status, 404);
+  EXPECT_EQ(request(port_, http::verb::delete_, "/api/tables").status, 405);
+  EXPECT_EQ(request(port_, http::verb::post, "/api/tables", "{not json").status, 400);
+  EXPECT_EQ(request(port_, http::verb::post, "/api/tables", "[1,2]").status, 400);
+  EXPECT_EQ(post(port_, "/api/tables", {{"game", "chess"}, {"seats", {"human"}}}).status, 400);
+  EXPECT_EQ(post(port_, "/api/tables", {{"game", "latin"}, {"seats", {"human", "bot:god", "human", "human"}}}).status, 400);
+  EXPECT_EQ(post(port_, "/api/tables", {{"game", "latin"}, {"seats", {"human"}}}).status, 400);
+  EXPECT_EQ(post(port_, "/api/tables", {{"game", "latin"}, {"options", {{"target", "banana"}}}, {"seats", {"human", "human", "human", "human"}}}).status, 400);
+  EXPECT_EQ(get(port_, "/api/tables/x?token=%zz").status, 400);
+  // Body too large.
+  Reply big = request(port_, http::verb::post, "/api/tables", std::string(200000, ' '));
+  EXPECT_EQ(big.status, 413);
+  // Tokens and turns.
+  json t = create("latin", {"human", "bot:casual", "human", "bot:casual"});
+  const std::string id = t["id"], a = t["tokens"]["0"], b = t["tokens"]["2"];
+  EXPECT_EQ(get(port_, fmt::format("/api/tables/{}", id)).status, 401);
+  EXPECT_EQ(get(port_, fmt::format("/api/tables/{}?token=wrong", id)).status, 403);
+  EXPECT_EQ(post(port_, fmt::format("/api/tables/{}/moves", id), {{"token", t["spectate"]}, {"move", "pass"}}).status, 403);
+  EXPECT_EQ(post(port_, fmt::format("/api/tables/{}/moves", id), {{"token", a}}).status, 400);
+  EXPECT_EQ(post(port_, fmt::format("/api/tables/{}/join", id), {{"token", a}, {"entropy", "caf\u00e9"}}).status, 400);
+  EXPECT_EQ(post(port_, fmt::format("/api/tables/{}/join", id), {{"token", a}, {"entropy", std::string(300, 'x')}}).status, 400);
+  ASSERT_EQ(post(port_, fmt::format("/api/tables/{}/join", id), {{"token", a}}).status, 200);
+  ASSERT_EQ(post(port_, fmt::format("/api/tables/{}/join", id), {{"token", b}}).status, 200);
+  json v;
+  for (int i = 0; i < 20000; ++i) {
+    v = view(id, a);
+    if (v["to_act"] == true) break;
+    json w = view(id, b);
+    if (w["to_act"] == true) {
+      // Seat 0 moves out of turn: refused, nothing changes.
+      Reply r = post(port_, fmt::format("/api/tables/{}/moves", id), {{"token", a}, {"move", w["legal"][0]}});
+      EXPECT_EQ(r.status, 409) << r.body;
+      EXPECT_NE(r.j.value("error", "").find("not your turn"), std::string::npos);
+      EXPECT_EQ(view(id, b)["version"], w["version"]);
+      post(port_, fmt::format("/api/tables/{}/moves", id), {{"token", b}, {"move", w["legal"][0]}});
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  // Malformed HTTP gets a 400 and a closed connection; the server goes on.
+  EXPECT_NE(raw_exchange(port_, "GARBAGE\r\n\r\n").find("400"), std::string::npos);
+  EXPECT_NE(raw_exchange(port_, "GET / HTTP/1.1\r\nHost: x\r\nContent-Length: zz\r\n\r\n").find("400"), std::string::npos);
+  raw_exchange(port_, std::string("\x00\xff\x01\x02", 4));
+  raw_exchange(port_, "GET /api/health HTTP/1.1\r\n");  // cut off
+  EXPECT_NE(raw_exchange(port_, "GET /api/health HTTP/1.1\r\nHost: x\r\nX: " + std::string(40000, 'a') + "\r\n\r\n").find("431"), std::string::npos);
+  EXPECT_EQ(get(port_, "/api/health").status, 200);
+}
+
+TEST_F(ServerTest, RequestFloodIsRateLimited) {
+  start([](ServerConfig& c) {
+    c.http_rate = 1;
+    c.http_burst = 5;
+  });
+  net::io_context ioc;
+  beast::tcp_stream s(ioc);
+  s.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port_));
+  int limited = 0;
+  for (int i = 0; i < 20; ++i) {
+    http::request<http::string_body> req{http::verb::get, "/api/health", 11};
+    req.set(http::field::host, "x");
+    http::write(s, req);
+    beast::flat_buffer buf;
+    http::response<http::string_body> res;
+    beast::error_code ec;
+    http::read(s, buf, res, ec);
+    if (ec) break;
+    if (res.result_int() == 429) ++limited;
+  }
+  EXPECT_GT(limited, 0);
+  EXPECT_EQ(get(port_, "/api/health").status, 200);  // a new connection is served
+}
+
+TEST_F(ServerTest, BadWebSocketInputGetsErrorsOrIsClosed) {
+  start();
+  json t = create("latin", {"human", "bot:casual", "bot:casual", "bot:casual"});
+  const std::string id = t["id"], tok = t["tokens"]["0"];
+  {  // unknown table, wrong token
+    WsClient c(port_, "/ws?table=nope&token=x");
+    c.start_reading();
+    json e = c.wait_for([](const json& j) { return j.value("type", "") == "error"; });
+    ASSERT_FALSE(e.is_null());
+    EXPECT_TRUE(c.wait_closed(30));
+    WsClient d(port_, fmt::format("/ws?table={}&token=wrong", id));
+    d.start_reading();
+    EXPECT_FALSE(d.wait_for([](const json& j) { return j.value("type", "") == "error"; }).is_null());
+  }
+  {  // malformed JSON, unknown type, a bad move, out of turn: errors, the connection stays
+    WsClient c(port_, fmt::format("/ws?table={}&token={}", id, tok));
+    c.start_reading();
+    ASSERT_FALSE(c.wait_for([](const json& j) { return j.value("type", "") == "state"; }).is_null());
+    for (const char* m : {"{oops", "[]", "{\"type\":\"dance\"}", "{\"type\":\"move\"}", "{\"type\":\"move\",\"move\":\"9-9\"}"}) {
+      c.send(m);
+      json e = c.wait_for([](const json& j) { return j.value("type", "") == "error"; });
+      ASSERT_FALSE(e.is_null()) << m;
+    }
+    c.send("{\"type\":\"ping\"}");
+    EXPECT_FALSE(c.wait_for([](const json& j) { return j.value("type", "") == "pong"; }).is_null());
+    // A binary frame: an error, then the connection is closed.
+    c.send(std::string("\x01\x02\x03", 3), true);
+    EXPECT_FALSE(c.wait_for([](const json& j) { return j.value("type", "") == "error"; }).is_null());
+    EXPECT_TRUE(c.wait_closed(30));
+  }
+  {  // a message over the size limit closes the connection
+    WsClient c(port_, fmt::format("/ws?table={}&token={}", id, tok));
+    c.start_reading();
+    c.send(std::string(100000, 'x'));
+    EXPECT_TRUE(c.wait_closed(30));
+  }
+  {  // a WebSocket anywhere but /ws is refused
+    EXPECT_THROW(WsClient(port_, "/elsewhere"), std::exception);
+  }
+  // The table is intact and the seat still plays.
+  json v = view(id, tok);
+  EXPECT_NE(v["status"], "broken");
+  EXPECT_EQ(get(port_, "/api/health").status, 200);
+}
+
+TEST_F(ServerTest, WebSocketFloodIsRateLimitedThenClosed) {
+  start([](ServerConfig& c) {
+    c.ws_rate = 1;
+    c.ws_burst = 5;
+  });
+  json t = create("latin", {"human", "bot:casual", "bot:casual", "bot:casual"});
+  WsClient c(port_, fmt::format("/ws?table={}&token={}", t["id"].get<std::string>(), t["tokens"]["0"].get<std::string>()));
+  c.start_reading();
+  for (int i = 0; i < 200; ++i) c.send("{\"type\":\"ping\"}");
+  EXPECT_FALSE(c.wait_for([](const json& j) {
+                  return j.value("type", "") == "error" && j["error"].get<std::string>().find("too many") != std::string::npos;
+                }).is_null());
+  EXPECT_TRUE(c.wait_closed(30));  // a long flood is closed
+  EXPECT_EQ(get(port_, "/api/health").status, 200);
+}
+
+TEST_F(ServerTest, AClientThatNeverReadsIsDisconnected) {
+  start([](ServerConfig& c) {
+    c.ws_queue_limit = 8;
+    c.ws_send_buffer = 4096;  // so that the kernel cannot take a whole game's messages
+  });
+  // A watcher with a tiny receive buffer that never reads, at a table of bots.
+  json b = create("latin", {"bot:beginner", "bot:beginner", "bot:beginner", "bot:beginner"},
+                  {{"bot_delay_ms", 0}});
+  WsClient slow(port_, fmt::format("/ws?table={}&token={}", b["id"].get<std::string>(), b["spectate"].get<std::string>()), 1024);
+  json v;
+  for (int i = 0; i < 30000; ++i) {
+    v = view(b["id"], b["spectate"]);
+    if (v["status"] == "over") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  EXPECT_EQ(v["status"], "over");  // the table was never held up by its watcher
+  slow.start_reading();            // now read: what is left ends in a closed connection
+  EXPECT_TRUE(slow.wait_closed(60));
+  EXPECT_EQ(get(port_, "/api/health").status, 200);
+}
+
+TEST_F(ServerTest, StaticFilesAreServedAndTraversalRefused) {
+  const fs::path www = dir_ / "www";
+  fs::create_directories(www / "js");
+  std::ofstream(www / "index.html") << "<h1>boneyard</h1>";
+  std::ofstream(www / "js" / "app.js") << "let x = 1;";
+  std::ofstream(dir_ / "secret.txt") << "top secret";
+  start([&](ServerConfig& c) { c.static_dir = www.string(); });
+  Reply r = get(port_, "/");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, "<h1>boneyard</h1>");
+  EXPECT_EQ(get(port_, "/js/app.js").body, "let x = 1;");
+  EXPECT_EQ(get(port_, "/missing.html").status, 404);
+  for (const char* p : {"/../secret.txt", "/%2e%2e/secret.txt", "/js/../../secret.txt", "/js/%2E%2E/%2e%2e/secret.txt",
+                        "/..%2fsecret.txt", "/.hidden"}) {
+    Reply x = get(port_, p);
+    EXPECT_NE(x.status, 200) << p;
+    EXPECT_EQ(x.body.find("top secret"), std::string::npos) << p;
+  }
+  EXPECT_EQ(raw_exchange(port_, "GET ../secret.txt HTTP/1.1\r\nHost: x\r\n\r\n").find("top secret"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace boneyard::test

@@ -1,0 +1,138 @@
+// The server's API (docs/server.md): HTTP for the lobby, a WebSocket per seat.
+export interface GameInfo {
+  name: string;
+  family: string;
+  summary: string;
+  sources: string;
+  options: Record<string, unknown>;
+  catalogue: Record<string, unknown>;
+  seats: number;
+}
+export interface SeatInfo { seat: number; player: string; joined: boolean; connected: boolean; autopilot: boolean }
+// deno-lint-ignore no-explicit-any
+export type View = any;
+export interface StateMsg {
+  type: "state";
+  table: string;
+  game: string;
+  seat: number | null;
+  status: "waiting" | "playing" | "over" | "broken";
+  version: number;
+  view: View;
+  actor?: { kind: string; seat?: number; seats?: number[] };
+  to_act: boolean;
+  legal: string[];
+  scores?: number[];
+  hands_finished?: number;
+  seats: SeatInfo[];
+  notices: { n: number; seat: number | null; text: string }[];
+  waiting_for?: number[];
+  returns?: number[];
+  secret?: string;
+  commitment: string;
+  error?: string;
+}
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const r = await fetch(path, {
+    method,
+    headers: body ? { "content-type": "application/json" } : undefined,
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const j = await r.json().catch(() => ({ error: r.statusText }));
+  if (!r.ok) throw new Error(j.error || `HTTP ${r.status}`);
+  return j as T;
+}
+
+export const api = {
+  games: () => call<{ games: GameInfo[]; bot_levels: string[] }>("GET", "/api/games"),
+  create: (body: unknown) =>
+    call<{ id: string; tokens: Record<string, string>; spectate: string; commitment: string; seats: number }>("POST", "/api/tables", body),
+  state: (id: string, token: string) => call<StateMsg>("GET", `/api/tables/${id}?token=${encodeURIComponent(token)}`),
+  hint: (id: string, token: string) =>
+    call<{ version: number; bot: string; moves: { move: string; value: number }[] }>("GET", `/api/tables/${id}/hint?token=${encodeURIComponent(token)}`),
+  fairness: (id: string) => call<Record<string, unknown>>("GET", `/api/tables/${id}/fairness`),
+};
+
+// One seat's live connection: reconnects with backoff after a drop, asks for
+// the state again on reconnecting, so a reload or a lost network keeps the seat.
+export class Live {
+  private ws: WebSocket | null = null;
+  private closed = false;
+  private retry = 0;
+  private timer: number | undefined;
+  private pinger: number | undefined;
+  constructor(
+    private id: string,
+    private token: string,
+    private onState: (m: StateMsg) => void,
+    private onStatus: (connected: boolean) => void,
+    private onError: (e: string) => void,
+    private entropy = "",
+  ) {
+    this.open();
+    window.addEventListener("online", () => this.kick());
+  }
+  private open() {
+    if (this.closed) return;
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    // The seat's entropy (docs/server.md, Fairness): random bytes from this
+    // browser, mixed into the seed before the deal; ignored once the game started.
+    const e = this.entropy ? `&entropy=${encodeURIComponent(this.entropy)}` : "";
+    const ws = new WebSocket(`${proto}://${location.host}/ws?table=${this.id}&token=${this.token}${e}`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      this.onStatus(true);
+      clearInterval(this.pinger);
+      this.pinger = window.setInterval(() => this.send({ type: "ping" }), 20000);
+    };
+    ws.onmessage = (ev) => {
+      let m: { type: string; error?: string };
+      try { m = JSON.parse(ev.data); } catch { return; }
+      if (m.type === "state") this.onState(m as StateMsg);
+      else if (m.type === "error") this.onError(m.error || "error");
+    };
+    ws.onclose = () => {
+      clearInterval(this.pinger);
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.onStatus(false);
+      if (this.closed) return;
+      const wait = Math.min(8000, 300 * 2 ** this.retry++);
+      this.timer = window.setTimeout(() => this.open(), wait);
+    };
+  }
+  kick() {
+    if (this.ws || this.closed) return;
+    clearTimeout(this.timer);
+    this.open();
+  }
+  send(m: unknown): boolean {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(m));
+    return true;
+  }
+  move(move: string): boolean { return this.send({ type: "move", move }); }
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    this.ws?.close();
+  }
+}
+
+// Tables this browser created or joined (localStorage), newest first.
+export interface SavedTable { id: string; token: string; game: string; seat: number; created: number; invites: Record<string, string>; spectate: string }
+const KEY = "boneyard.tables";
+export function savedTables(): SavedTable[] {
+  try { return JSON.parse(localStorage.getItem(KEY) || "[]"); } catch { return []; }
+}
+export function saveTable(t: SavedTable) {
+  const all = savedTables().filter((x) => !(x.id === t.id && x.token === t.token));
+  all.unshift(t);
+  localStorage.setItem(KEY, JSON.stringify(all.slice(0, 30)));
+}
+export function forgetTable(id: string) {
+  localStorage.setItem(KEY, JSON.stringify(savedTables().filter((x) => x.id !== id)));
+}

@@ -1,0 +1,47 @@
+// Every string the app shows, per language. Components call t(key, params);
+// "{name}" in a message is replaced by params.name. tests/i18n.mjs checks that
+// every catalogue has every key and every key used in the code exists.
+import { en } from "./lang/en";
+import { es } from "./lang/es";
+import { ja } from "./lang/ja";
+import { h } from "./dom";
+
+export type Catalogue = Record<string, string>;
+export const catalogues: Record<string, Catalogue> = { en, es, ja };
+export const LANGS: [string, string][] = [["es", "Español"], ["en", "English"], ["ja", "日本語"]];
+
+function initial(): string {
+  const saved = localStorage.getItem("boneyard.lang");
+  if (saved && catalogues[saved]) return saved;
+  for (const l of navigator.languages || [navigator.language]) {
+    const base = (l || "").slice(0, 2).toLowerCase();
+    if (catalogues[base]) return base;
+  }
+  return "en";
+}
+
+let lang = initial();
+document.documentElement.lang = lang;
+const listeners: (() => void)[] = [];
+
+export function currentLang() { return lang; }
+export function setLang(l: string) {
+  if (!catalogues[l]) return;
+  lang = l;
+  localStorage.setItem("boneyard.lang", l);
+  document.documentElement.lang = l;
+  for (const f of listeners) f();
+}
+export function onLangChange(f: () => void) { listeners.push(f); }
+
+export function hasKey(key: string): boolean { return key in catalogues[lang] || key in en; }
+
+export function t(key: string, params: Record<string, string | number> = {}): string {
+  const s = catalogues[lang][key] ?? en[key] ?? key;
+  return s.replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
+}
+
+export function langPicker(_after?: () => void): HTMLElement {
+  return h("select", { class: "lang", "aria-label": t("common.language"), onchange: (e: Event) => setLang((e.target as HTMLSelectElement).value) },
+    LANGS.map(([code, name]) => h("option", { value: code, selected: code === lang ? "" : null }, name)));
+}

@@ -1,0 +1,205 @@
+// The lobby: quick games, a game and preset, its options, the seats, create.
+import { api, GameInfo, saveTable, savedTables, forgetTable } from "./api";
+import { h, clear } from "./dom";
+import { t, hasKey, langPicker } from "./i18n";
+import { tileSvg } from "./tiles";
+
+const FAMILIES = ["line", "mexican-train", "texas-42", "dice-and-dominoes"];
+const LEVELS = ["beginner", "casual", "strong", "expert"];
+
+let games: GameInfo[] | null = null;
+
+export function gameName(name: string): string {
+  return hasKey("game." + name) ? t("game." + name) : name;
+}
+
+function seatCount(g: GameInfo, opts: Record<string, string>): number {
+  const p = Number(opts.players);
+  return Number.isInteger(p) && p > 0 ? p : g.seats;
+}
+
+export function botDelay(): number {
+  const q = new URLSearchParams(location.search).get("botdelay");
+  if (q !== null && /^\d+$/.test(q)) return Number(q);
+  return Number(localStorage.getItem("boneyard.botdelay") || "700");
+}
+
+export function tableUrl(id: string, token: string, full = false): string {
+  const path = `/?t=${id}&k=${token}`;
+  return full ? location.origin + path : path;
+}
+
+async function createTable(g: GameInfo, opts: Record<string, string>, seats: string[], go: (url: string) => void) {
+  const changed: Record<string, string> = {};
+  for (const k in opts) if (String(g.options[k]) !== opts[k]) changed[k] = opts[k];
+  const seatSpec = seats.map((s) => (s === "you" || s === "friend" ? "human" : "bot:" + s));
+  const body: Record<string, unknown> = { game: g.name, options: changed, seats: seatSpec, bot_delay_ms: botDelay() };
+  // ?dropdelay=MS: how long an absent person's seat waits before a bot plays for them (tests).
+  const drop = new URLSearchParams(location.search).get("dropdelay");
+  if (drop && /^\d+$/.test(drop)) body.drop_delay_ms = Number(drop);
+  const r = await api.create(body);
+  const mine = seats.indexOf("you");
+  const invites: Record<string, string> = {};
+  seats.forEach((s, k) => { if (s === "friend") invites[k] = r.tokens[String(k)]; });
+  const token = mine >= 0 ? r.tokens[String(mine)] : r.spectate;
+  saveTable({ id: r.id, token, game: g.name, seat: mine, created: Date.now(), invites, spectate: r.spectate });
+  go(tableUrl(r.id, token));
+}
+
+export async function renderLobby(root: HTMLElement, go: (url: string) => void) {
+  clear(root);
+  const main = h("main", { class: "lobby" });
+  root.appendChild(main);
+  main.appendChild(h("header", { class: "lobby-top" }, langPicker()));
+  main.appendChild(h("section", { class: "hero" },
+    h("div", { class: "hero-tiles" }, tileSvg(6, 6, { vertical: true, size: 30 }), tileSvg(6, 4, { size: 30 }), tileSvg(4, 1, { size: 30 })),
+    h("h1", null, t("app.title")),
+    h("p", { class: "tagline" }, t("lobby.tagline"))));
+  const status = h("p", { class: "error", role: "alert" });
+  main.appendChild(status);
+  if (!games) {
+    try { games = (await api.games()).games; } catch (e) {
+      status.textContent = t("lobby.server_error", { error: String((e as Error).message) });
+      return;
+    }
+  }
+  const all = games!;
+  const find = (n: string) => all.find((g) => g.name === n) || all[0];
+
+  // Quick play: one click to a table.
+  const quick = h("section", { class: "card quick" }, h("h2", null, t("lobby.quick")));
+  const quickGames: [string, string[]][] = [
+    ["latin", ["you", "casual", "casual", "casual"]],
+    ["mexican-train", ["you", "casual", "casual", "casual"]],
+    ["texas-42", ["you", "casual", "casual", "casual"]],
+    ["dice-and-dominoes", ["you", "casual", "casual", "casual"]],
+  ];
+  const qrow = h("div", { class: "quick-row" });
+  for (const [name, seats] of quickGames) {
+    const g = all.find((x) => x.name === name);
+    if (!g) continue;
+    const opts: Record<string, string> = {};
+    for (const k in g.options) opts[k] = String(g.options[k]);
+    const n = seatCount(g, opts);
+    const s = seats.slice(0, n);
+    while (s.length < n) s.push("casual");
+    qrow.appendChild(h("button", {
+      class: "quick-btn", "data-quick": name,
+      onclick: () => createTable(g, opts, s, go).catch((e) => (status.textContent = String(e.message))),
+    }, h("strong", null, gameName(name)), h("span", null, t("lobby.quick_vs_bots", { n: n - 1 }))));
+  }
+  quick.appendChild(qrow);
+  main.appendChild(quick);
+
+  // A table of your own.
+  const form = h("section", { class: "card create" }, h("h2", null, t("lobby.new_table")));
+  main.appendChild(form);
+  let family = "line";
+  let game = find("latin");
+  let opts: Record<string, string> = {};
+  let seats: string[] = [];
+  const famRow = h("div", { class: "tabs", role: "tablist" });
+  const presetBox = h("div", { class: "presets" });
+  const optBox = h("div", { class: "options" });
+  const seatBox = h("div", { class: "seats" });
+  const createBtn = h("button", { class: "primary big", id: "create" }, t("lobby.create")) as HTMLButtonElement;
+  form.append(h("h3", null, t("lobby.game")), famRow, presetBox,
+    h("details", { class: "opt-details" }, h("summary", null, t("lobby.options")), optBox),
+    h("h3", null, t("lobby.seats")), seatBox,
+    h("label", { class: "speed" }, t("lobby.bot_speed"), " ",
+      h("select", { id: "speed", onchange: (e: Event) => localStorage.setItem("boneyard.botdelay", (e.target as HTMLSelectElement).value) },
+        [["1500", "speed.slow"], ["700", "speed.normal"], ["250", "speed.fast"]].map(([ms, k]) =>
+          h("option", { value: ms, selected: String(botDelay()) === ms ? "" : null }, t(k))))),
+    createBtn);
+
+  const pickGame = (g: GameInfo) => {
+    game = g;
+    opts = {};
+    for (const k in g.options) opts[k] = String(g.options[k]);
+    drawPresets();
+    drawOptions();
+    drawSeats(true);
+  };
+  const drawFamilies = () => {
+    clear(famRow);
+    for (const f of FAMILIES)
+      famRow.appendChild(h("button", {
+        class: "tab" + (f === family ? " on" : ""), role: "tab", "data-family": f, "aria-selected": f === family ? "true" : "false",
+        onclick: () => { family = f; drawFamilies(); pickGame(all.find((g) => g.family === f)!); },
+      }, t("family." + f)));
+  };
+  const drawPresets = () => {
+    clear(presetBox);
+    for (const g of all.filter((x) => x.family === family))
+      presetBox.appendChild(h("label", { class: "preset" + (g === game ? " on" : "") },
+        h("input", { type: "radio", name: "preset", value: g.name, checked: g === game, onchange: () => pickGame(g) }),
+        h("span", { class: "preset-name" }, gameName(g.name)),
+        h("span", { class: "preset-summary" }, hasKey("summary." + g.name) ? t("summary." + g.name) : g.summary),
+        h("span", { class: "preset-source" }, t("lobby.source", { sources: g.sources }))));
+  };
+  const drawOptions = () => {
+    clear(optBox);
+    for (const k of Object.keys(game.options)) {
+      const cat = game.catalogue[k];
+      let input: HTMLElement;
+      const onchange = (ev: Event) => {
+        opts[k] = (ev.target as HTMLInputElement).value;
+        if (k === "players") drawSeats(false);
+      };
+      if (Array.isArray(cat)) {
+        const values = cat.map(String);
+        if (!values.includes(opts[k])) values.unshift(opts[k]);
+        input = h("select", { name: k, onchange }, values.map((v) => h("option", { value: v, selected: v === opts[k] ? "" : null }, v)));
+      } else {
+        input = h("input", { name: k, value: opts[k], onchange, spellcheck: "false" });
+      }
+      const explain = hasKey("opt." + k) ? t("opt." + k) : typeof cat === "string" ? cat : "";
+      optBox.appendChild(h("div", { class: "opt" },
+        h("label", null, h("span", { class: "opt-name" }, hasKey("optname." + k) ? t("optname." + k) : k), input),
+        explain ? h("p", { class: "opt-help" }, explain) : null));
+    }
+  };
+  const drawSeats = (reset: boolean) => {
+    const n = seatCount(game, opts);
+    if (reset || seats.length !== n) {
+      const old = seats;
+      seats = [];
+      for (let k = 0; k < n; k++) seats.push(old[k] && !reset ? old[k] : k === 0 ? "you" : "casual");
+    }
+    clear(seatBox);
+    const teams = game.family === "texas-42" || (game.family === "line" && opts.players === "teams");
+    seats.forEach((s, k) => {
+      const choices = ["you", "friend", ...LEVELS];
+      seatBox.appendChild(h("div", { class: "seat-row" },
+        h("span", { class: "seat-label" }, t("seat.n", { n: k + 1 }), teams ? h("small", null, " · ", t(k % 2 ? "team.b" : "team.a")) : null),
+        h("select", {
+          "data-seat": k,
+          onchange: (ev: Event) => {
+            const v = (ev.target as HTMLSelectElement).value;
+            if (v === "you") seats = seats.map((x) => (x === "you" ? "casual" : x));
+            seats[k] = v;
+            drawSeats(false);
+          },
+        }, choices.map((c) => h("option", { value: c, selected: c === s ? "" : null }, t("seatkind." + c))))));
+    });
+  };
+  createBtn.onclick = () => {
+    createBtn.disabled = true;
+    createTable(game, opts, seats, go).catch((e) => { status.textContent = String(e.message); createBtn.disabled = false; });
+  };
+  drawFamilies();
+  pickGame(game);
+
+  // Your open tables.
+  const mine = savedTables();
+  if (mine.length) {
+    const list = h("ul", { class: "my-tables" });
+    for (const s of mine)
+      list.appendChild(h("li", null,
+        h("a", { href: tableUrl(s.id, s.token), onclick: (ev: Event) => { ev.preventDefault(); go(tableUrl(s.id, s.token)); } },
+          gameName(s.game), " · ", s.seat >= 0 ? t("seat.n", { n: s.seat + 1 }) : t("table.spectator")),
+        h("span", { class: "when" }, new Date(s.created).toLocaleString()),
+        h("button", { class: "link", onclick: () => { forgetTable(s.id); renderLobby(root, go); } }, t("lobby.forget"))));
+    main.appendChild(h("section", { class: "card" }, h("h2", null, t("lobby.my_tables")), list));
+  }
+}

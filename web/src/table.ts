@@ -1,0 +1,789 @@
+// A table: the seat's view drawn per family, moves sent back as text. No
+// rules here: what may be played comes from the server's "legal" list.
+import { Live, StateMsg, View, saveTable, savedTables, api } from "./api";
+import { h, clear } from "./dom";
+import { t, hasKey, langPicker } from "./i18n";
+import { tileFrom, tileSvg, dieSvg, parseTile } from "./tiles";
+import { gameName, tableUrl } from "./lobby";
+
+type Ev = { text: string; seat: number | null; cls?: string };
+const TILE_RE = /^(\d+)-(\d+)/;
+
+interface Ctx {
+  msg: StateMsg;
+  v: View;
+  me: number | null; // my seat (null: spectator)
+  n: number;
+  family: string;
+  teams: boolean;
+}
+
+export class Table {
+  private live: Live;
+  private msg: StateMsg | null = null;
+  private prev: StateMsg | null = null;
+  private log: Ev[] = [];
+  private connected = false;
+  private selected: number[] = []; // dice & dominoes: chosen tiles (indices in hand)
+  private focus = 0; // keyboard: index among playable tiles
+  private chooser: { tile: string; moves: string[] } | null = null;
+  private seenKey: string;
+  private seen: number | null = null;
+  private pendingClick = 0;
+  private flash = "";
+  private showShare = false;
+  private hint: { version: number; moves: { move: string; value: number }[] } | null = null;
+  private hintBusy = false;
+  private bubbles = new Map<number, { text: string; until: number }>();
+  private root: HTMLElement;
+  private firstPaint = false;
+  private keyHandler = (e: KeyboardEvent) => this.onKey(e);
+
+  constructor(root: HTMLElement, private id: string, private token: string, private go: (url: string) => void) {
+    this.root = root;
+    this.seenKey = `boneyard.seen.${id}.${token.slice(0, 8)}`;
+    const s = localStorage.getItem(this.seenKey);
+    this.seen = s === null ? null : Number(s);
+    clear(root);
+    root.appendChild(h("div", { class: "loading" }, t("table.connecting")));
+    const ek = `boneyard.entropy.${id}.${token.slice(0, 8)}`;
+    let entropy = localStorage.getItem(ek);
+    if (!entropy) {
+      const b = new Uint8Array(16);
+      crypto.getRandomValues(b);
+      entropy = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+      localStorage.setItem(ek, entropy);
+    }
+    this.live = new Live(id, token, (m) => this.onState(m), (c) => { this.connected = c; this.render(); }, (e) => this.onError(e), entropy);
+    document.addEventListener("keydown", this.keyHandler);
+  }
+
+  close() {
+    this.live.close();
+    document.removeEventListener("keydown", this.keyHandler);
+  }
+
+  private onError(e: string) {
+    this.flash = e;
+    this.render();
+    setTimeout(() => { if (this.flash === e) { this.flash = ""; this.render(); } }, 4000);
+  }
+
+  private onState(m: StateMsg) {
+    if (this.msg && m.version < this.msg.version && m.status === this.msg.status) return;
+    this.prev = this.msg;
+    this.msg = m;
+    if (this.prev) this.diff(this.prev, m);
+    if (this.seen === null && m.hands_finished !== undefined) this.setSeen(m.hands_finished);
+    if (!this.prev) {
+      const mine = savedTables().find((x) => x.id === this.id && x.token === this.token);
+      saveTable({ id: this.id, token: this.token, game: m.game, seat: m.seat ?? -1, created: mine?.created ?? Date.now(),
+        invites: mine?.invites ?? {}, spectate: mine?.spectate ?? "" });
+    }
+    if (!m.to_act) { this.chooser = null; this.selected = []; }
+    this.render();
+    if (this.pendingClick && this.prev && m.version > this.prev.version) {
+      (window as unknown as Record<string, number>).__lastMoveMs = performance.now() - this.pendingClick;
+      this.pendingClick = 0;
+    }
+  }
+
+  private setSeen(n: number) {
+    this.seen = n;
+    localStorage.setItem(this.seenKey, String(n));
+  }
+
+  private send(move: string) {
+    this.pendingClick = performance.now();
+    this.chooser = null;
+    this.selected = [];
+    if (!this.live.move(move)) this.onError(t("table.offline"));
+  }
+
+  // ----------------------------------------------------------- names
+
+  private ctx(): Ctx {
+    const m = this.msg!;
+    const v = m.view || {};
+    const n = m.seats.length;
+    const teams = v.family === "texas-42" || (v.family === "line" && Array.isArray(v.hands) && v.hands.some((x: View) => x.side !== x.seat));
+    return { msg: m, v, me: m.seat, n, family: v.family || "", teams };
+  }
+
+  private seatName(c: Ctx, k: number): string {
+    if (k === c.me) return t("seat.you");
+    if (c.teams && c.me !== null && k === (c.me + 2) % 4) return t("seat.partner", { n: k + 1 });
+    return t("seat.n", { n: k + 1 });
+  }
+
+  private seatKind(c: Ctx, k: number): string {
+    const s = c.msg.seats[k];
+    if (!s) return "";
+    if (s.player.startsWith("bot:")) return t("bot." + s.player.slice(4));
+    if (s.autopilot) return t("seat.autopilot");
+    if (!s.joined) return t("seat.not_joined");
+    if (!s.connected) return t("seat.away");
+    return t("seat.person");
+  }
+
+  private sideName(c: Ctx, side: number): string {
+    if (c.family === "texas-42" || (c.family === "line" && c.teams)) {
+      if (c.me !== null) return side === c.me % 2 ? t("side.us") : t("side.them");
+      return side === 0 ? t("team.a") : t("team.b");
+    }
+    return this.seatName(c, side);
+  }
+
+  private actorSeat(m: StateMsg): number | null {
+    const a = m.view?.actor;
+    return typeof a === "number" ? a : null;
+  }
+
+  // ----------------------------------------------------------- the log
+
+  private bubble(seat: number | null, text: string) {
+    if (seat === null) return;
+    this.bubbles.set(seat, { text, until: Date.now() + 2500 });
+    setTimeout(() => this.render(), 2600);
+  }
+
+  private push(text: string, seat: number | null, cls?: string) {
+    this.log.push({ text, seat, cls });
+    if (this.log.length > 60) this.log.splice(0, this.log.length - 60);
+  }
+
+  private diff(a: StateMsg, b: StateMsg) {
+    const c = this.ctx();
+    // Presence: bots taking over for someone away, and people coming back.
+    b.seats.forEach((s, k) => {
+      const o = a.seats[k];
+      if (!o) return;
+      if (!o.autopilot && s.autopilot) this.push(t("log.autopilot_on", { who: this.seatName(c, k) }), k, "notice");
+      if (o.autopilot && !s.autopilot) this.push(t("log.autopilot_off", { who: this.seatName(c, k) }), k, "notice");
+      else if (o.connected && !s.connected && !s.player.startsWith("bot")) this.push(t("log.disconnected", { who: this.seatName(c, k) }), k, "notice");
+      if (!o.joined && s.joined && k !== c.me) this.push(t("log.joined", { who: this.seatName(c, k) }), k, "notice");
+    });
+    const pv = a.view, v = b.view;
+    if (!pv || !v) return;
+    const who = (k: number | null) => (k === null ? "?" : this.seatName(c, k));
+    const actor = this.actorSeat(a);
+    if ((v.hand_number ?? v.round) !== (pv.hand_number ?? pv.round)) this.push(t("log.new_hand", { n: v.hand_number ?? v.round }), null, "hand");
+    if (c.family === "line") {
+      if (v.line.length > pv.line.length && pv.hand_number === v.hand_number) {
+        const tile = v.line[0] !== pv.line[0] ? v.line[0] : v.line[v.line.length - 1];
+        this.push(t("log.played", { who: who(actor), tile: tile.replace("-", "|") }), actor);
+      } else if (v.passes_in_row > pv.passes_in_row) {
+        this.push(t("log.passed", { who: who(actor) }), actor, "pass");
+        this.bubble(actor, t("move.pass"));
+      }
+      v.hands.forEach((hh: View, k: number) => {
+        const d = hh.count - pv.hands[k].count;
+        if (d > 0 && pv.hand_number === v.hand_number) {
+          this.push(t("log.drew", { who: who(k), n: d }), k);
+          this.bubble(k, t("bubble.drew", { n: d }));
+        }
+      });
+    } else if (c.family === "mexican-train") {
+      if (pv.trains && v.trains && pv.round === v.round)
+        v.trains.forEach((tr: View, i: number) => {
+          const old = pv.trains[i];
+          if (old && tr.tiles.length > old.tiles.length)
+            for (const tile of tr.tiles.slice(old.tiles.length))
+              this.push(t("log.laid_on", { who: who(actor), tile: tile.replace("-", "|"), train: this.trainName(c, tr.train) }), actor);
+        });
+      if (pv.round === v.round)
+        v.hands.forEach((hh: View, k: number) => {
+          const d = hh.count - pv.hands[k].count;
+          if (d > 0) {
+            this.push(t("log.drew", { who: who(k), n: d }), k);
+            this.bubble(k, t("bubble.drew", { n: d }));
+          }
+        });
+    } else if (c.family === "texas-42") {
+      v.bids.forEach((bid: string | null, k: number) => {
+        if (bid !== null && pv.bids[k] === null) {
+          this.push(t("log.bid", { who: who(k), bid: this.bidText(bid) }), k);
+          this.bubble(k, this.bidText(bid));
+        }
+      });
+      if (v.trumps && !pv.trumps) this.push(t("log.trumps", { who: who(v.declarer), trumps: this.trumpName(v.trumps) }), v.declarer);
+      if (v.trick.length > pv.trick.length)
+        for (const p of v.trick.slice(pv.trick.length)) this.push(t("log.played", { who: who(p.seat), tile: p.tile.replace("-", "|") }), p.seat);
+      if (v.tricks.length > pv.tricks.length) {
+        const tr = v.tricks[v.tricks.length - 1];
+        this.push(t("log.trick_won", { who: who(tr.winner) }), tr.winner, "hand");
+      }
+    } else if (c.family === "dice-and-dominoes") {
+      if (v.match_points && JSON.stringify(v.match_points) !== JSON.stringify(pv.match_points))
+        this.push(t("log.rolled", { a: v.match_points[0], b: v.match_points[1] }), v.roller);
+      v.players.forEach((p: View, k: number) => {
+        if (p.submitted && pv.players[k] && !pv.players[k].submitted) this.push(t("log.laid_down", { who: who(k) }), k);
+      });
+      if (v.last_round && (!pv.last_round || v.last_round.number !== pv.last_round.number || v.hand_number !== pv.hand_number))
+        this.push(t("log.revealed", { n: v.last_round.number }), null, "hand");
+    }
+    if ((b.hands_finished ?? 0) > (a.hands_finished ?? 0)) this.push(t("log.hand_over"), null, "hand");
+  }
+
+  // ----------------------------------------------------------- words
+
+  private trainName(c: Ctx, train: number | string): string {
+    if (train === "M") return t("mt.mexican");
+    if (train === c.me) return t("mt.your_train");
+    return t("mt.train_of", { who: this.seatName(c, Number(train)) });
+  }
+
+  private trumpName(tr: string): string {
+    return hasKey("trump." + tr) ? t("trump." + tr) : tr;
+  }
+
+  private bidText(b: string): string {
+    if (b === "pass") return t("move.pass");
+    let m = /^(\d+) marks$/.exec(b);
+    if (m) return t("bid.marks", { n: m[1] });
+    m = /^(plunge|splash) \((\d+) marks\)$/.exec(b);
+    if (m) return t("bid." + m[1], { n: m[2] });
+    return b;
+  }
+
+  private moveLabel(c: Ctx, mv: string): string {
+    if (["pass", "draw", "redeal", "keep", "reroll", "end_opening"].includes(mv)) return t("move." + mv);
+    let m = /^leader:(\d+)$/.exec(mv);
+    if (m) return t("move.leader", { who: this.seatName(c, Number(m[1])) });
+    m = /^bid:(\d+)$/.exec(mv);
+    if (m) return m[1];
+    m = /^(bid|plunge|splash):(\d+)marks$/.exec(mv);
+    if (m) return t(m[1] === "bid" ? "bid.marks" : "bid." + m[1], { n: m[2] });
+    m = /^trump:(.+)$/.exec(mv);
+    if (m) return this.trumpName(/^\d$/.test(m[1]) ? ["blanks", "ones", "twos", "threes", "fours", "fives", "sixes"][Number(m[1])] : m[1]);
+    m = /^(\d+-\d+):(L|R)$/.exec(mv);
+    if (m) {
+      const ends = c.v.ends || ["?", "?"];
+      return t(m[2] === "L" ? "move.left_end" : "move.right_end", { pip: m[2] === "L" ? ends[0] : ends[1] });
+    }
+    m = /^(\d+-\d+):(M|T(\d+))$/.exec(mv);
+    if (m) return this.trainName(c, m[2] === "M" ? "M" : Number(m[3]));
+    return mv;
+  }
+
+  // ----------------------------------------------------------- input
+
+  private tileMoves(c: Ctx): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    if (c.family === "dice-and-dominoes") return out;
+    for (const mv of c.msg.legal) {
+      const m = TILE_RE.exec(mv);
+      if (!m) continue;
+      const key = `${m[1]}-${m[2]}`;
+      if (!out.has(key)) out.set(key, []);
+      out.get(key)!.push(mv);
+    }
+    return out;
+  }
+
+  private playTile(c: Ctx, tile: string) {
+    const moves = this.tileMoves(c).get(tile);
+    if (!moves || !moves.length) return;
+    if (moves.length === 1) this.send(moves[0]);
+    else { this.chooser = { tile, moves }; this.render(); }
+  }
+
+  private onKey(e: KeyboardEvent) {
+    if (!this.msg || !this.msg.to_act) return;
+    const tgt = e.target as HTMLElement;
+    if (tgt && (tgt.tagName === "INPUT" || tgt.tagName === "SELECT" || tgt.tagName === "TEXTAREA")) return;
+    const c = this.ctx();
+    if (this.chooser) {
+      const k = e.key.toLowerCase();
+      const pick = this.chooser.moves.find((mv) => (k === "l" || k === "arrowleft") ? mv.endsWith(":L") : (k === "r" || k === "arrowright") ? mv.endsWith(":R") : false);
+      if (pick) { e.preventDefault(); this.send(pick); }
+      else if (/^[1-9]$/.test(k) && this.chooser.moves[Number(k) - 1]) { e.preventDefault(); this.send(this.chooser.moves[Number(k) - 1]); }
+      else if (k === "escape") { this.chooser = null; this.render(); }
+      return;
+    }
+    const playable = [...this.tileMoves(c).keys()];
+    const hand: string[] = this.myTiles(c).filter((x) => playable.includes(x));
+    if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+      if (!hand.length) return;
+      e.preventDefault();
+      this.focus = (this.focus + (e.key === "ArrowRight" ? 1 : hand.length - 1)) % hand.length;
+      this.render();
+    } else if ((e.key === "Enter" || e.key === " ") && hand.length) {
+      e.preventDefault();
+      this.playTile(c, hand[Math.min(this.focus, hand.length - 1)]);
+    } else if (/^[1-9]$/.test(e.key) && hand[Number(e.key) - 1]) {
+      e.preventDefault();
+      this.playTile(c, hand[Number(e.key) - 1]);
+    } else if (e.key === "p" && c.msg.legal.includes("pass")) { e.preventDefault(); this.send("pass"); }
+    else if (e.key === "d" && c.msg.legal.includes("draw")) { e.preventDefault(); this.send("draw"); }
+  }
+
+  private myTiles(c: Ctx): string[] {
+    if (c.me === null) return [];
+    const list = c.family === "dice-and-dominoes" ? c.v.players : c.v.hands;
+    return (list && list[c.me] && list[c.me].tiles) || [];
+  }
+
+  // ----------------------------------------------------------- drawing
+
+  render() {
+    if (!this.msg) return;
+    const c = this.ctx();
+    const root = this.root;
+    clear(root);
+    const wrap = h("div", { class: `table fam-${c.family || "waiting"} seats-${c.n}`, "data-version": c.msg.version, "data-status": c.msg.status, "data-to-act": c.msg.to_act ? "1" : "0" });
+    root.appendChild(wrap);
+    wrap.appendChild(this.topbar(c));
+    if (this.flash) wrap.appendChild(h("div", { class: "flash", role: "alert" }, this.flash));
+    if (c.msg.status === "broken") { wrap.appendChild(h("div", { class: "card" }, t("table.broken"), " ", c.msg.error || "")); return; }
+    if (c.msg.status === "waiting" || !c.msg.view) { wrap.appendChild(this.waiting(c)); return; }
+    const felt = h("div", { class: "felt" });
+    wrap.appendChild(felt);
+    felt.appendChild(this.opponents(c));
+    const board = h("div", { class: "board" });
+    felt.appendChild(board);
+    if (c.family === "line") this.lineBoard(c, board);
+    else if (c.family === "mexican-train") this.trainBoard(c, board);
+    else if (c.family === "texas-42") this.fortyTwoBoard(c, board);
+    else if (c.family === "dice-and-dominoes") this.diceBoard(c, board);
+    wrap.appendChild(this.turnBar(c));
+    wrap.appendChild(this.handArea(c));
+    wrap.appendChild(this.logPanel());
+    if (this.chooser) wrap.appendChild(this.chooserDialog(c));
+    if (this.showShare) wrap.appendChild(this.shareDialog(c));
+    const hf = c.msg.hands_finished ?? 0;
+    if (c.msg.status === "over") wrap.appendChild(this.summary(c, true));
+    else if (this.seen !== null && hf > this.seen) wrap.appendChild(this.summary(c, false));
+    if (!this.firstPaint) {
+      this.firstPaint = true;
+      (window as unknown as Record<string, number>).__firstTablePaint = performance.now();
+    }
+  }
+
+  private topbar(c: Ctx): HTMLElement {
+    const v = c.v || {};
+    const scores = h("div", { class: "scores" });
+    if (c.msg.view) {
+      if (c.family === "dice-and-dominoes") {
+        v.players.forEach((p: View, k: number) => scores.appendChild(this.scoreChip(c, this.seatName(c, k), (p.chips > 0 ? "+" : "") + p.chips, k === c.me)));
+        scores.appendChild(h("span", { class: "score pot" }, t("dd.pot"), h("b", null, v.pot)));
+      } else {
+        const s: number[] = v.scores || c.msg.scores || [];
+        s.forEach((x, side) => scores.appendChild(this.scoreChip(c, this.sideName(c, side), String(x),
+          c.me !== null && (c.family === "mexican-train" || !c.teams ? side === c.me : side === c.me % 2))));
+        if (v.target) scores.appendChild(h("span", { class: "score target" }, t("table.target", { n: v.target })));
+        if (c.family === "mexican-train") scores.appendChild(h("span", { class: "score target" }, t("mt.lowest_wins")));
+      }
+    }
+    const hand = c.family === "mexican-train" ? t("table.round", { n: v.round, of: v.rounds })
+      : c.family === "dice-and-dominoes" ? t("table.hand_of", { n: v.hand_number, of: v.hands })
+      : v.hand_number ? t("table.hand", { n: v.hand_number }) : "";
+    return h("header", { class: "topbar" },
+      h("a", { class: "back", href: "/", onclick: (e: Event) => { e.preventDefault(); this.close(); this.go("/"); }, "aria-label": t("table.lobby") }, "‹ ", t("table.lobby")),
+      h("div", { class: "title" }, h("strong", null, gameName(c.msg.game)), hand ? h("span", null, hand) : null),
+      scores,
+      this.shareLinks(c).length ? h("button", { class: "share-btn", onclick: () => { this.showShare = true; this.render(); } }, t("table.share")) : null,
+      h("span", { class: "conn " + (this.connected ? "on" : "off"), title: t(this.connected ? "table.online" : "table.offline") }, t(this.connected ? "table.online" : "table.offline")),
+      langPicker(() => this.render()));
+  }
+
+  private scoreChip(_c: Ctx, name: string, value: string, mine: boolean) {
+    return h("span", { class: "score" + (mine ? " mine" : "") }, name, h("b", null, value));
+  }
+
+  private shareLinks(c: Ctx): [string, string, string][] {
+    const saved = savedTables().find((x) => x.id === this.id && x.token === this.token);
+    if (!saved) return [];
+    const out: [string, string, string][] = [];
+    for (const k of Object.keys(saved.invites || {}))
+      out.push([t("table.invite_for", { who: this.seatName(c, Number(k)) }), tableUrl(this.id, saved.invites[k], true), "invite-" + k]);
+    if (saved.spectate) out.push([t("table.spectate_link"), tableUrl(this.id, saved.spectate, true), "spectate"]);
+    return out;
+  }
+
+  private shareDialog(c: Ctx): HTMLElement {
+    const close = () => { this.showShare = false; this.render(); };
+    return h("div", { class: "overlay", onclick: (e: Event) => { if (e.target === e.currentTarget) close(); } },
+      h("div", { class: "dialog", role: "dialog", "aria-modal": "true" }, h("h3", null, t("table.share_title")),
+        this.shareLinks(c).map(([label, url, id]) => this.linkRow(label, url, "share-" + id)),
+        h("div", { class: "choices" }, h("button", { class: "primary", onclick: close }, t("common.close")))));
+  }
+
+  private waiting(c: Ctx): HTMLElement {
+    const saved = savedTables().find((x) => x.id === this.id && x.token === this.token);
+    const box = h("section", { class: "card waiting" }, h("h2", null, t("table.waiting")));
+    const missing = c.msg.waiting_for || [];
+    box.appendChild(h("p", null, t("table.waiting_for", { who: missing.map((k) => this.seatName(c, k)).join(", ") })));
+    const invites = saved?.invites || {};
+    for (const k of Object.keys(invites))
+      if (missing.includes(Number(k))) box.appendChild(this.linkRow(t("table.invite_for", { who: t("seat.n", { n: Number(k) + 1 }) }), tableUrl(this.id, invites[k], true), "invite-" + k));
+    if (saved?.spectate) box.appendChild(this.linkRow(t("table.spectate_link"), tableUrl(this.id, saved.spectate, true), "spectate"));
+    return box;
+  }
+
+  private linkRow(label: string, url: string, id: string): HTMLElement {
+    const input = h("input", { readonly: true, value: url, id: "link-" + id, onclick: (e: Event) => (e.target as HTMLInputElement).select() }) as HTMLInputElement;
+    const btn = h("button", {
+      class: "small", onclick: async () => {
+        try { await navigator.clipboard.writeText(url); } catch { input.select(); document.execCommand("copy"); }
+        btn.textContent = t("table.copied");
+      },
+    }, t("table.copy"));
+    return h("div", { class: "link-row" }, h("label", { for: "link-" + id }, label), h("div", { class: "link-input" }, input, btn));
+  }
+
+  private opponents(c: Ctx): HTMLElement {
+    const box = h("div", { class: "opponents " + (c.me === null ? "spect" : "n" + c.n) });
+    const me = c.me ?? 0;
+    const actor = this.actorSeat(c.msg);
+    const waiting: number[] = c.v.waiting_for || [];
+    for (let r = c.me === null ? 0 : 1; r < c.n; r++) {
+      const k = (me + r) % c.n;
+      const pos = c.n === 4 && c.me !== null ? ["", "right", "top", "left"][r] : "top";
+      const list = c.family === "dice-and-dominoes" ? c.v.players : c.v.hands;
+      const count: number = list?.[k]?.count ?? 0;
+      const backs = h("div", { class: "backs" });
+      for (let i = 0; i < Math.min(count, 10); i++) backs.appendChild(tileSvg(0, 0, { vertical: true, faceDown: true, size: 11 }));
+      const extra: (HTMLElement | null)[] = [];
+      const turn = actor === k || waiting.includes(k);
+      const bub = this.bubbles.get(k);
+      if (bub && bub.until > Date.now()) extra.unshift(h("span", { class: "bubble" }, bub.text));
+      if (c.family === "texas-42") {
+        const bid = c.v.bids?.[k];
+        if (bid !== null && bid !== undefined && c.v.phase === "bidding") extra.push(h("span", { class: "tag" }, t("t42.bid_tag", { bid: this.bidText(bid) })));
+        if (c.v.declarer === k) extra.push(h("span", { class: "tag gold" }, t("t42.declarer")));
+        if (c.v.dealer === k) extra.push(h("span", { class: "tag" }, t("t42.dealer")));
+      }
+      if (c.family === "dice-and-dominoes") {
+        const p = c.v.players[k];
+        if (c.v.phase === "choose") extra.push(h("span", { class: "tag" + (p.submitted ? " gold" : "") }, t(p.submitted ? "dd.laid" : "dd.choosing")));
+      }
+      if (c.family === "mexican-train" && c.v.trains) {
+        const tr = c.v.trains.find((x: View) => x.train === k);
+        if (tr?.marker) extra.push(h("span", { class: "tag marker" }, t("mt.marker")));
+      }
+      box.appendChild(h("div", { class: `opp pos-${pos}` + (turn ? " turn" : ""), "data-seat": k },
+        h("div", { class: "opp-name" }, h("span", { class: "dot " + (c.msg.seats[k]?.connected === false ? "off" : "on") }), this.seatName(c, k)),
+        h("div", { class: "opp-kind" }, this.seatKind(c, k)),
+        h("div", { class: "opp-tiles" }, backs, h("span", { class: "count" }, t("table.tiles", { n: count }))),
+        extra.length ? h("div", { class: "tags" }, extra) : null));
+    }
+    return box;
+  }
+
+  private turnBar(c: Ctx): HTMLElement {
+    const a = this.actorSeat(c.msg);
+    let text: string;
+    if (c.msg.status === "over") text = t("table.game_over");
+    else if (c.msg.to_act) text = this.promptFor(c);
+    else if (c.v.actor === "simultaneous") text = t("dd.waiting_others");
+    else if (a !== null) text = t("table.turn_of", { who: this.seatName(c, a) });
+    else text = t("table.dealing");
+    return h("div", { class: "turnbar" + (c.msg.to_act ? " mine" : ""), role: "status", "aria-live": "polite" }, text);
+  }
+
+  private promptFor(c: Ctx): string {
+    const v = c.v;
+    if (c.family === "texas-42") return t(v.phase === "bidding" ? "t42.your_bid" : v.phase === "trumps" ? "t42.name_trumps" : "table.your_turn");
+    if (c.family === "dice-and-dominoes") return t(v.phase === "reroll_or_keep" ? "dd.reroll_prompt" : "dd.choose_prompt");
+    if (c.family === "line" && v.phase === "redeal") return t("line.redeal_prompt");
+    if (c.family === "line" && v.phase === "choose_leader") return t("line.leader_prompt");
+    if (c.family === "mexican-train" && v.opening_turn) return t("mt.opening_prompt");
+    if (c.msg.legal.length === 1 && c.msg.legal[0] === "pass") return t("table.must_pass");
+    if (c.msg.legal.every((m) => !TILE_RE.test(m)) && c.msg.legal.includes("draw")) return t("table.must_draw");
+    return t("table.your_turn");
+  }
+
+  private handArea(c: Ctx): HTMLElement {
+    const area = h("div", { class: "hand-area" });
+    if (c.me === null) {
+      area.appendChild(h("p", { class: "spectating" }, t("table.spectating")));
+      return area;
+    }
+    const buttons = h("div", { class: "actions" });
+    const others = c.msg.legal.filter((m) => !TILE_RE.test(m));
+    if (c.msg.to_act && c.msg.legal.length > 1)
+      buttons.appendChild(h("button", { class: "action hint-btn", id: "hint", disabled: this.hintBusy, onclick: () => this.askHint() }, t(this.hintBusy ? "hint.thinking" : "hint.button")));
+    for (const mv of others) buttons.appendChild(h("button", { class: "action", "data-move": mv, onclick: () => this.send(mv) }, this.moveLabel(c, mv)));
+    const tiles = this.myTiles(c);
+    const hand = h("div", { class: "hand", role: "list", "aria-label": t("table.your_hand") });
+    const size = window.innerWidth < 600 ? (tiles.length > 10 ? 22 : tiles.length > 8 ? 26 : 32) : tiles.length > 15 ? 30 : 36;
+    if (c.family === "dice-and-dominoes") {
+      const choosing = c.msg.to_act && c.v.phase === "choose";
+      tiles.forEach((tile, i) => {
+        const order = this.selected.indexOf(i);
+        const el = h("button", {
+          class: "htile" + (choosing ? " legal" : "") + (order >= 0 ? " picked" : ""), "data-tile": tile, role: "listitem",
+          disabled: !choosing, "aria-label": tile,
+          onclick: () => {
+            if (order >= 0) this.selected.splice(order, 1);
+            else if (this.selected.length < 2) this.selected.push(i);
+            this.render();
+          },
+        }, tileFrom(tile, { vertical: true, size }), order >= 0 ? h("span", { class: "order" }, String(order + 1)) : null);
+        hand.appendChild(el);
+      });
+      if (choosing) {
+        const want = tiles.length === 1 ? 1 : 2;
+        const text = this.selected.map((i) => tiles[i]).join(",");
+        const ok = this.selected.length === want && c.msg.legal.includes(text);
+        buttons.prepend(h("button", { class: "action primary", id: "lay", disabled: !ok, onclick: () => this.send(text) }, t(want === 1 ? "dd.lay_one" : "dd.lay_two")));
+        area.appendChild(h("p", { class: "hint-text" }, t("dd.choose_help")));
+      }
+      const mine = c.v.players[c.me];
+      if (mine?.submission) area.appendChild(h("div", { class: "submitted" }, t("dd.your_submission"), (mine.submission as string).split(",").map((x) => tileFrom(x, { size: 18 }))));
+    } else {
+      const moves = this.tileMoves(c);
+      const playable = tiles.filter((x) => moves.has(x));
+      const focusTile = playable[Math.min(this.focus, playable.length - 1)];
+      tiles.forEach((tile) => {
+        const legal = moves.has(tile);
+        hand.appendChild(h("button", {
+          class: "htile" + (legal ? " legal" : c.msg.to_act ? " dim" : "") + (legal && tile === focusTile ? " focus" : ""),
+          "data-tile": tile, role: "listitem", disabled: !legal, "aria-label": tile,
+          onclick: () => this.playTile(c, tile),
+        }, tileFrom(tile, { vertical: true, size })));
+      });
+    }
+    area.appendChild(buttons);
+    if (this.hint && this.hint.version === c.msg.version && c.msg.to_act) area.appendChild(this.hintPanel(c));
+    area.appendChild(hand);
+    if (c.family === "line" && c.msg.to_act) area.appendChild(h("p", { class: "keys" }, t("line.keys")));
+    return area;
+  }
+
+  private async askHint() {
+    this.hintBusy = true;
+    this.render();
+    try {
+      const r = await api.hint(this.id, this.token);
+      this.hint = { version: r.version, moves: r.moves };
+    } catch (e) { this.onError(String((e as Error).message)); }
+    this.hintBusy = false;
+    this.render();
+  }
+
+  private hintPanel(c: Ctx): HTMLElement {
+    const moves = this.hint!.moves;
+    if (!moves.length) return h("p", { class: "hint-text" }, t("hint.none"));
+    const best = moves[0].value, worst = moves[moves.length - 1].value;
+    const span = best - worst || 1;
+    return h("div", { class: "hints", "aria-label": t("hint.title") }, h("span", { class: "hint-title" }, t("hint.title")),
+      moves.slice(0, 5).map((m, i) => {
+        const tile = TILE_RE.exec(m.move);
+        const label = tile ? [tileFrom(`${tile[1]}-${tile[2]}`, { size: 14 }), /:/.test(m.move) ? " " + this.moveLabel(c, m.move) : ""] : [this.moveLabel(c, m.move)];
+        return h("button", { class: "hint" + (i === 0 ? " best" : ""), onclick: () => this.send(m.move), title: m.value.toFixed(3) },
+          label, h("span", { class: "bar", style: `width:${Math.round(8 + 52 * (m.value - worst) / span)}px` }), h("small", null, m.value.toFixed(2)));
+      }));
+  }
+
+  private chooserDialog(c: Ctx): HTMLElement {
+    const ch = this.chooser!;
+    return h("div", { class: "overlay", onclick: (e: Event) => { if (e.target === e.currentTarget) { this.chooser = null; this.render(); } } },
+      h("div", { class: "dialog chooser", role: "dialog", "aria-modal": "true" },
+        h("h3", null, t(c.family === "mexican-train" ? "mt.which_train" : "line.which_end")),
+        tileFrom(ch.tile, { size: 40 }),
+        h("div", { class: "choices" }, ch.moves.map((mv, i) => h("button", { class: "action", "data-move": mv, onclick: () => this.send(mv) },
+          h("kbd", null, mv.endsWith(":L") ? "L" : mv.endsWith(":R") ? "R" : String(i + 1)), " ", this.moveLabel(c, mv)))),
+        h("button", { class: "link", onclick: () => { this.chooser = null; this.render(); } }, t("common.cancel"))));
+  }
+
+  private logPanel(): HTMLElement {
+    const items = this.log.slice(-8).reverse();
+    return h("aside", { class: "log", "aria-label": t("table.last_moves") }, h("h4", null, t("table.last_moves")),
+      items.length ? h("ol", null, items.map((e) => h("li", { class: e.cls || "" }, e.text))) : h("p", { class: "muted" }, t("table.no_moves")));
+  }
+
+  // ----------------------------------------------------------- boards
+
+  private lineBoard(c: Ctx, board: HTMLElement) {
+    const v = c.v;
+    const small = window.innerWidth < 600;
+    const size = small ? (v.line.length > 14 ? 16 : v.line.length > 8 ? 20 : 26) : v.line.length > 18 ? 26 : 32;
+    const line = h("div", { class: "line", "aria-label": t("line.the_line") });
+    if (!v.line.length) line.appendChild(h("p", { class: "muted" }, v.must_lead ? t("line.must_lead", { tile: v.must_lead.replace("-", "|") }) : t("line.empty")));
+    v.line.forEach((tile: string, i: number) => {
+      const [a, b] = parseTile(tile);
+      line.appendChild(h("span", { class: "lt" + (a === b ? " double" : "") + (i === 0 ? " left-end" : "") + (i === v.line.length - 1 ? " right-end" : ""), "data-tile": tile },
+        tileSvg(a, b, { vertical: a === b, size })));
+    });
+    board.appendChild(line);
+    const info = h("div", { class: "board-info" });
+    if (v.ends) info.appendChild(h("span", null, t("line.ends", { l: v.ends[0], r: v.ends[1] })));
+    if (v.boneyard > 0 || v.sleeping > 0) info.appendChild(h("span", { class: "boneyard" }, t("table.boneyard", { n: v.boneyard })));
+    if (v.passes_in_row > 0) info.appendChild(h("span", { class: "tag" }, t("line.passes", { n: v.passes_in_row })));
+    board.appendChild(info);
+  }
+
+  private trainBoard(c: Ctx, board: HTMLElement) {
+    const v = c.v;
+    const small = window.innerWidth < 600;
+    const size = small ? 17 : 24;
+    if (!v.trains) { board.appendChild(h("p", { class: "muted" }, t("table.dealing"))); return; }
+    board.appendChild(h("div", { class: "station" }, h("span", null, t("mt.engine")), tileFrom(v.engine, { vertical: true, size: size + 4 }),
+      h("span", { class: "boneyard" }, t("table.boneyard", { n: v.boneyard }))));
+    const trains = h("div", { class: "trains" });
+    const order = [...v.trains].sort((a: View, b: View) => (a.train === c.me ? -1 : b.train === c.me ? 1 : 0));
+    const legalTrains = new Set(c.msg.legal.map((m) => /:(M|T\d+)$/.exec(m)?.[1]).filter(Boolean));
+    for (const tr of order) {
+      const key = tr.train === "M" ? "M" : "T" + tr.train;
+      const row = h("div", { class: "train" + (tr.train === c.me ? " mine" : "") + (tr.train === "M" ? " mexican" : "") + (legalTrains.has(key) ? " playable" : ""), "data-train": key },
+        h("div", { class: "train-label" }, this.trainName(c, tr.train),
+          tr.marker ? h("span", { class: "tag marker" }, t("mt.marker")) : null,
+          tr.open_double ? h("span", { class: "tag red" }, t("mt.open_double")) : null));
+      const tiles = h("div", { class: "train-tiles" });
+      if (!tr.tiles.length) tiles.appendChild(h("span", { class: "muted" }, tr.train === "M" && !tr.started ? t("mt.not_started") : t("mt.empty", { pip: tr.end })));
+      const shown = small && tr.tiles.length > 8 ? tr.tiles.slice(-8) : tr.tiles;
+      if (shown.length < tr.tiles.length) tiles.appendChild(h("span", { class: "more" }, "+" + (tr.tiles.length - shown.length)));
+      for (const tile of shown) {
+        const [a, b] = parseTile(tile);
+        tiles.appendChild(tileSvg(a, b, { vertical: a === b, size }));
+      }
+      row.appendChild(tiles);
+      trains.appendChild(row);
+    }
+    board.appendChild(trains);
+  }
+
+  private fortyTwoBoard(c: Ctx, board: HTMLElement) {
+    const v = c.v;
+    const info = h("div", { class: "bidbox" });
+    if (v.declarer !== null && v.declarer !== undefined)
+      info.appendChild(h("div", { class: "contract" }, t("t42.contract", { who: this.seatName(c, v.declarer), bid: this.bidText(this.highBidText(v)) }),
+        v.trumps ? h("span", { class: "tag gold trumps" }, t("t42.trumps_are", { trumps: this.trumpName(v.trumps) })) : h("span", { class: "tag" }, t("t42.no_trumps_yet"))));
+    if (v.phase === "bidding" || v.phase === "trumps") {
+      const bids = h("div", { class: "bids" });
+      for (let k = 0; k < 4; k++) {
+        const b = v.bids[k];
+        bids.appendChild(h("span", { class: "bid" + (v.actor === k ? " turn" : "") }, this.seatName(c, k), h("b", null, b === null ? "…" : this.bidText(b))));
+      }
+      info.appendChild(bids);
+    }
+    board.appendChild(info);
+    // The trick in progress, each tile at its player's place.
+    const trick = h("div", { class: "trick" });
+    const me = c.me ?? 0;
+    for (let r = 0; r < 4; r++) {
+      const k = (me + r) % 4;
+      const p = v.trick.find((x: View) => x.seat === k);
+      trick.appendChild(h("div", { class: "trick-slot pos-" + ["bottom", "right", "top", "left"][r] }, p ? tileFrom(p.tile, { vertical: true, size: window.innerWidth < 600 ? 22 : 30 }) : null));
+    }
+    board.appendChild(trick);
+    const sides = h("div", { class: "taken" });
+    for (let s = 0; s < 2; s++)
+      sides.appendChild(h("span", { class: "score" + (c.me !== null && s === c.me % 2 ? " mine" : "") }, this.sideName(c, s),
+        h("b", null, t("t42.taken", { points: v.points_taken[s], tricks: v.tricks_taken[s] }))));
+    board.appendChild(sides);
+    const last = v.tricks[v.tricks.length - 1];
+    if (last && last.tiles && v.trick.length === 0)
+      board.appendChild(h("div", { class: "last-trick" }, t("t42.last_trick", { who: this.seatName(c, last.winner) }), last.tiles.map((x: string) => tileFrom(x, { size: 14 }))));
+  }
+
+  private highBidText(v: View): string {
+    const hb = v.high_bid as number;
+    if (!v.bids || v.declarer === null) return String(hb);
+    return v.bids[v.declarer] ?? String(hb);
+  }
+
+  private diceBoard(c: Ctx, board: HTMLElement) {
+    const v = c.v;
+    const top = h("div", { class: "dice-row" });
+    if (v.match_points) top.append(h("span", { class: "label" }, t("dd.match_points")), dieSvg(v.match_points[0]), dieSvg(v.match_points[1]));
+    else top.append(h("span", { class: "muted" }, t("dd.no_dice")));
+    top.append(h("span", { class: "pot-big" }, t("dd.pot"), h("b", null, v.pot)), h("span", { class: "boneyard" }, t("table.boneyard", { n: v.boneyard })));
+    board.appendChild(top);
+    const lr = v.last_round;
+    if (lr) {
+      const rev = h("div", { class: "reveal" }, h("h4", null, t("dd.reveal_title", { n: lr.number, a: lr.match_points[0], b: lr.match_points[1] })));
+      if (lr.top_special) rev.appendChild(h("p", { class: "why" }, t("dd.top_special", { who: this.seatName(c, lr.top_seat), special: lr.top_special })));
+      const grid = h("div", { class: "reveal-grid" });
+      for (const s of lr.seats) {
+        grid.appendChild(h("div", { class: "reveal-seat" + (s.out ? " out" : "") },
+          h("span", { class: "who" }, this.seatName(c, s.seat)),
+          h("span", { class: "tiles" },
+            s.discarded.map((x: string) => h("span", { class: "counted", title: t("dd.counted") }, tileFrom(x, { size: 20 }))),
+            s.sent_back.map((x: string) => h("span", { class: "sentback", title: t("dd.sent_back") }, tileFrom(x, { size: 20 }))),
+            s.face_down.map((x: string | null) => h("span", { class: "facedown", title: t("dd.face_down") }, x ? tileFrom(x, { size: 20 }) : tileSvg(0, 0, { faceDown: true, size: 20 })))),
+          h("span", { class: "what" }, [s.special ? s.special : null, s.drew ? t("dd.drew") : null, s.out ? t("dd.out") : null].filter(Boolean).join(" · "))));
+      }
+      rev.appendChild(grid);
+      rev.appendChild(h("p", { class: "legend" }, h("span", { class: "counted" }, t("dd.counted")), " ", h("span", { class: "sentback" }, t("dd.sent_back")), " ", h("span", { class: "facedown" }, t("dd.face_down"))));
+      board.appendChild(rev);
+    }
+  }
+
+  // ----------------------------------------------------------- end of hand
+
+  private summary(c: Ctx, over: boolean): HTMLElement {
+    const v = c.v;
+    const body = h("div", { class: "summary-body" });
+    if (c.family === "line" && v.last_hand) {
+      const lh = v.last_hand;
+      body.appendChild(h("p", { class: "how" }, lh.end === "domino"
+        ? t(lh.capicua ? "line.end_capicua" : "line.end_domino", { who: this.seatName(c, lh.last_placer) })
+        : t("line.end_block", { who: this.seatName(c, lh.last_placer) }) + (lh.tied ? " " + t("line.tied") : "")));
+      body.appendChild(h("p", null, lh.winner_side === null ? t("summary.nobody") : t("summary.wins_hand", { who: this.sideName(c, lh.winner_side) })));
+      const tbl = h("table", { class: "pips" }, h("tr", null, h("th", null, t("summary.seat")), h("th", null, t("summary.pips_left"))));
+      lh.pips.forEach((p: number, k: number) => tbl.appendChild(h("tr", null, h("td", null, this.seatName(c, k)), h("td", null, p))));
+      body.appendChild(tbl);
+      const pts = h("table", { class: "points" }, h("tr", null, h("th", null, t("summary.side")), h("th", null, t("summary.points")), h("th", null, t("summary.total"))));
+      lh.total.forEach((tot: number, s: number) => {
+        const parts: string[] = [];
+        if (lh.pip_points[s]) parts.push(t(v.scoring === "wins" ? "summary.wins_n" : "summary.for_pips", { n: lh.pip_points[s] }));
+        for (const b of lh.bonuses) if (b.side === s) parts.push(t("summary.bonus", { n: b.points, name: hasKey("bonus." + b.bonus) ? t("bonus." + b.bonus) : b.bonus }));
+        pts.appendChild(h("tr", null, h("td", null, this.sideName(c, s)), h("td", null, parts.join(" + ") || "0"), h("td", null, h("b", null, tot))));
+      });
+      body.appendChild(pts);
+    } else if (c.family === "mexican-train" && v.last_round) {
+      const lr = v.last_round;
+      body.appendChild(h("p", { class: "how" }, lr.end === "domino" ? t("mt.end_domino", { who: this.seatName(c, lr.out_seat) }) : t("mt.end_blocked")));
+      const tbl = h("table", { class: "points" }, h("tr", null, h("th", null, t("summary.seat")), h("th", null, t("mt.tiles_left")), h("th", null, t("mt.penalty")), h("th", null, t("summary.total"))));
+      lr.penalty.forEach((p: number, k: number) => tbl.appendChild(h("tr", null, h("td", null, this.seatName(c, k)), h("td", null, lr.tiles_left[k]), h("td", null, p), h("td", null, h("b", null, v.scores[k])))));
+      body.appendChild(tbl);
+    } else if (c.family === "texas-42" && v.last_hand) {
+      const lh = v.last_hand;
+      body.appendChild(h("p", { class: "how" }, t(lh.made ? "t42.made" : "t42.set", { who: this.seatName(c, lh.declarer), bid: this.bidText(lh.bid_text), trumps: this.trumpName(lh.trumps) })));
+      const tbl = h("table", { class: "points" }, h("tr", null, h("th", null, t("summary.side")), h("th", null, t("t42.count")), h("th", null, t("t42.tricks")), h("th", null, t("summary.points")), h("th", null, t("summary.total"))));
+      for (let s = 0; s < 2; s++) tbl.appendChild(h("tr", null, h("td", null, this.sideName(c, s)), h("td", null, lh.points[s]), h("td", null, lh.tricks[s]), h("td", null, "+" + lh.gained[s]), h("td", null, h("b", null, v.scores[s]))));
+      body.appendChild(tbl);
+    } else if (c.family === "dice-and-dominoes" && v.last_hand) {
+      const lh = v.last_hand;
+      const winners = lh.winners.map((k: number) => this.seatName(c, k)).join(", ");
+      body.appendChild(h("p", { class: "how" }, t("dd.how_" + lh.how, { who: winners, pot: lh.pot, share: lh.share, special: lh.winning_special || "" })));
+      const tbl = h("table", { class: "points" }, h("tr", null, h("th", null, t("summary.seat")), h("th", null, t("dd.this_hand")), h("th", null, t("dd.chips"))));
+      lh.net.forEach((x: number, k: number) => tbl.appendChild(h("tr", null, h("td", null, this.seatName(c, k)), h("td", null, (x > 0 ? "+" : "") + x), h("td", null, h("b", null, v.players[k].chips)))));
+      body.appendChild(tbl);
+    }
+    let title = t("summary.hand_over");
+    if (over) {
+      const w: number[] = v.winners ?? (v.winner_side !== undefined ? [v.winner_side] : []);
+      const names = w.map((s) => (c.family === "line" || c.family === "texas-42" ? this.sideName(c, s) : this.seatName(c, s)));
+      title = t("summary.game_over", { who: names.join(", ") });
+    }
+    const actions = over
+      ? h("div", { class: "choices" }, h("button", { class: "primary", onclick: () => { this.close(); this.go("/"); } }, t("summary.new_game")),
+        h("button", { class: "action", id: "verify", onclick: () => this.showFairness(body) }, t("summary.verify")))
+      : h("div", { class: "choices" }, h("button", { class: "primary", id: "continue", onclick: () => { this.setSeen(c.msg.hands_finished ?? 0); this.render(); } }, t("summary.continue")));
+    return h("div", { class: "overlay" }, h("div", { class: "dialog summary", role: "dialog", "aria-modal": "true" }, h("h2", null, title), body, actions));
+  }
+
+  private async showFairness(body: HTMLElement) {
+    try {
+      const f = await api.fairness(this.id);
+      // Check the commitment here too: SHA-256 of the secret's bytes.
+      let verdict = t("fair.unavailable"), ok = false;
+      const secret = String(f.secret ?? "");
+      if (globalThis.crypto?.subtle && /^[0-9a-f]+$/.test(secret) && secret.length % 2 === 0) {
+        const bytes = new Uint8Array(secret.match(/../g)!.map((x) => parseInt(x, 16)));
+        const d = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+        ok = Array.from(d, (x) => x.toString(16).padStart(2, "0")).join("") === String(f.commitment);
+        verdict = t(ok ? "fair.ok" : "fair.bad");
+      }
+      body.appendChild(h("div", { class: "fairness" }, h("h4", null, t("fair.title")), h("p", null, t("fair.explain")),
+        h("p", { class: "verdict " + (ok ? "good" : "bad"), id: "verdict" }, verdict),
+        h("dl", null, h("dt", null, t("fair.commitment")), h("dd", null, String(f.commitment)), h("dt", null, t("fair.secret")), h("dd", null, String(f.secret ?? "")),
+          h("dt", null, t("fair.seed")), h("dd", null, String(f.seed ?? ""))),
+        h("p", null, h("a", { href: `/api/tables/${this.id}/record`, download: `boneyard-${this.id}.json` }, t("fair.record")), " · ", t("fair.cli"))));
+    } catch (e) { this.onError(String((e as Error).message)); }
+  }
+}

@@ -1,0 +1,277 @@
+// The browser app in headless Chromium against a real `boneyard serve`:
+// every family from the lobby to a hand summary, two people at one table,
+// a reload mid-game, a spectator, screenshots and timings.
+//   node tests/browser.mjs BONEYARD_EXE SCREENSHOT_DIR
+// Exits 77 (ctest: skipped) with a message when Chromium is missing.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const webDir = resolve(here, "..");
+const exe = process.argv[2];
+const shots = resolve(process.argv[3] || join(webDir, "..", "build", "screenshots"));
+const chromium = process.env.CHROMIUM || "/usr/bin/chromium";
+if (!existsSync(chromium)) { console.log(`SKIP: no Chromium at ${chromium} (apt-get install chromium; scripts/setup.sh does)`); process.exit(77); }
+if (!exe || !existsSync(exe)) { console.error(`no boneyard executable: ${exe}`); process.exit(2); }
+if (!existsSync(join(webDir, "dist", "index.html"))) { console.error("web/dist is not built: cd web && npm run build"); process.exit(2); }
+const puppeteer = (await import("puppeteer-core")).default;
+mkdirSync(shots, { recursive: true });
+
+const t0 = Date.now();
+const tmp = mkdtempSync(join(tmpdir(), "boneyard-web-"));
+const server = spawn(exe, ["serve", "--port", "0", "--db", join(tmp, "t.db"), "--static", join(webDir, "dist"), "--strong-ms", "30"], { stdio: ["ignore", "pipe", "pipe"] });
+const port = await new Promise((res, rej) => {
+  let out = "";
+  server.stdout.on("data", (d) => { out += d; const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out); if (m) res(Number(m[1])); });
+  server.stderr.on("data", (d) => process.stderr.write(d));
+  server.on("exit", (c) => rej(new Error("server exited " + c)));
+  setTimeout(() => rej(new Error("server did not start")), 15000);
+});
+const base = `http://127.0.0.1:${port}`;
+const browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ["--no-sandbox", "--disable-gpu", "--lang=en-US", "--disable-dev-shm-usage"] });
+const figures = {};
+let failures = 0;
+const check = (cond, what) => { if (!cond) { console.error("FAIL " + what); failures++; } else console.log("ok   " + what); };
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 1 };
+
+async function newPage(ctx, viewport = DESKTOP) {
+  const page = await ctx.newPage();
+  await page.setViewport(viewport);
+  page.on("pageerror", (e) => { console.error("page error: " + e.message); failures++; });
+  await page.evaluateOnNewDocument(() => { if (!localStorage.getItem("boneyard.lang")) localStorage.setItem("boneyard.lang", "en"); });
+  return page;
+}
+const state = (page) => page.evaluate(() => { const t = document.querySelector(".table"); return t ? { v: Number(t.dataset.version), status: t.dataset.status, act: t.dataset.toAct === "1" } : null; });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// One action as a person would: a highlighted tile (and an end or train when
+// asked), else a button (bid, trump, pass, draw); two tiles in Dice & Dominoes.
+async function act(page, family) {
+  if (await page.$(".chooser")) { await page.click(".chooser .choices button"); return "chooser"; }
+  if (family === "dice-and-dominoes") {
+    const lay = await page.$("#lay");
+    if (lay) {
+      const tiles = await page.$$(".hand .htile.legal");
+      const picked = await page.$$(".hand .htile.picked");
+      if (picked.length < Math.min(2, tiles.length)) { await tiles[picked.length].click(); return "pick"; }
+      await lay.click();
+      return "lay";
+    }
+  }
+  const tile = await page.$(".hand .htile.legal:not([disabled])");
+  if (tile && family !== "dice-and-dominoes") { await tile.click(); return "tile"; }
+  const buttons = await page.$$(".actions .action[data-move]:not([disabled])");
+  if (buttons.length) {
+    // Texas 42 bidding: bid the lowest number rather than pass, so hands are played.
+    const labels = await Promise.all(buttons.map((b) => b.evaluate((e) => e.dataset.move)));
+    let i = labels.findIndex((m) => /^bid:\d+$/.test(m || ""));
+    if (i < 0) i = labels.findIndex((m) => m !== "pass");
+    if (i < 0) i = 0;
+    await buttons[i].click();
+    return "button " + labels[i];
+  }
+  return null;
+}
+
+let hintChecked = false;
+async function playHand(page, family, { shotAt = 2, name } = {}) {
+  let moves = 0;
+  const deadline = Date.now() + 90000;
+  while (Date.now() < deadline) {
+    if (await page.$(".summary")) return moves;
+    const s = await state(page);
+    if (s && s.act) {
+      const before = s.v;
+      if (family === "line" && !hintChecked && (await page.$("#hint"))) {
+        hintChecked = true;
+        const t = performance.now();
+        await page.click("#hint");
+        const ok = await page.waitForSelector(".hints .hint, .hint-text", { timeout: 8000 }).then(() => true, () => false);
+        figures.hint_ms = Math.round(performance.now() - t);
+        check(ok, "line: the hint button shows the legal moves' values");
+      }
+      const did = await act(page, family).catch(() => null); // a tile redrawn under the click: try again
+      if (did && !["pick", "chooser"].includes(did) && !did.startsWith("tile")) {
+        await page.waitForFunction((v) => { const t = document.querySelector(".table"); return !t || Number(t.dataset.version) > v || t.dataset.toAct !== "1" || document.querySelector(".summary"); }, { timeout: 10000 }, before).catch(() => {});
+      }
+      if (did === "tile" && !(await page.$(".chooser"))) await page.waitForFunction((v) => { const t = document.querySelector(".table"); return !t || Number(t.dataset.version) > v || document.querySelector(".summary"); }, { timeout: 10000 }, before).catch(() => {});
+      if (did && did !== "pick" && did !== "chooser") moves++;
+      if (name && moves === shotAt) await page.screenshot({ path: join(shots, `${name}-desktop.png`) });
+    } else await sleep(40);
+  }
+  throw new Error(`${family}: no hand summary within 90 s`);
+}
+
+async function createFromLobby(page, family, preset, seats = {}, query = "") {
+  await page.goto(`${base}/?botdelay=20${query}`);
+  await page.waitForSelector(`[data-family="${family}"]`);
+  await page.click(`[data-family="${family}"]`);
+  if (preset) await page.click(`input[name=preset][value="${preset}"]`);
+  for (const [k, v] of Object.entries(seats)) await page.select(`select[data-seat="${k}"]`, v);
+  await Promise.all([page.waitForSelector(".table"), page.click("#create")]);
+  return page.url();
+}
+
+try {
+  const ctx = await browser.createBrowserContext();
+  // Lobby at both sizes.
+  const lobby = await newPage(ctx);
+  await lobby.goto(base + "/");
+  await lobby.waitForSelector(".quick-btn");
+  check((await lobby.$$(".preset")).length > 5, "lobby lists the line presets");
+  await lobby.screenshot({ path: join(shots, "lobby-desktop.png") });
+  const lobbyPhone = await newPage(ctx, PHONE);
+  await lobbyPhone.goto(base + "/");
+  await lobbyPhone.waitForSelector(".quick-btn");
+  await lobbyPhone.screenshot({ path: join(shots, "lobby-phone.png"), fullPage: false });
+  // Spanish lobby: the picker changes every string.
+  await lobbyPhone.select("select.lang", "es");
+  await lobbyPhone.waitForFunction(() => document.body.innerText.includes("Jugar ya"));
+  check(true, "language picker switches the lobby to Spanish");
+  await lobbyPhone.select("select.lang", "en");
+  await lobbyPhone.close();
+
+  // Each family: a whole hand from the lobby, as a person.
+  const families = [["line", "latin"], ["mexican-train", "mexican-train"], ["texas-42", "texas-42"], ["dice-and-dominoes", "dice-and-dominoes"]];
+  for (const [family, preset] of families) {
+    const page = await newPage(ctx);
+    const url = await createFromLobby(page, family, preset);
+    await page.waitForSelector(".board");
+    const start = Date.now();
+    const moves = await playHand(page, family, { name: family });
+    const summary = await page.$eval(".summary", (e) => e.innerText);
+    check(moves > 0 && summary.length > 20, `${family}: played a hand (${moves} moves, ${((Date.now() - start) / 1000).toFixed(1)} s) and saw the summary`);
+    await page.screenshot({ path: join(shots, `${family}-summary-desktop.png`) });
+    if (family === "line") check(/pips|Pips/.test(summary), "line: the summary shows every side's pips");
+    // The same seat on a phone.
+    const phone = await newPage(ctx, PHONE);
+    await phone.goto(url);
+    await phone.waitForSelector(".board");
+    if (await phone.$("#continue")) await phone.click("#continue");
+    await sleep(150);
+    await phone.screenshot({ path: join(shots, `${family}-phone.png`) });
+    if (family === "line") {
+      await phone.select("select.lang", "es");
+      await phone.waitForFunction(() => /Salón/.test(document.body.innerText));
+      await phone.screenshot({ path: join(shots, "line-phone-es.png") });
+      check(true, "the table switches to Spanish");
+      await phone.select("select.lang", "en");
+    }
+    await phone.close();
+    await page.click("#continue").catch(() => {});
+    await page.close();
+  }
+
+  // A whole (one-hand) game: the final summary and the fairness check.
+  {
+    const page = await newPage(ctx);
+    await page.goto(`${base}/?botdelay=20`);
+    await page.waitForSelector('[data-family="dice-and-dominoes"]');
+    await page.click('[data-family="dice-and-dominoes"]');
+    await page.waitForSelector("input[name=hands]");
+    await page.$eval("input[name=hands]", (e) => { e.value = "1"; e.dispatchEvent(new Event("change")); });
+    await Promise.all([page.waitForSelector(".table"), page.click("#create")]);
+    await playHand(page, "dice-and-dominoes");
+    await page.waitForSelector("#verify", { timeout: 10000 });
+    const title = await page.$eval(".summary h2", (e) => e.textContent);
+    await page.click("#verify");
+    await page.waitForSelector(".fairness dd");
+    const secret = await page.$eval(".fairness", (e) => e.innerText);
+    check(/Game over/.test(title) && /[0-9a-f]{64}/.test(secret), "a finished game shows the winner and the fairness check (secret and commitment)");
+    check(await page.$eval("#verdict", (e) => e.classList.contains("good")), "the browser checks SHA-256(secret) = commitment");
+    await page.screenshot({ path: join(shots, "game-over-desktop.png") });
+    await page.close();
+  }
+
+  // Two people at one table, a spectator, a reload.
+  const alice = await newPage(ctx);
+  await createFromLobby(alice, "line", "latin", { 1: "friend" }, "&dropdelay=1500");
+  await alice.waitForSelector("#link-invite-1");
+  const invite = await alice.$eval("#link-invite-1", (e) => e.value);
+  const spectate = await alice.$eval("#link-spectate", (e) => e.value);
+  await alice.screenshot({ path: join(shots, "waiting-desktop.png") });
+  const ctx2 = await browser.createBrowserContext();
+  const bob = await newPage(ctx2);
+  await bob.goto(invite);
+  await bob.waitForSelector(".board");
+  await alice.waitForSelector(".board");
+  check(true, "a friend joins by the invitation link and the game starts for both");
+  // Play until someone at the table (alice or bob) has moved and the other sees it.
+  let seen = false;
+  for (let i = 0; i < 200 && !seen; i++) {
+    for (const [me, other] of [[alice, bob], [bob, alice]]) {
+      const s = await state(me);
+      if (!s || !s.act) continue;
+      const tile = await me.$(".hand .htile.legal");
+      if (!tile) { const b = await me.$(".actions .action[data-move]"); if (b) await b.click().catch(() => {}); continue; }
+      const tileText = await tile.evaluate((e) => e.dataset.tile).catch(() => null);
+      if (!tileText) continue;
+      const clicked = performance.now();
+      try {
+        await tile.click();
+        if (await me.$(".chooser")) await me.click(".chooser .choices button");
+      } catch { continue; }
+      await other.waitForSelector(`.line [data-tile="${tileText}"], .line [data-tile="${tileText.split("-").reverse().join("-")}"]`, { timeout: 5000 });
+      figures.click_to_other_browser_ms = Math.round(performance.now() - clicked);
+      figures.click_to_move_shown_ms = await me.evaluate(() => Math.round(window.__lastMoveMs || -1));
+      seen = true;
+      break;
+    }
+    if (!seen) await sleep(50);
+  }
+  check(seen, "a move by one person appears in the other's browser");
+  // Reload mid-game: the same seat and state.
+  const before = await state(bob);
+  const handBefore = (await bob.$$(".hand .htile")).length;
+  await bob.reload();
+  await bob.waitForSelector(".board");
+  const after = await state(bob);
+  const handAfter = (await bob.$$(".hand .htile")).length;
+  check(after.v >= before.v && handAfter > 0 && Math.abs(handAfter - handBefore) <= 1, `reload keeps the seat and the state (version ${before.v} -> ${after.v}, ${handBefore} -> ${handAfter} tiles)`);
+  // A spectator: no hand, only public information.
+  const ctx3 = await browser.createBrowserContext();
+  const spec = await newPage(ctx3);
+  await spec.goto(spectate);
+  await spec.waitForSelector(".board");
+  check((await spec.$$(".hand .htile")).length === 0 && !!(await spec.$(".spectating")), "a spectator sees no hand");
+  const specUrl = new URL(spectate);
+  const pub = await (await fetch(`${base}/api/tables/${specUrl.searchParams.get("t")}?token=${specUrl.searchParams.get("k")}`)).json();
+  check(pub.view.hands.every((x) => x.tiles === null), "the spectator's state holds no tiles of any hand");
+  await spec.screenshot({ path: join(shots, "spectator-desktop.png") });
+  // Bob goes away: the others are told, a bot plays for him after the drop
+  // delay (1.5 s here), and he takes his seat back with his link.
+  await bob.close();
+  const logHas = (page, re) => page.waitForFunction((src) => new RegExp(src).test(document.querySelector(".log")?.textContent || ""), { timeout: 8000 }, re.source).then(() => true, () => false);
+  check(await logHas(alice, /lost the connection/), "the other player sees the disconnect notice");
+  check(await logHas(alice, /is away: a bot plays/), "a bot plays for the absent player, with a notice");
+  const bob2 = await newPage(ctx2);
+  await bob2.goto(invite);
+  await bob2.waitForSelector(".board");
+  check(await logHas(alice, /is back/), "the player comes back with the same link and the others are told");
+  await alice.screenshot({ path: join(shots, "notices-desktop.png") });
+  // First meaningful paint of a table (loopback).
+  const fresh = await newPage(ctx);
+  await fresh.goto(alice.url(), { waitUntil: "domcontentloaded" });
+  await fresh.waitForSelector(".board .tile, .board .muted");
+  figures.first_table_paint_ms = await fresh.evaluate(() => Math.round(window.__firstTablePaint || performance.now()));
+  const sizes = JSON.parse(readFileSync(join(webDir, "dist", "sizes.json"), "utf8"));
+  figures.bundle_js_gzip_bytes = sizes.js_gzip;
+  figures.bundle_css_gzip_bytes = sizes.css_gzip;
+  check(sizes.js_gzip < 300 * 1024, `bundle ${sizes.js_gzip} B gzip < 300 KB`);
+} catch (e) {
+  console.error("FAIL " + (e.stack || e));
+  failures++;
+} finally {
+  await browser.close().catch(() => {});
+  server.kill("SIGTERM");
+  rmSync(tmp, { recursive: true, force: true });
+}
+figures.total_s = Math.round((Date.now() - t0) / 1000);
+writeFileSync(join(shots, "figures.json"), JSON.stringify(figures, null, 2));
+console.log("figures: " + JSON.stringify(figures));
+console.log(failures ? `${failures} failure(s)` : "browser tests passed");
+process.exit(failures ? 1 : 0);
