@@ -213,7 +213,9 @@ bool run(const Work& w) {
       join();
       if (me != 0) {  // tell rank 0, then wait for its word that everyone is done
         send(0, kDone, "");
-        for (int t = 0; t != kFinal;) recv(0, &t, &bytes);
+        // Polling with sleeps: a blocking receive spins a core in Open MPI,
+        // taking it from the ranks still playing on the same machine.
+        while (!(poll(&from, &tag, &bytes) && tag == kFinal)) std::this_thread::sleep_for(std::chrono::milliseconds(5));
         break;
       }
       if (dones == R - 1) {
