@@ -168,62 +168,67 @@ bool run(const Work& w) {
   int dones = 0;
   std::string fail_copy;
   bool interrupted = false;
-  for (;;) {
-    const bool all_exited = exited == w.threads;  // read before draining: nothing can follow
-    std::deque<std::pair<int, std::string>> got;
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      got.swap(finished);
-      fail_copy = failure;
-    }
-    if (!fail_copy.empty()) {
-      join();
-      throw Error(R > 1 ? fmt::format("rank {} of {}: {}", me, R, fail_copy) : fail_copy);
-    }
-    for (auto& [item, res] : got) {
-      if (me == 0) {
-        if (w.collect(item, res)) stop_all();
-      } else {
-        std::string msg(sizeof(int32_t), '\0');
-        const int32_t i32 = item;
-        std::memcpy(msg.data(), &i32, sizeof i32);
-        send(0, kResult, msg + res);
+  try {
+    for (;;) {
+      const bool all_exited = exited == w.threads;  // read before draining: nothing can follow
+      std::deque<std::pair<int, std::string>> got;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        got.swap(finished);
+        fail_copy = failure;
       }
-    }
-    int from = 0, tag = 0;
-    std::string bytes;
-    while (R > 1 && poll(&from, &tag, &bytes)) {
-      if (me == 0 && tag == kResult) {
-        int32_t item = 0;
-        std::memcpy(&item, bytes.data(), sizeof item);
-        if (w.collect(item, bytes.substr(sizeof item))) stop_all();
-      } else if (me == 0 && tag == kDone) {
-        ++dones;
-      } else if (tag == kStop) {
-        stop = true;
+      if (!fail_copy.empty()) {
+        join();
+        throw Error(R > 1 ? fmt::format("rank {} of {}: {}", me, R, fail_copy) : fail_copy);
       }
-    }
-    if (me == 0 && w.tick) w.tick();
-    if (w.interrupted && w.interrupted()) {
-      interrupted = true;
-      join();
-      break;
-    }
-    if (all_exited) {
-      join();
-      if (me != 0) {  // tell rank 0, then wait for its word that everyone is done
-        send(0, kDone, "");
-        // Polling with sleeps: a blocking receive spins a core in Open MPI,
-        // taking it from the ranks still playing on the same machine.
-        while (!(poll(&from, &tag, &bytes) && tag == kFinal)) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      for (auto& [item, res] : got) {
+        if (me == 0) {
+          if (w.collect(item, res)) stop_all();
+        } else {
+          std::string msg(sizeof(int32_t), '\0');
+          const int32_t i32 = item;
+          std::memcpy(msg.data(), &i32, sizeof i32);
+          send(0, kResult, msg + res);
+        }
+      }
+      int from = 0, tag = 0;
+      std::string bytes;
+      while (R > 1 && poll(&from, &tag, &bytes)) {
+        if (me == 0 && tag == kResult) {
+          int32_t item = 0;
+          std::memcpy(&item, bytes.data(), sizeof item);
+          if (w.collect(item, bytes.substr(sizeof item))) stop_all();
+        } else if (me == 0 && tag == kDone) {
+          ++dones;
+        } else if (tag == kStop) {
+          stop = true;
+        }
+      }
+      if (me == 0 && w.tick) w.tick();
+      if (w.interrupted && w.interrupted()) {
+        interrupted = true;
+        join();
         break;
       }
-      if (dones == R - 1) {
-        for (int r = 1; r < R; ++r) send(r, kFinal, "");
-        break;
+      if (all_exited) {
+        join();
+        if (me != 0) {  // tell rank 0, then wait for its word that everyone is done
+          send(0, kDone, "");
+          // Polling with sleeps: a blocking receive spins a core in Open MPI,
+          // taking it from the ranks still playing on the same machine.
+          while (!(poll(&from, &tag, &bytes) && tag == kFinal)) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+          break;
+        }
+        if (dones == R - 1) {
+          for (int r = 1; r < R; ++r) send(r, kFinal, "");
+          break;
+        }
       }
+      std::this_thread::sleep_for(std::chrono::milliseconds(all_exited ? 2 : 20));
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(all_exited ? 2 : 20));
+  } catch (...) {  // collect or tick failed (a checkpoint not written): stop the workers first
+    join();
+    throw;
   }
   return !interrupted;
 }

@@ -85,7 +85,9 @@ TEST(Sprt, AcceptsH0WhenAIsNotStronger) {
     const Sprt t = run_stream(-20, p, seed);
     EXPECT_NE(t.result(), Sprt::Result::Continue);
     h0 += t.result() == Sprt::Result::H0;
-    if (t.result() == Sprt::Result::H0) EXPECT_LE(t.llr(), p.lower());
+    if (t.result() == Sprt::Result::H0) {
+      EXPECT_LE(t.llr(), p.lower());
+    }
   }
   EXPECT_GE(h0, 9);
 }
