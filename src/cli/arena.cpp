@@ -6,9 +6,16 @@
 #include <iostream>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
 #include <thread>
 
+#include "cli/cluster.h"
 #include "cli/common.h"
+#include "core/sprt.h"
 #include "record/session.h"
 
 namespace boneyard::cli {
@@ -28,7 +35,43 @@ struct ArenaConfig {
   bool duplicate = false;
   BotOptions budget;
   std::string record_dir;
+  std::string sprt;        // "elo0=0,elo1=5,..." or empty
+  std::string checkpoint;  // folder of the checkpoint, or empty
+  bool resume = false;
 };
+
+const char* kCheckpointFile = "arena-checkpoint.json";
+
+// The settings that decide the results (not threads, output or ranks).
+nlohmann::json settings_json(const ArenaConfig& c) {
+  return {{"game", c.name},
+          {"options", c.options},
+          {"bots", c.bots},
+          {"games", c.games},
+          {"seed", c.seed},
+          {"duplicate", c.duplicate},
+          {"rotate", !c.no_rotate},
+          {"think_ms", c.budget.think_ms},
+          {"iterations", c.budget.iterations},
+          {"bot_threads", c.budget.threads},
+          {"sprt", c.sprt},
+          {"record", c.record_dir}};
+}
+
+void settings_from_json(ArenaConfig& c, const nlohmann::json& j) {
+  c.name = j.at("game").get<std::string>();
+  c.options = j.at("options").get<std::vector<std::string>>();
+  c.bots = j.at("bots").get<std::string>();
+  c.games = j.at("games").get<int>();
+  c.seed = j.at("seed").get<uint64_t>();
+  c.duplicate = j.at("duplicate").get<bool>();
+  c.no_rotate = !j.at("rotate").get<bool>();
+  c.budget.think_ms = j.at("think_ms").get<double>();
+  c.budget.iterations = j.at("iterations").get<int>();
+  c.budget.threads = j.at("bot_threads").get<int>();
+  c.sprt = j.at("sprt").get<std::string>();
+  c.record_dir = j.at("record").get<std::string>();
+}
 
 // A game stopped by SIGINT/SIGTERM (its record is written).
 struct Interrupted {};
@@ -65,22 +108,9 @@ GameOutcome play_one(const ArenaConfig& c, const OptionList& opts, const std::ve
                             mix_seed(seed, static_cast<uint64_t>(k + n * shift) + 1), c.budget));
     s.players()[static_cast<size_t>(k)] = list[static_cast<size_t>(entry_of[static_cast<size_t>(k)])];
   }
-  for (int guard = 0; !st.terminal(); ++guard) {
-    if (guard > 10000000) throw Error(fmt::format("{} game {} did not end", c.name, game));
-    if (stop_signal()) {  // Ctrl-C: the game so far is recorded, not scored
-      if (!c.record_dir.empty()) RecordFile(c.record_dir, fmt::format("g{}", game)).write(s);
-      throw Interrupted{};
-    }
-    const Actor a = st.actor();
-    if (a.kind == Actor::Chance) {
-      s.chance();
-      continue;
-    }
-    for (int k = 0; k < n; ++k) {
-      if (!a.acts(k)) continue;
-      s.bot_move(k, *bots[static_cast<size_t>(k)]);
-      if (a.kind == Actor::Seat) break;
-    }
+  if (!play_out(s, bots, [] { return stop_signal() != 0; })) {  // Ctrl-C: the game so far is recorded, not scored
+    if (!c.record_dir.empty()) RecordFile(c.record_dir, fmt::format("g{}", game)).write(s);
+    throw Interrupted{};
   }
   // An entry's sides: the sides of the seats it sits in.
   std::vector<std::vector<int>> sides(static_cast<size_t>(L));
@@ -112,6 +142,39 @@ GameOutcome play_one(const ArenaConfig& c, const OptionList& opts, const std::ve
   return o;
 }
 
+// A game's outcome as bytes (doubles: exact), to cross the network, and as
+// JSON numbers for the checkpoint (nlohmann writes doubles that read back
+// exactly).
+std::vector<double> outcome_values(const GameOutcome& o) {
+  std::vector<double> v{static_cast<double>(o.hands), static_cast<double>(o.void_hands), static_cast<double>(o.seats.size())};
+  for (int x : o.seats) v.push_back(x);
+  for (const auto* f : {&o.share, &o.hands_won, &o.points}) v.insert(v.end(), f->begin(), f->end());
+  return v;
+}
+
+GameOutcome outcome_of(const std::vector<double>& v) {
+  GameOutcome o;
+  if (v.size() < 3) throw Error("bad game outcome");
+  o.hands = static_cast<int>(v[0]);
+  o.void_hands = static_cast<int>(v[1]);
+  const size_t L = static_cast<size_t>(v[2]);
+  if (v.size() != 3 + 4 * L) throw Error("bad game outcome");
+  for (size_t e = 0; e < L; ++e) o.seats.push_back(static_cast<int>(v[3 + e]));
+  o.share.assign(v.begin() + static_cast<long>(3 + L), v.begin() + static_cast<long>(3 + 2 * L));
+  o.hands_won.assign(v.begin() + static_cast<long>(3 + 2 * L), v.begin() + static_cast<long>(3 + 3 * L));
+  o.points.assign(v.begin() + static_cast<long>(3 + 3 * L), v.end());
+  return o;
+}
+
+std::string to_bytes(const std::vector<double>& v) {
+  return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(double));
+}
+std::vector<double> from_bytes(const std::string& b) {
+  std::vector<double> v(b.size() / sizeof(double));
+  std::memcpy(v.data(), b.data(), v.size() * sizeof(double));
+  return v;
+}
+
 void run_arena(const ArenaConfig& c) {
   const GameEntry& g = find_game(c.name);
   const auto list = split(c.bots, ',');
@@ -126,48 +189,7 @@ void run_arena(const ArenaConfig& c) {
   const int n_seats = probe.state().num_seats();
   // Duplicate: enough seatings that each entry plays every seat's hands.
   const int seatings = c.duplicate ? (n_seats % L == 0 ? L : n_seats) : 1;
-  const int games = c.games * seatings;
-  std::vector<GameOutcome> out(static_cast<size_t>(games));
-  std::atomic<int> next{0}, done{0};
-  std::string failure;
-  std::mutex fail_mu;
-  const auto t0 = std::chrono::steady_clock::now();
-  auto worker = [&] {
-    for (int k; (k = next++) < games && !stop_signal();) {
-      try {
-        out[static_cast<size_t>(k)] = play_one(c, opts, list, k, seatings);
-      } catch (const Interrupted&) {
-        break;
-      } catch (const std::exception& e) {
-        std::lock_guard<std::mutex> lock(fail_mu);
-        failure = e.what();
-        next = games;
-      }
-      ++done;
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 0; t < c.threads; ++t) pool.emplace_back(worker);
-  Progress bar(fmt::format("{} {}", c.name, c.bots), static_cast<uint64_t>(games));
-  while (done < games && failure.empty() && !stop_signal()) {
-    bar.update(static_cast<uint64_t>(done.load()));
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  for (auto& t : pool) t.join();
-  bar.finish();
-  if (!failure.empty()) throw Error(failure);
-  if (stop_signal()) {
-    std::cerr << fmt::format("Interrupted (signal {}) after {} of {} games{}; no results.\n", stop_signal(), done.load(), games,
-                             c.record_dir.empty() ? "" : ", the records of those and of the games under way written");
-    die_of_stop_signal();
-  }
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
-  int total_hands = 0, void_hands = 0;
-  for (const auto& o : out) {
-    total_hands += o.hands;
-    void_hands += o.void_hands;
-  }
+  int games = c.games * seatings;
   // Per bot name (an entry listed twice is one bot), per seat it held.
   // Confidence intervals treat each deal set (duplicate) or game (plain)
   // as one sample: in duplicate play the sets are what is independent.
@@ -175,7 +197,6 @@ void run_arena(const ArenaConfig& c) {
   for (const auto& b : list)
     if (std::find(names.begin(), names.end(), b) == names.end()) names.push_back(b);
   const int B = static_cast<int>(names.size());
-  const int sets = games / seatings;
   auto per_seat = [&](const GameOutcome& o, int b, auto field) {  // the bot's mean over its seats
     double v = 0;
     int seats = 0;
@@ -188,11 +209,128 @@ void run_arena(const ArenaConfig& c) {
   auto points_of = [](const GameOutcome& o, int e) {
     return o.hands ? o.points[static_cast<size_t>(e)] / o.hands * o.seats[static_cast<size_t>(e)] : 0.0;
   };
+  std::vector<GameOutcome> out(static_cast<size_t>(games));
+  // Head to head against the other bots in one deal set: this bot's share
+  // per seat against theirs, over the whole set (per game it would be
+  // biased: one ismcts seat against three greedy ones wins 1 of 4 games at
+  // equal strength, and would read as 0.25).
+  auto head_of = [&](int set, int b) {
+    double mine_all = 0, others_all = 0;
+    for (int r = 0; r < seatings; ++r) {
+      const GameOutcome& o = out[static_cast<size_t>(set * seatings + r)];
+      double others = 0;
+      int other_bots = 0;
+      for (int x = 0; x < B; ++x)
+        if (x != b) others += per_seat(o, x, share_of), ++other_bots;
+      mine_all += per_seat(o, b, share_of);
+      others_all += other_bots ? others / other_bots : 0;
+    }
+    return mine_all + others_all > 0 ? mine_all / (mine_all + others_all) : 0.5;
+  };
+
+  std::optional<Sprt> sprt;
+  if (!c.sprt.empty()) {
+    if (!c.duplicate) throw Error("--sprt needs --duplicate: it tests the paired result of each deal set");
+    if (B != 2) throw Error(fmt::format("--sprt tests two bots, A against B; --bots names {}", B));
+    sprt.emplace(SprtParams::parse(c.sprt));
+  }
+
+  // Rank 0 (the only one without MPI) gathers every game's outcome. Deal
+  // sets count in index order only: the longest run of complete sets from
+  // set 0 is what the SPRT sees and what the report uses when it stops, so
+  // the same seed gives the same result on any number of ranks and threads.
+  std::vector<char> have(static_cast<size_t>(games), 0);
+  std::vector<int> set_games(static_cast<size_t>(c.games), 0);
+  int done = 0, prefix = 0, used_sets = c.games;
+  bool decided = false;
+  nlohmann::json saved = nlohmann::json::object();  // the checkpoint's games
+  const bool root = cluster::rank() == 0;
+  const std::string ck_path = c.checkpoint.empty() ? "" : (std::filesystem::path(c.checkpoint) / kCheckpointFile).string();
+  auto take = [&](int k, const GameOutcome& o) {  // returns true when the SPRT has decided
+    if (have[static_cast<size_t>(k)]) return decided;
+    have[static_cast<size_t>(k)] = 1;
+    out[static_cast<size_t>(k)] = o;
+    ++done;
+    if (!ck_path.empty()) saved[std::to_string(k)] = outcome_values(o);
+    ++set_games[static_cast<size_t>(k / seatings)];
+    while (!decided && prefix < c.games && set_games[static_cast<size_t>(prefix)] == seatings) {
+      ++prefix;
+      if (sprt && sprt->add(head_of(prefix - 1, 0)) != Sprt::Result::Continue) decided = true, used_sets = prefix;
+    }
+    return decided;
+  };
+  if (c.resume && root) {
+    std::ifstream f(ck_path);
+    const auto j = nlohmann::json::parse(f);
+    for (const auto& [k, v] : j.at("outcomes").items()) take(std::stoi(k), outcome_of(v.get<std::vector<double>>()));
+  }
+  auto write_checkpoint = [&] {
+    write_atomically(ck_path, nlohmann::json{{"format", "boneyard-arena-checkpoint"},
+                                             {"settings", settings_json(c)},
+                                             {"outcomes", saved}}
+                                  .dump());
+  };
+  if (!ck_path.empty() && root && !c.resume) write_checkpoint();
+  // Every rank learns which games are done (the checkpoint is on rank 0's disk).
+  std::string have_bytes(have.begin(), have.end());
+  cluster::broadcast(have_bytes);
+  if (root && decided) std::cerr << "The checkpoint's deal sets already decide the SPRT.\n";
+
+  const auto t0 = std::chrono::steady_clock::now();
+  Progress bar(fmt::format("{} {}", c.name, c.bots), static_cast<uint64_t>(games));
+  auto last_write = std::chrono::steady_clock::now();
+  bool dirty = false;
+  cluster::Work w;
+  w.total = games;
+  w.group = seatings;  // a rank plays whole deal sets
+  w.threads = c.threads;
+  w.skip = [&](int k) { return have_bytes[static_cast<size_t>(k)] != 0 || decided; };
+  w.play = [&](int k, int) -> std::string {
+    try {
+      return to_bytes(outcome_values(play_one(c, opts, list, k, seatings)));
+    } catch (const Interrupted&) {
+      return "";
+    }
+  };
+  w.collect = [&](int k, const std::string& r) {
+    if (r.empty()) return false;  // interrupted
+    dirty = true;
+    return take(k, outcome_of(from_bytes(r)));
+  };
+  w.tick = [&] {
+    bar.update(static_cast<uint64_t>(done));
+    if (dirty && !ck_path.empty() && std::chrono::steady_clock::now() - last_write > std::chrono::milliseconds(500)) {
+      write_checkpoint();
+      dirty = false;
+      last_write = std::chrono::steady_clock::now();
+    }
+  };
+  w.interrupted = [] { return stop_signal() != 0; };
+  const bool finished = cluster::run(w);
+  if (!root) return;  // rank 0 reports
+  bar.finish();
+  if (!ck_path.empty()) write_checkpoint();
+  if (!finished) {
+    std::cerr << fmt::format("Interrupted (signal {}) after {} of {} games{}{}; no results.\n", stop_signal(), done, games,
+                             c.record_dir.empty() ? "" : ", the records of those and of the games under way written",
+                             ck_path.empty() ? "" : fmt::format("; --resume {} goes on", c.checkpoint));
+    die_of_stop_signal();
+  }
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  games = used_sets * seatings;
+  out.resize(static_cast<size_t>(games));
+
+  int total_hands = 0, void_hands = 0;
+  for (const auto& o : out) {
+    total_hands += o.hands;
+    void_hands += o.void_hands;
+  }
+  const int sets = games / seatings;
   nlohmann::json per = nlohmann::json::array();
   for (int b = 0; b < B; ++b) {
     double s1 = 0, s2 = 0, p1 = 0, p2 = 0, h1 = 0, h2 = 0, e1 = 0, e2 = 0, hands_won = 0, pts = 0;
     for (int set = 0; set < sets; ++set) {
-      double share = 0, points = 0, hshare = 0, mine_all = 0, others_all = 0;
+      double share = 0, points = 0, hshare = 0;
       for (int r = 0; r < seatings; ++r) {
         const GameOutcome& o = out[static_cast<size_t>(set * seatings + r)];
         share += per_seat(o, b, share_of);
@@ -204,19 +342,9 @@ void run_arena(const ArenaConfig& c) {
             won += o.hands_won[static_cast<size_t>(e)], pts += o.points[static_cast<size_t>(e)], ++entries;
         hands_won += won;
         hshare += o.hands ? won / o.hands / entries : 0;  // per side, like the game share
-        // Head to head against the other bots: this bot's share per seat
-        // against theirs, over the whole deal set (per game it would be
-        // biased: one ismcts seat against three greedy ones wins 1 of 4
-        // games at equal strength, and would read as 0.25).
-        double others = 0;
-        int other_bots = 0;
-        for (int x = 0; x < B; ++x)
-          if (x != b) others += per_seat(o, x, share_of), ++other_bots;
-        mine_all += per_seat(o, b, share_of);
-        others_all += other_bots ? others / other_bots : 0;
       }
       share /= seatings, points /= seatings, hshare /= seatings;
-      const double head = mine_all + others_all > 0 ? mine_all / (mine_all + others_all) : 0.5;
+      const double head = head_of(set, b);
       s1 += share, s2 += share * share, p1 += points, p2 += points * points;
       h1 += hshare, h2 += hshare * hshare, e1 += head, e2 += head * head;
     }
@@ -242,17 +370,49 @@ void run_arena(const ArenaConfig& c) {
   const std::string how = c.duplicate ? fmt::format("duplicate: {} deal sets x {} seatings", sets, seatings)
                           : c.no_rotate ? "bots stay in their seats"
                                         : "bots rotated through the seats each game";
+  nlohmann::json sprt_json;
+  if (sprt) {
+    const SprtParams& sp = sprt->params();
+    sprt_json = {{"elo0", sp.elo0},
+                 {"elo1", sp.elo1},
+                 {"alpha", sp.alpha},
+                 {"beta", sp.beta},
+                 {"bot_a", names[0]},
+                 {"bot_b", names[1]},
+                 {"model", "GSPRT on logistic Elo of each deal set's score of bot_a (pentanomial for two seatings)"},
+                 {"llr", sprt->llr()},
+                 {"lower_bound", sp.lower()},
+                 {"upper_bound", sp.upper()},
+                 {"result", sprt->result() == Sprt::Result::H1   ? "H1"
+                            : sprt->result() == Sprt::Result::H0 ? "H0"
+                                                                 : "inconclusive"},
+                 {"deal_sets", sprt->samples()},
+                 {"max_deal_sets", c.games},
+                 {"elo", sprt->elo()},
+                 {"elo_ci95", {sprt->elo_lo(), sprt->elo_hi()}}};
+  }
   if (c.json) {
-    std::cout << nlohmann::json{{"game", c.name},         {"games", games},        {"deal_sets", sets},
-                                {"seatings", seatings},   {"duplicate", c.duplicate}, {"seed", c.seed},
-                                {"threads", c.threads},   {"rotate", !c.no_rotate}, {"seconds", secs},
-                                {"hands", total_hands},   {"void_hands", void_hands}, {"bots", per}}
-                     .dump(2)
-              << "\n";
+    nlohmann::json j{{"game", c.name},         {"games", games},        {"deal_sets", sets},
+                     {"seatings", seatings},   {"duplicate", c.duplicate}, {"seed", c.seed},
+                     {"threads", c.threads},   {"rotate", !c.no_rotate}, {"seconds", secs},
+                     {"hands", total_hands},   {"void_hands", void_hands}, {"bots", per}};
+    if (cluster::size() > 1) j["ranks"] = cluster::size();
+    if (sprt) j["sprt"] = sprt_json;
+    std::cout << j.dump(2) << "\n";
     return;
   }
-  std::cout << fmt::format("{}: {} games, {} hands ({} with no winner), seed {}, {} thread{}, {:.1f} s; {}\n", c.name,
-                           games, total_hands, void_hands, c.seed, c.threads, c.threads > 1 ? "s" : "", secs, how);
+  std::cout << fmt::format("{}: {} games, {} hands ({} with no winner), seed {}, {}{} thread{}, {:.1f} s; {}\n", c.name,
+                           games, total_hands, void_hands, c.seed,
+                           cluster::size() > 1 ? fmt::format("{} ranks x ", cluster::size()) : "", c.threads,
+                           c.threads > 1 ? "s" : "", secs, how);
+  if (sprt) {
+    const SprtParams& sp = sprt->params();
+    std::cout << fmt::format(
+        "  SPRT {} vs {} (elo0 {}, elo1 {}, alpha {}, beta {}): {} after {} deal sets; LLR {:.3f} in [{:.3f}, {:.3f}]; "
+        "Elo {:+.1f} [{:+.1f}, {:+.1f}]\n",
+        names[0], names[1], sp.elo0, sp.elo1, sp.alpha, sp.beta, sprt_json["result"].get<std::string>(), sprt->samples(),
+        sprt->llr(), sp.lower(), sp.upper(), sprt->elo(), sprt->elo_lo(), sprt->elo_hi());
+  }
   std::cout << "  shares per entry of --bots (the seats it is cycled to count as one side); 95% intervals; Elo from the head-to-head share\n";
   if (sets < 2) std::cout << "  (one sample only: the intervals need at least two games or deal sets)\n";
   // Mexican Train scores penalty pips: there a smaller number is better.
@@ -279,10 +439,9 @@ void run_arena(const ArenaConfig& c) {
 void add_arena(CLI::App& app) {
   auto* cmd = app.add_subcommand("arena", "Bot tournaments: win shares with 95% confidence intervals");
   auto c = std::make_shared<ArenaConfig>();
-  cmd->add_option("name", c->name, "Game or preset")->required();
+  cmd->add_option("name", c->name, "Game or preset (with --resume: from the checkpoint)");
   cmd->add_option("--bots", c->bots,
-                  "Comma list of bots, cycled over the seats (greedy,random: seats 0,2 greedy and 1,3 random)")
-      ->required();
+                  "Comma list of bots, cycled over the seats (greedy,random: seats 0,2 greedy and 1,3 random)");
   cmd->add_option("--games", c->games, "Number of games (with --duplicate: deal sets)")->check(CLI::Range(1, 100000000));
   add_seed_option(cmd, c->seed_text, "Base seed, 0 to 2^64-1 (game k uses a seed derived from it; default 1)");
   cmd->add_option("--threads", c->threads, "Games played at once")->check(CLI::Range(1, 256));
@@ -294,8 +453,51 @@ void add_arena(CLI::App& app) {
                 "hands rotated through the seats), cancelling the luck of the deal; --games counts deal sets");
   add_bot_budget(cmd, c->budget);
   cmd->add_flag("--json", c->json, "Machine-readable output");
-  cmd->callback([c, cmd] {
-    if (cmd->count("--seed")) c->seed = parse_seed(c->seed_text);
+  cmd->add_option("--sprt", c->sprt,
+                  "A/B test of two bots (needs --duplicate): stop when the SPRT decides, e.g. "
+                  "elo0=0,elo1=5,alpha=0.05,beta=0.05; --games is then the most deal sets (docs/tournaments.md)");
+  cmd->add_option("--checkpoint", c->checkpoint,
+                  "Keep a checkpoint of the finished games in this folder (written atomically as they finish)");
+  auto resume_dir = std::make_shared<std::string>();
+  cmd->add_option("--resume", *resume_dir,
+                  "Go on with the interrupted run whose --checkpoint is this folder (its settings; games done are not replayed)");
+  cmd->callback([c, cmd, resume_dir] {
+    if (!resume_dir->empty()) {
+      if (!c->checkpoint.empty() && c->checkpoint != *resume_dir) throw Error("--resume and --checkpoint name different folders");
+      const std::string path = (std::filesystem::path(*resume_dir) / kCheckpointFile).string();
+      std::string text;  // rank 0's disk holds it; the other ranks get it from there
+      if (cluster::rank() == 0) {
+        std::ifstream f(path);
+        if (!f) throw Error(fmt::format("no checkpoint to resume: cannot read '{}'", path));
+        std::stringstream buf;
+        buf << f.rdbuf();
+        text = buf.str();
+      }
+      cluster::broadcast(text);
+      nlohmann::json j;
+      try {
+        j = nlohmann::json::parse(text);
+        ArenaConfig stored = *c;
+        settings_from_json(stored, j.at("settings"));
+        for (const char* opt : {"name", "--bots", "--games", "--seed", "--option", "--duplicate", "--no-rotate", "--sprt",
+                                "--think-ms", "--iterations", "--bot-threads", "--record"})
+          if (cmd->count(opt))
+            throw Error(fmt::format("--resume takes the run's settings from its checkpoint; leave out {}", opt));
+        *c = stored;
+      } catch (const nlohmann::json::exception& e) {
+        throw Error(fmt::format("bad checkpoint '{}': {}", path, e.what()));
+      }
+      c->checkpoint = *resume_dir;
+      c->resume = true;
+    } else {
+      if (c->name.empty() || c->bots.empty()) throw Error("arena needs a game and --bots (or --resume DIR)");
+      if (cmd->count("--seed")) c->seed = parse_seed(c->seed_text);
+      if (!c->checkpoint.empty() && cluster::rank() == 0) {
+        std::filesystem::create_directories(c->checkpoint);
+        if (std::filesystem::exists(std::filesystem::path(c->checkpoint) / kCheckpointFile))
+          throw Error(fmt::format("'{}' already holds a checkpoint: --resume {} goes on with it", c->checkpoint, c->checkpoint));
+      }
+    }
     run_arena(*c);
   });
 }

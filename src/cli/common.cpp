@@ -10,6 +10,8 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "core/error.h"
@@ -166,6 +168,39 @@ void Progress::update(uint64_t done) {
 
 void Progress::finish() {
   if (tty_) std::fprintf(stderr, "\r%*s\r", 80, "");
+}
+
+bool play_out(Session& s, std::vector<std::unique_ptr<AnyBot>>& bots, const std::function<bool()>& stop) {
+  AnyState& st = s.state();
+  const int n = st.num_seats();
+  for (int guard = 0; !st.terminal(); ++guard) {
+    if (guard > 10000000) throw Error(fmt::format("{} game did not end", s.entry().name));
+    if (stop && stop()) return false;
+    const Actor a = st.actor();
+    if (a.kind == Actor::Chance) {
+      s.chance();
+      continue;
+    }
+    for (int k = 0; k < n; ++k) {
+      if (!a.acts(k)) continue;
+      s.bot_move(k, *bots[static_cast<size_t>(k)]);
+      if (a.kind == Actor::Seat) break;
+    }
+  }
+  return true;
+}
+
+void write_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f << text;
+    f.flush();
+    if (!f) throw Error(fmt::format("cannot write '{}'", tmp));
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw Error(fmt::format("cannot rename '{}' to '{}': {}", tmp, path, ec.message()));
 }
 
 }  // namespace boneyard::cli

@@ -3,10 +3,13 @@
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/game.h"
+#include "record/session.h"
 
 namespace boneyard::cli {
 
@@ -72,5 +75,13 @@ void add_analyze(CLI::App& app);
 void add_serve(CLI::App& app);
 void add_verify(CLI::App& app);
 void add_serve_bench(CLI::App& app);
+void add_selfplay(CLI::App& app);
+
+// Plays a game to its end with one bot per seat (chance by the game's own
+// generator); between moves, returns false as soon as stop() says so.
+bool play_out(Session& s, std::vector<std::unique_ptr<AnyBot>>& bots, const std::function<bool()>& stop);
+// Writes text to path through a temporary file renamed over it, so the file
+// is always whole (checkpoints, manifests); throws Error.
+void write_atomically(const std::string& path, const std::string& text);
 
 }  // namespace boneyard::cli

@@ -2,14 +2,61 @@
 // it reproduces exactly.
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "cli/common.h"
 #include "record/session.h"
+#include "record/zstd_io.h"
 
 namespace boneyard::cli {
+
+namespace {
+// A record's text: a whole file, or one line of a JSON-lines shard (zstd
+// compressed when it ends in .zst), named by --game K or FILE:K.
+std::string record_text(std::string path, int game) {
+  namespace fs = std::filesystem;
+  if (game < 0 && !fs::exists(path)) {
+    const size_t colon = path.rfind(':');
+    if (colon != std::string::npos && colon + 1 < path.size() &&
+        path.find_first_not_of("0123456789", colon + 1) == std::string::npos && path.size() - colon < 11 &&
+        fs::exists(path.substr(0, colon))) {
+      game = std::stoi(path.substr(colon + 1));
+      path.resize(colon);
+    }
+  }
+  const bool zst = path.size() > 4 && path.substr(path.size() - 4) == ".zst";
+  if (!zst && game < 0) {
+    std::ifstream f(path);
+    if (!f) throw Error(fmt::format("cannot read record '{}'", path));
+    std::stringstream buf;
+    buf << f.rdbuf();
+    return buf.str();
+  }
+  std::vector<std::string> lines;
+  if (zst) {
+    const ZstdLines z = read_zstd_lines(path);
+    lines = z.lines;
+    if (z.valid_bytes < z.file_bytes)
+      std::cerr << fmt::format("{}: the last game is cut off at byte {}; it is left out\n", path, z.valid_bytes);
+  } else {
+    std::ifstream f(path);
+    if (!f) throw Error(fmt::format("cannot read record '{}'", path));
+    for (std::string line; std::getline(f, line);)
+      if (!line.empty()) lines.push_back(line);
+  }
+  if (game < 0) {
+    if (lines.size() == 1) return lines[0];
+    throw Error(fmt::format("'{}' holds {} games: pick one with --game K or {}:K (K from 0)", path, lines.size(), path));
+  }
+  if (static_cast<size_t>(game) >= lines.size())
+    throw Error(fmt::format("'{}' holds {} games (0 to {}); there is no game {}", path, lines.size(),
+                            static_cast<int>(lines.size()) - 1, game));
+  return lines[static_cast<size_t>(game)];
+}
+}  // namespace
 
 void add_replay(CLI::App& app) {
   auto* cmd = app.add_subcommand("replay", "Print or step through a recorded game (records: docs/records.md)");
@@ -18,17 +65,17 @@ void add_replay(CLI::App& app) {
   auto seat = std::make_shared<int>(-1);
   auto json_out = std::make_shared<bool>(false);
   auto quiet = std::make_shared<bool>(false);
-  cmd->add_option("file", *file, "Record file (JSON)")->required();
+  auto game = std::make_shared<int>(-1);
+  cmd->add_option("file", *file,
+                  "Record file (JSON), or a self-play shard (JSON lines, .zst compressed) with --game K or as FILE:K")
+      ->required();
+  cmd->add_option("--game", *game, "The K-th game (from 0) of a JSON-lines shard")->check(CLI::Range(0, 1000000000));
   cmd->add_flag("--step", *step, "Show the table before each event and wait for Enter (q quits)");
   cmd->add_option("--seat", *seat, "Show the table as this seat sees it (default: everything)");
   cmd->add_flag("--json", *json_out, "Print only a JSON summary of the verified replay");
   cmd->add_flag("--quiet,-q", *quiet, "Print only hand results and the outcome");
   cmd->callback([=] {
-    std::ifstream f(*file);
-    if (!f) throw Error(fmt::format("cannot read record '{}'", *file));
-    std::stringstream buf;
-    buf << f.rdbuf();
-    const nlohmann::json rec = parse_record_text(buf.str());
+    const nlohmann::json rec = parse_record_text(record_text(*file, *game));
     const Session verified = Session::from_record(rec);  // throws on any mismatch
     if (*json_out) {
       std::cout << nlohmann::json{{"file", *file}, {"game", verified.entry().name}, {"events", verified.events().size()},
