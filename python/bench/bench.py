@@ -68,13 +68,13 @@ def playouts(exe, seconds):
         if r["seconds"] >= seconds or n > 10**8:
             break
         n *= 2
-    py_rate = r["hands_per_second"]
+    py_rate = (r["hands_per_second"], r["hands"] / r["cpu_seconds"])
     cli_rate = None
     if exe:
         out = subprocess.run([exe, "bench", "latin", "--seconds", str(seconds), "--json"], capture_output=True,
                              text=True, check=True).stdout
         cli = json.loads(out)
-        cli_rate = cli
+        cli_rate = (cli[0]["hands_per_second"], cli[0]["hands_per_second_cpu"])
     return py_rate, cli_rate
 
 
@@ -91,9 +91,10 @@ def main():
     print(f"observation_tensor_into (preallocated buffer): {into:,.0f} calls/s; observation_tensor (new array): "
           f"{alloc:,.0f} calls/s")
     py_rate, cli = playouts(exe, a.seconds)
-    print(f"random_playouts(latin, threads=1): {py_rate:,.0f} hands/s")
+    print(f"random_playouts(latin, threads=1): {py_rate[0]:,.0f} hands/s wall, {py_rate[1]:,.0f} per CPU second")
     if cli is not None:
-        print(f"boneyard bench latin --seconds {a.seconds} --json: {json.dumps(cli)}")
+        print(f"boneyard bench latin --seconds {a.seconds}: {cli[0]:,.0f} hands/s wall, {cli[1]:,.0f} per CPU second; "
+              f"Python/CLI: {py_rate[0] / cli[0]:.2f} wall, {py_rate[1] / cli[1]:.2f} CPU")
 
 
 if __name__ == "__main__":

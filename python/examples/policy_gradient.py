@@ -14,9 +14,9 @@ import boneyard
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--game", default="two-draw")
-ap.add_argument("--episodes", type=int, default=6000)
+ap.add_argument("--episodes", type=int, default=8000)
 ap.add_argument("--eval", type=int, default=2000)
-ap.add_argument("--lr", type=float, default=0.02)
+ap.add_argument("--lr", type=float, default=0.1)
 args = ap.parse_args()
 
 game = boneyard.load_game(args.game, {"single_hand": True})
@@ -54,7 +54,8 @@ def play(seed, learner, learn=None):
 
 
 def evaluate(n, seed0):
-    return np.mean([play(seed0 + i, i % 2) for i in range(n)])
+    r = np.array([play(seed0 + i, i % 2) for i in range(n)])
+    return r.mean(), r.std() / np.sqrt(n), np.mean(r > 0)
 
 
 before = evaluate(args.eval, 10**6)
@@ -70,5 +71,6 @@ for ep in range(args.episodes):
         grad[k] += 1.0
         W[legal] += args.lr * adv * np.outer(grad, x)
 after = evaluate(args.eval, 10**6)
-print(f"{args.game}, one hand, mean points per hand against random over {args.eval} hands "
-      f"(random vs random: 0): before training {before:+.2f}, after {args.episodes} hands {after:+.2f}")
+print(f"{args.game}, one hand against random, {args.eval} hands (random vs random: 0 points, about 50% won):")
+print(f"  before training: {before[0]:+.2f} +- {2 * before[1]:.2f} points per hand, {100 * before[2]:.1f}% won")
+print(f"  after {args.episodes} hands: {after[0]:+.2f} +- {2 * after[1]:.2f} points per hand, {100 * after[2]:.1f}% won")

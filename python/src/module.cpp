@@ -77,6 +77,7 @@ class StateBase {
 struct PlayoutResult {
   uint64_t hands = 0, moves = 0;
   double seconds = 0;
+  double cpu_seconds = 0;  // the calling thread's own time (as `boneyard bench` reports it)
 };
 
 struct ArenaResult {
@@ -423,10 +424,13 @@ class GameImpl final : public GameBase, public std::enable_shared_from_this<Game
       moves += my_moves;
     };
     std::vector<std::thread> pool;
+    const double cpu0 = thread_cpu_seconds();
     for (int t = 1; t < threads; ++t) pool.emplace_back(work, t);
     work(0);
+    const double cpu = thread_cpu_seconds() - cpu0;
     for (auto& th : pool) th.join();
     PlayoutResult r;
+    r.cpu_seconds = cpu;
     r.hands = n;
     r.moves = moves;
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -626,6 +630,7 @@ PYBIND11_MODULE(_boneyard, m) {
              d["moves"] = r.moves;
              d["seconds"] = r.seconds;
              d["hands_per_second"] = r.seconds > 0 ? static_cast<double>(r.hands) / r.seconds : 0.0;
+             d["cpu_seconds"] = r.cpu_seconds;  // thread 0's own time
              return d;
            })
       .def("_arena",
