@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 need=()
 for pkg in cmake ninja-build g++ libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libfmt-dev pkg-config \
-           libboost-dev libsqlite3-dev libssl-dev chromium libzstd-dev openmpi-bin libopenmpi-dev; do
+           libboost-dev libsqlite3-dev libssl-dev chromium libzstd-dev openmpi-bin libopenmpi-dev \
+           pybind11-dev python3-pybind11 python3-numpy python3-pytest python3-dev python3-setuptools; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 command -v node >/dev/null 2>&1 || need+=(nodejs)
@@ -24,5 +25,7 @@ if [ ! -d web/node_modules ]; then
 fi
 (cd web && node build.mjs) >&2
 BUILD_DIR="${BUILD_DIR:-build}"
-cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" ${CMAKE_EXTRA:-} >/dev/null
+# Debian's interpreter (it has numpy), even when another python3 comes first on PATH.
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" \
+  -DPython3_EXECUTABLE=/usr/bin/python3 ${CMAKE_EXTRA:-} >/dev/null
 ninja -C "$BUILD_DIR" ${NINJA_TARGETS:-}

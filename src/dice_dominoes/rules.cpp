@@ -31,25 +31,28 @@ Rules make_rules(const OptionList& overrides) {
       sets_given = true;
     } else if (k == "ante") r.ante = parse_option_int(k, v, 1, 1000000);
     else if (k == "hands") r.hands = parse_option_int(k, v, 1, 1000000);
+    else if (k == "single_hand") r.single_hand = parse_option_bool(k, v);
     else
       throw Error(fmt::format("unknown option '{}' for dice-and-dominoes; options: players (2..10), sets (1 or 2), "
-                              "ante (chips, 1..1000000), hands (1..1000000)",
+                              "ante (chips, 1..1000000), hands (1..1000000), single_hand (on/off)",
                               k));
   }
   if (!sets_given) r.sets = r.players > 5 ? 2 : 1;
+  if (r.single_hand) r.hands = 1;
   validate(r);
   return r;
 }
 
 nlohmann::json to_json(const Rules& r) {
-  return {{"players", r.players}, {"sets", r.sets}, {"ante", r.ante}, {"hands", r.hands}};
+  return {{"players", r.players}, {"sets", r.sets}, {"ante", r.ante}, {"hands", r.hands}, {"single_hand", r.single_hand}};
 }
 
 nlohmann::json option_catalogue() {
   return {{"players", "2..5 on one set, 6..10 on two (default 4)"},
           {"sets", "1 or 2 double-six sets mixed (default: 1 for up to 5 players, 2 for 6 or more)"},
           {"ante", "chips each player pays into the pot at the start of every hand (default 1)"},
-          {"hands", "hands in the session (default 10)"}};
+          {"hands", "hands in the session (default 10)"},
+          {"single_hand", "on/off (default off): the session ends after its first hand"}};
 }
 
 }  // namespace boneyard::dice_dominoes

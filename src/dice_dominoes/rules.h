@@ -18,6 +18,7 @@ struct Rules {
   int8_t sets = 1;     // double-six sets mixed together: 1 or 2
   int32_t ante = 1;    // chips each player pays into the pot every hand
   int32_t hands = 10;  // hands in a session
+  bool single_hand = false;  // the session ends after its first hand (hands = 1)
   bool operator==(const Rules&) const = default;
 
   int tiles() const { return 28 * sets; }

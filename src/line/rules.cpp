@@ -141,12 +141,13 @@ void set_option(Rules& r, std::string_view key, std::string_view v) {
   else if (key == "wins_need_shutout") r.wins_need_shutout = parse_option_bool(key, v);
   else if (key == "jamaica_double_up") r.jamaica_double_up = parse_option_bool(key, v);
   else if (key == "tie_doubles_next") r.tie_doubles_next = parse_option_bool(key, v);
+  else if (key == "single_hand") r.single_hand = parse_option_bool(key, v);
   else if (key == "bonuses") parse_bonuses(r.bonuses, v);
   else
     throw Error(fmt::format(
         "unknown option '{}' for a line game; options: set, players, hand_size, undealt, redeal_five_doubles, "
         "first_leader, next_leader, block_winner, block_tie, scoring, target, bonuses, wins_need_shutout, "
-        "jamaica_double_up, tie_doubles_next",
+        "jamaica_double_up, tie_doubles_next, single_hand",
         key));
 }
 
@@ -272,6 +273,7 @@ nlohmann::json to_json(const Rules& r) {
           {"wins_need_shutout", r.wins_need_shutout},
           {"jamaica_double_up", r.jamaica_double_up},
           {"tie_doubles_next", r.tie_doubles_next},
+          {"single_hand", r.single_hand},
           {"bonuses", bonuses_text(r.bonuses)}};
 }
 
@@ -292,7 +294,8 @@ nlohmann::json option_catalogue() {
            "pass_20_10, early_hands, blank_double_domino, ones_ends, first_block_win"},
           {"wins_need_shutout", {"on", "off"}},
           {"jamaica_double_up", {"off", "on"}},
-          {"tie_doubles_next", {"off", "on"}}};
+          {"tie_doubles_next", {"off", "on"}},
+          {"single_hand", {"off", "on"}}};
 }
 
 }  // namespace boneyard::line

@@ -57,6 +57,7 @@ struct Rules {
   bool wins_need_shutout = true;
   bool jamaica_double_up = false;
   bool tie_doubles_next = false;
+  bool single_hand = false;  // the game ends after its first hand
   Bonuses bonuses;
   bool operator==(const Rules&) const = default;
 

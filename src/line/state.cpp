@@ -568,6 +568,8 @@ void State::score_hand() {
         if (score_[sd] == best) winners_ |= static_cast<uint8_t>(1u << sd);
     }
   }
+  if (r_.single_hand && !winners_)  // the hand's winner wins; nobody: a shared draw
+    winners_ = static_cast<uint8_t>(w >= 0 ? 1u << w : (1u << sides) - 1);
   if (winners_) {
     phase_ = Phase::GameOver;
     to_move_ = -1;

@@ -15,7 +15,7 @@ namespace {
 
 constexpr const char* kSetNames[] = {"double-nine", "double-twelve", "double-fifteen"};
 constexpr const char* kEngineNames[] = {"highest_in_hand", "round_doubles"};
-constexpr const char* kKeys = "set, players, engine, rounds, multiple_doubles, blank_double_50";
+constexpr const char* kKeys = "set, players, engine, rounds, multiple_doubles, blank_double_50, single_hand";
 
 template <class E, size_t N>
 E parse_enum(std::string_view key, std::string_view v, const char* const (&names)[N]) {
@@ -40,6 +40,7 @@ int Rules::hand_size() const {
 }
 
 int Rules::total_rounds() const {
+  if (single_hand) return 1;
   if (rounds > 0) return rounds;
   return engine == Engine::RoundDoubles ? max_pip() + 1 : 13;
 }
@@ -51,6 +52,7 @@ void set_option(Rules& r, std::string_view key, std::string_view value) {
   else if (key == "rounds") r.rounds = static_cast<int16_t>(parse_option_int(key, value, 1, 1000));
   else if (key == "multiple_doubles") r.multiple_doubles = parse_option_bool(key, value);
   else if (key == "blank_double_50") r.blank_double_50 = parse_option_bool(key, value);
+  else if (key == "single_hand") r.single_hand = parse_option_bool(key, value);
   else throw Error(fmt::format("unknown option '{}' for mexican-train; options: {}", key, kKeys));
 }
 
@@ -77,6 +79,7 @@ nlohmann::json to_json(const Rules& r) {
           {"rounds", r.total_rounds()},
           {"multiple_doubles", r.multiple_doubles ? "on" : "off"},
           {"blank_double_50", r.blank_double_50 ? "on" : "off"},
+          {"single_hand", r.single_hand ? "on" : "off"},
           {"hand_size", r.hand_size()}};
 }
 
@@ -86,7 +89,8 @@ nlohmann::json option_catalogue() {
           {"engine", {"highest_in_hand", "round_doubles"}},
           {"rounds", "1..1000 (13 default; round_doubles: 1..N+1, N+1 default)"},
           {"multiple_doubles", {"off", "on"}},
-          {"blank_double_50", {"off", "on"}}};
+          {"blank_double_50", {"off", "on"}},
+          {"single_hand", {"off", "on"}}};
 }
 
 }  // namespace boneyard::mexican_train

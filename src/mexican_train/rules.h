@@ -23,6 +23,7 @@ struct Rules {
   int16_t rounds = 0;  // 0: the default (13; round_doubles: N+1)
   bool multiple_doubles = false;
   bool blank_double_50 = false;
+  bool single_hand = false;  // the game ends after its first round
   bool operator==(const Rules&) const = default;
 
   int max_pip() const { return set == SetKind::DoubleNine ? 9 : set == SetKind::DoubleTwelve ? 12 : 15; }

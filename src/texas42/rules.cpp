@@ -13,7 +13,7 @@ namespace {
 
 constexpr const char* kKeys =
     "scoring, target_marks, target_points, stop_when_decided, open_two_marks, forced_bid, made_scores_taken, "
-    "tricks_face_down, nello, plunge, splash, sevens";
+    "tricks_face_down, nello, plunge, splash, sevens, single_hand";
 
 }  // namespace
 
@@ -35,6 +35,7 @@ void set_option(Rules& r, std::string_view key, std::string_view v) {
   else if (key == "plunge") r.plunge = parse_option_bool(key, v);
   else if (key == "splash") r.splash = parse_option_bool(key, v);
   else if (key == "sevens") r.sevens = parse_option_bool(key, v);
+  else if (key == "single_hand") r.single_hand = parse_option_bool(key, v);
   else throw Error(fmt::format("unknown option '{}' for texas-42; options: {}", key, kKeys));
 }
 
@@ -56,7 +57,8 @@ nlohmann::json to_json(const Rules& r) {
           {"nello", r.nello},
           {"plunge", r.plunge},
           {"splash", r.splash},
-          {"sevens", r.sevens}};
+          {"sevens", r.sevens},
+          {"single_hand", r.single_hand}};
 }
 
 nlohmann::json option_catalogue() {
@@ -71,7 +73,8 @@ nlohmann::json option_catalogue() {
           {"nello", nlohmann::json::array({"off", "on"})},
           {"plunge", nlohmann::json::array({"off", "on"})},
           {"splash", nlohmann::json::array({"off", "on"})},
-          {"sevens", nlohmann::json::array({"off", "on"})}};
+          {"sevens", nlohmann::json::array({"off", "on"})},
+          {"single_hand", nlohmann::json::array({"off", "on"})}};
 }
 
 }  // namespace boneyard::texas42

@@ -26,6 +26,7 @@ struct Rules {
   bool plunge = false;
   bool splash = false;
   bool sevens = false;
+  bool single_hand = false;  // the game ends after its first hand
   bool operator==(const Rules&) const = default;
 
   // The hand stops as soon as its result is known (marks scoring only).

@@ -335,6 +335,7 @@ void State::end_hand(bool made) {
   // Decision (spec: Scoring, points): both past the target, the hand's winner wins.
   if (reached[0] && reached[1]) winners_ = static_cast<uint8_t>(1u << w);
   else if (reached[0] || reached[1]) winners_ = reached[0] ? 1 : 2;
+  if (r_.single_hand && !winners_) winners_ = static_cast<uint8_t>(1u << w);  // the hand's winner wins
   ++hands_;
   last_ = h;
   if (winners_) {

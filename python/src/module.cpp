@@ -1,0 +1,760 @@
+// The compiled half of the Python package `boneyard` (docs/python.md): an
+// OpenSpiel-style Game/State over every registered game, bots, and batch
+// runs in C++ with the GIL released. Game logic, action codes and tensor
+// encoders live in each game folder (src/<game>/research.h); this file only
+// marshals.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <numeric>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/adapter.h"
+#include "core/game.h"
+#include "core/playout.h"
+#include "core/research.h"
+#include "dice_dominoes/research.h"
+#include "line/research.h"
+#include "mexican_train/research.h"
+#include "record/session.h"
+#include "texas42/research.h"
+
+namespace py = pybind11;
+using namespace boneyard;
+
+namespace {
+
+// pyspiel's player ids.
+constexpr int kChancePlayer = -1;
+constexpr int kSimultaneousPlayer = -2;
+constexpr int kTerminalPlayer = -4;
+
+using Floats = py::array_t<float, py::array::c_style | py::array::forcecast>;
+
+class GameBase;
+
+// The type-erased state the Python class wraps.
+class StateBase {
+ public:
+  virtual ~StateBase() = default;
+  virtual std::unique_ptr<StateBase> clone() const = 0;
+  virtual const GameBase& game() const = 0;
+  virtual int current_player() const = 0;
+  virtual bool is_terminal() const = 0;
+  virtual bool acts(int player) const = 0;
+  virtual void legal_actions(int player, std::vector<int>& out) const = 0;
+  virtual void apply_action(int action) = 0;
+  virtual void apply_actions(const std::vector<int>& actions) = 0;
+  virtual std::string action_to_string(int player, int action) const = 0;
+  virtual int string_to_action(int player, const std::string& text) const = 0;
+  virtual std::vector<double> returns() const = 0;
+  virtual std::vector<double> scores() const = 0;
+  virtual std::vector<std::pair<int, int>> history() const = 0;
+  virtual void observation(int player, float* out) const = 0;
+  virtual void info_state(int player, float* out) const = 0;
+  virtual std::string render(int player) const = 0;
+  virtual std::string view_json(int player) const = 0;
+  virtual std::string serialize() const = 0;
+  virtual std::unique_ptr<StateBase> resample(int player, uint64_t seed) const = 0;
+  virtual int bot_action(AnyBot& bot, int player) const = 0;
+  virtual std::vector<std::pair<int, double>> bot_values(AnyBot& bot, int player) const = 0;
+  virtual int num_players() const = 0;
+  virtual int hands_finished() const = 0;
+};
+
+struct PlayoutResult {
+  uint64_t hands = 0, moves = 0;
+  double seconds = 0;
+  double cpu_seconds = 0;  // the calling thread's own time (as `boneyard bench` reports it)
+};
+
+struct ArenaResult {
+  std::vector<double> returns;  // mean per seat
+  uint64_t games = 0;
+  double seconds = 0;
+};
+
+class GameBase {
+ public:
+  virtual ~GameBase() = default;
+  std::string name, family;
+  OptionList options;
+  bool single_hand = false;
+  int players = 0, actions = 0, max_length = 0;
+  std::vector<int> obs_shape, info_shape;
+  int obs_size = 0, info_size = 0;
+  const GameEntry* entry = nullptr;
+
+  virtual std::unique_ptr<StateBase> new_state(uint64_t seed) const = 0;
+  virtual std::unique_ptr<StateBase> from_record(const std::string& text) const = 0;
+  virtual PlayoutResult random_playouts(uint64_t n, uint64_t seed, int threads) const = 0;
+  virtual ArenaResult arena(const std::vector<std::string>& bots, uint64_t games, uint64_t seed, int threads,
+                            const BotOptions& budget) const = 0;
+};
+
+void check_player(int player, int n) {
+  if (player < 0 || player >= n) throw Error(fmt::format("player {} does not exist; players are 0..{}", player, n - 1));
+}
+
+template <class G, class R>
+class GameImpl;
+
+template <class G, class R>
+class StateImpl final : public StateBase {
+ public:
+  using State = typename G::State;
+  using Move = typename G::Move;
+  using List = MoveList<Move, G::kMaxMoves>;
+
+  StateImpl(std::shared_ptr<const GameImpl<G, R>> g, State s, uint64_t seed, bool seeded)
+      : g_(std::move(g)), s_(std::move(s)), seed_(seed), seeded_(seeded) {
+    settle();
+  }
+
+  std::unique_ptr<StateBase> clone() const override { return std::make_unique<StateImpl>(*this); }
+  const GameBase& game() const override { return *g_; }
+  int num_players() const override { return s_.num_seats(); }
+  int hands_finished() const override { return s_.hands_finished(); }
+  const State& state() const { return s_; }
+
+  int current_player() const override {
+    const Actor a = s_.actor();
+    switch (a.kind) {
+      case Actor::Seat: return a.seat;
+      case Actor::Chance: return kChancePlayer;
+      case Actor::Simultaneous: return kSimultaneousPlayer;
+      case Actor::Terminal: return kTerminalPlayer;
+    }
+    return kTerminalPlayer;
+  }
+  bool is_terminal() const override { return s_.terminal(); }
+  bool acts(int player) const override { return s_.actor().acts(player); }
+
+  void legal_actions(int player, std::vector<int>& out) const override {
+    out.clear();
+    if (player < 0 || player >= s_.num_seats() || !s_.actor().acts(player)) return;
+    List l;
+    s_.legal_moves(player, l);
+    out.reserve(static_cast<size_t>(l.size()));
+    for (const Move& m : l) out.push_back(R::to_action(s_, m));
+    std::sort(out.begin(), out.end());
+  }
+
+  void apply_action(int action) override {
+    const Actor a = s_.actor();
+    if (a.kind == Actor::Terminal) throw Error(fmt::format("action {} on a terminal state: the game is over", action));
+    if (a.kind == Actor::Simultaneous)
+      throw Error("a simultaneous node: give every acting player's action with apply_actions([...])");
+    if (a.kind == Actor::Chance) throw Error("a chance node: explicit chance is not supported (docs/python.md)");
+    apply_for(a.seat, action);
+    settle();
+  }
+
+  void apply_actions(const std::vector<int>& actions) override {
+    const Actor a = s_.actor();
+    if (a.kind != Actor::Simultaneous) {
+      if (actions.size() == 1 && a.kind == Actor::Seat) return apply_action(actions[0]);
+      throw Error(fmt::format("apply_actions needs a simultaneous node; now: {}", to_string(a)));
+    }
+    if (static_cast<int>(actions.size()) != s_.num_seats())
+      throw Error(fmt::format("apply_actions needs one action per player ({}), got {} (use -1 for a player not acting)",
+                              s_.num_seats(), actions.size()));
+    // Check every action first, so a bad one changes nothing.
+    for (int p = 0; p < s_.num_seats(); ++p)
+      if (a.acts(p)) legal_move(p, actions[static_cast<size_t>(p)]);
+    for (int p = 0; p < s_.num_seats(); ++p)
+      if (a.acts(p)) apply_for(p, actions[static_cast<size_t>(p)]);
+    settle();
+  }
+
+  std::string action_to_string(int player, int action) const override {
+    if (player >= 0 && player < s_.num_seats() && s_.actor().acts(player)) return s_.move_text(legal_move(player, action));
+    return s_.move_text(R::from_action(s_, action));
+  }
+
+  int string_to_action(int player, const std::string& text) const override {
+    check_player(player, s_.num_seats());
+    if (!s_.actor().acts(player)) throw Error(fmt::format("it is not player {}'s turn: {}", player, to_string(s_.actor())));
+    return R::to_action(s_, s_.parse_move(player, text));
+  }
+
+  std::vector<double> returns() const override {
+    std::vector<double> r(static_cast<size_t>(s_.num_seats()), 0.0);
+    if (!s_.terminal()) return r;
+    if (g_->single_hand && s_.hands_finished() >= 1) {
+      // The hand's result in the game's own unit, less the mean over sides:
+      // zero-sum (Mexican Train's penalty points count against).
+      const HandSummary h = s_.last_hand();
+      const double sign = g_->family == "mexican-train" ? -1.0 : 1.0;
+      const double mean = std::accumulate(h.side_points.begin(), h.side_points.end(), 0.0) /
+                          static_cast<double>(std::max<size_t>(1, h.side_points.size()));
+      for (int p = 0; p < s_.num_seats(); ++p) {
+        const auto sd = static_cast<size_t>(s_.side_of(p));
+        r[static_cast<size_t>(p)] = sd < h.side_points.size() ? sign * (h.side_points[sd] - mean) : 0.0;
+      }
+      return r;
+    }
+    s_.returns(r.data());
+    return r;
+  }
+
+  std::vector<double> scores() const override {
+    std::vector<double> r(static_cast<size_t>(s_.num_sides()));
+    s_.scores(r.data());
+    return r;
+  }
+
+  std::vector<std::pair<int, int>> history() const override {
+    std::vector<std::pair<int, int>> out;
+    out.reserve(actions_.size());
+    for (const auto& [p, a] : actions_) out.emplace_back(p, a);
+    return out;
+  }
+
+  void observation(int player, float* out) const override {
+    check_player(player, s_.num_seats());
+    R::observation(s_, player, out);
+  }
+  void info_state(int player, float* out) const override {
+    check_player(player, s_.num_seats());
+    R::info_state(s_, player, std::span<const Step<Move>>(hand_moves_), out);
+  }
+  std::string render(int player) const override {
+    if (player != -1) check_player(player, s_.num_seats());
+    return s_.render(player);
+  }
+  std::string view_json(int player) const override {
+    if (player != -1) check_player(player, s_.num_seats());
+    return s_.view(player).dump();
+  }
+
+  std::string serialize() const override {
+    if (!seeded_)
+      throw Error("this state was resampled from an information state: it has no seed to write a record from");
+    // Replays the actions from the seed in a Session: the record is the
+    // CLI's own (docs/records.md).
+    Session sess(g_->name, g_->options, seed_);
+    sess.settle_chance();
+    State s = fresh();
+    for (const auto& [p, a] : actions_) {
+      const Move m = R::from_action(s, a);
+      sess.apply(p, s.move_text(m));
+      s.apply(p, m);
+      sess.settle_chance();
+      while (!s.terminal() && s.actor().kind == Actor::Chance) s.apply_chance();
+    }
+    return sess.record().dump();
+  }
+
+  std::unique_ptr<StateBase> resample(int player, uint64_t seed) const override {
+    check_player(player, s_.num_seats());
+    Rng rng(seed);
+    State s = G::sample(s_.observe(player), rng);
+    s.reseed(rng.next());
+    auto out = std::make_unique<StateImpl>(*this);
+    out->s_ = s;
+    out->seeded_ = false;
+    return out;
+  }
+
+  int bot_action(AnyBot& bot, int player) const override {
+    check_player(player, s_.num_seats());
+    if (!s_.actor().acts(player)) throw Error(fmt::format("it is not player {}'s turn: {}", player, to_string(s_.actor())));
+    auto* typed = dynamic_cast<Bot<G>*>(&bot);
+    if (!typed) throw Error(fmt::format("bot '{}' does not play {}", bot.name(), g_->name));
+    List l;
+    s_.legal_moves(player, l);
+    if (l.size() == 1) return R::to_action(s_, l[0]);
+    const Move m = typed->omniscient() ? typed->choose_seeing_all(s_, player, l.span())
+                                       : typed->choose(s_.observe(player), l.span());
+    return R::to_action(s_, m);
+  }
+
+  std::vector<std::pair<int, double>> bot_values(AnyBot& bot, int player) const override {
+    check_player(player, s_.num_seats());
+    if (!s_.actor().acts(player)) throw Error(fmt::format("it is not player {}'s turn: {}", player, to_string(s_.actor())));
+    auto* typed = dynamic_cast<Bot<G>*>(&bot);
+    if (!typed) throw Error(fmt::format("bot '{}' does not play {}", bot.name(), g_->name));
+    List l;
+    s_.legal_moves(player, l);
+    std::vector<double> v(static_cast<size_t>(l.size()));
+    std::vector<std::pair<int, double>> out;
+    if (!typed->values(s_.observe(player), l.span(), v.data())) return out;
+    for (int i = 0; i < l.size(); ++i) out.emplace_back(R::to_action(s_, l[i]), v[static_cast<size_t>(i)]);
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+  // Applies a parsed record's events (deserialize_state).
+  void apply_event(const RecordEvent& e) {
+    if (e.chance) {
+      if (s_.actor().kind == Actor::Chance) s_.apply_chance_text(e.text);
+      return;  // auto chance already dealt it (the same seed: the same outcome)
+    }
+    const int p = e.seat;
+    check_player(p, s_.num_seats());
+    if (!s_.actor().acts(p)) throw Error(fmt::format("record: it is not seat {}'s turn: {}", p, to_string(s_.actor())));
+    const Move m = s_.parse_move(p, e.text);
+    apply_for(p, R::to_action(s_, m));
+    settle();
+  }
+
+ private:
+  State fresh() const;
+
+  Move legal_move(int player, int action) const {
+    const Move m = R::from_action(s_, action);
+    List l;
+    s_.legal_moves(player, l);
+    for (const Move& x : l)
+      if (x == m) return x;
+    std::string legal;
+    for (const Move& x : l) legal += fmt::format("{}{} ({})", legal.empty() ? "" : ", ", R::to_action(s_, x), s_.move_text(x));
+    throw Error(fmt::format("illegal action {} for player {}; legal: {}", action, player, legal.empty() ? "none" : legal));
+  }
+
+  void apply_for(int player, int action) {
+    const Move m = legal_move(player, action);
+    const int hands = s_.hands_finished();
+    s_.apply(player, m);
+    actions_.emplace_back(player, action);
+    if (s_.hands_finished() != hands) hand_moves_.clear();
+    else hand_moves_.push_back({player, m});
+  }
+
+  // Auto chance: the state's own seeded generator resolves deals, draws and dice.
+  void settle() {
+    while (!s_.terminal() && s_.actor().kind == Actor::Chance) {
+      const int hands = s_.hands_finished();
+      s_.apply_chance();
+      if (s_.hands_finished() != hands) hand_moves_.clear();
+    }
+  }
+
+  std::shared_ptr<const GameImpl<G, R>> g_;
+  State s_;
+  uint64_t seed_ = 0;
+  bool seeded_ = true;
+  std::vector<std::pair<int, int>> actions_;  // (player, action) in order
+  std::vector<Step<Move>> hand_moves_;        // the current hand's moves
+};
+
+template <class G, class R>
+class GameImpl final : public GameBase, public std::enable_shared_from_this<GameImpl<G, R>> {
+ public:
+  using State = typename G::State;
+
+  // A new game from `seed`: the registry's state for seed 1, reseeded (the
+  // constructors draw nothing, so this is State(rules, seed), the CLI's
+  // game, without parsing the options again).
+  State make(uint64_t seed) const {
+    State s = tmpl_;
+    s.reseed(seed);
+    return s;
+  }
+
+  void init() {
+    auto any = entry->make(options, 1);
+    auto* ad = dynamic_cast<GameAdapter<G>*>(any.get());
+    if (!ad) throw Error(fmt::format("internal: {} is not of the expected family", name));
+    tmpl_ = ad->state();
+    const State& s = tmpl_;
+    players = s.num_seats();
+    actions = R::num_actions(s);
+    obs_shape = R::observation_shape(s);
+    info_shape = R::info_state_shape(s);
+    obs_size = std::accumulate(obs_shape.begin(), obs_shape.end(), 1, std::multiplies<>());
+    info_size = std::accumulate(info_shape.begin(), info_shape.end(), 1, std::multiplies<>());
+    max_length = R::max_game_length(s);
+    const nlohmann::json o = s.options_json();
+    if (o.contains("single_hand")) {
+      const auto& v = o["single_hand"];
+      single_hand = v.is_boolean() ? v.get<bool>() : (v.is_string() && v.get<std::string>() == "on");
+    }
+  }
+
+  std::unique_ptr<StateBase> new_state(uint64_t seed) const override {
+    return std::make_unique<StateImpl<G, R>>(this->shared_from_this(), make(seed), seed, true);
+  }
+
+  std::unique_ptr<StateBase> from_record(const std::string& text) const override {
+    const nlohmann::json rec = parse_record_text(text);
+    // Session checks the record (game, options, every event, hand results).
+    Session check = Session::from_record(rec);
+    if (check.entry().name != name)
+      throw Error(fmt::format("the record is a game of {}, not {}", check.entry().name, name));
+    auto st = std::make_unique<StateImpl<G, R>>(this->shared_from_this(), make(check.seed()), check.seed(), true);
+    for (const RecordEvent& e : Session::record_events(rec)) st->apply_event(e);
+    return st;
+  }
+
+  PlayoutResult random_playouts(uint64_t n, uint64_t seed, int threads) const override {
+    threads = std::max(1, threads);
+    const State fresh = make(seed);
+    std::atomic<uint64_t> next{0}, moves{0};
+    const auto start = std::chrono::steady_clock::now();
+    auto work = [&](int t) {
+      Rng rng(seed * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(t) + 1);
+      State s = fresh;
+      s.reseed(rng.next());
+      uint64_t my_moves = 0;
+      for (;;) {
+        const uint64_t k = next.fetch_add(64);
+        if (k >= n) break;
+        for (uint64_t j = k; j < std::min(n, k + 64); ++j) {
+          if (s.terminal()) {
+            s = fresh;
+            s.reseed(rng.next());
+          }
+          my_moves += static_cast<uint64_t>(play_random_hand<G>(s, rng));
+        }
+      }
+      moves += my_moves;
+    };
+    std::vector<std::thread> pool;
+    const double cpu0 = thread_cpu_seconds();
+    for (int t = 1; t < threads; ++t) pool.emplace_back(work, t);
+    work(0);
+    const double cpu = thread_cpu_seconds() - cpu0;
+    for (auto& th : pool) th.join();
+    PlayoutResult r;
+    r.cpu_seconds = cpu;
+    r.hands = n;
+    r.moves = moves;
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+  }
+
+  ArenaResult arena(const std::vector<std::string>& bots, uint64_t games, uint64_t seed, int threads,
+                    const BotOptions& budget) const override {
+    if (bots.empty()) throw Error("arena needs at least one bot name");
+    for (const auto& b : bots) make_bot(*entry, b, 1, budget);  // unknown names fail here, with the GIL held
+    threads = std::max(1, threads);
+    const int n = players;
+    std::vector<std::vector<double>> sums(static_cast<size_t>(threads), std::vector<double>(static_cast<size_t>(n), 0.0));
+    std::atomic<uint64_t> next{0};
+    const auto start = std::chrono::steady_clock::now();
+    auto work = [&](int t) {
+      for (;;) {
+        const uint64_t k = next.fetch_add(1);
+        if (k >= games) break;
+        const uint64_t game_seed = seed + k;
+        std::vector<std::unique_ptr<AnyBot>> seat_bots;
+        for (int p = 0; p < n; ++p)
+          seat_bots.push_back(make_bot(*entry, bots[static_cast<size_t>(p) % bots.size()],
+                                       game_seed * 1000003u + static_cast<uint64_t>(p) + 17, budget));
+        StateImpl<G, R> st(this->shared_from_this(), make(game_seed), game_seed, true);
+        while (!st.is_terminal()) {
+          const int cp = st.current_player();
+          if (cp >= 0) {
+            st.apply_action(st.bot_action(*seat_bots[static_cast<size_t>(cp)], cp));
+          } else {
+            std::vector<int> acts(static_cast<size_t>(n), -1);
+            for (int p = 0; p < n; ++p)
+              if (st.acts(p)) acts[static_cast<size_t>(p)] = st.bot_action(*seat_bots[static_cast<size_t>(p)], p);
+            st.apply_actions(acts);
+          }
+        }
+        const auto r = st.returns();
+        for (int p = 0; p < n; ++p) sums[static_cast<size_t>(t)][static_cast<size_t>(p)] += r[static_cast<size_t>(p)];
+      }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t) pool.emplace_back(work, t);
+    work(0);
+    for (auto& th : pool) th.join();
+    ArenaResult out;
+    out.games = games;
+    out.returns.assign(static_cast<size_t>(n), 0.0);
+    for (const auto& s : sums)
+      for (int p = 0; p < n; ++p) out.returns[static_cast<size_t>(p)] += s[static_cast<size_t>(p)];
+    for (auto& x : out.returns) x /= static_cast<double>(std::max<uint64_t>(1, games));
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return out;
+  }
+
+ private:
+  State tmpl_;
+};
+
+template <class G, class R>
+typename G::State StateImpl<G, R>::fresh() const {
+  return g_->make(seed_);
+}
+
+OptionList to_options(const py::object& params) {
+  OptionList out;
+  if (params.is_none()) return out;
+  if (!py::isinstance<py::dict>(params)) throw Error("params must be a dict of option names to values");
+  for (auto item : py::reinterpret_borrow<py::dict>(params)) {
+    const std::string key = py::str(item.first);
+    py::handle v = item.second;
+    std::string value;
+    if (py::isinstance<py::bool_>(v)) value = v.cast<bool>() ? "on" : "off";
+    else value = py::str(v);
+    out.emplace_back(key, value);
+  }
+  return out;
+}
+
+std::shared_ptr<GameBase> load_game(const std::string& name, const py::object& params) {
+  register_all_games();
+  const GameEntry& e = find_game(name);
+  const OptionList opts = to_options(params);
+  std::shared_ptr<GameBase> g;
+  auto build = [&]<class G, class R>() {
+    auto impl = std::make_shared<GameImpl<G, R>>();
+    impl->name = e.name;
+    impl->family = e.family;
+    impl->options = opts;
+    impl->entry = &e;
+    impl->init();
+    g = impl;
+  };
+  if (e.family == "line") build.template operator()<line::LineGame, line::Research>();
+  else if (e.family == "mexican-train") build.template operator()<mexican_train::MexicanTrain, mexican_train::Research>();
+  else if (e.family == "texas-42") build.template operator()<texas42::Texas42, texas42::Research>();
+  else if (e.family == "dice-and-dominoes")
+    build.template operator()<dice_dominoes::DiceDominoes, dice_dominoes::Research>();
+  else throw Error(fmt::format("game '{}' (family {}) has no Python support yet", name, e.family));
+  return g;
+}
+
+// The Python-facing wrappers: a State keeps its Game alive.
+struct PyGame {
+  std::shared_ptr<GameBase> g;
+};
+
+struct PyState {
+  std::unique_ptr<StateBase> s;
+  PyState clone() const { return PyState{s->clone()}; }
+};
+
+struct PyBot {
+  std::unique_ptr<AnyBot> bot;
+  std::string game;
+  int seat = 0;
+};
+
+uint64_t seed_of(const py::object& seed) {
+  if (seed.is_none()) return std::random_device{}() * 0x100000001ull + std::random_device{}();
+  return seed.cast<uint64_t>();
+}
+
+py::array_t<float> new_tensor(const std::vector<int>& shape) {
+  std::vector<py::ssize_t> dims(shape.begin(), shape.end());
+  return py::array_t<float>(dims);
+}
+
+// A preallocated numpy buffer: float32, C-contiguous, writeable, the
+// tensor's size (any shape), written in place.
+float* buffer_of(py::array& buf, int size) {
+  if (!buf.dtype().is(py::dtype::of<float>()) || !(buf.flags() & py::array::c_style) || !buf.writeable())
+    throw Error("the buffer must be a writeable C-contiguous numpy array of float32");
+  if (buf.size() != size) throw Error(fmt::format("the buffer has {} floats; the tensor needs {}", buf.size(), size));
+  return static_cast<float*>(buf.mutable_data());
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_boneyard, m) {
+  m.doc() = "Boneyard domino games: an OpenSpiel-style API (docs/python.md)";
+  py::register_exception<Error>(m, "BoneyardError", PyExc_ValueError);
+  register_all_games();
+
+  m.attr("CHANCE") = kChancePlayer;
+  m.attr("SIMULTANEOUS") = kSimultaneousPlayer;
+  m.attr("INVALID") = -3;
+  m.attr("TERMINAL") = kTerminalPlayer;
+
+  m.def("registered_games", [] {
+    register_all_games();
+    std::vector<std::string> out;
+    for (const auto& e : games()) out.push_back(e.name);
+    return out;
+  });
+  m.def("game_info", [](const std::string& name) {
+    register_all_games();
+    const GameEntry& e = find_game(name);
+    py::dict d;
+    d["name"] = e.name;
+    d["family"] = e.family;
+    d["summary"] = e.summary;
+    d["bots"] = e.bots;
+    d["search_bots"] = e.search_bots;
+    d["describe"] = e.describe().dump();
+    return d;
+  });
+
+  py::class_<PyGame>(m, "Game")
+      .def("name", [](const PyGame& g) { return g.g->name; })
+      .def("family", [](const PyGame& g) { return g.g->family; })
+      .def("params", [](const PyGame& g) {
+        py::dict d;
+        for (const auto& [k, v] : g.g->options) d[py::str(k)] = v;
+        return d;
+      })
+      .def("options_json", [](const PyGame& g) { return g.g->new_state(1)->view_json(-1); })
+      .def("num_players", [](const PyGame& g) { return g.g->players; })
+      .def("num_distinct_actions", [](const PyGame& g) { return g.g->actions; })
+      .def("max_game_length", [](const PyGame& g) { return g.g->max_length; })
+      .def("single_hand", [](const PyGame& g) { return g.g->single_hand; })
+      .def("observation_tensor_shape", [](const PyGame& g) { return g.g->obs_shape; })
+      .def("observation_tensor_size", [](const PyGame& g) { return g.g->obs_size; })
+      .def("information_state_tensor_shape", [](const PyGame& g) { return g.g->info_shape; })
+      .def("information_state_tensor_size", [](const PyGame& g) { return g.g->info_size; })
+      .def("_new_initial_state", [](const PyGame& g, const py::object& seed) { return PyState{g.g->new_state(seed_of(seed))}; },
+           py::arg("seed") = py::none())
+      .def("deserialize_state", [](const PyGame& g, const std::string& text) { return PyState{g.g->from_record(text)}; })
+      .def("_random_playouts",
+           [](const PyGame& g, uint64_t n, uint64_t seed, int threads) {
+             PlayoutResult r;
+             {
+               py::gil_scoped_release nogil;
+               r = g.g->random_playouts(n, seed, threads);
+             }
+             py::dict d;
+             d["hands"] = r.hands;
+             d["moves"] = r.moves;
+             d["seconds"] = r.seconds;
+             d["hands_per_second"] = r.seconds > 0 ? static_cast<double>(r.hands) / r.seconds : 0.0;
+             d["cpu_seconds"] = r.cpu_seconds;  // thread 0's own time
+             return d;
+           })
+      .def("_arena",
+           [](const PyGame& g, const std::vector<std::string>& bots, uint64_t games, uint64_t seed, int threads,
+              double think_ms, int iterations, int bot_threads) {
+             BotOptions b;
+             b.think_ms = think_ms;
+             b.iterations = iterations;
+             b.threads = std::max(1, bot_threads);
+             ArenaResult r;
+             {
+               py::gil_scoped_release nogil;
+               r = g.g->arena(bots, games, seed, threads, b);
+             }
+             py::dict d;
+             d["games"] = r.games;
+             d["returns"] = r.returns;
+             d["seconds"] = r.seconds;
+             return d;
+           })
+      .def("__str__", [](const PyGame& g) { return g.g->name; });
+
+  m.def("_load_game", [](const std::string& name, const py::object& params) { return PyGame{load_game(name, params)}; },
+        py::arg("name"), py::arg("params") = py::none());
+
+  py::class_<PyState>(m, "State")
+      .def("current_player", [](const PyState& s) { return s.s->current_player(); })
+      .def("is_chance_node", [](const PyState& s) { return s.s->current_player() == kChancePlayer; })
+      .def("is_simultaneous_node", [](const PyState& s) { return s.s->current_player() == kSimultaneousPlayer; })
+      .def("is_terminal", [](const PyState& s) { return s.s->is_terminal(); })
+      .def("is_player_acting", [](const PyState& s, int p) { return s.s->acts(p); })
+      .def("num_players", [](const PyState& s) { return s.s->num_players(); })
+      .def("hands_finished", [](const PyState& s) { return s.s->hands_finished(); })
+      .def("chance_outcomes",
+           [](const PyState& s) {
+             if (s.s->current_player() != kChancePlayer) throw Error("chance_outcomes: not a chance node");
+             return std::vector<std::pair<int, double>>{};
+           })
+      .def(
+          "legal_actions",
+          [](const PyState& s, const py::object& player) {
+            int p = player.is_none() ? s.s->current_player() : player.cast<int>();
+            static thread_local std::vector<int> buf;
+            if (p < 0) buf.clear();
+            else s.s->legal_actions(p, buf);
+            py::list out(buf.size());
+            for (size_t i = 0; i < buf.size(); ++i) PyList_SET_ITEM(out.ptr(), static_cast<py::ssize_t>(i), PyLong_FromLong(buf[i]));
+            return out;
+          },
+          py::arg("player") = py::none())
+      .def(
+          "legal_actions_mask",
+          [](const PyState& s, const py::object& player) {
+            int p = player.is_none() ? s.s->current_player() : player.cast<int>();
+            std::vector<int> buf;
+            if (p >= 0) s.s->legal_actions(p, buf);
+            py::array_t<int8_t> mask(s.s->game().actions);
+            std::fill(mask.mutable_data(), mask.mutable_data() + mask.size(), int8_t{0});
+            for (int a : buf) mask.mutable_data()[a] = 1;
+            return mask;
+          },
+          py::arg("player") = py::none())
+      .def("apply_action", [](PyState& s, int a) { s.s->apply_action(a); })
+      .def("apply_actions", [](PyState& s, const std::vector<int>& a) { s.s->apply_actions(a); })
+      .def("action_to_string", [](const PyState& s, int p, int a) { return s.s->action_to_string(p, a); })
+      .def("string_to_action", [](const PyState& s, int p, const std::string& t) { return s.s->string_to_action(p, t); })
+      .def("returns", [](const PyState& s) { return s.s->returns(); })
+      .def("scores", [](const PyState& s) { return s.s->scores(); })
+      .def("history", [](const PyState& s) {
+        std::vector<int> out;
+        for (const auto& [p, a] : s.s->history()) out.push_back(a);
+        return out;
+      })
+      .def("full_history", [](const PyState& s) { return s.s->history(); })
+      .def("observation_string", [](const PyState& s, int p) { return s.s->render(p); })
+      .def("information_state_string", [](const PyState& s, int p) { return s.s->render(p); })
+      .def("view_json", [](const PyState& s, int p) { return s.s->view_json(p); }, py::arg("player") = -1)
+      .def("observation_tensor",
+           [](const PyState& s, int p) {
+             auto out = new_tensor(s.s->game().obs_shape);
+             s.s->observation(p, out.mutable_data());
+             return out;
+           })
+      .def("observation_tensor_into",
+           [](const PyState& s, int p, py::array& buf) { s.s->observation(p, buffer_of(buf, s.s->game().obs_size)); })
+      .def("information_state_tensor",
+           [](const PyState& s, int p) {
+             auto out = new_tensor(s.s->game().info_shape);
+             s.s->info_state(p, out.mutable_data());
+             return out;
+           })
+      .def("information_state_tensor_into",
+           [](const PyState& s, int p, py::array& buf) {
+             s.s->info_state(p, buffer_of(buf, s.s->game().info_size));
+           })
+      .def("clone", &PyState::clone)
+      .def("__copy__", &PyState::clone)
+      .def("__deepcopy__", [](const PyState& s, py::object) { return s.clone(); })
+      .def("serialize", [](const PyState& s) { return s.s->serialize(); })
+      .def("resample_from_infostate",
+           [](const PyState& s, int p, uint64_t seed) { return PyState{s.s->resample(p, seed)}; })
+      .def("_bot_action", [](const PyState& s, PyBot& b, int p) {
+        py::gil_scoped_release nogil;
+        return s.s->bot_action(*b.bot, p);
+      })
+      .def("_bot_values", [](const PyState& s, PyBot& b, int p) {
+        py::gil_scoped_release nogil;
+        return s.s->bot_values(*b.bot, p);
+      })
+      .def("game_name", [](const PyState& s) { return s.s->game().name; })
+      .def("__str__", [](const PyState& s) { return s.s->render(-1); })
+      .def("__repr__", [](const PyState& s) { return fmt::format("<boneyard.State of {}>", s.s->game().name); });
+
+  py::class_<PyBot>(m, "Bot")
+      .def_readonly("seat", &PyBot::seat)
+      .def("name", [](const PyBot& b) { return b.bot->name(); });
+  m.def(
+      "_make_bot",
+      [](const PyGame& g, const std::string& name, int seat, double think_ms, int iterations, uint64_t seed, int threads) {
+        BotOptions o;
+        o.think_ms = think_ms;
+        o.iterations = iterations;
+        o.threads = std::max(1, threads);
+        check_player(seat, g.g->players);
+        return PyBot{make_bot(*g.g->entry, name, seed, o), g.g->name, seat};
+      });
+}

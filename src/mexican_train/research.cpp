@@ -1,0 +1,94 @@
+#include "mexican_train/research.h"
+
+#include <fmt/format.h>
+
+namespace boneyard::mexican_train {
+
+namespace {
+// T tiles, S seats, S+1 trains (the seats' relative to the observer, then
+// the Mexican train), P numbers.
+int tiles(const State& s) { return s.rules().tiles_in_set(); }
+int pips(const State& s) { return s.rules().max_pip() + 1; }
+int obs_size(const State& s) {
+  const int T = tiles(s), P = pips(s), S = s.num_seats();
+  return 2 * T + (S + 1) * (P + 2) + S + S + S + S * P + P + 4 + 5;
+}
+}  // namespace
+
+// Actions: lay tile t on train k = t*(S+1) + k (k: seat 0..S-1, S the Mexican
+// train); then draw, pass, end the opening.
+int Research::num_actions(const State& fresh) { return tiles(fresh) * (fresh.num_seats() + 1) + 3; }
+
+int Research::to_action(const State& s, Move m) {
+  const int S = s.num_seats(), base = tiles(s) * (S + 1);
+  switch (m.kind) {
+    case Move::Lay: return m.tile * (S + 1) + (m.train == kMexican ? S : m.train);
+    case Move::Draw: return base;
+    case Move::Pass: return base + 1;
+    case Move::EndOpening: return base + 2;
+  }
+  return 0;
+}
+
+Move Research::from_action(const State& s, int a) {
+  const int S = s.num_seats(), base = tiles(s) * (S + 1);
+  if (a < 0 || a >= base + 3) throw Error(fmt::format("action {} is outside 0..{}", a, base + 2));
+  if (a == base) return {Move::Draw, 0, 0};
+  if (a == base + 1) return {Move::Pass, 0, 0};
+  if (a == base + 2) return {Move::EndOpening, 0, 0};
+  const int k = a % (S + 1);
+  return {Move::Lay, static_cast<uint8_t>(a / (S + 1)), static_cast<uint8_t>(k == S ? kMexican : k)};
+}
+
+std::vector<int> Research::observation_shape(const State& fresh) { return {obs_size(fresh)}; }
+
+// hand T | table T | per train (seats relative, then Mexican): open end
+// one-hot P, length /T, marked | hand counts S (/T) | scores S (/100) | to
+// move S | numbers proven void S x P | engine number P | phase 4 | stock /T,
+// open doubles /4, drew this turn, owes a cover, round / rounds.
+void Research::observation(const State& full, int seat, float* out) {
+  const State s = full.masked_for(seat);
+  const int T = tiles(s), P = pips(s), S = s.num_seats();
+  auto abs = [&](int k) { return (seat + k) % S; };
+  TensorWriter w{out};
+  const TileSet hand = s.hand(seat), table = s.table();
+  w.bits(T, [&](int i) { return hand.has(Tile{static_cast<uint8_t>(i)}); });
+  w.bits(T, [&](int i) { return table.has(Tile{static_cast<uint8_t>(i)}); });
+  for (int k = 0; k <= S; ++k) {
+    const int train = k == S ? kMexican : abs(k);
+    w.one_hot(P, s.phase() == Phase::Deal ? -1 : s.train_end(train));
+    w.value(static_cast<float>(s.train_length(train)) / static_cast<float>(T));
+    w.value(train != kMexican && s.marked(train) ? 1.0f : 0.0f);
+  }
+  for (int k = 0; k < S; ++k) w.value(static_cast<float>(s.hand_count(abs(k))) / static_cast<float>(T));
+  for (int k = 0; k < S; ++k) w.value(static_cast<float>(s.score(abs(k))) / 100.0f);
+  const Actor a = s.actor();
+  w.one_hot(S, a.kind == Actor::Seat ? (a.seat - seat + S) % S : -1);
+  for (int k = 0; k < S; ++k) {
+    const uint32_t v = s.known_void(abs(k));
+    w.bits(P, [&](int i) { return (v >> i) & 1; });
+  }
+  w.one_hot(P, s.phase() == Phase::Deal ? -1 : s.engine().high());
+  w.one_hot(4, static_cast<int>(s.phase()));
+  w.value(static_cast<float>(s.stock_left()) / static_cast<float>(T));
+  w.value(static_cast<float>(s.open_doubles()) / 4.0f);
+  w.value(s.drew_this_turn() ? 1.0f : 0.0f);
+  w.value(s.owes_cover() ? 1.0f : 0.0f);
+  w.value(static_cast<float>(s.round_number()) / static_cast<float>(s.rules().total_rounds()));
+}
+
+// Mexican Train keeps the public facts on the table (trains, marks, voids):
+// the information state tensor is the observation.
+std::vector<int> Research::info_state_shape(const State& fresh) { return {obs_size(fresh)}; }
+
+void Research::info_state(const State& s, int seat, std::span<const Step<Move>>, float* out) {
+  observation(s, seat, out);
+}
+
+// A round: each tile laid or drawn once, a pass per turn without a tile.
+int Research::max_game_length(const State& fresh) {
+  const int T = tiles(fresh), S = fresh.num_seats();
+  return fresh.rules().total_rounds() * (3 * T + 4 * S);
+}
+
+}  // namespace boneyard::mexican_train
