@@ -43,14 +43,14 @@ def load_game(name: str, params: dict | None = None) -> Game:
 
 
 def _new_initial_state(self, seed: int | None = None, explicit_chance: bool = False) -> State:
-    """A new game. Chance (deals, draws, dice) is resolved by the state's own
-    generator seeded with `seed`, as the CLI and the protocol's auto_chance
-    do: the same seed gives the CLI's game. explicit_chance=True (chance
-    nodes one tile at a time) is not supported yet: it raises ValueError."""
-    if explicit_chance:
-        raise ValueError("explicit_chance=True is not supported yet: chance is resolved by the state's seeded "
-                         "generator (docs/python.md, Chance)")
-    return self._new_initial_state(seed)
+    """A new game. By default chance (deals, draws, dice) is resolved by the
+    state's own generator seeded with `seed`, as the CLI and the protocol's
+    auto_chance do: the same seed gives the CLI's game. With
+    explicit_chance=True every chance event is a chance node, one tile (or
+    die) at a time, as in OpenSpiel: current_player() is CHANCE,
+    chance_outcomes() gives (action, probability) pairs and apply_action()
+    applies one (docs/python.md, Chance)."""
+    return self._new_initial_state(seed, bool(explicit_chance))
 
 
 Game.new_initial_state = _new_initial_state

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <memory>
 #include <numeric>
@@ -72,6 +73,10 @@ class StateBase {
   virtual std::vector<std::pair<int, double>> bot_values(AnyBot& bot, int player) const = 0;
   virtual int num_players() const = 0;
   virtual int hands_finished() const = 0;
+  // Explicit chance (docs/python.md, Chance).
+  virtual bool explicit_chance() const = 0;
+  virtual std::vector<std::pair<int, double>> chance_outcomes() const = 0;
+  virtual void replay(const std::vector<std::pair<int, int>>& actions) = 0;
 };
 
 struct PlayoutResult {
@@ -92,12 +97,12 @@ class GameBase {
   std::string name, family;
   OptionList options;
   bool single_hand = false;
-  int players = 0, actions = 0, max_length = 0;
+  int players = 0, actions = 0, max_length = 0, chance_actions = 0;
   std::vector<int> obs_shape, info_shape;
   int obs_size = 0, info_size = 0;
   const GameEntry* entry = nullptr;
 
-  virtual std::unique_ptr<StateBase> new_state(uint64_t seed) const = 0;
+  virtual std::unique_ptr<StateBase> new_state(uint64_t seed, bool explicit_chance = false) const = 0;
   virtual std::unique_ptr<StateBase> from_record(const std::string& text) const = 0;
   virtual PlayoutResult random_playouts(uint64_t n, uint64_t seed, int threads) const = 0;
   virtual ArenaResult arena(const std::vector<std::string>& bots, uint64_t games, uint64_t seed, int threads,
@@ -118,8 +123,8 @@ class StateImpl final : public StateBase {
   using Move = typename G::Move;
   using List = MoveList<Move, G::kMaxMoves>;
 
-  StateImpl(std::shared_ptr<const GameImpl<G, R>> g, State s, uint64_t seed, bool seeded)
-      : g_(std::move(g)), s_(std::move(s)), seed_(seed), seeded_(seeded) {
+  StateImpl(std::shared_ptr<const GameImpl<G, R>> g, State s, uint64_t seed, bool seeded, bool explicit_chance = false)
+      : g_(std::move(g)), s_(std::move(s)), seed_(seed), seeded_(seeded), explicit_(explicit_chance) {
     settle();
   }
 
@@ -129,7 +134,54 @@ class StateImpl final : public StateBase {
   int hands_finished() const override { return s_.hands_finished(); }
   const State& state() const { return s_; }
 
+  bool explicit_chance() const override { return explicit_; }
+
+  // Explicit chance: a chance node now (a deal, draw for the lead or the
+  // dealer, or roll pending in the game, or tiles owed to a draw just chosen).
+  bool chance_now() const {
+    return explicit_ && (draws_needed_ > 0 || (!s_.terminal() && s_.actor().kind == Actor::Chance));
+  }
+
+  std::vector<std::pair<int, double>> chance_outcomes() const override {
+    if (!chance_now())
+      throw Error(explicit_ ? fmt::format("chance_outcomes: not a chance node ({})", to_string(s_.actor()))
+                            : std::string("chance_outcomes: not a chance node (this state resolves chance with its own "
+                                          "seeded generator; new_initial_state(seed, explicit_chance=True) exposes it)"));
+    std::vector<Outcome> o;
+    outcomes(o);
+    std::vector<std::pair<int, double>> out;
+    out.reserve(o.size());
+    for (const Outcome& x : o) out.emplace_back(x.action, x.probability);
+    return out;
+  }
+
+  void replay(const std::vector<std::pair<int, int>>& acts) override {
+    size_t i = 0;
+    while (i < acts.size()) {
+      if (current_player() == kSimultaneousPlayer) {
+        const Actor a = s_.actor();
+        std::vector<int> joint(static_cast<size_t>(s_.num_seats()), -1);
+        int missing = std::popcount(static_cast<unsigned>(a.seats));
+        while (missing > 0 && i < acts.size()) {
+          const auto [p, x] = acts[i++];
+          if (p < 0 || p >= s_.num_seats() || !a.acts(p) || joint[static_cast<size_t>(p)] >= 0)
+            throw Error(fmt::format("state: action {} of player {} at a simultaneous node of {}", x, p, to_string(a)));
+          joint[static_cast<size_t>(p)] = x;
+          --missing;
+        }
+        if (missing > 0) throw Error("state: the last simultaneous round is incomplete");
+        apply_actions(joint);
+      } else {
+        const auto [p, x] = acts[i++];
+        if (p != current_player())
+          throw Error(fmt::format("state: action {} of player {}, but player {} is to act", x, p, current_player()));
+        apply_action(x);
+      }
+    }
+  }
+
   int current_player() const override {
+    if (chance_now()) return kChancePlayer;
     const Actor a = s_.actor();
     switch (a.kind) {
       case Actor::Seat: return a.seat;
@@ -140,11 +192,17 @@ class StateImpl final : public StateBase {
     return kTerminalPlayer;
   }
   bool is_terminal() const override { return s_.terminal(); }
-  bool acts(int player) const override { return s_.actor().acts(player); }
+  bool acts(int player) const override { return !chance_now() && s_.actor().acts(player); }
 
   void legal_actions(int player, std::vector<int>& out) const override {
     out.clear();
-    if (player < 0 || player >= s_.num_seats() || !s_.actor().acts(player)) return;
+    if (player == kChancePlayer && chance_now()) {
+      std::vector<Outcome> o;
+      outcomes(o);
+      for (const Outcome& x : o) out.push_back(x.action);
+      return;
+    }
+    if (player < 0 || player >= s_.num_seats() || !acts(player)) return;
     List l;
     s_.legal_moves(player, l);
     out.reserve(static_cast<size_t>(l.size()));
@@ -153,18 +211,20 @@ class StateImpl final : public StateBase {
   }
 
   void apply_action(int action) override {
+    if (chance_now()) return apply_chance_action(action);
     const Actor a = s_.actor();
     if (a.kind == Actor::Terminal) throw Error(fmt::format("action {} on a terminal state: the game is over", action));
     if (a.kind == Actor::Simultaneous)
       throw Error("a simultaneous node: give every acting player's action with apply_actions([...])");
-    if (a.kind == Actor::Chance) throw Error("a chance node: explicit chance is not supported (docs/python.md)");
+    if (a.kind == Actor::Chance) throw Error("internal: a chance node left unresolved");
+    if (explicit_ && start_draws(a, std::vector<int>{action})) return;
     apply_for(a.seat, action);
     settle();
   }
 
   void apply_actions(const std::vector<int>& actions) override {
     const Actor a = s_.actor();
-    if (a.kind != Actor::Simultaneous) {
+    if (chance_now() || a.kind != Actor::Simultaneous) {
       if (actions.size() == 1 && a.kind == Actor::Seat) return apply_action(actions[0]);
       throw Error(fmt::format("apply_actions needs a simultaneous node; now: {}", to_string(a)));
     }
@@ -174,17 +234,24 @@ class StateImpl final : public StateBase {
     // Check every action first, so a bad one changes nothing.
     for (int p = 0; p < s_.num_seats(); ++p)
       if (a.acts(p)) legal_move(p, actions[static_cast<size_t>(p)]);
+    if (explicit_ && start_draws(a, actions)) return;
     for (int p = 0; p < s_.num_seats(); ++p)
       if (a.acts(p)) apply_for(p, actions[static_cast<size_t>(p)]);
     settle();
   }
 
   std::string action_to_string(int player, int action) const override {
+    if (player == kChancePlayer) {
+      if (action < 0 || action >= g_->chance_actions)
+        throw Error(fmt::format("chance action {} is outside 0..{}", action, g_->chance_actions - 1));
+      return R::chance_action_text(action);
+    }
     if (player >= 0 && player < s_.num_seats() && s_.actor().acts(player)) return s_.move_text(legal_move(player, action));
     return s_.move_text(R::from_action(s_, action));
   }
 
   int string_to_action(int player, const std::string& text) const override {
+    if (player == kChancePlayer) return R::chance_action_of(s_, text);
     check_player(player, s_.num_seats());
     if (!s_.actor().acts(player)) throw Error(fmt::format("it is not player {}'s turn: {}", player, to_string(s_.actor())));
     return R::to_action(s_, s_.parse_move(player, text));
@@ -243,6 +310,23 @@ class StateImpl final : public StateBase {
   std::string serialize() const override {
     if (!seeded_)
       throw Error("this state was resampled from an information state: it has no seed to write a record from");
+    if (explicit_) {
+      // Explicit chance: the game, its seed and every action, chance ones
+      // included (as OpenSpiel serializes a state): no CLI record can hold a
+      // stock whose order is still being chosen draw by draw.
+      nlohmann::json j;
+      j["boneyard_state"] = 1;
+      j["game"] = g_->name;
+      nlohmann::json opts = nlohmann::json::array();
+      for (const auto& [k, v] : g_->options) opts.push_back({k, v});
+      j["options"] = opts;
+      j["seed"] = seed_;
+      j["explicit_chance"] = true;
+      nlohmann::json acts = nlohmann::json::array();
+      for (const auto& [p, a] : actions_) acts.push_back({p, a});
+      j["actions"] = acts;
+      return j.dump();
+    }
     // Replays the actions from the seed in a Session: the record is the
     // CLI's own (docs/records.md).
     Session sess(g_->name, g_->options, seed_);
@@ -260,6 +344,7 @@ class StateImpl final : public StateBase {
 
   std::unique_ptr<StateBase> resample(int player, uint64_t seed) const override {
     check_player(player, s_.num_seats());
+    if (chance_now()) throw Error("resample_from_infostate: not at a chance node (resolve the chance event first)");
     Rng rng(seed);
     State s = G::sample(s_.observe(player), rng);
     s.reseed(rng.next());
@@ -325,17 +410,79 @@ class StateImpl final : public StateBase {
     throw Error(fmt::format("illegal action {} for player {}; legal: {}", action, player, legal.empty() ? "none" : legal));
   }
 
-  void apply_for(int player, int action) {
+  void outcomes(std::vector<Outcome>& o) const {
+    if (draws_needed_ > 0) R::draw_outcomes(s_, draws_done_, o);
+    else R::chance_outcomes(s_, std::span<const uint8_t>(chosen_), o);
+  }
+
+  // Explicit chance: if this move (or simultaneous round) draws tiles from
+  // the stock, it waits for them: one chance node per tile, then it is
+  // applied with those tiles next in the stock. The move is in the history
+  // before its tiles.
+  bool start_draws(const Actor& a, const std::vector<int>& acts) {
+    State probe = s_;
+    const bool one = a.kind == Actor::Seat;
+    for (int p = 0; p < s_.num_seats(); ++p) {
+      if (!a.acts(p)) continue;
+      const int x = one ? acts[0] : acts[static_cast<size_t>(p)];
+      probe.apply(p, legal_move(p, x));
+    }
+    const uint32_t k = R::stock_draws(probe) - R::stock_draws(s_);
+    if (k == 0) return false;
+    pending_.assign(static_cast<size_t>(s_.num_seats()), -1);
+    for (int p = 0; p < s_.num_seats(); ++p) {
+      if (!a.acts(p)) continue;
+      const int x = one ? acts[0] : acts[static_cast<size_t>(p)];
+      pending_[static_cast<size_t>(p)] = x;
+      actions_.emplace_back(p, x);
+    }
+    draws_needed_ = static_cast<int>(k);
+    draws_done_ = 0;
+    return true;
+  }
+
+  void apply_chance_action(int action) {
+    std::vector<Outcome> o;
+    outcomes(o);
+    bool ok = false;
+    for (const Outcome& x : o) ok = ok || x.action == action;
+    if (!ok) {
+      std::string list;
+      for (const Outcome& x : o) list += fmt::format("{}{} ({})", list.empty() ? "" : ", ", x.action, R::chance_action_text(x.action));
+      throw Error(fmt::format("illegal chance action {}; the outcomes now: {}", action, list.empty() ? "none" : list));
+    }
+    if (draws_needed_ > 0) {
+      R::put_next_draw(s_, draws_done_, action);
+      actions_.emplace_back(kChancePlayer, action);
+      if (++draws_done_ < draws_needed_) return;
+      draws_needed_ = draws_done_ = 0;
+      std::vector<int> moves;
+      moves.swap(pending_);
+      for (int p = 0; p < s_.num_seats(); ++p)
+        if (moves[static_cast<size_t>(p)] >= 0) apply_for(p, moves[static_cast<size_t>(p)], false);
+      return;
+    }
+    actions_.emplace_back(kChancePlayer, action);
+    chosen_.push_back(static_cast<uint8_t>(action));
+    const int hands = s_.hands_finished();
+    if (R::chance_finish(s_, std::span<const uint8_t>(chosen_))) {
+      chosen_.clear();
+      if (s_.hands_finished() != hands) hand_moves_.clear();
+    }
+  }
+
+  void apply_for(int player, int action, bool record = true) {
     const Move m = legal_move(player, action);
     const int hands = s_.hands_finished();
     s_.apply(player, m);
-    actions_.emplace_back(player, action);
+    if (record) actions_.emplace_back(player, action);
     if (s_.hands_finished() != hands) hand_moves_.clear();
     else hand_moves_.push_back({player, m});
   }
 
   // Auto chance: the state's own seeded generator resolves deals, draws and dice.
   void settle() {
+    if (explicit_) return;  // chance nodes are the caller's to resolve
     while (!s_.terminal() && s_.actor().kind == Actor::Chance) {
       const int hands = s_.hands_finished();
       s_.apply_chance();
@@ -349,6 +496,11 @@ class StateImpl final : public StateBase {
   bool seeded_ = true;
   std::vector<std::pair<int, int>> actions_;  // (player, action) in order
   std::vector<Step<Move>> hand_moves_;        // the current hand's moves
+  // Explicit chance.
+  bool explicit_ = false;
+  std::vector<uint8_t> chosen_;  // the pending chance event's outcomes so far
+  std::vector<int> pending_;     // per seat: the move waiting for its drawn tiles (-1: none)
+  int draws_needed_ = 0, draws_done_ = 0;
 };
 
 template <class G, class R>
@@ -378,6 +530,7 @@ class GameImpl final : public GameBase, public std::enable_shared_from_this<Game
     obs_size = std::accumulate(obs_shape.begin(), obs_shape.end(), 1, std::multiplies<>());
     info_size = std::accumulate(info_shape.begin(), info_shape.end(), 1, std::multiplies<>());
     max_length = R::max_game_length(s);
+    chance_actions = R::max_chance_outcomes(s);
     const nlohmann::json o = s.options_json();
     if (o.contains("single_hand")) {
       const auto& v = o["single_hand"];
@@ -385,12 +538,29 @@ class GameImpl final : public GameBase, public std::enable_shared_from_this<Game
     }
   }
 
-  std::unique_ptr<StateBase> new_state(uint64_t seed) const override {
-    return std::make_unique<StateImpl<G, R>>(this->shared_from_this(), make(seed), seed, true);
+  std::unique_ptr<StateBase> new_state(uint64_t seed, bool explicit_chance) const override {
+    return std::make_unique<StateImpl<G, R>>(this->shared_from_this(), make(seed), seed, true, explicit_chance);
   }
 
   std::unique_ptr<StateBase> from_record(const std::string& text) const override {
     const nlohmann::json rec = parse_record_text(text);
+    if (rec.is_object() && rec.contains("explicit_chance")) {
+      // An explicit-chance state (StateImpl::serialize): replay its actions.
+      if (!rec.contains("game") || rec["game"] != name)
+        throw Error(fmt::format("the state is not a game of {}", name));
+      if (!rec.contains("seed") || !rec.contains("actions") || !rec["actions"].is_array())
+        throw Error("an explicit-chance state needs 'seed' and 'actions'");
+      const uint64_t seed = whole_number_u64(rec["seed"], "seed");
+      std::vector<std::pair<int, int>> acts;
+      for (const auto& a : rec["actions"]) {
+        if (!a.is_array() || a.size() != 2) throw Error("state: each action is [player, action]");
+        acts.emplace_back(static_cast<int>(whole_number(a[0], "player", -1, kMaxRecordSeat)),
+                          static_cast<int>(whole_number(a[1], "action", 0, 1 << 20)));
+      }
+      auto st = std::make_unique<StateImpl<G, R>>(this->shared_from_this(), make(seed), seed, true, true);
+      st->replay(acts);
+      return st;
+    }
     // Session checks the record (game, options, every event, hand results).
     Session check = Session::from_record(rec);
     if (check.entry().name != name)
@@ -610,13 +780,18 @@ PYBIND11_MODULE(_boneyard, m) {
       .def("num_players", [](const PyGame& g) { return g.g->players; })
       .def("num_distinct_actions", [](const PyGame& g) { return g.g->actions; })
       .def("max_game_length", [](const PyGame& g) { return g.g->max_length; })
+      .def("max_chance_outcomes", [](const PyGame& g) { return g.g->chance_actions; })
       .def("single_hand", [](const PyGame& g) { return g.g->single_hand; })
       .def("observation_tensor_shape", [](const PyGame& g) { return g.g->obs_shape; })
       .def("observation_tensor_size", [](const PyGame& g) { return g.g->obs_size; })
       .def("information_state_tensor_shape", [](const PyGame& g) { return g.g->info_shape; })
       .def("information_state_tensor_size", [](const PyGame& g) { return g.g->info_size; })
-      .def("_new_initial_state", [](const PyGame& g, const py::object& seed) { return PyState{g.g->new_state(seed_of(seed))}; },
-           py::arg("seed") = py::none())
+      .def(
+          "_new_initial_state",
+          [](const PyGame& g, const py::object& seed, bool explicit_chance) {
+            return PyState{g.g->new_state(seed_of(seed), explicit_chance)};
+          },
+          py::arg("seed") = py::none(), py::arg("explicit_chance") = false)
       .def("deserialize_state", [](const PyGame& g, const std::string& text) { return PyState{g.g->from_record(text)}; })
       .def("_random_playouts",
            [](const PyGame& g, uint64_t n, uint64_t seed, int threads) {
@@ -664,18 +839,14 @@ PYBIND11_MODULE(_boneyard, m) {
       .def("is_player_acting", [](const PyState& s, int p) { return s.s->acts(p); })
       .def("num_players", [](const PyState& s) { return s.s->num_players(); })
       .def("hands_finished", [](const PyState& s) { return s.s->hands_finished(); })
-      .def("chance_outcomes",
-           [](const PyState& s) {
-             if (s.s->current_player() != kChancePlayer) throw Error("chance_outcomes: not a chance node");
-             return std::vector<std::pair<int, double>>{};
-           })
+      .def("chance_outcomes", [](const PyState& s) { return s.s->chance_outcomes(); })
+      .def("explicit_chance", [](const PyState& s) { return s.s->explicit_chance(); })
       .def(
           "legal_actions",
           [](const PyState& s, const py::object& player) {
             int p = player.is_none() ? s.s->current_player() : player.cast<int>();
             static thread_local std::vector<int> buf;
-            if (p < 0) buf.clear();
-            else s.s->legal_actions(p, buf);
+            s.s->legal_actions(p, buf);
             py::list out(buf.size());
             for (size_t i = 0; i < buf.size(); ++i) PyList_SET_ITEM(out.ptr(), static_cast<py::ssize_t>(i), PyLong_FromLong(buf[i]));
             return out;
@@ -686,8 +857,8 @@ PYBIND11_MODULE(_boneyard, m) {
           [](const PyState& s, const py::object& player) {
             int p = player.is_none() ? s.s->current_player() : player.cast<int>();
             std::vector<int> buf;
-            if (p >= 0) s.s->legal_actions(p, buf);
-            py::array_t<int8_t> mask(s.s->game().actions);
+            s.s->legal_actions(p, buf);
+            py::array_t<int8_t> mask(p == kChancePlayer ? s.s->game().chance_actions : s.s->game().actions);
             std::fill(mask.mutable_data(), mask.mutable_data() + mask.size(), int8_t{0});
             for (int a : buf) mask.mutable_data()[a] = 1;
             return mask;

@@ -10,6 +10,24 @@
 //   static void info_state(const State&, int seat, std::span<const Step<Move>> hand, float* out);
 //       `hand`: the moves of the current hand (or round), in order
 //   static int max_game_length(const State& fresh);
+// and, for explicit chance (docs/python.md, Chance), chance actions
+// 0 .. max_chance_outcomes-1 (a tile's index; Dice & Dominoes: a face
+// 0..27, then the six die faces 28..33):
+//   static int max_chance_outcomes(const State& fresh);
+//   static void chance_outcomes(const State&, std::span<const uint8_t> chosen, std::vector<Outcome>& out);
+//       at Actor::Chance (a deal, a draw for the lead or the dealer, a
+//       roll): the outcomes of the next step after `chosen` (this event's
+//       outcomes so far), sorted by action, probabilities summing to 1
+//   static bool chance_finish(State&, std::span<const uint8_t> chosen);
+//       applies the event (the game's explicit deal or roll) once `chosen`
+//       determines it and returns true; else false (more steps follow)
+//   static uint32_t stock_draws(const State&);  // tiles drawn from the stock so far
+//       (only differences over one move are used)
+//   static void draw_outcomes(const State&, int k, std::vector<Outcome>& out);
+//       the tile drawn k-th from now (the k before chosen already)
+//   static void put_next_draw(State&, int k, int action);  // throws Error
+//   static std::string chance_action_text(int action);
+//   static int chance_action_of(const State&, std::string_view text);  // throws Error
 // Encoders read only the seat's Observation (observe(seat).masked) and the
 // public moves, so they cannot leak what the seat may not see.
 #include <algorithm>
@@ -18,6 +36,21 @@
 #include <vector>
 
 namespace boneyard {
+
+struct Outcome {
+  int action;
+  double probability;
+};
+
+// Each distinct value of tiles[0..n) with probability (its copies) / n,
+// sorted by value: one uniform draw from what is left.
+inline void uniform_outcomes(const uint8_t* tiles, int n, std::vector<Outcome>& out) {
+  out.clear();
+  int count[256] = {};
+  for (int i = 0; i < n; ++i) ++count[tiles[i]];
+  for (int v = 0; v < 256; ++v)
+    if (count[v]) out.push_back({v, static_cast<double>(count[v]) / n});
+}
 
 template <class M>
 struct Step {

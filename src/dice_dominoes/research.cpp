@@ -87,3 +87,75 @@ int Research::max_game_length(const State& fresh) {
 }
 
 }  // namespace boneyard::dice_dominoes
+
+// Explicit chance. Chance actions: a tile's face 0..27 (a tile index of the
+// double-six set; with two sets a face has two copies, and its probability
+// is its copies left over the tiles left), and a die showing d is 27 + d
+// (28..33). Each hand's deal: 4 tiles per player, seat 0 first. Each roll:
+// the first die, then the second (1/6 each). The tiles drawn after a round
+// are chance nodes when they are drawn, one per drawing player, in the order
+// the rules draw them.
+namespace boneyard::dice_dominoes {
+
+namespace {
+constexpr int kDie0 = kFaces - 1;  // die d is kDie0 + d
+}
+
+int Research::max_chance_outcomes(const State&) { return kFaces + 6; }
+
+void Research::chance_outcomes(const State& s, std::span<const uint8_t> seq, std::vector<Outcome>& out) {
+  out.clear();
+  if (s.phase() == Phase::Roll) {
+    for (int d = 1; d <= 6; ++d) out.push_back({kDie0 + d, 1.0 / 6.0});
+    return;
+  }
+  int left[kFaces];
+  std::fill(left, left + kFaces, s.rules().sets);
+  for (uint8_t f : seq) --left[f];
+  uint8_t tiles[kMaxTiles];
+  int n = 0;
+  for (int f = 0; f < kFaces; ++f)
+    for (int c = 0; c < left[f]; ++c) tiles[n++] = static_cast<uint8_t>(f);
+  uniform_outcomes(tiles, n, out);
+}
+
+bool Research::chance_finish(State& s, std::span<const uint8_t> seq) {
+  if (s.phase() == Phase::Roll) {
+    if (seq.size() < 2) return false;
+    s.roll(seq[0] - kDie0, seq[1] - kDie0);
+    return true;
+  }
+  const int n = s.rules().players;
+  if (seq.size() < static_cast<size_t>(4 * n)) return false;
+  uint64_t hands[kMaxSeats] = {};
+  for (int p = 0; p < n; ++p)
+    for (int i = 0; i < 4; ++i) pile::add(hands[p], seq[static_cast<size_t>(p * 4 + i)]);
+  s.deal(hands, nullptr, -1);
+  return true;
+}
+
+uint32_t Research::stock_draws(const State& s) { return s.draws_made(); }
+
+void Research::draw_outcomes(const State& s, int k, std::vector<Outcome>& out) {
+  uint8_t tiles[kMaxTiles];
+  int n = 0;
+  for (int i = s.stock_drawn() + k; i < s.stock_size(); ++i) tiles[n++] = s.stock_tile(i);
+  uniform_outcomes(tiles, n, out);
+}
+
+void Research::put_next_draw(State& s, int k, int action) {
+  if (action < 0 || action >= kFaces) throw Error(fmt::format("chance action {} is not a tile's face (0..{})", action, kFaces - 1));
+  s.put_next_draw(k, action);
+}
+
+std::string Research::chance_action_text(int action) {
+  if (action > kDie0 && action <= kDie0 + 6) return fmt::format("die {}", action - kDie0);
+  return to_string(Tile{static_cast<uint8_t>(action)});
+}
+
+int Research::chance_action_of(const State&, std::string_view text) {
+  if (text.size() == 5 && text.substr(0, 4) == "die " && text[4] >= '1' && text[4] <= '6') return kDie0 + (text[4] - '0');
+  return parse_tile(text, 6).index;
+}
+
+}  // namespace boneyard::dice_dominoes

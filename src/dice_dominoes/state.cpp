@@ -310,6 +310,7 @@ void State::resolve_round() {
         int s = roller_ + std::countr_zero(x);
         if (s >= n) s -= n;
         pile::add(hand_[s], stock_[stock_pos_++]);
+        ++draws_made_;
         ++count_[s];
         rec.seat[s].drew = true;
       }

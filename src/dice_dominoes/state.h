@@ -237,6 +237,19 @@ class State {
   int stock_size() const { return stock_n_; }  // undealt tiles, drawn or not
   int stock_drawn() const { return stock_pos_; }
   uint8_t stock_tile(int i) const { return stock_[i]; }  // face, in draw order
+  // Explicit chance (the Python package): tiles drawn from the boneyard
+  // since the state was made (never reset), and face f made the k-th next
+  // draw (a face among the tiles not yet drawn). Throws Error.
+  uint32_t draws_made() const { return draws_made_; }
+  void put_next_draw(int k, int f) {
+    const int at = stock_pos_ + k;
+    for (int i = at; i < stock_n_; ++i)
+      if (stock_[i] == f) {
+        std::swap(stock_[i], stock_[at]);
+        return;
+      }
+    throw Error("face " + to_string(Tile{static_cast<uint8_t>(f)}) + " cannot be drawn now: it is not in the boneyard");
+  }
   uint16_t pending() const { return phase_ == Phase::Choose ? pending_ : 0; }
   bool submitted(int seat) const { return phase_ == Phase::Choose && !((pending_ >> seat) & 1); }
   Move submission(int seat) const { return submit_[seat]; }
@@ -277,6 +290,7 @@ class State {
   uint64_t discards_[kMaxSeats] = {};
   uint8_t stock_[kMaxTiles] = {};  // undealt faces in draw order
   uint8_t stock_n_ = 0, stock_pos_ = 0;
+  uint32_t draws_made_ = 0;  // tiles drawn from the boneyard, ever (explicit chance)
   bool stock_dead_ = false;  // too few left for the drawers: never used (spec: A round 6)
   uint8_t count_[kMaxSeats] = {};
   Move submit_[kMaxSeats] = {};

@@ -109,3 +109,131 @@ int Research::max_game_length(const State& fresh) {
 }
 
 }  // namespace boneyard::line
+
+// Explicit chance. Chance actions are tile indices 0..T-1. One deal is, in
+// order: for first_leader=draw_before_deal (when the lead is drawn for), one
+// tile per seat from the whole set (they go back); the hands, seat 0 first,
+// hand_size tiles each; for draw_after_deal, the tiles drawn for the lead
+// from the undealt tiles (and a cut-down set's removed doubles), one per seat
+// still in, with redraws for ties as the rules say. The stock's order is not
+// chosen at the deal: each draw from it is a chance node when it happens.
+namespace boneyard::line {
+
+namespace {
+bool lead_before(const State& s) {
+  return s.deals_leader_by_draw() && s.rules().first_leader == FirstLeader::DrawBeforeDeal;
+}
+bool lead_after(const State& s) {
+  return s.deals_leader_by_draw() && s.rules().first_leader == FirstLeader::DrawAfterDeal;
+}
+bool beats_tile(Tile a, Tile b) { return a.pips() != b.pips() ? a.pips() > b.pips() : a.high() > b.high(); }
+
+// State::draw_leader over the tiles drawn so far: the leader, or -1 when
+// more tiles must be drawn.
+int lead_of(std::span<const uint8_t> seq, int seats, bool redraws, int pool_n) {
+  unsigned in = (1u << seats) - 1;
+  size_t next = 0;
+  int drawn[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
+  for (;;) {
+    int best_pips = -1;
+    for (int s = 0; s < seats; ++s) {
+      if (!((in >> s) & 1)) continue;
+      if (next >= seq.size()) return -1;
+      drawn[s] = seq[next++];
+      best_pips = std::max(best_pips, Tile{static_cast<uint8_t>(drawn[s])}.pips());
+    }
+    unsigned tied = 0;
+    for (int s = 0; s < seats; ++s)
+      if (((in >> s) & 1) && Tile{static_cast<uint8_t>(drawn[s])}.pips() == best_pips) tied |= 1u << s;
+    const int nt = std::popcount(tied);
+    if (!(redraws && nt > 1 && static_cast<int>(next) + nt <= pool_n)) {
+      int best = -1;
+      for (int s = 0; s < seats; ++s)
+        if ((tied >> s) & 1)
+          if (best < 0 || beats_tile(Tile{static_cast<uint8_t>(drawn[s])}, Tile{static_cast<uint8_t>(drawn[best])})) best = s;
+      return best;
+    }
+    in = tied;
+  }
+}
+
+uint64_t mask_of(std::span<const uint8_t> seq) {
+  uint64_t m = 0;
+  for (uint8_t t : seq) m |= uint64_t{1} << t;
+  return m;
+}
+
+void outcomes_of_mask(uint64_t m, std::vector<Outcome>& out) {
+  uint8_t tiles[64];
+  int n = 0;
+  for (; m; m &= m - 1) tiles[n++] = static_cast<uint8_t>(std::countr_zero(m));
+  uniform_outcomes(tiles, n, out);
+}
+
+// The pool the lead is drawn from after the deal, given the hands.
+uint64_t after_pool(const State& s, uint64_t dealt) {
+  const uint64_t set = s.set_tiles().w[0];
+  return (set & ~dealt) | (s.rules().max_pip() == 6 ? ~set & ((uint64_t{1} << 28) - 1) : 0);
+}
+}  // namespace
+
+int Research::max_chance_outcomes(const State& fresh) { return tiles(fresh); }
+
+void Research::chance_outcomes(const State& s, std::span<const uint8_t> seq, std::vector<Outcome>& out) {
+  const uint64_t set = s.set_tiles().w[0];
+  const int seats = s.num_seats(), deal_n = seats * s.rules().hand_size;
+  size_t i = 0;
+  if (lead_before(s)) {
+    if (seq.size() < static_cast<size_t>(seats)) return outcomes_of_mask(set & ~mask_of(seq), out);
+    i = static_cast<size_t>(seats);
+  }
+  const auto hands = seq.subspan(i, std::min(seq.size() - i, static_cast<size_t>(deal_n)));
+  if (hands.size() < static_cast<size_t>(deal_n)) return outcomes_of_mask(set & ~mask_of(hands), out);
+  outcomes_of_mask(after_pool(s, mask_of(hands)) & ~mask_of(seq.subspan(i + static_cast<size_t>(deal_n))), out);
+}
+
+bool Research::chance_finish(State& s, std::span<const uint8_t> seq) {
+  const int seats = s.num_seats(), hs = s.rules().hand_size, deal_n = seats * hs;
+  size_t i = 0;
+  int leader = -1;
+  if (lead_before(s)) {
+    if (seq.size() < static_cast<size_t>(seats)) return false;
+    leader = lead_of(seq.first(static_cast<size_t>(seats)), seats, false, seats);
+    i = static_cast<size_t>(seats);
+  }
+  if (seq.size() < i + static_cast<size_t>(deal_n)) return false;
+  SmallSet hands[kMaxSeats];
+  for (int p = 0; p < seats; ++p)
+    hands[p] = SmallSet{{mask_of(seq.subspan(i + static_cast<size_t>(p * hs), static_cast<size_t>(hs)))}};
+  uint64_t lead_drawn = 0;
+  if (lead_after(s)) {
+    const auto drawn = seq.subspan(i + static_cast<size_t>(deal_n));
+    const int pool_n = std::popcount(after_pool(s, mask_of(seq.subspan(i, static_cast<size_t>(deal_n)))));
+    leader = lead_of(drawn, seats, true, pool_n);
+    if (leader < 0) return false;
+    lead_drawn = mask_of(drawn);
+  }
+  s.deal(hands, nullptr, -1, leader, lead_drawn);
+  return true;
+}
+
+uint32_t Research::stock_draws(const State& s) { return static_cast<uint32_t>(s.stock_drawn()); }
+
+void Research::draw_outcomes(const State& s, int k, std::vector<Outcome>& out) {
+  // The drawable tiles not yet drawn (never the sleeping ones), uniformly.
+  uint8_t tiles[64];
+  int n = 0;
+  for (int j = k; j < s.stock_left(); ++j) tiles[n++] = s.stock_at(j).index;
+  uniform_outcomes(tiles, n, out);
+}
+
+void Research::put_next_draw(State& s, int k, int action) {
+  if (action < 0 || action >= tiles(s)) throw Error(fmt::format("chance action {} is outside 0..{}", action, tiles(s) - 1));
+  s.put_next_draw(k, Tile{static_cast<uint8_t>(action)});
+}
+
+std::string Research::chance_action_text(int action) { return to_string(Tile{static_cast<uint8_t>(action)}); }
+
+int Research::chance_action_of(const State& s, std::string_view text) { return parse_tile(text, s.rules().max_pip()).index; }
+
+}  // namespace boneyard::line

@@ -1,6 +1,9 @@
 #pragma once
 // Line games for the Python package: actions and tensors (docs/python.md).
+#include <cstdint>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/research.h"
@@ -17,6 +20,15 @@ struct Research {
   static std::vector<int> info_state_shape(const State& fresh);
   static void info_state(const State& s, int seat, std::span<const Step<Move>> hand, float* out);
   static int max_game_length(const State& fresh);
+  // Explicit chance (core/research.h, docs/python.md).
+  static int max_chance_outcomes(const State& fresh);
+  static void chance_outcomes(const State& s, std::span<const uint8_t> chosen, std::vector<Outcome>& out);
+  static bool chance_finish(State& s, std::span<const uint8_t> chosen);
+  static uint32_t stock_draws(const State& s);
+  static void draw_outcomes(const State& s, int k, std::vector<Outcome>& out);
+  static void put_next_draw(State& s, int k, int action);
+  static std::string chance_action_text(int action);
+  static int chance_action_of(const State& s, std::string_view text);
 };
 
 }  // namespace boneyard::line

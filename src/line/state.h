@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -139,6 +140,20 @@ class State {
   bool deals_leader_by_draw() const;  // this deal's leader comes from a draw
   bool first_rule_pending() const { return first_rule_ && !keep_leader_; }  // next deal uses the first-hand rule
   bool choice_pending() const { return choice_pending_; }
+  // Explicit chance (the Python package): tiles drawn from the stock this
+  // hand, and `t` made the k-th next draw (it must be a drawable tile not
+  // yet drawn; the stock's order is otherwise arbitrary). Throws Error.
+  int stock_drawn() const { return stock_pos_; }
+  Tile stock_at(int k) const { return Tile{stock_[stock_pos_ + k]}; }  // the k-th next draw
+  void put_next_draw(int k, Tile t) {
+    const int at = stock_pos_ + k;
+    for (int i = at; i < drawable_; ++i)
+      if (stock_[i] == t.index) {
+        std::swap(stock_[i], stock_[at]);
+        return;
+      }
+    throw Error("tile " + to_string(t) + " cannot be drawn now: it is not among the undrawn tiles of the stock");
+  }
   uint64_t playable_mask(int seat) const {
     return left_ < 0 ? hand_[seat] : hand_[seat] & (suit_[left_] | suit_[right_]);
   }

@@ -92,3 +92,89 @@ int Research::max_game_length(const State& fresh) {
 }
 
 }  // namespace boneyard::mexican_train
+
+// Explicit chance. Chance actions are tile indices 0..T-1. One deal is, in
+// order: the hands, seat 0 first, hand_size tiles each, from the set (less
+// this round's engine for round_doubles); then, for engine=highest_in_hand
+// when the start player holds no double, the tiles they draw looking for one,
+// one at a time, until a double comes (if the boneyard runs out, the next
+// player in turn, and so on). Every later draw is a chance node when it
+// happens.
+namespace boneyard::mexican_train {
+
+namespace {
+TileSet deal_pool(const State& s) {
+  TileSet pool = s.set_tiles();
+  if (s.rules().engine == Engine::RoundDoubles) pool.remove(s.engine());
+  return pool;
+}
+
+void outcomes_of_set(const TileSet& set, std::vector<Outcome>& out) {
+  std::vector<uint8_t> tiles;
+  set.for_each([&](Tile t) { tiles.push_back(t.index); });
+  uniform_outcomes(tiles.data(), static_cast<int>(tiles.size()), out);
+}
+
+// After the hands: whether the engine search (after_deal) ends within the
+// tiles drawn so far, given what is left in the boneyard.
+bool engine_found(const State& s, const TileSet* hands, std::span<const uint8_t> drawn, int left) {
+  if (s.rules().engine != Engine::HighestInHand) return true;
+  const int seats = s.num_seats();
+  size_t next = 0;
+  for (int k = 0; k < seats; ++k) {
+    const int p = (s.start_seat() + k) % seats;
+    bool has_double = false;
+    hands[p].for_each([&](Tile t) { has_double = has_double || t.is_double(); });
+    if (has_double) return true;
+    for (; next < drawn.size(); ++next)
+      if (Tile{drawn[next]}.is_double()) return true;
+    if (left > 0) return false;  // this player draws on
+  }
+  return true;
+}
+}  // namespace
+
+int Research::max_chance_outcomes(const State& fresh) { return tiles(fresh); }
+
+void Research::chance_outcomes(const State& s, std::span<const uint8_t> seq, std::vector<Outcome>& out) {
+  TileSet left = deal_pool(s);
+  for (uint8_t t : seq) left.remove(Tile{t});
+  outcomes_of_set(left, out);
+}
+
+bool Research::chance_finish(State& s, std::span<const uint8_t> seq) {
+  const int seats = s.num_seats(), hs = s.rules().hand_size();
+  const size_t deal_n = static_cast<size_t>(seats * hs);
+  if (seq.size() < deal_n) return false;
+  TileSet hands[kMaxSeats];
+  TileSet left = deal_pool(s);
+  for (int p = 0; p < seats; ++p)
+    for (int i = 0; i < hs; ++i) hands[p].add(Tile{seq[static_cast<size_t>(p * hs + i)]});
+  for (uint8_t t : seq) left.remove(Tile{t});
+  const auto drawn = seq.subspan(deal_n);
+  if (!engine_found(s, hands, drawn, left.size())) return false;
+  // The boneyard in draw order: the tiles drawn for the engine first.
+  std::vector<uint8_t> stock(drawn.begin(), drawn.end());
+  left.for_each([&](Tile t) { stock.push_back(t.index); });
+  s.deal(hands, stock.data(), static_cast<int>(stock.size()));
+  return true;
+}
+
+uint32_t Research::stock_draws(const State& s) { return static_cast<uint32_t>(s.stock_drawn()); }
+
+void Research::draw_outcomes(const State& s, int k, std::vector<Outcome>& out) {
+  std::vector<uint8_t> tiles;
+  for (int j = k; j < s.stock_left(); ++j) tiles.push_back(s.stock_at(j).index);
+  uniform_outcomes(tiles.data(), static_cast<int>(tiles.size()), out);
+}
+
+void Research::put_next_draw(State& s, int k, int action) {
+  if (action < 0 || action >= tiles(s)) throw Error(fmt::format("chance action {} is outside 0..{}", action, tiles(s) - 1));
+  s.put_next_draw(k, Tile{static_cast<uint8_t>(action)});
+}
+
+std::string Research::chance_action_text(int action) { return to_string(Tile{static_cast<uint8_t>(action)}); }
+
+int Research::chance_action_of(const State& s, std::string_view text) { return parse_tile(text, s.rules().max_pip()).index; }
+
+}  // namespace boneyard::mexican_train

@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -95,6 +96,19 @@ class State {
   TileSet set_tiles() const { return TileSet::first_n(r_.tiles_in_set()); }
   int stock_left() const { return deck_n_ - stock_pos_; }
   Tile stock_at(int k) const { return Tile{deck_[stock_pos_ + k]}; }  // k-th next draw
+  // Explicit chance (the Python package): tiles drawn from the deck this
+  // round (the hands count), and `t` made the k-th next draw (a tile of
+  // the boneyard not yet drawn). Throws Error.
+  int stock_drawn() const { return stock_pos_; }
+  void put_next_draw(int k, Tile t) {
+    const int at = stock_pos_ + k;
+    for (int i = at; i < deck_n_; ++i)
+      if (deck_[i] == t.index) {
+        std::swap(deck_[i], deck_[at]);
+        return;
+      }
+    throw Error("tile " + to_string(t) + " cannot be drawn now: it is not in the boneyard");
+  }
   // Trains: 0..seats-1 personal, kMexican the Mexican train.
   int train_end(int train) const { return end_[train]; }
   int train_length(int train) const { return len_[train]; }

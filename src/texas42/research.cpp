@@ -95,3 +95,54 @@ void Research::info_state(const State& s, int seat, std::span<const Step<Move>>,
 int Research::max_game_length(const State& fresh) { return fresh.rules().single_hand ? 33 : 3300; }
 
 }  // namespace boneyard::texas42
+
+// Explicit chance. Chance actions are tile indices 0..27. Before the first
+// hand, the first-dealer draw: one tile per seat, seat 0 first (they go
+// back). Each hand's deal: 7 tiles per seat, seat 0 first.
+namespace boneyard::texas42 {
+
+namespace {
+void outcomes_left(std::span<const uint8_t> seq, std::vector<Outcome>& out) {
+  uint32_t used = 0;
+  for (uint8_t t : seq) used |= uint32_t{1} << t;
+  uint8_t tiles[kTiles];
+  int n = 0;
+  for (int i = 0; i < kTiles; ++i)
+    if (!((used >> i) & 1)) tiles[n++] = static_cast<uint8_t>(i);
+  uniform_outcomes(tiles, n, out);
+}
+}  // namespace
+
+int Research::max_chance_outcomes(const State&) { return kTiles; }
+
+void Research::chance_outcomes(const State&, std::span<const uint8_t> seq, std::vector<Outcome>& out) {
+  outcomes_left(seq, out);
+}
+
+bool Research::chance_finish(State& s, std::span<const uint8_t> seq) {
+  if (s.phase() == Phase::DealerDraw) {
+    if (seq.size() < static_cast<size_t>(kSeats)) return false;
+    Tile drawn[kSeats];
+    for (int p = 0; p < kSeats; ++p) drawn[p] = Tile{seq[static_cast<size_t>(p)]};
+    s.draw_for_dealer(drawn);
+    return true;
+  }
+  if (seq.size() < static_cast<size_t>(kSeats * 7)) return false;
+  uint32_t hands[kSeats] = {};
+  for (int p = 0; p < kSeats; ++p)
+    for (int i = 0; i < 7; ++i) hands[p] |= uint32_t{1} << seq[static_cast<size_t>(p * 7 + i)];
+  s.deal(hands);
+  return true;
+}
+
+uint32_t Research::stock_draws(const State&) { return 0; }  // nothing is drawn in play
+
+void Research::draw_outcomes(const State&, int, std::vector<Outcome>& out) { out.clear(); }
+
+void Research::put_next_draw(State&, int, int) { throw Error("Texas 42 has no boneyard to draw from"); }
+
+std::string Research::chance_action_text(int action) { return to_string(Tile{static_cast<uint8_t>(action)}); }
+
+int Research::chance_action_of(const State&, std::string_view text) { return parse_tile(text, 6).index; }
+
+}  // namespace boneyard::texas42
