@@ -20,8 +20,18 @@ import numpy as np
 class DominoEnv:
     metadata = {"name": "boneyard_v0", "is_parallelizable": False}
 
-    def __init__(self, game, params: dict | None = None, max_steps: int | None = None):
+    def __init__(self, game, params: dict | None = None, max_steps: int | None = None,
+                 explicit_chance: bool = False, chance_fn=None):
         from . import load_game
+
+        # explicit_chance: the states expose chance nodes (docs/python.md,
+        # Chance) and the environment resolves them itself, one tile or die
+        # at a time: chance_fn(state) -> action when given, else a draw from
+        # chance_outcomes() by a generator seeded from reset(seed). No agent
+        # ever sees a chance node.
+        self.explicit_chance = bool(explicit_chance or chance_fn is not None)
+        self.chance_fn = chance_fn
+        self._chance_rng = np.random.default_rng()
 
         self.game = load_game(game, params) if isinstance(game, str) else game
         n = self.game.num_players()
@@ -42,7 +52,9 @@ class DominoEnv:
         return ("discrete", self._num_actions)
 
     def reset(self, seed: int | None = None, options: dict | None = None):
-        self.state = self.game.new_initial_state(seed)
+        self.state = self.game.new_initial_state(seed, explicit_chance=self.explicit_chance)
+        self._chance_rng = np.random.default_rng(seed)
+        self._resolve_chance()
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -53,6 +65,16 @@ class DominoEnv:
         self._steps = 0
         self._done_agents = []
         self.agent_selection = self._next_agent()
+
+    def _resolve_chance(self):
+        s = self.state
+        while s.is_chance_node():
+            if self.chance_fn is not None:
+                s.apply_action(int(self.chance_fn(s)))
+            else:
+                outcomes = s.chance_outcomes()
+                k = self._chance_rng.choice(len(outcomes), p=[p for _, p in outcomes])
+                s.apply_action(outcomes[k][0])
 
     def _acting(self):
         s = self.state
@@ -105,6 +127,7 @@ class DominoEnv:
         else:
             s.apply_action(int(action))
         self._steps += 1
+        self._resolve_chance()
         self._after_step()
 
     def _after_step(self):

@@ -75,6 +75,7 @@ class StateBase {
   virtual int hands_finished() const = 0;
   // Explicit chance (docs/python.md, Chance).
   virtual bool explicit_chance() const = 0;
+  virtual std::string chance_event() const = 0;
   virtual std::vector<std::pair<int, double>> chance_outcomes() const = 0;
   virtual void replay(const std::vector<std::pair<int, int>>& actions) = 0;
 };
@@ -135,6 +136,12 @@ class StateImpl final : public StateBase {
   const State& state() const { return s_; }
 
   bool explicit_chance() const override { return explicit_; }
+  // "draw" (tiles owed to a move that draws), else the game's event ("deal",
+  // "dealer_draw", "roll"); "" at no chance node.
+  std::string chance_event() const override {
+    if (!chance_now()) return "";
+    return draws_needed_ > 0 ? "draw" : R::chance_event(s_);
+  }
 
   // Explicit chance: a chance node now (a deal, draw for the lead or the
   // dealer, or roll pending in the game, or tiles owed to a draw just chosen).
@@ -344,7 +351,7 @@ class StateImpl final : public StateBase {
 
   std::unique_ptr<StateBase> resample(int player, uint64_t seed) const override {
     check_player(player, s_.num_seats());
-    if (chance_now()) throw Error("resample_from_infostate: not at a chance node (resolve the chance event first)");
+    if (chance_now()) throw Error("resample_from_infostate: the state is at a chance node; resolve the chance event first");
     Rng rng(seed);
     State s = G::sample(s_.observe(player), rng);
     s.reseed(rng.next());
@@ -841,6 +848,7 @@ PYBIND11_MODULE(_boneyard, m) {
       .def("hands_finished", [](const PyState& s) { return s.s->hands_finished(); })
       .def("chance_outcomes", [](const PyState& s) { return s.s->chance_outcomes(); })
       .def("explicit_chance", [](const PyState& s) { return s.s->explicit_chance(); })
+      .def("chance_event", [](const PyState& s) { return s.s->chance_event(); })
       .def(
           "legal_actions",
           [](const PyState& s, const py::object& player) {

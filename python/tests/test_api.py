@@ -259,8 +259,8 @@ def test_bad_input():
     assert state.legal_actions(other) == []
     with pytest.raises(ValueError):
         state.string_to_action(p, "9-9-9")
-    with pytest.raises(ValueError, match="not supported"):
-        game.new_initial_state(1, explicit_chance=True)
+    with pytest.raises(ValueError, match="not a chance node"):
+        state.chance_outcomes()  # seeded chance: never a chance node (test_chance.py has explicit chance)
     with pytest.raises(ValueError):
         game.deserialize_state("{not json")
     with pytest.raises(ValueError):

@@ -27,6 +27,7 @@
 //       the tile drawn k-th from now (the k before chosen already)
 //   static void put_next_draw(State&, int k, int action);  // throws Error
 //   static std::string chance_action_text(int action);
+//   static const char* chance_event(const State&);  // "deal", "dealer_draw", "roll"
 //   static int chance_action_of(const State&, std::string_view text);  // throws Error
 // Encoders read only the seat's Observation (observe(seat).masked) and the
 // public moves, so they cannot leak what the seat may not see.

@@ -158,4 +158,6 @@ int Research::chance_action_of(const State&, std::string_view text) {
   return parse_tile(text, 6).index;
 }
 
+const char* Research::chance_event(const State& s) { return s.phase() == Phase::Roll ? "roll" : "deal"; }
+
 }  // namespace boneyard::dice_dominoes

@@ -28,6 +28,7 @@ struct Research {
   static void draw_outcomes(const State& s, int k, std::vector<Outcome>& out);
   static void put_next_draw(State& s, int k, int action);
   static std::string chance_action_text(int action);
+  static const char* chance_event(const State& s);  // what the pending chance event is
   static int chance_action_of(const State& s, std::string_view text);
 };
 

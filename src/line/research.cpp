@@ -236,4 +236,6 @@ std::string Research::chance_action_text(int action) { return to_string(Tile{sta
 
 int Research::chance_action_of(const State& s, std::string_view text) { return parse_tile(text, s.rules().max_pip()).index; }
 
+const char* Research::chance_event(const State&) { return "deal"; }
+
 }  // namespace boneyard::line

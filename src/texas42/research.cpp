@@ -145,4 +145,6 @@ std::string Research::chance_action_text(int action) { return to_string(Tile{sta
 
 int Research::chance_action_of(const State&, std::string_view text) { return parse_tile(text, 6).index; }
 
+const char* Research::chance_event(const State& s) { return s.phase() == Phase::DealerDraw ? "dealer_draw" : "deal"; }
+
 }  // namespace boneyard::texas42
