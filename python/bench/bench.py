@@ -15,7 +15,9 @@ import numpy as np
 import boneyard
 
 
-def python_loop_hands(seconds):
+def python_loop_hands(seconds, explicit_chance=False):
+    # With explicit chance the same loop picks chance outcomes from
+    # legal_actions() too: uniform, as chance_outcomes() gives them for latin.
     game = boneyard.load_game("latin", {"single_hand": True})
     rng = random.Random(1)
     choice = rng.choice
@@ -25,7 +27,7 @@ def python_loop_hands(seconds):
     while time.perf_counter() - start < seconds:
         for _ in range(100):
             seed += 1
-            s = game.new_initial_state(seed)
+            s = game.new_initial_state(seed, explicit_chance=explicit_chance)
             legal, apply, term = s.legal_actions, s.apply_action, s.is_terminal
             while not term():
                 apply(choice(legal()))
@@ -87,6 +89,8 @@ def main():
     exe = a.exe if os.path.exists(a.exe) else None
     h, m = python_loop_hands(a.seconds)
     print(f"latin single_hand=on random hands from a Python loop: {h:,.0f} hands/s ({m:,.0f} moves/s), one core")
+    h, m = python_loop_hands(a.seconds, explicit_chance=True)
+    print(f"  the same with explicit_chance=True: {h:,.0f} hands/s ({m:,.0f} steps/s, chance nodes included)")
     into, alloc = tensor_calls(a.seconds)
     print(f"observation_tensor_into (preallocated buffer): {into:,.0f} calls/s; observation_tensor (new array): "
           f"{alloc:,.0f} calls/s")
