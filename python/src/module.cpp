@@ -231,7 +231,11 @@ class StateImpl final : public StateBase {
 
   void apply_actions(const std::vector<int>& actions) override {
     const Actor a = s_.actor();
-    if (chance_now() || a.kind != Actor::Simultaneous) {
+    if (chance_now()) {
+      if (actions.size() == 1) return apply_action(actions[0]);
+      throw Error("a chance node: apply one outcome with apply_action(a) (see chance_outcomes())");
+    }
+    if (a.kind != Actor::Simultaneous) {
       if (actions.size() == 1 && a.kind == Actor::Seat) return apply_action(actions[0]);
       throw Error(fmt::format("apply_actions needs a simultaneous node; now: {}", to_string(a)));
     }

@@ -347,6 +347,8 @@ def test_bad_chance_input():
     assert dice.chance_event() == "roll"
     with pytest.raises(ValueError, match="illegal chance action"):
         dice.apply_action(0)  # a tile, not a die
+    with pytest.raises(ValueError, match="a chance node"):
+        dice.apply_actions([28, 29, 30, 31])
 
 
 def test_env_explicit_chance():
