@@ -265,7 +265,7 @@ void run_arena(const ArenaConfig& c) {
     for (const auto& [k, v] : j.at("outcomes").items()) take(std::stoi(k), outcome_of(v.get<std::vector<double>>()));
   }
   auto write_checkpoint = [&] {
-    write_atomically(ck_path, nlohmann::json{{"format", "boneyard-arena-checkpoint"},
+    write_file_atomically(ck_path, nlohmann::json{{"format", "boneyard-arena-checkpoint"},
                                              {"settings", settings_json(c)},
                                              {"outcomes", saved}}
                                   .dump());

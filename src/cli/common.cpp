@@ -10,8 +10,6 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "core/error.h"
@@ -188,19 +186,6 @@ bool play_out(Session& s, std::vector<std::unique_ptr<AnyBot>>& bots, const std:
     }
   }
   return true;
-}
-
-void write_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << text;
-    f.flush();
-    if (!f) throw Error(fmt::format("cannot write '{}'", tmp));
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw Error(fmt::format("cannot rename '{}' to '{}': {}", tmp, path, ec.message()));
 }
 
 }  // namespace boneyard::cli

@@ -80,8 +80,5 @@ void add_selfplay(CLI::App& app);
 // Plays a game to its end with one bot per seat (chance by the game's own
 // generator); between moves, returns false as soon as stop() says so.
 bool play_out(Session& s, std::vector<std::unique_ptr<AnyBot>>& bots, const std::function<bool()>& stop);
-// Writes text to path through a temporary file renamed over it, so the file
-// is always whole (checkpoints, manifests); throws Error.
-void write_atomically(const std::string& path, const std::string& text);
 
 }  // namespace boneyard::cli

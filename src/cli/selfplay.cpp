@@ -170,7 +170,7 @@ void run_selfplay(SelfplayConfig& c) {
         .dump(2);
   };
   const fs::path manifest = fs::path(c.out) / kManifest;
-  if (root) write_atomically(manifest.string(), manifest_json(false));
+  if (root) write_file_atomically(manifest.string(), manifest_json(false));
 
   std::vector<std::unique_ptr<ZstdLineWriter>> writers(static_cast<size_t>(c.threads));
   Progress bar(fmt::format("selfplay {} {}", c.name, c.bots), static_cast<uint64_t>(c.games));
@@ -200,7 +200,7 @@ void run_selfplay(SelfplayConfig& c) {
   writers.clear();
   if (!root) return;
   bar.finish();
-  write_atomically(manifest.string(), manifest_json(finished));
+  write_file_atomically(manifest.string(), manifest_json(finished));
   if (!finished) {
     std::cerr << fmt::format("Interrupted (signal {}) after {} of {} games; --resume {} goes on.\n", stop_signal(), count,
                              c.games, c.out);

@@ -330,7 +330,7 @@ std::string sys_error() { return std::strerror(errno); }
 std::string write_temp(const std::string& dir, const std::string& text) {
   std::string tmp = dir + "/.boneyard-record-XXXXXX.tmp";
   const int fd = mkstemps(tmp.data(), 4);
-  if (fd < 0) throw Error(fmt::format("cannot write records into folder '{}': {}", dir, sys_error()));
+  if (fd < 0) throw Error(fmt::format("cannot write into folder '{}': {}", dir, sys_error()));
   fchmod(fd, 0644);  // mkstemps makes it private; a record is not
   size_t done = 0;
   while (done < text.size()) {
@@ -354,6 +354,16 @@ std::string write_temp(const std::string& dir, const std::string& text) {
   return tmp;
 }
 }  // namespace
+
+void write_file_atomically(const std::string& path, const std::string& text) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  const std::string tmp = write_temp(parent.empty() ? "." : parent.string(), text);
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = sys_error();
+    ::unlink(tmp.c_str());
+    throw Error(fmt::format("cannot write '{}': {}", path, why));
+  }
+}
 
 void check_record_dir(const std::string& dir) {
   if (dir.empty()) throw Error("--record needs a folder name");

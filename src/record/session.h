@@ -83,6 +83,11 @@ inline constexpr int64_t kMaxRecordSeat = 255;
 // written in it; throws Error naming the folder and why not.
 void check_record_dir(const std::string& dir);
 
+// Writes text to path through a synced temporary file in the same folder,
+// renamed over it: the file is always whole, old or new (records,
+// checkpoints, manifests). Throws Error.
+void write_file_atomically(const std::string& path, const std::string& text);
+
 // One game's record file, kept up to date as the game goes on. The first
 // write claims a name nobody has, <game>-<seed>[-<tag>][-2, -3, ...].json
 // (an existing file is never overwritten); every write goes to a temporary
