@@ -570,7 +570,7 @@ TEST_F(ServerTest, BadRequestsGetClearErrors) {
   EXPECT_EQ(post(port_, "/api/tables", {{"game", "latin"}, {"options", {{"target", "banana"}}}, {"seats", {"human", "human", "human", "human"}}}).status, 400);
   EXPECT_EQ(get(port_, "/api/tables/x?token=%zz").status, 400);
   // Body too large.
-  Reply big = request(port_, http::verb::post, "/api/tables", std::string(200000, ' '));
+  Reply big = request(port_, http::verb::post, "/api/tables", std::string(2000000, ' '));
   EXPECT_EQ(big.status, 413);
   // Tokens and turns.
   json t = create("latin", {"human", "bot:casual", "human", "bot:casual"});
