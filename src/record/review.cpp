@@ -84,19 +84,37 @@ struct Evaluator {
   ReviewOptions o;
   uint64_t seed = 0;
   std::unique_ptr<line::Solver> line_exact, line_bounded;
+  double exact_ms = 0;  // spent on exact line-game solves so far
+  Clock::time_point start = Clock::now();
   std::unique_ptr<texas42::Solver> t42;
 
   Values operator()(const AnyState& st, int seat, size_t event, bool& bound) {
     bound = false;
     if (const auto* s = typed<line::LineGame>(st)) {
       auto [moves, v] = legal_of<line::LineGame>(*s, seat);
-      if (!line_exact) line_exact = std::make_unique<line::Solver>(18, 0);
-      line_exact->set_deadline(Clock::now() + std::chrono::microseconds(static_cast<int64_t>(o.solver_ms * 1000)));
-      line_exact->values(*s, seat, moves.span(), v.data());
-      if (line_exact->stopped()) {  // a hard position: exact within the margin, a bound below it
+      // Exact, within a time per decision and per hand; past either, the
+      // bounded solver: exact within 20 points of the best, a bound below
+      // that. The grades are the same either way (a loss over 20 points is
+      // a Blunder); only a Blunder's loss becomes "at least".
+      const double left = std::min(o.solver_ms, o.hand_exact_ms - exact_ms);
+      bool exact = false;
+      if (left > 0) {
+        if (!line_exact) line_exact = std::make_unique<line::Solver>(18, 0);
+        const auto t0 = Clock::now();
+        line_exact->set_deadline(t0 + std::chrono::microseconds(static_cast<int64_t>(left * 1000)));
+        line_exact->values(*s, seat, moves.span(), v.data());
+        exact_ms += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+        exact = !line_exact->stopped();
+      }
+      if (!exact) {
         bound = true;
         if (!line_bounded) line_bounded = std::make_unique<line::Solver>(18, line::Solver::kPimcMargin);
+        const double spent = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+        const double cap = std::min(o.bounded_ms, o.hand_ms - spent);
+        if (cap <= 0) return {};
+        line_bounded->set_deadline(Clock::now() + std::chrono::microseconds(static_cast<int64_t>(cap * 1000)));
         line_bounded->values(*s, seat, moves.span(), v.data());
+        if (line_bounded->stopped()) return {};  // too hard in the time: not graded
       }
       return named(*s, moves, v, 1);
     }
@@ -167,6 +185,11 @@ HandReview review_hand(const nlohmann::json& record, int seat, int hand, const R
         ReviewedMove m;
         m.event = k;
         m.values = eval(s.state(), seat, k, m.bound);
+        if (m.values.empty()) {
+          ++r.unsolved;
+          s.apply_event(e);
+          continue;
+        }
         // The record's text is canonical; compare through the game's own parse to be safe.
         auto copy = s.state().clone();
         m.played = copy->apply(seat, e.text);
@@ -201,6 +224,7 @@ HandReview review_hand(const nlohmann::json& record, int seat, int hand, const R
       m.best_value = m.played_value;
     }
     m.grade = grade_for(m.loss, r.thresholds);
+    if (m.loss <= line::Solver::kPimcMargin) m.bound = false;  // within the margin the bounded solver is exact
   }
   r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   return r;
@@ -236,6 +260,7 @@ nlohmann::json review_json(const HandReview& r) {
            {{"good", r.thresholds.good}, {"inaccuracy", r.thresholds.inaccuracy}, {"mistake", r.thresholds.mistake}}},
           {"counts", counts},
           {"forced", r.forced},
+          {"unsolved", r.unsolved},
           {"moves", moves},
           {"ms", std::round(r.seconds * 1e4) / 10}};
 }
@@ -254,6 +279,9 @@ std::string review_text(const HandReview& r) {
                        grade_name(m.grade), m.played, m.best, m.loss, m.bound ? " (at least)" : "");
   }
   if (r.forced) out += fmt::format("  ({} forced move{} not graded.)\n", r.forced, r.forced == 1 ? "" : "s");
+  if (r.unsolved)
+    out += fmt::format("  ({} decision{} too hard to solve in the time allowed, not graded.)\n", r.unsolved,
+                       r.unsolved == 1 ? "" : "s");
   return out;
 }
 

@@ -47,12 +47,16 @@ struct HandReview {
   GradeThresholds thresholds;
   std::vector<ReviewedMove> moves;  // the seat's decisions with a choice
   int forced = 0;                   // decisions with one legal move (not graded)
+  int unsolved = 0;                 // decisions the solver could not finish in the time allowed (not graded)
   double seconds = 0;               // time taken
 };
 
 struct ReviewOptions {
-  double solver_ms = 1500;  // per decision, exact line-game solve; then a bounded one
-  int iterations = 0;       // ismcts iterations per decision (0: the game's default)
+  double solver_ms = 1000;      // per decision, exact line-game solve; then a bounded one
+  double hand_exact_ms = 2500;  // the same for all of one review's decisions together
+  double bounded_ms = 2000;     // per decision, the bounded solve; past it the decision is not graded
+  double hand_ms = 6000;        // all the line-game solving of one review
+  int iterations = 0;           // ismcts iterations per decision (0: the game's default)
 };
 
 // The number of hands the record's game finished.

@@ -27,7 +27,7 @@ interface Ctx {
 }
 
 export interface ReviewMove { event: number; played: string; best: string; played_value: number; best_value: number; loss: number; grade: string; bound?: boolean }
-export interface Review { hand: number; seat: number; hands_known: boolean; method: string; unit: string; thresholds: { good: number; inaccuracy: number; mistake: number }; counts: Record<string, number>; forced: number; moves: ReviewMove[] }
+export interface Review { hand: number; seat: number; hands_known: boolean; method: string; unit: string; thresholds: { good: number; inaccuracy: number; mistake: number }; counts: Record<string, number>; forced: number; unsolved?: number; moves: ReviewMove[] }
 
 export class Table {
   private live: Live | null = null;
@@ -824,6 +824,7 @@ export class Table {
       box.appendChild(tbl);
     }
     if (d.forced) box.appendChild(h("p", { class: "muted" }, t("review.forced", { n: d.forced })));
+    if (d.unsolved) box.appendChild(h("p", { class: "muted" }, t("review.unsolved", { n: d.unsolved })));
     return box;
   }
 

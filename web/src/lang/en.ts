@@ -363,6 +363,7 @@ export const en: Record<string, string> = {
   "review.best": "Best",
   "review.lost": "Lost ({unit})",
   "review.forced": "{n} forced move(s) not graded.",
+  "review.unsolved": "{n} decision(s) too hard to solve in the time allowed, not graded.",
   "review.left": "left",
   "review.right": "right",
   "grade.best": "Best",

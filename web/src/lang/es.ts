@@ -363,6 +363,7 @@ export const es: Record<string, string> = {
   "review.best": "Mejor",
   "review.lost": "Perdido ({unit})",
   "review.forced": "{n} jugada(s) forzada(s) sin nota.",
+  "review.unsolved": "{n} decisión(es) demasiado difícil(es) de resolver a tiempo, sin nota.",
   "review.left": "izquierda",
   "review.right": "derecha",
   "grade.best": "Mejor",

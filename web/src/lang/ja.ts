@@ -363,6 +363,7 @@ export const ja: Record<string, string> = {
   "review.best": "最善手",
   "review.lost": "損失({unit})",
   "review.forced": "選択肢のない手 {n} 回は評価していません。",
+  "review.unsolved": "時間内に解けなかった {n} 手は評価していません。",
   "review.left": "左",
   "review.right": "右",
   "grade.best": "最善",
