@@ -142,6 +142,7 @@ export class Table {
     const s = c.msg.seats[k];
     if (!s) return "";
     if (s.player.startsWith("bot:")) return t("bot." + s.player.slice(4));
+    if (this.still && s.player !== "human") return s.player; // a record's own player names (bots by name)
     if (s.autopilot) return t("seat.autopilot");
     if (!s.joined) return t("seat.not_joined");
     if (!s.connected) return t("seat.away");
