@@ -55,8 +55,8 @@ export const api = {
   state: (id: string, token: string) => call<StateMsg>("GET", `/api/tables/${id}?token=${encodeURIComponent(token)}`),
   hint: (id: string, token: string) =>
     call<{ version: number; bot: string; moves: { move: string; value: number }[] }>("GET", `/api/tables/${id}/hint?token=${encodeURIComponent(token)}`),
-  review: (id: string, token: string, hand: number) =>
-    call<Record<string, unknown>>("GET", `/api/tables/${id}/review?token=${encodeURIComponent(token)}&hand=${hand}`),
+  review: (id: string, token: string, hand: number, seat: number | null = null) =>
+    call<Record<string, unknown>>("GET", `/api/tables/${id}/review?token=${encodeURIComponent(token)}&hand=${hand}` + (seat === null ? "" : `&seat=${seat}`)),
   replay: (id: string) => call<ReplayData>("GET", `/api/tables/${id}/replay`),
   replayRecord: (record: unknown) => call<ReplayData>("POST", "/api/replay", record),
   fairness: (id: string) => call<Record<string, unknown>>("GET", `/api/tables/${id}/fairness`),

@@ -22,6 +22,7 @@ export class Replay {
   private board: Table | null = null;
   private boardRoot = h("div", { class: "replay-board" });
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
+  private closed = false;
 
   constructor(private root: HTMLElement, private source: string, private go: (url: string) => void) {
     clear(root);
@@ -31,6 +32,7 @@ export class Replay {
   }
 
   close() {
+    this.closed = true;
     document.removeEventListener("keydown", this.keyHandler);
     this.board?.close();
   }
@@ -99,6 +101,7 @@ export class Replay {
   }
 
   render() {
+    if (this.closed) return;  // the replay's answer came after leaving it
     const root = this.root;
     clear(root);
     const back = h("a", { class: "back", href: "/", onclick: (e: Event) => { e.preventDefault(); this.close(); this.go("/"); } }, "‹ ", t("table.lobby"));

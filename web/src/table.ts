@@ -49,7 +49,8 @@ export class Table {
   private root: HTMLElement;
   private firstPaint = false;
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
-  private review: { hand: number; open: boolean; busy: boolean; data: Review | null; error: string } | null = null;
+  private closed = false;
+  private review: { hand: number; seat: number | null; open: boolean; busy: boolean; data: Review | null; error: string } | null = null;
 
   // still: a replay's board (replay.ts): no connection, no input, every
   // state given by show().
@@ -75,6 +76,7 @@ export class Table {
   }
 
   close() {
+    this.closed = true;  // a closing socket or a timer must not draw over the next page
     this.live?.close();
     document.removeEventListener("keydown", this.keyHandler);
   }
@@ -350,7 +352,7 @@ export class Table {
   // ----------------------------------------------------------- drawing
 
   render() {
-    if (!this.msg) return;
+    if (!this.msg || this.closed) return;
     const c = this.ctx();
     const root = this.root;
     clear(root);
@@ -788,7 +790,8 @@ export class Table {
       title = t("summary.game_over", { who: names.join(", ") });
     }
     const hf = c.msg.hands_finished ?? 0;
-    if (c.me !== null && hf > 0) body.appendChild(this.reviewPanel(c, hf));
+    // A spectator may review any seat once the game is over (the server says so too).
+    if ((c.me !== null || over) && hf > 0) body.appendChild(this.reviewPanel(c, hf));
     const actions = over
       ? h("div", { class: "choices" }, h("button", { class: "primary", onclick: () => { this.close(); this.go("/"); } }, t("summary.new_game")),
         h("button", { class: "action", id: "replay", onclick: () => { this.close(); this.go(replayUrl(this.id)); } }, t("replay.open")),
@@ -802,11 +805,14 @@ export class Table {
   private reviewPanel(c: Ctx, hand: number): HTMLElement {
     const r = this.review && this.review.hand === hand ? this.review : null;
     const box = h("section", { class: "review", id: "review", "data-state": !r || !r.open ? "closed" : r.busy ? "busy" : r.error ? "error" : "done" });
+    if (c.me === null)  // a spectator: one button per seat
+      box.appendChild(h("div", { class: "choices review-seats" }, Array.from({ length: c.n }, (_, k) =>
+        h("button", { class: "action" + (r?.seat === k ? " primary" : ""), id: "review-seat-" + k, onclick: () => this.askReview(hand, k) }, t("review.seat_button", { who: this.seatName(c, k) })))));
     if (!r || !r.open) {
-      box.appendChild(h("button", { class: "action", id: "review-btn", onclick: () => this.askReview(hand) }, t("review.button")));
+      if (c.me !== null) box.appendChild(h("button", { class: "action", id: "review-btn", onclick: () => this.askReview(hand, null) }, t("review.button")));
       return box;
     }
-    box.appendChild(h("h4", null, t("review.title", { n: hand })));
+    box.appendChild(h("h4", null, r.seat === null ? t("review.title", { n: hand }) : t("review.title_seat", { who: this.seatName(c, r.seat), n: hand })));
     if (r.busy) { box.appendChild(h("p", { class: "muted" }, t("review.thinking"))); return box; }
     if (r.error) { box.appendChild(h("p", { class: "error" }, r.error)); return box; }
     const d = r.data!;
@@ -838,14 +844,15 @@ export class Table {
     return h("span", { class: "mv", title: mv }, tiles.map((x) => tileFrom(x, { size: 18 })), where ? h("span", null, where) : null);
   }
 
-  private async askReview(hand: number) {
-    this.review = { hand, open: true, busy: true, data: null, error: "" };
+  private async askReview(hand: number, seat: number | null) {
+    this.review = { hand, seat, open: true, busy: true, data: null, error: "" };
     this.render();
+    const mine = () => this.review?.hand === hand && this.review?.seat === seat;
     try {
-      const r = await api.review(this.id, this.token, hand);
-      if (this.review?.hand === hand) this.review = { hand, open: true, busy: false, data: r as unknown as Review, error: "" };
+      const r = await api.review(this.id, this.token, hand, seat);
+      if (mine()) this.review = { hand, seat, open: true, busy: false, data: r as unknown as Review, error: "" };
     } catch (e) {
-      if (this.review?.hand === hand) this.review = { hand, open: true, busy: false, data: null, error: String((e as Error).message) };
+      if (mine()) this.review = { hand, seat, open: true, busy: false, data: null, error: String((e as Error).message) };
     }
     this.render();
   }

@@ -228,7 +228,18 @@ try {
       if (await page.$("#continue")) { await page.click("#continue"); await sleep(100); }
     }
     check(!!(await page.$("#replay")), "a finished table offers its replay");
-    await Promise.all([page.waitForSelector(".replay-controls"), page.click("#replay")]);
+    // A spectator may review any seat once the game is over.
+    {
+      const spectate = await page.evaluate((id) => JSON.parse(localStorage.getItem("boneyard.tables") || "[]").find((x) => x.id === id)?.spectate, id);
+      const sp = await newPage(ctx);
+      await sp.goto(`${base}/?t=${id}&k=${spectate}`);
+      await sp.waitForSelector("#review-seat-1");
+      await sp.$eval("#review-seat-1", (e) => e.click());
+      const done = await sp.waitForSelector('.review[data-state="done"]', { timeout: 30000 }).then(() => true, () => false);
+      check(done && /Seat 2/.test(await sp.$eval(".review h4", (e) => e.textContent)), "a spectator reviews any seat's moves once the game is over");
+      await sp.close();
+    }
+    await Promise.all([page.waitForSelector(".replay-controls"), page.$eval("#replay", (e) => e.click())]); // redrawn as the spectator came
     const pos = () => page.$eval("#replay-pos", (e) => Number(e.dataset.step));
     const last = await page.$eval("#replay-slider", (e) => Number(e.max));
     check((await pos()) === 0 && last > 10 && new URL(page.url()).searchParams.get("replay") === id, `the replay opens at step 0 of ${last}, at /?replay=${id}`);

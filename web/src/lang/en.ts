@@ -364,6 +364,8 @@ export const en: Record<string, string> = {
   "review.lost": "Lost ({unit})",
   "review.forced": "{n} forced move(s) not graded.",
   "review.unsolved": "{n} decision(s) too hard to solve in the time allowed, not graded.",
+  "review.seat_button": "Review {who}",
+  "review.title_seat": "{who}: moves in hand {n}",
   "review.left": "left",
   "review.right": "right",
   "grade.best": "Best",

@@ -364,6 +364,8 @@ export const es: Record<string, string> = {
   "review.lost": "Perdido ({unit})",
   "review.forced": "{n} jugada(s) forzada(s) sin nota.",
   "review.unsolved": "{n} decisión(es) demasiado difícil(es) de resolver a tiempo, sin nota.",
+  "review.seat_button": "Revisar a {who}",
+  "review.title_seat": "{who}: jugadas de la mano {n}",
   "review.left": "izquierda",
   "review.right": "derecha",
   "grade.best": "Mejor",

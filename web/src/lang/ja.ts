@@ -364,6 +364,8 @@ export const ja: Record<string, string> = {
   "review.lost": "損失({unit})",
   "review.forced": "選択肢のない手 {n} 回は評価していません。",
   "review.unsolved": "時間内に解けなかった {n} 手は評価していません。",
+  "review.seat_button": "{who}を振り返る",
+  "review.title_seat": "{who}: 第 {n} ハンドの手",
   "review.left": "左",
   "review.right": "右",
   "grade.best": "最善",
