@@ -135,10 +135,6 @@ struct Evaluator {
 
 }  // namespace
 
-int finished_hands(const nlohmann::json& record) {
-  return static_cast<int>(Session::from_record(record).state().hands().size());
-}
-
 HandReview review_hand(const nlohmann::json& record, int seat, int hand, const ReviewOptions& o) {
   const auto t0 = Clock::now();
   Session s = Session::start_of_record(record);

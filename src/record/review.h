@@ -59,8 +59,6 @@ struct ReviewOptions {
   int iterations = 0;           // ismcts iterations per decision (0: the game's default)
 };
 
-// The number of hands the record's game finished.
-int finished_hands(const nlohmann::json& record);
 // Reviews `seat`'s decisions in hand `hand` (1-based) of a record; throws
 // Error naming the problem (no such seat, the hand is not finished, ...).
 HandReview review_hand(const nlohmann::json& record, int seat, int hand, const ReviewOptions& o = {});
