@@ -144,8 +144,10 @@ TEST_P(ApiGame, WholeGameWithOneHumanSeat) {
     EXPECT_EQ(bad.status, 400) << bad.body;
     EXPECT_TRUE(bad.j.contains("error"));
     json after = view(id, tok);
-    EXPECT_EQ(after["version"], v["version"]);
-    EXPECT_EQ(after["view"], v["view"]);
+    // Bots may move in between (Dice & Dominoes: all at once with this seat);
+    // the refused move itself changed nothing: the seat still has to act.
+    EXPECT_EQ(after["to_act"], true);
+    if (after["version"] == v["version"]) EXPECT_EQ(after["view"], v["view"]);
   }
   // The record is refused until the end.
   if (v["status"] != "over") {
