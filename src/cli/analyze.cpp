@@ -1,13 +1,17 @@
 // boneyard analyze RECORD --event N: every legal move's value at one point
 // of a recorded game, from one seat's view, by the strongest fair bot.
+// boneyard analyze RECORD --review: every finished hand's moves graded
+// (record/review.h, the same review the server gives the app).
 #include <fmt/format.h>
 
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli/common.h"
+#include "record/review.h"
 #include "record/session.h"
 
 namespace boneyard::cli {
@@ -16,8 +20,11 @@ namespace {
 
 struct AnalyzeConfig {
   std::string file;
-  int event = 0;
+  static constexpr int kNoEvent = std::numeric_limits<int>::min();
+  int event = kNoEvent;
   int seat = -1;
+  bool review = false;
+  int hand = 0;
   std::string bot;
   bool json = false;
   BotOptions budget;
@@ -41,6 +48,31 @@ std::string decision_events(const nlohmann::json& rec, const std::vector<RecordE
   return out.empty() ? "none" : out;
 }
 
+// --review: every finished hand (or --hand K), every seat (or --seat N).
+void run_review(const AnalyzeConfig& c, const nlohmann::json& rec) {
+  const Session full = Session::from_record(rec);
+  const int n = full.state().num_seats();
+  const int hands = static_cast<int>(full.state().hands().size());
+  if (c.seat < -1 || c.seat >= n) throw Error(fmt::format("--seat {} does not exist; seats are 0..{}", c.seat, n - 1));
+  if (hands == 0) throw Error(fmt::format("the record '{}' has no finished hand to review", c.file));
+  if (c.hand < 0 || c.hand > hands)
+    throw Error(fmt::format("--hand {} does not exist: the record has {} finished hand{} (1..{})", c.hand, hands,
+                            hands == 1 ? "" : "s", hands));
+  ReviewOptions o;
+  if (c.budget.iterations > 0) o.iterations = c.budget.iterations;
+  nlohmann::json all = nlohmann::json::array();
+  for (int h = 1; h <= hands; ++h) {
+    if (c.hand && h != c.hand) continue;
+    for (int seat = 0; seat < n; ++seat) {
+      if (c.seat >= 0 && seat != c.seat) continue;
+      const HandReview r = review_hand(rec, seat, h, o);
+      if (c.json) all.push_back(review_json(r));
+      else std::cout << review_text(r) << "\n";
+    }
+  }
+  if (c.json) std::cout << nlohmann::json{{"game", full.entry().name}, {"reviews", all}}.dump(2) << "\n";
+}
+
 void run_analyze(const AnalyzeConfig& c) {
   std::ifstream f(c.file);
   if (!f) throw Error(fmt::format("cannot read record '{}'", c.file));
@@ -49,6 +81,11 @@ void run_analyze(const AnalyzeConfig& c) {
   const nlohmann::json rec = parse_record_text(buf.str());
   Session::start_of_record(rec);  // the header first: "not a Boneyard record" before "missing events"
   const auto events = Session::record_events(rec);
+  if (c.review) {
+    run_review(c, rec);
+    return;
+  }
+  if (c.event == AnalyzeConfig::kNoEvent) throw Error("name the point to analyse with --event N, or review the finished hands with --review");
   if (c.event < 0 || c.event > static_cast<int>(events.size()))
     throw Error(fmt::format("--event {} is out of range: the record has {} events (0..{})", c.event, events.size(),
                             events.size()));
@@ -101,13 +138,20 @@ void add_analyze(CLI::App& app) {
       "analyze", "Every legal move's value at one point of a recorded game, from one seat's view (fair bots only)");
   auto c = std::make_shared<AnalyzeConfig>();
   cmd->add_option("file", c->file, "Record file (JSON), as written by play/arena --record")->required();
-  cmd->add_option("--event", c->event, "Analyse the position after this many events of the record (0: the start)")
-      ->required();
-  cmd->add_option("--seat", c->seat, "The seat whose view and decision to analyse (default: the seat to move)");
+  cmd->add_option("--event", c->event, "Analyse the position after this many events of the record (0: the start)");
+  cmd->add_flag("--review", c->review,
+                "Grade every move of each finished hand by the value it lost (docs/bots.md, Review): exact solver "
+                "with hands known for the line games and Texas 42, the fair search bot for the others");
+  cmd->add_option("--hand", c->hand, "With --review: only this hand (1-based; default: every finished hand)");
+  cmd->add_option("--seat", c->seat,
+                  "The seat whose view and decision to analyse (default: the seat to move; with --review: every seat)");
   cmd->add_option("--bot", c->bot, "Bot giving the values (default: the strongest fair one, docs/bots.md)");
   cmd->add_flag("--json", c->json, "Machine-readable output");
   add_bot_budget(cmd, c->budget);
-  cmd->callback([c] { run_analyze(*c); });
+  cmd->callback([c] {
+    if (c->review && c->event != AnalyzeConfig::kNoEvent) throw Error("--review grades whole hands; it takes no --event");
+    run_analyze(*c);
+  });
 }
 
 }  // namespace boneyard::cli

@@ -2,9 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "server/replay.h"
 
 namespace boneyard::server {
 
@@ -163,6 +166,11 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, std::string
       }();
       return ok(cached);
     }
+    if (seg.size() == 2 && seg[1] == "replay") {
+      // A record file the app was given (dropped on the lobby): its steps.
+      need("POST");
+      return ok(replay_steps(parse_record_text(body)));
+    }
     if (seg.size() >= 2 && seg[1] == "tables") {
       if (seg.size() == 2) {
         need("POST");
@@ -194,6 +202,23 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, std::string
         if (what == "hint") {
           need("GET");
           return ok(hub.hint(id, query("token")));
+        }
+        if (what == "review") {
+          need("GET");
+          auto num = [&](const char* k, int lo, int hi) -> std::optional<int> {
+            const std::string v = query(k);
+            if (v.empty()) return std::nullopt;
+            int x = 0;
+            auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+            if (ec != std::errc() || p != v.data() + v.size() || x < lo || x > hi)
+              throw ApiError(400, fmt::format("'{}' must be a whole number from {} to {}, not '{}'", k, lo, hi, v.substr(0, 40)));
+            return x;
+          };
+          return ok(hub.review(id, query("token"), num("hand", 1, 1000000).value_or(0), num("seat", 0, 255)));
+        }
+        if (what == "replay") {
+          need("GET");
+          return ok(hub.replay(id));
         }
         if (what == "fairness") {
           need("GET");

@@ -30,7 +30,16 @@ std::string_view sv(beast::string_view s) { return {s.data(), s.size()}; }
 struct Ctx {
   Hub* hub;
   const ServerConfig* cfg;
+  net::thread_pool* slow;  // requests that think (hint, review, replay), off the io threads
 };
+
+// The routes that may think for a while: a hint (a bot's budget), a review
+// (a solve per decision), a replay (every step's view).
+bool slow_route(std::string_view target) {
+  const std::string_view path = target.substr(0, target.find('?'));
+  auto ends = [&](std::string_view s) { return path.size() >= s.size() && path.substr(path.size() - s.size()) == s; };
+  return path.starts_with("/api/") && (ends("/hint") || ends("/review") || ends("/replay"));
+}
 
 // A token bucket: rate per second, up to burst.
 class Bucket {
@@ -279,6 +288,20 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       return;
     }
     const bool head = req.method() == http::verb::head;
+    if (slow_route(sv(req.target()))) {
+      // Thought about on the slow pool; the answer is sent from this
+      // session's strand. The next request is read after it is sent.
+      net::post(*ctx_.slow, [self = shared_from_this(), method = std::string(sv(req.method_string())),
+                             target = std::string(sv(req.target())), body = std::move(req.body()), head,
+                             keep = req.keep_alive(), version = req.version()]() mutable {
+        HttpResponse r = handle_request(*self->ctx_.hub, self->ctx_.cfg->static_dir, method, target, body);
+        if (head) r.body.clear();
+        net::post(self->stream_.get_executor(), [self, r = std::move(r), keep, version]() mutable {
+          self->send(std::move(r), keep, version);
+        });
+      });
+      return;
+    }
     HttpResponse r = handle_request(*ctx_.hub, ctx_.cfg->static_dir, sv(req.method_string()), sv(req.target()), req.body());
     if (head) r.body.clear();
     send(std::move(r), req.keep_alive(), req.version());
@@ -364,6 +387,7 @@ struct Server::Impl {
   std::optional<net::executor_work_guard<net::io_context::executor_type>> guard;
   std::unique_ptr<Storage> db;
   std::unique_ptr<Hub> hub;
+  std::unique_ptr<net::thread_pool> slow;  // destroyed before the hub
   std::shared_ptr<Listener> listener;
   std::vector<std::thread> threads;
   bool stopped = false;
@@ -377,7 +401,9 @@ Server::Server(ServerConfig cfg) : impl_(std::make_unique<Impl>()) {
   beast::error_code ec;
   const auto addr = net::ip::make_address(c.host, ec);
   if (ec) throw Error(fmt::format("bad --host '{}': {}", c.host, ec.message()));
-  impl_->listener = std::make_shared<Listener>(impl_->ioc, tcp::endpoint(addr, c.port), Ctx{impl_->hub.get(), &impl_->cfg});
+  impl_->slow = std::make_unique<net::thread_pool>(2);
+  impl_->listener =
+      std::make_shared<Listener>(impl_->ioc, tcp::endpoint(addr, c.port), Ctx{impl_->hub.get(), &impl_->cfg, impl_->slow.get()});
 }
 
 Server::~Server() { stop(); }
@@ -400,6 +426,7 @@ void Server::stop() {
   impl_->ioc.stop();
   for (auto& t : impl_->threads) t.join();
   impl_->threads.clear();
+  impl_->slow->join();  // a hint or review under way finishes; its answer is dropped
   impl_->hub->shutdown();
 }
 

@@ -17,7 +17,7 @@ struct ServerConfig {
   int io_threads = 2;
   bool full_sync = true;       // SQLite synchronous=FULL (else NORMAL; WAL either way)
   HubConfig hub;
-  size_t body_limit = 64 * 1024;        // HTTP request body
+  size_t body_limit = 1024 * 1024;      // HTTP request body (a record posted to /api/replay)
   size_t header_limit = 16 * 1024;      // HTTP request header
   size_t ws_message_limit = 16 * 1024;  // one WebSocket message from a client
   size_t ws_queue_limit = 256;          // messages waiting for a slow reader; then it is disconnected

@@ -36,4 +36,44 @@ std::unique_ptr<Session> replay_record_from_seed(const nlohmann::json& r) {
   return s;
 }
 
+nlohmann::json replay_steps(const nlohmann::json& r) {
+  using nlohmann::json;
+  Session::start_of_record(r);  // the header first: "not a Boneyard record" before "missing events"
+  const auto events = Session::record_events(r);
+  if (events.size() > kMaxReplayEvents)
+    throw Error(fmt::format("the record has {} events; a replay takes at most {}", events.size(), kMaxReplayEvents));
+  Session::from_record(r);  // every move legal, every hand's result as recorded
+  Session s = Session::start_of_record(r);
+  json steps = json::array();
+  auto step = [&](const RecordEvent* e) {
+    const AnyState& st = s.state();
+    json j{{"view", st.view(-1)}, {"scores", st.scores()}, {"hands_finished", st.hands().size()}, {"over", st.terminal()}};
+    if (e) {
+      j["chance"] = e->chance;
+      j["text"] = e->text;
+      if (!e->chance) j["seat"] = e->seat;
+    }
+    steps.push_back(std::move(j));
+  };
+  step(nullptr);
+  size_t hands = 0;
+  for (const auto& e : events) {
+    s.apply_event(e);
+    step(&e);
+    const auto& hs = s.state().hands();
+    if (hs.size() > hands) {
+      hands = hs.size();
+      steps.back()["hand"] = summary_json(hs.back());
+    }
+  }
+  const AnyState& st = s.state();
+  json players = json::array();
+  if (r.contains("players") && r["players"].is_array())
+    for (const auto& p : r["players"]) players.push_back(p.is_string() ? p.get<std::string>() : std::string());
+  json out{{"game", s.entry().name}, {"family", s.entry().family}, {"seats", st.num_seats()}, {"players", players},
+           {"over", st.terminal()}, {"steps", steps}};
+  if (st.terminal()) out["returns"] = st.returns();
+  return out;
+}
+
 }  // namespace boneyard::server

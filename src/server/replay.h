@@ -19,4 +19,13 @@ std::unique_ptr<Session> replay_from_seed(const std::string& game, const OptionL
 // (Session::from_record: hand results).
 std::unique_ptr<Session> replay_record_from_seed(const nlohmann::json& record);
 
+// A finished game as steps for the app's replay (docs/server.md, "Replay"):
+// step 0 is the start, step k the game after event k, each with the full
+// view (every hand shown: only ever served for a game that is over, or for
+// a record the client sent), the scores and, where the event ended a hand,
+// that hand's summary. Checks the record first (Session::from_record);
+// throws Error naming the problem.
+nlohmann::json replay_steps(const nlohmann::json& record);
+inline constexpr size_t kMaxReplayEvents = 20000;
+
 }  // namespace boneyard::server

@@ -13,6 +13,7 @@
 
 #include "record/protocol.h"
 #include "server/fairness.h"
+#include "record/review.h"
 #include "server/replay.h"
 
 namespace boneyard::server {
@@ -667,6 +668,57 @@ json Hub::hint(const std::string& id, const std::string& token) {
   json moves = json::array();
   for (const auto& [m, v] : st->bot_values(seat, *bot)) moves.push_back({{"move", m}, {"value", v}});
   return {{"table", id}, {"seat", seat}, {"version", version}, {"bot", name}, {"moves", moves}};
+}
+
+json Hub::review(const std::string& id, const std::string& token, int hand, std::optional<int> seat) {
+  auto t = table(id);
+  nlohmann::json rec;
+  int want;
+  {
+    std::lock_guard lk(t->m);
+    if (!t->broken.empty()) throw ApiError(500, t->broken);
+    const int mine = seat_for(*t, token);
+    if (!t->session) throw ApiError(409, "the game has not started: no hand to review");
+    const bool over = t->over();
+    if (mine < 0 && !over)
+      throw ApiError(403, "the game is in progress: a spectator gets the review once the game is over");
+    want = seat.value_or(mine);
+    if (want < 0) throw ApiError(400, "name the seat to review with seat=N");
+    if (want >= t->n) throw ApiError(400, fmt::format("seat {} does not exist; seats are 0..{}", want, t->n - 1));
+    if (want != mine && !over)
+      throw ApiError(403, "the game is in progress: you may review only your own seat until it is over");
+    const int done = static_cast<int>(t->session->state().hands().size());
+    if (done == 0) throw ApiError(409, "no hand has finished yet");
+    if (hand == 0) hand = done;
+    if (hand < 0) throw ApiError(400, fmt::format("hand {} does not exist; hands are numbered from 1", hand));
+    if (hand > done)
+      throw ApiError(409, fmt::format("hand {} is not finished: {} hand{} finished so far", hand, done, done == 1 ? "" : "s"));
+    auto it = t->reviews.find({want, hand});
+    if (it != t->reviews.end()) return it->second;
+    rec = t->session->record();
+  }
+  // The solving happens outside the table's lock, on the record.
+  json r = review_json(review_hand(rec, want, hand));
+  r["table"] = id;
+  std::lock_guard lk(t->m);
+  t->reviews[{want, hand}] = r;
+  return r;
+}
+
+json Hub::replay(const std::string& id) {
+  auto t = table(id);
+  nlohmann::json rec;
+  {
+    std::lock_guard lk(t->m);
+    if (!t->broken.empty()) throw ApiError(500, t->broken);
+    if (!t->over())
+      throw ApiError(409, "the game is still in progress: its replay opens when the game is over");
+    rec = t->session->record();
+    rec["players"] = t->players;
+  }
+  json r = replay_steps(rec);
+  r["table"] = id;
+  return r;
 }
 
 json Hub::health() {

@@ -92,6 +92,7 @@ struct Table {
   std::vector<nlohmann::json> notices;
   uint64_t notice_seq = 0;
   bool bot_pending = false;
+  std::map<std::pair<int, int>, nlohmann::json> reviews;  // (seat, hand): a finished hand's review
   std::vector<std::pair<int, std::weak_ptr<Subscriber>>> subs;
 
   bool human(int seat) const { return players[static_cast<size_t>(seat)] == "human"; }
@@ -120,6 +121,14 @@ class Hub {
   // Every legal move's value for the seat to act, by the strongest fair bot
   // from that seat's own view (the strong level's budget): the app's hint.
   nlohmann::json hint(const std::string& id, const std::string& token);
+  // The graded moves of one seat in one finished hand (record/review.h).
+  // A seat's token: its own seat, any finished hand. Anyone with the
+  // spectator token, or any seat's when `seat` names another: only once
+  // the game is over. hand 0: the last finished hand.
+  nlohmann::json review(const std::string& id, const std::string& token, int hand, std::optional<int> seat);
+  // Every step of a finished game with every hand shown (replay_steps);
+  // refused (409) while the game is in progress.
+  nlohmann::json replay(const std::string& id);
   nlohmann::json health();
   // A WebSocket client: joins the seat (a human seat's connection counts as
   // presence: it takes the seat back from a bot) and receives every change.

@@ -144,8 +144,10 @@ TEST_P(ApiGame, WholeGameWithOneHumanSeat) {
     EXPECT_EQ(bad.status, 400) << bad.body;
     EXPECT_TRUE(bad.j.contains("error"));
     json after = view(id, tok);
-    EXPECT_EQ(after["version"], v["version"]);
-    EXPECT_EQ(after["view"], v["view"]);
+    // Bots may move in between (Dice & Dominoes: all at once with this seat);
+    // the refused move itself changed nothing: the seat still has to act.
+    EXPECT_EQ(after["to_act"], true);
+    if (after["version"] == v["version"]) EXPECT_EQ(after["view"], v["view"]);
   }
   // The record is refused until the end.
   if (v["status"] != "over") {
@@ -570,7 +572,7 @@ TEST_F(ServerTest, BadRequestsGetClearErrors) {
   EXPECT_EQ(post(port_, "/api/tables", {{"game", "latin"}, {"options", {{"target", "banana"}}}, {"seats", {"human", "human", "human", "human"}}}).status, 400);
   EXPECT_EQ(get(port_, "/api/tables/x?token=%zz").status, 400);
   // Body too large.
-  Reply big = request(port_, http::verb::post, "/api/tables", std::string(200000, ' '));
+  Reply big = request(port_, http::verb::post, "/api/tables", std::string(2000000, ' '));
   EXPECT_EQ(big.status, 413);
   // Tokens and turns.
   json t = create("latin", {"human", "bot:casual", "human", "bot:casual"});

@@ -33,6 +33,35 @@ struct World {
     auto r = server::handle_request(*hub, "", "GET", target, "");
     return {r.status, json::parse(r.body)};
   }
+  std::pair<int, json> post(const std::string& target, const std::string& body) {
+    auto r = server::handle_request(*hub, "", "POST", target, body);
+    return {r.status, json::parse(r.body)};
+  }
+  // A table of four people, all joined; returns the create answer.
+  json table(const std::string& game, const json& options, uint64_t seed) {
+    const json t = hub->create({{"game", game}, {"options", options}, {"seats", {"human", "human", "human", "human"}}, {"seed", seed}});
+    for (int k = 0; k < 4; ++k) hub->join(t["id"], t["tokens"][std::to_string(k)], std::nullopt);
+    return t;
+  }
+  // Plays each seat's first legal move until `hands` hands are over or the game is.
+  void play(const json& t, int hands) {
+    const std::string id = t["id"];
+    for (int guard = 0; guard < 5000; ++guard) {
+      const json st = hub->get(id, t["tokens"]["0"]);
+      if (st["status"] == "over" || st["hands_finished"].get<int>() >= hands) return;
+      bool moved = false;
+      for (int k = 0; k < 4 && !moved; ++k) {
+        const std::string tok = t["tokens"][std::to_string(k)];
+        const json mine = hub->get(id, tok);
+        if (mine["to_act"] == true) {
+          hub->move(id, tok, mine["legal"][0]);
+          moved = true;
+        }
+      }
+      ASSERT_TRUE(moved) << st.dump();
+    }
+    FAIL() << "the game did not end";
+  }
 };
 
 TEST(WebApi, GamesListsEveryGameWithOptionsAndSeats) {
@@ -88,6 +117,94 @@ TEST(WebApi, HintValuesEveryLegalMoveForTheSeatToActOnly) {
   EXPECT_EQ(w.get("/api/tables/" + id + "/hint?token=" + t["spectate"].get<std::string>()).first, 403);
   EXPECT_EQ(w.get("/api/tables/" + id + "/hint?token=nope").first, 403);
   EXPECT_EQ(w.get("/api/tables/nope/hint?token=" + tok).first, 404);
+}
+
+TEST(WebApi, ReviewIsForTheSeatOfAFinishedHandAndSpectatorsWaitForTheEnd) {
+  World w;
+  const json t = w.table("latin", json::object(), 5);
+  const std::string id = t["id"], a = t["tokens"]["0"], spect = t["spectate"];
+  const std::string base = "/api/tables/" + id + "/review?token=";
+  // Nothing finished yet.
+  auto [s0, e0] = w.get(base + a);
+  EXPECT_EQ(s0, 409) << e0.dump();
+  EXPECT_EQ(w.get(base + spect).first, 403);
+  w.play(t, 1);
+  json st = w.hub->get(id, a);
+  ASSERT_EQ(st["hands_finished"], 1);
+  ASSERT_EQ(st["status"], "playing");
+  // The seat's own review of the finished hand: exact, with hands known.
+  auto [s1, r] = w.get(base + a + "&hand=1");
+  ASSERT_EQ(s1, 200) << r.dump();
+  EXPECT_EQ(r["seat"], 0);
+  EXPECT_EQ(r["hand"], 1);
+  EXPECT_EQ(r["hands_known"], true);
+  EXPECT_EQ(r["unit"], "points");
+  for (const auto& m : r["moves"]) {
+    EXPECT_GE(m["loss"].get<double>(), 0);
+    EXPECT_NEAR(m["loss"].get<double>(), m["best_value"].get<double>() - m["played_value"].get<double>(), 1e-9);
+  }
+  EXPECT_EQ(w.get(base + a).second, r);  // hand 0: the last finished one, the same (cached) review
+  // While the game goes on: no other seat's review, nothing for a spectator,
+  // no unfinished hand, bad numbers named.
+  EXPECT_EQ(w.get(base + a + "&seat=1").first, 403);
+  auto [s2, e2] = w.get(base + spect + "&seat=0");
+  EXPECT_EQ(s2, 403);
+  EXPECT_NE(e2["error"].get<std::string>().find("over"), std::string::npos) << e2.dump();
+  EXPECT_EQ(w.get(base + a + "&hand=2").first, 409);
+  auto [s3, e3] = w.get(base + a + "&hand=x");
+  EXPECT_EQ(s3, 400);
+  EXPECT_NE(e3["error"].get<std::string>().find("hand"), std::string::npos);
+  EXPECT_EQ(w.get(base + "nope").first, 403);
+  // The replay waits for the end of the game, with a clear message.
+  auto [s4, e4] = w.get("/api/tables/" + id + "/replay");
+  EXPECT_EQ(s4, 409);
+  EXPECT_NE(e4["error"].get<std::string>().find("in progress"), std::string::npos) << e4.dump();
+}
+
+TEST(WebApi, FinishedGameReplaysForAnyoneAndRecordsReplayByPost) {
+  World w;
+  const json t = w.table("latin", {{"target", "1"}}, 7);
+  const std::string id = t["id"];
+  w.play(t, 1000);
+  ASSERT_EQ(w.hub->get(id, t["spectate"])["status"], "over");
+  auto [s, r] = w.get("/api/tables/" + id + "/replay");
+  ASSERT_EQ(s, 200) << r.dump();
+  const json rec = w.hub->record(id);
+  ASSERT_EQ(r["steps"].size(), rec["events"].size() + 1);
+  EXPECT_EQ(r["game"], "latin");
+  EXPECT_EQ(r["family"], "line");
+  EXPECT_EQ(r["seats"], 4);
+  EXPECT_EQ(r["steps"].back()["over"], true);
+  EXPECT_EQ(r["steps"][0].contains("text"), false);
+  // Every hand is shown: the game is over.
+  const json& first = r["steps"][1]["view"];  // after the deal
+  for (const auto& hd : first["hands"]) EXPECT_EQ(hd["tiles"].size(), 7u) << first.dump();
+  int summaries = 0;
+  for (const auto& stp : r["steps"]) summaries += stp.contains("hand");
+  EXPECT_EQ(summaries, static_cast<int>(rec["hands"].size()));
+  // Now a spectator may see every seat's review.
+  auto [s2, rv] = w.get("/api/tables/" + id + "/review?token=" + t["spectate"].get<std::string>() + "&seat=2&hand=1");
+  EXPECT_EQ(s2, 200) << rv.dump();
+  EXPECT_EQ(rv["seat"], 2);
+  // A record posted: the same steps.
+  auto [s3, r3] = w.post("/api/replay", rec.dump());
+  ASSERT_EQ(s3, 200) << r3.dump();
+  EXPECT_EQ(r3["steps"], r["steps"]);
+  // Bad records: 400 with the record parser's message.
+  auto [s4, e4] = w.post("/api/replay", "{\"format\": \"chess\"}");
+  EXPECT_EQ(s4, 400);
+  EXPECT_FALSE(e4["error"].get<std::string>().empty());
+  EXPECT_EQ(w.post("/api/replay", "not json").first, 400);
+  json bad = rec;
+  for (auto& e : bad["events"])
+    if (e.contains("move")) {
+      e["move"] = "9-9:L";  // no such tile in double-six
+      break;
+    }
+  auto [s5, e5] = w.post("/api/replay", bad.dump());
+  EXPECT_EQ(s5, 400);
+  EXPECT_NE(e5["error"].get<std::string>().find("9-9"), std::string::npos) << e5.dump();
+  EXPECT_EQ(w.get("/api/replay").first, 405);
 }
 
 }  // namespace

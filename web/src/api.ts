@@ -33,6 +33,10 @@ export interface StateMsg {
   error?: string;
 }
 
+// A finished game, step by step (docs/server.md, Replay).
+export interface ReplayStep { view: View; scores: number[]; hands_finished: number; over: boolean; chance?: boolean; text?: string; seat?: number; hand?: { text: string; how: string } }
+export interface ReplayData { game: string; family: string; seats: number; players: string[]; over: boolean; steps: ReplayStep[]; table?: string }
+
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const r = await fetch(path, {
     method,
@@ -51,6 +55,10 @@ export const api = {
   state: (id: string, token: string) => call<StateMsg>("GET", `/api/tables/${id}?token=${encodeURIComponent(token)}`),
   hint: (id: string, token: string) =>
     call<{ version: number; bot: string; moves: { move: string; value: number }[] }>("GET", `/api/tables/${id}/hint?token=${encodeURIComponent(token)}`),
+  review: (id: string, token: string, hand: number, seat: number | null = null) =>
+    call<Record<string, unknown>>("GET", `/api/tables/${id}/review?token=${encodeURIComponent(token)}&hand=${hand}` + (seat === null ? "" : `&seat=${seat}`)),
+  replay: (id: string) => call<ReplayData>("GET", `/api/tables/${id}/replay`),
+  replayRecord: (record: unknown) => call<ReplayData>("POST", "/api/replay", record),
   fairness: (id: string) => call<Record<string, unknown>>("GET", `/api/tables/${id}/fairness`),
 };
 

@@ -3,6 +3,7 @@ import { api, GameInfo, saveTable, savedTables, forgetTable } from "./api";
 import { h, clear } from "./dom";
 import { t, hasKey, langPicker } from "./i18n";
 import { tileSvg } from "./tiles";
+import { openRecord } from "./replay";
 
 const FAMILIES = ["line", "mexican-train", "texas-42", "dice-and-dominoes"];
 const LEVELS = ["beginner", "casual", "strong", "expert"];
@@ -189,6 +190,26 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   };
   drawFamilies();
   pickGame(game);
+
+  // Replay a record file (a game downloaded from a table, or written by
+  // boneyard play/arena --record): chosen, or dropped anywhere on the page.
+  const replayStatus = h("p", { class: "error", role: "alert", id: "replay-error" });
+  const readRecord = async (f: File | undefined | null) => {
+    if (!f) return;
+    replayStatus.textContent = "";
+    try {
+      const text = await f.text();
+      let rec: unknown;
+      try { rec = JSON.parse(text); } catch { throw new Error(t("replay.not_json", { name: f.name })); }
+      openRecord(rec, go);
+    } catch (e) { replayStatus.textContent = String((e as Error).message); }
+  };
+  const file = h("input", { type: "file", id: "replay-file", accept: ".json,application/json", onchange: (e: Event) => readRecord((e.target as HTMLInputElement).files?.[0]) });
+  const drop = h("label", { class: "drop", for: "replay-file" }, t("replay.drop"));
+  main.addEventListener("dragover", (e: DragEvent) => { e.preventDefault(); drop.classList.add("over"); });
+  main.addEventListener("dragleave", () => drop.classList.remove("over"));
+  main.addEventListener("drop", (e: DragEvent) => { e.preventDefault(); drop.classList.remove("over"); readRecord(e.dataTransfer?.files?.[0]); });
+  main.appendChild(h("section", { class: "card lobby-replay" }, h("h2", null, t("replay.lobby_title")), h("p", { class: "muted" }, t("replay.lobby_help")), drop, file, replayStatus));
 
   // Your open tables.
   const mine = savedTables();

@@ -1,17 +1,21 @@
-// Boneyard in the browser: the lobby at /, a table at /?t=ID&k=TOKEN.
+// Boneyard in the browser: the lobby at /, a table at /?t=ID&k=TOKEN, a
+// finished game's replay at /?replay=ID.
 import { renderLobby } from "./lobby";
 import { Table } from "./table";
+import { Replay } from "./replay";
 import { onLangChange } from "./i18n";
 
 const root = document.getElementById("app")!;
-let table: Table | null = null;
+let table: Table | Replay | null = null;
 
 function route() {
   const q = new URLSearchParams(location.search);
-  const id = q.get("t"), token = q.get("k");
+  const id = q.get("t"), token = q.get("k"), replay = q.get("replay");
   table?.close();
   table = null;
-  if (id && token && /^[0-9a-f]+$/.test(id) && /^[0-9a-f]+$/.test(token)) table = new Table(root, id, token, go);
+  // /?replay=ID: a finished table's replay (shareable); /?replay=file: a record from the lobby.
+  if (replay && /^([0-9a-f]+|file)$/.test(replay)) table = new Replay(root, replay, go);
+  else if (id && token && /^[0-9a-f]+$/.test(id) && /^[0-9a-f]+$/.test(token)) table = new Table(root, id, token, go);
   else renderLobby(root, go);
 }
 

@@ -6,6 +6,14 @@ import { t, hasKey, langPicker } from "./i18n";
 import { tileFrom, tileSvg, dieSvg, parseTile } from "./tiles";
 import { gameName, tableUrl } from "./lobby";
 
+export function replayUrl(id: string): string {
+  return `/?replay=${id}`;
+}
+
+function fmtNum(x: number): string {
+  return Number.isInteger(x) ? String(x) : x.toFixed(Math.abs(x) < 1 ? 2 : 1);
+}
+
 type Ev = { text: string; seat: number | null; cls?: string };
 const TILE_RE = /^(\d+)-(\d+)/;
 
@@ -18,8 +26,11 @@ interface Ctx {
   teams: boolean;
 }
 
+export interface ReviewMove { event: number; played: string; best: string; played_value: number; best_value: number; loss: number; grade: string; bound?: boolean }
+export interface Review { hand: number; seat: number; hands_known: boolean; method: string; unit: string; thresholds: { good: number; inaccuracy: number; mistake: number }; counts: Record<string, number>; forced: number; unsolved?: number; moves: ReviewMove[] }
+
 export class Table {
-  private live: Live;
+  private live: Live | null = null;
   private msg: StateMsg | null = null;
   private prev: StateMsg | null = null;
   private log: Ev[] = [];
@@ -38,9 +49,15 @@ export class Table {
   private root: HTMLElement;
   private firstPaint = false;
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
+  private closed = false;
+  private review: { hand: number; seat: number | null; open: boolean; busy: boolean; data: Review | null; error: string } | null = null;
 
-  constructor(root: HTMLElement, private id: string, private token: string, private go: (url: string) => void) {
+  // still: a replay's board (replay.ts): no connection, no input, every
+  // state given by show().
+  constructor(root: HTMLElement, private id: string, private token: string, private go: (url: string) => void, private still = false) {
     this.root = root;
+    this.seenKey = "";
+    if (still) return;
     this.seenKey = `boneyard.seen.${id}.${token.slice(0, 8)}`;
     const s = localStorage.getItem(this.seenKey);
     this.seen = s === null ? null : Number(s);
@@ -59,7 +76,8 @@ export class Table {
   }
 
   close() {
-    this.live.close();
+    this.closed = true;  // a closing socket or a timer must not draw over the next page
+    this.live?.close();
     document.removeEventListener("keydown", this.keyHandler);
   }
 
@@ -88,6 +106,12 @@ export class Table {
     }
   }
 
+  // A replay's step (still tables only).
+  show(m: StateMsg) {
+    this.msg = m;
+    this.render();
+  }
+
   private setSeen(n: number) {
     this.seen = n;
     localStorage.setItem(this.seenKey, String(n));
@@ -97,7 +121,7 @@ export class Table {
     this.pendingClick = performance.now();
     this.chooser = null;
     this.selected = [];
-    if (!this.live.move(move)) this.onError(t("table.offline"));
+    if (!this.live?.move(move)) this.onError(t("table.offline"));
   }
 
   // ----------------------------------------------------------- names
@@ -120,6 +144,7 @@ export class Table {
     const s = c.msg.seats[k];
     if (!s) return "";
     if (s.player.startsWith("bot:")) return t("bot." + s.player.slice(4));
+    if (this.still && s.player !== "human") return s.player; // a record's own player names (bots by name)
     if (s.autopilot) return t("seat.autopilot");
     if (!s.joined) return t("seat.not_joined");
     if (!s.connected) return t("seat.away");
@@ -327,7 +352,7 @@ export class Table {
   // ----------------------------------------------------------- drawing
 
   render() {
-    if (!this.msg) return;
+    if (!this.msg || this.closed) return;
     const c = this.ctx();
     const root = this.root;
     clear(root);
@@ -352,6 +377,7 @@ export class Table {
     if (this.chooser) wrap.appendChild(this.chooserDialog(c));
     if (this.showShare) wrap.appendChild(this.shareDialog(c));
     const hf = c.msg.hands_finished ?? 0;
+    if (this.still) return;
     if (c.msg.status === "over") wrap.appendChild(this.summary(c, true));
     else if (this.seen !== null && hf > this.seen) wrap.appendChild(this.summary(c, false));
     if (!this.firstPaint) {
@@ -382,8 +408,8 @@ export class Table {
       h("a", { class: "back", href: "/", onclick: (e: Event) => { e.preventDefault(); this.close(); this.go("/"); }, "aria-label": t("table.lobby") }, "‹ ", t("table.lobby")),
       h("div", { class: "title" }, h("strong", null, gameName(c.msg.game)), hand ? h("span", null, hand) : null),
       scores,
-      this.shareLinks(c).length ? h("button", { class: "share-btn", onclick: () => { this.showShare = true; this.render(); } }, t("table.share")) : null,
-      h("span", { class: "conn " + (this.connected ? "on" : "off"), title: t(this.connected ? "table.online" : "table.offline") }, t(this.connected ? "table.online" : "table.offline")),
+      this.still ? null : this.shareLinks(c).length ? h("button", { class: "share-btn", onclick: () => { this.showShare = true; this.render(); } }, t("table.share")) : null,
+      this.still ? null : h("span", { class: "conn " + (this.connected ? "on" : "off"), title: t(this.connected ? "table.online" : "table.offline") }, t(this.connected ? "table.online" : "table.offline")),
       langPicker(() => this.render()));
   }
 
@@ -443,7 +469,10 @@ export class Table {
       const list = c.family === "dice-and-dominoes" ? c.v.players : c.v.hands;
       const count: number = list?.[k]?.count ?? 0;
       const backs = h("div", { class: "backs" });
-      for (let i = 0; i < Math.min(count, 10); i++) backs.appendChild(tileSvg(0, 0, { vertical: true, faceDown: true, size: 11 }));
+      const shown: string[] | undefined = list?.[k]?.tiles;
+      if (shown && shown.length) backs.classList.add("faceup");
+      if (shown && shown.length) for (const x of shown) backs.appendChild(tileFrom(x, { vertical: true, size: window.innerWidth < 600 ? 11 : 14 }));
+      else for (let i = 0; i < Math.min(count, 10); i++) backs.appendChild(tileSvg(0, 0, { vertical: true, faceDown: true, size: 11 }));
       const extra: (HTMLElement | null)[] = [];
       const turn = actor === k || waiting.includes(k);
       const bub = this.bubbles.get(k);
@@ -497,7 +526,7 @@ export class Table {
   private handArea(c: Ctx): HTMLElement {
     const area = h("div", { class: "hand-area" });
     if (c.me === null) {
-      area.appendChild(h("p", { class: "spectating" }, t("table.spectating")));
+      if (!this.still) area.appendChild(h("p", { class: "spectating" }, t("table.spectating")));
       return area;
     }
     const buttons = h("div", { class: "actions" });
@@ -760,11 +789,72 @@ export class Table {
       const names = w.map((s) => (c.family === "line" || c.family === "texas-42" ? this.sideName(c, s) : this.seatName(c, s)));
       title = t("summary.game_over", { who: names.join(", ") });
     }
+    const hf = c.msg.hands_finished ?? 0;
+    // A spectator may review any seat once the game is over (the server says so too).
+    if ((c.me !== null || over) && hf > 0) body.appendChild(this.reviewPanel(c, hf));
     const actions = over
       ? h("div", { class: "choices" }, h("button", { class: "primary", onclick: () => { this.close(); this.go("/"); } }, t("summary.new_game")),
+        h("button", { class: "action", id: "replay", onclick: () => { this.close(); this.go(replayUrl(this.id)); } }, t("replay.open")),
         h("button", { class: "action", id: "verify", onclick: () => this.showFairness(body) }, t("summary.verify")))
-      : h("div", { class: "choices" }, h("button", { class: "primary", id: "continue", onclick: () => { this.setSeen(c.msg.hands_finished ?? 0); this.render(); } }, t("summary.continue")));
+      : h("div", { class: "choices" }, h("button", { class: "primary", id: "continue", onclick: () => { this.review = null; this.setSeen(hf); this.render(); } }, t("summary.continue")));
     return h("div", { class: "overlay" }, h("div", { class: "dialog summary", role: "dialog", "aria-modal": "true" }, h("h2", null, title), body, actions));
+  }
+
+  // ----------------------------------------------------------- review
+
+  private reviewPanel(c: Ctx, hand: number): HTMLElement {
+    const r = this.review && this.review.hand === hand ? this.review : null;
+    const box = h("section", { class: "review", id: "review", "data-state": !r || !r.open ? "closed" : r.busy ? "busy" : r.error ? "error" : "done" });
+    if (c.me === null)  // a spectator: one button per seat
+      box.appendChild(h("div", { class: "choices review-seats" }, Array.from({ length: c.n }, (_, k) =>
+        h("button", { class: "action" + (r?.seat === k ? " primary" : ""), id: "review-seat-" + k, onclick: () => this.askReview(hand, k) }, t("review.seat_button", { who: this.seatName(c, k) })))));
+    if (!r || !r.open) {
+      if (c.me !== null) box.appendChild(h("button", { class: "action", id: "review-btn", onclick: () => this.askReview(hand, null) }, t("review.button")));
+      return box;
+    }
+    box.appendChild(h("h4", null, r.seat === null ? t("review.title", { n: hand }) : t("review.title_seat", { who: this.seatName(c, r.seat), n: hand })));
+    if (r.busy) { box.appendChild(h("p", { class: "muted" }, t("review.thinking"))); return box; }
+    if (r.error) { box.appendChild(h("p", { class: "error" }, r.error)); return box; }
+    const d = r.data!;
+    const unit = t("unit." + d.unit);
+    box.appendChild(h("p", { class: "review-how" }, d.hands_known ? t("review.hands_known") : t("review.own_view")));
+    box.appendChild(h("p", { class: "review-scale" }, t("review.scale", { unit, good: d.thresholds.good, inaccuracy: d.thresholds.inaccuracy, mistake: d.thresholds.mistake })));
+    if (!d.moves.length) box.appendChild(h("p", { class: "muted" }, t("review.none")));
+    else {
+      const tbl = h("table", { class: "review-moves" }, h("tr", null, h("th", null, t("review.grade")), h("th", null, t("review.played")), h("th", null, t("review.best")), h("th", null, t("review.lost", { unit }))));
+      for (const m of d.moves)
+        tbl.appendChild(h("tr", { class: "g-" + m.grade, "data-grade": m.grade },
+          h("td", null, h("span", { class: "grade g-" + m.grade }, t("grade." + m.grade))),
+          h("td", null, this.moveShort(c, m.played)),
+          h("td", null, m.grade === "best" ? "—" : this.moveShort(c, m.best)),
+          h("td", { class: "num" }, m.loss ? (m.bound ? "≥ " : "") + fmtNum(m.loss) : "0")));
+      box.appendChild(tbl);
+    }
+    if (d.forced) box.appendChild(h("p", { class: "muted" }, t("review.forced", { n: d.forced })));
+    if (d.unsolved) box.appendChild(h("p", { class: "muted" }, t("review.unsolved", { n: d.unsolved })));
+    return box;
+  }
+
+  // A move for a list: its tiles drawn, the end or train as a short tag.
+  private moveShort(c: Ctx, mv: string): HTMLElement {
+    const tiles = mv.match(/\d+-\d+/g);
+    if (!tiles) return h("span", { class: "mv" }, this.moveLabel(c, mv));
+    const m = /:(L|R|M|T(\d+))$/.exec(mv);
+    const where = !m ? "" : m[1] === "L" ? t("review.left") : m[1] === "R" ? t("review.right") : this.trainName(c, m[1] === "M" ? "M" : Number(m[2]));
+    return h("span", { class: "mv", title: mv }, tiles.map((x) => tileFrom(x, { size: 18 })), where ? h("span", null, where) : null);
+  }
+
+  private async askReview(hand: number, seat: number | null) {
+    this.review = { hand, seat, open: true, busy: true, data: null, error: "" };
+    this.render();
+    const mine = () => this.review?.hand === hand && this.review?.seat === seat;
+    try {
+      const r = await api.review(this.id, this.token, hand, seat);
+      if (mine()) this.review = { hand, seat, open: true, busy: false, data: r as unknown as Review, error: "" };
+    } catch (e) {
+      if (mine()) this.review = { hand, seat, open: true, busy: false, data: null, error: String((e as Error).message) };
+    }
+    this.render();
   }
 
   private async showFairness(body: HTMLElement) {

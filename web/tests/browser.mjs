@@ -147,10 +147,33 @@ try {
     check(moves > 0 && summary.length > 20, `${family}: played a hand (${moves} moves, ${((Date.now() - start) / 1000).toFixed(1)} s) and saw the summary`);
     await page.screenshot({ path: join(shots, `${family}-summary-desktop.png`) });
     if (family === "line") check(/pips|Pips/.test(summary), "line: the summary shows every side's pips");
+    // Review my moves: every move of this seat graded, from the server.
+    {
+      const t = performance.now();
+      await page.$eval("#review-btn", (e) => e.click()); // the summary may be redrawn under a mouse click
+      const ok = await page.waitForSelector('.review[data-state="done"], .review[data-state="error"]', { timeout: 30000 }).then(() => true, () => false);
+      const review = await page.$eval(".review", (e) => e.innerText).catch(() => "");
+      const rows = await page.$$eval(".review-moves tr[data-grade]", (r) => r.map((x) => x.dataset.grade));
+      figures[`review_${family}_ms`] = Math.round(performance.now() - t);
+      const known = family === "line" || family === "texas-42";
+      const good = ok && !(await page.$(".review .error")) && (rows.length > 0 || /no choice/.test(review)) && rows.every((g) => ["best", "good", "inaccuracy", "mistake", "blunder"].includes(g)) &&
+        (known ? /hands known/.test(review) : /what you could see/.test(review));
+      check(good, `${family}: "Review my moves" grades ${rows.length} moves (${rows.join(" ")})` + (good ? "" : ": " + review.replace(/\s+/g, " ")));
+      if (family === "line" || family === "texas-42") {
+        await page.$eval(".review", (e) => e.scrollIntoView());
+        await page.screenshot({ path: join(shots, `review-${family}-desktop.png`) });
+      }
+    }
     // The same seat on a phone.
     const phone = await newPage(ctx, PHONE);
     await phone.goto(url);
     await phone.waitForSelector(".board");
+    if (family === "line" && (await phone.$("#review-btn"))) {
+      await phone.$eval("#review-btn", (e) => e.click());
+      await phone.waitForSelector('.review[data-state="done"]', { timeout: 30000 }).catch(() => {});
+      await phone.$eval(".review", (e) => e.scrollIntoView());
+      await phone.screenshot({ path: join(shots, "review-line-phone.png") });
+    }
     if (await phone.$("#continue")) await phone.click("#continue");
     await sleep(150);
     await phone.screenshot({ path: join(shots, `${family}-phone.png`) });
@@ -184,6 +207,77 @@ try {
     check(/Game over/.test(title) && /[0-9a-f]{64}/.test(secret), "a finished game shows the winner and the fairness check (secret and commitment)");
     check(await page.$eval("#verdict", (e) => e.classList.contains("good")), "the browser checks SHA-256(secret) = commitment");
     await page.screenshot({ path: join(shots, "game-over-desktop.png") });
+    await page.close();
+  }
+
+  // Replay: a whole one-hand latin game, then its replay from the table, step
+  // by step (buttons and arrow keys), its shareable link on a phone, and the
+  // record file chosen in the lobby.
+  {
+    const page = await newPage(ctx);
+    await page.goto(`${base}/?botdelay=20`);
+    await page.waitForSelector('[data-family="line"]');
+    await page.click('[data-family="line"]');
+    await page.click('input[name=preset][value="latin"]');
+    await page.waitForSelector("input[name=target]");
+    await page.$eval("input[name=target]", (e) => { e.value = "1"; e.dispatchEvent(new Event("change")); });
+    await Promise.all([page.waitForSelector(".table"), page.click("#create")]);
+    const id = new URL(page.url()).searchParams.get("t");
+    for (let hand = 0; hand < 4 && !(await page.$("#verify")); hand++) {
+      await playHand(page, "line");
+      if (await page.$("#continue")) { await page.click("#continue"); await sleep(100); }
+    }
+    check(!!(await page.$("#replay")), "a finished table offers its replay");
+    // A spectator may review any seat once the game is over.
+    {
+      const spectate = await page.evaluate((id) => JSON.parse(localStorage.getItem("boneyard.tables") || "[]").find((x) => x.id === id)?.spectate, id);
+      const sp = await newPage(ctx);
+      await sp.goto(`${base}/?t=${id}&k=${spectate}`);
+      await sp.waitForSelector("#review-seat-1");
+      await sp.$eval("#review-seat-1", (e) => e.click());
+      const done = await sp.waitForSelector('.review[data-state="done"]', { timeout: 30000 }).then(() => true, () => false);
+      check(done && /Seat 2/.test(await sp.$eval(".review h4", (e) => e.textContent)), "a spectator reviews any seat's moves once the game is over");
+      await sp.close();
+    }
+    await Promise.all([page.waitForSelector(".replay-controls"), page.$eval("#replay", (e) => e.click())]); // redrawn as the spectator came
+    const pos = () => page.$eval("#replay-pos", (e) => Number(e.dataset.step));
+    const last = await page.$eval("#replay-slider", (e) => Number(e.max));
+    check((await pos()) === 0 && last > 10 && new URL(page.url()).searchParams.get("replay") === id, `the replay opens at step 0 of ${last}, at /?replay=${id}`);
+    await page.click("#replay-next");
+    await page.click("#replay-next");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowLeft");
+    check((await pos()) === 2, "steps forwards and backwards with the buttons and the arrow keys");
+    check((await page.$$(".opp .backs.faceup")).length === 4, "every hand is shown face up in the replay");
+    for (let i = 0; i < 9; i++) await page.keyboard.press("ArrowRight");
+    await page.screenshot({ path: join(shots, "replay-desktop.png") });
+    await page.click("#replay-last");
+    check((await pos()) === last && /Hand 1/.test(await page.$eval(".replay-what", (e) => e.innerText)), "the last step shows the hand's result");
+    await page.click("#replay-prev");
+    check((await pos()) === last - 1, "a step back from the end");
+    // The shareable link, for anyone, on a phone.
+    const ctxShare = await browser.createBrowserContext();
+    const phone = await newPage(ctxShare, PHONE);
+    await phone.goto(`${base}/?replay=${id}&step=12`);
+    await phone.waitForSelector(".replay-controls");
+    check((await phone.$eval("#replay-pos", (e) => Number(e.dataset.step))) === 12, "the shareable replay link opens for someone else");
+    await phone.screenshot({ path: join(shots, "replay-phone.png") });
+    // The record file, chosen in the lobby.
+    const rec = await (await fetch(`${base}/api/tables/${id}/record`)).text();
+    const recFile = join(tmp, "game.json");
+    writeFileSync(recFile, rec);
+    await phone.goto(base + "/");
+    const input = await phone.waitForSelector("#replay-file");
+    await input.uploadFile(recFile);
+    await phone.waitForSelector(".replay-controls");
+    check((await phone.$eval("#replay-slider", (e) => Number(e.max))) === last, "a record file chosen in the lobby replays the same steps");
+    await phone.goto(base + "/");
+    const bad = join(tmp, "bad.json");
+    writeFileSync(bad, JSON.stringify({ format: "boneyard-record", game: "chess" }));
+    await (await phone.waitForSelector("#replay-file")).uploadFile(bad);
+    await phone.waitForSelector(".replay-error");
+    check(/chess|record/.test(await phone.$eval(".replay-error", (e) => e.innerText)), "a bad record file gets the server's clear error");
+    await ctxShare.close();
     await page.close();
   }
 
@@ -242,6 +336,12 @@ try {
   const pub = await (await fetch(`${base}/api/tables/${specUrl.searchParams.get("t")}?token=${specUrl.searchParams.get("k")}`)).json();
   check(pub.view.hands.every((x) => x.tiles === null), "the spectator's state holds no tiles of any hand");
   await spec.screenshot({ path: join(shots, "spectator-desktop.png") });
+  // A game in progress has no replay yet, and says so.
+  await spec.goto(`${base}/?replay=${specUrl.searchParams.get("t")}`);
+  await spec.waitForSelector(".replay-error");
+  check(/in progress/.test(await spec.$eval(".replay-error", (e) => e.innerText)), "the replay of a game in progress is refused with a clear message");
+  await spec.goto(spectate);
+  await spec.waitForSelector(".board");
   // Bob goes away: the others are told, a bot plays for him after the drop
   // delay (1.5 s here), and he takes his seat back with his link.
   await bob.close();

@@ -30,7 +30,7 @@ for (const l of langs) {
 const code = readdirSync(src).filter((f) => f.endsWith(".ts") && f !== "i18n.ts").map((f) => readFileSync(join(src, f), "utf8")).join("\n");
 for (const m of code.matchAll(/"([a-z0-9]+\.[a-z0-9_.-]+)"/g)) {
   const k = m[1];
-  if (/^(opt|optname|game|summary|bonus|trump|bid|bot|move|seatkind|family|dd\.how_)\.?$/.test(k)) continue;
+  if (/^(opt|optname|game|summary|bonus|trump|bid|bot|move|seatkind|family|grade|unit|dd\.how_)\.?$/.test(k)) continue;
   if (/\.(ts|js|css|html|svg|json|png)$/.test(k) || k.startsWith("boneyard.")) continue;
   if (!(k in en)) fail(`the code uses "${k}", which en lacks`);
 }
@@ -41,6 +41,8 @@ const need = [
   ...["line", "mexican-train", "texas-42", "dice-and-dominoes"].map((f) => "family." + f),
   ...["single", "special", "split", "all_out"].map((x) => "dd.how_" + x),
   ...["pass", "draw", "redeal", "keep", "reroll", "end_opening"].map((x) => "move." + x),
+  ...["best", "good", "inaccuracy", "mistake", "blunder"].map((x) => "grade." + x),
+  ...["points", "wins", "marks", "pips", "chips"].map((x) => "unit." + x),
   ...["blanks", "ones", "twos", "threes", "fours", "fives", "sixes", "doubles", "follow-me", "nello", "sevens"].map((x) => "trump." + x),
 ];
 for (const k of need) if (!(k in en)) fail(`en lacks the built key "${k}"`);

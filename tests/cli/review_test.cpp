@@ -1,0 +1,255 @@
+// The review of a hand (record/review.h) and `boneyard analyze --review`:
+// grades against the exact solver (a planted bad move is a Blunder, solver
+// moves are Best), the fair bot's values for the other games, reproducibly,
+// and clear errors.
+#include "record/review.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "core/adapter.h"
+#include "line/solver.h"
+#include "line/state.h"
+#include "record/session.h"
+
+using namespace boneyard;
+using nlohmann::json;
+
+namespace {
+
+std::string run(const std::string& args, int* rc = nullptr) {
+  std::string out;
+  FILE* p = popen((std::string(BONEYARD_EXE) + " " + args + " 2>&1").c_str(), "r");
+  std::array<char, 4096> buf;
+  while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
+  const int status = pclose(p);
+  if (rc) *rc = WEXITSTATUS(status);
+  return out;
+}
+
+// A latin hand in which `bad` plays the exact solver's best move at every
+// decision but one: the first where some move loses more than 20 points,
+// where it plays the worst. The other seats play greedy.
+struct Planted {
+  json record;
+  size_t event = 0;
+  double loss = 0;
+  std::string worst, best;
+};
+
+bool plant(uint64_t seed, int bad, Planted& p) {
+  Session s("latin", {}, seed);
+  auto greedy = make_bot(s.entry(), "greedy", seed);
+  line::Solver solver(18, 0);
+  bool planted = false;
+  while (s.state().hands().empty()) {
+    const Actor a = s.state().actor();
+    if (a.kind == Actor::Chance) {
+      s.chance();
+      continue;
+    }
+    if (a.seat != bad) {
+      s.bot_move(a.seat, *greedy);
+      continue;
+    }
+    const auto& st = dynamic_cast<const GameAdapter<line::LineGame>&>(s.state()).state();
+    MoveList<line::Move, line::LineGame::kMaxMoves> l;
+    st.legal_moves(bad, l);
+    std::vector<double> v(static_cast<size_t>(l.size()));
+    solver.values(st, bad, l.span(), v.data());
+    size_t best = 0, worst = 0;
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (v[i] > v[best]) best = i;
+      if (v[i] < v[worst]) worst = i;
+    }
+    size_t pick = best;
+    if (!planted && v[best] - v[worst] > 20) {
+      pick = worst;
+      planted = true;
+      p.event = s.events().size();
+      p.loss = v[best] - v[worst];
+      p.worst = st.move_text(l[static_cast<int>(worst)]);
+    }
+    s.apply(bad, st.move_text(l[static_cast<int>(pick)]));
+  }
+  p.record = s.record();
+  return planted;
+}
+
+Planted planted_hand(int bad) {
+  Planted p;
+  for (uint64_t seed = 1; seed < 40; ++seed)
+    if (plant(seed, bad, p)) return p;
+  ADD_FAILURE() << "no deal with a move that loses more than 20 points";
+  return p;
+}
+
+// A game played by greedy bots until its first hand (round) is over.
+json first_hand(const std::string& game, uint64_t seed) {
+  Session s(game, {}, seed);
+  auto greedy = make_bot(s.entry(), "greedy", seed);
+  while (s.state().hands().empty()) {
+    const Actor a = s.state().actor();
+    if (a.kind == Actor::Chance) {
+      s.chance();
+      continue;
+    }
+    for (int k = 0; k < s.state().num_seats(); ++k)
+      if (a.acts(k)) {
+        s.bot_move(k, *greedy);
+        if (a.kind == Actor::Seat) break;
+      }
+  }
+  return s.record();
+}
+
+class Review : public ::testing::Test {
+ protected:
+  void SetUp() override { register_all_games(); }
+};
+
+}  // namespace
+
+TEST_F(Review, GradesFollowTheDocumentedThresholds) {
+  const GradeThresholds t{5, 10, 20};
+  EXPECT_EQ(grade_for(0, t), Grade::Best);
+  EXPECT_EQ(grade_for(1, t), Grade::Good);
+  EXPECT_EQ(grade_for(5, t), Grade::Good);
+  EXPECT_EQ(grade_for(6, t), Grade::Inaccuracy);
+  EXPECT_EQ(grade_for(10, t), Grade::Inaccuracy);
+  EXPECT_EQ(grade_for(12, t), Grade::Mistake);
+  EXPECT_EQ(grade_for(20, t), Grade::Mistake);
+  EXPECT_EQ(grade_for(21, t), Grade::Blunder);
+  EXPECT_STREQ(grade_name(Grade::Inaccuracy), "inaccuracy");
+}
+
+TEST_F(Review, PlantedBadMoveIsABlunderAndSolverMovesAreBest) {
+  for (int bad : {0, 1}) {
+    const Planted p = planted_hand(bad);
+    const HandReview r = review_hand(p.record, bad, 1);
+    EXPECT_TRUE(r.hands_known);
+    EXPECT_EQ(r.method, "solver");
+    EXPECT_EQ(r.unit, "points");
+    ASSERT_FALSE(r.moves.empty());
+    bool seen = false;
+    for (const auto& m : r.moves) {
+      if (m.event == p.event) {
+        seen = true;
+        EXPECT_EQ(m.played, p.worst);
+        EXPECT_EQ(m.grade, Grade::Blunder) << m.played << " lost " << m.loss;
+        EXPECT_DOUBLE_EQ(m.loss, p.loss);
+        EXPECT_NE(m.best, m.played);
+      } else {
+        EXPECT_EQ(m.grade, Grade::Best) << "event " << m.event << ": " << m.played << " lost " << m.loss;
+        EXPECT_EQ(m.loss, 0);
+      }
+      for (size_t i = 1; i < m.values.size(); ++i) EXPECT_LE(m.values[i].second, m.values[i - 1].second);
+    }
+    EXPECT_TRUE(seen);
+    // The JSON carries the same.
+    const json j = review_json(r);
+    EXPECT_EQ(j["hands_known"], true);
+    EXPECT_EQ(j["counts"]["blunder"], 1);
+    EXPECT_EQ(j["thresholds"]["mistake"], 20);
+  }
+}
+
+TEST_F(Review, TexasFortyTwoIsJudgedByItsSolverInMarks) {
+  const json rec = first_hand("texas-42", 3);
+  int graded = 0;
+  for (int seat = 0; seat < 4; ++seat) {
+    const HandReview r = review_hand(rec, seat, 1);
+    EXPECT_TRUE(r.hands_known);
+    EXPECT_EQ(r.unit, "marks");
+    for (const auto& m : r.moves) {
+      EXPECT_GE(m.loss, 0);
+      EXPECT_EQ(m.grade, grade_for(m.loss, r.thresholds));
+      ++graded;
+    }
+  }
+  EXPECT_GT(graded, 4);
+}
+
+TEST_F(Review, OtherGamesUseTheFairBotFromTheSeatsViewReproducibly) {
+  for (const std::string game : {"mexican-train", "dice-and-dominoes"}) {
+    const json rec = first_hand(game, 11);
+    ReviewOptions o;
+    o.iterations = 300;
+    HandReview a = review_hand(rec, 0, 1, o), b = review_hand(rec, 0, 1, o);
+    EXPECT_FALSE(a.hands_known) << game;
+    EXPECT_EQ(a.method, "ismcts");
+    EXPECT_EQ(a.unit, game == "mexican-train" ? "pips" : "chips");
+    json ja = review_json(a), jb = review_json(b);
+    ja.erase("ms");
+    jb.erase("ms");
+    EXPECT_EQ(ja, jb) << game;
+    EXPECT_FALSE(a.moves.empty()) << game;
+    for (const auto& m : a.moves) EXPECT_EQ(m.grade, grade_for(m.loss, a.thresholds));
+  }
+}
+
+TEST_F(Review, BadRequestsAreNamed) {
+  const json rec = first_hand("latin", 2);
+  try {
+    review_hand(rec, 7, 1);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("seat 7"), std::string::npos) << e.what();
+  }
+  try {
+    review_hand(rec, 0, 3);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("not finished"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(Review, AnalyzeReviewPrintsTextAndJson) {
+  const Planted p = planted_hand(0);
+  const auto dir = std::filesystem::temp_directory_path() / ("boneyard-review-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string file = (dir / "hand.json").string();
+  std::ofstream(file) << p.record.dump();
+  int rc = 0;
+  const std::string text = run("analyze " + file + " --review --seat 0", &rc);
+  EXPECT_EQ(rc, 0) << text;
+  EXPECT_NE(text.find("with hands known"), std::string::npos) << text;
+  EXPECT_NE(text.find("blunder"), std::string::npos) << text;
+  EXPECT_NE(text.find(p.worst), std::string::npos) << text;
+  const std::string js = run("analyze " + file + " --review --seat 0 --hand 1 --json", &rc);
+  ASSERT_EQ(rc, 0) << js;
+  const json j = json::parse(js);
+  ASSERT_EQ(j["reviews"].size(), 1u);
+  const json& r = j["reviews"][0];
+  EXPECT_EQ(r["seat"], 0);
+  EXPECT_EQ(r["hands_known"], true);
+  bool found = false;
+  for (const auto& m : r["moves"])
+    if (m["event"] == p.event) {
+      found = true;
+      EXPECT_EQ(m["grade"], "blunder");
+      EXPECT_EQ(m["played"], p.worst);
+    }
+  EXPECT_TRUE(found);
+  // Every seat by default.
+  EXPECT_EQ(json::parse(run("analyze " + file + " --review --json", &rc))["reviews"].size(), 4u);
+  // Clear errors.
+  std::string out = run("analyze " + file + " --review --hand 9", &rc);
+  EXPECT_NE(rc, 0);
+  EXPECT_NE(out.find("--hand 9 does not exist"), std::string::npos) << out;
+  out = run("analyze " + file + " --review --event 3", &rc);
+  EXPECT_NE(rc, 0);
+  EXPECT_NE(out.find("no --event"), std::string::npos) << out;
+  out = run("analyze " + file + " --review --seat 5", &rc);
+  EXPECT_NE(rc, 0);
+  EXPECT_NE(out.find("--seat 5"), std::string::npos) << out;
+  out = run("analyze " + file, &rc);
+  EXPECT_NE(rc, 0);
+  EXPECT_NE(out.find("--review"), std::string::npos) << out;
+  std::filesystem::remove_all(dir);
+}
