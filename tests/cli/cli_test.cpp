@@ -12,39 +12,15 @@
 #include "record/protocol.h"
 #include "record/session.h"
 
+#include "cli_util.h"
+
 using namespace boneyard;
 using nlohmann::json;
 
-namespace {
-std::string run(const std::string& args, int* rc = nullptr) {
-  std::string out;
-  FILE* p = popen((std::string(BONEYARD_EXE) + " " + args + " 2>&1").c_str(), "r");
-  std::array<char, 4096> buf;
-  while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-  const int status = pclose(p);
-  if (rc) *rc = WEXITSTATUS(status);
-  return out;
-}
+using cli_util::bot_game;
+using cli_util::run;
 
-// Plays a whole game with bots through a Session.
-Session bot_game(const std::string& game, uint64_t seed, const std::string& bot) {
-  Session s(game, {}, seed);
-  std::vector<std::unique_ptr<AnyBot>> bots;
-  for (int k = 0; k < s.state().num_seats(); ++k) bots.push_back(make_bot(s.entry(), k % 2 ? bot : "random", seed + k));
-  while (!s.state().terminal()) {
-    const Actor a = s.state().actor();
-    if (a.kind == Actor::Chance) {
-      s.chance();
-      continue;
-    }
-    for (int k = 0; k < s.state().num_seats(); ++k)
-      if (a.acts(k)) {
-        s.bot_move(k, *bots[static_cast<size_t>(k)]);
-        if (a.kind == Actor::Seat) break;
-      }
-  }
-  return s;
-}
+namespace {
 }  // namespace
 
 class Records : public ::testing::Test {

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "hardening_util.h"
+#include "cli_util.h"
 #include "record/protocol.h"
 #include "record/session.h"
 
@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using namespace hardening;
+using namespace cli_util;
 
 std::string refusal(const json& rec) {
   try {
@@ -39,7 +39,7 @@ TEST_F(Hardening, HugeMoveNumberAtThePromptIsRefusedAndTheRecordKept) {
   const std::string dir = fresh_dir("bignum");
   int rc = 0;
   const std::string out =
-      sh("play caribbean --seed 3 --seat 0 --record " + dir + " <<'EOF'\n99999999999999999999\n000000000000000000000000001\n0\nquit\nEOF", &rc);
+      run("play caribbean --seed 3 --seat 0 --record " + dir + " <<'EOF'\n99999999999999999999\n000000000000000000000000001\n0\nquit\nEOF", &rc);
   EXPECT_EQ(rc, 0) << out;
   EXPECT_NE(out.find("no move numbered 99999999999999999999"), std::string::npos) << out;
   EXPECT_EQ(files_in(dir).size(), 1u) << out;
@@ -99,7 +99,7 @@ TEST_F(Hardening, Texas42PunctuationThroughTheProtocol) {
 }
 
 TEST_F(Hardening, Texas42PunctuationInARecordIsRefused) {
-  Session s = random_game("texas-42", 4);
+  Session s = bot_game("texas-42", 4);
   json rec = s.record();
   ASSERT_GT(rec["events"].size(), 10u);
   size_t k = 0;
@@ -118,14 +118,14 @@ TEST_F(Hardening, Texas42PunctuationInARecordIsRefused) {
   bad["events"][k]["move"] = ":";
   write_file(dir + "/bad.json", bad.dump());
   int rc = 0;
-  const std::string out = sh("replay " + dir + "/bad.json", &rc);
+  const std::string out = run("replay " + dir + "/bad.json", &rc);
   EXPECT_EQ(rc, 2) << out;
   EXPECT_NE(out.find("illegal move ':'"), std::string::npos) << out;
 }
 
 TEST_F(Hardening, Texas42PunctuationAtThePlayPrompt) {
   int rc = 0;
-  const std::string out = sh("play texas-42 --seed 1 --seat 0 <<'EOF'\n:\n=\n::\n : \nquit\nEOF", &rc);
+  const std::string out = run("play texas-42 --seed 1 --seat 0 <<'EOF'\n:\n=\n::\n : \nquit\nEOF", &rc);
   EXPECT_EQ(rc, 0) << out;
   EXPECT_NE(out.find("illegal move ':'"), std::string::npos) << out;
 }
@@ -133,7 +133,7 @@ TEST_F(Hardening, Texas42PunctuationAtThePlayPrompt) {
 // --- 3. record fields of the wrong type -----------------------------------------
 
 TEST_F(Hardening, RecordFieldsOfTheWrongTypeAreRefusedByName) {
-  Session s = random_game("latin", 3);
+  Session s = bot_game("latin", 3);
   const json rec = s.record();
   EXPECT_NE(refusal(json{{"format", 1}, {"version", 1}}).find("'format'"), std::string::npos);
   struct Case {
@@ -181,7 +181,7 @@ TEST_F(Hardening, ReplayAndAnalyzeRefuseANonStringFormat) {
   write_file(dir + "/r.json", R"({"format":1,"version":1})");
   for (const std::string cmd : {"replay ", "analyze --event 0 "}) {
     int rc = 0;
-    const std::string out = sh(cmd + dir + "/r.json", &rc);
+    const std::string out = run(cmd + dir + "/r.json", &rc);
     EXPECT_EQ(rc, 2) << cmd << out;
     EXPECT_NE(out.find("'format' must be"), std::string::npos) << cmd << out;
   }
@@ -223,7 +223,7 @@ TEST_F(Hardening, ProtocolIntegersAreCheckedNotWrapped) {
 }
 
 TEST_F(Hardening, RecordSeatsAreCheckedNotWrapped) {
-  Session s = random_game("latin", 3);
+  Session s = bot_game("latin", 3);
   json rec = s.record();
   size_t k = 0;
   while (!rec["events"][k].contains("move")) ++k;
@@ -246,7 +246,7 @@ TEST_F(Hardening, RecordSeatsAreCheckedNotWrapped) {
 TEST_F(Hardening, TamperedResultsAreRefused) {
   for (const std::string game : {"latin", "texas-42", "mexican-train", "dice-and-dominoes"}) {
     SCOPED_TRACE(game);
-    Session s = random_game(game, 8);
+    Session s = bot_game(game, 8);
     const json rec = s.record();
     ASSERT_EQ(refusal(rec), "(accepted)");
     auto tampered = [&](auto change, const std::string& word) {
@@ -302,10 +302,10 @@ TEST_F(Hardening, EveryBotCallGetsItsOwnBudget) {
 TEST_F(Hardening, ReplayAndAnalyzeCheckTheirSeat) {
   const std::string dir = fresh_dir("seatarg");
   fs::create_directories(dir);
-  write_file(dir + "/r.json", random_game("dice-and-dominoes", 2).record().dump());
+  write_file(dir + "/r.json", bot_game("dice-and-dominoes", 2).record().dump());
   for (const std::string cmd : {"replay -q --seat 4", "replay --seat -2", "analyze --event 3 --seat -3", "analyze --event 3 --seat 4"}) {
     int rc = 0;
-    const std::string out = sh(cmd + " " + dir + "/r.json", &rc);
+    const std::string out = run(cmd + " " + dir + "/r.json", &rc);
     EXPECT_EQ(rc, 2) << cmd << ": " << out;
     EXPECT_NE(out.find("does not exist"), std::string::npos) << cmd << ": " << out;
   }
@@ -330,6 +330,6 @@ TEST_F(Hardening, DeeplyNestedJsonIsRefusedNotACrash) {
   fs::create_directories(dir);
   write_file(dir + "/deep.json", R"({"format":)" + deep + "}");
   int rc = 0;
-  const std::string out = sh("replay " + dir + "/deep.json", &rc);
+  const std::string out = run("replay " + dir + "/deep.json", &rc);
   EXPECT_EQ(rc, 2) << out;
 }

@@ -10,9 +10,9 @@
 #include <chrono>
 #include <thread>
 
-#include "hardening_util.h"
+#include "cli_util.h"
 
-using namespace hardening;
+using namespace cli_util;
 
 namespace {
 class RecordFiles : public ::testing::Test {
@@ -26,7 +26,7 @@ TEST_F(RecordFiles, NegativeOrOversizedSeedOnTheCommandLineIsRefused) {
     for (const std::string cmd :
          {"play latin --watch --seed ", "arena latin --bots greedy --games 1 --seed "}) {
       int rc = 0;
-      const std::string out = sh(cmd + seed, &rc);
+      const std::string out = run(cmd + seed, &rc);
       EXPECT_NE(rc, 0) << cmd << seed << ": " << out;
       EXPECT_EQ(out.find("Game over"), std::string::npos) << cmd << seed;
       EXPECT_NE(out.find("--seed"), std::string::npos) << cmd << seed << ": " << out;
@@ -41,7 +41,7 @@ TEST_F(RecordFiles, UnwritableRecordFolderIsRefusedBeforePlay) {
   for (const std::string& target : {dir + "/file", dir + "/file/sub", std::string("/proc/boneyard-no"), std::string("/proc")}) {
     for (const std::string cmd : {"play latin --watch --seed 5 --record ", "arena latin --bots greedy --games 2 --record "}) {
       int rc = 0;
-      const std::string out = sh(cmd + target, &rc);
+      const std::string out = run(cmd + target, &rc);
       EXPECT_EQ(rc, 2) << cmd << target << ": " << out;
       EXPECT_NE(out.find(target), std::string::npos) << out;
       EXPECT_EQ(out.find("seat"), std::string::npos) << "played before refusing: " << out;
@@ -52,7 +52,7 @@ TEST_F(RecordFiles, UnwritableRecordFolderIsRefusedBeforePlay) {
     fs::create_directories(ro);
     fs::permissions(ro, fs::perms::owner_read | fs::perms::owner_exec);
     int rc = 0;
-    const std::string out = sh("play latin --watch --seed 5 --record " + ro, &rc);
+    const std::string out = run("play latin --watch --seed 5 --record " + ro, &rc);
     EXPECT_EQ(rc, 2) << out;
     EXPECT_NE(out.find("cannot write"), std::string::npos) << out;
     fs::permissions(ro, fs::perms::owner_all);
@@ -62,13 +62,13 @@ TEST_F(RecordFiles, UnwritableRecordFolderIsRefusedBeforePlay) {
 TEST_F(RecordFiles, ASecondGameWithTheSameSeedGetsANewName) {
   const std::string dir = fresh_dir("twice");
   int rc = 0;
-  sh("play latin --watch --seed 5 --record " + dir, &rc);
+  run("play latin --watch --seed 5 --record " + dir, &rc);
   EXPECT_EQ(rc, 0);
   const auto one = files_in(dir);
   ASSERT_EQ(one.size(), 1u);
   const json first = read_json(one[0]);
-  sh("play latin --watch --seed 5 --bots random --record " + dir, &rc);
-  sh("play latin --watch --seed 5 --bots random --record " + dir, &rc);
+  run("play latin --watch --seed 5 --bots random --record " + dir, &rc);
+  run("play latin --watch --seed 5 --bots random --record " + dir, &rc);
   const auto three = files_in(dir);
   ASSERT_EQ(three.size(), 3u);
   EXPECT_EQ(read_json(one[0]), first);  // not overwritten
@@ -80,8 +80,8 @@ TEST_F(RecordFiles, ASecondGameWithTheSameSeedGetsANewName) {
   EXPECT_NE(std::find(three.begin(), three.end(), dir + "/latin-5-3.json"), three.end());
   // arena too
   const std::string adir = fresh_dir("twice-arena");
-  sh("arena latin --bots greedy --games 2 --seed 4 --record " + adir, &rc);
-  sh("arena latin --bots greedy --games 2 --seed 4 --record " + adir, &rc);
+  run("arena latin --bots greedy --games 2 --seed 4 --record " + adir, &rc);
+  run("arena latin --bots greedy --games 2 --seed 4 --record " + adir, &rc);
   EXPECT_EQ(files_in(adir).size(), 4u);
 }
 
@@ -167,7 +167,7 @@ TEST_F(RecordFiles, RecordIsWrittenAfterEveryHandAndOnASignal) {
 TEST_F(RecordFiles, EndOfInputAtThePromptKeepsTheRecord) {
   const std::string dir = fresh_dir("eof");
   int rc = 0;
-  const std::string out = sh("play latin --seed 5 --seat 0 --record " + dir + " <<'EOF'\n1\n1\n1\nEOF", &rc);
+  const std::string out = run("play latin --seed 5 --seat 0 --record " + dir + " <<'EOF'\n1\n1\n1\nEOF", &rc);
   ASSERT_EQ(files_in(dir).size(), 1u) << out;
   const json r = read_json(files_in(dir)[0]);
   EXPECT_GE(r["events"].size(), 4u);

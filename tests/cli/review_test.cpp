@@ -17,20 +17,14 @@
 #include "line/state.h"
 #include "record/session.h"
 
+#include "cli_util.h"
+
 using namespace boneyard;
 using nlohmann::json;
 
-namespace {
+using cli_util::run;
 
-std::string run(const std::string& args, int* rc = nullptr) {
-  std::string out;
-  FILE* p = popen((std::string(BONEYARD_EXE) + " " + args + " 2>&1").c_str(), "r");
-  std::array<char, 4096> buf;
-  while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-  const int status = pclose(p);
-  if (rc) *rc = WEXITSTATUS(status);
-  return out;
-}
+namespace {
 
 // A latin hand in which `bad` plays the exact solver's best move at every
 // decision but one: the first where some move loses more than 20 points,

@@ -11,17 +11,11 @@
 #include <regex>
 #include <sstream>
 
-namespace {
+#include "cli_util.h"
 
-std::string run(const std::string& args, int* rc = nullptr) {
-  std::string out;
-  FILE* p = popen((std::string(BONEYARD_EXE) + " " + args + " 2>&1").c_str(), "r");
-  std::array<char, 4096> buf;
-  while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-  const int status = pclose(p);
-  if (rc) *rc = WEXITSTATUS(status);
-  return out;
-}
+using cli_util::run;
+
+namespace {
 
 // `play ARGS` with these lines typed at the prompt (then the input ends).
 std::string play(const std::string& args, const std::string& input, const std::string& env = "") {

@@ -15,13 +15,14 @@
 
 #include "record/session.h"
 
-namespace hardening {
+namespace cli_util {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
 using namespace boneyard;
 
-inline std::string sh(const std::string& args, int* rc = nullptr) {
+// Runs the boneyard executable with args; stdout and stderr together.
+inline std::string run(const std::string& args, int* rc = nullptr) {
   std::string out;
   FILE* p = popen((std::string(BONEYARD_EXE) + " " + args + " 2>&1").c_str(), "r");
   std::array<char, 4096> buf;
@@ -57,11 +58,13 @@ inline void write_file(const std::string& path, const std::string& text) {
   f << text;
 }
 
-// Plays a whole game with random bots through a Session.
-inline Session random_game(const std::string& game, uint64_t seed) {
+// Plays a whole game through a Session: `bot` in the odd seats, random in
+// the others.
+inline Session bot_game(const std::string& game, uint64_t seed, const std::string& bot = "random") {
   Session s(game, {}, seed);
   std::vector<std::unique_ptr<AnyBot>> bots;
-  for (int k = 0; k < s.state().num_seats(); ++k) bots.push_back(make_bot(s.entry(), "random", seed + static_cast<uint64_t>(k)));
+  for (int k = 0; k < s.state().num_seats(); ++k)
+    bots.push_back(make_bot(s.entry(), k % 2 ? bot : "random", seed + static_cast<uint64_t>(k)));
   while (!s.state().terminal()) {
     const Actor a = s.state().actor();
     if (a.kind == Actor::Chance) {
@@ -77,4 +80,4 @@ inline Session random_game(const std::string& game, uint64_t seed) {
   return s;
 }
 
-}  // namespace hardening
+}  // namespace cli_util
