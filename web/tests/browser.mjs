@@ -132,6 +132,11 @@ try {
   await lobbyPhone.select("select.lang", "es");
   await lobbyPhone.waitForFunction(() => document.body.innerText.includes("Jugar ya"));
   check(true, "language picker switches the lobby to Spanish");
+  await lobbyPhone.screenshot({ path: join(shots, "lobby-phone-es.png"), fullPage: false });
+  await lobbyPhone.select("select.lang", "ja");
+  await lobbyPhone.waitForFunction(() => document.body.innerText.includes("すぐに遊ぶ"));
+  check(true, "language picker switches the lobby to Japanese");
+  await lobbyPhone.screenshot({ path: join(shots, "lobby-phone-ja.png"), fullPage: false });
   await lobbyPhone.select("select.lang", "en");
   await lobbyPhone.close();
 
@@ -182,6 +187,10 @@ try {
       await phone.waitForFunction(() => /Salón/.test(document.body.innerText));
       await phone.screenshot({ path: join(shots, "line-phone-es.png") });
       check(true, "the table switches to Spanish");
+      await phone.select("select.lang", "ja");
+      await phone.waitForFunction(() => /ロビー/.test(document.body.innerText));
+      await phone.screenshot({ path: join(shots, "line-phone-ja.png") });
+      check(true, "the table switches to Japanese");
       await phone.select("select.lang", "en");
     }
     await phone.close();
