@@ -329,6 +329,7 @@ export const en: Record<string, string> = {
   "opt.sets": "One or two double-six sets mixed together.",
   "opt.ante": "Chips each player pays into the pot at the start of every hand.",
   "opt.hands": "How many hands the session lasts.",
+  "opt.single_hand": "Play a single hand: the game ends when the first hand does (practice, research).",
 
   "replay.open": "Replay",
   "replay.title": "Replay",

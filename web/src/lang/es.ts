@@ -329,6 +329,7 @@ export const es: Record<string, string> = {
   "opt.sets": "Uno o dos juegos de doble seis mezclados.",
   "opt.ante": "Fichas que cada jugador pone en el bote al empezar cada mano.",
   "opt.hands": "Cuántas manos dura la sesión.",
+  "opt.single_hand": "Una sola mano: la partida termina con la primera mano (práctica, investigación).",
 
   "replay.open": "Repetición",
   "replay.title": "Repetición",

@@ -329,6 +329,7 @@ export const ja: Record<string, string> = {
   "opt.sets": "ダブルシックスを1セットか2セット混ぜて使う。",
   "opt.ante": "各ハンドの始めに各自がポットに入れるチップ。",
   "opt.hands": "セッションのハンド数。",
+  "opt.single_hand": "1ハンドだけ: 最初のハンドが終わるとゲームも終わる(練習・研究用)。",
 
   "replay.open": "リプレイ",
   "replay.title": "リプレイ",
