@@ -50,6 +50,14 @@ TEST(LineChance, LeadDrawnBeforeTheDeal) {
 TEST(LineChance, DrawPutsTheChosenTileNext) {
   State s = make("two-draw");
   deal_first(s);
+  // Play the first legal move until the seat to move must draw.
+  MoveList<Move, 64> l;
+  for (;;) {
+    ASSERT_FALSE(s.terminal());
+    s.legal_moves(s.to_move(), l);
+    if (l[0].kind == Move::Draw) break;
+    s.apply(s.to_move(), l[0]);
+  }
   std::vector<Outcome> out;
   Research::draw_outcomes(s, 0, out);
   ASSERT_EQ(out.size(), 14u);
