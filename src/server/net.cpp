@@ -7,6 +7,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 #include <chrono>
+#include <memory>
 #include <deque>
 #include <iostream>
 #include <thread>
@@ -327,7 +328,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       return;
     }
     if (close_after) {
-      close();
+      linger_close();
       return;
     }
     do_read();
@@ -339,10 +340,41 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     stream_.socket().close(ec);
   }
 
+  // After an answer that ends the connection (413, 431, 400, ...), the client
+  // may still be sending its request: closing at once with unread bytes
+  // makes the kernel send a reset, and the client loses the answer (a broken
+  // pipe). So stop sending, read and drop what comes for a short while (a
+  // few MiB, 2 s at most), then close: "lingering close", as web servers do.
+  void linger_close() {
+    beast::error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    if (ec) {
+      close();
+      return;
+    }
+    stream_.expires_after(std::chrono::seconds(2));
+    drain_buf_ = std::make_unique<char[]>(kDrainChunk);
+    drain();
+  }
+
+  static constexpr size_t kDrainChunk = 16384;
+  void drain() {
+    stream_.async_read_some(net::buffer(drain_buf_.get(), kDrainChunk), [self = shared_from_this()](beast::error_code ec, size_t n) {
+      self->drained_ += n;
+      if (ec || self->drained_ > (8u << 20)) {
+        self->close();
+        return;
+      }
+      self->drain();
+    });
+  }
+
   beast::tcp_stream stream_;
   beast::flat_buffer buf_;
   std::optional<http::request_parser<http::string_body>> parser_;
   http::response<http::string_body> res_;
+  std::unique_ptr<char[]> drain_buf_;  // only while lingering
+  size_t drained_ = 0;
   Ctx ctx_;
   Bucket bucket_;
 };
