@@ -700,8 +700,11 @@ TEST_F(ServerTest, AClientThatNeverReadsIsDisconnected) {
     c.ws_send_buffer = 4096;  // so that the kernel cannot take a whole game's messages
   });
   // A watcher with a tiny receive buffer that never reads, at a table of bots.
+  // A long game with a 1 ms pause per move: it must still be going when the
+  // watcher connects (at full speed a game to 200 can end first on an idle
+  // machine, and then nothing piles up).
   json b = create("latin", {"bot:beginner", "bot:beginner", "bot:beginner", "bot:beginner"},
-                  {{"bot_delay_ms", 0}});
+                  {{"bot_delay_ms", 1}, {"options", {{"target", "1000"}}}});
   WsClient slow(port_, fmt::format("/ws?table={}&token={}", b["id"].get<std::string>(), b["spectate"].get<std::string>()), 1024);
   json v;
   for (int i = 0; i < 30000; ++i) {
