@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import boneyard
+from helpers import random_step
 
 GAMES = boneyard.registered_games()
 # One per family, for the slower checks.
@@ -19,17 +20,6 @@ def single(name, **extra):
     params = {"single_hand": True}
     params.update(extra)
     return boneyard.load_game(name, params)
-
-
-def random_step(state, rng):
-    if state.is_simultaneous_node():
-        acts = []
-        for p in range(state.num_players()):
-            la = state.legal_actions(p)
-            acts.append(rng.choice(la) if la else -1)
-        state.apply_actions(acts)
-    else:
-        state.apply_action(rng.choice(state.legal_actions()))
 
 
 def acting(state):

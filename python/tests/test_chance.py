@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import boneyard
+from helpers import random_step
 
 CHANCE = boneyard.CHANCE
 # One per family and the variants whose chance differs: the lead drawn for
@@ -42,17 +43,6 @@ def hands_of(v):
     if "players" in v:  # Dice & Dominoes
         return [p["tiles"] for p in v["players"]]
     return [h["tiles"] for h in v["hands"]]
-
-
-def player_step(state, rng):
-    if state.is_simultaneous_node():
-        acts = []
-        for p in range(state.num_players()):
-            la = state.legal_actions(p)
-            acts.append(rng.choice(la) if la else -1)
-        state.apply_actions(acts)
-    else:
-        state.apply_action(rng.choice(state.legal_actions()))
 
 
 def check_outcomes(state, game, draws_so_far=()):
@@ -134,7 +124,7 @@ def play_explicit(game, seed, rng, checks=True):
             for t in draws:
                 assert held[t] >= 1, f"the drawn tile {t} is in a hand"
         chosen, draws, event = [], [], None
-        player_step(state, rng)
+        random_step(state, rng)
     return state
 
 
@@ -295,7 +285,7 @@ def test_clone_and_serialize_mid_chance(name):
         if probe.is_chance_node():
             probe.apply_action(rng.choice(probe.legal_actions()))
         else:
-            player_step(probe, rng)
+            random_step(probe, rng)
     for snap in snapshots:
         base = snap.clone()
         assert base.history() == snap.history() and base.full_history() == snap.full_history()
@@ -308,7 +298,7 @@ def test_clone_and_serialize_mid_chance(name):
                 if s.is_chance_node():
                     s.apply_action(r.choice(s.legal_actions()))
                 else:
-                    player_step(s, r)
+                    random_step(s, r)
         assert base.history() == snap.history() and str(base) == str(snap)
         assert base.returns() == snap.returns()
         again = game.deserialize_state(base.serialize())
