@@ -28,6 +28,19 @@ void add_serve(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--strong-ms", cfg->hub.strong_ms, "Thinking time of the strong bots per decision")->capture_default_str();
   cmd->add_option("--expert-ms", cfg->hub.expert_ms, "Thinking time of the expert bots per decision")->capture_default_str();
+  cmd->add_option("--allow-origin", cfg->allow_origins,
+                  "A web origin (https://example.org) whose pages may open WebSockets here, besides this server's own; repeatable");
+  cmd->add_option("--max-connections", cfg->limits.max_connections, "Open connections in total (kept below the descriptor limit)")
+      ->capture_default_str();
+  cmd->add_option("--max-connections-per-address", cfg->limits.max_connections_per_address,
+                  "Open connections from one client address")
+      ->capture_default_str();
+  cmd->add_option("--create-rate", cfg->limits.create.rate, "New tables per second per client address")->capture_default_str();
+  cmd->add_option("--create-burst", cfg->limits.create.burst, "New tables at once per client address")->capture_default_str();
+  cmd->add_option("--think-rate", cfg->limits.think.rate, "Hints, reviews and replays per second per client address")
+      ->capture_default_str();
+  cmd->add_option("--think-burst", cfg->limits.think.burst, "Hints, reviews and replays at once per client address")
+      ->capture_default_str();
   cmd->callback([=] {
     cfg->full_sync = *sync == "full";
     if (cfg->static_dir == "none") cfg->static_dir.clear();

@@ -27,6 +27,10 @@ void add_verify(CLI::App& app) {
     } catch (const Error& e) {
       throw Error(fmt::format("NOT verified: {}", e.what()));
     }
+    if (rec["fairness"].value("provably_fair", true) == false)
+      throw Error(
+          "NOT provably fair: the record is consistent, but its table was made with a fixed seed (for tests or study), "
+          "so its secret comes from that seed and anyone who knew the seed knew the deal");
     std::cout << fmt::format(
         "Verified: the revealed secret matches the commitment {}, the seed {} is derived from it and the seats' "
         "entropies, and every deal and draw in the record is the one that seed produces.\n",

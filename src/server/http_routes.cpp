@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <charconv>
+#include <optional>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -14,7 +16,7 @@ namespace boneyard::server {
 using nlohmann::json;
 
 HttpResponse error_response(int status, const std::string& message) {
-  return {status, "application/json", json{{"error", message}}.dump(-1, ' ', false, json::error_handler_t::replace)};
+  return {status, "application/json", json{{"error", message}}.dump(-1, ' ', false, json::error_handler_t::replace), {}};
 }
 
 namespace {
@@ -43,12 +45,7 @@ std::string decode(std::string_view s, bool plus_space) {
   return out;
 }
 
-json parse_body(std::string_view body) {
-  json j = json::parse(body, nullptr, false);
-  if (j.is_discarded()) throw ApiError(400, "the body is not valid JSON");
-  if (!j.is_object()) throw ApiError(400, "the body must be a JSON object");
-  return j;
-}
+json parse_body(std::string_view body) { return parse_json_object(body, "the body"); }
 
 std::string str_field(const json& j, const char* key) {
   if (!j.contains(key) || !j[key].is_string()) throw ApiError(400, fmt::format("'{}' must be a string", key));
@@ -80,33 +77,85 @@ const char* mime(const std::string& ext) {
   return "application/octet-stream";
 }
 
+// True when `p` is `root` or lies under it, component by component (a
+// string prefix would let "www" reach "www-secret").
+bool within(const std::filesystem::path& root, const std::filesystem::path& p) {
+  auto r = root.begin(), q = p.begin();
+  for (; r != root.end(); ++r, ++q)
+    if (q == p.end() || *r != *q) return false;
+  return true;
+}
+
 HttpResponse serve_static(const std::string& dir, const std::string& path) {
   if (dir.empty()) return error_response(404, "not found");
   // Refuse anything that could leave the folder: "..", backslashes, NULs, hidden files.
   for (const auto& seg : segments(path))
     if (seg == ".." || seg == "." || seg[0] == '.' || seg.find('\\') != std::string::npos || seg.find('\0') != std::string::npos)
       return error_response(403, "forbidden path");
-  std::filesystem::path p = std::filesystem::path(dir);
-  for (const auto& seg : segments(path)) p /= seg;
   std::error_code ec;
-  if (std::filesystem::is_directory(p, ec)) p /= "index.html";
-  const auto canon = std::filesystem::weakly_canonical(p, ec);
-  const auto root = std::filesystem::weakly_canonical(dir, ec);
-  const std::string cs = canon.string(), rs = root.string();
-  if (ec || cs.compare(0, rs.size(), rs) != 0) return error_response(403, "forbidden path");
-  if (!std::filesystem::is_regular_file(canon, ec)) return error_response(404, "not found");
-  if (std::filesystem::file_size(canon, ec) > 64u << 20) return error_response(403, "file too large");
-  std::ifstream f(canon, std::ios::binary);
+  // Containment by the resolved real path: a symbolic link out of the
+  // folder is refused like "..".
+  const auto root = std::filesystem::canonical(dir, ec);
+  if (ec) return error_response(404, "not found");
+  std::filesystem::path p = root;
+  for (const auto& seg : segments(path)) p /= seg;
+  auto real = std::filesystem::canonical(p, ec);
+  if (ec) return error_response(404, "not found");
+  if (!within(root, real)) return error_response(403, "forbidden path");
+  if (std::filesystem::is_directory(real, ec)) {
+    real = std::filesystem::canonical(real / "index.html", ec);
+    if (ec) return error_response(404, "not found");
+    if (!within(root, real)) return error_response(403, "forbidden path");
+  }
+  if (!std::filesystem::is_regular_file(real, ec)) return error_response(404, "not found");
+  if (std::filesystem::file_size(real, ec) > 64u << 20) return error_response(403, "file too large");
+  std::ifstream f(real, std::ios::binary);
   if (!f) return error_response(404, "not found");
   std::stringstream buf;
   buf << f.rdbuf();
-  return {200, mime(canon.extension().string()), buf.str()};
+  return {200, mime(real.extension().string()), buf.str(), {}};
 }
 
 HttpResponse ok(const json& j, int status = 200) {
-  return {status, "application/json", j.dump(-1, ' ', false, json::error_handler_t::replace)};
+  return {status, "application/json", j.dump(-1, ' ', false, json::error_handler_t::replace), {}};
+}
+
+// The media type of a Content-Type header, lower case, without parameters.
+std::string media_type(std::string_view ct) {
+  std::string out;
+  for (char c : ct.substr(0, ct.find(';'))) {
+    if (c == ' ' || c == '\t') continue;
+    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
+HttpResponse too_many(int retry_after, const char* what) {
+  HttpResponse r = error_response(429, fmt::format("too many {} from your address: try again in {} s", what, retry_after));
+  r.headers.emplace_back("Retry-After", std::to_string(retry_after));
+  return r;
 }
 }  // namespace
+
+json parse_json_object(std::string_view text, const char* what) {
+  try {
+    check_json_depth(text);
+  } catch (const Error& e) {
+    throw ApiError(400, fmt::format("{} is refused: {}", what, e.what()));
+  }
+  json j = json::parse(text, nullptr, false);
+  if (j.is_discarded()) throw ApiError(400, fmt::format("{} is not valid JSON", what));
+  if (!j.is_object()) throw ApiError(400, fmt::format("{} must be a JSON object", what));
+  return j;
+}
+
+bool origin_allowed(std::string_view origin, std::string_view host, const std::vector<std::string>& allowed) {
+  if (origin.empty()) return true;  // not a browser: nothing to forge
+  for (const auto& a : allowed)
+    if (a == origin) return true;
+  if (host.empty()) return false;
+  return origin == fmt::format("http://{}", host) || origin == fmt::format("https://{}", host);
+}
 
 Target parse_target(std::string_view target) {
   if (target.empty() || target[0] != '/') throw ApiError(400, "the request target must start with '/'");
@@ -130,25 +179,40 @@ Target parse_target(std::string_view target) {
   return t;
 }
 
-HttpResponse handle_request(Hub& hub, const std::string& static_dir, std::string_view method, std::string_view target,
-                            std::string_view body) {
+HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Request& req) {
+  // HEAD is GET without the body (which the network layer drops).
+  const std::string_view method = req.method == "HEAD" ? std::string_view("GET") : req.method;
+  const std::string_view body = req.body;
   try {
-    const Target t = parse_target(target);
+    const Target t = parse_target(req.target);
     const auto seg = segments(t.path);
     auto query = [&](const char* k) {
       auto it = t.query.find(k);
       return it == t.query.end() ? std::string() : it->second;
     };
     if (seg.empty() || seg[0] != "api") {
-      if (method != "GET" && method != "HEAD") return error_response(405, "method not allowed");
+      if (method != "GET") return error_response(405, "method not allowed");
       return serve_static(static_dir, t.path);
     }
     auto need = [&](const char* m) {
       if (method != m) throw ApiError(405, fmt::format("method not allowed: use {}", m));
     };
+    // A POST from another site's form or a text/plain fetch carries no
+    // JSON content type: refused, so only same-origin scripts (or programs)
+    // can act, and a browser must ask (CORS preflight) before sending it.
+    if (method == "POST" && media_type(req.content_type) != "application/json")
+      throw ApiError(415, "send the body as JSON with the header Content-Type: application/json");
+    // The costly requests are counted per address (fair shares).
+    auto spend = [&](Cost c) -> std::optional<HttpResponse> {
+      if (!req.limits) return std::nullopt;
+      if (const int wait = req.limits->take(req.client, c)) return too_many(wait, c == Cost::create ? "new tables" : "hints, reviews or replays");
+      return std::nullopt;
+    };
     if (seg.size() == 2 && seg[1] == "health") {
       need("GET");
-      return ok(hub.health());
+      json h = hub.health();
+      if (req.limits) h["connections"] = req.limits->connections();
+      return ok(h, h.value("ok", true) ? 200 : 503);
     }
     if (seg.size() == 2 && seg[1] == "games") {
       // Every registered game and preset with its options (the values the
@@ -169,12 +233,15 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, std::string
     if (seg.size() == 2 && seg[1] == "replay") {
       // A record file the app was given (dropped on the lobby): its steps.
       need("POST");
+      if (auto r = spend(Cost::think)) return *r;
       return ok(replay_steps(parse_record_text(body)));
     }
     if (seg.size() >= 2 && seg[1] == "tables") {
       if (seg.size() == 2) {
         need("POST");
-        return ok(hub.create(parse_body(body)), 201);
+        const json b = parse_body(body);
+        if (auto r = spend(Cost::create)) return *r;
+        return ok(hub.create(b), 201);
       }
       const std::string& id = seg[2];
       if (seg.size() == 3) {
@@ -201,6 +268,7 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, std::string
         }
         if (what == "hint") {
           need("GET");
+          if (auto r = spend(Cost::think)) return *r;
           return ok(hub.hint(id, query("token")));
         }
         if (what == "review") {
@@ -214,10 +282,14 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, std::string
               throw ApiError(400, fmt::format("'{}' must be a whole number from {} to {}, not '{}'", k, lo, hi, v.substr(0, 40)));
             return x;
           };
-          return ok(hub.review(id, query("token"), num("hand", 1, 1000000).value_or(0), num("seat", 0, 255)));
+          const int hand = num("hand", 1, 1000000).value_or(0);
+          const auto seat = num("seat", 0, 255);
+          if (auto r = spend(Cost::think)) return *r;
+          return ok(hub.review(id, query("token"), hand, seat));
         }
         if (what == "replay") {
           need("GET");
+          if (auto r = spend(Cost::think)) return *r;
           return ok(hub.replay(id));
         }
         if (what == "fairness") {
@@ -233,6 +305,33 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, std::string
     return error_response(400, e.what());
   } catch (const std::exception& e) {
     return error_response(500, fmt::format("internal error: {}", e.what()));
+  }
+}
+
+std::string handle_ws_message(Hub& hub, const std::string& table, const std::string& token, bool subscribed,
+                              std::string_view text) {
+  auto dump = [](const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); };
+  try {
+    const json j = parse_json_object(text, "a message");
+    const std::string type = j.contains("type") && j["type"].is_string() ? j["type"].get<std::string>()
+                             : j.contains("move")                      ? "move"
+                                                                       : "";
+    if (!subscribed) throw ApiError(403, "not connected to a table");
+    if (type == "move") {
+      const json m = hub.move(table, token, str_field(j, "move"));
+      return dump({{"type", "ack"}, {"move", m["move"]}, {"version", m["version"]}});
+    }
+    if (type == "entropy") {
+      hub.join(table, token, str_field(j, "entropy"));
+      return dump({{"type", "ack"}, {"entropy", true}});
+    }
+    if (type == "get") return dump(hub.get(table, token));
+    if (type == "ping") return dump({{"type", "pong"}});
+    throw ApiError(400, "unknown message type: expected move, entropy, get or ping");
+  } catch (const ApiError& e) {
+    return dump({{"type", "error"}, {"status", e.status}, {"error", e.what()}});
+  } catch (const std::exception& e) {
+    return dump({{"type", "error"}, {"error", e.what()}});
   }
 }
 

@@ -4,7 +4,10 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
+#include "server/limits.h"
 #include "server/tables.h"
 
 namespace boneyard::server {
@@ -13,6 +16,15 @@ struct HttpResponse {
   int status = 200;
   std::string content_type = "application/json";
   std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;  // besides Content-Type (Retry-After, ...)
+};
+
+// One request as the routes see it.
+struct Request {
+  std::string_view method, target, body;
+  std::string_view content_type = "application/json";  // the Content-Type header ("" when absent)
+  std::string client;      // the peer's address: the key of its fair share ("" when unknown)
+  Limits* limits = nullptr;  // nullptr: no per-address limits (tests of the routes alone)
 };
 
 struct Target {
@@ -22,10 +34,29 @@ struct Target {
 // Splits and decodes a request target; throws ApiError(400) when malformed.
 Target parse_target(std::string_view target);
 
-// static_dir: where GET outside /api is served from ("" = nowhere).
-HttpResponse handle_request(Hub& hub, const std::string& static_dir, std::string_view method, std::string_view target,
-                            std::string_view body);
+// static_dir: where GET outside /api is served from ("" = nowhere). HEAD
+// is answered as GET (the caller drops the body).
+HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Request& req);
+inline HttpResponse handle_request(Hub& hub, const std::string& static_dir, std::string_view method, std::string_view target,
+                                   std::string_view body) {
+  return handle_request(hub, static_dir, Request{method, target, body, "application/json", "", nullptr});
+}
+
+// Parses an HTTP or WebSocket JSON body: at most 64 levels deep (checked
+// before parsing, so a deep value can neither exhaust the stack nor be
+// echoed back), an object; throws ApiError(400) naming the problem.
+nlohmann::json parse_json_object(std::string_view text, const char* what);
+
+// The same-origin rule for WebSocket upgrades: no Origin (not a browser),
+// the server's own origin (the Host header, http or https), or one listed.
+bool origin_allowed(std::string_view origin, std::string_view host, const std::vector<std::string>& allowed);
 
 HttpResponse error_response(int status, const std::string& message);
+
+// One WebSocket message from a client connected to table `table` with
+// `token` (subscribed: it holds a seat or the spectator place), without
+// sockets: the reply to send back ("ack", "pong", a state or an error).
+std::string handle_ws_message(Hub& hub, const std::string& table, const std::string& token, bool subscribed,
+                              std::string_view text);
 
 }  // namespace boneyard::server

@@ -12,6 +12,9 @@
 #include <iostream>
 #include <thread>
 
+#include <sys/resource.h>
+
+#include "server/http_limits.h"
 #include "server/http_routes.h"
 #include "server/storage.h"
 
@@ -32,7 +35,35 @@ struct Ctx {
   Hub* hub;
   const ServerConfig* cfg;
   net::thread_pool* slow;  // requests that think (hint, review, replay), off the io threads
+  Limits* limits;
 };
+
+// One counted connection (Limits::open); released when the last session
+// holding it (HTTP, then the WebSocket it became) is gone.
+class ConnSlot {
+ public:
+  ConnSlot(Limits& l, std::string addr) : limits_(l), addr_(std::move(addr)) {}
+  ~ConnSlot() { limits_.close(addr_); }
+  ConnSlot(const ConnSlot&) = delete;
+  ConnSlot& operator=(const ConnSlot&) = delete;
+  const std::string& addr() const { return addr_; }
+
+ private:
+  Limits& limits_;
+  std::string addr_;
+};
+
+// Every response carries these: no MIME sniffing, no Referer (a seat's
+// token is in the page's URL), no framing; the app runs only its own
+// script and talks only to its own server.
+void security_headers(http::response<http::string_body>& res) {
+  res.set("X-Content-Type-Options", "nosniff");
+  res.set("Referrer-Policy", "no-referrer");
+  res.set("X-Frame-Options", "DENY");
+  res.set("Content-Security-Policy",
+          "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; "
+          "object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+}
 
 // The routes that may think for a while: a hint (a bot's budget), a review
 // (a solve per decision), a replay (every step's view).
@@ -72,11 +103,21 @@ std::string error_json(const std::string& msg) {
 
 class WsSession : public Subscriber, public std::enable_shared_from_this<WsSession> {
  public:
-  WsSession(tcp::socket&& s, Ctx ctx)
-      : ws_(std::move(s)), ctx_(ctx), bucket_(ctx.cfg->ws_rate, ctx.cfg->ws_burst) {}
+  WsSession(tcp::socket&& s, Ctx ctx, std::shared_ptr<ConnSlot> slot)
+      : ws_(std::move(s)), ctx_(ctx), bucket_(ctx.cfg->ws_rate, ctx.cfg->ws_burst), slot_(std::move(slot)),
+        subscribe_timer_(ws_.get_executor()) {}
 
   void run(http::request<http::string_body> req) {
     req_ = std::move(req);
+    // A connection that holds no seat (a bad table or token) may not stay:
+    // it is closed after its error, or after this long if it never reads it.
+    subscribe_timer_.expires_after(std::chrono::seconds(ctx_.cfg->ws_subscribe_timeout_s));
+    subscribe_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+      if (ec || self->subscribed_) return;
+      self->dead_ = true;
+      beast::error_code ec2;
+      beast::get_lowest_layer(self->ws_).socket().close(ec2);
+    });
     try {
       const Target t = parse_target(sv(req_.target()));
       if (auto it = t.query.find("table"); it != t.query.end()) table_ = it->second;
@@ -106,6 +147,7 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
     try {
       seat_ = ctx_.hub->subscribe(table_, token_, entropy_, shared_from_this());
       subscribed_ = true;
+      subscribe_timer_.cancel();
     } catch (const ApiError& e) {
       enqueue(std::make_shared<const std::string>(error_json(e.what())));
       close_after_flush_ = true;
@@ -151,35 +193,7 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
   }
 
   void handle(const std::string& text) {
-    std::string reply;
-    try {
-      const json j = json::parse(text, nullptr, false);
-      if (j.is_discarded() || !j.is_object()) throw ApiError(400, "a message must be a JSON object");
-      const std::string type = j.contains("type") && j["type"].is_string() ? j["type"].get<std::string>()
-                               : j.contains("move")                      ? "move"
-                                                                         : "";
-      if (!subscribed_) throw ApiError(403, "not connected to a table");
-      if (type == "move") {
-        if (!j.contains("move") || !j["move"].is_string()) throw ApiError(400, "'move' must be a string");
-        json m = ctx_.hub->move(table_, token_, j["move"].get<std::string>());
-        reply = json{{"type", "ack"}, {"move", m["move"]}, {"version", m["version"]}}.dump();
-      } else if (type == "entropy") {
-        if (!j.contains("entropy") || !j["entropy"].is_string()) throw ApiError(400, "'entropy' must be a string");
-        ctx_.hub->join(table_, token_, j["entropy"].get<std::string>());
-        reply = json{{"type", "ack"}, {"entropy", true}}.dump();
-      } else if (type == "get") {
-        reply = ctx_.hub->get(table_, token_).dump(-1, ' ', false, json::error_handler_t::replace);
-      } else if (type == "ping") {
-        reply = json{{"type", "pong"}}.dump();
-      } else {
-        throw ApiError(400, "unknown message type: expected move, entropy, get or ping");
-      }
-    } catch (const ApiError& e) {
-      reply = json{{"type", "error"}, {"status", e.status}, {"error", e.what()}}.dump(-1, ' ', false, json::error_handler_t::replace);
-    } catch (const std::exception& e) {
-      reply = error_json(e.what());
-    }
-    enqueue(std::make_shared<const std::string>(std::move(reply)));
+    enqueue(std::make_shared<const std::string>(handle_ws_message(*ctx_.hub, table_, token_, subscribed_, text)));
   }
 
   void enqueue(const std::shared_ptr<const std::string>& msg) {
@@ -217,6 +231,7 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
 
   void finish() {
     dead_ = true;
+    subscribe_timer_.cancel();
     if (subscribed_) {
       subscribed_ = false;
       ctx_.hub->unsubscribe(table_, seat_, this);
@@ -229,6 +244,8 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
   std::deque<std::shared_ptr<const std::string>> q_;
   Ctx ctx_;
   Bucket bucket_;
+  std::shared_ptr<ConnSlot> slot_;
+  net::steady_timer subscribe_timer_;
   std::string table_, token_;
   std::optional<std::string> entropy_;
   int seat_ = -1;
@@ -237,14 +254,15 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
-  HttpSession(tcp::socket&& s, Ctx ctx) : stream_(std::move(s)), ctx_(ctx), bucket_(ctx.cfg->http_rate, ctx.cfg->http_burst) {}
+  HttpSession(tcp::socket&& s, Ctx ctx, std::shared_ptr<ConnSlot> slot)
+      : stream_(std::move(s)), buf_(read_buffer_max(*ctx.cfg)), ctx_(ctx), bucket_(ctx.cfg->http_rate, ctx.cfg->http_burst),
+        slot_(std::move(slot)) {}
   void run() { net::dispatch(stream_.get_executor(), beast::bind_front_handler(&HttpSession::do_read, shared_from_this())); }
 
  private:
   void do_read() {
     parser_.emplace();
-    parser_->body_limit(ctx_.cfg->body_limit);
-    parser_->header_limit(static_cast<uint32_t>(ctx_.cfg->header_limit));
+    limit_parser(*parser_, *ctx_.cfg);
     stream_.expires_after(std::chrono::seconds(ctx_.cfg->read_timeout_s));
     http::async_read(stream_, buf_, *parser_, beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
   }
@@ -259,7 +277,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       send(error_response(413, "the request body is too large"), false, 11);
       return;
     }
-    if (ec == http::error::header_limit) {
+    if (ec == http::error::header_limit || ec == http::error::buffer_overflow) {
       send(error_response(431, "the request header is too large"), false, 11);
       return;
     }
@@ -280,8 +298,15 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         send(error_response(404, "WebSocket connections go to /ws?table=ID&token=T"), false, req.version());
         return;
       }
+      // Another site's page may not open a seat's connection with the
+      // visitor's browser (cross-site WebSocket hijacking).
+      if (!origin_allowed(sv(req[http::field::origin]), sv(req[http::field::host]), ctx_.cfg->allow_origins)) {
+        send(error_response(403, "WebSocket connections are accepted from this server's own pages only (see --allow-origin)"),
+             false, req.version());
+        return;
+      }
       stream_.expires_never();
-      std::make_shared<WsSession>(stream_.release_socket(), ctx_)->run(parser_->release());
+      std::make_shared<WsSession>(stream_.release_socket(), ctx_, slot_)->run(parser_->release());
       return;
     }
     if (!bucket_.take()) {
@@ -293,31 +318,46 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       // Thought about on the slow pool; the answer is sent from this
       // session's strand. The next request is read after it is sent.
       net::post(*ctx_.slow, [self = shared_from_this(), method = std::string(sv(req.method_string())),
-                             target = std::string(sv(req.target())), body = std::move(req.body()), head,
-                             keep = req.keep_alive(), version = req.version()]() mutable {
-        HttpResponse r = handle_request(*self->ctx_.hub, self->ctx_.cfg->static_dir, method, target, body);
-        if (head) r.body.clear();
-        net::post(self->stream_.get_executor(), [self, r = std::move(r), keep, version]() mutable {
-          self->send(std::move(r), keep, version);
-        });
+                             target = std::string(sv(req.target())), body = std::move(req.body()),
+                             ct = std::string(sv(req[http::field::content_type])), head, keep = req.keep_alive(),
+                             version = req.version()]() mutable {
+        // Nothing may leave this pool's thread: an exception there would end the process.
+        try {
+          HttpResponse r = self->route(method, target, body, ct);
+          net::post(self->stream_.get_executor(), [self, r = std::move(r), keep, version, head]() mutable {
+            self->send(std::move(r), keep, version, head);
+          });
+        } catch (const std::exception& e) {
+          std::cerr << "boneyard serve: a request failed: " << e.what() << std::endl;
+          net::post(self->stream_.get_executor(), [self] { self->close(); });
+        }
       });
       return;
     }
-    HttpResponse r = handle_request(*ctx_.hub, ctx_.cfg->static_dir, sv(req.method_string()), sv(req.target()), req.body());
-    if (head) r.body.clear();
-    send(std::move(r), req.keep_alive(), req.version());
+    HttpResponse r = route(sv(req.method_string()), sv(req.target()), req.body(), sv(req[http::field::content_type]));
+    send(std::move(r), req.keep_alive(), req.version(), head);
   }
 
-  void send(HttpResponse r, bool keep_alive, unsigned version) {
+  HttpResponse route(std::string_view method, std::string_view target, std::string_view body, std::string_view ct) {
+    Request rq{method, target, body, ct, slot_->addr(), ctx_.limits};
+    return handle_request(*ctx_.hub, ctx_.cfg->static_dir, rq);
+  }
+
+  // head: HEAD answers GET's status and headers, Content-Length included, without the body.
+  void send(HttpResponse r, bool keep_alive, unsigned version, bool head = false) {
     res_ = {};
     res_.version(version);
     res_.result(static_cast<http::status>(r.status));
     res_.set(http::field::server, "boneyard");
     res_.set(http::field::content_type, r.content_type);
     res_.set(http::field::cache_control, "no-store");
+    security_headers(res_);
+    for (const auto& [k, v] : r.headers) res_.set(k, v);
     res_.keep_alive(keep_alive);
-    res_.body() = std::move(r.body);
+    const size_t length = r.body.size();
+    if (!head) res_.body() = std::move(r.body);
     res_.prepare_payload();
+    if (head) res_.content_length(length);
     stream_.expires_after(std::chrono::seconds(ctx_.cfg->read_timeout_s));
     http::async_write(stream_, res_, beast::bind_front_handler(&HttpSession::on_write, shared_from_this(), !keep_alive));
   }
@@ -377,11 +417,12 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   size_t drained_ = 0;
   Ctx ctx_;
   Bucket bucket_;
+  std::shared_ptr<ConnSlot> slot_;
 };
 
 class Listener : public std::enable_shared_from_this<Listener> {
  public:
-  Listener(net::io_context& ioc, const tcp::endpoint& ep, Ctx ctx) : ioc_(ioc), acc_(ioc), ctx_(ctx) {
+  Listener(net::io_context& ioc, const tcp::endpoint& ep, Ctx ctx) : ioc_(ioc), acc_(ioc), ctx_(ctx), pause_(ioc) {
     beast::error_code ec;
     acc_.open(ep.protocol(), ec);
     if (!ec) acc_.set_option(net::socket_base::reuse_address(true), ec);
@@ -403,13 +444,81 @@ class Listener : public std::enable_shared_from_this<Listener> {
     acc_.async_accept(net::make_strand(ioc_), beast::bind_front_handler(&Listener::on_accept, shared_from_this()));
   }
   void on_accept(beast::error_code ec, tcp::socket socket) {
-    if (!ec) std::make_shared<HttpSession>(std::move(socket), ctx_)->run();
-    if (acc_.is_open()) do_accept();
+    if (!acc_.is_open()) return;
+    if (ec) {
+      // Out of descriptors (or another failure of the system): accepting
+      // again at once would spin a core. Pause, so the connections being
+      // served finish and free theirs.
+      if (ec != net::error::operation_aborted && ec != net::error::connection_aborted) {
+        log_throttled(fmt::format("accept failed: {}; pausing new connections for 100 ms", ec.message()));
+        pause_.expires_after(std::chrono::milliseconds(100));
+        pause_.async_wait([self = shared_from_this()](beast::error_code) {
+          if (self->acc_.is_open()) self->do_accept();
+        });
+        return;
+      }
+      do_accept();
+      return;
+    }
+    // Whatever happens to this connection, the listener goes on accepting.
+    try {
+      beast::error_code ec2;
+      const auto peer = socket.remote_endpoint(ec2);
+      const std::string addr = ec2 ? std::string("?") : peer.address().to_string();
+      if (!ctx_.limits->open(addr)) {
+        refuse(std::move(socket));
+      } else {
+        auto slot = std::make_shared<ConnSlot>(*ctx_.limits, addr);
+        std::make_shared<HttpSession>(std::move(socket), ctx_, std::move(slot))->run();
+      }
+    } catch (const std::exception& e) {
+      log_throttled(fmt::format("a new connection failed: {}", e.what()));
+    }
+    do_accept();
+  }
+  // At a connection cap: a short 503 if the socket takes it at once, then
+  // closed. Nothing waits on the client.
+  static void refuse(tcp::socket socket) {
+    static const std::string kBusy =
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 5\r\nConnection: close\r\n"
+        "Content-Length: 69\r\n\r\n{\"error\":\"too many connections; try again in a few seconds (server busy)\"}";
+    beast::error_code ec;
+    socket.non_blocking(true, ec);
+    if (!ec) socket.write_some(net::buffer(kBusy), ec);
+    socket.shutdown(tcp::socket::shutdown_both, ec);
+    socket.close(ec);
+  }
+  void log_throttled(const std::string& msg) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_log_ < std::chrono::seconds(5)) return;
+    last_log_ = now;
+    std::cerr << "boneyard serve: " << msg << std::endl;
   }
   net::io_context& ioc_;
   tcp::acceptor acc_;
   Ctx ctx_;
+  net::steady_timer pause_;
+  std::chrono::steady_clock::time_point last_log_{};
 };
+
+// The connection cap, kept below the descriptor limit (raised to the hard
+// limit first): the database, logs and the bots' own files need some, and a
+// process out of descriptors fails in ways nobody sees.
+size_t connection_cap(size_t wanted) {
+  rlimit rl{};
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0) return wanted;
+  if (rl.rlim_cur < rl.rlim_max) {
+    rlimit up = rl;
+    up.rlim_cur = rl.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &up) == 0) rl = up;
+  }
+  if (rl.rlim_cur == RLIM_INFINITY) return wanted;
+  const size_t room = rl.rlim_cur > 256 ? static_cast<size_t>(rl.rlim_cur) - 128 : static_cast<size_t>(rl.rlim_cur) / 2;
+  if (wanted > room)
+    std::cerr << fmt::format("boneyard serve: at most {} connections (the descriptor limit is {})", room, rl.rlim_cur)
+              << std::endl;
+  return std::min(wanted, room);
+}
 
 }  // namespace
 
@@ -420,6 +529,7 @@ struct Server::Impl {
   std::unique_ptr<Storage> db;
   std::unique_ptr<Hub> hub;
   std::unique_ptr<net::thread_pool> slow;  // destroyed before the hub
+  std::unique_ptr<Limits> limits;
   std::shared_ptr<Listener> listener;
   std::vector<std::thread> threads;
   bool stopped = false;
@@ -434,8 +544,10 @@ Server::Server(ServerConfig cfg) : impl_(std::make_unique<Impl>()) {
   const auto addr = net::ip::make_address(c.host, ec);
   if (ec) throw Error(fmt::format("bad --host '{}': {}", c.host, ec.message()));
   impl_->slow = std::make_unique<net::thread_pool>(2);
-  impl_->listener =
-      std::make_shared<Listener>(impl_->ioc, tcp::endpoint(addr, c.port), Ctx{impl_->hub.get(), &impl_->cfg, impl_->slow.get()});
+  c.limits.max_connections = connection_cap(c.limits.max_connections);
+  impl_->limits = std::make_unique<Limits>(c.limits);
+  impl_->listener = std::make_shared<Listener>(impl_->ioc, tcp::endpoint(addr, c.port),
+                                               Ctx{impl_->hub.get(), &impl_->cfg, impl_->slow.get(), impl_->limits.get()});
 }
 
 Server::~Server() { stop(); }
@@ -447,7 +559,22 @@ void Server::start() {
   impl_->guard.emplace(impl_->ioc.get_executor());
   impl_->listener->start();
   const int n = std::max(1, impl_->cfg.io_threads);
-  for (int i = 0; i < n; ++i) impl_->threads.emplace_back([this] { impl_->ioc.run(); });
+  for (int i = 0; i < n; ++i)
+    impl_->threads.emplace_back([this] {
+      // An exception out of a handler (a parser's, an allocation's) ends
+      // the connection it belonged to (its session is released as the
+      // stack unwinds), never the thread or the process.
+      for (;;) {
+        try {
+          impl_->ioc.run();
+          return;
+        } catch (const std::exception& e) {
+          std::cerr << "boneyard serve: a connection failed: " << e.what() << std::endl;
+        } catch (...) {
+          std::cerr << "boneyard serve: a connection failed" << std::endl;
+        }
+      }
+    });
 }
 
 void Server::stop() {

@@ -4,7 +4,9 @@
 // routed by http_routes.h; tables live in the Hub (tables.h).
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "server/limits.h"
 #include "server/tables.h"
 
 namespace boneyard::server {
@@ -25,6 +27,9 @@ struct ServerConfig {
   double http_rate = 100, http_burst = 200;  // requests per second per connection
   double ws_rate = 50, ws_burst = 100;       // messages per second per connection
   int read_timeout_s = 30;              // an HTTP request must arrive within this
+  int ws_subscribe_timeout_s = 10;      // a WebSocket that holds no seat or spectator place is closed after this
+  LimitsConfig limits;                  // fair shares per client address (limits.h)
+  std::vector<std::string> allow_origins;  // WebSocket origins allowed besides the server's own
 };
 
 class Server {

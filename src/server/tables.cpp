@@ -140,7 +140,7 @@ json Hub::create(const json& body) {
   json spec{{"game", game},          {"options", opts_json},      {"players", players},
             {"tokens", toks},        {"spectate", spectate},      {"secret", secret},
             {"commitment", commitment_of(secret)}, {"bot_delay_ms", bot_delay}, {"drop_delay_ms", drop_delay},
-            {"takeover_level", takeover}};
+            {"takeover_level", takeover}, {"provably_fair", !body.contains("seed")}};
   StoredTable st;
   st.id = id;
   st.spec = spec;
@@ -174,6 +174,7 @@ void Hub::restore(StoredTable st) {
     t->bot_delay_ms = s.at("bot_delay_ms").get<int>();
     t->drop_delay_ms = s.at("drop_delay_ms").get<int>();
     t->takeover_level = s.at("takeover_level").get<std::string>();
+    t->provably_fair = s.value("provably_fair", true);
     t->entropies = st.meta.at("entropies").get<std::vector<std::string>>();
     t->joined = st.meta.at("joined").get<std::vector<bool>>();
     t->started = st.meta.at("started").get<bool>();
@@ -261,7 +262,7 @@ int Hub::seat_for(const Table& t, const std::string& token) const {
 
 json Hub::message(Table& t, int seat) {
   json m{{"type", "state"}, {"table", t.id}, {"game", t.game}, {"seat", seat >= 0 ? json(seat) : json(nullptr)},
-         {"commitment", t.commitment}};
+         {"commitment", t.commitment}, {"provably_fair", t.provably_fair}};
   json seats = json::array();
   for (int k = 0; k < t.n; ++k) {
     const size_t u = static_cast<size_t>(k);
@@ -623,7 +624,7 @@ json Hub::record(const std::string& id) {
   json r = t->session->record();
   r["players"] = t->players;
   r["fairness"] = {{"commitment", t->commitment}, {"secret", t->secret}, {"entropies", t->entropies},
-                   {"seed", t->seed},             {"derivation", kDerivation}};
+                   {"seed", t->seed},             {"derivation", kDerivation}, {"provably_fair", t->provably_fair}};
   r["table"] = t->id;
   return r;
 }
@@ -632,7 +633,7 @@ json Hub::fairness(const std::string& id) {
   auto t = table(id);
   std::lock_guard lk(t->m);
   json f{{"table", t->id}, {"commitment", t->commitment}, {"derivation", kDerivation},
-         {"entropy_closed", t->started}, {"over", t->over()}};
+         {"entropy_closed", t->started}, {"over", t->over()}, {"provably_fair", t->provably_fair}};
   if (t->over()) {
     f["secret"] = t->secret;
     f["entropies"] = t->entropies;

@@ -77,6 +77,7 @@ struct Table {
   int bot_delay_ms = 600, drop_delay_ms = 60000;
   std::string takeover_level = "casual";
   std::string secret, commitment;
+  bool provably_fair = true;  // false: made with an explicit seed, so its secret can be guessed
   // meta, stored as it changes
   std::vector<std::string> entropies;
   std::vector<bool> joined;

@@ -63,12 +63,15 @@ inline Reply post(unsigned short port, const std::string& target, const json& bo
 // and writes what send() gives it, one at a time.
 class WsClient {
  public:
-  WsClient(unsigned short port, const std::string& target, int rcvbuf = 0) : ws_(ioc_) {
+  // origin: the Origin header a browser would send ("" : none, as a program).
+  WsClient(unsigned short port, const std::string& target, int rcvbuf = 0, const std::string& origin = "") : ws_(ioc_) {
     auto& sock = beast::get_lowest_layer(ws_).socket();
     sock.open(tcp::v4());
     if (rcvbuf > 0) sock.set_option(net::socket_base::receive_buffer_size(rcvbuf));
     beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(30));
     beast::get_lowest_layer(ws_).connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+    if (!origin.empty())
+      ws_.set_option(websocket::stream_base::decorator([origin](websocket::request_type& r) { r.set(http::field::origin, origin); }));
     ws_.handshake("127.0.0.1", target);
     beast::get_lowest_layer(ws_).expires_never();
   }

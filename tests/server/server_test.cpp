@@ -147,7 +147,9 @@ TEST_P(ApiGame, WholeGameWithOneHumanSeat) {
     // Bots may move in between (Dice & Dominoes: all at once with this seat);
     // the refused move itself changed nothing: the seat still has to act.
     EXPECT_EQ(after["to_act"], true);
-    if (after["version"] == v["version"]) EXPECT_EQ(after["view"], v["view"]);
+    if (after["version"] == v["version"]) {
+      EXPECT_EQ(after["view"], v["view"]);
+    }
   }
   // The record is refused until the end.
   if (v["status"] != "over") {
@@ -737,6 +739,248 @@ TEST_F(ServerTest, StaticFilesAreServedAndTraversalRefused) {
     EXPECT_EQ(x.body.find("top secret"), std::string::npos) << p;
   }
   EXPECT_EQ(raw_exchange(port_, "GET ../secret.txt HTTP/1.1\r\nHost: x\r\n\r\n").find("top secret"), std::string::npos);
+}
+
+// ------------------------------------------------------------ attacked (issue 20)
+
+// The response head (status line and headers) of a raw exchange.
+int status_of(const std::string& raw) {
+  std::smatch m;
+  return std::regex_search(raw, m, std::regex("^HTTP/1\\.[01] (\\d{3})")) ? std::stoi(m[1]) : 0;
+}
+
+std::string deep_json(size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); }
+
+TEST_F(ServerTest, DeeplyNestedJsonIsRefusedEverywhereAndTheServerLives) {
+  start();
+  // 80,000 levels (160 KB, under the body limit) in the seats, in an option
+  // value and as the whole body: a clear 400, not a stack overflow.
+  const std::string deep = deep_json(80000);
+  for (const std::string& body :
+       {R"({"game":"latin","seats":)" + deep + "}", R"({"game":"latin","options":{"target":)" + deep + R"(},"seats":[]})", deep}) {
+    Reply r = request(port_, http::verb::post, "/api/tables", body);
+    EXPECT_EQ(r.status, 400);
+    EXPECT_NE(r.j.value("error", "").find("nested more than 64 levels"), std::string::npos) << r.body.substr(0, 200);
+  }
+  // 64 levels are fine as JSON (then refused for what they are).
+  Reply ok64 = request(port_, http::verb::post, "/api/tables", R"({"game":"latin","seats":)" + deep_json(63) + "}");
+  EXPECT_EQ(ok64.status, 400);
+  EXPECT_EQ(ok64.j.value("error", "").find("nested"), std::string::npos);
+  // A move body and a WebSocket message.
+  json t = create("latin", {"human", "bot:casual", "bot:casual", "bot:casual"});
+  const std::string id = t["id"], tok = t["tokens"]["0"];
+  EXPECT_EQ(request(port_, http::verb::post, fmt::format("/api/tables/{}/moves", id), R"({"token":)" + deep + "}").status, 400);
+  WsClient c(port_, fmt::format("/ws?table={}&token={}", id, tok));
+  c.start_reading();
+  ASSERT_FALSE(c.wait_for([](const json& j) { return j.value("type", "") == "state"; }).is_null());
+  c.send(R"({"type":"move","move":)" + deep_json(5000) + "}");
+  json e = c.wait_for([](const json& j) { return j.value("type", "") == "error"; });
+  ASSERT_FALSE(e.is_null());
+  EXPECT_NE(e["error"].get<std::string>().find("nested"), std::string::npos);
+  EXPECT_EQ(get(port_, "/api/health").status, 200);
+}
+
+TEST_F(ServerTest, AHugeChunkedTrailerClosesThatConnectionOnly) {
+  start();
+  for (const char* path : {"/api/tables", "/api/health", "/"}) {
+    const std::string req = fmt::format(
+        "POST {} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{{}}\r\n0\r\n"
+        "X-Trailer: {}\r\n\r\n",
+        path, std::string(70000, 'a'));
+    const std::string out = raw_exchange(port_, req);
+    EXPECT_EQ(status_of(out), 431) << path << ": " << out.substr(0, 200);
+    EXPECT_EQ(get(port_, "/api/health").status, 200) << path;
+  }
+  // Many small trailer fields adding up past the header limit, too.
+  std::string many;
+  for (int i = 0; i < 3000; ++i) many += fmt::format("X-{}: {}\r\n", i, std::string(20, 'b'));
+  const std::string out = raw_exchange(
+      port_, "POST /api/tables HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n" + many + "\r\n");
+  EXPECT_EQ(status_of(out), 431);
+  EXPECT_EQ(get(port_, "/api/health").status, 200);
+}
+
+TEST_F(ServerTest, CostlyRequestsAreLimitedPerAddressWithRetryAfter) {
+  start([](ServerConfig& c) {
+    c.limits.create = {0.01, 3};
+    c.limits.think = {0.01, 2};
+  });
+  for (int i = 0; i < 3; ++i) create("latin", {"bot:casual", "bot:casual", "bot:casual", "bot:casual"});
+  const std::string raw = raw_exchange(
+      port_, "POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
+  EXPECT_EQ(status_of(raw), 429) << raw;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(raw, m, std::regex("Retry-After: (\\d+)"))) << raw;
+  EXPECT_GE(std::stoi(m[1]), 1);
+  // Hints, reviews and replays share one budget.
+  int limited = 0;
+  for (int i = 0; i < 4; ++i) limited += get(port_, "/api/tables/nope/replay").status == 429;
+  EXPECT_EQ(limited, 2);
+  // Everything else is not counted.
+  EXPECT_EQ(get(port_, "/api/health").status, 200);
+  EXPECT_EQ(get(port_, "/api/games").status, 200);
+}
+
+TEST_F(ServerTest, ConnectionsAreCappedInTotalAndPerAddressAndRefusedAtOnce) {
+  start([](ServerConfig& c) {
+    c.limits.max_connections = 40;
+    c.limits.max_connections_per_address = 10;
+  });
+  // Ten idle connections from one address fill its share ...
+  net::io_context ioc;
+  std::vector<std::unique_ptr<tcp::socket>> idle;
+  for (int i = 0; i < 10; ++i) {
+    idle.push_back(std::make_unique<tcp::socket>(ioc));
+    idle.back()->connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port_));
+  }
+  // The eleventh from 127.0.0.1 is refused at once with a 503, not left
+  // waiting (it sends nothing: the answer comes before any request).
+  const std::string refused = raw_exchange(port_, "");
+  EXPECT_EQ(status_of(refused), 503) << refused;
+  EXPECT_NE(refused.find("too many connections"), std::string::npos);
+  // Another address (127.0.0.2 is loopback too) is still served.
+  {
+    net::io_context io2;
+    beast::tcp_stream s(io2);
+    s.socket().open(tcp::v4());
+    s.socket().bind(tcp::endpoint(net::ip::make_address("127.0.0.2"), 0));
+    s.expires_after(std::chrono::seconds(30));
+    s.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port_));
+    http::request<http::string_body> req{http::verb::get, "/api/health", 11};
+    req.set(http::field::host, "x");
+    http::write(s, req);
+    beast::flat_buffer buf;
+    http::response<http::string_body> res;
+    http::read(s, buf, res);
+    EXPECT_EQ(res.result_int(), 200);
+    EXPECT_EQ(json::parse(res.body())["connections"].get<int>(), 11);
+  }
+  // Closing them frees the share.
+  idle.clear();
+  bool served = false;
+  for (int i = 0; i < 200 && !served; ++i) {
+    served = status_of(raw_exchange(port_, "GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")) == 200;
+    if (!served) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_TRUE(served);
+}
+
+TEST_F(ServerTest, AWebSocketThatHoldsNoSeatIsClosed) {
+  start([](ServerConfig& c) { c.ws_subscribe_timeout_s = 1; });
+  // A client that opens a WebSocket to no table and then never reads (nor
+  // answers the closing handshake): the server drops the TCP connection
+  // itself, it does not wait for the client.
+  net::io_context ioc;
+  websocket::stream<beast::tcp_stream> ws(ioc);
+  beast::get_lowest_layer(ws).connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port_));
+  ws.handshake("127.0.0.1", "/ws?table=nope&token=x");
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  auto& raw = beast::get_lowest_layer(ws);
+  raw.expires_after(std::chrono::seconds(5));
+  char buf[4096];
+  beast::error_code ec;
+  while (!ec) raw.read_some(net::buffer(buf), ec);
+  EXPECT_EQ(ec, net::error::eof) << ec.message();  // closed by the server, not our 5 s timeout
+}
+
+TEST_F(ServerTest, WebSocketsFromOtherSitesAndNonJsonPostsAreRefused) {
+  start([](ServerConfig& c) { c.allow_origins = {"https://play.example.org"}; });
+  json t = create("latin", {"human", "bot:casual", "bot:casual", "bot:casual"});
+  const std::string target = fmt::format("/ws?table={}&token={}", t["id"].get<std::string>(), t["tokens"]["0"].get<std::string>());
+  EXPECT_THROW(WsClient(port_, target, 0, "https://evil.example"), std::exception);
+  EXPECT_THROW(WsClient(port_, target, 0, "null"), std::exception);
+  for (const std::string origin : {"http://127.0.0.1", "https://play.example.org", ""}) {
+    WsClient c(port_, target, 0, origin);
+    c.start_reading();
+    EXPECT_FALSE(c.wait_for([](const json& j) { return j.value("type", "") == "state"; }).is_null()) << origin;
+  }
+  // A form or text/plain POST (what another site can send without asking) is refused.
+  for (const char* ct : {"text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", ""}) {
+    std::string head = "POST /api/tables HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 2\r\n";
+    if (*ct) head += fmt::format("Content-Type: {}\r\n", ct);
+    const std::string out = raw_exchange(port_, head + "\r\n{}");
+    EXPECT_EQ(status_of(out), 415) << ct;
+  }
+  EXPECT_EQ(status_of(raw_exchange(port_, "POST /api/tables HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: "
+                                          "Application/JSON; charset=utf-8\r\nContent-Length: 2\r\n\r\n{}")),
+            400);  // JSON, read (and refused for what it says)
+}
+
+TEST_F(ServerTest, EveryResponseCarriesTheSecurityHeadersAndHeadWorks) {
+  const fs::path www = dir_ / "www";
+  fs::create_directories(www);
+  std::ofstream(www / "index.html") << "<h1>boneyard</h1>";
+  start([&](ServerConfig& c) { c.static_dir = www.string(); });
+  for (const char* path : {"/", "/api/health", "/api/nothing"}) {
+    const std::string out = raw_exchange(port_, fmt::format("GET {} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", path));
+    EXPECT_NE(out.find("X-Content-Type-Options: nosniff"), std::string::npos) << path;
+    EXPECT_NE(out.find("Referrer-Policy: no-referrer"), std::string::npos) << path;
+    EXPECT_NE(out.find("Content-Security-Policy: default-src 'self'; script-src 'self'"), std::string::npos) << path;
+  }
+  // HEAD: GET's status and length, no body.
+  for (const char* path : {"/api/health", "/"}) {
+    const std::string getr = raw_exchange(port_, fmt::format("GET {} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", path));
+    const std::string head = raw_exchange(port_, fmt::format("HEAD {} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", path));
+    EXPECT_EQ(status_of(head), 200) << head;
+    std::smatch a, b;
+    ASSERT_TRUE(std::regex_search(getr, a, std::regex("Content-Length: (\\d+)")));
+    ASSERT_TRUE(std::regex_search(head, b, std::regex("Content-Length: (\\d+)")));
+    EXPECT_EQ(a[1], b[1]);
+    EXPECT_EQ(head.substr(head.find("\r\n\r\n") + 4), "") << "HEAD has no body";
+  }
+  EXPECT_EQ(status_of(raw_exchange(port_, "HEAD /api/tables HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")), 405);
+}
+
+TEST_F(ServerTest, StaticFilesStayInsideTheirFolderByRealPath) {
+  const fs::path www = dir_ / "www";
+  fs::create_directories(www);
+  fs::create_directories(dir_ / "www-secret");
+  std::ofstream(www / "index.html") << "<h1>boneyard</h1>";
+  std::ofstream(dir_ / "www-secret" / "key.txt") << "top secret";
+  std::ofstream(dir_ / "outside.txt") << "top secret";
+  fs::create_symlink(dir_ / "www-secret", www / "link");       // a folder out of www
+  fs::create_symlink(dir_ / "outside.txt", www / "leak.txt");  // a file out of www
+  fs::create_symlink(www / "index.html", www / "home.html");   // inside: fine
+  start([&](ServerConfig& c) { c.static_dir = www.string(); });
+  for (const char* p : {"/link/key.txt", "/leak.txt", "/link"}) {
+    Reply r = get(port_, p);
+    EXPECT_EQ(r.status, 403) << p;
+    EXPECT_EQ(r.body.find("top secret"), std::string::npos) << p;
+  }
+  EXPECT_EQ(get(port_, "/home.html").body, "<h1>boneyard</h1>");
+}
+
+TEST_F(ServerTest, ASeededTableIsMarkedNotProvablyFair) {
+  start();
+  json seeded = create("latin", {"bot:casual", "bot:casual", "bot:casual", "bot:casual"}, {{"seed", 7}});
+  json real = create("latin", {"bot:casual", "bot:casual", "bot:casual", "bot:casual"});
+  for (int i = 0; i < 3000; ++i) {
+    if (view(seeded["id"], seeded["spectate"])["status"] == "over" && view(real["id"], real["spectate"])["status"] == "over") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(view(seeded["id"], seeded["spectate"])["provably_fair"], false);
+  EXPECT_EQ(view(real["id"], real["spectate"])["provably_fair"], true);
+  json fs_ = get(port_, fmt::format("/api/tables/{}/fairness", seeded["id"].get<std::string>())).j;
+  EXPECT_EQ(fs_["provably_fair"], false);
+  json fr = get(port_, fmt::format("/api/tables/{}/fairness", real["id"].get<std::string>())).j;
+  EXPECT_EQ(fr["provably_fair"], true);
+  EXPECT_EQ(fr["secret"].get<std::string>().size(), 64u);  // 32 random bytes
+  // boneyard verify accepts the real table's record and says the seeded one proves nothing.
+  for (const auto& [t, verdict] : {std::pair{seeded, false}, std::pair{real, true}}) {
+    Reply rec = get(port_, fmt::format("/api/tables/{}/record", t["id"].get<std::string>()));
+    ASSERT_EQ(rec.status, 200);
+    EXPECT_EQ(rec.j["fairness"]["provably_fair"], verdict);
+    const fs::path f = dir_ / fmt::format("rec-{}.json", verdict);
+    std::ofstream(f) << rec.body;
+    const fs::path out = dir_ / "verify.txt";
+    const int rc = std::system(fmt::format("{} verify {} >{} 2>&1", BONEYARD_EXE, f.string(), out.string()).c_str());
+    EXPECT_EQ(rc == 0, verdict);
+    std::ifstream in(out);
+    const std::string text((std::istreambuf_iterator<char>(in)), {});
+    if (!verdict) {
+      EXPECT_NE(text.find("NOT provably fair"), std::string::npos) << text;
+    }
+  }
 }
 
 }  // namespace

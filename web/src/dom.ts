@@ -8,7 +8,8 @@ export function h(tag: string, props: Record<string, unknown> | null = null, ...
       if (v === undefined || v === null || v === false) continue;
       if (k.startsWith("on") && typeof v === "function") e.addEventListener(k.slice(2), v as EventListener);
       else if (k === "class") e.className = String(v);
-      else if (k === "style") e.setAttribute("style", String(v));
+      // Through the CSSOM: the Content-Security-Policy (style-src 'self') blocks style attributes.
+      else if (k === "style") e.style.cssText = String(v);
       else if (k === "value") (e as HTMLInputElement).value = String(v);
       else if (k === "checked") (e as HTMLInputElement).checked = Boolean(v);
       else e.setAttribute(k, v === true ? "" : String(v));

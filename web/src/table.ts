@@ -869,6 +869,9 @@ export class Table {
         ok = Array.from(d, (x) => x.toString(16).padStart(2, "0")).join("") === String(f.commitment);
         verdict = t(ok ? "fair.ok" : "fair.bad");
       }
+      // A table made with a fixed seed (tests, study): its secret could be
+      // guessed from the seed, so the check proves nothing about the deal.
+      if (f.provably_fair === false) { ok = false; verdict = t("fair.seeded"); }
       body.appendChild(h("div", { class: "fairness" }, h("h4", null, t("fair.title")), h("p", null, t("fair.explain")),
         h("p", { class: "verdict " + (ok ? "good" : "bad"), id: "verdict" }, verdict),
         h("dl", null, h("dt", null, t("fair.commitment")), h("dd", null, String(f.commitment)), h("dt", null, t("fair.secret")), h("dd", null, String(f.secret ?? "")),

@@ -42,6 +42,8 @@ async function newPage(ctx, viewport = DESKTOP) {
   const page = await ctx.newPage();
   await page.setViewport(viewport);
   page.on("pageerror", (e) => { console.error("page error: " + e.message); failures++; });
+  // The server's Content-Security-Policy must not block anything the app does.
+  page.on("console", (m) => { if (/Content Security Policy/i.test(m.text())) { console.error("CSP violation: " + m.text()); failures++; } });
   await page.evaluateOnNewDocument(() => { if (!localStorage.getItem("boneyard.lang")) localStorage.setItem("boneyard.lang", "en"); });
   return page;
 }

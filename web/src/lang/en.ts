@@ -256,6 +256,7 @@ export const en: Record<string, string> = {
   "fair.explain": "Before any tile was dealt the server published the commitment, a SHA-256 of its secret. Now the secret is shown: its SHA-256 must equal the commitment, and the seed is made from the secret and every player's entropy.",
   "fair.ok": "The SHA-256 of the secret equals the commitment: the deal was fixed before anyone played.",
   "fair.bad": "The SHA-256 of the secret does NOT equal the commitment.",
+  "fair.seeded": "This table was made with a fixed seed (for tests or study): its secret comes from that seed, so anyone who knew the seed knew the deal. It is not provably fair.",
   "fair.unavailable": "This browser cannot compute SHA-256 here; use boneyard verify.",
   "fair.commitment": "Commitment",
   "fair.secret": "Secret",

@@ -256,6 +256,7 @@ export const es: Record<string, string> = {
   "fair.explain": "Antes de repartir, el servidor publicó el compromiso, el SHA-256 de su secreto. Ahora se muestra el secreto: su SHA-256 debe ser el compromiso, y la semilla sale del secreto y de la entropía de cada jugador.",
   "fair.ok": "El SHA-256 del secreto coincide con el compromiso: el reparto quedó fijado antes de jugar.",
   "fair.bad": "El SHA-256 del secreto NO coincide con el compromiso.",
+  "fair.seeded": "Esta mesa se creó con una semilla fija (para pruebas o estudio): su secreto sale de esa semilla, así que quien la conociera conocía el reparto. No es demostrablemente limpia.",
   "fair.unavailable": "Este navegador no puede calcular SHA-256 aquí; usa boneyard verify.",
   "fair.commitment": "Compromiso",
   "fair.secret": "Secreto",

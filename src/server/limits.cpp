@@ -1,0 +1,67 @@
+#include "server/limits.h"
+
+#include <cmath>
+
+namespace boneyard::server {
+
+namespace {
+const RateLimit& limit_of(const LimitsConfig& c, Cost k) { return k == Cost::create ? c.create : c.think; }
+}  // namespace
+
+int Limits::take(const std::string& addr, Cost c) {
+  const auto now = std::chrono::steady_clock::now();
+  const RateLimit& l = limit_of(cfg_, c);
+  std::lock_guard lk(m_);
+  prune(now);
+  Bucket& b = by_addr_[addr].buckets[static_cast<int>(c)];
+  if (b.tokens < 0) b.tokens = l.burst;
+  else b.tokens = std::min(l.burst, b.tokens + l.rate * std::chrono::duration<double>(now - b.last).count());
+  b.last = now;
+  if (b.tokens >= 1) {
+    b.tokens -= 1;
+    return 0;
+  }
+  if (l.rate <= 0) return 3600;
+  return std::max(1, static_cast<int>(std::ceil((1 - b.tokens) / l.rate)));
+}
+
+bool Limits::open(const std::string& addr) {
+  std::lock_guard lk(m_);
+  if (connections_ >= cfg_.max_connections) return false;
+  Address& a = by_addr_[addr];
+  if (a.connections >= cfg_.max_connections_per_address) return false;
+  ++a.connections;
+  ++connections_;
+  return true;
+}
+
+void Limits::close(const std::string& addr) {
+  std::lock_guard lk(m_);
+  auto it = by_addr_.find(addr);
+  if (it == by_addr_.end() || it->second.connections == 0) return;
+  --it->second.connections;
+  --connections_;
+}
+
+size_t Limits::connections() const {
+  std::lock_guard lk(m_);
+  return connections_;
+}
+
+// Forgets addresses with no connection whose buckets have refilled: the map
+// stays as small as the set of recently active clients.
+void Limits::prune(std::chrono::steady_clock::time_point now) {
+  if (now - last_prune_ < std::chrono::seconds(10) && by_addr_.size() < 100000) return;
+  last_prune_ = now;
+  for (auto it = by_addr_.begin(); it != by_addr_.end();) {
+    bool idle = it->second.connections == 0;
+    for (int k = 0; k < 2 && idle; ++k) {
+      const Bucket& b = it->second.buckets[k];
+      const RateLimit& l = limit_of(cfg_, static_cast<Cost>(k));
+      idle = b.tokens < 0 || b.tokens + l.rate * std::chrono::duration<double>(now - b.last).count() >= l.burst;
+    }
+    it = idle ? by_addr_.erase(it) : std::next(it);
+  }
+}
+
+}  // namespace boneyard::server

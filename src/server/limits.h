@@ -1,0 +1,57 @@
+#pragma once
+// Fair shares per client address (docs/server.md, "Limits"): token buckets
+// for the requests that cost the server (creating a table, a hint, a review,
+// a replay) and counts of open connections, in total and per address. One
+// address never takes what the others need; a refusal says when to retry.
+#include <chrono>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+namespace boneyard::server {
+
+// What an address may spend: `rate` per second, up to `burst` at once.
+struct RateLimit {
+  double rate = 1, burst = 10;
+};
+
+struct LimitsConfig {
+  RateLimit create{0.5, 20};  // POST /api/tables
+  RateLimit think{1, 10};     // hints, reviews and replays (they think or build large answers)
+  size_t max_connections = 4096;           // in total (kept below the descriptor limit at start)
+  size_t max_connections_per_address = 64;
+};
+
+// The kinds of costly request.
+enum class Cost { create, think };
+
+class Limits {
+ public:
+  explicit Limits(LimitsConfig cfg) : cfg_(cfg) {}
+  // Takes one request of kind `c` for `addr`; 0 when allowed, else the whole
+  // seconds to wait (for Retry-After).
+  int take(const std::string& addr, Cost c);
+  // A connection from addr: false (and nothing counted) at either cap.
+  bool open(const std::string& addr);
+  void close(const std::string& addr);
+  size_t connections() const;
+  const LimitsConfig& config() const { return cfg_; }
+
+ private:
+  struct Bucket {
+    double tokens = -1;  // -1: not used yet (full)
+    std::chrono::steady_clock::time_point last;
+  };
+  struct Address {
+    Bucket buckets[2];
+    size_t connections = 0;
+  };
+  void prune(std::chrono::steady_clock::time_point now);
+  LimitsConfig cfg_;
+  mutable std::mutex m_;
+  std::unordered_map<std::string, Address> by_addr_;
+  size_t connections_ = 0;
+  std::chrono::steady_clock::time_point last_prune_{};
+};
+
+}  // namespace boneyard::server
