@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 need=()
 for pkg in cmake ninja-build g++ libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libfmt-dev pkg-config \
            libboost-dev libsqlite3-dev libssl-dev chromium fonts-ipafont-gothic libzstd-dev openmpi-bin libopenmpi-dev \
-           pybind11-dev python3-pybind11 python3-numpy python3-pytest python3-dev python3-setuptools; do
+           pybind11-dev python3-pybind11 python3-numpy python3-pytest python3-dev python3-setuptools ccache; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 command -v node >/dev/null 2>&1 || need+=(nodejs)
@@ -25,7 +25,15 @@ if [ ! -d web/node_modules ]; then
 fi
 (cd web && node build.mjs) >&2
 BUILD_DIR="${BUILD_DIR:-build}"
+# ccache: a rebuild of the same sources (another clone, CI after a session)
+# compiles nothing twice. Paths are made relative to the folder above the
+# repository, so clones in different places share the cache.
+LAUNCHER=""
+if command -v ccache >/dev/null 2>&1; then
+  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(dirname "$PWD")}" CCACHE_NOHASHDIR=1
+  LAUNCHER="-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
+fi
 # Debian's interpreter (it has numpy), even when another python3 comes first on PATH.
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" \
-  -DPython3_EXECUTABLE=/usr/bin/python3 ${CMAKE_EXTRA:-} >/dev/null
+  -DPython3_EXECUTABLE=/usr/bin/python3 $LAUNCHER ${CMAKE_EXTRA:-} >/dev/null
 ninja -C "$BUILD_DIR" ${NINJA_TARGETS:-}
