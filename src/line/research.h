@@ -30,6 +30,8 @@ struct Research {
   static std::string chance_action_text(int action);
   static const char* chance_event(const State& s);  // what the pending chance event is
   static int chance_action_of(const State& s, std::string_view text);
+  // Perfect-recall information state (docs/python.md): the seat's own tiles.
+  static std::string hand_text(const State& s, int seat);
 };
 
 }  // namespace boneyard::line

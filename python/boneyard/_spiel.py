@@ -1,0 +1,151 @@
+"""OpenSpiel's names and meanings (docs/python.md, Coming from OpenSpiel):
+player ids, GameType, the Bot base class and the probability sampler, so
+that OpenSpiel's pure-Python algorithms run with `import boneyard as pyspiel`
+(or `from boneyard import pyspiel`)."""
+from __future__ import annotations
+
+import enum
+import json
+import random
+
+from ._boneyard import CHANCE, INVALID, SIMULTANEOUS, TERMINAL, game_info
+
+INVALID_ACTION = -1
+
+
+class PlayerId(enum.IntEnum):
+    """pyspiel.PlayerId: compares equal to the ints current_player() gives."""
+    DEFAULT = 0
+    CHANCE = CHANCE
+    SIMULTANEOUS = SIMULTANEOUS
+    INVALID = INVALID
+    TERMINAL = TERMINAL
+    MEAN_FIELD = -5
+
+
+class GameType:
+    """pyspiel.GameType: what kind of game this is, for the algorithms that
+    check before they run (CFR wants sequential, imperfect information,
+    explicit chance; exploitability wants zero or constant sum)."""
+
+    class Dynamics(enum.Enum):
+        SEQUENTIAL = 0
+        SIMULTANEOUS = 1
+        MEAN_FIELD = 2
+
+    class ChanceMode(enum.Enum):
+        DETERMINISTIC = 0
+        EXPLICIT_STOCHASTIC = 1
+        SAMPLED_STOCHASTIC = 2
+
+    class Information(enum.Enum):
+        ONE_SHOT = 0
+        PERFECT_INFORMATION = 1
+        IMPERFECT_INFORMATION = 2
+
+    class Utility(enum.Enum):
+        ZERO_SUM = 0
+        CONSTANT_SUM = 1
+        GENERAL_SUM = 2
+        IDENTICAL = 3
+
+    class RewardModel(enum.Enum):
+        REWARDS = 0
+        TERMINAL = 1
+
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+    @classmethod
+    def _of(cls, game) -> "GameType":
+        info = game_info(game.name())
+        try:
+            described = json.loads(info["describe"])
+        except (ValueError, TypeError):
+            described = {}
+        # Every option with its default (`boneyard rules NAME` lists the choices).
+        spec = dict(described.get("options", {})) if isinstance(described, dict) else {}
+        n = game.num_players()
+        return cls(
+            short_name=game.name(),
+            long_name=info.get("summary") or game.name(),
+            # Dice & Dominoes: every seat chooses at once.
+            dynamics=cls.Dynamics.SIMULTANEOUS if game.family() == "dice-and-dominoes" else cls.Dynamics.SEQUENTIAL,
+            # new_initial_state() starts at the chance root (docs/python.md, Chance).
+            chance_mode=cls.ChanceMode.EXPLICIT_STOCHASTIC,
+            information=cls.Information.IMPERFECT_INFORMATION,
+            utility=cls.Utility.ZERO_SUM if game.single_hand() else cls.Utility.CONSTANT_SUM,
+            reward_model=cls.RewardModel.TERMINAL,
+            max_num_players=n,
+            min_num_players=n,
+            provides_information_state_string=True,
+            provides_information_state_tensor=True,
+            provides_observation_string=True,
+            provides_observation_tensor=True,
+            provides_factored_observation_string=False,
+            parameter_specification=spec,
+            default_loadable=True,
+        )
+
+    def __repr__(self):
+        return (f"<GameType {self.short_name}: {self.dynamics.name}, {self.chance_mode.name}, "
+                f"{self.information.name}, {self.utility.name}>")
+
+
+class Bot:
+    """pyspiel.Bot: the base class OpenSpiel's Python bots subclass. A bot
+    gives its action with step(state); the other methods let a game runner
+    tell it what happened (inform_action) or restart it (restart_at)."""
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def step(self, state) -> int:
+        raise NotImplementedError("a Bot subclass gives step(state)")
+
+    def step_with_policy(self, state):
+        """(policy as [(action, probability)], action)."""
+        action = self.step(state)
+        return [(action, 1.0)], action
+
+    def restart(self):
+        pass
+
+    def restart_at(self, state):
+        pass
+
+    def inform_action(self, state, player_id: int, action: int):
+        pass
+
+    def inform_actions(self, state, actions):
+        pass
+
+    def provides_force_action(self) -> bool:
+        return False
+
+    def force_action(self, state, action: int):
+        pass
+
+    def provides_policy(self) -> bool:
+        return False
+
+    def get_policy(self, state):
+        raise NotImplementedError("this bot gives no policy")
+
+    def is_clone_able(self) -> bool:
+        return False
+
+    def clone(self):
+        raise NotImplementedError("this bot cannot be cloned")
+
+
+class UniformProbabilitySampler:
+    """pyspiel.UniformProbabilitySampler: a callable giving floats in
+    [min, max), for resample_from_infostate."""
+
+    def __init__(self, seed: int = 0, min: float = 0.0, max: float = 1.0):  # noqa: A002 (OpenSpiel's names)
+        self._rng = random.Random(seed)
+        self._lo, self._hi = min, max
+
+    def __call__(self) -> float:
+        return self._lo + (self._hi - self._lo) * self._rng.random()
