@@ -27,6 +27,7 @@ from ._boneyard import (  # noqa: F401  (re-exported)
     game_info,
     registered_games,
 )
+from . import _spiel
 from ._spiel import INVALID_ACTION, Bot, GameType, PlayerId, UniformProbabilitySampler  # noqa: F401
 from .env import DominoEnv  # noqa: F401
 
@@ -126,12 +127,13 @@ def _sides(self) -> int:
 
 
 def _max_utility(self) -> float:
-    """The largest return any player can get (docs/python.md, Returns)."""
-    return float(self._utility_bounds()[1])
+    """A bound on the largest return (docs/python.md, Returns)."""
+    return float(_spiel.utility_bounds(self)[1])
 
 
 def _min_utility(self) -> float:
-    return float(self._utility_bounds()[0])
+    """A bound on the smallest return."""
+    return float(_spiel.utility_bounds(self)[0])
 
 
 def _utility_sum(self) -> float:

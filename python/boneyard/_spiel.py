@@ -149,3 +149,57 @@ class UniformProbabilitySampler:
 
     def __call__(self) -> float:
         return self._lo + (self._hi - self._lo) * self._rng.random()
+
+
+_SET_PIPS = {"six": 6, "nine": 9, "twelve": 12, "fifteen": 15, "eighteen": 18}
+
+
+def _set_pips(name: str) -> int:
+    """Total pips of a double-N set (an upper bound for its cut-down forms)."""
+    for word, n in _SET_PIPS.items():
+        if f"double-{word}" in str(name):
+            return n * (n + 1) * (n + 2) // 2
+    return 18 * 19 * 20 // 2
+
+
+def utility_bounds(game) -> tuple[float, float]:
+    """(min, max) of a player's return (docs/python.md, Returns).
+
+    A whole game: each seat of a winning side gets 1/(winning sides), others 0.
+    One hand: the side's points in the game's unit less the mean over sides
+    (Mexican Train: penalty points count against), so with every side's
+    points in 0..P the return is within -(S-1)/S*P .. (S-1)/S*P; P is bounded
+    per family from the options (loose, as OpenSpiel allows: a bound, not
+    always reached)."""
+    if not game.single_hand():
+        return 0.0, 1.0
+    o = json.loads(game.options_json())
+    family = game.family()
+    n = game.num_players()
+    if family == "dice-and-dominoes":
+        # Net chips: the pot (every ante) less the own ante, or the ante lost.
+        ante = float(o.get("ante", 1))
+        return -ante, (n - 1) * ante
+    if family == "mexican-train":
+        # Penalty: the pips left in the hand (+50 for the blank double).
+        p = _set_pips(o.get("set", "")) + (50 if o.get("blank_double_50") in ("on", True) else 0)
+        return -(n - 1) / n * p, p / n
+    if family == "texas-42":
+        # Marks: at most the 7-mark bid; points: the bid (at most 7 x 42)
+        # plus the 42 points of a hand.
+        g = 7.0 if o.get("scoring") == "marks" else 7 * 42 + 42.0
+        return -g / 2, g / 2
+    # Line games: pips (doubled by capicua_double, rounded up to tens) plus
+    # every bonus: the one-off ones at most 100 each, the per-pass ones at
+    # most their N for every pass a hand can have.
+    pips = _set_pips(o.get("set", ""))
+    bonuses = str(o.get("bonuses", "none"))
+    p = 2 * pips + 10 + 2 + 4 * 100
+    hand = int(o.get("hand_size", 7))
+    passes = n * (hand * n + 1)
+    for b in bonuses.split(","):
+        digits = [int(x) for x in b.replace("_", " ").split() if x.isdigit()]
+        if digits:
+            p += max(digits) * passes
+    sides = len(game.new_initial_state(1).scores())
+    return -(sides - 1) / sides * p, (sides - 1) / sides * p

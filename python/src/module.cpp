@@ -128,6 +128,15 @@ class StateImpl final : public StateBase {
   using Move = typename G::Move;
   using List = MoveList<Move, G::kMaxMoves>;
 
+  // Information state: a resampled (or reshuffled) state's history starts
+  // at that point (the root), after the text each seat had there.
+  struct Root {
+    State state;
+    size_t index = 0;                 // actions_ before the root
+    std::vector<std::string> prefix;  // per player: the text up to the root
+    std::string public_prefix;        // the public part (no "seat N" line)
+  };
+
   StateImpl(std::shared_ptr<const GameImpl<G, R>> g, State s, uint64_t seed, bool seeded, bool explicit_chance = false)
       : g_(std::move(g)), s_(std::move(s)), seed_(seed), seeded_(seeded), explicit_(explicit_chance) {
     settle();
@@ -162,6 +171,23 @@ class StateImpl final : public StateBase {
     }
     s_.reseed(rng.next());
     seeded_ = false;  // no seed replays this state now
+    root_ = make_root(s_, -1);  // nobody saw the stock: every text stays
+  }
+
+  // A new start for history_text at `at` (this state's history so far):
+  // `keep`'s text (every seat's when -1) as it is now; the others' the
+  // public history and the tiles they hold in `at`.
+  std::shared_ptr<const Root> make_root(const State& at, int keep) const {
+    auto root = std::make_shared<Root>();
+    const std::string pub = history_text(0, false);
+    root->public_prefix = pub.substr(pub.find('\n') + 1);  // without the "seat N" line
+    for (int q = 0; q < s_.num_seats(); ++q)
+      root->prefix.push_back(keep < 0 || q == keep
+                                 ? info_string(q)
+                                 : fmt::format("seat {}\n{}you hold {}\n", q, root->public_prefix, R::hand_text(at, q)));
+    root->state = at;
+    root->index = actions_.size();
+    return root;
   }
   const GameBase& game() const override { return *g_; }
   int num_players() const override { return s_.num_seats(); }
@@ -402,15 +428,7 @@ class StateImpl final : public StateBase {
     // The sampler's information state is the original's; another seat's
     // private past in the sampled world is unknown, so its text is the
     // public history and the tiles it holds now.
-    auto root = std::make_shared<Root>();
-    root->state = s;
-    root->index = actions_.size();
-    const std::string pub = history_text(player, false);
-    root->public_prefix = pub.substr(pub.find('\n') + 1);  // without the "seat N" line
-    for (int q = 0; q < s_.num_seats(); ++q)
-      root->prefix.push_back(q == player ? info_string(q)
-                                         : fmt::format("seat {}\n{}you hold {}\n", q, root->public_prefix, R::hand_text(s, q)));
-    out->root_ = std::move(root);
+    out->root_ = make_root(s, player);
     return out;
   }
 
@@ -657,14 +675,6 @@ class StateImpl final : public StateBase {
   std::vector<uint8_t> chosen_;  // the pending chance event's outcomes so far
   std::vector<int> pending_;     // per seat: the move waiting for its drawn tiles (-1: none)
   int draws_needed_ = 0, draws_done_ = 0;
-  // Information state: a resampled state's history starts at its sample
-  // (the root), after the original's information state (prefix).
-  struct Root {
-    State state;
-    size_t index = 0;                 // actions_ before the root
-    std::vector<std::string> prefix;  // per player: the text up to the root
-    std::string public_prefix;        // the sampling player's public part
-  };
   std::shared_ptr<const Root> root_;
   bool trace_ = false;  // settle() logs what every seat sees of each chance outcome
   std::vector<std::string> trace_log_;
