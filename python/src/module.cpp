@@ -1080,6 +1080,24 @@ PYBIND11_MODULE(_boneyard, m) {
             return mask;
           },
           py::arg("player") = py::none())
+      // DominoEnv.observe in one call: {"observation": tensor, "action_mask": mask}.
+      .def("_env_observation",
+           [](const PyState& s, int p, bool masked) {
+             check_player(p, s.s->num_players());
+             auto obs = new_tensor(s.s->game().obs_shape);
+             s.s->observation(p, obs.mutable_data());
+             py::array_t<int8_t> mask(s.s->game().actions);
+             std::fill(mask.mutable_data(), mask.mutable_data() + mask.size(), int8_t{0});
+             if (!masked) {
+               static thread_local std::vector<int> buf;
+               s.s->legal_actions(p, buf);
+               for (int a : buf) mask.mutable_data()[a] = 1;
+             }
+             py::dict d;
+             d["observation"] = std::move(obs);
+             d["action_mask"] = std::move(mask);
+             return d;
+           })
       .def("apply_action", [](PyState& s, int a) { s.s->apply_action(a); })
       .def("apply_actions", [](PyState& s, const std::vector<int>& a) { s.s->apply_actions(a); })
       .def("action_to_string", [](const PyState& s, int p, int a) { return s.s->action_to_string(p, a); })
