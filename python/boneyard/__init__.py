@@ -32,11 +32,13 @@ from ._spiel import INVALID_ACTION, Bot, GameType, PlayerId, UniformProbabilityS
 from .env import DominoEnv  # noqa: F401
 
 SpielError = BoneyardError  # pyspiel.SpielError: a RuntimeError (and a ValueError)
+registered_names = registered_games  # pyspiel's name for the list of game names
 
 __all__ = [
     "CHANCE", "SIMULTANEOUS", "INVALID", "TERMINAL", "BoneyardError", "Game", "State",
     "registered_games", "game_info", "load_game", "make_bot", "BotAgent", "arena", "random_playouts",
     "DominoEnv", "PlayerId", "INVALID_ACTION", "SpielError", "Bot", "GameType", "UniformProbabilitySampler",
+    "registered_names",
 ]
 
 
