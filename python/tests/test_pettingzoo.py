@@ -169,3 +169,45 @@ def test_explicit_chance_env_is_seeded():
         play(env, rng, 7)
         runs.append(env.state.full_history())
     assert runs[0] == runs[1]
+
+
+def test_pettingzoo_and_gymnasium_classes_when_they_import(tmp_path):
+    # Neither is packaged in Debian: stand-in modules under their names show
+    # that DominoEnv subclasses pettingzoo.AECEnv and makes gymnasium spaces
+    # when they can be imported.
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "pettingzoo").mkdir()
+    (tmp_path / "pettingzoo" / "__init__.py").write_text("class AECEnv:\n    marker = 'pettingzoo'\n")
+    (tmp_path / "gymnasium").mkdir()
+    (tmp_path / "gymnasium" / "__init__.py").write_text("")
+    (tmp_path / "gymnasium" / "spaces.py").write_text(
+        "class Space:\n    pass\n"
+        "class Box(Space):\n"
+        "    def __init__(self, low, high, shape=None, dtype=None, seed=None):\n"
+        "        self.low, self.high, self.shape, self.dtype = low, high, shape, dtype\n"
+        "class Discrete(Space):\n"
+        "    def __init__(self, n, seed=None):\n        self.n = n\n"
+        "class Dict(Space):\n"
+        "    def __init__(self, spaces, seed=None):\n        self.spaces = spaces\n")
+    code = (
+        "import boneyard, pettingzoo, gymnasium.spaces as s\n"
+        "env = boneyard.DominoEnv('latin', {'single_hand': True})\n"
+        "assert isinstance(env, pettingzoo.AECEnv)\n"
+        "o = env.observation_space('player_0')\n"
+        "assert isinstance(o, s.Dict) and isinstance(o.spaces['observation'], s.Box)\n"
+        "assert o is env.observation_space('player_0')\n"
+        "assert isinstance(env.action_space('player_0'), s.Discrete)\n"
+        "env.reset(seed=1)\n"
+        "for agent in env.agent_iter():\n"
+        "    obs, r, term, trunc, info = env.last()\n"
+        "    env.step(None if term or trunc else int(obs['action_mask'].nonzero()[0][0]))\n"
+        "print('ok')\n")
+    path = os.pathsep.join([str(tmp_path)] + sys.path)
+    out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=path),
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
+    assert not spaces.HAVE_GYMNASIUM  # here, the stand-ins of boneyard.spaces
