@@ -206,9 +206,9 @@ def _seed_from(rng_or_seed) -> int:
         seed = 0
         for _ in range(3):
             u = float(rng_or_seed())
-            if not 0.0 <= u < 1.0:
+            if not 0.0 <= u <= 1.0:
                 raise BoneyardError(f"the probability sampler gave {u}; expected a float in [0, 1)")
-            seed = (seed << 21) | int(u * (1 << 21))
+            seed = (seed << 21) | min(int(u * (1 << 21)), (1 << 21) - 1)
         return seed
     raise BoneyardError("rng_or_seed: an int, random.Random, numpy.random.Generator or a callable sampler")
 

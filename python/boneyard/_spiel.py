@@ -141,11 +141,23 @@ class Bot:
 
 class UniformProbabilitySampler:
     """pyspiel.UniformProbabilitySampler: a callable giving floats in
-    [min, max), for resample_from_infostate."""
+    [min, max), for resample_from_infostate. As in pyspiel:
+    UniformProbabilitySampler(min, max) (a random seed) or
+    UniformProbabilitySampler(seed, min, max); here also (seed)."""
 
-    def __init__(self, seed: int = 0, min: float = 0.0, max: float = 1.0):  # noqa: A002 (OpenSpiel's names)
+    def __init__(self, *args):
+        if len(args) == 2:
+            seed, lo, hi = None, float(args[0]), float(args[1])
+        elif len(args) == 3:
+            seed, lo, hi = int(args[0]), float(args[1]), float(args[2])
+        elif len(args) <= 1:
+            seed, lo, hi = (int(args[0]) if args else None), 0.0, 1.0
+        else:
+            raise TypeError("UniformProbabilitySampler(min, max), (seed, min, max) or (seed)")
+        if not lo < hi:
+            raise ValueError(f"UniformProbabilitySampler: min {lo} must be below max {hi}")
         self._rng = random.Random(seed)
-        self._lo, self._hi = min, max
+        self._lo, self._hi = lo, hi
 
     def __call__(self) -> float:
         return self._lo + (self._hi - self._lo) * self._rng.random()

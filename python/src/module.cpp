@@ -383,7 +383,7 @@ class StateImpl final : public StateBase {
 
   std::string serialize() const override {
     if (!seeded_)
-      throw Error("this state was resampled from an information state: it has no seed to write a record from");
+      throw Error("this state was resampled (resample_from_infostate or resample_chance): no seed replays it, so it has no record");
     if (explicit_) {
       // Explicit chance: the game, its seed and every action, chance ones
       // included (as OpenSpiel serializes a state): no CLI record can hold a

@@ -131,6 +131,14 @@ def test_resample_with_a_probability_sampler():
     assert a.view_json(-1) == b.view_json(-1)
     with pytest.raises(ValueError, match=r"\[0, 1\)"):
         state.resample_from_infostate(1, lambda: 1.5)
+    # pyspiel's two forms: (min, max) from a random seed, (seed, min, max).
+    unseeded = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    assert all(0.0 <= unseeded() < 1.0 for _ in range(100))
+    assert len({unseeded() for _ in range(10)}) > 1
+    assert state.resample_from_infostate(1, unseeded).information_state_string(1) == \
+        state.information_state_string(1)
+    assert state.resample_from_infostate(1, lambda: 1.0).information_state_string(1) == \
+        state.information_state_string(1)
 
 
 def test_pickle_game_and_state():
