@@ -55,6 +55,7 @@ class DominoEnv(_Base):
         self.agents = []
         self.rewards, self._cumulative_rewards, self.terminations, self.truncations, self.infos = {}, {}, {}, {}, {}
         self.agent_selection = None
+        self._over = False
         self._obs_shape = tuple(self.game.observation_tensor_shape())
         self._num_actions = self.game.num_distinct_actions()
         # One space object per agent, made once (PettingZoo's api_test
@@ -102,7 +103,7 @@ class DominoEnv(_Base):
         self._pending = {}  # simultaneous node: seat -> action held
         self._steps = 0
         self._rewarded = False  # some reward in self.rewards is not zero
-        self._skip_agent_selection = None
+        self._over = False  # every agent finished (terminated or truncated)
         self.agent_selection = self._next_agent()
 
     def _resolve_chance(self):
@@ -167,7 +168,7 @@ class DominoEnv(_Base):
 
     def step(self, action):
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._over:  # every agent is finished at once: the game ended or was cut
             return self._dead_step(action)
         if action is None:
             raise ValueError(f"{agent} is not done: step() needs an action")
@@ -182,10 +183,10 @@ class DominoEnv(_Base):
             self._resolve_chance()
         if self._rewarded:
             self._clear_rewards()
-        if s.is_terminal() or (self.max_steps is not None and self._steps >= self.max_steps):
+        p = s.current_player()  # TERMINAL (-4) once the game is over
+        if p == -4 or (self.max_steps is not None and self._steps >= self.max_steps):
             self._finish()
         else:
-            p = s.current_player()
             self.agent_selection = self.possible_agents[p] if p >= 0 else self._next_agent()
 
     def _hold(self, agent, action):
@@ -211,6 +212,7 @@ class DominoEnv(_Base):
         for a in self.agents:
             self.terminations[a] = terminal
             self.truncations[a] = not terminal
+        self._over = True
         self._pending = {}
         self.agent_selection = self.agents[0]
 
