@@ -337,13 +337,14 @@ class StateImpl final : public StateBase {
     if (g_->single_hand && s_.hands_finished() >= 1) {
       // The hand's result in the game's own unit, less the mean over sides:
       // zero-sum (Mexican Train's penalty points count against).
-      const HandSummary h = s_.last_hand();
+      std::vector<double> points;  // HandSummary::side_points, without its texts
+      R::hand_points(s_, points);
       const double sign = g_->family == "mexican-train" ? -1.0 : 1.0;
-      const double mean = std::accumulate(h.side_points.begin(), h.side_points.end(), 0.0) /
-                          static_cast<double>(std::max<size_t>(1, h.side_points.size()));
+      const double mean = std::accumulate(points.begin(), points.end(), 0.0) /
+                          static_cast<double>(std::max<size_t>(1, points.size()));
       for (int p = 0; p < s_.num_seats(); ++p) {
         const auto sd = static_cast<size_t>(s_.side_of(p));
-        r[static_cast<size_t>(p)] = sd < h.side_points.size() ? sign * (h.side_points[sd] - mean) : 0.0;
+        r[static_cast<size_t>(p)] = sd < points.size() ? sign * (points[sd] - mean) : 0.0;
       }
       return r;
     }

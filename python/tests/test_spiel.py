@@ -244,3 +244,24 @@ def test_options_json_gives_the_options_only():
     o = json.loads(game.options_json())
     assert o["single_hand"] is True and o["target"] == 100 and o["set"] == "double-six"
     assert "hands" not in o and "actor" not in o
+
+
+@pytest.mark.parametrize("name", ["latin", "jamaica", "santiago", "two-draw", "mexican-train", "texas-42",
+                                  "dice-and-dominoes"])
+def test_single_hand_returns_are_the_records_side_points(name):
+    # returns() reads each game's hand result directly; the record's
+    # side_points come from the engine's full hand summary.
+    import json
+    game = pyspiel.load_game(name, {"single_hand": True})
+    rng = random.Random(6)
+    sign = -1.0 if name == "mexican-train" else 1.0
+    for seed in range(4):
+        state = game.new_initial_state(seed)
+        while not state.is_terminal():
+            random_step(state, rng)
+        points = json.loads(state.serialize())["hands"][-1]["side_points"]
+        mean = sum(points) / len(points)
+        sides = len(state.scores())
+        for p, r in enumerate(state.returns()):
+            side = p % sides  # partners sit opposite (seat & 1); otherwise a seat is its side
+            assert r == pytest.approx(sign * (points[side] - mean))

@@ -198,3 +198,10 @@ std::string Research::public_round_text(const State& s) {
 }
 
 }  // namespace boneyard::dice_dominoes
+
+namespace boneyard::dice_dominoes {
+void Research::hand_points(const State& s, std::vector<double>& out) {
+  out.clear();
+  for (int k = 0; k < s.num_seats(); ++k) out.push_back(s.last_result().net[k]);
+}
+}  // namespace boneyard::dice_dominoes
