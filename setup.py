@@ -1,16 +1,23 @@
-"""Installs the Python package `boneyard` (docs/python.md) offline, with
-setuptools and pybind11 (Debian: python3-setuptools, python3-pybind11,
-pybind11-dev, libfmt-dev, nlohmann-json3-dev):
+"""Installs the Python package `boneyard` (docs/python.md, Installing)
+offline, with setuptools and pybind11 (Debian: python3-setuptools,
+python3-pybind11, pybind11-dev, libfmt-dev, nlohmann-json3-dev, libzstd-dev,
+python3-venv). Debian's python refuses a system-wide pip install (PEP 668),
+so install into a virtual environment that sees Debian's numpy:
 
-    /usr/bin/python3 -m pip install --no-build-isolation .
+    /usr/bin/python3 -m venv --system-site-packages ~/.venvs/boneyard
+    ~/.venvs/boneyard/bin/pip install --no-build-isolation .
 
-It compiles the engine's sources (src/, without the CLI) and the bindings
-(python/src/) into one extension module, boneyard._boneyard.
+It compiles the engine's sources (src/, without the CLI and the server) and
+the bindings (python/src/) into one extension module, boneyard._boneyard,
+on every core. BONEYARD_PREBUILT=<cmake build dir> links that build's
+static libraries instead of compiling the engine again (the same sources,
+built with -fPIC; ctest's python_install test uses it).
 """
 import glob
 import os
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 try:
     import pybind11
@@ -27,11 +34,34 @@ def rel(paths):
     return sorted(os.path.relpath(p, HERE) for p in paths)
 
 
-sources = rel(glob.glob(os.path.join(HERE, "src", "core", "*.cpp")) + glob.glob(os.path.join(HERE, "src", "bots", "*.cpp")))
-for g in GAMES:
-    sources += rel(glob.glob(os.path.join(HERE, "src", g, "*.cpp")))
-sources += rel(glob.glob(os.path.join(HERE, "src", "record", "*.cpp")))
-sources += ["src/games.cpp"] + rel(glob.glob(os.path.join(HERE, "python", "src", "*.cpp")))
+PREBUILT = os.environ.get("BONEYARD_PREBUILT")
+BINDINGS = rel(glob.glob(os.path.join(HERE, "python", "src", "*.cpp")))
+
+if PREBUILT:
+    # The CMake build's static libraries, most dependent first.
+    libs = ["boneyard_lib"] + [f"boneyard_{g}" for g in GAMES] + ["boneyard_core"]
+    archives = [os.path.join(os.path.abspath(PREBUILT), f"lib{name}.a") for name in libs]
+    for a in archives:
+        if not os.path.exists(a):
+            raise SystemExit(f"BONEYARD_PREBUILT: {a} is missing (build the CMake targets first)")
+    sources, extra_objects = BINDINGS, archives
+else:
+    sources = rel(glob.glob(os.path.join(HERE, "src", "core", "*.cpp")) + glob.glob(os.path.join(HERE, "src", "bots", "*.cpp")))
+    for g in GAMES:
+        sources += rel(glob.glob(os.path.join(HERE, "src", g, "*.cpp")))
+    sources += rel(glob.glob(os.path.join(HERE, "src", "record", "*.cpp")))
+    sources += ["src/games.cpp"] + BINDINGS
+    extra_objects = []
+
+
+class ParallelBuildExt(build_ext):
+    """Compiles the sources on every core (pip gives no -j)."""
+
+    def finalize_options(self):
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = os.cpu_count() or 1
+
 
 ext = Extension(
     "boneyard._boneyard",
@@ -39,7 +69,9 @@ ext = Extension(
     include_dirs=["src"] + PYBIND_INCLUDE,
     define_macros=[(f"BONEYARD_HAS_{g.upper()}", "1") for g in GAMES],
     extra_compile_args=["-std=c++20", "-O2", "-fvisibility=hidden"],
-    libraries=["fmt"],
+    extra_objects=extra_objects,
+    # zstd: the record reader's compressed shards (src/record/zstd_io.cpp).
+    libraries=["fmt", "zstd", "pthread"],
     language="c++",
 )
 
@@ -50,6 +82,7 @@ setup(
     packages=["boneyard"],
     package_dir={"boneyard": "python/boneyard"},
     ext_modules=[ext],
+    cmdclass={"build_ext": ParallelBuildExt},
     python_requires=">=3.9",
     install_requires=["numpy"],
     zip_safe=False,

@@ -37,6 +37,40 @@ def python_loop_hands(seconds, explicit_chance=False):
     return hands / dt, moves / dt
 
 
+def env_loop_hands(seconds):
+    # PettingZoo's AEC loop over DominoEnv, a random legal action from the
+    # observation's action mask.
+    env = boneyard.DominoEnv("latin", {"single_hand": True})
+    choice = random.Random(1).choice
+    hands = steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        env.reset(seed=hands)
+        last, step = env.last, env.step
+        for _ in env.agent_iter():
+            obs, reward, term, trunc, info = last()
+            step(None if term or trunc else int(choice(obs["action_mask"].nonzero()[0])))
+            steps += 1
+        hands += 1
+    dt = time.perf_counter() - start
+    return hands / dt, steps / dt
+
+
+def infostate_calls(seconds):
+    # The perfect-recall string is built on request, by replaying the hand.
+    game = boneyard.load_game("latin", {"single_hand": True})
+    s = game.new_initial_state(3)
+    for _ in range(12):
+        s.apply_action(s.legal_actions()[0])
+    n = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(1000):
+            s.information_state_string(0)
+        n += 1000
+    return n / (time.perf_counter() - start)
+
+
 def tensor_calls(seconds):
     game = boneyard.load_game("latin", {"single_hand": True})
     s = game.new_initial_state(3)
@@ -91,6 +125,9 @@ def main():
     print(f"latin single_hand=on random hands from a Python loop: {h:,.0f} hands/s ({m:,.0f} moves/s), one core")
     h, m = python_loop_hands(a.seconds, explicit_chance=True)
     print(f"  the same with explicit_chance=True: {h:,.0f} hands/s ({m:,.0f} steps/s, chance nodes included)")
+    h, m = env_loop_hands(a.seconds)
+    print(f"DominoEnv (PettingZoo AEC loop), latin single_hand=on: {h:,.0f} hands/s ({m:,.0f} agent steps/s)")
+    print(f"information_state_string after 12 moves: {infostate_calls(a.seconds):,.0f} calls/s")
     into, alloc = tensor_calls(a.seconds)
     print(f"observation_tensor_into (preallocated buffer): {into:,.0f} calls/s; observation_tensor (new array): "
           f"{alloc:,.0f} calls/s")

@@ -65,6 +65,9 @@ class StateBase {
   virtual std::vector<std::pair<int, int>> history() const = 0;
   virtual void observation(int player, float* out) const = 0;
   virtual void info_state(int player, float* out) const = 0;
+  virtual std::string info_string(int player) const = 0;
+  virtual void reshuffle(uint64_t seed) = 0;
+  virtual std::shared_ptr<GameBase> game_shared() const = 0;
   virtual std::string render(int player) const = 0;
   virtual std::string view_json(int player) const = 0;
   virtual std::string serialize() const = 0;
@@ -100,6 +103,7 @@ class GameBase {
   bool single_hand = false;
   int players = 0, actions = 0, max_length = 0, chance_actions = 0;
   std::vector<int> obs_shape, info_shape;
+  std::string options_text;  // the game's options as JSON (every value, defaults included)
   int obs_size = 0, info_size = 0;
   const GameEntry* entry = nullptr;
 
@@ -124,12 +128,67 @@ class StateImpl final : public StateBase {
   using Move = typename G::Move;
   using List = MoveList<Move, G::kMaxMoves>;
 
+  // Information state: a resampled (or reshuffled) state's history starts
+  // at that point (the root), after the text each seat had there.
+  struct Root {
+    State state;
+    size_t index = 0;                 // actions_ before the root
+    std::vector<std::string> prefix;  // per player: the text up to the root
+    std::string public_prefix;        // the public part (no "seat N" line)
+  };
+
   StateImpl(std::shared_ptr<const GameImpl<G, R>> g, State s, uint64_t seed, bool seeded, bool explicit_chance = false)
       : g_(std::move(g)), s_(std::move(s)), seed_(seed), seeded_(seeded), explicit_(explicit_chance) {
     settle();
   }
 
   std::unique_ptr<StateBase> clone() const override { return std::make_unique<StateImpl>(*this); }
+  std::shared_ptr<GameBase> game_shared() const override {
+    return std::const_pointer_cast<GameImpl<G, R>>(g_);
+  }
+
+  // A seeded state carries its future: the stock's order and the generator
+  // of later deals and rolls (a clone carries the same). This deals the
+  // undrawn stock anew, uniformly, and reseeds the generator; what any seat
+  // sees is unchanged.
+  void reshuffle(uint64_t seed) override {
+    if (explicit_) throw Error("resample_chance: an explicit-chance state has no stock order yet: each draw is a chance node");
+    Rng rng(seed);
+    std::vector<Outcome> o;
+    for (int k = 0;; ++k) {
+      R::draw_outcomes(s_, k, o);
+      if (o.empty()) break;
+      double u = static_cast<double>(rng.next() >> 11) * 0x1.0p-53;
+      size_t pick = o.size() - 1;
+      for (size_t i = 0; i < o.size(); ++i) {
+        if (u < o[i].probability) {
+          pick = i;
+          break;
+        }
+        u -= o[i].probability;
+      }
+      R::put_next_draw(s_, k, o[pick].action);
+    }
+    s_.reseed(rng.next());
+    seeded_ = false;  // no seed replays this state now
+    root_ = make_root(s_, -1);  // nobody saw the stock: every text stays
+  }
+
+  // A new start for history_text at `at` (this state's history so far):
+  // `keep`'s text (every seat's when -1) as it is now; the others' the
+  // public history and the tiles they hold in `at`.
+  std::shared_ptr<const Root> make_root(const State& at, int keep) const {
+    auto root = std::make_shared<Root>();
+    const std::string pub = history_text(0, false);
+    root->public_prefix = pub.substr(pub.find('\n') + 1);  // without the "seat N" line
+    for (int q = 0; q < s_.num_seats(); ++q)
+      root->prefix.push_back(keep < 0 || q == keep
+                                 ? info_string(q)
+                                 : fmt::format("seat {}\n{}you hold {}\n", q, root->public_prefix, R::hand_text(at, q)));
+    root->state = at;
+    root->index = actions_.size();
+    return root;
+  }
   const GameBase& game() const override { return *g_; }
   int num_players() const override { return s_.num_seats(); }
   int hands_finished() const override { return s_.hands_finished(); }
@@ -257,7 +316,11 @@ class StateImpl final : public StateBase {
         throw Error(fmt::format("chance action {} is outside 0..{}", action, g_->chance_actions - 1));
       return R::chance_action_text(action);
     }
-    if (player >= 0 && player < s_.num_seats() && s_.actor().acts(player)) return s_.move_text(legal_move(player, action));
+    if (player != kChancePlayer) check_player(player, s_.num_seats());
+    if (action < 0 || action >= g_->actions)
+      throw Error(fmt::format("action {} is outside 0..{}", action, g_->actions - 1));
+    // Any action in range has a text, legal now or not (OpenSpiel's
+    // algorithms print whole policies).
     return s_.move_text(R::from_action(s_, action));
   }
 
@@ -274,13 +337,14 @@ class StateImpl final : public StateBase {
     if (g_->single_hand && s_.hands_finished() >= 1) {
       // The hand's result in the game's own unit, less the mean over sides:
       // zero-sum (Mexican Train's penalty points count against).
-      const HandSummary h = s_.last_hand();
+      std::vector<double> points;  // HandSummary::side_points, without its texts
+      R::hand_points(s_, points);
       const double sign = g_->family == "mexican-train" ? -1.0 : 1.0;
-      const double mean = std::accumulate(h.side_points.begin(), h.side_points.end(), 0.0) /
-                          static_cast<double>(std::max<size_t>(1, h.side_points.size()));
+      const double mean = std::accumulate(points.begin(), points.end(), 0.0) /
+                          static_cast<double>(std::max<size_t>(1, points.size()));
       for (int p = 0; p < s_.num_seats(); ++p) {
         const auto sd = static_cast<size_t>(s_.side_of(p));
-        r[static_cast<size_t>(p)] = sd < h.side_points.size() ? sign * (h.side_points[sd] - mean) : 0.0;
+        r[static_cast<size_t>(p)] = sd < points.size() ? sign * (points[sd] - mean) : 0.0;
       }
       return r;
     }
@@ -320,7 +384,7 @@ class StateImpl final : public StateBase {
 
   std::string serialize() const override {
     if (!seeded_)
-      throw Error("this state was resampled from an information state: it has no seed to write a record from");
+      throw Error("this state was resampled (resample_from_infostate or resample_chance): no seed replays it, so it has no record");
     if (explicit_) {
       // Explicit chance: the game, its seed and every action, chance ones
       // included (as OpenSpiel serializes a state): no CLI record can hold a
@@ -362,6 +426,10 @@ class StateImpl final : public StateBase {
     auto out = std::make_unique<StateImpl>(*this);
     out->s_ = s;
     out->seeded_ = false;
+    // The sampler's information state is the original's; another seat's
+    // private past in the sampled world is unknown, so its text is the
+    // public history and the tiles it holds now.
+    out->root_ = make_root(s, player);
     return out;
   }
 
@@ -496,9 +564,105 @@ class StateImpl final : public StateBase {
     if (explicit_) return;  // chance nodes are the caller's to resolve
     while (!s_.terminal() && s_.actor().kind == Actor::Chance) {
       const int hands = s_.hands_finished();
-      s_.apply_chance();
+      if (trace_) {
+        const std::string event = R::chance_event(s_);
+        s_.apply_chance();
+        trace_log_.push_back(public_event(event) ? s_.chance_text() : event);
+      } else {
+        s_.apply_chance();
+      }
       if (s_.hands_finished() != hands) hand_moves_.clear();
     }
+  }
+
+  // Rolls and the first-dealer draw are seen by every seat; a deal or a
+  // draw from the stock only by the seat that gets the tiles.
+  static bool public_event(std::string_view event) { return event == "roll" || event == "dealer_draw"; }
+
+  // The perfect-recall information state of `player` (docs/python.md,
+  // Information state): the history replayed from its root, every action
+  // with its actor (another seat's move as that seat's opponents see it),
+  // the public chance outcomes, and the player's own tiles each time they
+  // change. Built only when asked: the play loop pays nothing for it.
+  std::string info_string(int player) const override {
+    check_player(player, s_.num_seats());
+    return history_text(player, true);
+  }
+
+  // own = false: the public part only (the player's own moves and tiles
+  // hidden), for a resampled world whose private past is unknown.
+  std::string history_text(int player, bool own) const {
+    StateImpl r(*this);
+    r.actions_.clear();
+    r.hand_moves_.clear();
+    r.chosen_.clear();
+    r.pending_.clear();
+    r.draws_needed_ = r.draws_done_ = 0;
+    r.trace_ = true;
+    r.trace_log_.clear();
+    std::string out;
+    size_t start = 0;
+    if (root_) {
+      out = own ? root_->prefix[static_cast<size_t>(player)] : fmt::format("seat {}\n{}", player, root_->public_prefix);
+      r.s_ = root_->state;
+      start = root_->index;
+    } else {
+      out = fmt::format("seat {}\n", player);
+      r.s_ = fresh();
+      r.settle();
+    }
+    auto hand = [&] { return own ? R::hand_text(r.s_, player) : std::string(); };
+    auto round = [&] {
+      if constexpr (requires { R::public_round_text(r.s_); }) return R::public_round_text(r.s_);
+      else return std::string();
+    };
+    std::string last_hand = root_ ? hand() : std::string(), last_round = round();
+    auto flush = [&] {
+      if (std::string x = round(); x != last_round) {
+        out += x + "\n";
+        last_round = std::move(x);
+      }
+      for (const std::string& e : r.trace_log_) out += "chance " + e + "\n";
+      r.trace_log_.clear();
+      if (std::string h = hand(); h != last_hand) {
+        out += "you hold " + h + "\n";
+        last_hand = std::move(h);
+      }
+    };
+    auto move_line = [&](int q, int action) {
+      const Move m = R::from_action(r.s_, action);
+      std::string text;
+      if constexpr (requires { R::public_move_text(r.s_, q, m); }) text = own && q == player ? r.s_.move_text(m) : R::public_move_text(r.s_, q, m);
+      else text = r.s_.move_text(m);
+      out += fmt::format("seat {} {}\n", q, text);
+    };
+    flush();
+    size_t i = start;
+    while (i < actions_.size()) {
+      const auto [p, x] = actions_[i];
+      if (p == kChancePlayer) {
+        const std::string event = r.chance_event();
+        out += "chance " + (public_event(event) ? R::chance_action_text(x) : event) + "\n";
+        r.apply_action(x);
+        ++i;
+      } else if (r.current_player() == kSimultaneousPlayer) {
+        const Actor a = r.s_.actor();
+        std::vector<int> joint(static_cast<size_t>(r.s_.num_seats()), -1);
+        int missing = std::popcount(static_cast<unsigned>(a.seats));
+        while (missing-- > 0 && i < actions_.size()) {
+          const auto [q, y] = actions_[i++];
+          joint[static_cast<size_t>(q)] = y;
+          move_line(q, y);
+        }
+        r.apply_actions(joint);
+      } else {
+        move_line(p, x);
+        r.apply_action(x);
+        ++i;
+      }
+      flush();
+    }
+    return out;
   }
 
   std::shared_ptr<const GameImpl<G, R>> g_;
@@ -512,6 +676,9 @@ class StateImpl final : public StateBase {
   std::vector<uint8_t> chosen_;  // the pending chance event's outcomes so far
   std::vector<int> pending_;     // per seat: the move waiting for its drawn tiles (-1: none)
   int draws_needed_ = 0, draws_done_ = 0;
+  std::shared_ptr<const Root> root_;
+  bool trace_ = false;  // settle() logs what every seat sees of each chance outcome
+  std::vector<std::string> trace_log_;
 };
 
 template <class G, class R>
@@ -543,6 +710,7 @@ class GameImpl final : public GameBase, public std::enable_shared_from_this<Game
     max_length = R::max_game_length(s);
     chance_actions = R::max_chance_outcomes(s);
     const nlohmann::json o = s.options_json();
+    options_text = o.dump();
     if (o.contains("single_hand")) {
       const auto& v = o["single_hand"];
       single_hand = v.is_boolean() ? v.get<bool>() : (v.is_string() && v.get<std::string>() == "on");
@@ -731,7 +899,42 @@ struct PyBot {
 
 uint64_t seed_of(const py::object& seed) {
   if (seed.is_none()) return std::random_device{}() * 0x100000001ull + std::random_device{}();
-  return seed.cast<uint64_t>();
+  const auto bad = [&] {
+    return Error(fmt::format("seed must be an int in 0..2**64-1 (or None for OpenSpiel's chance root), got {}",
+                             std::string(py::repr(seed))));
+  };
+  if (!py::isinstance<py::int_>(seed) || py::isinstance<py::bool_>(seed)) throw bad();
+  const unsigned long long v = PyLong_AsUnsignedLongLong(seed.ptr());
+  if (v == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+    PyErr_Clear();
+    throw bad();
+  }
+  return v;
+}
+
+// A player argument: None is the current player; CHANCE names the chance
+// player; anything else must be a seat.
+int player_arg(const StateBase& s, const py::object& player) {
+  if (player.is_none()) return s.current_player();
+  if (!py::isinstance<py::int_>(player)) throw Error(fmt::format("player must be an int, got {}", std::string(py::repr(player))));
+  const int p = player.cast<int>();
+  if (p != kChancePlayer) check_player(p, s.num_players());
+  return p;
+}
+
+// A seat argument (tensors, strings): None is the current player, which
+// must then be a seat.
+int seat_arg(const StateBase& s, const py::object& player) {
+  if (player.is_none()) {
+    const int p = s.current_player();
+    if (p < 0)
+      throw Error(fmt::format("no player to act now (current player {}): name the player", p));
+    return p;
+  }
+  if (!py::isinstance<py::int_>(player)) throw Error(fmt::format("player must be an int, got {}", std::string(py::repr(player))));
+  const int p = player.cast<int>();
+  check_player(p, s.num_players());
+  return p;
 }
 
 py::array_t<float> new_tensor(const std::vector<int>& shape) {
@@ -752,7 +955,9 @@ float* buffer_of(py::array& buf, int size) {
 
 PYBIND11_MODULE(_boneyard, m) {
   m.doc() = "Boneyard domino games: an OpenSpiel-style API (docs/python.md)";
-  py::register_exception<Error>(m, "BoneyardError", PyExc_ValueError);
+  // A ValueError (bad input) that is also a RuntimeError, as pyspiel.SpielError is.
+  py::register_exception<Error>(m, "BoneyardError",
+                                py::make_tuple(py::handle(PyExc_ValueError), py::handle(PyExc_RuntimeError)));
   register_all_games();
 
   m.attr("CHANCE") = kChancePlayer;
@@ -787,7 +992,7 @@ PYBIND11_MODULE(_boneyard, m) {
         for (const auto& [k, v] : g.g->options) d[py::str(k)] = v;
         return d;
       })
-      .def("options_json", [](const PyGame& g) { return g.g->new_state(1)->view_json(-1); })
+      .def("options_json", [](const PyGame& g) { return g.g->options_text; })
       .def("num_players", [](const PyGame& g) { return g.g->players; })
       .def("num_distinct_actions", [](const PyGame& g) { return g.g->actions; })
       .def("max_game_length", [](const PyGame& g) { return g.g->max_length; })
@@ -856,7 +1061,7 @@ PYBIND11_MODULE(_boneyard, m) {
       .def(
           "legal_actions",
           [](const PyState& s, const py::object& player) {
-            int p = player.is_none() ? s.s->current_player() : player.cast<int>();
+            const int p = player_arg(*s.s, player);
             static thread_local std::vector<int> buf;
             s.s->legal_actions(p, buf);
             py::list out(buf.size());
@@ -867,7 +1072,7 @@ PYBIND11_MODULE(_boneyard, m) {
       .def(
           "legal_actions_mask",
           [](const PyState& s, const py::object& player) {
-            int p = player.is_none() ? s.s->current_player() : player.cast<int>();
+            const int p = player_arg(*s.s, player);
             std::vector<int> buf;
             s.s->legal_actions(p, buf);
             py::array_t<int8_t> mask(p == kChancePlayer ? s.s->game().chance_actions : s.s->game().actions);
@@ -876,6 +1081,24 @@ PYBIND11_MODULE(_boneyard, m) {
             return mask;
           },
           py::arg("player") = py::none())
+      // DominoEnv.observe in one call: {"observation": tensor, "action_mask": mask}.
+      .def("_env_observation",
+           [](const PyState& s, int p, bool masked) {
+             check_player(p, s.s->num_players());
+             auto obs = new_tensor(s.s->game().obs_shape);
+             s.s->observation(p, obs.mutable_data());
+             py::array_t<int8_t> mask(s.s->game().actions);
+             std::fill(mask.mutable_data(), mask.mutable_data() + mask.size(), int8_t{0});
+             if (!masked) {
+               static thread_local std::vector<int> buf;
+               s.s->legal_actions(p, buf);
+               for (int a : buf) mask.mutable_data()[a] = 1;
+             }
+             py::dict d;
+             d["observation"] = std::move(obs);
+             d["action_mask"] = std::move(mask);
+             return d;
+           })
       .def("apply_action", [](PyState& s, int a) { s.s->apply_action(a); })
       .def("apply_actions", [](PyState& s, const std::vector<int>& a) { s.s->apply_actions(a); })
       .def("action_to_string", [](const PyState& s, int p, int a) { return s.s->action_to_string(p, a); })
@@ -888,23 +1111,30 @@ PYBIND11_MODULE(_boneyard, m) {
         return out;
       })
       .def("full_history", [](const PyState& s) { return s.s->history(); })
-      .def("observation_string", [](const PyState& s, int p) { return s.s->render(p); })
-      .def("information_state_string", [](const PyState& s, int p) { return s.s->render(p); })
+      .def("observation_string", [](const PyState& s, const py::object& p) { return s.s->render(seat_arg(*s.s, p)); },
+           py::arg("player") = py::none())
+      .def("information_state_string",
+           [](const PyState& s, const py::object& p) { return s.s->info_string(seat_arg(*s.s, p)); },
+           py::arg("player") = py::none())
       .def("view_json", [](const PyState& s, int p) { return s.s->view_json(p); }, py::arg("player") = -1)
-      .def("observation_tensor",
-           [](const PyState& s, int p) {
-             auto out = new_tensor(s.s->game().obs_shape);
-             s.s->observation(p, out.mutable_data());
-             return out;
-           })
+      .def(
+          "observation_tensor",
+          [](const PyState& s, const py::object& p) {
+            auto out = new_tensor(s.s->game().obs_shape);
+            s.s->observation(seat_arg(*s.s, p), out.mutable_data());
+            return out;
+          },
+          py::arg("player") = py::none())
       .def("observation_tensor_into",
            [](const PyState& s, int p, py::array& buf) { s.s->observation(p, buffer_of(buf, s.s->game().obs_size)); })
-      .def("information_state_tensor",
-           [](const PyState& s, int p) {
-             auto out = new_tensor(s.s->game().info_shape);
-             s.s->info_state(p, out.mutable_data());
-             return out;
-           })
+      .def(
+          "information_state_tensor",
+          [](const PyState& s, const py::object& p) {
+            auto out = new_tensor(s.s->game().info_shape);
+            s.s->info_state(seat_arg(*s.s, p), out.mutable_data());
+            return out;
+          },
+          py::arg("player") = py::none())
       .def("information_state_tensor_into",
            [](const PyState& s, int p, py::array& buf) {
              s.s->info_state(p, buffer_of(buf, s.s->game().info_size));
@@ -924,6 +1154,8 @@ PYBIND11_MODULE(_boneyard, m) {
         return s.s->bot_values(*b.bot, p);
       })
       .def("game_name", [](const PyState& s) { return s.s->game().name; })
+      .def("get_game", [](const PyState& s) { return PyGame{s.s->game_shared()}; })
+      .def("_reshuffle", [](PyState& s, const py::object& seed) { s.s->reshuffle(seed_of(seed)); })
       .def("__str__", [](const PyState& s) { return s.s->render(-1); })
       .def("__repr__", [](const PyState& s) { return fmt::format("<boneyard.State of {}>", s.s->game().name); });
 

@@ -161,3 +161,47 @@ int Research::chance_action_of(const State&, std::string_view text) {
 const char* Research::chance_event(const State& s) { return s.phase() == Phase::Roll ? "roll" : "deal"; }
 
 }  // namespace boneyard::dice_dominoes
+
+namespace boneyard::dice_dominoes {
+
+namespace {
+std::string face_text(uint8_t f) { return f == kNone ? "?" : to_string(Tile{f}); }
+}  // namespace
+
+std::string Research::hand_text(const State& s, int seat) {
+  std::string out;
+  const uint64_t p = s.hand(seat);
+  for (int f = kFaces - 1; f >= 0; --f)
+    for (int c = 0; c < pile::copies(p, f); ++c) out += (out.empty() ? "" : " ") + face_text(static_cast<uint8_t>(f));
+  return out;
+}
+
+// A laid pair is face down: the others see how many tiles, not which.
+std::string Research::public_move_text(const State&, int, Move m) {
+  if (m.kind == Move::Lay) return m.second == kNone ? "lay 1" : "lay 2";
+  return m.kind == Move::Reroll ? "reroll" : "keep";
+}
+
+// Only the revealed tiles are named; a face-down tile stays hidden.
+std::string Research::public_round_text(const State& s) {
+  const RoundRecord& r = s.last_round();
+  std::string out = fmt::format("round {} dice {} {}{}", r.number, r.dice[0], r.dice[1], r.kept_dice ? " kept" : "");
+  for (int k = 0; k < s.num_seats(); ++k) {
+    const SeatRound& x = r.seat[k];
+    out += fmt::format("; s{} laid {}", k, x.n_laid);
+    for (int i = 0; i < x.n_laid; ++i)
+      if ((x.revealed >> i) & 1) out += fmt::format(" shown {}{}", face_text(x.laid[i]), ((x.stood >> i) & 1) ? " stood" : " back");
+    if (x.drew) out += " drew";
+    if (x.out) out += " out";
+  }
+  return out;
+}
+
+}  // namespace boneyard::dice_dominoes
+
+namespace boneyard::dice_dominoes {
+void Research::hand_points(const State& s, std::vector<double>& out) {
+  out.clear();
+  for (int k = 0; k < s.num_seats(); ++k) out.push_back(s.last_result().net[k]);
+}
+}  // namespace boneyard::dice_dominoes

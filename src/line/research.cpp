@@ -239,3 +239,14 @@ int Research::chance_action_of(const State& s, std::string_view text) { return p
 const char* Research::chance_event(const State&) { return "deal"; }
 
 }  // namespace boneyard::line
+
+namespace boneyard::line {
+std::string Research::hand_text(const State& s, int seat) { return to_string(s.hand(seat)); }
+}  // namespace boneyard::line
+
+namespace boneyard::line {
+void Research::hand_points(const State& s, std::vector<double>& out) {
+  out.clear();
+  for (int sd = 0; sd < s.num_sides(); ++sd) out.push_back(s.last_result().total[sd]);
+}
+}  // namespace boneyard::line

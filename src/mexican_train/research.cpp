@@ -180,3 +180,14 @@ int Research::chance_action_of(const State& s, std::string_view text) { return p
 const char* Research::chance_event(const State&) { return "deal"; }
 
 }  // namespace boneyard::mexican_train
+
+namespace boneyard::mexican_train {
+std::string Research::hand_text(const State& s, int seat) { return to_string(s.hand(seat)); }
+}  // namespace boneyard::mexican_train
+
+namespace boneyard::mexican_train {
+void Research::hand_points(const State& s, std::vector<double>& out) {
+  out.clear();
+  for (int k = 0; k < s.num_seats(); ++k) out.push_back(s.last_result().penalty[k]);
+}
+}  // namespace boneyard::mexican_train

@@ -30,6 +30,11 @@ struct Research {
   static std::string chance_action_text(int action);
   static const char* chance_event(const State& s);  // what the pending chance event is
   static int chance_action_of(const State& s, std::string_view text);
+  // Perfect-recall information state (docs/python.md): the seat's own tiles.
+  static std::string hand_text(const State& s, int seat);
+  // What the last hand gave each side (HandSummary::side_points, without
+  // building its texts): the single-hand returns.
+  static void hand_points(const State& s, std::vector<double>& out);
 };
 
 }  // namespace boneyard::mexican_train

@@ -148,3 +148,13 @@ int Research::chance_action_of(const State&, std::string_view text) { return par
 const char* Research::chance_event(const State& s) { return s.phase() == Phase::DealerDraw ? "dealer_draw" : "deal"; }
 
 }  // namespace boneyard::texas42
+
+namespace boneyard::texas42 {
+std::string Research::hand_text(const State& s, int seat) { return to_string(SmallSet{{s.hand(seat)}}); }
+}  // namespace boneyard::texas42
+
+namespace boneyard::texas42 {
+void Research::hand_points(const State& s, std::vector<double>& out) {
+  out.assign({static_cast<double>(s.last_result().gained[0]), static_cast<double>(s.last_result().gained[1])});
+}
+}  // namespace boneyard::texas42
