@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cli/common.h"
+#include "core/text.h"
 #include "record/review.h"
 #include "record/session.h"
 
@@ -125,9 +126,10 @@ void run_analyze(const AnalyzeConfig& c) {
     std::cout << out.dump(2) << "\n";
     return;
   }
-  std::cout << st.render(seat) << "\n";
+  const int width = terminal_width();
+  std::cout << wrap_text(st.render(seat), width) << "\n";
   std::cout << fmt::format("After event {} of {}, seat {} to decide.\n", c.event, events.size(), seat);
-  std::cout << move_values_text(st, seat, g, c.budget, name, values_bot_seed(s.seed(), seat));
+  std::cout << wrap_text(move_values_text(st, seat, g, c.budget, name, values_bot_seed(s.seed(), seat)), width);
   if (!played.empty()) std::cout << fmt::format("The record plays: {}\n", played);
 }
 

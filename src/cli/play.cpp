@@ -164,6 +164,7 @@ class Game {
   bool human_turn(int seat);
   void bot_turn(int k, const Actor& a);
   std::string move_list(int seat, const std::vector<std::string>& legal) const;
+  std::string passes_text();
 
   const PlayConfig& c_;
   Session& s_;
@@ -175,7 +176,19 @@ class Game {
   std::string printed_;
   bool brief_ = false, quit_ = false;
   int bot_draws_ = 0;  // draws by the seat to act, not yet shown
+  std::vector<int> passes_ = std::vector<int>(16, 0);  // passes per seat this hand (line games' summary)
 };
+
+// "Passes this hand: seat 1 twice, seat 3 once" (or none), then a new count.
+std::string Game::passes_text() {
+  std::vector<std::string> who;
+  for (int k = 0; k < s_.state().num_seats(); ++k) {
+    const int n = passes_[static_cast<size_t>(k)];
+    if (n) who.push_back(fmt::format("seat {} {}", k, n == 1 ? "once" : n == 2 ? "twice" : fmt::format("{} times", n)));
+  }
+  std::fill(passes_.begin(), passes_.end(), 0);
+  return fmt::format("  Passes this hand: {}\n", who.empty() ? "none" : fmt::format("{}", fmt::join(who, ", ")));
+}
 
 std::string Game::move_list(int seat, const std::vector<std::string>& legal) const {
   std::vector<std::string> items;
@@ -195,6 +208,7 @@ bool Game::human_turn(int seat) {
     if (legal.size() == 1 && (legal[0] == "pass" || legal[0] == "draw")) {
       const std::string ends = pass_ends(st);
       say(fmt::format("You have no playable tile{}: {}.\n", ends, legal[0]));
+      if (legal[0] == "pass") ++passes_[static_cast<size_t>(seat)];
       const auto before = hand_tiles(st, seat);
       s_.apply(seat, legal[0]);
       if (legal[0] == "draw") {
@@ -291,6 +305,7 @@ void Game::bot_turn(int k, const Actor& a) {
     what = g_.family == "dice-and-dominoes" ? fmt::format("lays {} face down", count_of(n, "tile", "tiles")) : "has chosen";
   }
   bot_draws_ = 0;
+  if (m == "pass") ++passes_[static_cast<size_t>(k)];
   say(fmt::format("  seat {} ({}): {}{}\n", k, s_.players()[static_cast<size_t>(k)], what,
                   m == "pass" || m == "draw" ? ends : ""));
   brief_ = false;
@@ -345,6 +360,7 @@ void Game::run() {
       // The trick that ended a hand: the table, which ends with the result.
       const std::string table = c_.watch && trick_ended && !st.terminal() ? st.render(viewer_) : "";
       say("\n" + (table.find(text) != std::string::npos ? table : text + "\n"));
+      if (g_.family == "line") say(passes_text());
       say(scores_text(st, g_.family));
       brief_ = false;
     }

@@ -503,17 +503,6 @@ json State::view(int seat) const {
   j["boneyard"] = stock_left();
   j["sleeping"] = undealt_count() - stock_left();
   if (lead_drawn_) j["drawn_for_lead"] = tiles_json(lead_drawn_);  // public, never used in play
-  // The tiles each seat drew for the lead, as render tells them: public
-  // (draw_before_deal: they went back before the deal).
-  if (deals_leader_by_draw()) {
-    json draws = json::array();
-    bool any = false;
-    for (int k = 0; k < seats_; ++k) {
-      any |= leader_draw_[k] >= 0;
-      draws.push_back(leader_draw_[k] >= 0 ? json(to_string(Tile{static_cast<uint8_t>(leader_draw_[k])})) : json(nullptr));
-    }
-    if (any) j["draws_for_lead"] = draws;
-  }
   if (all) {
     j["stock"] = json::array();
     for (int i = stock_pos_; i < stock_n_; ++i) j["stock"].push_back(to_string(Tile{stock_[i]}));

@@ -55,6 +55,14 @@ std::set<std::string> secret_for(const AnyState& st, int seat) {
   return out;
 }
 
+// The draw for the lead (draw_before_deal) is public: everyone saw the
+// tiles turned up before they went back for the deal. The text that tells
+// it is left out of the scan (the view does not list those tiles).
+std::string without_lead_draw(const std::string& text) {
+  static const std::regex draw(R"(draw for the lead \((?:[^()]|\([^()]*\))*\))");
+  return std::regex_replace(text, draw, "draw for the lead");
+}
+
 struct Leak {
   std::string tile, where;
 };
@@ -90,7 +98,7 @@ std::vector<Leak> terminal_leaks(const std::string& game, const std::vector<std:
     // A hand that ended in this step is shown whole: its summary is public.
     for (; hands_seen < now.state().hands().size(); ++hands_seen)
       for (const auto& t : tiles_in(now.state().hands()[hands_seen].text)) secret.erase(t);
-    for (const auto& t : tiles_in(printed))
+    for (const auto& t : tiles_in(without_lead_draw(printed)))
       if (secret.count(t)) leaks.push_back({t, printed});
   };
   cli::play_game(c, s, bots, nullptr, io);
@@ -161,7 +169,7 @@ TEST(Secrecy, ProtocolAnswersForASeatHoldOnlyItsTiles) {
         if (value_now) answers.push_back(p.handle(json{{"cmd", "values"}, {"seat", k}, {"iterations", 2}}.dump()));
         for (const auto& a : answers) {
           ++checked;
-          for (const auto& t : tiles_in(a))
+          for (const auto& t : tiles_in(without_lead_draw(a)))
             if (secret.count(t)) ADD_FAILURE() << cs.game << ": an answer for seat " << k << " names " << t << ": " << a;
         }
       }

@@ -388,11 +388,21 @@ TEST(Terminal, ArenaFitsAndReportsWhenInterrupted) {
   for (const auto& r : rows(out)) EXPECT_LE(columns(r), 80u) << r;
   EXPECT_TRUE(has(out, "game share")) << out;
   int rc = 0;
-  const std::string cut = run("arena latin --bots greedy,random --games 10000000 & P=$!; sleep 2; kill -INT $P; wait $P", &rc);
+  // Interrupted once three games are recorded (so some are done, however busy the machine).
+  const std::string dir = std::filesystem::temp_directory_path() / ("boneyard-arena22-" + std::to_string(getpid()));
+  auto interrupted = [&](const std::string& more) {
+    std::filesystem::remove_all(dir);
+    return run("arena latin --bots greedy,random --games 10000000 --record " + dir + more + " & P=$!; while [ $(ls " + dir +
+                   " 2>/dev/null | wc -l) -lt 3 ]; do sleep 0.1; done; kill -INT $P; wait $P",
+               &rc);
+  };
+  const std::string cut = interrupted("");
   EXPECT_TRUE(has(cut, "Partial results (interrupted after")) << cut;
   EXPECT_TRUE(has(cut, "greedy")) << cut;
-  const std::string js = run("arena latin --bots greedy,random --games 10000000 --json & P=$!; sleep 2; kill -INT $P; wait $P");
+  EXPECT_EQ(rc, 130) << cut;
+  const std::string js = interrupted(" --json");
   EXPECT_TRUE(has(js, "\"interrupted\": true")) << js;
+  std::filesystem::remove_all(dir);
 }
 
 // 3. --watch has a pace (0 when piped) and a key to step; each hand's deal
