@@ -22,22 +22,25 @@ std::string wrap_items(const std::vector<std::string>& items, std::string_view f
                        int width, std::string_view sep) {
   std::string out(first);
   size_t col = first.size();
-  bool empty_line = true;
+  // A label first ("Your moves:  ") counts: an item that does not fit after
+  // it goes to the next row rather than past the width.
+  bool label = first.find_first_not_of(' ') != std::string_view::npos, has_item = false;
   for (const auto& it : items) {
-    const size_t need = (empty_line ? 0 : sep.size()) + it.size();
-    if (!empty_line && col + need > static_cast<size_t>(width)) {
+    const size_t need = (has_item ? sep.size() : 0) + it.size();
+    if ((has_item || label) && col + need > static_cast<size_t>(width)) {
+      while (!out.empty() && out.back() == ' ') out.pop_back();  // no blanks left at a row's end
       out += "\n";
       out += indent;
       col = indent.size();
-      empty_line = true;
+      has_item = label = false;
     }
-    if (!empty_line) {
+    if (has_item) {
       out += sep;
       col += sep.size();
     }
     out += it;
     col += it.size();
-    empty_line = false;
+    has_item = true;
   }
   return out;
 }
@@ -72,7 +75,12 @@ std::string wrap_line(std::string_view line, size_t width) {
     const size_t ws = i;
     while (i < line.size() && line[i] == ' ') ++i;
     const std::string_view gap = line.substr(ws, i - ws);
-    const size_t we = std::min(line.find(' ', i), line.size());
+    size_t we = std::min(line.find(' ', i), line.size());
+    // A note in brackets ("[MARKER: open to all]") stays on one row when it fits one.
+    if (line[i] == '[' && line.substr(i, we - i).find(']') == std::string_view::npos) {
+      const size_t close = line.find(']', i);
+      if (close != std::string_view::npos && close + 1 - i <= width - indent.size()) we = close + 1;
+    }
     const std::string_view word = line.substr(i, we - i);
     i = we;
     if (word.empty()) break;  // trailing blanks

@@ -538,7 +538,7 @@ std::string lead_reason(const State& s) {
       if (s.leader_draw(k) >= 0) {
         const Tile t{static_cast<uint8_t>(s.leader_draw(k))};
         if (!d.empty()) d.back() += ",";
-        d.push_back(fmt::format("seat {} {} ({})", k, to_string(t), t.pips()));
+        d.push_back(fmt::format("{}seat {} {} ({})", d.empty() ? "(" : "", k, to_string(t), t.pips()));
       }
     d.back() += ")";
     // A tie on pips is broken by the higher number: say so.
@@ -552,7 +552,7 @@ std::string lead_reason(const State& s) {
         d.push_back(w);
       d.push_back(fmt::format("{}", lt.high()));
     }
-    return wrap_items(d, fmt::format("Seat {} has the lead: the highest draw for the lead (", l), "  ", terminal_width(), " ");
+    return wrap_items(d, fmt::format("Seat {} has the lead: the highest draw for the lead ", l), "  ", terminal_width(), " ");
   }
   if (s.hands_finished() == 0) return fmt::format("Seat {} has the lead", l);
   if (s.last_result().winner_side < 0) return fmt::format("Seat {} has the lead: the last hand was void ({})", l, tie_words(r.block_tie, r.teams()));
