@@ -424,6 +424,8 @@ TEST(Terminal, SmallerThings) {
   // A tie in the draw for the lead is explained.
   const std::string latin = run("play latin --watch --pace 0 --seed 3 -o target=30", nullptr);
   EXPECT_TRUE(std::regex_search(latin, std::regex(R"(tie on 10 pips: the\s+higher\s+number, 6)"))) << latin;
+  // Each hand's summary lists the passes.
+  EXPECT_TRUE(has(latin, "  Passes this hand: seat 0 once, seat 2 once, seat 3 once\n")) << latin;
   // "1 trick", not "1 tricks"; the last hand's result once, not on every board.
   const std::string t42 = run("play texas-42 --watch --pace 0 --seed 2 -o target_marks=3");
   EXPECT_TRUE(has(t42, "in 1 trick,")) << t42;
@@ -439,7 +441,7 @@ TEST(Terminal, SmallerThings) {
   const std::string dd = play("dice-and-dominoes --seed 3 -o hands=1", repeat("#1", 3));
   EXPECT_TRUE(has(dd, "seat 1 (greedy): lays 2 tiles face down")) << dd;
   // A bot that thinks over half a second says so.
-  const std::string slow = play("latin --seed 3 --bots pimc --think-ms 700", "quit\n");
+  const std::string slow = play("latin --seed 3 --bots ismcts --think-ms 700", "quit\n");
   EXPECT_TRUE(has(slow, "is thinking…")) << slow;
   // replay: an unfinished game says so; -q prints results only.
   const std::string dir = std::filesystem::temp_directory_path() / ("boneyard-terminal22-" + std::to_string(getpid()));
