@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cli/common.h"
+#include "core/text.h"
 #include "record/review.h"
 #include "record/session.h"
 
@@ -109,7 +110,7 @@ void run_analyze(const AnalyzeConfig& c) {
                             c.event, seat, to_string(a), decision_events(rec, events)));
   const GameEntry& g = s.entry();
   const std::string name = c.bot.empty() ? strongest_fair_bot(g) : c.bot;
-  auto bot = make_bot(g, name, 1, c.budget);
+  auto bot = make_bot(g, name, values_bot_seed(s.seed(), seat), c.budget);
   if (bot->omniscient()) throw Error(fmt::format("'{}' sees every hand; analysis is from one seat's view: use a fair bot", name));
   const std::string played = c.event < static_cast<int>(events.size()) && !events[static_cast<size_t>(c.event)].chance &&
                                      events[static_cast<size_t>(c.event)].seat == seat
@@ -125,9 +126,10 @@ void run_analyze(const AnalyzeConfig& c) {
     std::cout << out.dump(2) << "\n";
     return;
   }
-  std::cout << st.render(seat) << "\n";
+  const int width = terminal_width();
+  std::cout << wrap_text(st.render(seat), width) << "\n";
   std::cout << fmt::format("After event {} of {}, seat {} to decide.\n", c.event, events.size(), seat);
-  std::cout << move_values_text(st, seat, g, c.budget, name);
+  std::cout << wrap_text(move_values_text(st, seat, g, c.budget, name, values_bot_seed(s.seed(), seat)), width);
   if (!played.empty()) std::cout << fmt::format("The record plays: {}\n", played);
 }
 

@@ -15,6 +15,7 @@
 
 #include "cli/cluster.h"
 #include "cli/common.h"
+#include "core/text.h"
 #include "core/sprt.h"
 #include "record/session.h"
 
@@ -310,11 +311,18 @@ void run_arena(const ArenaConfig& c) {
   if (!root) return;  // rank 0 reports
   bar.finish();
   if (!ck_path.empty()) write_checkpoint();
-  if (!finished) {
-    std::cerr << fmt::format("Interrupted (signal {}) after {} of {} games{}{}; no results.\n", stop_signal(), done, games,
+  // Ctrl-C: the results of the complete deal sets (games) from the first
+  // one, in index order as always, then the exit status of the signal.
+  const bool interrupted = !finished;
+  if (interrupted) {
+    std::cerr << fmt::format("Interrupted (signal {}) after {} of {} games{}{}; {}.\n", stop_signal(), done, games,
                              c.record_dir.empty() ? "" : ", the records of those and of the games under way written",
-                             ck_path.empty() ? "" : fmt::format("; --resume {} goes on", c.checkpoint));
-    die_of_stop_signal();
+                             ck_path.empty() ? "" : fmt::format("; --resume {} goes on", c.checkpoint),
+                             prefix == 0 ? "no results"
+                                         : fmt::format("the partial results of the first {} {}", prefix,
+                                                       seatings > 1 ? "deal sets" : "games"));
+    if (prefix == 0) die_of_stop_signal();
+    used_sets = std::min(used_sets, prefix);
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   games = used_sets * seatings;
@@ -398,27 +406,36 @@ void run_arena(const ArenaConfig& c) {
                      {"hands", total_hands},   {"void_hands", void_hands}, {"bots", per}};
     if (cluster::size() > 1) j["ranks"] = cluster::size();
     if (sprt) j["sprt"] = sprt_json;
+    if (interrupted) j["interrupted"] = true;
     std::cout << j.dump(2) << "\n";
+    if (interrupted) die_of_stop_signal();
     return;
   }
-  std::cout << fmt::format("{}: {} games, {} hands ({} with no winner), seed {}, {}{} thread{}, {:.1f} s; {}\n", c.name,
-                           games, total_hands, void_hands, c.seed,
-                           cluster::size() > 1 ? fmt::format("{} ranks x ", cluster::size()) : "", c.threads,
-                           c.threads > 1 ? "s" : "", secs, how);
+  if (interrupted) std::cout << fmt::format("Partial results (interrupted after {} games):\n", games);
+  // The report fits 80 columns (the table) or the terminal (the notes).
+  const int width = std::min(80, terminal_width());
+  std::cout << wrap_text(fmt::format("{}: {} games, {} hands ({} with no winner), seed {}, {}{} thread{}, {:.1f} s; {}\n", c.name,
+                                     games, total_hands, void_hands, c.seed,
+                                     cluster::size() > 1 ? fmt::format("{} ranks x ", cluster::size()) : "", c.threads,
+                                     c.threads > 1 ? "s" : "", secs, how),
+                         width);
   if (sprt) {
     const SprtParams& sp = sprt->params();
-    std::cout << fmt::format(
+    std::cout << wrap_text(fmt::format(
         "  SPRT {} vs {} (elo0 {}, elo1 {}, alpha {}, beta {}): {} after {} deal sets; LLR {:.3f} in [{:.3f}, {:.3f}]; "
         "Elo {:+.1f} [{:+.1f}, {:+.1f}]\n",
         names[0], names[1], sp.elo0, sp.elo1, sp.alpha, sp.beta, sprt_json["result"].get<std::string>(), sprt->samples(),
-        sprt->llr(), sp.lower(), sp.upper(), sprt->elo(), sprt->elo_lo(), sprt->elo_hi());
+        sprt->llr(), sp.lower(), sp.upper(), sprt->elo(), sprt->elo_lo(), sprt->elo_hi()), width);
   }
-  std::cout << "  shares per entry of --bots (the seats it is cycled to count as one side); 95% intervals; Elo from the head-to-head share\n";
+  std::cout << wrap_text("  shares per entry of --bots (the seats it is cycled to count as one side); 95% intervals; Elo from the "
+                         "head-to-head share\n",
+                         width);
   if (sets < 2) std::cout << "  (one sample only: the intervals need at least two games or deal sets)\n";
   // Mexican Train scores penalty pips: there a smaller number is better.
   const bool penalty = find_game(c.name).family == "mexican-train";
   if (penalty) std::cout << "  penalty/hand: the pips left in hand, so lower is better\n";
-  std::cout << fmt::format("  {:12} {:>20} {:>20} {:>22} {:>22}\n", "bot", "game win share", "hand win share",
+  // Fits 80 columns.
+  std::cout << fmt::format("  {:10} {:>14} {:>14} {:>16} {:>17}\n", "bot", "game share", "hand share",
                            penalty ? "penalty/hand" : "points/hand", "Elo");
   for (const auto& p : per) {
     auto pm = [&](const char* k) {
@@ -429,9 +446,10 @@ void run_arena(const ArenaConfig& c) {
     if (p.contains("elo"))
       e = fmt::format("{:+.0f} [{:+.0f}, {:+.0f}]", p["elo"].get<double>(), p["elo_ci95"][0].get<double>(),
                       p["elo_ci95"][1].get<double>());
-    std::cout << fmt::format("  {:12} {:>20} {:>20} {:>22} {:>22}\n", p["bot"].get<std::string>(), pm("win_share"),
+    std::cout << fmt::format("  {:10} {:>14} {:>14} {:>16} {:>17}\n", p["bot"].get<std::string>(), pm("win_share"),
                              pm("hand_share"), pm("mean_points_per_hand"), e);
   }
+  if (interrupted) die_of_stop_signal();
 }
 
 }  // namespace

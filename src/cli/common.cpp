@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "core/text.h"
+#include "texas42/solver.h"
 
 namespace boneyard::cli {
 
@@ -112,23 +113,49 @@ void add_bot_budget(CLI::App* cmd, BotOptions& o) {
 std::string value_unit(const GameEntry& g, const std::string& bot, const AnyState& st) {
   // ismcts maximises the game's reward (core/game.h); pimc and omniscient
   // average the exact solver's values, in the game's own unit.
-  if (bot == "ismcts") return "a score in [-1, 1] for your side (1: the best result)";
+  if (bot == "ismcts") return "how good it looks for your side, from -1 (a sure loss) to +1 (a sure win)";
   const nlohmann::json o = st.options();
-  if (g.family == "texas-42")
-    return o.is_object() && o.value("scoring", "") == "points" ? "points for your side this hand"
-                                                               : "marks for your side this hand (points break ties)";
+  if (g.family == "texas-42") {
+    if (o.is_object() && o.value("scoring", "") == "points") return "points for your side this hand";
+    bool bidding = false;
+    for (int k = 0; k < st.num_seats(); ++k)
+      if (st.actor().acts(k))
+        for (const auto& m : st.legal_moves(k)) bidding |= m.rfind("bid:", 0) == 0;
+    // The solver's bidding model weighs a set of your own side's bid
+    // (texas42/solver.h, kSetWeight): a pass is 0, and a bid is worth more
+    // only when it is made in most sampled deals.
+    if (bidding)
+      return fmt::format(
+          "marks for your side this hand as the bidding bot weighs them: a made bid +1 a mark, a set of your "
+          "side's bid counts {:g} times its marks (it costs one mark; the weight keeps the bot from bidding "
+          "on a coin flip), a pass 0; points break ties",
+          texas42::Solver::kSetWeight);
+    return "marks for your side this hand (points break ties)";
+  }
   if (o.is_object() && o.value("scoring", "") == "wins") return "wins for your side this hand";
+  if (g.family == "dice-and-dominoes") return "chips for your seat this hand";
   return "points for your side this hand";
 }
 
 std::string move_values_text(const AnyState& st, int seat, const GameEntry& g, const BotOptions& budget,
-                             const std::string& bot_name) {
+                             const std::string& bot_name, uint64_t seed) {
   const std::string name = bot_name.empty() ? strongest_fair_bot(g) : bot_name;
-  auto bot = make_bot(g, name, 1, budget);
+  auto bot = make_bot(g, name, seed, budget);
   const auto values = st.bot_values(seat, *bot);
-  if (values.empty()) return fmt::format("{} would play: {} ({} gives no values)\n", name, st.ask_bot(seat, *bot), name);
+  if (values.empty()) {
+    const std::string m = st.ask_bot(seat, *bot);
+    return fmt::format("{} would play: {} ({} gives no values)\n", name, st.move_words(seat, m), name);
+  }
+  const auto legal = st.legal_moves(seat);
   std::string out = fmt::format("Move values by {}, in {}; larger is better:\n", name, value_unit(g, name, st));
-  for (const auto& [move, v] : values) out += fmt::format("  {:>12}  {:+.3f}\n", move, v);
+  // Each move by its number in the list and in words, the values in a column.
+  std::vector<std::string> words;
+  size_t w = 0;
+  for (const auto& [move, v] : values) w = std::max(w, (words.emplace_back(st.move_words(seat, move))).size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    const auto at = std::find(legal.begin(), legal.end(), values[i].first);
+    out += fmt::format("  {:>4}  {:<{}}  {:+.3f}\n", fmt::format("{})", at - legal.begin() + 1), words[i], w, values[i].second);
+  }
   return out;
 }
 
@@ -148,6 +175,15 @@ static double now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+std::string eta_text(uint64_t done, uint64_t total, double elapsed) {
+  // Nothing finished yet: no rate to go by.
+  if (done == 0 || elapsed <= 0) return "estimating...";
+  const double left = elapsed / static_cast<double>(done) * static_cast<double>(total - std::min(done, total));
+  if (left >= 3600) return fmt::format("{:.0f}h{:02.0f}m left", std::floor(left / 3600), std::floor(std::fmod(left, 3600) / 60));
+  if (left >= 60) return fmt::format("{:.0f}m{:02.0f}s left", std::floor(left / 60), std::fmod(left, 60));
+  return fmt::format("{:.0f}s left", left);
+}
+
 Progress::Progress(std::string label, uint64_t total)
     : label_(std::move(label)), total_(total), tty_(isatty(STDERR_FILENO)), start_(now_s()) {}
 
@@ -157,10 +193,9 @@ void Progress::update(uint64_t done) {
   const int width = 30;
   const int fill = static_cast<int>(frac * width);
   const double el = now_s() - start_;
-  const double eta = done ? el / static_cast<double>(done) * static_cast<double>(total_ - done) : 0;
-  std::fprintf(stderr, "\r%s [%s%s] %llu/%llu  %.0fs left ", label_.c_str(), std::string(static_cast<size_t>(fill), '#').c_str(),
+  std::fprintf(stderr, "\r%s [%s%s] %llu/%llu  %s ", label_.c_str(), std::string(static_cast<size_t>(fill), '#').c_str(),
                std::string(static_cast<size_t>(width - fill), '.').c_str(), static_cast<unsigned long long>(done),
-               static_cast<unsigned long long>(total_), eta);
+               static_cast<unsigned long long>(total_), eta_text(done, total_, el).c_str());
   std::fflush(stderr);
 }
 

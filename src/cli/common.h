@@ -39,6 +39,9 @@ struct MeanCI {
 };
 MeanCI mean_ci(double sum, double sum_sq, double n);
 
+// "estimating..." until something is done, then "1m05s left" at the pace so far.
+std::string eta_text(uint64_t done, uint64_t total, double elapsed);
+
 // A progress bar on stderr, drawn only when stderr is a terminal.
 class Progress {
  public:
@@ -58,8 +61,10 @@ void add_bot_budget(CLI::App* cmd, BotOptions& o);
 // Every legal move of `seat` with its value by the strongest fair bot (a
 // table for a person), or that bot's choice when it gives no values.
 // `bot`: that bot instead of the strongest fair one.
+// `seed`: the bot's seed (values_bot_seed, as the protocol's `values`).
+// Moves are said for people, with their number in the move list.
 std::string move_values_text(const AnyState& st, int seat, const GameEntry& g, const BotOptions& budget,
-                             const std::string& bot = "");
+                             const std::string& bot, uint64_t seed);
 // What a bot's move values are counted in, for a person.
 std::string value_unit(const GameEntry& g, const std::string& bot, const AnyState& st);
 // Elo difference for a score share p (0..1), clamped to ±800.

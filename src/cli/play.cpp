@@ -3,11 +3,16 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <chrono>
+#include <future>
+#include <thread>
+#include <unistd.h>
 
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "cli/common.h"
+#include "cli/play.h"
 #include "core/text.h"
 #include "record/session.h"
 
@@ -15,30 +20,21 @@ namespace boneyard::cli {
 
 namespace {
 
-struct PlayConfig {
-  std::string name;
-  std::vector<std::string> options;
-  uint64_t seed = 0;
-  std::string seed_text;
-  int seat = 0;
-  std::string bots = "greedy";
-  bool watch = false;
-  std::string record_dir;
-  std::vector<std::string> deal;
-  BotOptions budget;
-};
-
-void print_scores(const AnyState& st) {
+std::string scores_text(const AnyState& st, const std::string& family) {
   const auto sc = st.scores();
   // Mexican Train counts penalty pips: say which way is good.
-  std::string line = st.game().find("mexican") != std::string::npos ? "Penalty (lower is better):" : "Score:";
+  std::string line = family == "mexican-train" ? "Penalty (lower is better):" : "Score:";
+  // Dice & Dominoes takes the next hand's ante as the hand ends: say so.
+  const nlohmann::json o = st.options();
+  if (family == "dice-and-dominoes" && !st.terminal())
+    line = fmt::format("Chips (the next hand's ante of {} already paid):", o.value("ante", 1));
   for (int sd = 0; sd < st.num_sides(); ++sd) line += fmt::format("{}{}: {}", sd ? "   " : " ", st.side_name(sd), sc[static_cast<size_t>(sd)]);
-  std::cout << line << "\n";
+  return line + "\n";
 }
 
 const char* kHelp =
-    "Type the number of a move in the list, or the move itself. Other commands: board (the table again), "
-    "hint (every move's value by the strongest fair bot), help, quit.\n";
+    "Type the number of a move in the list (or #number), or the move itself. Other commands: board (the table "
+    "again), hint (every move's value by the strongest fair bot), help, quit.\n";
 
 // What each family's moves look like and mean, one paragraph a line (the
 // rules: ../shared/rules/).
@@ -59,9 +55,10 @@ std::string family_help(const std::string& family) {
   if (family == "texas-42")
     return "Bidding: bid:30 .. bid:42 (points your team will take of the 42), bid:2marks and up (every trick; "
            "after someone bid 42), or pass.\n"
-           "Shortcut: while bidding, a bare number that is a bid amount is that bid: 30 means bid:30, 84 means "
-           "bid:2marks (42 points a mark). Any other bare number picks a move by its number in the list; "
-           "so while naming trumps 5 is the fifth move (trump:4): type trump:5 or fives for fives.\n"
+           "While bidding a bare number is a bid amount only: 30 means bid 30, 84 means 2 marks (42 points a mark); "
+           "29 is no bid. To pick from the list by its number, type # first: #14. A bid of 42 or of marks asks you "
+           "to confirm. After the bidding a bare number picks from the list again, so while naming trumps 5 is "
+           "the fifth move (trumps: fours): type trump:5 or fives for fives.\n"
            "Trumps: the declarer names a number (trump:0 .. trump:6, or trump:fives), trump:doubles or "
            "trump:follow-me (no trumps). A trump leads trumps, a double its number, any other tile its higher "
            "number; follow the suit led if you can. '*' marks the tiles you may play.\n"
@@ -81,31 +78,42 @@ std::string family_help(const std::string& family) {
   return "";
 }
 
-// Help text wrapped to the terminal, paragraph by paragraph.
-std::string wrapped(const std::string& text) {
-  std::string out;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    out += wrap_items(split(text.substr(start, end - start), ' '), "", "  ", terminal_width(), " ") + "\n";
-    start = end + 1;
-  }
-  return out;
+// While bidding in Texas 42 a bare number is a bid amount only (30..42,
+// or a multiple of 42 for marks); "#N" picks by list number. Returns the
+// move text; throws Error for a number that is no bid.
+std::string bare_bid(const std::string& line) {
+  const auto x = parse_whole<int>(line);
+  if (x && *x >= 30 && *x <= 42) return fmt::format("bid:{}", *x);
+  if (x && *x >= 84 && *x % 42 == 0 && *x / 42 <= 100) return fmt::format("bid:{}marks", *x / 42);
+  throw Error(fmt::format("{} is no bid: bid 30 to 42 points, or marks as 84, 126, ... (42 points a mark); "
+                          "#{} picks move {} of the list",
+                          line, line, line));
 }
 
-// While bidding in Texas 42 a bare number that is a bid amount (30..42, or
-// a multiple of 42 for marks) is that bid; any other number is a list
-// number. Bids start at 30 and a list is shorter than 30, so both readings
-// never meet. Returns the move text, or "" when it is no bid.
-std::string bare_bid(const std::vector<std::string>& legal, const std::string& line) {
-  bool bidding = false;
-  for (const auto& m : legal) bidding |= m.rfind("bid:", 0) == 0;
-  if (!bidding || line.size() > 4) return "";
-  const int x = std::stoi(line);
-  if (x >= 30 && x <= 42) return fmt::format("bid:{}", x);
-  if (x >= 84 && x % 42 == 0) return fmt::format("bid:{}marks", x / 42);
-  return "";
+bool is_bidding(const std::vector<std::string>& legal) {
+  for (const auto& m : legal)
+    if (m.rfind("bid:", 0) == 0) return true;
+  return false;
+}
+
+// A bid of 42 or of marks: the team must take every trick.
+bool big_bid(const std::string& move) {
+  const std::string t = lower_trim(move);
+  if (t.rfind("bid", 0) != 0) return false;
+  std::string digits;
+  for (char ch : t) if (ch >= '0' && ch <= '9') digits += ch;
+  return t.find("mark") != std::string::npos || digits == "42";
+}
+
+// A refused input in one sentence for a person: the engine's message
+// without the list of legal moves (the numbered list follows), and text
+// that is no move at all said as such rather than as a bad tile.
+std::string one_reason(std::string why, const std::string& line, const std::vector<std::string>& legal) {
+  if (const auto p = why.find("; legal now:"); p != std::string::npos) why.resize(p);
+  if (why.find("bad tile") != std::string::npos || why.find("no move in it") != std::string::npos)
+    return fmt::format("'{}' is not a move: type a number from the list{}", line,
+                       legal.empty() ? "" : fmt::format(", or a move such as {}", legal[0]));
+  return why;
 }
 
 // The tiles of `seat` from the game's view, for "you drew 5-1".
@@ -133,36 +141,92 @@ size_t tricks_done(const AnyState& st) {
   return v.contains("tricks") && v["tricks"].is_array() ? v["tricks"].size() : 0;
 }
 
+// One game at the terminal: what is printed goes through say(), wrapped to
+// the width and handed to the test hook at each step.
+class Game {
+ public:
+  Game(const PlayConfig& c, Session& s, std::vector<std::unique_ptr<AnyBot>>& bots, RecordFile* record, Terminal& io)
+      : c_(c), s_(s), bots_(bots), record_(record), io_(io), g_(s.entry()),
+        viewer_(c.watch ? (c.seat_given ? c.seat : -1) : c.seat) {}
+  void run();
+
+ private:
+  void say(const std::string& text) {
+    const std::string w = wrap_text(text, io_.width);
+    io_.out << w;
+    printed_ += w;
+  }
+  void step() {
+    io_.out << std::flush;
+    if (io_.on_step) io_.on_step(s_, printed_);
+    printed_.clear();
+  }
+  bool human_turn(int seat);
+  void bot_turn(int k, const Actor& a);
+  std::string move_list(int seat, const std::vector<std::string>& legal) const;
+  std::string passes_text();
+
+  const PlayConfig& c_;
+  Session& s_;
+  std::vector<std::unique_ptr<AnyBot>>& bots_;
+  RecordFile* record_;
+  Terminal& io_;
+  const GameEntry& g_;
+  const int viewer_;  // whose view is shown: the person's seat, or -1 for a watcher of every hand
+  std::string printed_;
+  bool brief_ = false, quit_ = false;
+  int bot_draws_ = 0;  // draws by the seat to act, not yet shown
+  std::vector<int> passes_ = std::vector<int>(16, 0);  // passes per seat this hand (line games' summary)
+};
+
+// "Passes this hand: seat 1 twice, seat 3 once" (or none), then a new count.
+std::string Game::passes_text() {
+  std::vector<std::string> who;
+  for (int k = 0; k < s_.state().num_seats(); ++k) {
+    const int n = passes_[static_cast<size_t>(k)];
+    if (n) who.push_back(fmt::format("seat {} {}", k, n == 1 ? "once" : n == 2 ? "twice" : fmt::format("{} times", n)));
+  }
+  std::fill(passes_.begin(), passes_.end(), 0);
+  return fmt::format("  Passes this hand: {}\n", who.empty() ? "none" : fmt::format("{}", fmt::join(who, ", ")));
+}
+
+std::string Game::move_list(int seat, const std::vector<std::string>& legal) const {
+  std::vector<std::string> items;
+  for (size_t i = 0; i < legal.size(); ++i) items.push_back(fmt::format("{}) {}", i + 1, s_.state().move_words(seat, legal[i])));
+  return wrap_items(items, "Your moves:  ", "  ", io_.width, "  ");
+}
+
 // One decision by the person at `seat`; false when they quit or the input
-// ends. `brief`: they just drew and the table is as they saw it, so only
+// ends. brief_: they just drew and the table is as they saw it, so only
 // the new tile and the moves are shown.
-bool human_turn(Session& s, int seat, const GameEntry& g, const BotOptions& budget, bool& brief) {
-  AnyState& st = s.state();
-  if (!brief) std::cout << "\n" << st.render(seat);
-  brief = false;
+bool Game::human_turn(int seat) {
+  AnyState& st = s_.state();
+  if (!brief_) say("\n" + st.render(seat));
+  brief_ = false;
   for (;;) {
     const auto legal = st.legal_moves(seat);
     if (legal.size() == 1 && (legal[0] == "pass" || legal[0] == "draw")) {
       const std::string ends = pass_ends(st);
-      std::cout << fmt::format("You have no playable tile{}: {}.\n", ends, legal[0]);
+      say(fmt::format("You have no playable tile{}: {}.\n", ends, legal[0]));
+      if (legal[0] == "pass") ++passes_[static_cast<size_t>(seat)];
       const auto before = hand_tiles(st, seat);
-      s.apply(seat, legal[0]);
+      s_.apply(seat, legal[0]);
       if (legal[0] == "draw") {
         std::vector<std::string> drawn;
         for (const auto& t : hand_tiles(st, seat))
           if (std::find(before.begin(), before.end(), t) == before.end()) drawn.push_back(t);
-        if (!drawn.empty()) std::cout << fmt::format("You drew {}.\n", fmt::join(drawn, " "));
-        brief = st.actor().acts(seat);
+        if (!drawn.empty()) say(fmt::format("You drew {}.\n", fmt::join(drawn, " ")));
+        brief_ = st.actor().acts(seat);
       }
       return true;
     }
-    std::vector<std::string> items;
-    for (size_t i = 0; i < legal.size(); ++i) items.push_back(fmt::format("{}) {}", i + 1, legal[i]));
-    std::cout << wrap_items(items, "Your moves:  ", "  ", terminal_width(), "  ");
-    std::cout << fmt::format("\nseat {}> ", seat) << std::flush;
+    say(move_list(seat, legal));
+    io_.out << fmt::format("\nseat {}> ", seat) << std::flush;
+    printed_ += fmt::format("\nseat {}> ", seat);
+    step();
     std::string line;
-    if (!std::getline(std::cin, line)) {
-      std::cout << "\ninput ended: leaving the game.\n";
+    if (!std::getline(io_.in, line)) {
+      say("\ninput ended: leaving the game.\n");
       return false;
     }
     const auto b = line.find_first_not_of(" \t\r");
@@ -170,61 +234,153 @@ bool human_turn(Session& s, int seat, const GameEntry& g, const BotOptions& budg
     if (line.empty()) continue;
     if (line == "quit" || line == "q" || line == "exit") return false;
     if (line == "help" || line == "?") {
-      std::cout << wrapped(kHelp + family_help(g.family));
+      say(help_text(g_.family));
       continue;
     }
     if (line == "board") {
-      std::cout << st.render(seat);
+      say(st.render(seat));
       continue;
     }
     if (line == "hint") {
-      std::cout << move_values_text(st, seat, g, budget);
+      say(move_values_text(st, seat, g_, c_.budget, "", values_bot_seed(s_.seed(), seat)));
       continue;
     }
     try {
-      if (line.find_first_not_of("0123456789") == std::string::npos) {
-        if (const std::string bid = bare_bid(legal, line); !bid.empty()) {
-          s.apply(seat, bid);
-          return true;
+      std::string move = line;
+      const bool hash = line[0] == '#';
+      const std::string digits = hash ? line.substr(1) : line;
+      if (!digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos) {
+        if (!hash && is_bidding(legal)) {
+          move = bare_bid(line);
+        } else {
+          // 20+ digits do not fit any integer: no such move either.
+          const size_t k = parse_whole<size_t>(digits).value_or(0);
+          if (k < 1 || k > legal.size())
+            throw Error(fmt::format("no move numbered {}; choose 1..{}", digits, legal.size()));
+          move = legal[k - 1];
         }
-        // 20+ digits do not fit any integer: no such move either.
-        const size_t k = parse_whole<size_t>(line).value_or(0);
-        if (k < 1 || k > legal.size()) throw Error(fmt::format("no move numbered {}; choose 1..{}", line, legal.size()));
-        s.apply(seat, legal[k - 1]);
-      } else {
-        s.apply(seat, line);
       }
+      const std::string words = st.move_words(seat, move);  // an illegal move fails here, before any question
+      if (big_bid(move)) {
+        say(fmt::format("{}: your team must then take every trick. Sure? (y/n) ", words));
+        step();
+        std::string yes;
+        if (!std::getline(io_.in, yes)) {
+          say("\ninput ended: leaving the game.\n");
+          return false;
+        }
+        if (lower_trim(yes) != "y" && lower_trim(yes) != "yes") {
+          say("Not bid.\n");
+          continue;
+        }
+      }
+      s_.apply(seat, move);
       return true;
     } catch (const Error& e) {
-      std::cout << e.what() << "\n";
+      say(one_reason(e.what(), line, legal) + "\n");
     }
   }
 }
 
-// The bots of the seats that are not the person's (none there).
-std::vector<std::unique_ptr<AnyBot>> seat_bots(const PlayConfig& c, Session& s) {
-  const int n = s.state().num_seats();
-  if (!c.watch && (c.seat < 0 || c.seat >= n))
-    throw Error(fmt::format("--seat {} does not exist; {} has seats 0..{}", c.seat, c.name, n - 1));
-  const auto names = split(c.bots, ',');
-  std::vector<std::unique_ptr<AnyBot>> bots(static_cast<size_t>(n));
-  for (int k = 0, b = 0; k < n; ++k) {
-    if (!c.watch && k == c.seat) {
-      s.players()[static_cast<size_t>(k)] = "human";
-      continue;
-    }
-    const std::string& bn = names[static_cast<size_t>(b++) % names.size()];
-    bots[static_cast<size_t>(k)] = make_bot(s.entry(), bn, mix_seed(c.seed, static_cast<uint64_t>(k) + 100), c.budget);
-    s.players()[static_cast<size_t>(k)] = bn;
+void Game::bot_turn(int k, const Actor& a) {
+  AnyState& st = s_.state();
+  AnyBot& bot = *bots_[static_cast<size_t>(k)];
+  const std::string ends = pass_ends(st);
+  const auto before = st.clone();
+  // A bot that thinks longer than half a second says so.
+  auto choice = std::async(std::launch::async, [&] { return s_.bot_move(k, bot); });
+  if (choice.wait_for(std::chrono::milliseconds(500)) != std::future_status::ready) {
+    io_.out << fmt::format("  seat {} ({}) is thinking…\n", k, s_.players()[static_cast<size_t>(k)]) << std::flush;
   }
-  return bots;
+  const std::string m = choice.get();
+  // A run of draws by one seat is one line: "draws 3 tiles".
+  if (m == "draw" && st.actor().acts(k) && st.legal_moves(k) == std::vector<std::string>{"draw"}) {
+    ++bot_draws_;
+    return;
+  }
+  std::string what = m == "draw" ? fmt::format("draws {}", count_of(bot_draws_ + 1, "tile", "tiles")) : before->move_words(k, m);
+  // Tiles laid face down stay hidden from the other seats: only their number shows.
+  if (a.kind == Actor::Simultaneous && viewer_ >= 0 && viewer_ != k) {
+    const int n = 1 + static_cast<int>(std::count(m.begin(), m.end(), ','));
+    what = g_.family == "dice-and-dominoes" ? fmt::format("lays {} face down", count_of(n, "tile", "tiles")) : "has chosen";
+  }
+  bot_draws_ = 0;
+  if (m == "pass") ++passes_[static_cast<size_t>(k)];
+  say(fmt::format("  seat {} ({}): {}{}\n", k, s_.players()[static_cast<size_t>(k)], what,
+                  m == "pass" || m == "draw" ? ends : ""));
+  brief_ = false;
+  if (c_.watch && c_.pace > 0 && io_.pause) io_.pause(c_.pace);
+  if (c_.watch && c_.step) {
+    io_.out << "(Enter: next move, q: stop) " << std::flush;
+    std::string line;
+    if (!std::getline(io_.in, line) || lower_trim(line) == "q") quit_ = true;
+  }
 }
 
-void play_game(const PlayConfig& c, Session& s, std::vector<std::unique_ptr<AnyBot>>& bots, RecordFile* record);
+void Game::run() {
+  AnyState& st = s_.state();
+  const int n = st.num_seats();
+  say(fmt::format("{}: {} (seed {}).\n{}\n", g_.name, g_.summary, c_.seed,
+                  !c_.watch          ? fmt::format("You are seat {}. Type help for commands.", c_.seat)
+                  : viewer_ >= 0 ? fmt::format("Watching the bots as seat {} sees the table.", viewer_)
+                                 : "Watching the bots."));
+  for (int k = 0; k < n; ++k)
+    if (bots_[static_cast<size_t>(k)] && bots_[static_cast<size_t>(k)]->omniscient())
+      say(fmt::format("Warning: seat {} is played by 'omniscient', which sees every hand (it cheats).\n", k));
+  size_t deal_i = 0, hands = 0, record_hands = 0, tricks = 0, deal_shown = SIZE_MAX;
+  while (!st.terminal() && !quit_ && !stop_signal()) {
+    step();
+    const Actor a = st.actor();
+    if (a.kind == Actor::Chance) {
+      if (deal_i < c_.deal.size()) s_.chance(c_.deal[deal_i++]);
+      else s_.chance();
+      // The watcher sees each hand's deal as it starts.
+      if (c_.watch && st.actor().kind != Actor::Chance && !st.terminal() && deal_shown != st.hands().size()) {
+        deal_shown = st.hands().size();
+        say(fmt::format("\nHand {} is dealt:\n", deal_shown + 1) + st.render(viewer_));
+      }
+    } else {
+      for (int k = 0; k < n && !quit_; ++k) {
+        if (!a.acts(k)) continue;
+        if (bots_[static_cast<size_t>(k)]) bot_turn(k, a);
+        else quit_ = !human_turn(k);
+        if (a.kind == Actor::Seat || bot_draws_) break;
+      }
+      // A simultaneous round resolves once everyone has chosen: show the
+      // watcher what was revealed, what stood and what went back.
+      if (c_.watch && a.kind == Actor::Simultaneous && !quit_) say("\n" + st.render(viewer_) + "\n");
+    }
+    // The watcher sees the table after each trick.
+    const size_t t = tricks_done(st);
+    const bool trick_ended = t > tricks;
+    if (c_.watch && trick_ended && hands == st.hands().size()) say("\n" + st.render(viewer_));
+    tricks = t;
+    while (hands < st.hands().size()) {
+      const std::string& text = st.hands()[hands++].text;
+      // The trick that ended a hand: the table, which ends with the result.
+      const std::string table = c_.watch && trick_ended && !st.terminal() ? st.render(viewer_) : "";
+      say("\n" + (table.find(text) != std::string::npos ? table : text + "\n"));
+      if (g_.family == "line") say(passes_text());
+      say(scores_text(st, g_.family));
+      brief_ = false;
+    }
+    if (record_ && hands > record_hands) {
+      record_->write(s_);  // a crash or kill now loses at most the next hand
+      record_hands = hands;
+    }
+  }
+  if (stop_signal()) say(fmt::format("\nInterrupted (signal {}).\n", stop_signal()));
+  if (st.terminal()) {
+    say("\n" + st.render(viewer_));
+    say(scores_text(st, g_.family));
+  }
+  step();
+}
 
-void run_play(const PlayConfig& c) {
+void run_play(PlayConfig& c) {
   Session s(c.name, parse_options(c.options), c.seed);
   auto bots = seat_bots(c, s);  // a bad --seat or bot fails before any record
+  if (c.pace < 0) c.pace = c.watch && isatty(STDOUT_FILENO) ? kWatchPace : 0;
   // The record: its folder checked and its name claimed before the game
   // starts, rewritten after every hand, and written whatever ends the game:
   // its end, quit, end of input, Ctrl-C (SIGINT), SIGTERM or an error.
@@ -235,8 +391,15 @@ void run_play(const PlayConfig& c) {
     record->write(s);
   }
   install_stop_handlers();
+  Terminal io{std::cin, std::cout,
+              [](double seconds) {
+                // In small steps, so that Ctrl-C stops a slow pace at once.
+                for (double left = seconds; left > 0 && !stop_signal(); left -= 0.05)
+                  std::this_thread::sleep_for(std::chrono::duration<double>(std::min(left, 0.05)));
+              },
+              terminal_width(), nullptr};
   try {
-    play_game(c, s, bots, record.get());
+    play_game(c, s, bots, record.get(), io);
   } catch (...) {
     if (record) {
       try {
@@ -252,74 +415,32 @@ void run_play(const PlayConfig& c) {
   if (stop_signal()) die_of_stop_signal();
 }
 
-void play_game(const PlayConfig& c, Session& s, std::vector<std::unique_ptr<AnyBot>>& bots, RecordFile* record) {
-  const GameEntry& g = s.entry();
-  AnyState& st = s.state();
-  const int n = st.num_seats();
-  std::cout << fmt::format("{}: {} (seed {}).\n{}\n", g.name, g.summary, c.seed,
-                           c.watch ? "Watching the bots." : fmt::format("You are seat {}. Type help for commands.", c.seat));
-  for (int k = 0; k < n; ++k)
-    if (bots[static_cast<size_t>(k)] && bots[static_cast<size_t>(k)]->omniscient())
-      std::cout << fmt::format("Warning: seat {} is played by 'omniscient', which sees every hand (it cheats).\n", k);
-  size_t deal_i = 0, hands = 0, record_hands = 0, tricks = 0;
-  bool quit = false, brief = false;
-  int bot_draws = 0;  // draws by the seat to act, not yet shown
-  while (!st.terminal() && !quit && !stop_signal()) {
-    const Actor a = st.actor();
-    if (a.kind == Actor::Chance) {
-      if (deal_i < c.deal.size()) s.chance(c.deal[deal_i++]);
-      else s.chance();
-    } else {
-      for (int k = 0; k < n && !quit; ++k) {
-        if (!a.acts(k)) continue;
-        if (bots[static_cast<size_t>(k)]) {
-          const std::string ends = pass_ends(st);
-          const std::string m = s.bot_move(k, *bots[static_cast<size_t>(k)]);
-          // A run of draws by one seat is one line: "draws 3 tiles".
-          if (m == "draw" && st.actor().acts(k) && st.legal_moves(k) == std::vector<std::string>{"draw"}) {
-            ++bot_draws;
-            break;
-          }
-          const std::string what = m == "draw" ? fmt::format("draws {}", count_of(bot_draws + 1, "tile", "tiles")) : m;
-          bot_draws = 0;
-          std::cout << fmt::format("  seat {} ({}): {}{}\n", k, s.players()[static_cast<size_t>(k)], what,
-                                   m == "pass" || m == "draw" ? ends : "");
-          brief = false;
-        } else {
-          quit = !human_turn(s, k, g, c.budget, brief);
-        }
-        if (a.kind == Actor::Seat) break;
-      }
-      // A simultaneous round resolves once everyone has chosen: show the
-      // watcher what was revealed, what stood and what went back.
-      if (c.watch && a.kind == Actor::Simultaneous && !quit) std::cout << "\n" << st.render(-1) << "\n";
+}  // namespace
+
+std::vector<std::unique_ptr<AnyBot>> seat_bots(const PlayConfig& c, Session& s) {
+  const int n = s.state().num_seats();
+  if ((!c.watch || c.seat_given) && (c.seat < 0 || c.seat >= n))
+    throw Error(fmt::format("--seat {} does not exist; {} has seats 0..{}", c.seat, c.name, n - 1));
+  const auto names = split(c.bots, ',');
+  std::vector<std::unique_ptr<AnyBot>> bots(static_cast<size_t>(n));
+  for (int k = 0, b = 0; k < n; ++k) {
+    if (!c.watch && k == c.seat) {
+      s.players()[static_cast<size_t>(k)] = "human";
+      continue;
     }
-    // The watcher sees the table after each trick.
-    const size_t t = tricks_done(st);
-    const bool trick_ended = t > tricks;
-    if (c.watch && trick_ended && hands == st.hands().size()) std::cout << "\n" << st.render(-1);
-    tricks = t;
-    while (hands < st.hands().size()) {
-      const std::string& text = st.hands()[hands++].text;
-      // The trick that ended a hand: the table, which ends with the result.
-      const std::string table = c.watch && trick_ended && !st.terminal() ? st.render(-1) : "";
-      std::cout << "\n" << (table.find(text) != std::string::npos ? table : text + "\n");
-      print_scores(st);
-      brief = false;
-    }
-    if (record && hands > record_hands) {
-      record->write(s);  // a crash or kill now loses at most the next hand
-      record_hands = hands;
-    }
+    const std::string& bn = names[static_cast<size_t>(b++) % names.size()];
+    bots[static_cast<size_t>(k)] = make_bot(s.entry(), bn, mix_seed(c.seed, static_cast<uint64_t>(k) + 100), c.budget);
+    s.players()[static_cast<size_t>(k)] = bn;
   }
-  if (stop_signal()) std::cout << "\nInterrupted (signal " << stop_signal() << ").\n";
-  if (st.terminal()) {
-    std::cout << "\n" << st.render(c.watch ? -1 : c.seat);
-    print_scores(st);
-  }
+  return bots;
 }
 
-}  // namespace
+std::string help_text(const std::string& family) { return std::string(kHelp) + family_help(family); }
+
+void play_game(const PlayConfig& c, Session& s, std::vector<std::unique_ptr<AnyBot>>& bots, RecordFile* record,
+               Terminal& io) {
+  Game(c, s, bots, record, io).run();
+}
 
 void add_play(CLI::App& app) {
   auto* cmd = app.add_subcommand("play", "Play a game in the terminal against bots (or watch bots play)");
@@ -327,14 +448,19 @@ void add_play(CLI::App& app) {
   cmd->add_option("name", c->name, "Game or preset, e.g. latin, dominican-patio, jamaica (see `boneyard rules`)")->required();
   cmd->add_option("--option,-o", c->options, "Rule option key=value over the preset (repeatable)");
   add_seed_option(cmd, c->seed_text, "Seed of the game's random generator, 0 to 2^64-1 (default: from the clock)");
-  cmd->add_option("--seat", c->seat, "Your seat (default 0)");
+  cmd->add_option("--seat", c->seat, "Your seat (default 0); with --watch, watch as that seat sees the table");
   cmd->add_option("--bots", c->bots, "Bots for the other seats, comma list cycled over them (default greedy)");
   cmd->add_flag("--watch", c->watch, "Bots play every seat; you watch");
+  cmd->add_option("--pace", c->pace,
+                  fmt::format("--watch: seconds between moves (default {} on a terminal, 0 when the output is piped)", kWatchPace))
+      ->check(CLI::Range(0.0, 60.0));
+  cmd->add_flag("--step", c->step, "--watch: wait for Enter after each move (q stops)");
   cmd->add_option("--record", c->record_dir, "Write the game record (JSON) into this folder");
   add_bot_budget(cmd, c->budget);
   cmd->add_option("--deal", c->deal, "Explicit chance outcome(s) for the first chance events, e.g. a deal (repeatable)");
   cmd->callback([c, cmd] {
     c->seed = cmd->count("--seed") == 0 ? default_seed() : parse_seed(c->seed_text);
+    c->seat_given = cmd->count("--seat") > 0;
     run_play(*c);
   });
 }

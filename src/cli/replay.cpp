@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli/common.h"
+#include "core/text.h"
 #include "record/session.h"
 #include "record/zstd_io.h"
 
@@ -100,24 +101,43 @@ void add_replay(CLI::App& app) {
         std::string line;
         if (!std::getline(std::cin, line) || line == "q") return;
       }
+      // The move in words, said before it is applied; with --seat, what
+      // that seat could not see stays hidden: the chance outcomes (deals,
+      // draws) and the tiles others lay face down.
+      std::string said;
+      if (!*quiet && !e.chance) {
+        const Actor a = s.state().actor();
+        said = *seat >= 0 && e.seat != *seat && a.kind == Actor::Simultaneous ? "lays face down"
+                                                                              : s.state().move_words(e.seat, e.text);
+      }
       s.apply_event(e);
       if (!*quiet) {
-        if (e.chance) std::cout << "  chance: " << e.text << "\n";
+        if (e.chance) std::cout << "  chance: " << (*seat >= 0 ? "(hidden from seat " + std::to_string(*seat) + ")" : e.text) << "\n";
         else std::cout << fmt::format("  seat {}{}: {}\n", e.seat,
                                       s.players()[static_cast<size_t>(e.seat)].empty() ? "" : " (" + s.players()[static_cast<size_t>(e.seat)] + ")",
-                                      e.text);
+                                      said);
       }
       while (hands < s.state().hands().size()) {
         std::cout << s.state().hands()[hands++].text << "\n";
         std::string sc = "  score:";
         const auto scores = s.state().scores();
-        for (int sd = 0; sd < s.state().num_sides(); ++sd) sc += fmt::format(" {} {}", s.state().side_name(sd), scores[static_cast<size_t>(sd)]);
+        for (int sd = 0; sd < s.state().num_sides(); ++sd) sc += fmt::format(" {}: {}", s.state().side_name(sd), scores[static_cast<size_t>(sd)]);
         std::cout << sc << "\n";
       }
     }
-    std::cout << "\n" << s.state().render(*seat);
+    if (!*quiet) std::cout << "\n" << wrap_text(s.state().render(*seat), terminal_width());
+    // A record written before the game ended (quit, Ctrl-C, a crash) says so.
+    if (!s.state().terminal())
+      std::cout << fmt::format("The record ends before the game is over: {} played, the game stops after event {}.\n",
+                               count_of(static_cast<int>(s.state().hands().size()), "hand", "hands"), events.size());
+    else if (*quiet) {
+      std::string sc = "Game over. Final score:";
+      const auto scores = s.state().scores();
+      for (int sd = 0; sd < s.state().num_sides(); ++sd) sc += fmt::format(" {}: {}", s.state().side_name(sd), scores[static_cast<size_t>(sd)]);
+      std::cout << sc << "\n";
+    }
     std::cout << "Replay verified: every move legal; every hand's winner, points and detail, and the scores and "
-                 "result, as recorded (docs/records.md).\n";
+                   "result, as recorded (docs/records.md).\n";
   });
 }
 

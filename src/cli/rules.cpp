@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/common.h"
+#include "core/text.h"
 
 namespace boneyard::cli {
 
@@ -38,20 +39,21 @@ void add_rules(CLI::App& app) {
       if (*json_out) {
         all.push_back({{"name", g.name}, {"family", g.family}, {"summary", g.summary}, {"sources", g.sources},
                        {"bots", all_bots(g)}, {"options", d.value("options", nlohmann::json::object())},
-                       {"catalogue", d.value("catalogue", nlohmann::json::object())}});
+                       {"catalogue", d.value("catalogue", nlohmann::json::object())},
+                       {"explain", d.value("explain", nlohmann::json::object())}});
         continue;
       }
       if (g.family != family) {
         family = g.family;
         std::cout << fmt::format("\n== {} ==\n", family);
       }
-      std::cout << fmt::format("\n{}  [{}]  {}\n", g.name, g.sources, g.summary);
+      std::cout << wrap_text(fmt::format("\n{}  [{}]  {}\n", g.name, g.sources, g.summary), terminal_width());
       std::string line = "   ";
       const nlohmann::json options = d.value("options", nlohmann::json::object());
       const nlohmann::json catalogue = d.value("catalogue", nlohmann::json::object());
       for (const auto& [k, v] : options.items()) {
         std::string item = fmt::format(" {}={}", k, value_text(v));
-        if (line.size() + item.size() > 100) {
+        if (line.size() + item.size() > static_cast<size_t>(std::min(100, terminal_width()))) {
           std::cout << line << "\n";
           line = "   ";
         }
@@ -59,11 +61,25 @@ void add_rules(CLI::App& app) {
       }
       std::cout << line << "\n";
       if (!name->empty()) {
-        std::cout << "\n  options and their values:\n";
-        for (const auto& [k, v] : catalogue.items())
-          std::cout << fmt::format("    {:22} {}\n", k, value_text(v));
-        std::cout << fmt::format("  bots: {} (search bots take --think-ms, --iterations, --bot-threads; omniscient sees every hand)\n",
-                                 fmt::join(all_bots(g), ", "));
+        // Every option in words: what it does, this preset's value first,
+        // then the others (the catalogue's "explain", as the lobby shows it).
+        const nlohmann::json explain = d.value("explain", nlohmann::json::object());
+        std::string text = "\nOptions (change one with --option key=value):\n";
+        for (const auto& [k, cat] : catalogue.items()) {
+          const nlohmann::json e = explain.value(k, nlohmann::json::object());
+          const std::string now = options.contains(k) ? value_text(options[k]) : "";
+          text += fmt::format("\n  {} = {}: {}\n", k, now.empty() ? "(none)" : now, e.value("about", value_text(cat)));
+          const nlohmann::json vals = e.value("values", nlohmann::json::object());
+          if (vals.contains(now)) text += fmt::format("      {}: {}  <- this preset\n", now, vals[now].get<std::string>());
+          for (const auto& [v, words] : vals.items())
+            if (v != now) text += fmt::format("      {}: {}\n", v, words.get<std::string>());
+          if (vals.empty() && cat.is_string()) text += fmt::format("      values: {}\n", cat.get<std::string>());
+        }
+        std::cout << wrap_text(text, terminal_width());
+        std::cout << wrap_text(
+            fmt::format("  bots: {} (search bots take --think-ms, --iterations, --bot-threads; omniscient sees every hand)\n",
+                        fmt::join(all_bots(g), ", ")),
+            terminal_width());
       }
     }
     if (!name->empty() && all.empty() && *json_out) find_game(*name);  // throws with the list

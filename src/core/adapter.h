@@ -37,6 +37,13 @@ class GameAdapter final : public AnyState {
     return out;
   }
 
+  std::string move_words(int seat, std::string_view text) const override {
+    check_turn(seat);
+    const Move m = s_.parse_move(seat, text);
+    if constexpr (requires { s_.move_words(seat, m); }) return s_.move_words(seat, m);
+    else return s_.move_text(m);
+  }
+
   std::string apply(int seat, std::string_view text) override {
     check_turn(seat);
     const Move m = s_.parse_move(seat, text);

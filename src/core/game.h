@@ -21,6 +21,8 @@
 //     std::string chance_text() const;           // the last chance outcome, parseable
 //     void apply_chance_text(std::string_view);  // explicit outcome; throws Error
 //     std::string move_text(Move) const;         // canonical text, round-trips
+//     std::string move_words(int seat, Move) const;  // the move said for people
+//                                                // ("lead 6-6", "bid 30"); optional
 //     Move parse_move(int seat, std::string_view) const;  // throws Error if not legal now
 //     bool terminal() const;
 //     void returns(double* out) const;           // per seat: share of the game won
@@ -131,6 +133,11 @@ class AnyState {
   virtual std::string side_name(int side) const = 0;
   virtual Actor actor() const = 0;
   virtual std::vector<std::string> legal_moves(int seat) const = 0;
+  // A move legal now for `seat`, said for people ("lead 6-6", "seat 2
+  // leads", "trumps: fives", "bid 30"): what the move list, logs and hints
+  // show; the protocol and records keep the move's text. Throws Error when
+  // the move is not legal now.
+  virtual std::string move_words(int seat, std::string_view move) const = 0;
   // Applies a move given as text (any accepted form); returns its canonical
   // text. Throws Error naming the move and what was expected.
   virtual std::string apply(int seat, std::string_view move) = 0;

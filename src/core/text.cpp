@@ -3,6 +3,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace boneyard {
@@ -21,22 +22,101 @@ std::string wrap_items(const std::vector<std::string>& items, std::string_view f
                        int width, std::string_view sep) {
   std::string out(first);
   size_t col = first.size();
-  bool empty_line = true;
+  // A label first ("Your moves:  ") counts: an item that does not fit after
+  // it goes to the next row rather than past the width.
+  bool label = first.find_first_not_of(' ') != std::string_view::npos, has_item = false;
   for (const auto& it : items) {
-    const size_t need = (empty_line ? 0 : sep.size()) + it.size();
-    if (!empty_line && col + need > static_cast<size_t>(width)) {
+    const size_t need = (has_item ? sep.size() : 0) + it.size();
+    if ((has_item || label) && col + need > static_cast<size_t>(width)) {
+      while (!out.empty() && out.back() == ' ') out.pop_back();  // no blanks left at a row's end
       out += "\n";
       out += indent;
       col = indent.size();
-      empty_line = true;
+      has_item = label = false;
     }
-    if (!empty_line) {
+    if (has_item) {
       out += sep;
       col += sep.size();
     }
     out += it;
     col += it.size();
-    empty_line = false;
+    has_item = true;
+  }
+  return out;
+}
+
+namespace {
+
+// Cuts a word wider than `room` into pieces: between tiles, after a comma,
+// else at the row's end.
+std::vector<std::string> cut_word(std::string_view w, size_t room) {
+  std::vector<std::string> out;
+  while (w.size() > room) {
+    size_t cut = 0;
+    for (size_t i = 1; i <= room && i < w.size(); ++i)
+      if ((w[i - 1] == ']' && w[i] == '[') || w[i - 1] == ',') cut = i;
+    if (cut == 0) cut = room;
+    out.emplace_back(w.substr(0, cut));
+    w.remove_prefix(cut);
+  }
+  if (!w.empty()) out.emplace_back(w);
+  return out;
+}
+
+std::string wrap_line(std::string_view line, size_t width) {
+  if (line.size() <= width) return std::string(line);
+  const size_t lead = std::min(line.find_first_not_of(' '), width / 2);
+  const std::string indent(std::min(lead + 2, width / 2), ' ');
+  std::string out(line.substr(0, lead));
+  size_t col = lead;
+  bool row_empty = true;
+  size_t i = lead;
+  while (i < line.size()) {
+    const size_t ws = i;
+    while (i < line.size() && line[i] == ' ') ++i;
+    const std::string_view gap = line.substr(ws, i - ws);
+    size_t we = std::min(line.find(' ', i), line.size());
+    // A note in brackets ("[MARKER: open to all]") stays on one row when it fits one.
+    if (line[i] == '[' && line.substr(i, we - i).find(']') == std::string_view::npos) {
+      const size_t close = line.find(']', i);
+      if (close != std::string_view::npos && close + 1 - i <= width - indent.size()) we = close + 1;
+    }
+    const std::string_view word = line.substr(i, we - i);
+    i = we;
+    if (word.empty()) break;  // trailing blanks
+    std::string_view g = gap;  // the blanks before the word, not between its pieces
+    for (const std::string& piece : cut_word(word, width - indent.size())) {
+      if (!row_empty && col + g.size() + piece.size() > width) {
+        out += "\n" + indent;
+        col = indent.size();
+        row_empty = true;
+      }
+      if (!row_empty) {
+        out += g;
+        col += g.size();
+      }
+      out += piece;
+      col += piece.size();
+      row_empty = false;
+      g = {};
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string wrap_text(std::string_view text, int width) {
+  const size_t w = static_cast<size_t>(std::max(width, 20));
+  std::string out;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    const bool nl = end != std::string_view::npos;
+    if (!nl) end = text.size();
+    out += wrap_line(text.substr(start, end - start), w);
+    if (nl) out += "\n";
+    start = end + 1;
   }
   return out;
 }

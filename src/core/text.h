@@ -67,4 +67,10 @@ int terminal_width();
 std::string wrap_items(const std::vector<std::string>& items, std::string_view first, std::string_view indent,
                        int width, std::string_view sep = "");
 
+// Every line of `text` no wider than `width`: a longer line breaks at blanks,
+// its following rows indented two past the line's own indent; a word wider
+// than a row breaks between tiles ("[6|4][4|2]"), after a comma, or, as a
+// last resort, anywhere. Tiles and words are never split otherwise.
+std::string wrap_text(std::string_view text, int width);
+
 }  // namespace boneyard

@@ -55,4 +55,18 @@ nlohmann::json option_catalogue() {
           {"single_hand", "on/off (default off): the session ends after its first hand"}};
 }
 
+// Every option and value in words, for `rules NAME` and the app's lobby:
+// {option: {"about": text, "values": {value: text}}} (English).
+nlohmann::json option_explanations() {
+  using J = nlohmann::json;
+  return J{
+      {"players", {{"about", "how many play, each for themselves: 2..5 on one set, 6..10 on two"}}},
+      {"sets", {{"about", "double-six sets mixed together"}}},
+      {"ante", {{"about", "chips each player pays into the pot as every hand starts (the next hand's ante is taken "
+                          "as a hand ends)"}}},
+      {"hands", {{"about", "hands in the session; the most chips at the end wins"}}},
+      {"single_hand",
+       {{"about", "play one hand only"}, {"values", {{"on", "one hand"}, {"off", "every hand"}}}}}};
+}
+
 }  // namespace boneyard::dice_dominoes

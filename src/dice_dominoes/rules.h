@@ -30,5 +30,7 @@ Rules make_rules(const OptionList& overrides);
 void validate(const Rules& r);
 nlohmann::json to_json(const Rules& r);
 nlohmann::json option_catalogue();
+// Every option and value in words (rules NAME, the lobby).
+nlohmann::json option_explanations();
 
 }  // namespace boneyard::dice_dominoes

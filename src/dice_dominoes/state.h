@@ -208,6 +208,7 @@ class State {
   std::string chance_text() const;
   void apply_chance_text(std::string_view text);
   std::string move_text(Move m) const;
+  std::string move_words(int seat, Move m) const;  // for people (text.cpp)
   Move parse_move(int seat, std::string_view text) const;
   bool terminal() const { return phase_ == Phase::GameOver; }
   void returns(double* out) const;

@@ -75,6 +75,19 @@ std::string State::move_text(Move m) const {
   return "?";
 }
 
+// The move for people: "lay 6-2 and 3-1 face down", "reroll the dice".
+std::string State::move_words(int seat, Move m) const {
+  (void)seat;
+  switch (m.kind) {
+    case Move::Lay:
+      return m.second == kNone ? fmt::format("lay {} face down", face(m.first))
+                               : fmt::format("lay {} then {} face down", face(m.first), face(m.second));
+    case Move::Reroll: return "reroll (new match points)";
+    case Move::Keep: return "keep the match points";
+  }
+  return move_text(m);
+}
+
 Move State::parse_move(int seat, std::string_view text) const {
   MoveList<Move, DiceDominoes::kMaxMoves> legal;
   legal_moves(seat, legal);
@@ -389,7 +402,15 @@ std::string State::render(int seat) const {
     case Phase::Deal: out += "Waiting for the deal\n"; break;
     case Phase::Roll: out += fmt::format("Seat {} rolls the dice\n", roller_); break;
     case Phase::Choose:
-      out += "Lay two tiles face down (your last one if you hold one), best first: e.g. 6-2,3-1\n";
+      // The example from the seat's own tiles: any other would name a tile it may not hold.
+      if (seat >= 0 && count_[seat] >= 2) {
+        const std::string mine = pile_text(hand_[seat]);
+        const size_t a = mine.find(' '), b = mine.find(' ', a + 1);
+        out += fmt::format("Lay two tiles face down (your last one if you hold one), best first: e.g. {},{}\n",
+                           mine.substr(0, a), mine.substr(a + 1, b == std::string::npos ? std::string::npos : b - a - 1));
+      } else {
+        out += "Lay two tiles face down (your last one if you hold one), best first\n";
+      }
       break;
     case Phase::RerollChoice:
       out += fmt::format("Seat {} made a W-perfect: reroll (roll new match points) or keep (play these again)\n", chooser_);

@@ -20,7 +20,7 @@ void register_games() {
     e.sources = p.sources;
     e.describe = [name] {
       nlohmann::json j = to_json(make_rules(name, {}));
-      return nlohmann::json{{"options", j}, {"catalogue", option_catalogue()}};
+      return nlohmann::json{{"options", j}, {"catalogue", option_catalogue()}, {"explain", option_explanations()}};
     };
     e.make = [name](const OptionList& o, uint64_t seed) -> std::unique_ptr<AnyState> {
       return std::make_unique<GameAdapter<LineGame>>(name, State(make_rules(name, o), seed));

@@ -87,6 +87,8 @@ nlohmann::json to_json(const Rules& r);
 std::string bonuses_text(const Bonuses& b);
 // Every option key with its allowed values, for `rules` and error messages.
 nlohmann::json option_catalogue();
+// Every option and value in words (rules NAME, the lobby).
+nlohmann::json option_explanations();
 
 const char* name(SetKind);
 const char* name(Players);

@@ -56,7 +56,10 @@ const char* bonus_words(BonusKind k) {
 std::string scoring_words(const Rules& r) {
   const bool teams = r.teams();
   switch (r.scoring) {
-    case Scoring::Wins: return "1 win per hand";
+    case Scoring::Wins:
+      // Jamaica's six-love: the target wins only while another side has none.
+      return r.wins_need_shutout ? fmt::format("1 win per hand; {} wins only as a shutout ({}-love)", r.target, r.target)
+                                 : "1 win per hand";
     case Scoring::OthersPips:
       return teams ? "the losing team's pips" : r.seats() == 2 ? "the opponent's pips" : "the other players' pips";
     case Scoring::AllPips: return teams ? "all pips (both teams)" : "all pips (every hand)";
@@ -237,6 +240,21 @@ std::string State::move_text(Move m) const {
     case Move::Leader: return fmt::format("leader:{}", m.arg);
   }
   return "?";
+}
+
+// The move for people: "lead 6-6", "6-4 on the left", "seat 2 leads".
+std::string State::move_words(int seat, Move m) const {
+  switch (m.kind) {
+    case Move::Lead: return "lead " + to_string(m.tile());
+    case Move::Left: return to_string(m.tile()) + " on the left";
+    case Move::Right: return to_string(m.tile()) + " on the right";
+    case Move::Pass: return "pass";
+    case Move::Draw: return "draw";
+    case Move::Redeal: return "redeal (a new deal)";
+    case Move::Keep: return "keep this deal";
+    case Move::Leader: return m.arg == seat ? "you lead" : fmt::format("seat {} leads", m.arg);
+  }
+  return move_text(m);
 }
 
 Move State::parse_move(int seat, std::string_view text) const {
@@ -430,7 +448,8 @@ std::string hand_result_text(const State& s, const HandResult& h) {
   }
   for (int sd = 0; sd < s.num_sides(); ++sd)
     if (sd != h.winner_side && h.total[sd]) out += fmt::format("; {} scores {}", LineGame::side_name(s, sd), scored(sd));
-  if (h.wins_reset) out += "; every side has a win: the counts start over";
+  if (h.wins_reset)
+    out += fmt::format("; every side has a win, so no {}-love shutout is left: the counts start over", s.rules().target);
   if (h.double_up) out += "; all square: the next hand's winner goes to 2";
   out += next_leader_text(s, h);
   return out;
@@ -519,10 +538,21 @@ std::string lead_reason(const State& s) {
       if (s.leader_draw(k) >= 0) {
         const Tile t{static_cast<uint8_t>(s.leader_draw(k))};
         if (!d.empty()) d.back() += ",";
-        d.push_back(fmt::format("seat {} {} ({})", k, to_string(t), t.pips()));
+        d.push_back(fmt::format("{}seat {} {} ({})", d.empty() ? "(" : "", k, to_string(t), t.pips()));
       }
     d.back() += ")";
-    return wrap_items(d, fmt::format("Seat {} has the lead: the highest draw for the lead (", l), "  ", terminal_width(), " ");
+    // A tie on pips is broken by the higher number: say so.
+    const Tile lt{static_cast<uint8_t>(s.leader_draw(l))};
+    int tied = 0;
+    for (int k = 0; k < s.num_seats(); ++k)
+      if (s.leader_draw(k) >= 0 && Tile{static_cast<uint8_t>(s.leader_draw(k))}.pips() == lt.pips()) ++tied;
+    if (tied > 1) {
+      d.back() += ";";
+      for (const std::string& w : std::vector<std::string>{"tie", "on", std::to_string(lt.pips()), "pips:", "the", "higher", "number,"})
+        d.push_back(w);
+      d.push_back(fmt::format("{}", lt.high()));
+    }
+    return wrap_items(d, fmt::format("Seat {} has the lead: the highest draw for the lead ", l), "  ", terminal_width(), " ");
   }
   if (s.hands_finished() == 0) return fmt::format("Seat {} has the lead", l);
   if (s.last_result().winner_side < 0) return fmt::format("Seat {} has the lead: the last hand was void ({})", l, tie_words(r.block_tie, r.teams()));

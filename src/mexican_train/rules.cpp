@@ -93,4 +93,29 @@ nlohmann::json option_catalogue() {
           {"single_hand", {"off", "on"}}};
 }
 
+// Every option and value in words, for `rules NAME` and the app's lobby:
+// {option: {"about": text, "values": {value: text}}} (English).
+nlohmann::json option_explanations() {
+  using J = nlohmann::json;
+  return J{
+      {"set", {{"about", "which dominoes are used"},
+               {"values", {{"double-twelve", "the 91 tiles from 0-0 to 12-12"},
+                           {"double-nine", "the 55 tiles from 0-0 to 9-9"},
+                           {"double-fifteen", "the 136 tiles from 0-0 to 15-15"}}}}},
+      {"players", {{"about", "how many play, each for themselves"}}},
+      {"engine",
+       {{"about", "the double every train starts from (the engine)"},
+        {"values",
+         {{"highest_in_hand", "the round's first player lays their highest double (drawing until they have one)"},
+          {"round_doubles", "round 1 uses the highest double, each round the next lower one"}}}}},
+      {"rounds", {{"about", "rounds in the game; penalties add up over them and the lowest total wins"}}},
+      {"multiple_doubles",
+       {{"about", "a player who owes a cover for their own double may lay more doubles first (house rule)"},
+        {"values", {{"on", "allowed"}, {"off", "cover the double at once"}}}}},
+      {"blank_double_50",
+       {{"about", "the penalty for 0-0 left in hand"}, {"values", {{"on", "50 pips"}, {"off", "0 pips"}}}}},
+      {"single_hand",
+       {{"about", "play one round only"}, {"values", {{"on", "one round"}, {"off", "every round"}}}}}};
+}
+
 }  // namespace boneyard::mexican_train

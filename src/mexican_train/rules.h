@@ -41,6 +41,8 @@ void validate(const Rules& r);
 
 nlohmann::json to_json(const Rules& r);
 nlohmann::json option_catalogue();
+// Every option and value in words (rules NAME, the lobby).
+nlohmann::json option_explanations();
 
 const char* name(SetKind);
 const char* name(Engine);

@@ -49,6 +49,20 @@ std::string State::move_text(Move m) const {
   return "?";
 }
 
+// The move for people: "12-4 on seat 2's train", "end your opening turn".
+std::string State::move_words(int seat, Move m) const {
+  switch (m.kind) {
+    case Move::Lay:
+      if (m.train == kMexican) return to_string(m.t()) + " on the Mexican train";
+      if (m.train == seat) return to_string(m.t()) + " on your train";
+      return fmt::format("{} on seat {}'s train", to_string(m.t()), m.train);
+    case Move::Draw: return "draw";
+    case Move::Pass: return "pass (your marker goes on)";
+    case Move::EndOpening: return "end your opening turn";
+  }
+  return move_text(m);
+}
+
 Move State::parse_move(int seat, std::string_view text) const {
   MoveList<Move, MexicanTrain::kMaxMoves> legal;
   legal_moves(seat, legal);
@@ -199,7 +213,7 @@ std::string round_result_text(const State& s, const RoundResult& r) {
   if (r.end == RoundEnd::Domino) out += fmt::format("seat {} laid their last tile.", r.out_seat);
   else out += "blocked (boneyard empty, nobody could play).";
   out += "\n  Penalty (lower is better):";
-  for (int k = 0; k < s.num_seats(); ++k) out += fmt::format(" seat {} {}", k, r.penalty[k]);
+  for (int k = 0; k < s.num_seats(); ++k) out += fmt::format("{}seat {}: {}", k ? "   " : " ", k, r.penalty[k]);
   return out;
 }
 

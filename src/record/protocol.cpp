@@ -242,7 +242,7 @@ json Protocol::dispatch(const json& req) {
     // Every legal move's value for one seat, from that seat's view only.
     const std::string name = req.contains("bot") ? str(req, "bot") : strongest_fair_bot(s.entry());
     const int seat = seat_of(req);
-    auto bot = make_bot(s.entry(), name, s.seed() * 1000003u + static_cast<uint64_t>(seat) + 29, budget_of(req));
+    auto bot = make_bot(s.entry(), name, values_bot_seed(s.seed(), seat), budget_of(req));
     if (bot->omniscient()) throw Error(fmt::format("'{}' sees every hand; values are from one seat's view: use a fair bot", name));
     json moves = json::array();
     for (const auto& [m, v] : st.bot_values(seat, *bot)) moves.push_back({{"move", m}, {"value", v}});

@@ -190,6 +190,8 @@ HandReview review_hand(const nlohmann::json& record, int seat, int hand, const R
         auto copy = s.state().clone();
         m.played = copy->apply(seat, e.text);
         m.best = m.values.front().first;
+        m.played_words = s.state().move_words(seat, m.played);
+        m.best_words = s.state().move_words(seat, m.best);
         m.best_value = m.values.front().second;
         m.played_value = m.best_value;
         for (const auto& [mv, v] : m.values)
@@ -217,6 +219,7 @@ HandReview review_hand(const nlohmann::json& record, int seat, int hand, const R
     if (m.played == m.best || m.loss <= 1e-9) {  // a move as good as the best is the best
       m.loss = 0;
       m.best = m.played;
+      m.best_words = m.played_words;
       m.best_value = m.played_value;
     }
     m.grade = grade_for(m.loss, r.thresholds);
@@ -271,8 +274,8 @@ std::string review_text(const HandReview& r) {
       r.unit, r.thresholds.good, r.thresholds.inaccuracy, r.thresholds.mistake);
   if (r.moves.empty()) out += "  No decisions with a choice.\n";
   for (const auto& m : r.moves) {
-    out += fmt::format("  event {:>3}  {:<10} played {:<10} best {:<10} lost {:>6.2f}{}\n", m.event,
-                       grade_name(m.grade), m.played, m.best, m.loss, m.bound ? " (at least)" : "");
+    out += fmt::format("  event {:>3}  {:<10} played {:<14} best {:<14} lost {:>6.2f}{}\n", m.event,
+                       grade_name(m.grade), m.played_words, m.best_words, m.loss, m.bound ? " (at least)" : "");
   }
   if (r.forced) out += fmt::format("  ({} forced move{} not graded.)\n", r.forced, r.forced == 1 ? "" : "s");
   if (r.unsolved)

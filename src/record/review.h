@@ -29,6 +29,7 @@ Grade grade_for(double loss, const GradeThresholds& t);
 struct ReviewedMove {
   size_t event = 0;  // the event's index in the record
   std::string played, best;
+  std::string played_words, best_words;  // the same said for people (AnyState::move_words)
   double played_value = 0, best_value = 0, loss = 0;  // in the review's unit
   Grade grade = Grade::Best;
   // The solver ran out of time and fell back to a bounded search: the loss

@@ -108,4 +108,11 @@ std::string write_record(const Session& s, const std::string& dir, const std::st
 
 nlohmann::json summary_json(const HandSummary& h);
 
+// The seed of the bot that values a seat's moves (the protocol's `values`,
+// the terminal's `hint`, `analyze`): the same seed and budget give the same
+// values everywhere.
+inline uint64_t values_bot_seed(uint64_t game_seed, int seat) {
+  return game_seed * 1000003u + static_cast<uint64_t>(seat) + 29;
+}
+
 }  // namespace boneyard

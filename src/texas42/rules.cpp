@@ -77,4 +77,42 @@ nlohmann::json option_catalogue() {
           {"single_hand", nlohmann::json::array({"off", "on"})}};
 }
 
+// Every option and value in words, for `rules NAME` and the app's lobby:
+// {option: {"about": text, "values": {value: text}}} (English).
+nlohmann::json option_explanations() {
+  using J = nlohmann::json;
+  const J on_off = {{"on", "yes"}, {"off", "no"}};
+  return J{
+      {"scoring", {{"about", "what a hand scores"},
+                   {"values", {{"marks", "a made bid scores its marks (1 for 30..42), a set gives them to the other "
+                                         "team"},
+                               {"points", "hands score points: the bid, or the points taken"}}}}},
+      {"target_marks", {{"about", "marks that win the game (marks scoring)"}}},
+      {"target_points", {{"about", "points that win the game (points scoring)"}}},
+      {"stop_when_decided",
+       {{"about", "marks scoring: the hand ends as soon as the bid is certainly made or set"},
+        {"values", {{"on", "stop there"}, {"off", "play all seven tricks"}}}}},
+      {"open_two_marks", {{"about", "the first bid may be 2 marks"}, {"values", on_off}}},
+      {"forced_bid",
+       {{"about", "after three passes the dealer must bid"},
+        {"values", {{"on", "the dealer bids at least 30"}, {"off", "all four may pass; the next dealer deals again"}}}}},
+      {"made_scores_taken",
+       {{"about", "points scoring: a made bid of 30..42 scores the points taken, not the bid"}, {"values", on_off}}},
+      {"tricks_face_down",
+       {{"about", "a finished trick is turned face down: only who won it and the count stay in view"},
+        {"values", on_off}}},
+      {"nello",
+       {{"about", "a declarer with a bid of 42 or more may call nello: play alone and lose every trick"},
+        {"values", on_off}}},
+      {"plunge",
+       {{"about", "a player with four doubles may bid 4 marks or more; the partner names trumps and leads"},
+        {"values", on_off}}},
+      {"splash", {{"about", "as plunge, with three doubles, for 2 or 3 marks"}, {"values", on_off}}},
+      {"sevens",
+       {{"about", "a declarer with 42 or more may call sevens: the tile closest to 7 pips wins each trick"},
+        {"values", on_off}}},
+      {"single_hand",
+       {{"about", "play one hand only"}, {"values", {{"on", "one hand"}, {"off", "play to the target"}}}}}};
+}
+
 }  // namespace boneyard::texas42

@@ -41,6 +41,8 @@ void set_option(Rules& r, std::string_view key, std::string_view value);
 nlohmann::json to_json(const Rules& r);
 // Every option key with its allowed values, for `rules` and error messages.
 nlohmann::json option_catalogue();
+// Every option and value in words (rules NAME, the lobby).
+nlohmann::json option_explanations();
 const char* name(Scoring s);
 
 }  // namespace boneyard::texas42

@@ -118,6 +118,25 @@ std::string State::move_text(Move m) const {
   return "?";
 }
 
+// The move for people: "bid 30", "trumps: fives", "lead 6-6".
+std::string State::move_words(int seat, Move m) const {
+  (void)seat;
+  switch (m.kind) {
+    case Move::Pass: return "pass";
+    case Move::Bid: return fmt::format("bid {}", m.arg);
+    case Move::Marks: return fmt::format("bid {} marks", m.arg);
+    case Move::Plunge: return fmt::format("plunge for {} marks", m.arg);
+    case Move::Splash: return fmt::format("splash for {} marks", m.arg);
+    case Move::Trumps:
+      if (m.arg == kFollowMe) return "no trumps (follow-me)";
+      if (m.arg == kNello) return "nello (lose every trick)";
+      if (m.arg == kSevens) return "sevens";
+      return "trumps: " + trump_name(m.arg);
+    case Move::Play: return (trick_n_ == 0 ? "lead " : "play ") + to_string(m.tile());
+  }
+  return move_text(m);
+}
+
 Move State::parse_move(int seat, std::string_view text) const {
   MoveList<Move, Texas42::kMaxMoves> legal;
   legal_moves(seat, legal);
@@ -313,10 +332,12 @@ json hand_result_json(const State&, const HandResult& h) {
 std::string hand_result_text(const State& s, const HandResult& h) {
   const int bidders = State::side_of(h.declarer);
   const char* unit = s.rules().scoring == Scoring::Marks ? "mark" : "point";
-  std::string out = fmt::format("Hand {}: seat {} bid {} in {}; team {} took {} points in {} tricks, team {} {} in {}",
+  std::string out = fmt::format("Hand {}: seat {} bid {} in {}; team {} took {} in {}, team {} {} in {}",
                                 h.number, h.declarer, bid_text(h.bid, h.bid_kind), trump_name(h.trump), bidders,
-                                h.points[bidders], h.tricks[bidders], 1 - bidders, h.points[1 - bidders], h.tricks[1 - bidders]);
-  if (h.stopped_early) out += fmt::format(" (decided after {} tricks)", h.tricks_played);
+                                boneyard::count_of(h.points[bidders], "point", "points"),
+                                boneyard::count_of(h.tricks[bidders], "trick", "tricks"), 1 - bidders,
+                                h.points[1 - bidders], boneyard::count_of(h.tricks[1 - bidders], "trick", "tricks"));
+  if (h.stopped_early) out += fmt::format(" (decided after {})", boneyard::count_of(h.tricks_played, "trick", "tricks"));
   out += fmt::format("\n  {}: ", h.made ? "made" : "set");
   bool any = false;
   for (int sd = 0; sd < 2; ++sd)
@@ -414,13 +435,18 @@ std::string State::render(int seat) const {
     out += "\n";
   }
   if (phase_ == Phase::Play || n_tricks_ > 0) {
-    out += fmt::format("Taken: team 0 {} tricks {} points   team 1 {} tricks {} points\n", tricks_won_[0], points_[0],
-                       tricks_won_[1], points_[1]);
+    out += fmt::format("Taken: team 0 {} {} points   team 1 {} {} points\n",
+                       boneyard::count_of(tricks_won_[0], "trick", "tricks"), points_[0],
+                       boneyard::count_of(tricks_won_[1], "trick", "tricks"), points_[1]);
     if (n_tricks_ > 0 && !r_.tricks_face_down) {
       const int k = n_tricks_ - 1;
-      out += fmt::format("Last trick (seat {} led):", trick_leaders_[k]);
-      for (int i = 0; i < kSeats; ++i)
-        if (tricks_[k][i] != 0xff) out += " " + to_string(Tile{tricks_[k][i]});
+      // Who played which tile: the trick goes round from its leader
+      // (a seat sitting out plays nothing).
+      out += "Last trick:";
+      for (int i = 0, seat_k = trick_leaders_[k]; i < kSeats; ++i, seat_k = (seat_k + 1) % kSeats) {
+        if (seat_k == sitting_out()) seat_k = (seat_k + 1) % kSeats;
+        if (tricks_[k][i] != 0xff) out += fmt::format("{} seat {} {}", i ? "," : "", seat_k, to_string(Tile{tricks_[k][i]}));
+      }
       out += fmt::format("  won by seat {}\n", trick_winners_[k]);
     }
   }
@@ -456,7 +482,10 @@ std::string State::render(int seat) const {
     case Phase::Play: out += fmt::format("Seat {} to play{}\n", to_move_, seat == to_move_ ? " (* = may play)" : ""); break;
     case Phase::GameOver: out += fmt::format("Game over: team {} wins\n", winners_ == 1 ? 0 : 1); break;
   }
-  if (hands_ > 0) out += hand_result_text(*this, last_) + "\n";
+  // The last hand's result between hands only: once the next deal is
+  // out, the board is about that hand.
+  if (hands_ > 0 && (phase_ == Phase::Deal || phase_ == Phase::DealerDraw || phase_ == Phase::GameOver))
+    out += hand_result_text(*this, last_) + "\n";
   return out;
 }
 

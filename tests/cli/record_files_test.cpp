@@ -201,5 +201,9 @@ TEST_F(RecordFiles, ArenaInterruptedKeepsEveryRecord) {
   std::stringstream b;
   b << o.rdbuf();
   EXPECT_NE(b.str().find("Interrupted"), std::string::npos) << b.str();
-  EXPECT_EQ(b.str().find("win_share"), std::string::npos) << b.str();
+  // The games done from the first one are reported, marked as interrupted
+  // (none when the first game was still under way).
+  const bool partial = b.str().find("\"interrupted\": true") != std::string::npos;
+  EXPECT_TRUE(partial || b.str().find("no results") != std::string::npos) << b.str();
+  EXPECT_EQ(partial, b.str().find("win_share") != std::string::npos) << b.str();
 }

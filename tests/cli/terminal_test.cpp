@@ -9,11 +9,16 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
+#include <tuple>
 #include <sstream>
+
+#include <fmt/format.h>
 
 #include "cli_util.h"
 
 using cli_util::run;
+using nlohmann::json;
 
 namespace {
 
@@ -67,7 +72,7 @@ TEST(Terminal, HandEndShowsTheTableAndWhyInNumbers) {
   EXPECT_TRUE(has(pr, "Block: team 0: 2 + 6 = 8 pips < team 1: 8 + 4 = 12 pips")) << pr;
   // Mexican Train: every hand left at the end of a round, lower is better.
   const std::string mt = play("mexican-train --seed 3 -o rounds=1", repeat("1", 300));
-  EXPECT_TRUE(has(mt, "Penalty (lower is better): seat 0 39 seat 1 31 seat 2 12 seat 3 0\n  seat 0: 12-11 5-4 5-2\n")) << mt;
+  EXPECT_TRUE(has(mt, "Penalty (lower is better): seat 0: 39   seat 1: 31   seat 2: 12   seat 3: 0\n  seat 0: 12-11 5-4 5-2\n")) << mt;
 }
 
 // 16. Say what just happened.
@@ -75,7 +80,7 @@ TEST(Terminal, SaysWhatJustHappened) {
   // A person drawing sees each tile drawn, not the table again.
   const std::string draw = play("two-draw --seed 3", repeat("1", 40));
   EXPECT_TRUE(has(draw, "You drew 5-1.\nYou have no playable tile (nothing on 2 or 0): draw.\nYou drew 4-4.\n")) << draw;
-  EXPECT_TRUE(has(draw, "  seat 1 (greedy): draws 3 tiles (nothing on 2 or 1)\n  seat 1 (greedy): 3-1:R")) << draw;
+  EXPECT_TRUE(has(draw, "  seat 1 (greedy): draws 3 tiles (nothing on 2 or 1)\n  seat 1 (greedy): 3-1 on the right")) << draw;
   // Why a seat leads: the highest double, or the tiles drawn for the lead.
   EXPECT_TRUE(has(draw, "Seat 1 has the lead: 6-6 is the highest double dealt")) << draw;
   const std::string latin = play("latin --seed 3", "1\n");
@@ -86,10 +91,10 @@ TEST(Terminal, SaysWhatJustHappened) {
   EXPECT_TRUE(has(play("latin --seed 3", repeat("1", 10)), "seat 3 (greedy): pass (nothing on 0)"));
   // The watcher sees the table after each trick.
   const std::string t42 = run("play texas-42 --watch --seed 2 -o target_marks=1");
-  EXPECT_TRUE(has(t42, "Last trick (seat 3 led): 5-5 5-2 6-4 5-1  won by seat 3\nTrick 2: seat 3 to lead")) << t42;
+  EXPECT_TRUE(has(t42, "Last trick: seat 3 5-5, seat 0 5-2, seat 1 6-4, seat 2 5-1  won by seat 3\nTrick 2: seat 3 to lead")) << t42;
   // ... and the trick that ended a hand, with the hand's result.
   const std::string t42b = run("play texas-42 --watch --seed 2 -o target_marks=2");
-  EXPECT_TRUE(has(t42b, "Last trick (seat 3 led): 6-5 5-3 4-1 5-0  won by seat 3\n")) << t42b;
+  EXPECT_TRUE(has(t42b, "Last trick: seat 3 6-5, seat 0 5-3, seat 1 4-1, seat 2 5-0  won by seat 3\n")) << t42b;
   // The dice round that ended a Dice & Dominoes hand comes with its result.
   const std::string dd = run("play dice-and-dominoes --watch --seed 2 -o hands=1");
   EXPECT_TRUE(has(dd, "  seat 3: laid 1: 5-4 discarded  OUT\nHand 1 (7 rounds)")) << dd;
@@ -102,14 +107,14 @@ TEST(Terminal, HelpForEachGameAndABareBid) {
   EXPECT_TRUE(has(mt, "12-4:M on the Mexican train")) << mt;
   EXPECT_TRUE(has(mt, "MARKER")) << mt;
   const std::string t42 = play("texas-42 --seed 3", "help\n", "COLUMNS=400");
-  for (const char* w : {"bid:30", "bid:2marks", "trump:", "while bidding, a bare number that is a bid amount is that bid"})
+  for (const char* w : {"bid:30", "bid:2marks", "trump:", "While bidding a bare number is a bid amount only"})
     EXPECT_TRUE(has(t42, w)) << w << "\n" << t42;
   const std::string dd = play("dice-and-dominoes --seed 3", "help\n", "COLUMNS=400");
   for (const char* w : {"match points", "face down", "Wild: 0-0", "Perfect:", "W-perfect:", "reroll"})
     EXPECT_TRUE(has(dd, w)) << w << "\n" << dd;
-  // While bidding, 30 means bid 30 (not move 30); 5 is the fifth move in the list.
+  // While bidding, 30 means bid 30 (not move 30); #5 is the fifth move in the list.
   EXPECT_TRUE(has(play("texas-42 --seed 3", "30\n"), "Bids:  seat 0 30  seat 1 pass"));
-  EXPECT_TRUE(has(play("texas-42 --seed 3", "5\n"), "Bids:  seat 0 33  seat 1 pass"));
+  EXPECT_TRUE(has(play("texas-42 --seed 3", "#5\n"), "Bids:  seat 0 33  seat 1 pass"));
   // In play a bare number still picks from the list.
   EXPECT_TRUE(has(play("latin --seed 3", "2\n"), "Line: [5|2][2|6][6|3][3|2]"));  // 2) 6-3:L
 }
@@ -150,7 +155,9 @@ TEST(Terminal, ConsistentWording) {
   const std::string games = run("engine <<'EOF'\n{\"cmd\":\"games\"}\nEOF");
   EXPECT_TRUE(has(games, R"("bots":["random","greedy","pimc","ismcts","omniscient"],"family":"line")")) << games;
   const std::string hint = play("latin --seed 3 --iterations 100", "hint\n");
-  EXPECT_TRUE(has(hint, "Move values by ismcts, in a score in [-1, 1] for your side")) << hint;
+  EXPECT_TRUE(has(std::regex_replace(hint, std::regex(R"(\s+)"), " "),
+                  "Move values by ismcts, in how good it looks for your side, from -1 (a sure loss) to +1 (a sure win)"))
+      << hint;
   const std::string t42 = play("texas-42 --seed 3 --iterations 4", "hint\n");
   EXPECT_TRUE(has(t42, "Move values by pimc, in marks for your side")) << t42;
   EXPECT_TRUE(has(run("arena mexican-train --bots greedy,random --games 2 -o rounds=1"),
@@ -170,7 +177,7 @@ TEST(Terminal, AnalyzeHonoursBotAndNamesTheEventsItCanAnalyse) {
   int rc = 0;
   const std::string greedy = run("analyze " + rec + " --event 1 --bot greedy", &rc);
   EXPECT_EQ(rc, 0) << greedy;
-  EXPECT_TRUE(has(greedy, "greedy would play: 6-6")) << greedy;
+  EXPECT_TRUE(has(greedy, "greedy would play: lead 6-6")) << greedy;
   const std::string chance = run("analyze " + rec + " --event 0", &rc);
   EXPECT_NE(rc, 0);
   EXPECT_TRUE(has(chance, "events that can be analysed: 1-3")) << chance;
@@ -217,4 +224,233 @@ TEST(Terminal, ProtocolDocExampleIsCurrent) {
   }
   ASSERT_EQ(answers.size(), want.size()) << got;
   for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(answers[i], want[i]) << "answer " << i + 1 << " of docs/protocol.md's example";
+}
+
+// ---- Issue 22: the terminal as a new player meets it ----
+
+namespace {
+
+// Columns a line takes: UTF-8 continuation bytes take none.
+size_t columns(const std::string& line) {
+  size_t n = 0;
+  for (unsigned char ch : line) n += (ch & 0xC0) != 0x80;
+  return n;
+}
+
+// What a person sees: the prompt is followed by their typing and Enter,
+// so the text after it starts a new row.
+std::vector<std::string> rows(std::string text) {
+  text = std::regex_replace(text, std::regex(R"(seat \d+> )"), "\n");
+  text = std::regex_replace(text, std::regex(R"(\(y/n\) )"), "\n");
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+std::set<std::string> words_of(const std::string& text) {
+  std::set<std::string> out;
+  for (const auto& r : rows(text)) {
+    std::istringstream in(r);
+    for (std::string w; in >> w;) out.insert(w);
+  }
+  return out;
+}
+
+const std::vector<std::pair<std::string, std::string>> kFamilies = {
+    {"latin", "-o target=40"},
+    {"mexican-train", "-o rounds=1"},
+    {"texas-42", "-o target_marks=1"},
+    {"dice-and-dominoes", "-o hands=2"},
+};
+
+std::string script() {
+  std::string s = "board\nhint\nhelp\n";
+  for (int i = 0; i < 400; ++i) s += "#1\n";
+  return s;
+}
+
+}  // namespace
+
+// 2. Every printed line fits the width and breaks at tile and word
+// boundaries only: no row longer than the width, and every word of a
+// narrow window is a word of a wide one (or a run of whole tiles, as the
+// line and the trains break between tiles).
+TEST(Terminal, EveryLineWrapsAtTilesAndWords) {
+  const std::regex tiles(R"((\[\d+\|\d+\])+[*]?)");
+  for (const auto& [game, opts] : kFamilies) {
+    for (const bool watch : {false, true}) {
+      const std::string args = game + " --seed 5 --iterations 2 " + opts + (watch ? " --watch --pace 0" : "");
+      const std::set<std::string> wide = words_of(play(args, watch ? "" : script(), "COLUMNS=1000"));
+      for (const int width : {40, 60, 80, 100}) {
+        const std::string out = play(args, watch ? "" : script(), "COLUMNS=" + std::to_string(width));
+        int long_rows = 0, split = 0;
+        for (const auto& r : rows(out)) {
+          if (columns(r) > static_cast<size_t>(width) && ++long_rows <= 3)
+            ADD_FAILURE() << game << " at " << width << " columns: " << columns(r) << " long: " << r;
+          std::istringstream in(r);
+          for (std::string w; in >> w;)
+            if (!wide.count(w) && !std::regex_match(w, tiles) && ++split <= 3)
+              ADD_FAILURE() << game << " at " << width << " columns: '" << w << "' is a piece of a word or tile in: " << r;
+        }
+        EXPECT_EQ(long_rows, 0) << game << " " << width;
+        EXPECT_EQ(split, 0) << game << " " << width;
+      }
+    }
+  }
+  // The explanations of the rules too.
+  for (const int width : {40, 60, 80, 100}) {
+    FILE* p = popen(("COLUMNS=" + std::to_string(width) + " " + BONEYARD_EXE + " rules dominican-patio").c_str(), "r");
+    std::string text;
+    std::array<char, 4096> buf;
+    while (size_t n = fread(buf.data(), 1, buf.size(), p)) text.append(buf.data(), n);
+    pclose(p);
+    for (const auto& r : rows(text.substr(text.find("Options"))))
+      EXPECT_LE(columns(r), static_cast<size_t>(width)) << r;
+  }
+}
+
+// 5. While bidding a bare number is a bid amount only; #N picks from the
+// list; 42 and marks ask first.
+TEST(Terminal, TexasBidsAreAmountsAndBigBidsAreConfirmed) {
+  const std::string out = play("texas-42 --seed 3", "14\n29\n#14\nn\n42\ny\n");
+  EXPECT_TRUE(has(out, "14 is no bid: bid 30 to 42 points, or marks as 84")) << out;
+  EXPECT_TRUE(has(out, "29 is no bid")) << out;
+  EXPECT_TRUE(has(out, "bid 42: your team must then take every trick. Sure? (y/n) Not bid.")) << out;
+  EXPECT_TRUE(has(out, "Bids:  seat 0 42")) << out;
+  EXPECT_FALSE(has(out, "Bids:  seat 0 30")) << out;
+  // A bid the rules refuse is refused before the question.
+  const std::string marks = play("texas-42 --seed 3", "84\n");
+  EXPECT_TRUE(has(marks, "2 marks may only be bid once someone has bid 42")) << marks;
+  EXPECT_FALSE(has(marks, "Sure?")) << marks;
+  // After the bidding a bare number is a list number again.
+  EXPECT_TRUE(has(play("texas-42 --seed 3", "30\n1\n"), "Declarer: seat 0 (team 0), bid 30, trumps: blanks"));
+}
+
+// 4. Moves in words for people; the protocol keeps its texts.
+TEST(Terminal, MovesInPlayersWords) {
+  const std::string t42 = play("texas-42 --seed 3", "30\n");
+  EXPECT_TRUE(has(t42, "2) bid 30")) << t42;
+  EXPECT_TRUE(has(t42, "trumps: ")) << t42;
+  EXPECT_FALSE(has(t42, "bid:30")) << t42;
+  EXPECT_FALSE(has(t42, "trump:")) << t42;
+  const std::string mt = play("mexican-train --seed 3 -o rounds=1", repeat("#1", 300));
+  EXPECT_TRUE(has(mt, "on your train")) << mt;
+  EXPECT_FALSE(has(mt, ":T0") || has(mt, "end_opening")) << mt;
+  const std::string dd = play("dice-and-dominoes --seed 3 -o hands=1", repeat("#1", 100));
+  EXPECT_TRUE(has(dd, "1) lay ")) << dd;
+  // Protocol texts are unchanged.
+  const std::string legal = run("engine <<'EOF'\n{\"cmd\":\"new\",\"game\":\"texas-42\",\"seed\":3}\n{\"cmd\":\"legal\"}\nEOF");
+  EXPECT_TRUE(has(legal, "\"bid:30\"")) << legal;
+  // rules PRESET explains every option and the value in force.
+  const std::string rules = run("rules dominican-patio");
+  EXPECT_TRUE(has(rules, "block_winner = last_vs_next: who wins a blocked hand")) << rules;
+  EXPECT_TRUE(has(rules, "last_vs_next: the player who laid the last tile against the next seat")) << rules;
+  EXPECT_TRUE(has(rules, "<- this preset")) << rules;
+  EXPECT_TRUE(has(run("rules latin --json"), "\"explain\"")) ;
+}
+
+// 6. A hint agrees with the protocol's `values` at the same budget and
+// seed, and says what its numbers are.
+TEST(Terminal, HintAgreesWithValues) {
+  const std::vector<std::tuple<std::string, int, int>> cases = {{"dice-and-dominoes", 0, 40}, {"latin", 1, 40}, {"texas-42", 2, 3}};
+  for (const auto& [game, seat, iterations] : cases) {
+    const std::string hint =
+        play(fmt::format("{} --seed 4 --seat {} --iterations {}", game, seat, iterations), "hint\n");
+    const std::string values = run(fmt::format(
+        "engine <<'EOF'\n{{\"cmd\":\"new\",\"game\":\"{}\",\"seed\":4}}\n{{\"cmd\":\"values\",\"seat\":{},\"iterations\":{}}}\nEOF",
+        game, seat, iterations));
+    const size_t a = values.find('\n') + 1;
+    const json v = json::parse(values.substr(a, values.find('\n', a) - a));
+    ASSERT_TRUE(v.contains("moves")) << values;
+    std::vector<std::string> want, got;
+    for (const auto& m : v["moves"]) want.push_back(fmt::format("{:+.3f}", m["value"].get<double>()));
+    const std::regex num(R"(  ([+-]\d+\.\d{3})\n)");
+    for (auto it = std::sregex_iterator(hint.begin(), hint.end(), num); it != std::sregex_iterator(); ++it)
+      got.push_back((*it)[1]);
+    EXPECT_FALSE(got.empty()) << hint;
+    EXPECT_EQ(got, want) << game << "\n" << hint << values;
+  }
+  // A Texas 42 bid's value is the bidding model's, and says so.
+  const std::string bid = play("texas-42 --seed 3 --iterations 4", "hint\n");
+  EXPECT_TRUE(has(bid, "counts 3 times its marks")) << bid;
+}
+
+// 7. Dice & Dominoes: the chips after a hand already paid the next ante.
+TEST(Terminal, DiceChipsSayTheNextAnteIsPaid) {
+  const std::string dd = run("play dice-and-dominoes --watch --pace 0 --seed 2 -o hands=2");
+  EXPECT_TRUE(has(dd, "Chips (the next hand's ante of 1 already paid): seat 0:")) << dd;
+}
+
+// 8. arena: the table fits 80 columns; Ctrl-C prints what is done.
+TEST(Terminal, ArenaFitsAndReportsWhenInterrupted) {
+  const std::string out = run("arena latin --bots greedy,random --games 4");
+  for (const auto& r : rows(out)) EXPECT_LE(columns(r), 80u) << r;
+  EXPECT_TRUE(has(out, "game share")) << out;
+  int rc = 0;
+  // Interrupted once three games are recorded (so some are done, however busy the machine).
+  const std::string dir = std::filesystem::temp_directory_path() / ("boneyard-arena22-" + std::to_string(getpid()));
+  auto interrupted = [&](const std::string& more) {
+    std::filesystem::remove_all(dir);
+    return run("arena latin --bots greedy,random --games 10000000 --record " + dir + more + " & P=$!; while [ $(ls " + dir +
+                   " 2>/dev/null | wc -l) -lt 3 ]; do sleep 0.1; done; kill -INT $P; wait $P",
+               &rc);
+  };
+  const std::string cut = interrupted("");
+  EXPECT_TRUE(has(cut, "Partial results (interrupted after")) << cut;
+  EXPECT_TRUE(has(cut, "greedy")) << cut;
+  EXPECT_EQ(rc, 130) << cut;
+  const std::string js = interrupted(" --json");
+  EXPECT_TRUE(has(js, "\"interrupted\": true")) << js;
+  std::filesystem::remove_all(dir);
+}
+
+// 3. --watch has a pace (0 when piped) and a key to step; each hand's deal
+// is shown as it starts.
+TEST(Terminal, WatchHasAPaceAStepAndShowsEachDeal) {
+  int rc = 0;
+  const std::string bad = run("play latin --watch --pace -1", &rc);
+  EXPECT_NE(rc, 0) << bad;
+  const std::string w = run("play latin --watch --pace 0 --seed 3 -o target=30");
+  EXPECT_TRUE(has(w, "Hand 1 is dealt:")) << w;
+  EXPECT_TRUE(has(w, "Hand 2 is dealt:")) << w;
+  // --step: Enter for each move; q stops.
+  const std::string step = play("latin --watch --step --seed 3", "\n\nq\n");
+  EXPECT_EQ(count(step, "(Enter: next move, q: stop)"), 3u) << step;
+}
+
+// 9. The smaller things.
+TEST(Terminal, SmallerThings) {
+  // A tie in the draw for the lead is explained.
+  const std::string latin = run("play latin --watch --pace 0 --seed 3 -o target=30", nullptr);
+  EXPECT_TRUE(std::regex_search(latin, std::regex(R"(tie on 10 pips: the\s+higher\s+number, 6)"))) << latin;
+  // Each hand's summary lists the passes.
+  EXPECT_TRUE(has(latin, "  Passes this hand: seat 0 once, seat 2 once, seat 3 once\n")) << latin;
+  // "1 trick", not "1 tricks"; the last hand's result once, not on every board.
+  const std::string t42 = run("play texas-42 --watch --pace 0 --seed 2 -o target_marks=3");
+  EXPECT_TRUE(has(t42, "in 1 trick,")) << t42;
+  EXPECT_FALSE(has(t42, " 1 tricks")) << t42;
+  EXPECT_LE(count(t42, "Hand 1: seat"), 2u) << t42;
+  // The Jamaican six-love, by name.
+  EXPECT_TRUE(has(run("play jamaica --watch --pace 0 --seed 1 -o target=2"), "only as a shutout (2-love)"));
+  // One error, not three nested ones.
+  const std::string bad = play("latin --seed 3", "zzz\n");
+  EXPECT_TRUE(has(bad, "'zzz' is not a move: type a number from the list")) << bad;
+  EXPECT_FALSE(has(bad, "legal now:") || has(bad, "bad tile")) << bad;
+  // Face-down tiles stay face down for a person.
+  const std::string dd = play("dice-and-dominoes --seed 3 -o hands=1", repeat("#1", 3));
+  EXPECT_TRUE(has(dd, "seat 1 (greedy): lays 2 tiles face down")) << dd;
+  // A bot that thinks over half a second says so.
+  const std::string slow = play("latin --seed 3 --bots ismcts --think-ms 700", "quit\n");
+  EXPECT_TRUE(has(slow, "is thinking…")) << slow;
+  // replay: an unfinished game says so; -q prints results only.
+  const std::string dir = std::filesystem::temp_directory_path() / ("boneyard-terminal22-" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  play("latin --seed 5 --record " + dir, "#1\n#1\nquit\n");
+  const std::string part = run("replay " + dir + "/latin-5.json");
+  EXPECT_TRUE(has(part, "The record ends before the game is over")) << part;
+  const std::string q = run("replay -q " + dir + "/latin-5.json");
+  EXPECT_FALSE(has(q, "seat 1 (greedy)") || has(q, "Line:")) << q;
+  EXPECT_TRUE(has(q, "The record ends before the game is over")) << q;
+  std::filesystem::remove_all(dir);
 }

@@ -1,0 +1,77 @@
+// Issue 22, point 3 and 8: the pace of --watch, counted rather than timed
+// (the game's pauses go through the Terminal's pause function), and the
+// arena's time estimate.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "cli/common.h"
+#include "cli/play.h"
+
+namespace {
+
+using namespace boneyard;
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+  return n;
+}
+
+struct Watched {
+  std::vector<double> pauses;
+  std::string out;
+};
+
+Watched watch(double pace, const std::string& input = "", bool step = false) {
+  register_all_games();
+  cli::PlayConfig c;
+  c.name = "latin";
+  c.options = {"target=30"};
+  c.seed = 3;
+  c.watch = true;
+  c.pace = pace;
+  c.step = step;
+  Session s(c.name, cli::parse_options(c.options), c.seed);
+  auto bots = cli::seat_bots(c, s);
+  std::istringstream in(input);
+  std::ostringstream out;
+  Watched w;
+  cli::Terminal io{in, out, [&](double seconds) { w.pauses.push_back(seconds); }, 80, nullptr};
+  cli::play_game(c, s, bots, nullptr, io);
+  w.out = out.str();
+  return w;
+}
+
+TEST(Pace, OnePausePerMoveShownAtThePaceAsked) {
+  const Watched w = watch(0.8);
+  // Every move shown ("  seat k (greedy): ...") is followed by one pause.
+  EXPECT_EQ(w.pauses.size(), count(w.out, " (greedy): ")) << w.out;
+  EXPECT_GT(w.pauses.size(), 20u);
+  for (double p : w.pauses) EXPECT_EQ(p, 0.8);
+}
+
+TEST(Pace, ZeroIsInstant) { EXPECT_TRUE(watch(0).pauses.empty()); }
+
+TEST(Pace, StepWaitsForEnterAndQStops) {
+  const Watched w = watch(0, "\n\n\nq\n", true);
+  EXPECT_EQ(count(w.out, "(Enter: next move, q: stop)"), 4u) << w.out;
+  EXPECT_EQ(count(w.out, " (greedy): "), 4u) << w.out;
+  EXPECT_EQ(count(w.out, "Game over"), 0u) << w.out;
+}
+
+TEST(Pace, TheDealOfEveryHandIsShown) {
+  const Watched w = watch(0);
+  const size_t hands = count(w.out, "wins the hand") + count(w.out, "nobody wins the hand");
+  EXPECT_GT(hands, 1u) << w.out;
+  EXPECT_EQ(count(w.out, " is dealt:\n"), hands) << w.out;
+}
+
+TEST(Pace, ArenaEtaEstimatesUntilAGameIsDone) {
+  EXPECT_EQ(cli::eta_text(0, 100, 20), "estimating...");
+  EXPECT_EQ(cli::eta_text(10, 100, 5), "45s left");
+  EXPECT_EQ(cli::eta_text(1, 100, 20), "33m00s left");
+  EXPECT_EQ(cli::eta_text(1, 1000, 20), "5h33m left");
+}
+
+}  // namespace

@@ -1,0 +1,46 @@
+// wrap_text and wrap_items (core/text.h): rows no wider than the width,
+// broken at blanks, between tiles or after commas, never inside a tile.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "core/text.h"
+
+namespace {
+
+using boneyard::wrap_items;
+using boneyard::wrap_text;
+
+std::vector<std::string> rows(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  for (std::string r; std::getline(in, r);) out.push_back(r);
+  return out;
+}
+
+TEST(Wrap, BreaksAtBlanksAndIndentsTheRest) {
+  EXPECT_EQ(wrap_text("  seat 0 (you): 7 tiles   6-4 5-2 4-3 3-0 2-2 2-1 2-0", 30),
+            "  seat 0 (you): 7 tiles   6-4\n    5-2 4-3 3-0 2-2 2-1 2-0");
+  EXPECT_EQ(wrap_text("short\n", 30), "short\n");
+}
+
+TEST(Wrap, AChainOfTilesBreaksBetweenTiles) {
+  const std::string chain = "Line: [6|6][6|5][5|5][5|4][4|4][4|3][3|3][3|2][2|2]";
+  for (const auto& r : rows(wrap_text(chain, 24))) {
+    EXPECT_LE(r.size(), 24u) << r;
+    EXPECT_EQ(std::count(r.begin(), r.end(), '['), std::count(r.begin(), r.end(), ']')) << r;
+  }
+}
+
+TEST(Wrap, ANoteInBracketsStaysWhole) {
+  const std::string out = wrap_text("  seat 2  [1|5][5|7]  -> open end 7  [OPEN DOUBLE: must be covered]", 40);
+  EXPECT_NE(out.find("[OPEN DOUBLE: must be covered]"), std::string::npos) << out;
+  for (const auto& r : rows(out)) EXPECT_LE(r.size(), 40u) << r;
+}
+
+TEST(Wrap, ALabelCountsForTheFirstItem) {
+  EXPECT_EQ(wrap_items({"aaaa", "bbbb"}, "Label that is long: ", "  ", 24, " "), "Label that is long: aaaa\n  bbbb");
+  EXPECT_EQ(wrap_items({"a-very-long-item"}, "Label that is long: ", "  ", 24, " "), "Label that is long:\n  a-very-long-item");
+}
+
+}  // namespace
