@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "bots/pimc.h"
 #include "core/adapter.h"
 #include "dice_dominoes/state.h"
 #include "line/solver.h"
@@ -52,7 +53,9 @@ using Clock = std::chrono::steady_clock;
 
 // The thresholds of docs/bots.md, "Review", one row per unit.
 GradeThresholds thresholds_for(const std::string& unit) {
-  if (unit == "points") return {5, 10, 20};
+  // points recalibrated for the fair grades (docs/bots.md, "Review"): the
+  // sampled values' noise is discounted first, so smaller bands.
+  if (unit == "points") return {2, 5, 15};
   if (unit == "wins") return {0.1, 0.5, 1};
   if (unit == "marks") return {0.1, 0.3, 1};
   if (unit == "pips") return {5, 12, 25};
@@ -87,7 +90,7 @@ Values named(const S& s, const L& moves, const std::vector<double>& v, double sc
 // makes its loss smaller: the grade stays on the player's side).
 template <class G>
 bool sampled_of(const AnyState& st, int seat, uint64_t seed, int samples, std::vector<std::string>& names,
-                std::vector<std::vector<double>>& out) {
+                std::vector<std::vector<double>>& out, Clock::time_point deadline) {
   const auto* s = typed<G>(st);
   if (!s) return false;
   auto [moves, v] = legal_of<G>(*s, seat);
@@ -101,7 +104,13 @@ bool sampled_of(const AnyState& st, int seat, uint64_t seed, int samples, std::v
   out.clear();
   for (int k = 0; k < samples; ++k) {
     const typename G::State deal = G::sample(obs, rng);
+    if constexpr (HasDeadline<typename G::Solver>) solver->set_deadline(deadline);
     solver->values(deal, seat, moves.span(), v.data());
+    if constexpr (HasDeadline<typename G::Solver>) {
+      const bool stopped = solver->stopped();
+      solver->set_deadline(Clock::time_point::max());
+      if (stopped) break;
+    }
     out.push_back(v);
   }
   return true;
@@ -128,7 +137,7 @@ struct Evaluator {
       const double left = std::min(o.solver_ms, o.hand_exact_ms - exact_ms);
       bool exact = false;
       if (left > 0) {
-        if (!line_exact) line_exact = std::make_unique<line::Solver>(18, 0);
+        if (!line_exact) line_exact = std::make_unique<line::Solver>(16, 0);
         const auto t0 = Clock::now();
         line_exact->set_deadline(t0 + std::chrono::microseconds(static_cast<int64_t>(left * 1000)));
         line_exact->values(*s, seat, moves.span(), v.data());
@@ -137,7 +146,7 @@ struct Evaluator {
       }
       if (!exact) {
         bound = true;
-        if (!line_bounded) line_bounded = std::make_unique<line::Solver>(18, line::Solver::kPimcMargin);
+        if (!line_bounded) line_bounded = std::make_unique<line::Solver>(16, line::Solver::kPimcMargin);
         const double spent = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
         const double cap = std::min(o.bounded_ms, o.hand_ms - spent);
         if (cap <= 0) return {};
@@ -165,9 +174,9 @@ struct Evaluator {
 }  // namespace
 
 bool sampled_values(const AnyState& st, int seat, uint64_t seed, int samples, std::vector<std::string>& names,
-                    std::vector<std::vector<double>>& out) {
-  if (sampled_of<line::LineGame>(st, seat, seed, samples, names, out)) return true;
-  if (sampled_of<texas42::Texas42>(st, seat, seed, samples, names, out)) {
+                    std::vector<std::vector<double>>& out, Clock::time_point deadline) {
+  if (sampled_of<line::LineGame>(st, seat, seed, samples, names, out, deadline)) return true;
+  if (sampled_of<texas42::Texas42>(st, seat, seed, samples, names, out, deadline)) {
     if (typed<texas42::Texas42>(st)->rules().scoring == texas42::Scoring::Points)
       for (auto& row : out)
         for (auto& x : row) x *= 42;  // the solver's fraction of the hand's 42 points
@@ -232,7 +241,17 @@ HandReview review_hand(const nlohmann::json& record, int seat, int hand, const R
         std::vector<std::string> names;
         std::vector<std::vector<double>> per;  // [sample][move]
         if (solved) {
-          sampled_values(s.state(), seat, seed, o.samples, names, per);
+          const double spent = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+          const double cap = std::min(o.fair_ms, o.fair_hand_ms - spent);
+          if (cap > 0)
+            sampled_values(s.state(), seat, seed, o.samples, names, per,
+                           Clock::now() + std::chrono::microseconds(static_cast<int64_t>(cap * 1000)));
+          if (per.empty()) {
+            ++r.unsolved;
+            s.apply_event(e);
+            continue;
+          }
+          m.samples = static_cast<int>(per.size());
         } else {
           bool unused = false;
           const Values v = eval(s.state(), seat, k, unused);
@@ -333,6 +352,7 @@ nlohmann::json review_json(const HandReview& r) {
                         {"grade", grade_name(m.grade)},
                         {"values", vals}};
     if (m.bound) j["bound"] = true;
+    if (m.samples) j["samples"] = m.samples;
     if (m.face_up) {
       j["face_up"] = {{"best", m.face_up_best}, {"loss", m.face_up_loss}};
       if (m.face_up_bound) j["face_up"]["bound"] = true;

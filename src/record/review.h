@@ -9,6 +9,7 @@
 // same review. The exact solver with every hand known ("face up") is kept
 // as a second, labelled line, never the grade. `boneyard analyze --review`
 // and the server's review endpoint both call review_hand.
+#include <chrono>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -33,6 +34,7 @@ struct ReviewedMove {
   std::string played, best;
   // Expected values over the seat's sampled deals, in the review's unit.
   double played_value = 0, best_value = 0, loss = 0;
+  int samples = 0;  // deals solved for this decision (fewer than asked where the time cap struck)
   double se = 0;  // the standard error of `loss` (paired over the samples; 0 for the bot's values)
   Grade grade = Grade::Best;  // by max(0, loss - 2 se): only a loss clearly above the noise counts
   // Some sampled deal valued the played move by a bound (more than 20 points
@@ -68,6 +70,11 @@ struct ReviewOptions {
   double hand_ms = 6000;        // all the line-game solving of one review
   int iterations = 0;           // ismcts iterations per decision (0: the game's default)
   int samples = 16;             // deals sampled per decision (line games, Texas 42)
+  // Time caps on the sampled solves (a three-player line hand's first lead
+  // can take seconds a deal): past either, a decision keeps the deals solved
+  // so far (none: not graded). Tests use budgets that never reach them.
+  double fair_ms = 3000;        // per decision
+  double fair_hand_ms = 20000;  // all of one review's decisions
   bool face_up = true;          // add the every-hand-known line
 };
 
@@ -82,8 +89,11 @@ Grade fair_grade(double loss, double se, const GradeThresholds& t);
 // solver's: points, wins or marks). Uses only st's observation for `seat`,
 // so it cannot depend on the hidden tiles. Names are the moves' texts.
 // Returns false for a game without an exact solver.
+// Past `deadline` (line games) the deal being solved is dropped and no more
+// are sampled: out then has fewer rows.
 bool sampled_values(const AnyState& st, int seat, uint64_t seed, int samples, std::vector<std::string>& names,
-                    std::vector<std::vector<double>>& out);
+                    std::vector<std::vector<double>>& out,
+                    std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
 
 // Reviews `seat`'s decisions in hand `hand` (1-based) of a record; throws
 // Error naming the problem (no such seat, the hand is not finished, ...).

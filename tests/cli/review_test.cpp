@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cstdlib>
+#include <iostream>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -154,7 +156,7 @@ TEST_F(Review, PlantedBadMoveShowsFaceUpAndTheGradeIsFair) {
     EXPECT_TRUE(seen);
     const json j = review_json(r);
     EXPECT_EQ(j["hands_known"], false);
-    EXPECT_EQ(j["thresholds"]["mistake"], 20);
+    EXPECT_EQ(j["thresholds"]["mistake"], 15);
     for (const auto& m : j["moves"]) {
       EXPECT_TRUE(m.contains("se"));
       if (m["event"] == p.event) EXPECT_EQ(m["face_up"]["loss"], p.loss);
@@ -304,4 +306,67 @@ TEST_F(Review, AnalyzeReviewPrintsTextAndJson) {
   EXPECT_NE(rc, 0);
   EXPECT_NE(out.find("--review"), std::string::npos) << out;
   std::filesystem::remove_all(dir);
+}
+
+namespace {
+
+// Plays the first hand of `game` with `bot` at every seat (fixed budget in
+// samples/iterations, fixed seed: the same hand every run) and grades every
+// seat's decisions; returns {mistakes and blunders, non-forced decisions}.
+std::pair<int, int> graded_bad(const std::string& game, const std::string& bot, uint64_t seed, int samples) {
+  Session s(game, {}, seed);
+  BotOptions bo;
+  bo.iterations = 24;
+  std::vector<std::unique_ptr<AnyBot>> bots;
+  for (int k = 0; k < s.state().num_seats(); ++k) bots.push_back(make_bot(s.entry(), bot, seed * 10 + k, bo));
+  while (s.state().hands().empty()) {
+    const Actor a = s.state().actor();
+    if (a.kind == Actor::Chance) {
+      s.chance();
+      continue;
+    }
+    s.bot_move(a.seat, *bots[static_cast<size_t>(a.seat)]);
+  }
+  ReviewOptions o;
+  o.samples = samples;
+  o.face_up = false;
+  o.iterations = 300;
+  int bad = 0, n = 0;
+  for (int seat = 0; seat < s.state().num_seats(); ++seat) {
+    const HandReview r = review_hand(s.record(), seat, 1, o);
+    for (const auto& m : r.moves) {
+      ++n;
+      bad += m.grade == Grade::Mistake || m.grade == Grade::Blunder;
+    }
+  }
+  return {bad, n};
+}
+
+}  // namespace
+
+// Deals per decision in the calibration (noise: the standard error falls as
+// 1/sqrt of it).
+constexpr int kCalibrationSamples = 48;
+
+// Calibration (docs/bots.md, "Review"): the strongest fair bot at a fixed
+// budget has at most 5% of its decisions graded mistake or blunder, a random
+// player clearly more.
+TEST_F(Review, CalibrationStrongBotRarelyErrsRandomOftenDoes) {
+  // About a minute of solving: a calibration, not a memory check, so the
+  // sanitizer build (smaller property runs) leaves it to the release suite.
+  if (std::getenv("BONEYARD_PROPERTY_GAMES")) GTEST_SKIP() << "calibration runs in the release build";
+  for (const std::string game : {"latin", "texas-42"}) {
+    int sb = 0, sn = 0, rb = 0, rn = 0;
+    for (uint64_t seed = 1; seed <= 2; ++seed) {
+      const auto [b1, n1] = graded_bad(game, "pimc", seed, kCalibrationSamples);
+      const auto [b2, n2] = graded_bad(game, "random", seed, kCalibrationSamples);
+      sb += b1, sn += n1, rb += b2, rn += n2;
+    }
+    std::cout << game << ": pimc " << sb << "/" << sn << ", random " << rb << "/" << rn << "\n";
+    ASSERT_GT(sn, 0);
+    ASSERT_GT(rn, 0);
+    EXPECT_LE(sb * 20, sn) << game << ": strong bot graded badly " << sb << " of " << sn;
+    EXPECT_GT(rb * sn, 3 * sb * rn) << game;
+    EXPECT_GE(rb * 20, rn) << game << ": random player graded badly only " << rb << " of " << rn;
+  }
 }
