@@ -73,8 +73,8 @@ struct ReviewOptions {
   // Time caps on the sampled solves (a three-player line hand's first lead
   // can take seconds a deal): past either, a decision keeps the deals solved
   // so far (none: not graded). Tests use budgets that never reach them.
-  double fair_ms = 3000;        // per decision
-  double fair_hand_ms = 20000;  // all of one review's decisions
+  double fair_ms = 2000;        // per decision
+  double fair_hand_ms = 8000;   // all of one review's decisions
   bool face_up = true;          // add the every-hand-known line
 };
 
