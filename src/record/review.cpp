@@ -199,6 +199,7 @@ HandReview review_hand(const nlohmann::json& record, int seat, int hand, const R
   r.seat = seat;
   const auto& probe = s.state();
   bool solved = false;
+  const bool line_game = typed<line::LineGame>(s.state()) != nullptr;
   if (const auto* ls = typed<line::LineGame>(probe)) {
     solved = true;
     r.unit = ls->rules().scoring == line::Scoring::Wins ? "wins" : "points";
@@ -284,7 +285,7 @@ HandReview review_hand(const nlohmann::json& record, int seat, int hand, const R
           const double d = row[best] - row[played] - (mean[best] - mean[played]);
           ss += d * d;
           const double top = *std::max_element(row.begin(), row.end());
-          if (solved && row[played] < top - line::Solver::kPimcMargin) m.bound = true;
+          if (line_game && row[played] < top - line::Solver::kPimcMargin) m.bound = true;  // the line solver's margin
         }
         m.se = ns > 1 ? std::sqrt(ss / static_cast<double>(ns - 1) / static_cast<double>(ns)) : 0;
         // Face up: the exact solver on the real deal, a second line only.
