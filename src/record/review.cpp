@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "bots/pimc.h"
 #include "core/adapter.h"
 #include "dice_dominoes/state.h"
 #include "line/solver.h"
@@ -41,6 +42,10 @@ Grade grade_for(double loss, const GradeThresholds& t) {
   return Grade::Blunder;
 }
 
+Grade fair_grade(double loss, double se, const GradeThresholds& t) {
+  return grade_for(std::max(0.0, loss - kNoiseSe * se), t);
+}
+
 namespace {
 
 using Values = std::vector<std::pair<std::string, double>>;
@@ -48,7 +53,9 @@ using Clock = std::chrono::steady_clock;
 
 // The thresholds of docs/bots.md, "Review", one row per unit.
 GradeThresholds thresholds_for(const std::string& unit) {
-  if (unit == "points") return {5, 10, 20};
+  // points recalibrated for the fair grades (docs/bots.md, "Review"): the
+  // sampled values' noise is discounted first, so smaller bands.
+  if (unit == "points") return {2, 5, 15};
   if (unit == "wins") return {0.1, 0.5, 1};
   if (unit == "marks") return {0.1, 0.3, 1};
   if (unit == "pips") return {5, 12, 25};
@@ -78,6 +85,37 @@ Values named(const S& s, const L& moves, const std::vector<double>& v, double sc
   return out;
 }
 
+// The solver a fair review uses per game: exact within the pimc margin of
+// each deal's best move (a move further below gets a bound, which only
+// makes its loss smaller: the grade stays on the player's side).
+template <class G>
+bool sampled_of(const AnyState& st, int seat, uint64_t seed, int samples, std::vector<std::string>& names,
+                std::vector<std::vector<double>>& out, Clock::time_point deadline) {
+  const auto* s = typed<G>(st);
+  if (!s) return false;
+  auto [moves, v] = legal_of<G>(*s, seat);
+  names.clear();
+  for (int i = 0; i < moves.size(); ++i) names.push_back(s->move_text(moves[i]));
+  // Only the seat's observation goes in: the hidden tiles cannot leak.
+  const auto obs = s->observe(seat);
+  Rng rng(seed);
+  thread_local std::unique_ptr<typename G::Solver> solver;
+  if (!solver) solver = std::make_unique<typename G::Solver>();
+  out.clear();
+  for (int k = 0; k < samples; ++k) {
+    const typename G::State deal = G::sample(obs, rng);
+    if constexpr (HasDeadline<typename G::Solver>) solver->set_deadline(deadline);
+    solver->values(deal, seat, moves.span(), v.data());
+    if constexpr (HasDeadline<typename G::Solver>) {
+      const bool stopped = solver->stopped();
+      solver->set_deadline(Clock::time_point::max());
+      if (stopped) break;
+    }
+    out.push_back(v);
+  }
+  return true;
+}
+
 // Each legal move's value for `seat`, in the review's unit, best first.
 struct Evaluator {
   const GameEntry* entry = nullptr;
@@ -99,7 +137,7 @@ struct Evaluator {
       const double left = std::min(o.solver_ms, o.hand_exact_ms - exact_ms);
       bool exact = false;
       if (left > 0) {
-        if (!line_exact) line_exact = std::make_unique<line::Solver>(18, 0);
+        if (!line_exact) line_exact = std::make_unique<line::Solver>(16, 0);
         const auto t0 = Clock::now();
         line_exact->set_deadline(t0 + std::chrono::microseconds(static_cast<int64_t>(left * 1000)));
         line_exact->values(*s, seat, moves.span(), v.data());
@@ -108,7 +146,7 @@ struct Evaluator {
       }
       if (!exact) {
         bound = true;
-        if (!line_bounded) line_bounded = std::make_unique<line::Solver>(18, line::Solver::kPimcMargin);
+        if (!line_bounded) line_bounded = std::make_unique<line::Solver>(16, line::Solver::kPimcMargin);
         const double spent = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
         const double cap = std::min(o.bounded_ms, o.hand_ms - spent);
         if (cap <= 0) return {};
@@ -135,6 +173,18 @@ struct Evaluator {
 
 }  // namespace
 
+bool sampled_values(const AnyState& st, int seat, uint64_t seed, int samples, std::vector<std::string>& names,
+                    std::vector<std::vector<double>>& out, Clock::time_point deadline) {
+  if (sampled_of<line::LineGame>(st, seat, seed, samples, names, out, deadline)) return true;
+  if (sampled_of<texas42::Texas42>(st, seat, seed, samples, names, out, deadline)) {
+    if (typed<texas42::Texas42>(st)->rules().scoring == texas42::Scoring::Points)
+      for (auto& row : out)
+        for (auto& x : row) x *= 42;  // the solver's fraction of the hand's 42 points
+    return true;
+  }
+  return false;
+}
+
 HandReview review_hand(const nlohmann::json& record, int seat, int hand, const ReviewOptions& o) {
   const auto t0 = Clock::now();
   Session s = Session::start_of_record(record);
@@ -142,22 +192,27 @@ HandReview review_hand(const nlohmann::json& record, int seat, int hand, const R
   const int n = s.state().num_seats();
   if (seat < 0 || seat >= n) throw Error(fmt::format("seat {} does not exist; seats are 0..{}", seat, n - 1));
   if (hand < 1) throw Error(fmt::format("hand {} does not exist; hands are numbered from 1", hand));
+  if (o.samples < 1) throw Error(fmt::format("samples {} is not allowed; expected at least 1", o.samples));
   HandReview r;
   r.game = s.entry().name;
   r.hand = hand;
   r.seat = seat;
   const auto& probe = s.state();
+  bool solved = false;
+  const bool line_game = typed<line::LineGame>(s.state()) != nullptr;
   if (const auto* ls = typed<line::LineGame>(probe)) {
-    r.hands_known = true;
-    r.method = "solver";
+    solved = true;
     r.unit = ls->rules().scoring == line::Scoring::Wins ? "wins" : "points";
   } else if (const auto* ts = typed<texas42::Texas42>(probe)) {
-    r.hands_known = true;
-    r.method = "solver";
+    solved = true;
     r.unit = ts->rules().scoring == texas42::Scoring::Points ? "points" : "marks";
   } else {
     r.method = strongest_fair_bot(s.entry());
     r.unit = typed<mexican_train::MexicanTrain>(probe) ? "pips" : "chips";
+  }
+  if (solved) {
+    r.method = "sampled solver";
+    r.samples = o.samples;
   }
   r.thresholds = thresholds_for(r.unit);
   // Mexican Train's ismcts reward is a pip difference over 8 x the set's top
@@ -180,22 +235,77 @@ HandReview review_hand(const nlohmann::json& record, int seat, int hand, const R
       } else {
         ReviewedMove m;
         m.event = k;
-        m.values = eval(s.state(), seat, k, m.bound);
-        if (m.values.empty()) {
-          ++r.unsolved;
-          s.apply_event(e);
-          continue;
-        }
         // The record's text is canonical; compare through the game's own parse to be safe.
         auto copy = s.state().clone();
         m.played = copy->apply(seat, e.text);
-        m.best = m.values.front().first;
+        const uint64_t seed = s.seed() ^ (0x9e3779b97f4a7c15ULL * (k + 1));
+        std::vector<std::string> names;
+        std::vector<std::vector<double>> per;  // [sample][move]
+        if (solved) {
+          const double spent = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+          const double cap = std::min(o.fair_ms, o.fair_hand_ms - spent);
+          if (cap > 0)
+            sampled_values(s.state(), seat, seed, o.samples, names, per,
+                           Clock::now() + std::chrono::microseconds(static_cast<int64_t>(cap * 1000)));
+          if (per.empty()) {
+            ++r.unsolved;
+            s.apply_event(e);
+            continue;
+          }
+          m.samples = static_cast<int>(per.size());
+        } else {
+          bool unused = false;
+          const Values v = eval(s.state(), seat, k, unused);
+          if (v.empty()) {
+            ++r.unsolved;
+            s.apply_event(e);
+            continue;
+          }
+          per.emplace_back();
+          for (const auto& [mv, x] : v) names.push_back(mv), per[0].push_back(x);
+        }
+        const size_t nm = names.size(), ns = per.size();
+        std::vector<double> mean(nm, 0);
+        for (const auto& row : per)
+          for (size_t i = 0; i < nm; ++i) mean[i] += row[i] / static_cast<double>(ns);
+        size_t best = 0, played = 0;
+        for (size_t i = 0; i < nm; ++i) {
+          if (mean[i] > mean[best]) best = i;
+          if (names[i] == m.played) played = i;
+        }
+        for (size_t i = 0; i < nm; ++i) m.values.emplace_back(names[i], mean[i]);
+        std::stable_sort(m.values.begin(), m.values.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+        m.best = names[best];
         m.played_words = s.state().move_words(seat, m.played);
         m.best_words = s.state().move_words(seat, m.best);
-        m.best_value = m.values.front().second;
-        m.played_value = m.best_value;
-        for (const auto& [mv, v] : m.values)
-          if (mv == m.played) m.played_value = v;
+        m.best_value = mean[best];
+        m.played_value = mean[played];
+        // Paired differences: the deals are the same for both moves, so
+        // their luck cancels and the error is that of the difference.
+        double ss = 0;
+        for (const auto& row : per) {
+          const double d = row[best] - row[played] - (mean[best] - mean[played]);
+          ss += d * d;
+          const double top = *std::max_element(row.begin(), row.end());
+          if (line_game && row[played] < top - line::Solver::kPimcMargin) m.bound = true;  // the line solver's margin
+        }
+        m.se = ns > 1 ? std::sqrt(ss / static_cast<double>(ns - 1) / static_cast<double>(ns)) : 0;
+        // Face up: the exact solver on the real deal, a second line only.
+        if (solved && o.face_up) {
+          bool bound = false;
+          const Values fv = eval(s.state(), seat, k, bound);
+          if (!fv.empty()) {
+            m.face_up = true;
+            m.face_up_best = fv.front().first;
+            m.face_up_best_words = s.state().move_words(seat, m.face_up_best);
+            double pv = fv.front().second;
+            for (const auto& [mv, x] : fv)
+              if (mv == m.played) pv = x;
+            m.face_up_loss = std::max(0.0, fv.front().second - pv);
+            if (m.face_up_loss <= 1e-9) m.face_up_best = m.played;
+            m.face_up_bound = bound && m.face_up_loss > line::Solver::kPimcMargin;
+          }
+        }
         r.moves.push_back(std::move(m));
       }
     }
@@ -214,16 +324,19 @@ HandReview review_hand(const nlohmann::json& record, int seat, int hand, const R
       for (auto& [mv, v] : m.values) v *= scale;
       m.best_value *= scale;
       m.played_value *= scale;
+      m.se *= scale;
     }
     m.loss = std::max(0.0, m.best_value - m.played_value);
     if (m.played == m.best || m.loss <= 1e-9) {  // a move as good as the best is the best
       m.loss = 0;
+      m.se = 0;
       m.best = m.played;
       m.best_words = m.played_words;
       m.best_value = m.played_value;
     }
-    m.grade = grade_for(m.loss, r.thresholds);
-    if (m.loss <= line::Solver::kPimcMargin) m.bound = false;  // within the margin the bounded solver is exact
+    m.grade = fair_grade(m.loss, m.se, r.thresholds);
+    if (!m.bound) continue;
+    m.bound = m.grade == Grade::Blunder;  // "at least" matters only where the grade is already the worst
   }
   r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   return r;
@@ -240,9 +353,15 @@ nlohmann::json review_json(const HandReview& r) {
                         {"played_value", m.played_value},
                         {"best_value", m.best_value},
                         {"loss", m.loss},
+                        {"se", m.se},
                         {"grade", grade_name(m.grade)},
                         {"values", vals}};
     if (m.bound) j["bound"] = true;
+    if (m.samples) j["samples"] = m.samples;
+    if (m.face_up) {
+      j["face_up"] = {{"best", m.face_up_best}, {"loss", m.face_up_loss}};
+      if (m.face_up_bound) j["face_up"]["bound"] = true;
+    }
     moves.push_back(std::move(j));
   }
   nlohmann::json counts = nlohmann::json::object();
@@ -254,6 +373,8 @@ nlohmann::json review_json(const HandReview& r) {
           {"seat", r.seat},
           {"hands_known", r.hands_known},
           {"method", r.method},
+          {"samples", r.samples},
+          {"noise_se", kNoiseSe},
           {"unit", r.unit},
           {"thresholds",
            {{"good", r.thresholds.good}, {"inaccuracy", r.thresholds.inaccuracy}, {"mistake", r.thresholds.mistake}}},
@@ -266,16 +387,23 @@ nlohmann::json review_json(const HandReview& r) {
 
 std::string review_text(const HandReview& r) {
   std::string out = fmt::format("Review of seat {}'s moves in hand {} ({}): ", r.seat, r.hand, r.game);
-  out += r.hands_known ? "the exact solver, with hands known (the hand is over, so every hand is public).\n"
-                       : fmt::format("the {} bot's values from the seat's own view at each move.\n", r.method);
+  out += r.samples > 0
+             ? fmt::format("what the seat could know at each move: {} deals consistent with its view, each solved "
+                           "exactly, averaged.\n",
+                           r.samples)
+             : fmt::format("the {} bot's values from the seat's own view at each move.\n", r.method);
   out += fmt::format(
-      "Grades by the value lost against the best move, in {}: best 0, good up to {}, inaccuracy up to {}, "
-      "mistake up to {}, blunder more.\n",
-      r.unit, r.thresholds.good, r.thresholds.inaccuracy, r.thresholds.mistake);
+      "Grades by the expected value lost against the best move, in {}, less {} standard errors: best 0, good up "
+      "to {}, inaccuracy up to {}, mistake up to {}, blunder more.\n",
+      r.unit, kNoiseSe, r.thresholds.good, r.thresholds.inaccuracy, r.thresholds.mistake);
   if (r.moves.empty()) out += "  No decisions with a choice.\n";
   for (const auto& m : r.moves) {
-    out += fmt::format("  event {:>3}  {:<10} played {:<14} best {:<14} lost {:>6.2f}{}\n", m.event,
-                       grade_name(m.grade), m.played_words, m.best_words, m.loss, m.bound ? " (at least)" : "");
+    out += fmt::format("  event {:>3}  {:<10} played {:<14} best {:<14} lost {:>6.2f}{}{}\n", m.event,
+                       grade_name(m.grade), m.played_words, m.best_words, m.loss,
+                       m.se > 0 ? fmt::format(" \u00b1 {:.2f}", m.se) : "", m.bound ? " (at least)" : "");
+    if (m.face_up && m.face_up_best != m.played)
+      out += fmt::format("             face up, {} would have won {}{:.4g} more (not the grade)\n", m.face_up_best_words,
+                         m.face_up_bound ? "at least " : "", m.face_up_loss);
   }
   if (r.forced) out += fmt::format("  ({} forced move{} not graded.)\n", r.forced, r.forced == 1 ? "" : "s");
   if (r.unsolved)

@@ -1,12 +1,15 @@
 #pragma once
 // The review of one seat's moves in one finished hand (docs/bots.md,
-// "Review"): each decision graded by the value it lost against the best
-// move. The line games and Texas 42 are judged by their exact solver with
-// every hand known (the hand is public once it is over); Mexican Train and
-// Dice & Dominoes by the strongest fair bot (ismcts) from the seat's own
-// view at that moment, with a fixed budget and seed so that the CLI and the
-// server give the same review. `boneyard analyze --review` and the server's
-// review endpoint both call review_hand.
+// "Review"): each decision graded by the expected value it lost against the
+// best move given what the seat could know at that moment. The line games
+// and Texas 42 sample deals consistent with the seat's view (the sampler
+// the fair bots use) and solve each exactly; Mexican Train and Dice &
+// Dominoes take the strongest fair bot's (ismcts) values from the seat's
+// view. Fixed budgets and seeds, so that the CLI and the server give the
+// same review. The exact solver with every hand known ("face up") is kept
+// as a second, labelled line, never the grade. `boneyard analyze --review`
+// and the server's review endpoint both call review_hand.
+#include <chrono>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -30,20 +33,29 @@ struct ReviewedMove {
   size_t event = 0;  // the event's index in the record
   std::string played, best;
   std::string played_words, best_words;  // the same said for people (AnyState::move_words)
-  double played_value = 0, best_value = 0, loss = 0;  // in the review's unit
-  Grade grade = Grade::Best;
-  // The solver ran out of time and fell back to a bounded search: the loss
-  // of a move far from the best is then at least `loss` (still a Blunder).
+  // Expected values over the seat's sampled deals, in the review's unit.
+  double played_value = 0, best_value = 0, loss = 0;
+  int samples = 0;  // deals solved for this decision (fewer than asked where the time cap struck)
+  double se = 0;  // the standard error of `loss` (paired over the samples; 0 for the bot's values)
+  Grade grade = Grade::Best;  // by max(0, loss - 2 se): only a loss clearly above the noise counts
+  // Some sampled deal valued the played move by a bound (more than 20 points
+  // below that deal's best): the loss is then at least `loss`.
   bool bound = false;
   std::vector<std::pair<std::string, double>> values;  // every legal move, best first
+  // Face up (every hand known, the hand's real deal): not the grade.
+  bool face_up = false;  // computed (line games and Texas 42, within the time allowed)
+  std::string face_up_best, face_up_best_words;
+  double face_up_loss = 0;  // what face_up_best would have won more than the played move
+  bool face_up_bound = false;  // face_up_loss is "at least"
 };
 
 struct HandReview {
   std::string game;
   int hand = 1;  // 1-based
   int seat = 0;
-  bool hands_known = false;  // true: exact solver with every hand known
-  std::string method;        // "solver" or the bot's name
+  bool hands_known = false;  // true: the grade used every hand (never now: grades are fair)
+  std::string method;        // "sampled solver" or the bot's name
+  int samples = 0;           // deals sampled per decision (0: the bot's values)
   std::string unit;          // "points", "wins", "marks", "pips", "chips"
   GradeThresholds thresholds;
   std::vector<ReviewedMove> moves;  // the seat's decisions with a choice
@@ -58,7 +70,31 @@ struct ReviewOptions {
   double bounded_ms = 2000;     // per decision, the bounded solve; past it the decision is not graded
   double hand_ms = 6000;        // all the line-game solving of one review
   int iterations = 0;           // ismcts iterations per decision (0: the game's default)
+  int samples = 16;             // deals sampled per decision (line games, Texas 42)
+  // Time caps on the sampled solves (a three-player line hand's first lead
+  // can take seconds a deal): past either, a decision keeps the deals solved
+  // so far (none: not graded). Tests use budgets that never reach them.
+  double fair_ms = 2000;        // per decision
+  double fair_hand_ms = 8000;   // all of one review's decisions
+  bool face_up = true;          // add the every-hand-known line
 };
+
+// How many standard errors a loss must clear before it counts.
+constexpr double kNoiseSe = 2;
+// The grade of a loss with standard error `se`.
+Grade fair_grade(double loss, double se, const GradeThresholds& t);
+
+// Each legal move's expected value for `seat` from `st` over `samples` deals
+// consistent with what the seat knows (line games and Texas 42), solved
+// exactly: out[k][i] is move i's value in deal k, in the game's unit (the
+// solver's: points, wins or marks). Uses only st's observation for `seat`,
+// so it cannot depend on the hidden tiles. Names are the moves' texts.
+// Returns false for a game without an exact solver.
+// Past `deadline` (line games) the deal being solved is dropped and no more
+// are sampled: out then has fewer rows.
+bool sampled_values(const AnyState& st, int seat, uint64_t seed, int samples, std::vector<std::string>& names,
+                    std::vector<std::vector<double>>& out,
+                    std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
 
 // Reviews `seat`'s decisions in hand `hand` (1-based) of a record; throws
 // Error naming the problem (no such seat, the hand is not finished, ...).

@@ -229,5 +229,28 @@ TEST(SearchBots, SamplesHonourPasses) {
   }
 }
 
+// Whole deals, too big for brute force: the table only saves work, so its
+// size (1 entry: nearly no table; 2^16; 2^20) must not change a value.
+TEST(Solver, TableSizeNeverChangesAValue) {
+  const State fresh(make_rules("latin", {}), 11);
+  Solver tiny(0, 0), mid(16, 0), big(20, 0);
+  for (uint64_t seed = 1; seed <= (full_run() ? 12u : 2u); ++seed) {
+    State s = fresh;
+    s.reseed(seed);
+    while (s.actor().kind == Actor::Chance) s.apply_chance();
+    // A few moves in, so that the tiny table's search stays short.
+    Rng rng(seed);
+    List l;
+    for (int k = 0; k < 6; ++k) {
+      s.legal_moves(s.actor().seat, l);
+      s.apply(s.actor().seat, l[static_cast<int>(rng.below(static_cast<uint32_t>(l.size())))]);
+    }
+    const int seat = s.actor().seat;
+    const int v = mid.solve(s, seat);
+    EXPECT_EQ(tiny.solve(s, seat), v) << "seed " << seed;
+    EXPECT_EQ(big.solve(s, seat), v) << "seed " << seed;
+  }
+}
+
 }  // namespace
 }  // namespace boneyard::line
