@@ -44,6 +44,11 @@ async function newPage(ctx, viewport = DESKTOP) {
   page.on("pageerror", (e) => { console.error("page error: " + e.message); failures++; });
   // The server's Content-Security-Policy must not block anything the app does.
   page.on("console", (m) => { if (/Content Security Policy/i.test(m.text())) { console.error("CSP violation: " + m.text()); failures++; } });
+  // Counts the moves the page sends (window.__movesSent).
+  await page.evaluateOnNewDocument(() => {
+    const send = WebSocket.prototype.send;
+    WebSocket.prototype.send = function (d) { if (/"type":"move"/.test(String(d))) window.__movesSent = (window.__movesSent || 0) + 1; return send.call(this, d); };
+  });
   await page.evaluateOnNewDocument(() => { if (!localStorage.getItem("boneyard.lang")) localStorage.setItem("boneyard.lang", "en"); });
   return page;
 }
@@ -142,6 +147,26 @@ try {
   await lobbyPhone.select("select.lang", "en");
   await lobbyPhone.close();
 
+  // Updates patch the page (items 2, 17): the nodes persist, so a click, the
+  // focus and the scroll survive the bots' moves.
+  {
+    const page = await newPage(ctx);
+    await createFromLobby(page, "line", "latin");
+    await page.waitForSelector(".board");
+    await page.evaluate(() => { for (const s of [".topbar", ".hand", ".log", ".board"]) document.querySelector(s).__mark = 1; document.querySelector(".log").focus(); });
+    const v0 = (await state(page)).v;
+    for (let i = 0; i < 40 && (await state(page)).v < v0 + 3; i++) {
+      const s = await state(page);
+      // Played by keys, so the focus stays where it was put.
+      if (s.act) { for (const k of ["Enter", "l", "p", "d"]) if ((await state(page)).act && (await state(page)).v === s.v) await page.keyboard.press(k); }
+      await page.waitForFunction((v) => Number(document.querySelector(".table").dataset.version) > v, { timeout: 5000 }, s.v).catch(() => {});
+    }
+    const kept = await page.evaluate(() => [".topbar", ".hand", ".log", ".board"].filter((s) => document.querySelector(s)?.__mark === 1));
+    const focus = await page.evaluate(() => document.activeElement?.classList.contains("log"));
+    check((await state(page)).v >= v0 + 3 && kept.length === 4 && focus, `updates keep the table's nodes (${kept.join(" ")}) and the focus (${focus}) across ${(await state(page)).v - v0} versions`);
+    await page.close();
+  }
+
   // Each family: a whole hand from the lobby, as a person.
   const families = [["line", "latin"], ["mexican-train", "mexican-train"], ["texas-42", "texas-42"], ["dice-and-dominoes", "dice-and-dominoes"]];
   for (const [family, preset] of families) {
@@ -153,6 +178,15 @@ try {
     const summary = await page.$eval(".summary", (e) => e.innerText);
     check(moves > 0 && summary.length > 20, `${family}: played a hand (${moves} moves, ${((Date.now() - start) / 1000).toFixed(1)} s) and saw the summary`);
     await page.screenshot({ path: join(shots, `${family}-summary-desktop.png`) });
+    // Item 3: the bots start the next hand behind the summary; once it is my
+    // turn there, keys go to the dialog, never to the hand behind it.
+    if (family === "line") {
+      const myTurn = await page.waitForFunction(() => document.querySelector(".table")?.dataset.toAct === "1" && document.querySelector(".summary"), { timeout: 15000 }).then(() => true, () => false);
+      const sent0 = await page.evaluate(() => { document.activeElement?.blur(); return window.__movesSent || 0; });
+      for (const k of ["ArrowRight", "Enter", "l", "r", "p", "d", "1"]) await page.keyboard.press(k);
+      const sent1 = await page.evaluate(() => window.__movesSent || 0);
+      check(myTurn && sent1 === sent0 && !!(await page.$(".summary")), "keys pressed while the summary is open play nothing behind it");
+    }
     if (family === "line") check(/pips|Pips/.test(summary), "line: the summary shows every side's pips");
     // Review my moves: every move of this seat graded, from the server.
     {

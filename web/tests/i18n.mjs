@@ -27,7 +27,7 @@ for (const l of langs) {
   }
 }
 // Keys used in the code: t("a.b") literals, and the prefixes of built keys.
-const code = readdirSync(src).filter((f) => f.endsWith(".ts") && f !== "i18n.ts").map((f) => readFileSync(join(src, f), "utf8")).join("\n");
+const code = ["", "boards"].flatMap((d) => readdirSync(join(src, d)).filter((f) => f.endsWith(".ts") && f !== "i18n.ts").map((f) => readFileSync(join(src, d, f), "utf8"))).join("\n");
 for (const m of code.matchAll(/"([a-z0-9]+\.[a-z0-9_.-]+)"/g)) {
   const k = m[1];
   if (/^(opt|optname|game|summary|bonus|trump|bid|bot|move|seatkind|family|grade|unit|dd\.how_)\.?$/.test(k)) continue;
