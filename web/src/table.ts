@@ -530,8 +530,9 @@ export class Table implements Frame {
     const span = best - worst || 1;
     return h("div", { class: "hints", "aria-label": t("hint.title") }, h("span", { class: "hint-title" }, t("hint.title")),
       moves.slice(0, 5).map((m, i) => {
-        const tile = TILE_RE.exec(m.move);
-        const label = tile ? [tileFrom(`${tile[1]}-${tile[2]}`, { size: 14 }), /:/.test(m.move) ? " " + this.moveLabel(c, m.move) : ""] : [this.moveLabel(c, m.move)];
+        // Every tile of the move (Dice & Dominoes lays two).
+        const tiles = m.move.match(/\d+-\d+/g);
+        const label = tiles ? [tiles.map((x) => tileFrom(x, { size: 14 })), /:/.test(m.move) ? " " + this.moveLabel(c, m.move) : ""] : [this.moveLabel(c, m.move)];
         return h("button", { class: "hint" + (i === 0 ? " best" : ""), onclick: () => this.send(m.move), title: m.value.toFixed(3) },
           label, h("span", { class: "bar", style: `width:${Math.round(8 + 52 * (m.value - worst) / span)}px` }), h("small", null, m.value.toFixed(2)));
       }));

@@ -77,10 +77,14 @@ export const diceDominoesBoard: Board = {
     });
     if (choosing) {
       const want = tiles.length === 1 ? 1 : 2;
-      const text = ui.selected.map((i) => tiles[i]).join(",");
+      // Either order of tapping works: the server lists a pair once (higher
+      // first) unless the order changes what is revealed.
+      let text = ui.selected.map((i) => tiles[i]).join(",");
+      const reverse = ui.selected.map((i) => tiles[i]).reverse().join(",");
+      if (!c.msg.legal.includes(text) && c.msg.legal.includes(reverse)) text = reverse;
       const ok = ui.selected.length === want && c.msg.legal.includes(text);
       buttons.prepend(h("button", { class: "action primary", id: "lay", disabled: !ok, onclick: () => ui.send(text) }, t(want === 1 ? "dd.lay_one" : "dd.lay_two")));
-      area.appendChild(h("p", { class: "hint-text" }, t("dd.choose_help")));
+      area.appendChild(h("p", { class: "hint-text", id: "lay-help" }, ok ? t("dd.ready") : ui.selected.length === 1 && want === 2 ? t("dd.pick_second") : t("dd.choose_help")));
     }
     const mine = c.me !== null ? c.v.players[c.me] : null;
     if (mine?.submission) area.appendChild(h("div", { class: "submitted" }, t("dd.your_submission"), (mine.submission as string).split(",").map((x) => tileFrom(x, { size: 18 }))));

@@ -206,6 +206,8 @@ export const en: Record<string, string> = {
   "dd.no_dice": "The dice have not been rolled yet",
   "dd.choose_prompt": "Lay two tiles face down, in order of preference",
   "dd.choose_help": "Tap two tiles: the first is the one you want to count most. Then lay them.",
+  "dd.pick_second": "Now tap your second tile (or the first again to take it back).",
+  "dd.ready": "Ready: lay them, or tap a tile to change your choice.",
   "dd.reroll_prompt": "A W-perfect! Roll the dice again or keep these match points?",
   "dd.lay_two": "Lay these two",
   "dd.lay_one": "Lay it",

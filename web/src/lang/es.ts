@@ -206,6 +206,8 @@ export const es: Record<string, string> = {
   "dd.no_dice": "Aún no se han tirado los dados",
   "dd.choose_prompt": "Pon dos fichas boca abajo, por orden de preferencia",
   "dd.choose_help": "Toca dos fichas: la primera es la que más quieres que cuente. Luego ponlas.",
+  "dd.pick_second": "Ahora toca tu segunda ficha (o la primera otra vez para quitarla).",
+  "dd.ready": "Listo: bájalas, o toca una ficha para cambiar tu elección.",
   "dd.reroll_prompt": "¡W perfecta! ¿Volver a tirar los dados o quedarte estos puntos?",
   "dd.lay_two": "Poner estas dos",
   "dd.lay_one": "Ponerla",

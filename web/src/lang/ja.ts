@@ -206,6 +206,8 @@ export const ja: Record<string, string> = {
   "dd.no_dice": "まだダイスは振られていません",
   "dd.choose_prompt": "牌を2枚、優先順に伏せて出してください",
   "dd.choose_help": "2枚タップ：1枚目が一番数えたい牌です。そのあと出してください。",
+  "dd.pick_second": "次に2枚目の牌をタップしてください（1枚目をもう一度タップすると取り消せます）。",
+  "dd.ready": "準備完了：置いてください。牌をタップすると選び直せます。",
   "dd.reroll_prompt": "Wパーフェクト！ダイスを振り直す？この目のまま？",
   "dd.lay_two": "この2枚を出す",
   "dd.lay_one": "出す",
