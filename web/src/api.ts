@@ -37,6 +37,11 @@ export interface StateMsg {
 export interface ReplayStep { view: View; scores: number[]; hands_finished: number; over: boolean; chance?: boolean; text?: string; seat?: number; hand?: { text: string; how: string } }
 export interface ReplayData { game: string; family: string; seats: number; players: string[]; over: boolean; steps: ReplayStep[]; table?: string }
 
+// A refused call: the HTTP status and the server's text.
+export class ApiError extends Error {
+  constructor(message: string, public status: number) { super(message); }
+}
+
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const r = await fetch(path, {
     method,
@@ -44,7 +49,7 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
     body: body ? JSON.stringify(body) : undefined,
   });
   const j = await r.json().catch(() => ({ error: r.statusText }));
-  if (!r.ok) throw new Error(j.error || `HTTP ${r.status}`);
+  if (!r.ok) throw new ApiError(j.error || `HTTP ${r.status}`, r.status);
   return j as T;
 }
 

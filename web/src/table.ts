@@ -1,6 +1,6 @@
 // A table: the seat's view drawn per family, moves sent back as text. No
 // rules here: what may be played comes from the server's "legal" list.
-import { Live, StateMsg, View, saveTable, savedTables, api } from "./api";
+import { Live, StateMsg, View, saveTable, savedTables, api, ApiError } from "./api";
 import { h, clear, patch } from "./dom";
 import { t, hasKey, langPicker } from "./i18n";
 import { tileFrom, tileSvg } from "./tiles";
@@ -14,6 +14,13 @@ import { diceDominoesBoard } from "./boards/dice_dominoes";
 const BOARDS: Record<string, Board> = {
   "line": lineBoard, "mexican-train": mexicanTrainBoard, "texas-42": texas42Board, "dice-and-dominoes": diceDominoesBoard,
 };
+
+// A table link that leads nowhere: what is wrong, and the way to the lobby.
+export function badLink(root: HTMLElement, why: string, go: (url: string) => void) {
+  clear(root);
+  root.appendChild(h("section", { class: "card bad-link", role: "alert" }, h("h2", null, t("link.bad_title")), h("p", null, t(why)),
+    h("button", { class: "primary", id: "to-lobby", onclick: () => go("/") }, t("link.to_lobby"))));
+}
 
 export function replayUrl(id: string): string {
   return `/?replay=${id}`;
@@ -72,6 +79,13 @@ export class Table implements Frame {
       entropy = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
       localStorage.setItem(ek, entropy);
     }
+    // Ask once over HTTP: an unknown table or a wrong key is said at once,
+    // not left on "Connecting…" while the socket retries.
+    api.state(id, token).then((m) => { if (!this.msg && !this.closed) this.onState(m); }, (e) => {
+      if (this.closed || !(e instanceof ApiError) || e.status === 429 || e.status >= 500) return;
+      this.close();
+      badLink(root, e.status === 404 ? "link.no_table" : e.status === 403 ? "link.bad_key" : "link.damaged", go);
+    });
     this.live = new Live(id, token, (m) => this.onState(m), (c) => { this.connected = c; this.render(); }, (e) => this.onError(e), entropy);
     document.addEventListener("keydown", this.keyHandler);
   }

@@ -167,6 +167,22 @@ try {
     await page.close();
   }
 
+  // Item 4: a bad or expired link says what is wrong and offers the lobby.
+  {
+    const page = await newPage(ctx);
+    const good = new URL(await createFromLobby(page, "line", "latin"));
+    const cases = [["/?t=nope&k=bad", /damaged/], ["/?t=abcdef12&k=00ff", /no such table/], [`/?t=${good.searchParams.get("t")}&k=00ff00ff`, /key opens no seat/]];
+    for (const [path, re] of cases) {
+      await page.goto(base + path);
+      const shown = await page.waitForSelector(".bad-link", { timeout: 5000 }).then(() => true, () => false);
+      const text = shown ? await page.$eval(".bad-link", (e) => e.innerText) : await page.evaluate(() => document.body.innerText);
+      check(shown && re.test(text) && !!(await page.$("#to-lobby")), `a bad link ${path} says what is wrong ("${text.replace(/\s+/g, " ").slice(0, 80)}")`);
+    }
+    await page.click("#to-lobby");
+    check(await page.waitForSelector(".quick-btn", { timeout: 5000 }).then(() => true, () => false), "the bad link's button leads to the lobby");
+    await page.close();
+  }
+
   // Item 1: Dice & Dominoes takes a pair tapped in either order, and the
   // hint shows both tiles of each pair.
   {

@@ -78,6 +78,16 @@ export const en: Record<string, string> = {
   "side.them": "Them",
 
   "table.connecting": "Connecting to the table…",
+
+  "link.bad_title": "This table link does not work",
+
+  "link.damaged": "The link is damaged: part of it is missing or mistyped. Ask for the link again.",
+
+  "link.no_table": "There is no such table: the link is mistyped, or the table was removed.",
+
+  "link.bad_key": "The table exists, but this link's key opens no seat there. Ask for your own link again.",
+
+  "link.to_lobby": "Go to the lobby",
   "table.lobby": "Lobby",
   "table.online": "online",
   "table.offline": "reconnecting…",

@@ -78,6 +78,16 @@ export const es: Record<string, string> = {
   "side.them": "Ellos",
 
   "table.connecting": "Conectando con la mesa…",
+
+  "link.bad_title": "Este enlace de mesa no funciona",
+
+  "link.damaged": "El enlace está dañado: falta una parte o está mal escrito. Pide el enlace otra vez.",
+
+  "link.no_table": "No existe esa mesa: el enlace está mal escrito o la mesa se borró.",
+
+  "link.bad_key": "La mesa existe, pero la clave de este enlace no abre ningún asiento. Pide tu enlace otra vez.",
+
+  "link.to_lobby": "Ir al salón",
   "table.lobby": "Salón",
   "table.online": "conectado",
   "table.offline": "reconectando…",

@@ -78,6 +78,16 @@ export const ja: Record<string, string> = {
   "side.them": "相手",
 
   "table.connecting": "テーブルに接続中…",
+
+  "link.bad_title": "このテーブルのリンクは使えません",
+
+  "link.damaged": "リンクが壊れています（一部が欠けているか誤りがあります）。もう一度リンクをもらってください。",
+
+  "link.no_table": "そのテーブルはありません。リンクの誤りか、テーブルが削除されました。",
+
+  "link.bad_key": "テーブルはありますが、このリンクの鍵ではどの席にも座れません。自分のリンクをもう一度もらってください。",
+
+  "link.to_lobby": "ロビーへ",
   "table.lobby": "ロビー",
   "table.online": "接続中",
   "table.offline": "再接続中…",
