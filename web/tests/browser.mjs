@@ -232,6 +232,13 @@ try {
       check(myTurn && sent1 === sent0 && !!(await page.$(".summary")), "keys pressed while the summary is open play nothing behind it");
     }
     if (family === "line") check(/pips|Pips/.test(summary), "line: the summary shows every side's pips");
+    // Item 5: the hand's points and the running game score, each labelled.
+    if (family === "line") {
+      const heads = await page.$$eval(".summary table.points th", (r) => r.map((x) => x.textContent));
+      const game = await page.$$eval(".summary .game-score", (r) => r.map((x) => x.textContent));
+      const top = await page.$$eval(".topbar .score:not(.target) b", (r) => r.map((x) => x.textContent));
+      check(heads.includes("This hand") && heads.includes("Game score") && game.join() === top.join(), `line: the summary labels this hand's points and the game score (${heads.join("/")}; ${game} = ${top})`);
+    }
     // Review my moves: every move of this seat graded, from the server.
     {
       const t = performance.now();

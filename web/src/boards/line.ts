@@ -52,12 +52,14 @@ export const lineBoard: Board = {
     const tbl = h("table", { class: "pips" }, h("tr", null, h("th", null, t("summary.seat")), h("th", null, t("summary.pips_left"))));
     lh.pips.forEach((p: number, k: number) => tbl.appendChild(h("tr", null, h("td", null, c.f.seatName(c, k)), h("td", null, p))));
     body.appendChild(tbl);
-    const pts = h("table", { class: "points" }, h("tr", null, h("th", null, t("summary.side")), h("th", null, t("summary.points")), h("th", null, t("summary.total"))));
+    // The hand's points (how they came, their sum) beside the running game score.
+    const game: number[] = v.scores || c.msg.scores || [];
+    const pts = h("table", { class: "points" }, h("tr", null, h("th", null, t("summary.side")), h("th", null, t("summary.scored_for")), h("th", null, t("summary.hand_total")), h("th", null, t("summary.game_score"))));
     lh.total.forEach((tot: number, s: number) => {
       const parts: string[] = [];
       if (lh.pip_points[s]) parts.push(t(v.scoring === "wins" ? "summary.wins_n" : "summary.for_pips", { n: lh.pip_points[s] }));
       for (const b of lh.bonuses) if (b.side === s) parts.push(t("summary.bonus", { n: b.points, name: hasKey("bonus." + b.bonus) ? t("bonus." + b.bonus) : b.bonus }));
-      pts.appendChild(h("tr", null, h("td", null, c.f.sideName(c, s)), h("td", null, parts.join(" + ") || "0"), h("td", null, h("b", null, tot))));
+      pts.appendChild(h("tr", null, h("td", null, c.f.sideName(c, s)), h("td", null, parts.join(" + ") || "—"), h("td", { class: "num" }, tot), h("td", { class: "num game-score" }, h("b", null, game[s] ?? ""))));
     });
     body.appendChild(pts);
   },
