@@ -625,6 +625,7 @@ json Hub::record(const std::string& id) {
   r["players"] = t->players;
   r["fairness"] = {{"commitment", t->commitment}, {"secret", t->secret}, {"entropies", t->entropies},
                    {"seed", t->seed},             {"derivation", kDerivation}, {"provably_fair", t->provably_fair}};
+  r["fairness"]["seed_text"] = std::to_string(t->seed);  // JavaScript reads 64-bit numbers rounded
   r["table"] = t->id;
   return r;
 }
@@ -638,6 +639,7 @@ json Hub::fairness(const std::string& id) {
     f["secret"] = t->secret;
     f["entropies"] = t->entropies;
     f["seed"] = t->seed;
+    f["seed_text"] = std::to_string(t->seed);  // the same, exact in JavaScript
   }
   return f;
 }

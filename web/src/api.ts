@@ -42,11 +42,12 @@ export class ApiError extends Error {
   constructor(message: string, public status: number) { super(message); }
 }
 
+// body: an object to send as JSON, or JSON text sent as it is.
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const r = await fetch(path, {
     method,
     headers: body ? { "content-type": "application/json" } : undefined,
-    body: body ? JSON.stringify(body) : undefined,
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
   });
   const j = await r.json().catch(() => ({ error: r.statusText }));
   if (!r.ok) throw new ApiError(j.error || `HTTP ${r.status}`, r.status);
@@ -63,7 +64,7 @@ export const api = {
   review: (id: string, token: string, hand: number, seat: number | null = null) =>
     call<Record<string, unknown>>("GET", `/api/tables/${id}/review?token=${encodeURIComponent(token)}&hand=${hand}` + (seat === null ? "" : `&seat=${seat}`)),
   replay: (id: string) => call<ReplayData>("GET", `/api/tables/${id}/replay`),
-  replayRecord: (record: unknown) => call<ReplayData>("POST", "/api/replay", record),
+  replayRecord: (record: string) => call<ReplayData>("POST", "/api/replay", record),
   fairness: (id: string) => call<Record<string, unknown>>("GET", `/api/tables/${id}/fairness`),
 };
 

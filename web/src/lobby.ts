@@ -199,9 +199,8 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
     replayStatus.textContent = "";
     try {
       const text = await f.text();
-      let rec: unknown;
-      try { rec = JSON.parse(text); } catch { throw new Error(t("replay.not_json", { name: f.name })); }
-      openRecord(rec, go);
+      try { JSON.parse(text); } catch { throw new Error(t("replay.not_json", { name: f.name })); }
+      openRecord(text, go); // the text as it is: JSON.parse would round its 64-bit seed
     } catch (e) { replayStatus.textContent = String((e as Error).message); }
   };
   const file = h("input", { type: "file", id: "replay-file", accept: ".json,application/json", onchange: (e: Event) => readRecord((e.target as HTMLInputElement).files?.[0]) });

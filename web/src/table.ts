@@ -670,7 +670,7 @@ export class Table implements Frame {
       this.fairness = (h("div", { class: "fairness" }, h("h4", null, t("fair.title")), h("p", null, t("fair.explain")),
         h("p", { class: "verdict " + (ok ? "good" : "bad"), id: "verdict" }, verdict),
         h("dl", null, h("dt", null, t("fair.commitment")), h("dd", null, String(f.commitment)), h("dt", null, t("fair.secret")), h("dd", null, String(f.secret ?? "")),
-          h("dt", null, t("fair.seed")), h("dd", null, String(f.seed ?? ""))),
+          h("dt", null, t("fair.seed")), h("dd", { id: "seed" }, String(f.seed_text ?? f.seed ?? ""))),
         h("p", null, h("a", { href: `/api/tables/${this.id}/record`, download: `boneyard-${this.id}.json` }, t("fair.record")), " · ", t("fair.cli"))));
       this.render();
     } catch (e) { this.onError(String((e as Error).message)); }

@@ -302,6 +302,14 @@ try {
     const secret = await page.$eval(".fairness", (e) => e.innerText);
     check(/Game over/.test(title) && /[0-9a-f]{64}/.test(secret), "a finished game shows the winner and the fairness check (secret and commitment)");
     check(await page.$eval("#verdict", (e) => e.classList.contains("good")), "the browser checks SHA-256(secret) = commitment");
+    // Item 6: the seed exactly as the server has it (a 64-bit number: read
+    // from the raw text, as JSON.parse would round it).
+    {
+      const raw = await (await fetch(`${base}/api/tables/${new URL(page.url()).searchParams.get("t")}/fairness`)).text();
+      const seed = /"seed":(\d+)/.exec(raw)?.[1];
+      const shown = await page.$eval("#seed", (e) => e.textContent);
+      check(!!seed && shown === seed, `"Verify this game" shows the exact seed (${shown} = ${seed})`);
+    }
     await page.screenshot({ path: join(shots, "game-over-desktop.png") });
     await page.close();
   }
