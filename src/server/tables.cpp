@@ -13,6 +13,7 @@
 
 #include "record/protocol.h"
 #include "server/fairness.h"
+#include "server/public_log.h"
 #include "record/review.h"
 #include "server/replay.h"
 
@@ -304,6 +305,7 @@ json Hub::message(Table& t, int seat) {
   m["legal"] = to_act ? json(st.legal_moves(seat)) : json::array();
   m["scores"] = st.scores();
   m["hands_finished"] = st.hands().size();
+  m["log"] = public_log(*t.session, 40);  // "Last moves", the same for every seat
   if (st.terminal()) {
     m["returns"] = st.returns();
     m["secret"] = t.secret;

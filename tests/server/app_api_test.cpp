@@ -71,5 +71,82 @@ TEST(AppApi, AGameInProgressShowsNoSeed) {
   EXPECT_FALSE(f.contains("seed"));
 }
 
+// Plays every seat's first legal move other than a pass (so Texas 42 hands
+// are bid and played) until `events` events are recorded or `hands` hands over.
+void play_until(App& a, const json& t, std::size_t events, int hands = 1000) {
+  const std::string id = t["id"];
+  for (int guard = 0; guard < 5000; ++guard) {
+    const json st = a.hub->get(id, t["tokens"]["0"]);
+    if (st["status"] == "over" || st["version"].get<std::size_t>() >= events || st["hands_finished"].get<int>() >= hands) return;
+    for (int k = 0; k < 4; ++k) {
+      const std::string tok = t["tokens"][std::to_string(k)];
+      const json mine = a.hub->get(id, tok);
+      if (mine["to_act"] != true) continue;
+      const json& l = mine["legal"];
+      a.hub->move(id, tok, l.size() > 1 && l[0] == "pass" ? l[1] : l[0]);
+      break;
+    }
+  }
+}
+
+json people_table(App& a, const std::string& game, const json& options = json::object()) {
+  const json t = a.hub->create({{"game", game}, {"options", options}, {"seats", {"human", "human", "human", "human"}}});
+  for (int k = 0; k < 4; ++k) a.hub->join(t["id"], t["tokens"][std::to_string(k)], std::nullopt);
+  return t;
+}
+
+TEST(AppApi, PublicLogHasEveryMoveInOrderAndTheSameForEverySeat) {
+  App a;
+  const json t = people_table(a, "texas-42");
+  play_until(a, t, 30);
+  const std::string id = t["id"];
+  const json spectator = a.hub->get(id, t["spectate"]);
+  const json log = spectator["log"];
+  ASSERT_TRUE(log.is_array());
+  ASSERT_FALSE(log.empty());
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(a.hub->get(id, t["tokens"][std::to_string(k)])["log"], log) << "seat " << k;
+  // The last entry is the last event; every move's text is the recorded one.
+  EXPECT_EQ(log.back()["n"].get<std::size_t>(), spectator["version"].get<std::size_t>() - 1);
+  std::size_t tiles = 0;
+  for (const auto& e : log) {
+    ASSERT_TRUE(e.contains("kind") && e.contains("hand") && e.contains("n")) << e.dump();
+    if (e["kind"] == "move" && e["move"].get<std::string>().find('-') != std::string::npos) ++tiles;
+    if (e["kind"] == "chance" || e["kind"] == "deal") {
+      EXPECT_TRUE(e["move"].is_null()) << "a chance outcome shown: " << e.dump();
+    }
+  }
+  EXPECT_GE(tiles, 4u) << log.dump();  // a whole trick of four, the fourth included
+}
+
+TEST(AppApi, PublicLogKeepsDiceAndDominoesTilesSecretAndMarksHandEnds) {
+  App a;
+  const json t = people_table(a, "dice-and-dominoes", {{"hands", 3}});
+  play_until(a, t, 100000, 1);  // just past the first hand's end
+  const json log = a.hub->get(t["id"], t["spectate"])["log"];
+  int laid = 0, overs = 0, deals = 0;
+  for (const auto& e : log) {
+    if (e["kind"] == "laid") {
+      ++laid;
+      EXPECT_TRUE(e["move"].is_null()) << "a face-down lay shows its tiles: " << e.dump();
+    }
+    if (e["kind"] == "move") {
+      EXPECT_EQ(e["move"].get<std::string>().find('-'), std::string::npos) << e.dump();
+    }
+    if (e["kind"] == "hand_over") ++overs;
+    if (e["kind"] == "deal") {
+      ++deals;
+      EXPECT_TRUE(e["move"].is_null());
+    }
+  }
+  EXPECT_GT(laid, 0);
+  // "The hand is over" comes before the next deal, never after it.
+  for (std::size_t i = 0; i + 1 < log.size(); ++i)
+    if (log[i]["kind"] == "hand_over") {
+      EXPECT_EQ(log[i + 1]["kind"], "deal") << log.dump();
+    }
+  EXPECT_EQ(overs, 1) << log.dump();
+  EXPECT_GE(deals, 1) << log.dump();
+}
+
 }  // namespace
 }  // namespace boneyard

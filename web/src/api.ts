@@ -26,12 +26,15 @@ export interface StateMsg {
   hands_finished?: number;
   seats: SeatInfo[];
   notices: { n: number; seat: number | null; text: string }[];
+  log?: LogEntry[]; // the public log, the last 40 entries (docs/server.md)
   waiting_for?: number[];
   returns?: number[];
   secret?: string;
   commitment: string;
   error?: string;
 }
+
+export interface LogEntry { n: number; hand: number; kind: "move" | "laid" | "deal" | "hand_over" | "roll" | "chance"; seat: number | null; move: string | null }
 
 // A finished game, step by step (docs/server.md, Replay).
 export interface ReplayStep { view: View; scores: number[]; hands_finished: number; over: boolean; chance?: boolean; text?: string; seat?: number; hand?: { text: string; how: string } }

@@ -1,6 +1,6 @@
 // A table: the seat's view drawn per family, moves sent back as text. No
 // rules here: what may be played comes from the server's "legal" list.
-import { Live, StateMsg, View, saveTable, savedTables, api, ApiError } from "./api";
+import { Live, StateMsg, View, LogEntry, saveTable, savedTables, api, ApiError } from "./api";
 import { h, clear, patch } from "./dom";
 import { t, hasKey, langPicker } from "./i18n";
 import { tileFrom, tileSvg } from "./tiles";
@@ -30,7 +30,8 @@ function fmtNum(x: number): string {
   return Number.isInteger(x) ? String(x) : x.toFixed(Math.abs(x) < 1 ? 2 : 1);
 }
 
-type Ev = { text: string; seat: number | null; cls?: string };
+// A line of "Last moves"; at: the version it follows (server entries: n + 1).
+type Ev = { text: string; seat: number | null; cls?: string; at: number };
 
 export interface ReviewMove { event: number; played: string; best: string; played_value: number; best_value: number; loss: number; grade: string; bound?: boolean }
 export interface Review { hand: number; seat: number; hands_known: boolean; method: string; unit: string; thresholds: { good: number; inaccuracy: number; mistake: number }; counts: Record<string, number>; forced: number; unsolved?: number; moves: ReviewMove[] }
@@ -188,8 +189,29 @@ export class Table implements Frame {
   }
 
   private push(text: string, seat: number | null, cls?: string) {
-    this.log.push({ text, seat, cls });
+    this.log.push({ text, seat, cls, at: this.msg?.version ?? 0 });
     if (this.log.length > 60) this.log.splice(0, this.log.length - 60);
+  }
+
+  // One entry of the server's public log, in words.
+  private entryText(c: Ctx, e: LogEntry): Ev | null {
+    const at = e.n + 1, who = e.seat === null ? "?" : this.seatName(c, e.seat);
+    if (e.kind === "deal") return { text: t("log.new_hand", { n: e.hand }), seat: null, cls: "hand", at };
+    if (e.kind === "hand_over") return { text: t("log.hand_over"), seat: null, cls: "hand", at: e.n };
+    if (e.kind === "laid") return { text: t("log.laid_down", { who }), seat: e.seat, at };
+    if (e.kind === "roll") { const [a, b] = (e.move || "").split(" "); return { text: t("log.rolled", { a, b }), seat: null, at }; }
+    if (e.kind !== "move" || !e.move) return null;
+    const mv = e.move;
+    const tile = /^(\d+)-(\d+)/.exec(mv);
+    let text: string, cls: string | undefined;
+    if (tile && /:(M|T\d+)$/.test(mv)) text = t("log.laid_on", { who, tile: `${tile[1]}|${tile[2]}`, train: this.moveLabel(c, mv) });
+    else if (tile) text = t("log.played", { who, tile: `${tile[1]}|${tile[2]}` });
+    else if (mv === "pass") { text = t("log.passed", { who }); cls = "pass"; }
+    else if (mv === "draw") text = t("log.drew", { who, n: 1 });
+    else if (/^(bid|plunge|splash):/.test(mv)) text = t("log.bid", { who, bid: this.moveLabel(c, mv) });
+    else if (/^trump:/.test(mv)) text = t("log.trumps", { who, trumps: this.moveLabel(c, mv) });
+    else text = t("log.other", { who, move: this.moveLabel(c, mv) });
+    return { text, seat: e.seat, cls, at };
   }
 
   private diff(a: StateMsg, b: StateMsg) {
@@ -207,10 +229,14 @@ export class Table implements Frame {
     if (!pv || !v) return;
     const who = (k: number | null) => (k === null ? "?" : this.seatName(c, k));
     const actor = this.actorSeat(a);
-    if ((v.hand_number ?? v.round) !== (pv.hand_number ?? pv.round)) this.push(t("log.new_hand", { n: v.hand_number ?? v.round }), null, "hand");
+    // With the server's public log, moves come from it; the boards add only
+    // what they work out (a trick's winner, a round revealed).
+    const served = Array.isArray(b.log);
+    if (!served && (v.hand_number ?? v.round) !== (pv.hand_number ?? pv.round)) this.push(t("log.new_hand", { n: v.hand_number ?? v.round }), null, "hand");
     const board = BOARDS[c.family];
-    if (board) board.diff(c, pv, v, actor, { push: (x, k, cls) => this.push(x, k, cls), bubble: (k, x) => this.bubble(k, x) });
-    if ((b.hands_finished ?? 0) > (a.hands_finished ?? 0)) this.push(t("log.hand_over"), null, "hand");
+    if (board) board.diff(c, pv, v, actor, { push: (x, k, cls) => { if (!served || cls === "hand") this.push(x, k, cls); }, bubble: (k, x) => this.bubble(k, x) });
+    // The last hand's end (no deal follows it in the public log).
+    if ((b.hands_finished ?? 0) > (a.hands_finished ?? 0) && (!served || b.status === "over")) this.push(t("log.hand_over"), null, "hand");
   }
 
   // ----------------------------------------------------------- words
@@ -356,7 +382,7 @@ export class Table implements Frame {
     felt.appendChild(h("div", { class: "board" }, BOARDS[c.family]?.draw(c)));
     wrap.appendChild(this.turnBar(c));
     wrap.appendChild(this.handArea(c));
-    wrap.appendChild(this.logPanel());
+    wrap.appendChild(this.logPanel(c));
     if (this.chooser) wrap.appendChild(this.chooserDialog(c));
     if (this.showShare) wrap.appendChild(this.shareDialog(c));
     const hf = c.msg.hands_finished ?? 0;
@@ -563,11 +589,17 @@ export class Table implements Frame {
         h("button", { class: "link", onclick: () => { this.chooser = null; this.render(); } }, t("common.cancel"))));
   }
 
-  private logPanel(): HTMLElement {
-    const items = this.log.slice(-8).reverse();
+  private logPanel(c: Ctx): HTMLElement {
+    const served = (c.msg.log || []).map((e) => this.entryText(c, e)).filter((e): e is Ev => e !== null);
+    const first = served.length ? served[0].at : 0;
+    // Local notices (presence, tricks) among the server's entries, by version.
+    const all = [...served, ...this.log.filter((e) => e.at >= first)].map((e, i) => ({ e, i }))
+      .sort((x, y) => x.e.at - y.e.at || x.i - y.i).map((x) => x.e);
+    const items = all.slice(-40).reverse();
     return h("aside", { class: "log", tabindex: "0", "aria-label": t("table.last_moves") }, h("h4", null, t("table.last_moves")),
       items.length ? h("ol", null, items.map((e) => h("li", { class: e.cls || "" }, e.text))) : h("p", { class: "muted" }, t("table.no_moves")));
   }
+
 
   // ----------------------------------------------------------- boards
 

@@ -222,6 +222,22 @@ try {
     const summary = await page.$eval(".summary", (e) => e.innerText);
     check(moves > 0 && summary.length > 20, `${family}: played a hand (${moves} moves, ${((Date.now() - start) / 1000).toFixed(1)} s) and saw the summary`);
     await page.screenshot({ path: join(shots, `${family}-summary-desktop.png`) });
+    // Item 7: "Last moves" is the server's public log: every tile of the hand
+    // that ended (the fourth of each trick, the last one), and a reload keeps it.
+    if (family === "texas-42" || family === "line") {
+      const u = new URL(page.url());
+      const st = await (await fetch(`${base}/api/tables/${u.searchParams.get("t")}?token=${u.searchParams.get("k")}`)).json();
+      const tiles = (st.log || []).filter((e) => e.kind === "move" && e.hand === 1 && /^\d+-\d+/.test(e.move)).map((e) => /^(\d+)-(\d+)/.exec(e.move).slice(1).join("|"));
+      const missing = async () => { const text = await page.$eval(".log", (e) => e.innerText); return tiles.filter((x) => !text.includes(x)); };
+      const before = await missing();
+      await page.reload();
+      await page.waitForSelector(".log li");
+      const after = await missing();
+      const order = await page.$$eval(".log li", (r) => r.map((x) => x.textContent));
+      const iOver = order.findIndex((x) => /hand is over/.test(x)), iDealt = order.findIndex((x) => /Hand 2 dealt/.test(x));
+      check(tiles.length >= 4 && !before.length && !after.length && (iDealt < 0 || iOver < 0 || iDealt < iOver),
+        `${family}: "Last moves" lists all ${tiles.length} tiles of the hand, in order, and survives a reload (missing ${before} / ${after})`);
+    }
     // Item 3: the bots start the next hand behind the summary; once it is my
     // turn there, keys go to the dialog, never to the hand behind it.
     if (family === "line") {

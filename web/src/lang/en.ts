@@ -146,6 +146,7 @@ export const en: Record<string, string> = {
   "log.revealed": "Round {n} revealed",
   "log.new_hand": "Hand {n} dealt",
   "log.hand_over": "The hand is over",
+  "log.other": "{who}: {move}",
   "log.autopilot_on": "{who} is away: a bot plays for them until they are back",
   "log.autopilot_off": "{who} is back",
   "log.disconnected": "{who} lost the connection; the seat is kept",

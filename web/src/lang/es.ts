@@ -146,6 +146,7 @@ export const es: Record<string, string> = {
   "log.revealed": "Ronda {n} descubierta",
   "log.new_hand": "Repartida la mano {n}",
   "log.hand_over": "Se acabó la mano",
+  "log.other": "{who}: {move}",
   "log.autopilot_on": "Ausente: {who}. Un bot juega en su lugar hasta que vuelva",
   "log.autopilot_off": "De vuelta: {who}",
   "log.disconnected": "Sin conexión: {who}. Se le guarda el asiento",

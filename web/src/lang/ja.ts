@@ -146,6 +146,7 @@ export const ja: Record<string, string> = {
   "log.revealed": "第{n}ラウンドの公開",
   "log.new_hand": "第{n}ハンドを配りました",
   "log.hand_over": "ハンド終了",
+  "log.other": "{who}：{move}",
   "log.autopilot_on": "{who}は不在：戻るまでボットが代打ちします",
   "log.autopilot_off": "{who}が戻りました",
   "log.disconnected": "{who}の接続が切れました。席は確保されています",
