@@ -1,7 +1,7 @@
 // The lobby: quick games, a game and preset, its options, the seats, create.
 import { api, GameInfo, saveTable, savedTables, forgetTable } from "./api";
 import { h, clear } from "./dom";
-import { t, hasKey, langPicker } from "./i18n";
+import { currentLang, t, hasKey, langPicker } from "./i18n";
 import { tileSvg } from "./tiles";
 import { openRecord } from "./replay";
 
@@ -210,7 +210,7 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   main.addEventListener("drop", (e: DragEvent) => { e.preventDefault(); drop.classList.remove("over"); readRecord(e.dataTransfer?.files?.[0]); });
   main.appendChild(h("section", { class: "card lobby-replay" }, h("h2", null, t("replay.lobby_title")), h("p", { class: "muted" }, t("replay.lobby_help")), drop, file, replayStatus));
 
-  // Your open tables.
+  // Your tables, each with where it stands (asked of the server).
   const mine = savedTables();
   if (mine.length) {
     const list = h("ul", { class: "my-tables" });
@@ -218,8 +218,30 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
       list.appendChild(h("li", null,
         h("a", { href: tableUrl(s.id, s.token), onclick: (ev: Event) => { ev.preventDefault(); go(tableUrl(s.id, s.token)); } },
           gameName(s.game), " · ", s.seat >= 0 ? t("seat.n", { n: s.seat + 1 }) : t("table.spectator")),
-        h("span", { class: "when" }, new Date(s.created).toLocaleString()),
+        h("span", { class: "when" }, new Date(s.created).toLocaleString(currentLang())),
+        tableStatus(s.id, s.token),
         h("button", { class: "link", onclick: () => { forgetTable(s.id); renderLobby(root, go); } }, t("lobby.forget"))));
     main.appendChild(h("section", { class: "card" }, h("h2", null, t("lobby.my_tables")), list));
   }
+}
+
+// "In play · hand 3 · 120–85", "Over: you won", "Waiting for players", or why
+// the table cannot be reached; filled in when the server answers.
+function tableStatus(id: string, token: string): HTMLElement {
+  const el = h("span", { class: "status", "data-table": id }, "…");
+  api.state(id, token).then((m) => {
+    const scores = (m.view?.scores || m.scores || []).join("–");
+    if (m.status === "waiting") el.textContent = t("mine.waiting");
+    else if (m.status === "broken") el.textContent = t("mine.broken");
+    else if (m.status === "over") {
+      const r = m.returns || [];
+      const me = m.seat;
+      el.textContent = me !== null && r.length ? t(r[me] > 0 ? "mine.won" : "mine.lost", { scores }) : t("mine.over", { scores });
+    } else {
+      const away = m.seat !== null && m.seats[m.seat]?.autopilot;
+      el.textContent = t(away ? "mine.bot_plays" : "mine.playing", { n: (m.hands_finished ?? 0) + 1, scores });
+    }
+    el.classList.add(m.status);
+  }, () => { el.textContent = t("mine.gone"); el.classList.add("gone"); });
+  return el;
 }

@@ -58,6 +58,9 @@ export class Table implements Frame {
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
   private closed = false;
   private dialogFocused = false;
+  private hideOver = false; // the game-over dialog closed to see the final board
+  private showLeave = false; // "leave the table?" asked
+  private reviewHand: number | null = null; // the hand chosen for the review (null: the last)
   private fairness: HTMLElement | null = null; // the fairness check, once asked
   private review: { hand: number; seat: number | null; open: boolean; busy: boolean; data: Review | null; error: string } | null = null;
 
@@ -307,12 +310,12 @@ export class Table implements Frame {
   private dialogOpen(): boolean {
     const m = this.msg;
     if (!m || this.still) return false;
-    return this.showShare || m.status === "over" || (this.seen !== null && (m.hands_finished ?? 0) > this.seen);
+    return this.showShare || this.showLeave || (m.status === "over" && !this.hideOver) || (m.status !== "over" && this.seen !== null && (m.hands_finished ?? 0) > this.seen);
   }
 
   private onKey(e: KeyboardEvent) {
     if (this.dialogOpen()) {
-      if (e.key === "Escape" && this.showShare) { this.showShare = false; this.render(); }
+      if (e.key === "Escape" && (this.showShare || this.showLeave)) { this.showShare = this.showLeave = false; this.render(); }
       return;
     }
     if (!this.msg || !this.msg.to_act) return;
@@ -387,7 +390,8 @@ export class Table implements Frame {
     if (this.showShare) wrap.appendChild(this.shareDialog(c));
     const hf = c.msg.hands_finished ?? 0;
     if (this.still) return wrap;
-    if (c.msg.status === "over") wrap.appendChild(this.summary(c, true));
+    if (this.showLeave) wrap.appendChild(this.leaveDialog());
+    if (c.msg.status === "over") { if (!this.hideOver) wrap.appendChild(this.summary(c, true)); }
     else if (this.seen !== null && hf > this.seen) wrap.appendChild(this.summary(c, false));
     return wrap;
   }
@@ -411,12 +415,27 @@ export class Table implements Frame {
       : c.family === "dice-and-dominoes" ? t("table.hand_of", { n: v.hand_number, of: v.hands })
       : v.hand_number ? t("table.hand", { n: v.hand_number }) : "";
     return h("header", { class: "topbar" },
-      h("a", { class: "back", href: "/", onclick: (e: Event) => { e.preventDefault(); this.close(); this.go("/"); }, "aria-label": t("table.lobby") }, "‹ ", t("table.lobby")),
+      h("a", { class: "back", href: "/", onclick: (e: Event) => { e.preventDefault(); this.leave(c); }, "aria-label": t("table.lobby") }, "‹ ", t("table.lobby")),
       h("div", { class: "title" }, h("strong", null, gameName(c.msg.game)), hand ? h("span", null, hand) : null),
       scores,
       this.still ? null : this.shareLinks(c).length ? h("button", { class: "share-btn", onclick: () => { this.showShare = true; this.render(); } }, t("table.share")) : null,
       this.still ? null : h("span", { class: "conn " + (this.connected ? "on" : "off"), title: t(this.connected ? "table.online" : "table.offline") }, t(this.connected ? "table.online" : "table.offline")),
       langPicker(() => this.render()));
+  }
+
+  // Leaving a game in play: a bot takes the seat after a while; say so first.
+  private leave(c: Ctx) {
+    if (this.still || c.me === null || c.msg.status !== "playing") { this.close(); this.go("/"); return; }
+    this.showLeave = true;
+    this.render();
+  }
+
+  private leaveDialog(): HTMLElement {
+    const stay = () => { this.showLeave = false; this.render(); };
+    return h("div", { class: "overlay", onclick: (e: Event) => { if (e.target === e.currentTarget) stay(); } },
+      h("div", { class: "dialog leave", role: "dialog", "aria-modal": "true" }, h("h3", null, t("leave.title")), h("p", null, t("leave.text")),
+        h("div", { class: "choices" }, h("button", { class: "primary", id: "leave-stay", onclick: stay }, t("leave.stay")),
+          h("button", { class: "action", id: "leave-go", onclick: () => { this.close(); this.go("/"); } }, t("leave.go")))));
   }
 
   private scoreChip(_c: Ctx, name: string, value: string, mine: boolean) {
@@ -503,7 +522,8 @@ export class Table implements Frame {
     else if (c.v.actor === "simultaneous") text = t("dd.waiting_others");
     else if (a !== null) text = t("table.turn_of", { who: this.seatName(c, a) });
     else text = t("table.dealing");
-    return h("div", { class: "turnbar" + (c.msg.to_act ? " mine" : ""), role: "status", "aria-live": "polite" }, text);
+    return h("div", { class: "turnbar" + (c.msg.to_act ? " mine" : ""), role: "status", "aria-live": "polite" }, text,
+      c.msg.status === "over" && this.hideOver && !this.still ? h("button", { class: "action small", id: "show-result", onclick: () => { this.hideOver = false; this.render(); } }, t("summary.show_result")) : null);
   }
 
   private promptFor(c: Ctx): string {
@@ -616,22 +636,31 @@ export class Table implements Frame {
       title = t("summary.game_over", { who: names.join(", ") });
     }
     const hf = c.msg.hands_finished ?? 0;
+    // The next hand goes on behind the summary: its opening, as it happens.
+    const next = over ? [] : (c.msg.log || []).filter((e) => e.hand > hf && e.kind !== "deal").map((e) => this.entryText(c, e)).filter((e): e is Ev => e !== null);
+    if (next.length) body.appendChild(h("section", { class: "meanwhile" }, h("h4", null, t("summary.meanwhile", { n: hf + 1 })), h("ol", null, next.map((e) => h("li", null, e.text)))));
     // A spectator may review any seat once the game is over (the server says so too).
-    if ((c.me !== null || over) && hf > 0) body.appendChild(this.reviewPanel(c, hf));
+    if ((c.me !== null || over) && hf > 0) body.appendChild(this.reviewPanel(c, Math.min(this.reviewHand ?? hf, hf), hf));
     if (over && this.fairness) body.appendChild(this.fairness);
     const actions = over
       ? h("div", { class: "choices" }, h("button", { class: "primary", onclick: () => { this.close(); this.go("/"); } }, t("summary.new_game")),
         h("button", { class: "action", id: "replay", onclick: () => { this.close(); this.go(replayUrl(this.id)); } }, t("replay.open")),
-        h("button", { class: "action", id: "verify", onclick: () => this.showFairness() }, t("summary.verify")))
-      : h("div", { class: "choices" }, h("button", { class: "primary", id: "continue", onclick: () => { this.review = null; this.setSeen(hf); this.render(); } }, t("summary.continue")));
+        h("button", { class: "action", id: "verify", onclick: () => this.showFairness() }, t("summary.verify")),
+        h("button", { class: "action", id: "see-board", onclick: () => { this.hideOver = true; this.render(); } }, t("summary.see_board")))
+      : h("div", { class: "choices" }, h("button", { class: "primary", id: "continue", onclick: () => { this.review = null; this.reviewHand = null; this.setSeen(hf); this.render(); } }, t("summary.continue")));
     return h("div", { class: "overlay" }, h("div", { class: "dialog summary", role: "dialog", "aria-modal": "true" }, h("h2", null, title), body, actions));
   }
 
   // ----------------------------------------------------------- review
 
-  private reviewPanel(c: Ctx, hand: number): HTMLElement {
+  private reviewPanel(c: Ctx, hand: number, hands: number): HTMLElement {
     const r = this.review && this.review.hand === hand ? this.review : null;
     const box = h("section", { class: "review", id: "review", "data-state": !r || !r.open ? "closed" : r.busy ? "busy" : r.error ? "error" : "done" });
+    // Any finished hand may be reviewed, the last one first.
+    if (hands > 1)
+      box.appendChild(h("label", { class: "review-hand" }, t("review.which_hand"), " ",
+        h("select", { id: "review-hand", onchange: (e: Event) => { this.reviewHand = Number((e.target as HTMLSelectElement).value); this.review = null; this.render(); } },
+          Array.from({ length: hands }, (_, i) => h("option", { value: String(i + 1), selected: i + 1 === hand }, t("table.hand", { n: i + 1 }))))));
     if (c.me === null)  // a spectator: one button per seat
       box.appendChild(h("div", { class: "choices review-seats" }, Array.from({ length: c.n }, (_, k) =>
         h("button", { class: "action" + (r?.seat === k ? " primary" : ""), id: "review-seat-" + k, onclick: () => this.askReview(hand, k) }, t("review.seat_button", { who: this.seatName(c, k) })))));

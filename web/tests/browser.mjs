@@ -183,6 +183,26 @@ try {
     await page.close();
   }
 
+  // Item 12: leaving a bot game says a bot will play and how to come back;
+  // "Your tables" says where each table stands.
+  {
+    const page = await newPage(ctx);
+    await createFromLobby(page, "line", "latin");
+    await page.waitForSelector(".board");
+    await page.click(".back");
+    const asked = await page.waitForSelector(".leave", { timeout: 3000 }).then(() => true, () => false);
+    const text = asked ? await page.$eval(".leave", (e) => e.innerText) : "";
+    await page.click("#leave-stay");
+    const stayed = !(await page.$(".leave")) && !!(await page.$(".board"));
+    await page.click(".back");
+    await page.click("#leave-go");
+    await page.waitForSelector(".my-tables .status.playing, .my-tables .status.over", { timeout: 5000 }).catch(() => {});
+    const status = await page.$eval(".my-tables li .status", (e) => e.textContent).catch(() => "");
+    check(asked && /bot/.test(text) && /Your tables/.test(text) && stayed, "leaving a game in play says a bot plays the seat and how to come back");
+    check(/In play|bot is playing|Over/.test(status), `"Your tables" shows where the table stands ("${status}")`);
+    await page.close();
+  }
+
   // Item 1: Dice & Dominoes takes a pair tapped in either order, and the
   // hint shows both tiles of each pair.
   {
@@ -246,6 +266,9 @@ try {
       for (const k of ["ArrowRight", "Enter", "l", "r", "p", "d", "1"]) await page.keyboard.press(k);
       const sent1 = await page.evaluate(() => window.__movesSent || 0);
       check(myTurn && sent1 === sent0 && !!(await page.$(".summary")), "keys pressed while the summary is open play nothing behind it");
+      // Item 12: the next hand's opening, shown in the summary as it happens.
+      const meanwhile = await page.$$eval(".summary .meanwhile li", (r) => r.map((x) => x.textContent));
+      check(meanwhile.length > 0, `the summary shows the next hand's opening (${meanwhile.slice(0, 3).join("; ")})`);
     }
     if (family === "line") check(/pips|Pips/.test(summary), "line: the summary shows every side's pips");
     // Item 5: the hand's points and the running game score, each labelled.
@@ -308,10 +331,27 @@ try {
     await page.waitForSelector('[data-family="dice-and-dominoes"]');
     await page.click('[data-family="dice-and-dominoes"]');
     await page.waitForSelector("input[name=hands]");
-    await page.$eval("input[name=hands]", (e) => { e.value = "1"; e.dispatchEvent(new Event("change")); });
+    await page.$eval("input[name=hands]", (e) => { e.value = "2"; e.dispatchEvent(new Event("change")); });
     await Promise.all([page.waitForSelector(".table"), page.click("#create")]);
     await playHand(page, "dice-and-dominoes");
+    await page.click("#continue");
+    await page.waitForFunction(() => !document.querySelector(".summary") || document.querySelector("#verify"));
+    await playHand(page, "dice-and-dominoes");
     await page.waitForSelector("#verify", { timeout: 10000 });
+    // Item 12: every hand can be reviewed after the game; the dialog closes
+    // to show the final board and opens again.
+    {
+      const hands = await page.$$eval("#review-hand option", (r) => r.map((x) => x.value));
+      await page.select("#review-hand", "1");
+      await page.$eval("#review-btn", (e) => e.click());
+      const ok = await page.waitForSelector('.review[data-state="done"]', { timeout: 30000 }).then(() => true, () => false);
+      const title = ok ? await page.$eval(".review h4", (e) => e.textContent) : "";
+      check(hands.join() === "1,2" && /hand 1/.test(title), `after the game every hand can be reviewed (${hands}; "${title}")`);
+      await page.click("#see-board");
+      const board = !(await page.$(".summary")) && !!(await page.$(".board")) && !!(await page.$("#show-result"));
+      await page.click("#show-result");
+      check(board && !!(await page.$(".summary #verify")), "the game-over dialog closes to show the final board and opens again");
+    }
     const title = await page.$eval(".summary h2", (e) => e.textContent);
     await page.click("#verify");
     await page.waitForSelector(".fairness dd");
