@@ -16,10 +16,15 @@ bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 
 json public_log(const Session& s, std::size_t max) {
   const auto& ev = s.events();
   const bool face_down = s.entry().family == "dice-and-dominoes";
-  const std::size_t from = ev.size() > max ? ev.size() - max : 0;
-  int hand = 0;  // deals before `from`: only a prefix test each
-  for (std::size_t i = 0; i < from; ++i)
-    if (ev[i].chance && starts_with(ev[i].text, "deal")) ++hand;
+  // The current hand only: a tile played in an earlier hand may lie in a
+  // hidden hand now, and the log must not say which tiles were where.
+  std::size_t deal = 0;
+  int deals = 0;
+  for (std::size_t i = 0; i < ev.size(); ++i)
+    if (ev[i].chance && starts_with(ev[i].text, "deal")) deal = i, ++deals;
+  std::size_t from = ev.size() > max ? ev.size() - max : 0;
+  if (deals > 0) from = std::max(from, deal);
+  int hand = deals == 0 ? 0 : from > deal ? deals : deals - 1;  // deals before `from`
   json out = json::array();
   for (std::size_t i = from; i < ev.size(); ++i) {
     const RecordEvent& e = ev[i];

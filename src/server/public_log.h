@@ -8,11 +8,12 @@
 
 namespace boneyard::server {
 
-// The last `max` entries, oldest first: {"n": event index, "hand": hand
+// The current hand's last `max` entries, oldest first (earlier hands' tiles
+// are left out: one may be in a hidden hand now): {"n": event index, "hand": hand
 // number (1 = the first deal), "kind", "seat", "move"}. Kinds: "move" (a
 // public move, its canonical text), "laid" (Dice & Dominoes: tiles laid face
 // down, which ones stays secret), "deal" (a hand dealt, nothing of what),
-// "hand_over" (before each deal after the first), "roll" ("move": the dice)
+// "hand_over" (first, before the deal, from the second hand on), "roll" ("move": the dice)
 // and "chance" (any other chance event, its outcome withheld).
 nlohmann::json public_log(const Session& s, std::size_t max);
 

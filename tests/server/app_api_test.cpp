@@ -98,8 +98,16 @@ json people_table(App& a, const std::string& game, const json& options = json::o
 TEST(AppApi, PublicLogHasEveryMoveInOrderAndTheSameForEverySeat) {
   App a;
   const json t = people_table(a, "texas-42");
-  play_until(a, t, 30);
   const std::string id = t["id"];
+  // On until the hand in play has a whole trick of four in its log.
+  auto tiles_in_log = [&] {
+    int n = 0;
+    const json log = a.hub->get(id, t["spectate"])["log"];
+    for (const auto& e : log)
+      if (e["kind"] == "move" && e["move"].get<std::string>().find('-') != std::string::npos) ++n;
+    return n;
+  };
+  for (int i = 0; i < 300 && tiles_in_log() < 4; ++i) play_until(a, t, a.hub->get(id, t["spectate"])["version"].get<std::size_t>() + 1);
   const json spectator = a.hub->get(id, t["spectate"]);
   const json log = spectator["log"];
   ASSERT_TRUE(log.is_array());
@@ -121,9 +129,17 @@ TEST(AppApi, PublicLogHasEveryMoveInOrderAndTheSameForEverySeat) {
 TEST(AppApi, PublicLogKeepsDiceAndDominoesTilesSecretAndMarksHandEnds) {
   App a;
   const json t = people_table(a, "dice-and-dominoes", {{"hands", 3}});
+  play_until(a, t, 6);  // the deal, the dice, four lays
+  int laid = 0, overs = 0, deals = 0;
+  const json early = a.hub->get(t["id"], t["spectate"])["log"];
+  for (const auto& e : early)
+    if (e["kind"] == "laid") {
+      ++laid;
+      EXPECT_TRUE(e["move"].is_null()) << "a face-down lay shows its tiles: " << e.dump();
+    }
+  EXPECT_GT(laid, 0) << early.dump();
   play_until(a, t, 100000, 1);  // just past the first hand's end
   const json log = a.hub->get(t["id"], t["spectate"])["log"];
-  int laid = 0, overs = 0, deals = 0;
   for (const auto& e : log) {
     if (e["kind"] == "laid") {
       ++laid;
@@ -138,14 +154,31 @@ TEST(AppApi, PublicLogKeepsDiceAndDominoesTilesSecretAndMarksHandEnds) {
       EXPECT_TRUE(e["move"].is_null());
     }
   }
-  EXPECT_GT(laid, 0);
   // "The hand is over" comes before the next deal, never after it.
   for (std::size_t i = 0; i + 1 < log.size(); ++i)
     if (log[i]["kind"] == "hand_over") {
       EXPECT_EQ(log[i + 1]["kind"], "deal") << log.dump();
     }
   EXPECT_EQ(overs, 1) << log.dump();
-  EXPECT_GE(deals, 1) << log.dump();
+  EXPECT_EQ(deals, 1) << log.dump();
+  // Only the hand in play: the first hand's lays are gone, the marker leads.
+  EXPECT_EQ(log[0]["kind"], "hand_over") << log.dump();
+  for (const auto& e : log) EXPECT_EQ(e["hand"], e["kind"] == "hand_over" ? 1 : 2) << e.dump();
+}
+
+TEST(AppApi, ErrorsCarryAStableCodeBesideTheText) {
+  App a;
+  auto [s404, nf] = a.get("/api/tables/abcdef12?token=00ff");
+  EXPECT_EQ(s404, 404);
+  EXPECT_EQ(nf["code"], "not_found");
+  EXPECT_TRUE(nf["error"].is_string());
+  const json t = a.hub->create({{"game", "latin"}, {"seats", {"human", "bot:casual", "bot:casual", "bot:casual"}}});
+  auto [s403, bad] = a.get("/api/tables/" + t["id"].get<std::string>() + "?token=00ff00ff");
+  EXPECT_EQ(s403, 403);
+  EXPECT_EQ(bad["code"], "forbidden");
+  EXPECT_EQ(server::error_code(409), "conflict");
+  EXPECT_EQ(server::error_code(429), "rate_limited");
+  EXPECT_EQ(server::error_code(500), "server_error");
 }
 
 }  // namespace

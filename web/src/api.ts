@@ -1,4 +1,5 @@
 // The server's API (docs/server.md): HTTP for the lobby, a WebSocket per seat.
+import { serverError } from "./i18n";
 export interface GameInfo {
   name: string;
   family: string;
@@ -53,7 +54,7 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
   });
   const j = await r.json().catch(() => ({ error: r.statusText }));
-  if (!r.ok) throw new ApiError(j.error || `HTTP ${r.status}`, r.status);
+  if (!r.ok) throw new ApiError(serverError(j.error || `HTTP ${r.status}`, j.code), r.status);
   return j as T;
 }
 
@@ -105,10 +106,10 @@ export class Live {
       this.pinger = window.setInterval(() => this.send({ type: "ping" }), 20000);
     };
     ws.onmessage = (ev) => {
-      let m: { type: string; error?: string };
+      let m: { type: string; error?: string; code?: string };
       try { m = JSON.parse(ev.data); } catch { return; }
       if (m.type === "state") this.onState(m as StateMsg);
-      else if (m.type === "error") this.onError(m.error || "error");
+      else if (m.type === "error") this.onError(serverError(m.error || "error", m.code));
     };
     ws.onclose = () => {
       clearInterval(this.pinger);

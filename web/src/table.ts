@@ -41,6 +41,9 @@ export class Table implements Frame {
   private msg: StateMsg | null = null;
   private prev: StateMsg | null = null;
   private log: Ev[] = [];
+  // The server's public log as received: it sends the hand in play only, so
+  // the earlier hands' entries seen here are kept (by event index).
+  private served = new Map<string, LogEntry>();
   private connected = false;
   private selected: number[] = []; // dice & dominoes: chosen tiles (indices in hand)
   private focus = 0; // keyboard: index among playable tiles
@@ -110,6 +113,8 @@ export class Table implements Frame {
     if (this.msg && m.version < this.msg.version && m.status === this.msg.status) return;
     this.prev = this.msg;
     this.msg = m;
+    for (const e of m.log || []) this.served.set(`${e.n}:${e.kind}`, e);
+    if (this.served.size > 200) for (const k of [...this.served.keys()].slice(0, this.served.size - 200)) this.served.delete(k);
     if (this.prev) this.diff(this.prev, m);
     if (this.seen === null && m.hands_finished !== undefined) this.setSeen(m.hands_finished);
     if (!this.prev) {
@@ -211,7 +216,7 @@ export class Table implements Frame {
     else if (tile) text = t("log.played", { who, tile: `${tile[1]}|${tile[2]}` });
     else if (mv === "pass") { text = t("log.passed", { who }); cls = "pass"; }
     else if (mv === "draw") text = t("log.drew", { who, n: 1 });
-    else if (/^(bid|plunge|splash):/.test(mv)) text = t("log.bid", { who, bid: this.moveLabel(c, mv) });
+    else if (/^(bid|plunge|splash):/.test(mv)) text = t("log.bid", { who, bid: /^bid:\d+$/.test(mv) ? mv.slice(4) : this.moveLabel(c, mv) });
     else if (/^trump:/.test(mv)) text = t("log.trumps", { who, trumps: this.moveLabel(c, mv) });
     else text = t("log.other", { who, move: this.moveLabel(c, mv) });
     return { text, seat: e.seat, cls, at };
@@ -251,6 +256,8 @@ export class Table implements Frame {
   }
 
   trumpName(tr: string): string {
+    // A suit may come as its number ("1": ones).
+    if (/^\d$/.test(tr)) tr = ["blanks", "ones", "twos", "threes", "fours", "fives", "sixes"][Number(tr)];
     return hasKey("trump." + tr) ? t("trump." + tr) : tr;
   }
 
@@ -268,7 +275,7 @@ export class Table implements Frame {
     let m = /^leader:(\d+)$/.exec(mv);
     if (m) return t("move.leader", { who: this.seatName(c, Number(m[1])) });
     m = /^bid:(\d+)$/.exec(mv);
-    if (m) return m[1];
+    if (m) return t("bid.n", { n: m[1] });
     m = /^(bid|plunge|splash):(\d+)marks$/.exec(mv);
     if (m) return t(m[1] === "bid" ? "bid.marks" : "bid." + m[1], { n: m[2] });
     m = /^trump:(.+)$/.exec(mv);
@@ -610,7 +617,8 @@ export class Table implements Frame {
   }
 
   private logPanel(c: Ctx): HTMLElement {
-    const served = (c.msg.log || []).map((e) => this.entryText(c, e)).filter((e): e is Ev => e !== null);
+    const entries = this.still ? c.msg.log || [] : [...this.served.values()].sort((a, b) => a.n - b.n || (a.kind === "hand_over" ? -1 : 1));
+    const served = entries.map((e) => this.entryText(c, e)).filter((e): e is Ev => e !== null);
     const first = served.length ? served[0].at : 0;
     // Local notices (presence, tricks) among the server's entries, by version.
     const all = [...served, ...this.log.filter((e) => e.at >= first)].map((e, i) => ({ e, i }))

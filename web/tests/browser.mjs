@@ -85,10 +85,13 @@ async function act(page, family) {
 }
 
 let hintChecked = false;
+const wordSlips = new Set(); // item 11: "1 tiles", "You laid their last tile"... seen while playing
 async function playHand(page, family, { shotAt = 2, name } = {}) {
   let moves = 0;
   const deadline = Date.now() + 90000;
   while (Date.now() < deadline) {
+    const bad = await page.evaluate(() => (/\b1 (tiles|tricks|passes|wins)\b|\bYou laid their\b|\bbid Pass\b/.exec(document.body.innerText) || [""])[0]);
+    if (bad) wordSlips.add(bad);
     if (await page.$(".summary")) return moves;
     const s = await state(page);
     if (s && s.act) {
@@ -242,21 +245,35 @@ try {
     const summary = await page.$eval(".summary", (e) => e.innerText);
     check(moves > 0 && summary.length > 20, `${family}: played a hand (${moves} moves, ${((Date.now() - start) / 1000).toFixed(1)} s) and saw the summary`);
     await page.screenshot({ path: join(shots, `${family}-summary-desktop.png`) });
+    // Item 11: suits by name in every language (Japanese said "1で30をビッド").
+    if (family === "texas-42") {
+      await page.select("select.lang", "ja");
+      await page.waitForFunction(() => /ロビー/.test(document.body.innerText));
+      const how = await page.$eval(".summary .how", (e) => e.textContent);
+      await page.select("select.lang", "en");
+      await page.waitForFunction(() => /Lobby/.test(document.body.innerText));
+      check(!/\dで/.test(how) && !/\d+で\d+/.test(how), `texas-42: the summary names the trumps in Japanese ("${how}")`);
+    }
     // Item 7: "Last moves" is the server's public log: every tile of the hand
-    // that ended (the fourth of each trick, the last one), and a reload keeps it.
+    // that ended (the fourth of each trick, the last one), in order; after a
+    // reload, the hand in play (the server sends only that: an earlier tile
+    // may lie in a hidden hand now).
     if (family === "texas-42" || family === "line") {
       const u = new URL(page.url());
-      const st = await (await fetch(`${base}/api/tables/${u.searchParams.get("t")}?token=${u.searchParams.get("k")}`)).json();
-      const tiles = (st.log || []).filter((e) => e.kind === "move" && e.hand === 1 && /^\d+-\d+/.test(e.move)).map((e) => /^(\d+)-(\d+)/.exec(e.move).slice(1).join("|"));
-      const missing = async () => { const text = await page.$eval(".log", (e) => e.innerText); return tiles.filter((x) => !text.includes(x)); };
-      const before = await missing();
+      const rec = async () => (await (await fetch(`${base}/api/tables/${u.searchParams.get("t")}?token=${u.searchParams.get("k")}`)).json()).log || [];
+      const tilesOf = (log, hand) => log.filter((e) => e.kind === "move" && e.hand === hand && /^\d+-\d+/.test(e.move)).map((e) => /^(\d+)-(\d+)/.exec(e.move).slice(1).join("|"));
+      const missing = async (tiles) => { const text = await page.$eval(".log", (e) => e.innerText); return tiles.filter((x) => !text.includes(x)); };
+      const order = await page.$$eval(".log li", (r) => r.map((x) => x.textContent));
+      const played = order.filter((x) => /played \d+\|\d+/.test(x)).length;
+      const iOver = order.findIndex((x) => /hand is over/.test(x)), iDealt = order.findIndex((x) => /Hand 2 dealt/.test(x));
+      const handTiles = family === "texas-42" ? 28 : 0; // every tile of a Texas 42 hand is played unless it stops early
       await page.reload();
       await page.waitForSelector(".log li");
-      const after = await missing();
-      const order = await page.$$eval(".log li", (r) => r.map((x) => x.textContent));
-      const iOver = order.findIndex((x) => /hand is over/.test(x)), iDealt = order.findIndex((x) => /Hand 2 dealt/.test(x));
-      check(tiles.length >= 4 && !before.length && !after.length && (iDealt < 0 || iOver < 0 || iDealt < iOver),
-        `${family}: "Last moves" lists all ${tiles.length} tiles of the hand, in order, and survives a reload (missing ${before} / ${after})`);
+      const log = await rec();
+      const now = tilesOf(log, Math.max(...log.map((e) => e.hand)));
+      const after = await missing(now);
+      check(played > 0 && (handTiles === 0 || played >= 4) && iOver > iDealt && iDealt >= 0 && !after.length,
+        `${family}: "Last moves" lists the hand's ${played} tiles, then "The hand is over" before "Hand 2 dealt"; after a reload the hand in play (missing ${after})`);
     }
     // Item 3: the bots start the next hand behind the summary; once it is my
     // turn there, keys go to the dialog, never to the hand behind it.
@@ -437,6 +454,14 @@ try {
     await (await phone.waitForSelector("#replay-file")).uploadFile(bad);
     await phone.waitForSelector(".replay-error");
     check(/chess|record/.test(await phone.$eval(".replay-error", (e) => e.innerText)), "a bad record file gets the server's clear error");
+    // Item 11: the server's error in the user's language (its stable code).
+    await phone.goto(base + "/");
+    await phone.select("select.lang", "es");
+    await (await phone.waitForSelector("#replay-file")).uploadFile(bad);
+    await phone.waitForFunction(() => /no es válida/.test(document.querySelector(".replay-error")?.innerText || ""), { timeout: 5000 }).catch(() => {});
+    const esErr = await phone.$eval(".replay-error", (e) => e.innerText);
+    await phone.select("select.lang", "en");
+    check(/no es válida/.test(esErr) && /chess|record/.test(esErr), `a server error is worded in Spanish, its detail kept ("${esErr}")`);
     await ctxShare.close();
     await page.close();
   }
@@ -518,6 +543,7 @@ try {
   await fresh.goto(alice.url(), { waitUntil: "domcontentloaded" });
   await fresh.waitForSelector(".board .tile, .board .muted");
   figures.first_table_paint_ms = await fresh.evaluate(() => Math.round(window.__firstTablePaint || performance.now()));
+  check(wordSlips.size === 0, `no "1 tiles", "You laid their", "bid Pass" while playing (${[...wordSlips].join(", ")})`);
   const sizes = JSON.parse(readFileSync(join(webDir, "dist", "sizes.json"), "utf8"));
   figures.bundle_js_gzip_bytes = sizes.js_gzip;
   figures.bundle_css_gzip_bytes = sizes.css_gzip;

@@ -2,9 +2,14 @@
 // everyone at once, a pot of chips.
 import { View } from "../api";
 import { h } from "../dom";
-import { t } from "../i18n";
+import { t, hasKey } from "../i18n";
 import { tileFrom, tileSvg, dieSvg } from "../tiles";
 import { Board, Ctx, HandUi, LogSink } from "./board";
+
+// "wild", "perfect", "W-perfect" in the user's words.
+function special(x: string): string {
+  return hasKey("special." + x) ? t("special." + x) : x;
+}
 
 export const diceDominoesBoard: Board = {
   draw(c: Ctx) {
@@ -17,7 +22,7 @@ export const diceDominoesBoard: Board = {
     const lr = v.last_round;
     if (lr) {
       const rev = h("div", { class: "reveal" }, h("h4", null, t("dd.reveal_title", { n: lr.number, a: lr.match_points[0], b: lr.match_points[1] })));
-      if (lr.top_special) rev.appendChild(h("p", { class: "why" }, t("dd.top_special", { who: c.f.seatName(c, lr.top_seat), special: lr.top_special })));
+      if (lr.top_special) rev.appendChild(h("p", { class: "why" }, t("dd.top_special", { who: c.f.seatName(c, lr.top_seat), special: special(lr.top_special) })));
       const grid = h("div", { class: "reveal-grid" });
       for (const s of lr.seats) {
         grid.appendChild(h("div", { class: "reveal-seat" + (s.out ? " out" : "") },
@@ -26,7 +31,7 @@ export const diceDominoesBoard: Board = {
             s.discarded.map((x: string) => h("span", { class: "counted", title: t("dd.counted") }, tileFrom(x, { size: 20 }))),
             s.sent_back.map((x: string) => h("span", { class: "sentback", title: t("dd.sent_back") }, tileFrom(x, { size: 20 }))),
             s.face_down.map((x: string | null) => h("span", { class: "facedown", title: t("dd.face_down") }, x ? tileFrom(x, { size: 20 }) : tileSvg(0, 0, { faceDown: true, size: 20 })))),
-          h("span", { class: "what" }, [s.special ? s.special : null, s.drew ? t("dd.drew") : null, s.out ? t("dd.out") : null].filter(Boolean).join(" · "))));
+          h("span", { class: "what" }, [s.special ? special(s.special) : null, s.drew ? t("dd.drew") : null, s.out ? t("dd.out") : null].filter(Boolean).join(" · "))));
       }
       rev.appendChild(grid);
       rev.appendChild(h("p", { class: "legend" }, h("span", { class: "counted" }, t("dd.counted")), " ", h("span", { class: "sentback" }, t("dd.sent_back")), " ", h("span", { class: "facedown" }, t("dd.face_down"))));
@@ -50,7 +55,7 @@ export const diceDominoesBoard: Board = {
     const v = c.v, lh = v.last_hand;
     if (!lh) return;
     const winners = lh.winners.map((k: number) => c.f.seatName(c, k)).join(", ");
-    body.appendChild(h("p", { class: "how" }, t("dd.how_" + lh.how, { who: winners, pot: lh.pot, share: lh.share, special: lh.winning_special || "" })));
+    body.appendChild(h("p", { class: "how" }, t("dd.how_" + lh.how, { who: winners, pot: lh.pot, share: lh.share, special: lh.winning_special ? special(lh.winning_special) : "" })));
     const tbl = h("table", { class: "points" }, h("tr", null, h("th", null, t("summary.seat")), h("th", null, t("dd.this_hand")), h("th", null, t("dd.chips"))));
     lh.net.forEach((x: number, k: number) => tbl.appendChild(h("tr", null, h("td", null, c.f.seatName(c, k)), h("td", null, (x > 0 ? "+" : "") + x), h("td", null, h("b", null, v.players[k].chips)))));
     body.appendChild(tbl);

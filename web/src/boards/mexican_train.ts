@@ -57,7 +57,7 @@ export const mexicanTrainBoard: Board = {
   summary(c: Ctx, body: HTMLElement) {
     const v = c.v, lr = v.last_round;
     if (!lr) return;
-    body.appendChild(h("p", { class: "how" }, lr.end === "domino" ? t("mt.end_domino", { who: c.f.seatName(c, lr.out_seat) }) : t("mt.end_blocked")));
+    body.appendChild(h("p", { class: "how" }, lr.end === "domino" ? (lr.out_seat === c.me ? t("mt.end_domino_you") : t("mt.end_domino", { who: c.f.seatName(c, lr.out_seat) })) : t("mt.end_blocked")));
     const tbl = h("table", { class: "points" }, h("tr", null, h("th", null, t("summary.seat")), h("th", null, t("mt.tiles_left")), h("th", null, t("mt.penalty")), h("th", null, t("summary.game_score"))));
     lr.penalty.forEach((p: number, k: number) => tbl.appendChild(h("tr", null, h("td", null, c.f.seatName(c, k)), h("td", null, lr.tiles_left[k]), h("td", null, p), h("td", null, h("b", null, v.scores[k])))));
     body.appendChild(tbl);

@@ -39,7 +39,7 @@ export const texas42Board: Board = {
     const sides = h("div", { class: "taken" });
     for (let s = 0; s < 2; s++)
       sides.appendChild(h("span", { class: "score" + (c.me !== null && s === c.me % 2 ? " mine" : "") }, c.f.sideName(c, s),
-        h("b", null, t("t42.taken", { points: v.points_taken[s], tricks: v.tricks_taken[s] }))));
+        h("b", null, t("t42.taken", { points: v.points_taken[s], n: v.tricks_taken[s] }))));
     out.push(sides);
     const last = v.tricks[v.tricks.length - 1];
     if (last && last.tiles && v.trick.length === 0)
@@ -80,7 +80,8 @@ export const texas42Board: Board = {
   seatTags(c: Ctx, k: number) {
     const out: HTMLElement[] = [];
     const bid = c.v.bids?.[k];
-    if (bid !== null && bid !== undefined && c.v.phase === "bidding") out.push(h("span", { class: "tag" }, t("t42.bid_tag", { bid: c.f.bidText(bid) })));
+    if (bid !== null && bid !== undefined && c.v.phase === "bidding")
+      out.push(h("span", { class: "tag" }, bid === "pass" ? t("t42.passed_tag") : t("t42.bid_tag", { bid: c.f.bidText(bid) })));
     if (c.v.declarer === k) out.push(h("span", { class: "tag gold" }, t("t42.declarer")));
     if (c.v.dealer === k) out.push(h("span", { class: "tag" }, t("t42.dealer")));
     return out;
