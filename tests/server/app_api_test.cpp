@@ -166,6 +166,15 @@ TEST(AppApi, PublicLogKeepsDiceAndDominoesTilesSecretAndMarksHandEnds) {
   for (const auto& e : log) EXPECT_EQ(e["hand"], e["kind"] == "hand_over" ? 1 : 2) << e.dump();
 }
 
+TEST(AppApi, LineViewSaysWhatATiedBlockGives) {
+  App a;
+  for (const auto& [game, rule] : std::vector<std::pair<std::string, std::string>>{{"latin", "void_same_leader"}, {"colombia", "last_player_wins"}}) {
+    const json t = people_table(a, game);
+    const json v = a.hub->get(t["id"], t["spectate"])["view"];
+    EXPECT_EQ(v["block_tie"], rule) << game;
+  }
+}
+
 TEST(AppApi, ErrorsCarryAStableCodeBesideTheText) {
   App a;
   auto [s404, nf] = a.get("/api/tables/abcdef12?token=00ff");

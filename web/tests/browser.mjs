@@ -245,6 +245,13 @@ try {
     const summary = await page.$eval(".summary", (e) => e.innerText);
     check(moves > 0 && summary.length > 20, `${family}: played a hand (${moves} moves, ${((Date.now() - start) / 1000).toFixed(1)} s) and saw the summary`);
     await page.screenshot({ path: join(shots, `${family}-summary-desktop.png`) });
+    // Item 10: a Texas 42 hand that stops early says so.
+    if (family === "texas-42") {
+      const u = new URL(page.url());
+      const lh = (await (await fetch(`${base}/api/tables/${u.searchParams.get("t")}?token=${u.searchParams.get("k")}`)).json()).view.last_hand;
+      const says = /stopped after \d+ trick/.test(summary);
+      check(lh && says === !!lh.stopped_early, `texas-42: the summary says whether the hand stopped early (stopped_early ${lh?.stopped_early}, said ${says})`);
+    }
     // Item 11: suits by name in every language (Japanese said "1で30をビッド").
     if (family === "texas-42") {
       await page.select("select.lang", "ja");

@@ -43,6 +43,8 @@ const need = [
   ...["pass", "draw", "redeal", "keep", "reroll", "end_opening"].map((x) => "move." + x),
   ...["best", "good", "inaccuracy", "mistake", "blunder"].map((x) => "grade." + x),
   ...["points", "wins", "marks", "pips", "chips"].map((x) => "unit." + x),
+  ...["void_reset", "last_player_wins", "closest_to_leader", "closest_to_leader_teams", "void", "void_same_leader", "last_player_loses", "lowest_player_wins"].map((x) => "tie." + x),
+  ...["wild", "perfect", "W-perfect"].map((x) => "special." + x),
   ...["blanks", "ones", "twos", "threes", "fours", "fives", "sixes", "doubles", "follow-me", "nello", "sevens"].map((x) => "trump." + x),
 ];
 for (const k of need) if (!(k in en)) fail(`en lacks the built key "${k}"`);

@@ -6,6 +6,13 @@ import { t, hasKey } from "../i18n";
 import { tileSvg, parseTile } from "../tiles";
 import { Board, Ctx, LogSink } from "./board";
 
+// What this table's rules give a tied block (the view's block_tie), in words.
+function tieRule(c: Ctx): string {
+  const rule = String(c.v.block_tie || "");
+  const key = rule === "closest_to_leader" && c.teams ? "tie.closest_to_leader_teams" : "tie." + rule;
+  return hasKey(key) ? t(key) : "";
+}
+
 export const lineBoard: Board = {
   draw(c: Ctx) {
     const v = c.v;
@@ -47,7 +54,7 @@ export const lineBoard: Board = {
     if (!lh) return;
     body.appendChild(h("p", { class: "how" }, lh.end === "domino"
       ? t(lh.capicua ? "line.end_capicua" : "line.end_domino", { who: c.f.seatName(c, lh.last_placer) })
-      : t("line.end_block", { who: c.f.seatName(c, lh.last_placer) }) + (lh.tied ? " " + t("line.tied") : "")));
+      : t("line.end_block", { who: c.f.seatName(c, lh.last_placer) }) + (lh.tied ? " " + t("line.tied") + " " + tieRule(c) : "")));
     body.appendChild(h("p", null, lh.winner_side === null ? t("summary.nobody") : t("summary.wins_hand", { who: c.f.sideName(c, lh.winner_side) })));
     const tbl = h("table", { class: "pips" }, h("tr", null, h("th", null, t("summary.seat")), h("th", null, t("summary.pips_left"))));
     lh.pips.forEach((p: number, k: number) => tbl.appendChild(h("tr", null, h("td", null, c.f.seatName(c, k)), h("td", null, p))));

@@ -68,6 +68,7 @@ export const texas42Board: Board = {
     const v = c.v, lh = v.last_hand;
     if (!lh) return;
     body.appendChild(h("p", { class: "how" }, t(lh.made ? "t42.made" : "t42.set", { who: c.f.seatName(c, lh.declarer), bid: c.f.bidText(lh.bid_text), trumps: c.f.trumpName(lh.trumps) })));
+    if (lh.stopped_early) body.appendChild(h("p", { class: "how stopped" }, t(lh.made ? "t42.stopped_made" : "t42.stopped_set", { n: lh.tricks_played })));
     const tbl = h("table", { class: "points" }, h("tr", null, h("th", null, t("summary.side")), h("th", null, t("t42.count")), h("th", null, t("t42.tricks")), h("th", null, t("summary.hand_total")), h("th", null, t("summary.game_score"))));
     for (let s = 0; s < 2; s++) tbl.appendChild(h("tr", null, h("td", null, c.f.sideName(c, s)), h("td", null, lh.points[s]), h("td", null, lh.tricks[s]), h("td", null, "+" + lh.gained[s]), h("td", null, h("b", null, v.scores[s]))));
     body.appendChild(tbl);
