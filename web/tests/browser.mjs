@@ -134,6 +134,29 @@ try {
   await lobby.waitForSelector(".quick-btn");
   check((await lobby.$$(".preset")).length > 5, "lobby lists the line presets");
   await lobby.screenshot({ path: join(shots, "lobby-desktop.png") });
+  // Item 8: presets and options in players' words: no source codes, no
+  // internal values, no "false, off, on" together, family-specific help.
+  {
+    const slips = [];
+    for (const f of ["line", "mexican-train", "texas-42", "dice-and-dominoes"]) {
+      await lobby.click(`[data-family="${f}"]`);
+      const words = await lobby.evaluate(() => {
+        const opts = [...document.querySelectorAll(".options select")].map((s) => [...s.options].map((o) => o.textContent));
+        return { text: document.querySelector(".create").innerText, opts, help: [...document.querySelectorAll(".opt")].map((o) => o.innerText) };
+      });
+      if (/Source:|seed \d{3}/.test(words.text)) slips.push(`${f}: a source code`);
+      for (const o of words.opts) {
+        if (o.some((x) => /_/.test(x))) slips.push(`${f}: ${o.join("/")}`);
+        if (o.includes("false") && (o.includes("off") || o.includes("Off"))) slips.push(`${f}: false and off`);
+      }
+      if (words.help.some((x) => /single_hand/.test(x))) slips.push(`${f}: single_hand`);
+      if (f === "mexican-train" && words.help.some((x) => /^Set[\s\S]*double-six \(28/.test(x))) slips.push("mexican-train: the set's help speaks of double-six");
+      if (f !== "line" && words.help.some((x) => /partnership|teams/.test(x) && !/Scoring/.test(x)) && f !== "texas-42") slips.push(`${f}: help about teams`);
+      if (f === "texas-42" && words.help.some((x) => /^Scoring[\s\S]*pips/.test(x))) slips.push("texas-42: scoring speaks of pips");
+    }
+    await lobby.click('[data-family="line"]');
+    check(slips.length === 0, `the lobby's presets and options are in players' words (${slips.join("; ")})`);
+  }
   const lobbyPhone = await newPage(ctx, PHONE);
   await lobbyPhone.goto(base + "/");
   await lobbyPhone.waitForSelector(".quick-btn");
@@ -292,7 +315,10 @@ try {
       check(myTurn && sent1 === sent0 && !!(await page.$(".summary")), "keys pressed while the summary is open play nothing behind it");
       // Item 12: the next hand's opening, shown in the summary as it happens.
       const meanwhile = await page.$$eval(".summary .meanwhile li", (r) => r.map((x) => x.textContent));
-      check(meanwhile.length > 0, `the summary shows the next hand's opening (${meanwhile.slice(0, 3).join("; ")})`);
+      const u = new URL(page.url());
+      const log = (await (await fetch(`${base}/api/tables/${u.searchParams.get("t")}?token=${u.searchParams.get("k")}`)).json()).log || [];
+      const opening = log.filter((e) => e.hand === 2 && e.kind === "move").length; // nothing when I lead
+      check(meanwhile.length === opening, `the summary shows the next hand's opening, ${opening} moves (${meanwhile.slice(0, 3).join("; ")})`);
     }
     if (family === "line") check(/pips|Pips/.test(summary), "line: the summary shows every side's pips");
     // Item 5: the hand's points and the running game score, each labelled.
