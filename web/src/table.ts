@@ -6,6 +6,7 @@ import { t, hasKey, langPicker } from "./i18n";
 import { tileFrom, tileSvg } from "./tiles";
 import { gameName, tableUrl } from "./lobby";
 import { Board, Ctx, Frame, TILE_RE } from "./boards/board";
+import { sound, muted, setMuted } from "./sound";
 import { lineBoard } from "./boards/line";
 import { mexicanTrainBoard } from "./boards/mexican_train";
 import { texas42Board } from "./boards/texas42";
@@ -113,7 +114,12 @@ export class Table implements Frame {
     if (this.msg && m.version < this.msg.version && m.status === this.msg.status) return;
     this.prev = this.msg;
     this.msg = m;
+    // A sound for what is new since the last state (none for the history a page opens on).
+    const fresh = this.prev ? (m.log || []).filter((e) => !this.served.has(`${e.n}:${e.kind}`)) : [];
     for (const e of m.log || []) this.served.set(`${e.n}:${e.kind}`, e);
+    const last = fresh.filter((e) => e.kind === "move" || e.kind === "laid" || e.kind === "hand_over").pop();
+    if (last && !this.still) sound(last.kind === "hand_over" ? "hand" : last.move === "pass" ? "pass" : last.move === "draw" ? "draw" : "play");
+    else if (this.prev && (m.hands_finished ?? 0) > (this.prev.hands_finished ?? 0)) sound("hand");
     if (this.served.size > 200) for (const k of [...this.served.keys()].slice(0, this.served.size - 200)) this.served.delete(k);
     if (this.prev) this.diff(this.prev, m);
     if (this.seen === null && m.hands_finished !== undefined) this.setSeen(m.hands_finished);
@@ -389,7 +395,15 @@ export class Table implements Frame {
     const felt = h("div", { class: "felt" });
     wrap.appendChild(felt);
     felt.appendChild(this.opponents(c));
-    felt.appendChild(h("div", { class: "board" }, BOARDS[c.family]?.draw(c)));
+    const board = h("div", { class: "board" }, BOARDS[c.family]?.draw(c));
+    felt.appendChild(board);
+    // The last tile played, marked where it lies.
+    const lastTile = [...(c.msg.log || [])].reverse().find((e) => e.kind === "move" && e.move && TILE_RE.test(e.move));
+    if (lastTile) {
+      const m = TILE_RE.exec(lastTile.move!)!;
+      const el = board.querySelector(`[data-tile="${m[1]}-${m[2]}"], [data-tile="${m[2]}-${m[1]}"]`);
+      el?.classList.add("last");
+    }
     wrap.appendChild(this.turnBar(c));
     wrap.appendChild(this.handArea(c));
     wrap.appendChild(this.logPanel(c));
@@ -427,6 +441,8 @@ export class Table implements Frame {
       scores,
       this.still ? null : this.shareLinks(c).length ? h("button", { class: "share-btn", onclick: () => { this.showShare = true; this.render(); } }, t("table.share")) : null,
       this.still ? null : h("span", { class: "conn " + (this.connected ? "on" : "off"), title: t(this.connected ? "table.online" : "table.offline") }, t(this.connected ? "table.online" : "table.offline")),
+      this.still ? null : h("button", { class: "mute", id: "mute", "aria-pressed": muted() ? "true" : "false", title: t(muted() ? "sound.off" : "sound.on"),
+        onclick: () => { setMuted(!muted()); this.render(); } }, muted() ? "🔇" : "🔊"),
       langPicker(() => this.render()));
   }
 

@@ -189,6 +189,22 @@ try {
     }
     const kept = await page.evaluate(() => [".topbar", ".hand", ".log", ".board"].filter((s) => document.querySelector(s)?.__mark === 1));
     const focus = await page.evaluate(() => document.activeElement?.classList.contains("log"));
+    // Item 16: a sound for each move (made here, counted in window.__sounds),
+    // the last tile played marked, a mute toggle remembered.
+    {
+      const u = new URL(page.url());
+      const log = (await (await fetch(`${base}/api/tables/${u.searchParams.get("t")}?token=${u.searchParams.get("k")}`)).json()).log;
+      const lastTile = [...log].reverse().find((e) => e.kind === "move" && /^\d+-\d+/.test(e.move))?.move.split(":")[0];
+      await page.waitForFunction(() => Object.values(window.__sounds || {}).reduce((a, b) => a + b, 0) > 0, { timeout: 5000 }).catch(() => {});
+      const sounds = await page.evaluate(() => JSON.stringify(window.__sounds || {}));
+      const marked = await page.$$eval(".line .lt.last", (r) => r.map((x) => x.dataset.tile));
+      await page.click("#mute");
+      const mutedNow = await page.evaluate(() => localStorage.getItem("boneyard.mute") === "1" && document.querySelector("#mute").getAttribute("aria-pressed") === "true");
+      await page.click("#mute");
+      const flip = lastTile ? lastTile.split("-").reverse().join("-") : "";
+      check(/play|pass|draw/.test(sounds) && marked.length === 1 && (marked[0] === lastTile || marked[0] === flip) && mutedNow,
+        `sounds for moves (${sounds}), the last tile played marked (${marked} = ${lastTile}), a remembered mute toggle`);
+    }
     check((await state(page)).v >= v0 + 3 && kept.length === 4 && focus, `updates keep the table's nodes (${kept.join(" ")}) and the focus (${focus}) across ${(await state(page)).v - v0} versions`);
     await page.close();
   }

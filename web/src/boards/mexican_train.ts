@@ -27,7 +27,7 @@ export const mexicanTrainBoard: Board = {
       if (shown.length < tr.tiles.length) tiles.appendChild(h("span", { class: "more" }, "+" + (tr.tiles.length - shown.length)));
       for (const tile of shown) {
         const [a, b] = parseTile(tile);
-        tiles.appendChild(tileSvg(a, b, { vertical: a === b, size }));
+        tiles.appendChild(h("span", { class: "tt", "data-tile": tile }, tileSvg(a, b, { vertical: a === b, size })));
       }
       row.appendChild(tiles);
       trains.appendChild(row);

@@ -33,7 +33,7 @@ export const texas42Board: Board = {
     for (let r = 0; r < 4; r++) {
       const k = (me + r) % 4;
       const p = v.trick.find((x: View) => x.seat === k);
-      trick.appendChild(h("div", { class: "trick-slot pos-" + ["bottom", "right", "top", "left"][r] }, p ? tileFrom(p.tile, { vertical: true, size: c.small ? 22 : 30 }) : null));
+      trick.appendChild(h("div", { class: "trick-slot pos-" + ["bottom", "right", "top", "left"][r] }, p ? h("span", { class: "tt", "data-tile": p.tile }, tileFrom(p.tile, { vertical: true, size: c.small ? 22 : 30 })) : null));
     }
     out.push(trick);
     const sides = h("div", { class: "taken" });

@@ -3,6 +3,8 @@ export const en: Record<string, string> = {
   "app.title": "Boneyard",
   "common.cancel": "Cancel",
   "common.close": "Close",
+  "sound.on": "Sounds on (click to mute)",
+  "sound.off": "Sounds muted (click to hear them)",
   "error.bad_request": "The request is not valid",
   "error.no_token": "The table key is missing",
   "error.forbidden": "This key does not allow that",

@@ -3,6 +3,8 @@ export const es: Record<string, string> = {
   "app.title": "Boneyard",
   "common.cancel": "Cancelar",
   "common.close": "Cerrar",
+  "sound.on": "Sonido activado (clic para silenciar)",
+  "sound.off": "Sonido silenciado (clic para oírlo)",
   "error.bad_request": "La solicitud no es válida",
   "error.no_token": "Falta la clave de la mesa",
   "error.forbidden": "Esta clave no permite hacerlo",

@@ -3,6 +3,8 @@ export const ja: Record<string, string> = {
   "app.title": "Boneyard",
   "common.cancel": "キャンセル",
   "common.close": "閉じる",
+  "sound.on": "音あり（クリックで消音）",
+  "sound.off": "消音中（クリックで音を出す）",
   "error.bad_request": "リクエストが正しくありません",
   "error.no_token": "テーブルの鍵がありません",
   "error.forbidden": "この鍵ではできません",
