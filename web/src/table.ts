@@ -6,7 +6,7 @@ import { t, hasKey, langPicker } from "./i18n";
 import { tileFrom, tileSvg } from "./tiles";
 import { gameName, tableUrl } from "./lobby";
 import { Board, Ctx, Frame, TILE_RE } from "./boards/board";
-import { sound, muted, setMuted } from "./sound";
+import { sound, muted, setMuted, speakerIcon } from "./sound";
 import { lineBoard } from "./boards/line";
 import { mexicanTrainBoard } from "./boards/mexican_train";
 import { texas42Board } from "./boards/texas42";
@@ -60,6 +60,9 @@ export class Table implements Frame {
   private root: HTMLElement;
   private firstPaint = false;
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
+  private resizeTimer = 0;
+  // Sizes follow the window (a phone turned, a window resized).
+  private resizeHandler = () => { clearTimeout(this.resizeTimer); this.resizeTimer = window.setTimeout(() => this.render(), 80); };
   private closed = false;
   private dialogFocused = false;
   private hideOver = false; // the game-over dialog closed to see the final board
@@ -96,12 +99,14 @@ export class Table implements Frame {
     });
     this.live = new Live(id, token, (m) => this.onState(m), (c) => { this.connected = c; this.render(); }, (e) => this.onError(e), entropy);
     document.addEventListener("keydown", this.keyHandler);
+    window.addEventListener("resize", this.resizeHandler);
   }
 
   close() {
     this.closed = true;  // a closing socket or a timer must not draw over the next page
     this.live?.close();
     document.removeEventListener("keydown", this.keyHandler);
+    window.removeEventListener("resize", this.resizeHandler);
   }
 
   private onError(e: string) {
@@ -442,7 +447,7 @@ export class Table implements Frame {
       this.still ? null : this.shareLinks(c).length ? h("button", { class: "share-btn", onclick: () => { this.showShare = true; this.render(); } }, t("table.share")) : null,
       this.still ? null : h("span", { class: "conn " + (this.connected ? "on" : "off"), title: t(this.connected ? "table.online" : "table.offline") }, t(this.connected ? "table.online" : "table.offline")),
       this.still ? null : h("button", { class: "mute", id: "mute", "aria-pressed": muted() ? "true" : "false", title: t(muted() ? "sound.off" : "sound.on"),
-        onclick: () => { setMuted(!muted()); this.render(); } }, muted() ? "🔇" : "🔊"),
+        "aria-label": t(muted() ? "sound.off" : "sound.on"), onclick: () => { setMuted(!muted()); this.render(); } }, speakerIcon(muted())),
       langPicker(() => this.render()));
   }
 

@@ -587,6 +587,31 @@ try {
   await bob2.waitForSelector(".board");
   check(await logHas(alice, /is back/), "the player comes back with the same link and the others are told");
   await alice.screenshot({ path: join(shots, "notices-desktop.png") });
+  // Screenshots of every family in en, es and ja at 1280x800, 768x1024,
+  // 390x844 and 844x390 (build/screenshots/sizes/), one table each.
+  {
+    const sizes = [["desktop", { width: 1280, height: 800 }], ["tablet", { width: 768, height: 1024 }], ["phone", PHONE], ["landscape", { ...PHONE, width: 844, height: 390 }]];
+    mkdirSync(join(shots, "sizes"), { recursive: true });
+    let n = 0;
+    for (const [family, preset] of [["line", "latin"], ["mexican-train", "mexican-train"], ["texas-42", "texas-42"], ["dice-and-dominoes", "dice-and-dominoes"]]) {
+      const page = await newPage(ctx);
+      await createFromLobby(page, family, preset, {}, "&botdelay=1500");
+      await page.waitForSelector(".board");
+      for (const lang of ["en", "es", "ja"]) {
+        await page.select("select.lang", lang);
+        for (const [name, vp] of sizes) {
+          await page.setViewport(vp);
+          await page.waitForFunction(() => !document.querySelector(".table")?.getAnimations?.().length, { timeout: 1000 }).catch(() => {});
+          await sleep(120); // the resize redraw (80 ms debounce)
+          await page.screenshot({ path: join(shots, "sizes", `${family}-${lang}-${name}.png`) });
+          n++;
+        }
+      }
+      await page.close();
+    }
+    check(n === 48, `${n} screenshots: 4 families x 3 languages x 4 sizes`);
+  }
+
   // First meaningful paint of a table (loopback).
   const fresh = await newPage(ctx);
   await fresh.goto(alice.url(), { waitUntil: "domcontentloaded" });
