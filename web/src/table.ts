@@ -2,7 +2,7 @@
 // rules here: what may be played comes from the server's "legal" list.
 import { Live, StateMsg, View, LogEntry, saveTable, savedTables, api, ApiError } from "./api";
 import { h, clear, patch } from "./dom";
-import { t, hasKey, langPicker } from "./i18n";
+import { t, hasKey, langPicker, currentLang } from "./i18n";
 import { tileFrom, tileSvg } from "./tiles";
 import { gameName, tableUrl } from "./lobby";
 import { Board, Ctx, Frame, TILE_RE } from "./boards/board";
@@ -56,7 +56,7 @@ export class Table implements Frame {
   private showShare = false;
   private hint: { version: number; moves: { move: string; value: number }[] } | null = null;
   private hintBusy = false;
-  private bubbles = new Map<number, { text: string; until: number }>();
+  private bubbles = new Map<number, { text: string; until: number; lang: string }>();
   private root: HTMLElement;
   private firstPaint = false;
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
@@ -203,7 +203,7 @@ export class Table implements Frame {
 
   private bubble(seat: number | null, text: string) {
     if (seat === null) return;
-    this.bubbles.set(seat, { text, until: Date.now() + 2500 });
+    this.bubbles.set(seat, { text, until: Date.now() + 2500, lang: currentLang() });
     setTimeout(() => this.render(), 2600);
   }
 
@@ -531,7 +531,7 @@ export class Table implements Frame {
       const extra: (HTMLElement | null)[] = [];
       const turn = actor === k || waiting.includes(k);
       const bub = this.bubbles.get(k);
-      if (bub && bub.until > Date.now()) extra.unshift(h("span", { class: "bubble" }, bub.text));
+      if (bub && bub.until > Date.now() && bub.lang === currentLang()) extra.unshift(h("span", { class: "bubble" }, bub.text));
       extra.push(...(BOARDS[c.family]?.seatTags?.(c, k) ?? []));
       box.appendChild(h("div", { class: `opp pos-${pos}` + (turn ? " turn" : ""), "data-seat": k, "data-key": "seat-" + k },
         h("div", { class: "opp-name" }, h("span", { class: "dot " + (c.msg.seats[k]?.connected === false ? "off" : "on") }), this.seatName(c, k)),
