@@ -13,26 +13,20 @@ bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 
 
 }  // namespace
 
-json public_log(const Session& s, std::size_t max) {
+json public_log(const Session& s, std::size_t max, int hand) {
   const auto& ev = s.events();
   const bool face_down = s.entry().family == "dice-and-dominoes";
-  // The current hand only: a tile played in an earlier hand may lie in a
-  // hidden hand now, and the log must not say which tiles were where.
   std::size_t deal = 0;
-  int deals = 0;
   for (std::size_t i = 0; i < ev.size(); ++i)
-    if (ev[i].chance && starts_with(ev[i].text, "deal")) deal = i, ++deals;
+    if (ev[i].chance && starts_with(ev[i].text, "deal")) deal = i;
   std::size_t from = ev.size() > max ? ev.size() - max : 0;
-  if (deals > 0) from = std::max(from, deal);
-  int hand = deals == 0 ? 0 : from > deal ? deals : deals - 1;  // deals before `from`
+  from = std::max(from, deal);
   json out = json::array();
   for (std::size_t i = from; i < ev.size(); ++i) {
     const RecordEvent& e = ev[i];
-    json j{{"n", i}, {"seat", e.seat >= 0 ? json(e.seat) : json(nullptr)}, {"move", nullptr}};
+    json j{{"n", i}, {"hand", hand}, {"seat", e.seat >= 0 ? json(e.seat) : json(nullptr)}, {"move", nullptr}};
     if (e.chance) {
       if (starts_with(e.text, "deal")) {
-        if (hand > 0) out.push_back({{"n", i}, {"hand", hand}, {"kind", "hand_over"}, {"seat", nullptr}, {"move", nullptr}});
-        ++hand;
         j["kind"] = "deal";
       } else if (starts_with(e.text, "roll ")) {
         j["kind"] = "roll";
@@ -46,7 +40,6 @@ json public_log(const Session& s, std::size_t max) {
       j["kind"] = "move";
       j["move"] = e.text;
     }
-    j["hand"] = std::max(hand, 1);
     out.push_back(std::move(j));
   }
   return out;

@@ -8,13 +8,14 @@
 
 namespace boneyard::server {
 
-// The current hand's last `max` entries, oldest first (earlier hands' tiles
-// are left out: one may be in a hidden hand now): {"n": event index, "hand": hand
-// number (1 = the first deal), "kind", "seat", "move"}. Kinds: "move" (a
-// public move, its canonical text), "laid" (Dice & Dominoes: tiles laid face
-// down, which ones stays secret), "deal" (a hand dealt, nothing of what),
-// "hand_over" (first, before the deal, from the second hand on), "roll" ("move": the dice)
-// and "chance" (any other chance event, its outcome withheld).
-nlohmann::json public_log(const Session& s, std::size_t max);
+// The hand in play's last `max` entries, from its latest deal, oldest first
+// (earlier hands' tiles are left out: one may be in a hidden hand now):
+// {"n": event index, "hand": `hand`, "kind", "seat", "move"}. Kinds: "move"
+// (a public move, its canonical text), "laid" (Dice & Dominoes: tiles laid
+// face down, which ones stays secret), "deal" (a hand dealt, or dealt again,
+// nothing of what), "roll" ("move": the dice) and "chance" (any other chance
+// event, its outcome withheld). `hand`: the hand in play's number (a redeal
+// is no new hand, so deals are not counted).
+nlohmann::json public_log(const Session& s, std::size_t max, int hand);
 
 }  // namespace boneyard::server

@@ -305,7 +305,7 @@ json Hub::message(Table& t, int seat) {
   m["legal"] = to_act ? json(st.legal_moves(seat)) : json::array();
   m["scores"] = st.scores();
   m["hands_finished"] = st.hands().size();
-  m["log"] = public_log(*t.session, 40);  // "Last moves", the same for every seat
+  m["log"] = public_log(*t.session, 40, static_cast<int>(st.hands().size()) + (st.terminal() ? 0 : 1));  // "Last moves"
   if (st.terminal()) {
     m["returns"] = st.returns();
     m["secret"] = t.secret;

@@ -126,11 +126,11 @@ TEST(AppApi, PublicLogHasEveryMoveInOrderAndTheSameForEverySeat) {
   EXPECT_GE(tiles, 4u) << log.dump();  // a whole trick of four, the fourth included
 }
 
-TEST(AppApi, PublicLogKeepsDiceAndDominoesTilesSecretAndMarksHandEnds) {
+TEST(AppApi, PublicLogKeepsDiceAndDominoesTilesSecretAndHoldsTheHandInPlay) {
   App a;
   const json t = people_table(a, "dice-and-dominoes", {{"hands", 3}});
   play_until(a, t, 6);  // the deal, the dice, four lays
-  int laid = 0, overs = 0, deals = 0;
+  int laid = 0;
   const json early = a.hub->get(t["id"], t["spectate"])["log"];
   for (const auto& e : early)
     if (e["kind"] == "laid") {
@@ -139,31 +139,38 @@ TEST(AppApi, PublicLogKeepsDiceAndDominoesTilesSecretAndMarksHandEnds) {
     }
   EXPECT_GT(laid, 0) << early.dump();
   play_until(a, t, 100000, 1);  // just past the first hand's end
-  const json log = a.hub->get(t["id"], t["spectate"])["log"];
+  const json st = a.hub->get(t["id"], t["spectate"]);
+  const json log = st["log"];
+  ASSERT_EQ(st["hands_finished"], 1);
+  // Only the hand in play: it starts at its deal, the first hand's lays are gone.
+  ASSERT_FALSE(log.empty());
+  EXPECT_EQ(log[0]["kind"], "deal") << log.dump();
   for (const auto& e : log) {
-    if (e["kind"] == "laid") {
-      ++laid;
-      EXPECT_TRUE(e["move"].is_null()) << "a face-down lay shows its tiles: " << e.dump();
-    }
+    EXPECT_EQ(e["hand"], 2) << e.dump();
     if (e["kind"] == "move") {
       EXPECT_EQ(e["move"].get<std::string>().find('-'), std::string::npos) << e.dump();
     }
-    if (e["kind"] == "hand_over") ++overs;
-    if (e["kind"] == "deal") {
-      ++deals;
-      EXPECT_TRUE(e["move"].is_null());
+  }
+}
+
+TEST(AppApi, PublicLogCountsHandsNotDeals) {
+  // Texas 42: four passes deal again; the hand's number stays.
+  App a;
+  const json t = people_table(a, "texas-42");
+  const std::string id = t["id"];
+  for (int i = 0; i < 8; ++i) {  // everyone passes, twice round
+    const json st = a.hub->get(id, t["spectate"]);
+    for (int k = 0; k < 4; ++k) {
+      const std::string tok = t["tokens"][std::to_string(k)];
+      const json mine = a.hub->get(id, tok);
+      if (mine["to_act"] == true && mine["legal"][0] == "pass") { a.hub->move(id, tok, "pass"); break; }
     }
   }
-  // "The hand is over" comes before the next deal, never after it.
-  for (std::size_t i = 0; i + 1 < log.size(); ++i)
-    if (log[i]["kind"] == "hand_over") {
-      EXPECT_EQ(log[i + 1]["kind"], "deal") << log.dump();
-    }
-  EXPECT_EQ(overs, 1) << log.dump();
-  EXPECT_EQ(deals, 1) << log.dump();
-  // Only the hand in play: the first hand's lays are gone, the marker leads.
-  EXPECT_EQ(log[0]["kind"], "hand_over") << log.dump();
-  for (const auto& e : log) EXPECT_EQ(e["hand"], e["kind"] == "hand_over" ? 1 : 2) << e.dump();
+  const json st = a.hub->get(id, t["spectate"]);
+  ASSERT_EQ(st["hands_finished"], 0);
+  ASSERT_GE(st["version"].get<int>(), 7) << "no redeal happened";  // draw, deal, 4 passes, deal
+  EXPECT_EQ(st["log"][0]["kind"], "deal");
+  for (const auto& e : st["log"]) EXPECT_EQ(e["hand"], 1) << st["log"].dump();
 }
 
 TEST(AppApi, LineViewSaysWhatATiedBlockGives) {

@@ -35,7 +35,7 @@ export interface StateMsg {
   error?: string;
 }
 
-export interface LogEntry { n: number; hand: number; kind: "move" | "laid" | "deal" | "hand_over" | "roll" | "chance"; seat: number | null; move: string | null }
+export interface LogEntry { n: number; hand: number; kind: "move" | "laid" | "deal" | "roll" | "chance"; seat: number | null; move: string | null }
 
 // A finished game, step by step (docs/server.md, Replay).
 export interface ReplayStep { view: View; scores: number[]; hands_finished: number; over: boolean; chance?: boolean; text?: string; seat?: number; hand?: { text: string; how: string } }

@@ -122,9 +122,9 @@ export class Table implements Frame {
     // A sound for what is new since the last state (none for the history a page opens on).
     const fresh = this.prev ? (m.log || []).filter((e) => !this.served.has(`${e.n}:${e.kind}`)) : [];
     for (const e of m.log || []) this.served.set(`${e.n}:${e.kind}`, e);
-    const last = fresh.filter((e) => e.kind === "move" || e.kind === "laid" || e.kind === "hand_over").pop();
-    if (last && !this.still) sound(last.kind === "hand_over" ? "hand" : last.move === "pass" ? "pass" : last.move === "draw" ? "draw" : "play");
-    else if (this.prev && (m.hands_finished ?? 0) > (this.prev.hands_finished ?? 0)) sound("hand");
+    const last = fresh.filter((e) => e.kind === "move" || e.kind === "laid").pop();
+    if (this.prev && (m.hands_finished ?? 0) > (this.prev.hands_finished ?? 0)) sound("hand");
+    else if (last && !this.still) sound(last.move === "pass" ? "pass" : last.move === "draw" ? "draw" : "play");
     if (this.served.size > 200) for (const k of [...this.served.keys()].slice(0, this.served.size - 200)) this.served.delete(k);
     if (this.prev) this.diff(this.prev, m);
     if (this.seen === null && m.hands_finished !== undefined) this.setSeen(m.hands_finished);
@@ -166,7 +166,7 @@ export class Table implements Frame {
     const v = m.view || {};
     const n = m.seats.length;
     const teams = v.family === "texas-42" || (v.family === "line" && Array.isArray(v.hands) && v.hands.some((x: View) => x.side !== x.seat));
-    return { msg: m, v, me: m.seat, n, family: v.family || "", teams, f: this, small: window.innerWidth < 600 };
+    return { msg: m, v, me: m.seat, n, family: v.family || "", teams, f: this, small: window.innerWidth < 600 || window.innerHeight < 500 };
   }
 
   seatName(c: Ctx, k: number): string {
@@ -216,7 +216,6 @@ export class Table implements Frame {
   private entryText(c: Ctx, e: LogEntry): Ev | null {
     const at = e.n + 1, who = e.seat === null ? "?" : this.seatName(c, e.seat);
     if (e.kind === "deal") return { text: t("log.new_hand", { n: e.hand }), seat: null, cls: "hand", at };
-    if (e.kind === "hand_over") return { text: t("log.hand_over"), seat: null, cls: "hand", at: e.n };
     if (e.kind === "laid") return { text: t("log.laid_down", { who }), seat: e.seat, at };
     if (e.kind === "roll") { const [a, b] = (e.move || "").split(" "); return { text: t("log.rolled", { a, b }), seat: null, at }; }
     if (e.kind !== "move" || !e.move) return null;
@@ -254,8 +253,11 @@ export class Table implements Frame {
     if (!served && (v.hand_number ?? v.round) !== (pv.hand_number ?? pv.round)) this.push(t("log.new_hand", { n: v.hand_number ?? v.round }), null, "hand");
     const board = BOARDS[c.family];
     if (board) board.diff(c, pv, v, actor, { push: (x, k, cls) => { if (!served || cls === "hand") this.push(x, k, cls); }, bubble: (k, x) => this.bubble(k, x) });
-    // The last hand's end (no deal follows it in the public log).
-    if ((b.hands_finished ?? 0) > (a.hands_finished ?? 0) && (!served || b.status === "over")) this.push(t("log.hand_over"), null, "hand");
+    // A hand's end, placed before the next hand's deal (the deal is at n + 1).
+    if ((b.hands_finished ?? 0) > (a.hands_finished ?? 0)) {
+      const deal = (b.log || []).find((e) => e.kind === "deal" && e.n >= a.version);
+      this.log.push({ text: t("log.hand_over"), seat: null, cls: "hand", at: deal ? deal.n : b.version });
+    }
   }
 
   // ----------------------------------------------------------- words
@@ -576,7 +578,7 @@ export class Table implements Frame {
     for (const mv of others) buttons.appendChild(h("button", { class: "action", "data-move": mv, onclick: () => this.send(mv) }, this.moveLabel(c, mv)));
     const tiles = this.myTiles(c);
     const hand = h("div", { class: "hand", role: "list", "aria-label": t("table.your_hand") });
-    const size = window.innerWidth < 600 ? (tiles.length > 10 ? 22 : tiles.length > 8 ? 26 : 32) : tiles.length > 15 ? 30 : 36;
+    const size = c.small ? (tiles.length > 10 ? 22 : tiles.length > 8 ? 26 : 32) : tiles.length > 15 ? 30 : 36;
     const board = BOARDS[c.family];
     if (board?.hand) {
       board.hand(c, { selected: this.selected, redraw: () => this.render(), send: (mv) => this.send(mv) }, size, hand, buttons, area);
@@ -638,7 +640,7 @@ export class Table implements Frame {
   }
 
   private logPanel(c: Ctx): HTMLElement {
-    const entries = this.still ? c.msg.log || [] : [...this.served.values()].sort((a, b) => a.n - b.n || (a.kind === "hand_over" ? -1 : 1));
+    const entries = this.still ? c.msg.log || [] : [...this.served.values()].sort((a, b) => a.n - b.n);
     const served = entries.map((e) => this.entryText(c, e)).filter((e): e is Ev => e !== null);
     const first = served.length ? served[0].at : 0;
     // Local notices (presence, tricks) among the server's entries, by version.
@@ -666,7 +668,7 @@ export class Table implements Frame {
     }
     const hf = c.msg.hands_finished ?? 0;
     // The next hand goes on behind the summary: its opening, as it happens.
-    const next = over ? [] : (c.msg.log || []).filter((e) => e.hand > hf && e.kind !== "deal").map((e) => this.entryText(c, e)).filter((e): e is Ev => e !== null);
+    const next = over ? [] : (c.msg.log || []).filter((e) => e.hand > hf && e.kind !== "deal" && e.kind !== "chance").map((e) => this.entryText(c, e)).filter((e): e is Ev => e !== null);
     if (next.length) body.appendChild(h("section", { class: "meanwhile" }, h("h4", null, t("summary.meanwhile", { n: hf + 1 })), h("ol", null, next.map((e) => h("li", null, e.text)))));
     // A spectator may review any seat once the game is over (the server says so too).
     if ((c.me !== null || over) && hf > 0) body.appendChild(this.reviewPanel(c, Math.min(this.reviewHand ?? hf, hf), hf));

@@ -256,7 +256,7 @@ try {
     let pair = null;
     for (const a of tiles) for (const b of tiles) if (!pair && a !== b && !st.legal.includes(`${a},${b}`) && st.legal.includes(`${b},${a}`)) pair = [a, b];
     await page.click("#hint");
-    await page.waitForSelector(".hints .hint", { timeout: 8000 });
+    await page.waitForSelector(".hints .hint", { timeout: 30000 }); // a loaded CI machine
     const perHint = await page.$$eval(".hints .hint", (r) => r.map((x) => x.querySelectorAll("svg.tile").length));
     check(perHint.length > 0 && perHint.every((n) => n === 2), `dice & dominoes: each hint shows both tiles of its pair (${perHint.join(" ")})`);
     await page.click(`.hand .htile[data-tile="${pair[0]}"]`);
@@ -590,8 +590,11 @@ try {
   // Screenshots of every family in en, es and ja at 1280x800, 768x1024,
   // 390x844 and 844x390 (build/screenshots/sizes/), one table each.
   {
-    const sizes = [["desktop", { width: 1280, height: 800 }], ["tablet", { width: 768, height: 1024 }], ["phone", PHONE], ["landscape", { ...PHONE, width: 844, height: 390 }]];
+    const sizes = [["desktop", { width: 1280, height: 800 }], ["tablet", { width: 768, height: 1024 }], ["phone", { width: 390, height: 844 }], ["landscape", { width: 844, height: 390 }]];
+    // (No isMobile switch here: puppeteer reloads the page for it, and the
+    // shot could catch the reload; the phone tests above use it.)
     mkdirSync(join(shots, "sizes"), { recursive: true });
+    const layoutSlips = [];
     let n = 0;
     for (const [family, preset] of [["line", "latin"], ["mexican-train", "mexican-train"], ["texas-42", "texas-42"], ["dice-and-dominoes", "dice-and-dominoes"]]) {
       const page = await newPage(ctx);
@@ -605,11 +608,21 @@ try {
           await sleep(120); // the resize redraw (80 ms debounce)
           await page.screenshot({ path: join(shots, "sizes", `${family}-${lang}-${name}.png`) });
           n++;
+          // Item 9 (in part): nothing runs off a phone's side; on a landscape
+          // phone the prompt and the hand are on screen.
+          const fit = await page.evaluate(() => {
+            const over = document.documentElement.scrollWidth > innerWidth + 1;
+            const off = [".turnbar", ".hand-area"].filter((s) => { const e = document.querySelector(s); return e && e.getBoundingClientRect().top > innerHeight - 20; });
+            return { over, off };
+          });
+          if ((name === "phone" || name === "tablet") && fit.over) layoutSlips.push(`${family} ${lang} ${name}: wider than the screen`);
+          if (name === "landscape" && fit.off.length) layoutSlips.push(`${family} ${lang} ${name}: ${fit.off} off screen`);
         }
       }
       await page.close();
     }
     check(n === 48, `${n} screenshots: 4 families x 3 languages x 4 sizes`);
+    check(layoutSlips.length === 0, `every family fits a phone's width and keeps prompt and hand on a landscape phone (${layoutSlips.join("; ")})`);
   }
 
   // First meaningful paint of a table (loopback).
