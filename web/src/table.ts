@@ -54,7 +54,9 @@ export class Table implements Frame {
   private pendingClick = 0;
   private flash = "";
   private showShare = false;
-  private hint: { version: number; moves: { move: string; value: number }[] } | null = null;
+  // The hint holds while my legal moves are the same (in Dice & Dominoes the
+  // others lay tiles, and the version moves, while I choose).
+  private hint: { legal: string; moves: { move: string; value: number }[] } | null = null;
   private hintBusy = false;
   private bubbles = new Map<number, { text: string; until: number; lang: string }>();
   private root: HTMLElement;
@@ -596,7 +598,7 @@ export class Table implements Frame {
       });
     }
     area.appendChild(buttons);
-    if (this.hint && this.hint.version === c.msg.version && c.msg.to_act) area.appendChild(this.hintPanel(c));
+    if (this.hint && this.hint.legal === c.msg.legal.join("|") && c.msg.to_act) area.appendChild(this.hintPanel(c));
     area.appendChild(hand);
     if (c.family === "line" && c.msg.to_act) area.appendChild(h("p", { class: "keys" }, t("line.keys")));
     return area;
@@ -607,7 +609,9 @@ export class Table implements Frame {
     this.render();
     try {
       const r = await api.hint(this.id, this.token);
-      this.hint = { version: r.version, moves: r.moves };
+      // Asked of one state: it holds only if the moves it values are still mine.
+      const legal = this.msg?.legal.join("|") ?? "";
+      this.hint = r.moves.every((m) => this.msg?.legal.includes(m.move)) ? { legal, moves: r.moves } : null;
     } catch (e) { this.onError(String((e as Error).message)); }
     this.hintBusy = false;
     this.render();
