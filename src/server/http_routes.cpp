@@ -15,8 +15,25 @@ namespace boneyard::server {
 
 using nlohmann::json;
 
+std::string error_code(int status) {
+  switch (status) {
+    case 400: return "bad_request";
+    case 401: return "no_token";
+    case 403: return "forbidden";
+    case 404: return "not_found";
+    case 405: return "bad_method";
+    case 409: return "conflict";
+    case 413: return "too_large";
+    case 415: return "json_only";
+    case 429: return "rate_limited";
+    case 503: return "busy";
+    default: return status >= 500 ? "server_error" : "bad_request";
+  }
+}
+
 HttpResponse error_response(int status, const std::string& message) {
-  return {status, "application/json", json{{"error", message}}.dump(-1, ' ', false, json::error_handler_t::replace), {}};
+  return {status, "application/json",
+          json{{"error", message}, {"code", error_code(status)}}.dump(-1, ' ', false, json::error_handler_t::replace), {}};
 }
 
 namespace {
@@ -329,9 +346,9 @@ std::string handle_ws_message(Hub& hub, const std::string& table, const std::str
     if (type == "ping") return dump({{"type", "pong"}});
     throw ApiError(400, "unknown message type: expected move, entropy, get or ping");
   } catch (const ApiError& e) {
-    return dump({{"type", "error"}, {"status", e.status}, {"error", e.what()}});
+    return dump({{"type", "error"}, {"status", e.status}, {"error", e.what()}, {"code", error_code(e.status)}});
   } catch (const std::exception& e) {
-    return dump({{"type", "error"}, {"error", e.what()}});
+    return dump({{"type", "error"}, {"error", e.what()}, {"code", error_code(400)}});
   }
 }
 

@@ -51,6 +51,9 @@ nlohmann::json parse_json_object(std::string_view text, const char* what);
 // the server's own origin (the Host header, http or https), or one listed.
 bool origin_allowed(std::string_view origin, std::string_view host, const std::vector<std::string>& allowed);
 
+// A stable code beside an error's English text, by HTTP status ("not_found",
+// "conflict", "rate_limited"...): the browser app words it in the user's language.
+std::string error_code(int status);
 HttpResponse error_response(int status, const std::string& message);
 
 // One WebSocket message from a client connected to table `table` with

@@ -13,6 +13,7 @@
 
 #include "record/protocol.h"
 #include "server/fairness.h"
+#include "server/public_log.h"
 #include "record/review.h"
 #include "server/replay.h"
 
@@ -304,6 +305,7 @@ json Hub::message(Table& t, int seat) {
   m["legal"] = to_act ? json(st.legal_moves(seat)) : json::array();
   m["scores"] = st.scores();
   m["hands_finished"] = st.hands().size();
+  m["log"] = public_log(*t.session, 40, static_cast<int>(st.hands().size()) + (st.terminal() ? 0 : 1));  // "Last moves"
   if (st.terminal()) {
     m["returns"] = st.returns();
     m["secret"] = t.secret;
@@ -625,6 +627,7 @@ json Hub::record(const std::string& id) {
   r["players"] = t->players;
   r["fairness"] = {{"commitment", t->commitment}, {"secret", t->secret}, {"entropies", t->entropies},
                    {"seed", t->seed},             {"derivation", kDerivation}, {"provably_fair", t->provably_fair}};
+  r["fairness"]["seed_text"] = std::to_string(t->seed);  // JavaScript reads 64-bit numbers rounded
   r["table"] = t->id;
   return r;
 }
@@ -638,6 +641,7 @@ json Hub::fairness(const std::string& id) {
     f["secret"] = t->secret;
     f["entropies"] = t->entropies;
     f["seed"] = t->seed;
+    f["seed_text"] = std::to_string(t->seed);  // the same, exact in JavaScript
   }
   return f;
 }

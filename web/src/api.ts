@@ -1,4 +1,5 @@
 // The server's API (docs/server.md): HTTP for the lobby, a WebSocket per seat.
+import { serverError } from "./i18n";
 export interface GameInfo {
   name: string;
   family: string;
@@ -26,6 +27,7 @@ export interface StateMsg {
   hands_finished?: number;
   seats: SeatInfo[];
   notices: { n: number; seat: number | null; text: string }[];
+  log?: LogEntry[]; // the public log, the last 40 entries (docs/server.md)
   waiting_for?: number[];
   returns?: number[];
   secret?: string;
@@ -33,18 +35,26 @@ export interface StateMsg {
   error?: string;
 }
 
+export interface LogEntry { n: number; hand: number; kind: "move" | "laid" | "deal" | "roll" | "chance"; seat: number | null; move: string | null }
+
 // A finished game, step by step (docs/server.md, Replay).
 export interface ReplayStep { view: View; scores: number[]; hands_finished: number; over: boolean; chance?: boolean; text?: string; seat?: number; hand?: { text: string; how: string } }
 export interface ReplayData { game: string; family: string; seats: number; players: string[]; over: boolean; steps: ReplayStep[]; table?: string }
 
+// A refused call: the HTTP status and the server's text.
+export class ApiError extends Error {
+  constructor(message: string, public status: number) { super(message); }
+}
+
+// body: an object to send as JSON, or JSON text sent as it is.
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const r = await fetch(path, {
     method,
     headers: body ? { "content-type": "application/json" } : undefined,
-    body: body ? JSON.stringify(body) : undefined,
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
   });
   const j = await r.json().catch(() => ({ error: r.statusText }));
-  if (!r.ok) throw new Error(j.error || `HTTP ${r.status}`);
+  if (!r.ok) throw new ApiError(serverError(j.error || `HTTP ${r.status}`, j.code), r.status);
   return j as T;
 }
 
@@ -58,7 +68,7 @@ export const api = {
   review: (id: string, token: string, hand: number, seat: number | null = null) =>
     call<Record<string, unknown>>("GET", `/api/tables/${id}/review?token=${encodeURIComponent(token)}&hand=${hand}` + (seat === null ? "" : `&seat=${seat}`)),
   replay: (id: string) => call<ReplayData>("GET", `/api/tables/${id}/replay`),
-  replayRecord: (record: unknown) => call<ReplayData>("POST", "/api/replay", record),
+  replayRecord: (record: string) => call<ReplayData>("POST", "/api/replay", record),
   fairness: (id: string) => call<Record<string, unknown>>("GET", `/api/tables/${id}/fairness`),
 };
 
@@ -96,10 +106,10 @@ export class Live {
       this.pinger = window.setInterval(() => this.send({ type: "ping" }), 20000);
     };
     ws.onmessage = (ev) => {
-      let m: { type: string; error?: string };
+      let m: { type: string; error?: string; code?: string };
       try { m = JSON.parse(ev.data); } catch { return; }
       if (m.type === "state") this.onState(m as StateMsg);
-      else if (m.type === "error") this.onError(m.error || "error");
+      else if (m.type === "error") this.onError(serverError(m.error || "error", m.code));
     };
     ws.onclose = () => {
       clearInterval(this.pinger);

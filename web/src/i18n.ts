@@ -36,7 +36,9 @@ export function onLangChange(f: () => void) { listeners.push(f); }
 
 export function hasKey(key: string): boolean { return key in catalogues[lang] || key in en; }
 
+// {n} = 1 takes the key's "_one" form where there is one ("1 tile", not "1 tiles").
 export function t(key: string, params: Record<string, string | number> = {}): string {
+  if (String(params.n) === "1" && hasKey(key + "_one")) key += "_one";
   const s = catalogues[lang][key] ?? en[key] ?? key;
   return s.replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
 }
@@ -44,4 +46,11 @@ export function t(key: string, params: Record<string, string | number> = {}): st
 export function langPicker(_after?: () => void): HTMLElement {
   return h("select", { class: "lang", "aria-label": t("common.language"), onchange: (e: Event) => setLang((e.target as HTMLSelectElement).value) },
     LANGS.map(([code, name]) => h("option", { value: code, selected: code === lang ? "" : null }, name)));
+}
+
+// A server error in the user's language: the stable code's words, the
+// server's English text kept beside them (it names the details).
+export function serverError(text: string, code?: string): string {
+  if (lang === "en" || !code || !hasKey("error." + code)) return text;
+  return `${t("error." + code)} (${text})`;
 }

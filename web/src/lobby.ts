@@ -1,7 +1,7 @@
 // The lobby: quick games, a game and preset, its options, the seats, create.
 import { api, GameInfo, saveTable, savedTables, forgetTable } from "./api";
 import { h, clear } from "./dom";
-import { t, hasKey, langPicker } from "./i18n";
+import { currentLang, t, hasKey, langPicker } from "./i18n";
 import { tileSvg } from "./tiles";
 import { openRecord } from "./replay";
 
@@ -135,8 +135,9 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
       presetBox.appendChild(h("label", { class: "preset" + (g === game ? " on" : "") },
         h("input", { type: "radio", name: "preset", value: g.name, checked: g === game, onchange: () => pickGame(g) }),
         h("span", { class: "preset-name" }, gameName(g.name)),
-        h("span", { class: "preset-summary" }, hasKey("summary." + g.name) ? t("summary." + g.name) : g.summary),
-        h("span", { class: "preset-source" }, t("lobby.source", { sources: g.sources }))));
+        // The summary says where it is played; the spec's source letters ("Dg",
+        // "seed 004") mean nothing to a player and stay out.
+        h("span", { class: "preset-summary" }, presetAbout(g))));
   };
   const drawOptions = () => {
     clear(optBox);
@@ -149,12 +150,16 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
       };
       if (Array.isArray(cat)) {
         const values = cat.map(String);
+        // A switch comes as on/off: a default given as true/false is the same.
+        if (values.includes("on") && values.includes("off") && (opts[k] === "true" || opts[k] === "false")) opts[k] = opts[k] === "true" ? "on" : "off";
         if (!values.includes(opts[k])) values.unshift(opts[k]);
-        input = h("select", { name: k, onchange }, values.map((v) => h("option", { value: v, selected: v === opts[k] ? "" : null }, v)));
+        input = h("select", { name: k, onchange }, values.map((v) => h("option", { value: v, selected: v === opts[k] ? "" : null }, optValue(v))));
       } else {
         input = h("input", { name: k, value: opts[k], onchange, spellcheck: "false" });
       }
-      const explain = hasKey("opt." + k) ? t("opt." + k) : typeof cat === "string" ? cat : "";
+      // A family's own help first (Mexican Train's set is not double-six).
+      const own = `opt.${game.family}.${k}`;
+      const explain = hasKey(own) ? t(own) : hasKey("opt." + k) ? t("opt." + k) : typeof cat === "string" ? cat : "";
       optBox.appendChild(h("div", { class: "opt" },
         h("label", null, h("span", { class: "opt-name" }, hasKey("optname." + k) ? t("optname." + k) : k), input),
         explain ? h("p", { class: "opt-help" }, explain) : null));
@@ -199,9 +204,8 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
     replayStatus.textContent = "";
     try {
       const text = await f.text();
-      let rec: unknown;
-      try { rec = JSON.parse(text); } catch { throw new Error(t("replay.not_json", { name: f.name })); }
-      openRecord(rec, go);
+      try { JSON.parse(text); } catch { throw new Error(t("replay.not_json", { name: f.name })); }
+      openRecord(text, go); // the text as it is: JSON.parse would round its 64-bit seed
     } catch (e) { replayStatus.textContent = String((e as Error).message); }
   };
   const file = h("input", { type: "file", id: "replay-file", accept: ".json,application/json", onchange: (e: Event) => readRecord((e.target as HTMLInputElement).files?.[0]) });
@@ -211,7 +215,7 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   main.addEventListener("drop", (e: DragEvent) => { e.preventDefault(); drop.classList.remove("over"); readRecord(e.dataTransfer?.files?.[0]); });
   main.appendChild(h("section", { class: "card lobby-replay" }, h("h2", null, t("replay.lobby_title")), h("p", { class: "muted" }, t("replay.lobby_help")), drop, file, replayStatus));
 
-  // Your open tables.
+  // Your tables, each with where it stands (asked of the server).
   const mine = savedTables();
   if (mine.length) {
     const list = h("ul", { class: "my-tables" });
@@ -219,8 +223,52 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
       list.appendChild(h("li", null,
         h("a", { href: tableUrl(s.id, s.token), onclick: (ev: Event) => { ev.preventDefault(); go(tableUrl(s.id, s.token)); } },
           gameName(s.game), " · ", s.seat >= 0 ? t("seat.n", { n: s.seat + 1 }) : t("table.spectator")),
-        h("span", { class: "when" }, new Date(s.created).toLocaleString()),
+        h("span", { class: "when" }, new Date(s.created).toLocaleString(currentLang())),
+        tableStatus(s.id, s.token),
         h("button", { class: "link", onclick: () => { forgetTable(s.id); renderLobby(root, go); } }, t("lobby.forget"))));
     main.appendChild(h("section", { class: "card" }, h("h2", null, t("lobby.my_tables")), list));
   }
+}
+
+// "In play · hand 3 · 120–85", "Over: you won", "Waiting for players", or why
+// the table cannot be reached; filled in when the server answers.
+function tableStatus(id: string, token: string): HTMLElement {
+  const el = h("span", { class: "status", "data-table": id }, "…");
+  api.state(id, token).then((m) => {
+    const scores = (m.view?.scores || m.scores || []).join("–");
+    if (m.status === "waiting") el.textContent = t("mine.waiting");
+    else if (m.status === "broken") el.textContent = t("mine.broken");
+    else if (m.status === "over") {
+      const r = m.returns || [];
+      const me = m.seat;
+      el.textContent = me !== null && r.length ? t(r[me] > 0 ? "mine.won" : "mine.lost", { scores }) : t("mine.over", { scores });
+    } else {
+      const away = m.seat !== null && m.seats[m.seat]?.autopilot;
+      el.textContent = t(away ? "mine.bot_plays" : "mine.playing", { n: (m.hands_finished ?? 0) + 1, scores });
+    }
+    el.classList.add(m.status);
+  }, () => { el.textContent = t("mine.gone"); el.classList.add("gone"); });
+  return el;
+}
+
+// An option's value in players' words ("void_same_leader": "Nobody scores;
+// the same player leads again"); an unknown one without its underscores.
+function optValue(v: string): string {
+  return hasKey("optval." + v) ? t("optval." + v) : v.replace(/_/g, " ");
+}
+
+// What a preset is, in players' words and the user's language: for the line
+// games, what its options change (teams, set, target, scoring, tie).
+function presetAbout(g: GameInfo): string {
+  if (g.family !== "line") return hasKey("about." + g.family) ? t("about." + g.family) : g.summary;
+  const o = g.options as Record<string, unknown>;
+  const parts: string[] = [optValue(String(o.players ?? "teams") === "teams" ? "teams" : String(o.players))];
+  if (/^\d+$/.test(String(o.players))) parts[0] = t("lobby.n_players", { n: String(o.players) });
+  if (o.set && o.set !== "double-six") parts.push(optValue(String(o.set)));
+  const sc = String(o.scoring ?? "");
+  const n = String(o.target ?? "");
+  parts.push(t(sc === "wins" ? "about.target_wins" : sc === "losers_own_pips" ? "about.target_lose" : sc === "cuban_tens" ? "about.target_tens" : "about.target_points", { n }));
+  if (sc && sc !== "wins") parts.push(t("about.scoring", { what: optValue(sc).toLowerCase() }));
+  if (o.block_tie) parts.push(t("about.tie", { what: optValue(String(o.block_tie)).toLowerCase() }));
+  return parts.join(" · ");
 }

@@ -1,7 +1,7 @@
 // Boneyard in the browser: the lobby at /, a table at /?t=ID&k=TOKEN, a
 // finished game's replay at /?replay=ID.
 import { renderLobby } from "./lobby";
-import { Table } from "./table";
+import { Table, badLink } from "./table";
 import { Replay } from "./replay";
 import { onLangChange } from "./i18n";
 
@@ -16,6 +16,8 @@ function route() {
   // /?replay=ID: a finished table's replay (shareable); /?replay=file: a record from the lobby.
   if (replay && /^([0-9a-f]+|file)$/.test(replay)) table = new Replay(root, replay, go);
   else if (id && token && /^[0-9a-f]+$/.test(id) && /^[0-9a-f]+$/.test(token)) table = new Table(root, id, token, go);
+  // A table link that is damaged: say so rather than show the lobby silently.
+  else if (id !== null || token !== null) badLink(root, "link.damaged", go);
   else renderLobby(root, go);
 }
 

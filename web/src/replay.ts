@@ -9,8 +9,8 @@ import { Table } from "./table";
 import { tileFrom } from "./tiles";
 
 // A record chosen or dropped in the lobby, waiting for the replay page.
-let pendingRecord: unknown = null;
-export function openRecord(record: unknown, go: (url: string) => void) {
+let pendingRecord: string | null = null;
+export function openRecord(record: string, go: (url: string) => void) {
   pendingRecord = record;
   go("/?replay=file");
 }

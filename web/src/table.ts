@@ -1,10 +1,27 @@
 // A table: the seat's view drawn per family, moves sent back as text. No
 // rules here: what may be played comes from the server's "legal" list.
-import { Live, StateMsg, View, saveTable, savedTables, api } from "./api";
-import { h, clear } from "./dom";
-import { t, hasKey, langPicker } from "./i18n";
-import { tileFrom, tileSvg, dieSvg, parseTile } from "./tiles";
+import { Live, StateMsg, View, LogEntry, saveTable, savedTables, api, ApiError } from "./api";
+import { h, clear, patch } from "./dom";
+import { t, hasKey, langPicker, currentLang } from "./i18n";
+import { tileFrom, tileSvg } from "./tiles";
 import { gameName, tableUrl } from "./lobby";
+import { Board, Ctx, Frame, TILE_RE } from "./boards/board";
+import { sound, muted, setMuted, speakerIcon } from "./sound";
+import { lineBoard } from "./boards/line";
+import { mexicanTrainBoard } from "./boards/mexican_train";
+import { texas42Board } from "./boards/texas42";
+import { diceDominoesBoard } from "./boards/dice_dominoes";
+
+const BOARDS: Record<string, Board> = {
+  "line": lineBoard, "mexican-train": mexicanTrainBoard, "texas-42": texas42Board, "dice-and-dominoes": diceDominoesBoard,
+};
+
+// A table link that leads nowhere: what is wrong, and the way to the lobby.
+export function badLink(root: HTMLElement, why: string, go: (url: string) => void) {
+  clear(root);
+  root.appendChild(h("section", { class: "card bad-link", role: "alert" }, h("h2", null, t("link.bad_title")), h("p", null, t(why)),
+    h("button", { class: "primary", id: "to-lobby", onclick: () => go("/") }, t("link.to_lobby"))));
+}
 
 export function replayUrl(id: string): string {
   return `/?replay=${id}`;
@@ -14,26 +31,20 @@ function fmtNum(x: number): string {
   return Number.isInteger(x) ? String(x) : x.toFixed(Math.abs(x) < 1 ? 2 : 1);
 }
 
-type Ev = { text: string; seat: number | null; cls?: string };
-const TILE_RE = /^(\d+)-(\d+)/;
-
-interface Ctx {
-  msg: StateMsg;
-  v: View;
-  me: number | null; // my seat (null: spectator)
-  n: number;
-  family: string;
-  teams: boolean;
-}
+// A line of "Last moves"; at: the version it follows (server entries: n + 1).
+type Ev = { text: string; seat: number | null; cls?: string; at: number };
 
 export interface ReviewMove { event: number; played: string; best: string; played_value: number; best_value: number; loss: number; grade: string; bound?: boolean }
 export interface Review { hand: number; seat: number; hands_known: boolean; method: string; unit: string; thresholds: { good: number; inaccuracy: number; mistake: number }; counts: Record<string, number>; forced: number; unsolved?: number; moves: ReviewMove[] }
 
-export class Table {
+export class Table implements Frame {
   private live: Live | null = null;
   private msg: StateMsg | null = null;
   private prev: StateMsg | null = null;
   private log: Ev[] = [];
+  // The server's public log as received: it sends the hand in play only, so
+  // the earlier hands' entries seen here are kept (by event index).
+  private served = new Map<string, LogEntry>();
   private connected = false;
   private selected: number[] = []; // dice & dominoes: chosen tiles (indices in hand)
   private focus = 0; // keyboard: index among playable tiles
@@ -43,13 +54,23 @@ export class Table {
   private pendingClick = 0;
   private flash = "";
   private showShare = false;
-  private hint: { version: number; moves: { move: string; value: number }[] } | null = null;
+  // The hint holds while my legal moves are the same (in Dice & Dominoes the
+  // others lay tiles, and the version moves, while I choose).
+  private hint: { legal: string; moves: { move: string; value: number }[] } | null = null;
   private hintBusy = false;
-  private bubbles = new Map<number, { text: string; until: number }>();
+  private bubbles = new Map<number, { text: string; until: number; lang: string }>();
   private root: HTMLElement;
   private firstPaint = false;
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
+  private resizeTimer = 0;
+  // Sizes follow the window (a phone turned, a window resized).
+  private resizeHandler = () => { clearTimeout(this.resizeTimer); this.resizeTimer = window.setTimeout(() => this.render(), 80); };
   private closed = false;
+  private dialogFocused = false;
+  private hideOver = false; // the game-over dialog closed to see the final board
+  private showLeave = false; // "leave the table?" asked
+  private reviewHand: number | null = null; // the hand chosen for the review (null: the last)
+  private fairness: HTMLElement | null = null; // the fairness check, once asked
   private review: { hand: number; seat: number | null; open: boolean; busy: boolean; data: Review | null; error: string } | null = null;
 
   // still: a replay's board (replay.ts): no connection, no input, every
@@ -71,14 +92,23 @@ export class Table {
       entropy = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
       localStorage.setItem(ek, entropy);
     }
+    // Ask once over HTTP: an unknown table or a wrong key is said at once,
+    // not left on "Connecting…" while the socket retries.
+    api.state(id, token).then((m) => { if (!this.msg && !this.closed) this.onState(m); }, (e) => {
+      if (this.closed || !(e instanceof ApiError) || e.status === 429 || e.status >= 500) return;
+      this.close();
+      badLink(root, e.status === 404 ? "link.no_table" : e.status === 403 ? "link.bad_key" : "link.damaged", go);
+    });
     this.live = new Live(id, token, (m) => this.onState(m), (c) => { this.connected = c; this.render(); }, (e) => this.onError(e), entropy);
     document.addEventListener("keydown", this.keyHandler);
+    window.addEventListener("resize", this.resizeHandler);
   }
 
   close() {
     this.closed = true;  // a closing socket or a timer must not draw over the next page
     this.live?.close();
     document.removeEventListener("keydown", this.keyHandler);
+    window.removeEventListener("resize", this.resizeHandler);
   }
 
   private onError(e: string) {
@@ -91,6 +121,13 @@ export class Table {
     if (this.msg && m.version < this.msg.version && m.status === this.msg.status) return;
     this.prev = this.msg;
     this.msg = m;
+    // A sound for what is new since the last state (none for the history a page opens on).
+    const fresh = this.prev ? (m.log || []).filter((e) => !this.served.has(`${e.n}:${e.kind}`)) : [];
+    for (const e of m.log || []) this.served.set(`${e.n}:${e.kind}`, e);
+    const last = fresh.filter((e) => e.kind === "move" || e.kind === "laid").pop();
+    if (this.prev && (m.hands_finished ?? 0) > (this.prev.hands_finished ?? 0)) sound("hand");
+    else if (last && !this.still) sound(last.move === "pass" ? "pass" : last.move === "draw" ? "draw" : "play");
+    if (this.served.size > 200) for (const k of [...this.served.keys()].slice(0, this.served.size - 200)) this.served.delete(k);
     if (this.prev) this.diff(this.prev, m);
     if (this.seen === null && m.hands_finished !== undefined) this.setSeen(m.hands_finished);
     if (!this.prev) {
@@ -131,10 +168,10 @@ export class Table {
     const v = m.view || {};
     const n = m.seats.length;
     const teams = v.family === "texas-42" || (v.family === "line" && Array.isArray(v.hands) && v.hands.some((x: View) => x.side !== x.seat));
-    return { msg: m, v, me: m.seat, n, family: v.family || "", teams };
+    return { msg: m, v, me: m.seat, n, family: v.family || "", teams, f: this, small: window.innerWidth < 600 || window.innerHeight < 500 };
   }
 
-  private seatName(c: Ctx, k: number): string {
+  seatName(c: Ctx, k: number): string {
     if (k === c.me) return t("seat.you");
     if (c.teams && c.me !== null && k === (c.me + 2) % 4) return t("seat.partner", { n: k + 1 });
     return t("seat.n", { n: k + 1 });
@@ -151,7 +188,7 @@ export class Table {
     return t("seat.person");
   }
 
-  private sideName(c: Ctx, side: number): string {
+  sideName(c: Ctx, side: number): string {
     if (c.family === "texas-42" || (c.family === "line" && c.teams)) {
       if (c.me !== null) return side === c.me % 2 ? t("side.us") : t("side.them");
       return side === 0 ? t("team.a") : t("team.b");
@@ -168,13 +205,33 @@ export class Table {
 
   private bubble(seat: number | null, text: string) {
     if (seat === null) return;
-    this.bubbles.set(seat, { text, until: Date.now() + 2500 });
+    this.bubbles.set(seat, { text, until: Date.now() + 2500, lang: currentLang() });
     setTimeout(() => this.render(), 2600);
   }
 
   private push(text: string, seat: number | null, cls?: string) {
-    this.log.push({ text, seat, cls });
+    this.log.push({ text, seat, cls, at: this.msg?.version ?? 0 });
     if (this.log.length > 60) this.log.splice(0, this.log.length - 60);
+  }
+
+  // One entry of the server's public log, in words.
+  private entryText(c: Ctx, e: LogEntry): Ev | null {
+    const at = e.n + 1, who = e.seat === null ? "?" : this.seatName(c, e.seat);
+    if (e.kind === "deal") return { text: t("log.new_hand", { n: e.hand }), seat: null, cls: "hand", at };
+    if (e.kind === "laid") return { text: t("log.laid_down", { who }), seat: e.seat, at };
+    if (e.kind === "roll") { const [a, b] = (e.move || "").split(" "); return { text: t("log.rolled", { a, b }), seat: null, at }; }
+    if (e.kind !== "move" || !e.move) return null;
+    const mv = e.move;
+    const tile = /^(\d+)-(\d+)/.exec(mv);
+    let text: string, cls: string | undefined;
+    if (tile && /:(M|T\d+)$/.test(mv)) text = t("log.laid_on", { who, tile: `${tile[1]}|${tile[2]}`, train: this.moveLabel(c, mv) });
+    else if (tile) text = t("log.played", { who, tile: `${tile[1]}|${tile[2]}` });
+    else if (mv === "pass") { text = t("log.passed", { who }); cls = "pass"; }
+    else if (mv === "draw") text = t("log.drew", { who, n: 1 });
+    else if (/^(bid|plunge|splash):/.test(mv)) text = t("log.bid", { who, bid: /^bid:\d+$/.test(mv) ? mv.slice(4) : this.moveLabel(c, mv) });
+    else if (/^trump:/.test(mv)) text = t("log.trumps", { who, trumps: this.moveLabel(c, mv) });
+    else text = t("log.other", { who, move: this.moveLabel(c, mv) });
+    return { text, seat: e.seat, cls, at };
   }
 
   private diff(a: StateMsg, b: StateMsg) {
@@ -192,77 +249,34 @@ export class Table {
     if (!pv || !v) return;
     const who = (k: number | null) => (k === null ? "?" : this.seatName(c, k));
     const actor = this.actorSeat(a);
-    if ((v.hand_number ?? v.round) !== (pv.hand_number ?? pv.round)) this.push(t("log.new_hand", { n: v.hand_number ?? v.round }), null, "hand");
-    if (c.family === "line") {
-      if (v.line.length > pv.line.length && pv.hand_number === v.hand_number) {
-        const tile = v.line[0] !== pv.line[0] ? v.line[0] : v.line[v.line.length - 1];
-        this.push(t("log.played", { who: who(actor), tile: tile.replace("-", "|") }), actor);
-      } else if (v.passes_in_row > pv.passes_in_row) {
-        this.push(t("log.passed", { who: who(actor) }), actor, "pass");
-        this.bubble(actor, t("move.pass"));
-      }
-      v.hands.forEach((hh: View, k: number) => {
-        const d = hh.count - pv.hands[k].count;
-        if (d > 0 && pv.hand_number === v.hand_number) {
-          this.push(t("log.drew", { who: who(k), n: d }), k);
-          this.bubble(k, t("bubble.drew", { n: d }));
-        }
-      });
-    } else if (c.family === "mexican-train") {
-      if (pv.trains && v.trains && pv.round === v.round)
-        v.trains.forEach((tr: View, i: number) => {
-          const old = pv.trains[i];
-          if (old && tr.tiles.length > old.tiles.length)
-            for (const tile of tr.tiles.slice(old.tiles.length))
-              this.push(t("log.laid_on", { who: who(actor), tile: tile.replace("-", "|"), train: this.trainName(c, tr.train) }), actor);
-        });
-      if (pv.round === v.round)
-        v.hands.forEach((hh: View, k: number) => {
-          const d = hh.count - pv.hands[k].count;
-          if (d > 0) {
-            this.push(t("log.drew", { who: who(k), n: d }), k);
-            this.bubble(k, t("bubble.drew", { n: d }));
-          }
-        });
-    } else if (c.family === "texas-42") {
-      v.bids.forEach((bid: string | null, k: number) => {
-        if (bid !== null && pv.bids[k] === null) {
-          this.push(t("log.bid", { who: who(k), bid: this.bidText(bid) }), k);
-          this.bubble(k, this.bidText(bid));
-        }
-      });
-      if (v.trumps && !pv.trumps) this.push(t("log.trumps", { who: who(v.declarer), trumps: this.trumpName(v.trumps) }), v.declarer);
-      if (v.trick.length > pv.trick.length)
-        for (const p of v.trick.slice(pv.trick.length)) this.push(t("log.played", { who: who(p.seat), tile: p.tile.replace("-", "|") }), p.seat);
-      if (v.tricks.length > pv.tricks.length) {
-        const tr = v.tricks[v.tricks.length - 1];
-        this.push(t("log.trick_won", { who: who(tr.winner) }), tr.winner, "hand");
-      }
-    } else if (c.family === "dice-and-dominoes") {
-      if (v.match_points && JSON.stringify(v.match_points) !== JSON.stringify(pv.match_points))
-        this.push(t("log.rolled", { a: v.match_points[0], b: v.match_points[1] }), v.roller);
-      v.players.forEach((p: View, k: number) => {
-        if (p.submitted && pv.players[k] && !pv.players[k].submitted) this.push(t("log.laid_down", { who: who(k) }), k);
-      });
-      if (v.last_round && (!pv.last_round || v.last_round.number !== pv.last_round.number || v.hand_number !== pv.hand_number))
-        this.push(t("log.revealed", { n: v.last_round.number }), null, "hand");
+    // With the server's public log, moves come from it; the boards add only
+    // what they work out (a trick's winner, a round revealed).
+    const served = Array.isArray(b.log);
+    if (!served && (v.hand_number ?? v.round) !== (pv.hand_number ?? pv.round)) this.push(t("log.new_hand", { n: v.hand_number ?? v.round }), null, "hand");
+    const board = BOARDS[c.family];
+    if (board) board.diff(c, pv, v, actor, { push: (x, k, cls) => { if (!served || cls === "hand") this.push(x, k, cls); }, bubble: (k, x) => this.bubble(k, x) });
+    // A hand's end, placed before the next hand's deal (the deal is at n + 1).
+    if ((b.hands_finished ?? 0) > (a.hands_finished ?? 0)) {
+      const deal = (b.log || []).find((e) => e.kind === "deal" && e.n >= a.version);
+      this.log.push({ text: t("log.hand_over"), seat: null, cls: "hand", at: deal ? deal.n : b.version });
     }
-    if ((b.hands_finished ?? 0) > (a.hands_finished ?? 0)) this.push(t("log.hand_over"), null, "hand");
   }
 
   // ----------------------------------------------------------- words
 
-  private trainName(c: Ctx, train: number | string): string {
+  trainName(c: Ctx, train: number | string): string {
     if (train === "M") return t("mt.mexican");
     if (train === c.me) return t("mt.your_train");
     return t("mt.train_of", { who: this.seatName(c, Number(train)) });
   }
 
-  private trumpName(tr: string): string {
+  trumpName(tr: string): string {
+    // A suit may come as its number ("1": ones).
+    if (/^\d$/.test(tr)) tr = ["blanks", "ones", "twos", "threes", "fours", "fives", "sixes"][Number(tr)];
     return hasKey("trump." + tr) ? t("trump." + tr) : tr;
   }
 
-  private bidText(b: string): string {
+  bidText(b: string): string {
     if (b === "pass") return t("move.pass");
     let m = /^(\d+) marks$/.exec(b);
     if (m) return t("bid.marks", { n: m[1] });
@@ -271,12 +285,12 @@ export class Table {
     return b;
   }
 
-  private moveLabel(c: Ctx, mv: string): string {
+  moveLabel(c: Ctx, mv: string): string {
     if (["pass", "draw", "redeal", "keep", "reroll", "end_opening"].includes(mv)) return t("move." + mv);
     let m = /^leader:(\d+)$/.exec(mv);
     if (m) return t("move.leader", { who: this.seatName(c, Number(m[1])) });
     m = /^bid:(\d+)$/.exec(mv);
-    if (m) return m[1];
+    if (m) return t("bid.n", { n: m[1] });
     m = /^(bid|plunge|splash):(\d+)marks$/.exec(mv);
     if (m) return t(m[1] === "bid" ? "bid.marks" : "bid." + m[1], { n: m[2] });
     m = /^trump:(.+)$/.exec(mv);
@@ -313,7 +327,19 @@ export class Table {
     else { this.chooser = { tile, moves }; this.render(); }
   }
 
+  // A dialog over the table (a hand's summary, the game's end, the links):
+  // while it is open the keys belong to it, never to the hand behind it.
+  private dialogOpen(): boolean {
+    const m = this.msg;
+    if (!m || this.still) return false;
+    return this.showShare || this.showLeave || (m.status === "over" && !this.hideOver) || (m.status !== "over" && this.seen !== null && (m.hands_finished ?? 0) > this.seen);
+  }
+
   private onKey(e: KeyboardEvent) {
+    if (this.dialogOpen()) {
+      if (e.key === "Escape" && (this.showShare || this.showLeave)) { this.showShare = this.showLeave = false; this.render(); }
+      return;
+    }
     if (!this.msg || !this.msg.to_act) return;
     const tgt = e.target as HTMLElement;
     if (tgt && (tgt.tagName === "INPUT" || tgt.tagName === "SELECT" || tgt.tagName === "TEXTAREA")) return;
@@ -353,37 +379,51 @@ export class Table {
 
   render() {
     if (!this.msg || this.closed) return;
-    const c = this.ctx();
-    const root = this.root;
-    clear(root);
-    const wrap = h("div", { class: `table fam-${c.family || "waiting"} seats-${c.n}`, "data-version": c.msg.version, "data-status": c.msg.status, "data-to-act": c.msg.to_act ? "1" : "0" });
-    root.appendChild(wrap);
-    wrap.appendChild(this.topbar(c));
-    if (this.flash) wrap.appendChild(h("div", { class: "flash", role: "alert" }, this.flash));
-    if (c.msg.status === "broken") { wrap.appendChild(h("div", { class: "card" }, t("table.broken"), " ", c.msg.error || "")); return; }
-    if (c.msg.status === "waiting" || !c.msg.view) { wrap.appendChild(this.waiting(c)); return; }
-    const felt = h("div", { class: "felt" });
-    wrap.appendChild(felt);
-    felt.appendChild(this.opponents(c));
-    const board = h("div", { class: "board" });
-    felt.appendChild(board);
-    if (c.family === "line") this.lineBoard(c, board);
-    else if (c.family === "mexican-train") this.trainBoard(c, board);
-    else if (c.family === "texas-42") this.fortyTwoBoard(c, board);
-    else if (c.family === "dice-and-dominoes") this.diceBoard(c, board);
-    wrap.appendChild(this.turnBar(c));
-    wrap.appendChild(this.handArea(c));
-    wrap.appendChild(this.logPanel());
-    if (this.chooser) wrap.appendChild(this.chooserDialog(c));
-    if (this.showShare) wrap.appendChild(this.shareDialog(c));
-    const hf = c.msg.hands_finished ?? 0;
-    if (this.still) return;
-    if (c.msg.status === "over") wrap.appendChild(this.summary(c, true));
-    else if (this.seen !== null && hf > this.seen) wrap.appendChild(this.summary(c, false));
+    const wrap = this.build(this.ctx());
+    const live = this.root.firstElementChild;
+    // The first paint, or a new page: draw; afterwards patch what changed, so
+    // the nodes under a finger, the focus and the scroll stay.
+    if (live && live.classList.contains("table") && live.nodeName === wrap.nodeName && this.root.childElementCount === 1) patch(live, wrap);
+    else { clear(this.root); this.root.appendChild(wrap); }
+    // A dialog that just opened takes the focus, so Enter answers it.
+    const dlg = this.root.querySelector<HTMLElement>(".overlay .dialog");
+    if (dlg && !this.dialogFocused && !dlg.contains(document.activeElement)) (dlg.querySelector<HTMLElement>("button.primary, button") )?.focus();
+    this.dialogFocused = !!dlg;
     if (!this.firstPaint) {
       this.firstPaint = true;
       (window as unknown as Record<string, number>).__firstTablePaint = performance.now();
     }
+  }
+
+  private build(c: Ctx): HTMLElement {
+    const wrap = h("div", { class: `table fam-${c.family || "waiting"} seats-${c.n}`, "data-version": c.msg.version, "data-status": c.msg.status, "data-to-act": c.msg.to_act ? "1" : "0" });
+    wrap.appendChild(this.topbar(c));
+    if (this.flash) wrap.appendChild(h("div", { class: "flash", role: "alert" }, this.flash));
+    if (c.msg.status === "broken") { wrap.appendChild(h("div", { class: "card" }, t("table.broken"), " ", c.msg.error || "")); return wrap; }
+    if (c.msg.status === "waiting" || !c.msg.view) { wrap.appendChild(this.waiting(c)); return wrap; }
+    const felt = h("div", { class: "felt" });
+    wrap.appendChild(felt);
+    felt.appendChild(this.opponents(c));
+    const board = h("div", { class: "board" }, BOARDS[c.family]?.draw(c));
+    felt.appendChild(board);
+    // The last tile played, marked where it lies.
+    const lastTile = [...(c.msg.log || [])].reverse().find((e) => e.kind === "move" && e.move && TILE_RE.test(e.move));
+    if (lastTile) {
+      const m = TILE_RE.exec(lastTile.move!)!;
+      const el = board.querySelector(`[data-tile="${m[1]}-${m[2]}"], [data-tile="${m[2]}-${m[1]}"]`);
+      el?.classList.add("last");
+    }
+    wrap.appendChild(this.turnBar(c));
+    wrap.appendChild(this.handArea(c));
+    wrap.appendChild(this.logPanel(c));
+    if (this.chooser) wrap.appendChild(this.chooserDialog(c));
+    if (this.showShare) wrap.appendChild(this.shareDialog(c));
+    const hf = c.msg.hands_finished ?? 0;
+    if (this.still) return wrap;
+    if (this.showLeave) wrap.appendChild(this.leaveDialog());
+    if (c.msg.status === "over") { if (!this.hideOver) wrap.appendChild(this.summary(c, true)); }
+    else if (this.seen !== null && hf > this.seen) wrap.appendChild(this.summary(c, false));
+    return wrap;
   }
 
   private topbar(c: Ctx): HTMLElement {
@@ -405,12 +445,29 @@ export class Table {
       : c.family === "dice-and-dominoes" ? t("table.hand_of", { n: v.hand_number, of: v.hands })
       : v.hand_number ? t("table.hand", { n: v.hand_number }) : "";
     return h("header", { class: "topbar" },
-      h("a", { class: "back", href: "/", onclick: (e: Event) => { e.preventDefault(); this.close(); this.go("/"); }, "aria-label": t("table.lobby") }, "‹ ", t("table.lobby")),
+      h("a", { class: "back", href: "/", onclick: (e: Event) => { e.preventDefault(); this.leave(c); }, "aria-label": t("table.lobby") }, "‹ ", t("table.lobby")),
       h("div", { class: "title" }, h("strong", null, gameName(c.msg.game)), hand ? h("span", null, hand) : null),
       scores,
       this.still ? null : this.shareLinks(c).length ? h("button", { class: "share-btn", onclick: () => { this.showShare = true; this.render(); } }, t("table.share")) : null,
       this.still ? null : h("span", { class: "conn " + (this.connected ? "on" : "off"), title: t(this.connected ? "table.online" : "table.offline") }, t(this.connected ? "table.online" : "table.offline")),
+      this.still ? null : h("button", { class: "mute", id: "mute", "aria-pressed": muted() ? "true" : "false", title: t(muted() ? "sound.off" : "sound.on"),
+        "aria-label": t(muted() ? "sound.off" : "sound.on"), onclick: () => { setMuted(!muted()); this.render(); } }, speakerIcon(muted())),
       langPicker(() => this.render()));
+  }
+
+  // Leaving a game in play: a bot takes the seat after a while; say so first.
+  private leave(c: Ctx) {
+    if (this.still || c.me === null || c.msg.status !== "playing") { this.close(); this.go("/"); return; }
+    this.showLeave = true;
+    this.render();
+  }
+
+  private leaveDialog(): HTMLElement {
+    const stay = () => { this.showLeave = false; this.render(); };
+    return h("div", { class: "overlay", onclick: (e: Event) => { if (e.target === e.currentTarget) stay(); } },
+      h("div", { class: "dialog leave", role: "dialog", "aria-modal": "true" }, h("h3", null, t("leave.title")), h("p", null, t("leave.text")),
+        h("div", { class: "choices" }, h("button", { class: "primary", id: "leave-stay", onclick: stay }, t("leave.stay")),
+          h("button", { class: "action", id: "leave-go", onclick: () => { this.close(); this.go("/"); } }, t("leave.go")))));
   }
 
   private scoreChip(_c: Ctx, name: string, value: string, mine: boolean) {
@@ -450,9 +507,11 @@ export class Table {
   private linkRow(label: string, url: string, id: string): HTMLElement {
     const input = h("input", { readonly: true, value: url, id: "link-" + id, onclick: (e: Event) => (e.target as HTMLInputElement).select() }) as HTMLInputElement;
     const btn = h("button", {
-      class: "small", onclick: async () => {
-        try { await navigator.clipboard.writeText(url); } catch { input.select(); document.execCommand("copy"); }
-        btn.textContent = t("table.copied");
+      // The live nodes, not these: an update patches the page in place.
+      class: "small", onclick: async (e: Event) => {
+        const b = e.currentTarget as HTMLElement, field = document.getElementById("link-" + id) as HTMLInputElement | null;
+        try { await navigator.clipboard.writeText(url); } catch { field?.select(); document.execCommand("copy"); }
+        b.textContent = t("table.copied");
       },
     }, t("table.copy"));
     return h("div", { class: "link-row" }, h("label", { for: "link-" + id }, label), h("div", { class: "link-input" }, input, btn));
@@ -476,22 +535,9 @@ export class Table {
       const extra: (HTMLElement | null)[] = [];
       const turn = actor === k || waiting.includes(k);
       const bub = this.bubbles.get(k);
-      if (bub && bub.until > Date.now()) extra.unshift(h("span", { class: "bubble" }, bub.text));
-      if (c.family === "texas-42") {
-        const bid = c.v.bids?.[k];
-        if (bid !== null && bid !== undefined && c.v.phase === "bidding") extra.push(h("span", { class: "tag" }, t("t42.bid_tag", { bid: this.bidText(bid) })));
-        if (c.v.declarer === k) extra.push(h("span", { class: "tag gold" }, t("t42.declarer")));
-        if (c.v.dealer === k) extra.push(h("span", { class: "tag" }, t("t42.dealer")));
-      }
-      if (c.family === "dice-and-dominoes") {
-        const p = c.v.players[k];
-        if (c.v.phase === "choose") extra.push(h("span", { class: "tag" + (p.submitted ? " gold" : "") }, t(p.submitted ? "dd.laid" : "dd.choosing")));
-      }
-      if (c.family === "mexican-train" && c.v.trains) {
-        const tr = c.v.trains.find((x: View) => x.train === k);
-        if (tr?.marker) extra.push(h("span", { class: "tag marker" }, t("mt.marker")));
-      }
-      box.appendChild(h("div", { class: `opp pos-${pos}` + (turn ? " turn" : ""), "data-seat": k },
+      if (bub && bub.until > Date.now() && bub.lang === currentLang()) extra.unshift(h("span", { class: "bubble" }, bub.text));
+      extra.push(...(BOARDS[c.family]?.seatTags?.(c, k) ?? []));
+      box.appendChild(h("div", { class: `opp pos-${pos}` + (turn ? " turn" : ""), "data-seat": k, "data-key": "seat-" + k },
         h("div", { class: "opp-name" }, h("span", { class: "dot " + (c.msg.seats[k]?.connected === false ? "off" : "on") }), this.seatName(c, k)),
         h("div", { class: "opp-kind" }, this.seatKind(c, k)),
         h("div", { class: "opp-tiles" }, backs, h("span", { class: "count" }, t("table.tiles", { n: count }))),
@@ -508,16 +554,14 @@ export class Table {
     else if (c.v.actor === "simultaneous") text = t("dd.waiting_others");
     else if (a !== null) text = t("table.turn_of", { who: this.seatName(c, a) });
     else text = t("table.dealing");
-    return h("div", { class: "turnbar" + (c.msg.to_act ? " mine" : ""), role: "status", "aria-live": "polite" }, text);
+    return h("div", { class: "turnbar" + (c.msg.to_act ? " mine" : ""), role: "status", "aria-live": "polite" }, text,
+      c.msg.status === "over" && this.hideOver && !this.still ? h("button", { class: "action small", id: "show-result", onclick: () => { this.hideOver = false; this.render(); } }, t("summary.show_result")) : null);
   }
 
   private promptFor(c: Ctx): string {
     const v = c.v;
-    if (c.family === "texas-42") return t(v.phase === "bidding" ? "t42.your_bid" : v.phase === "trumps" ? "t42.name_trumps" : "table.your_turn");
-    if (c.family === "dice-and-dominoes") return t(v.phase === "reroll_or_keep" ? "dd.reroll_prompt" : "dd.choose_prompt");
-    if (c.family === "line" && v.phase === "redeal") return t("line.redeal_prompt");
-    if (c.family === "line" && v.phase === "choose_leader") return t("line.leader_prompt");
-    if (c.family === "mexican-train" && v.opening_turn) return t("mt.opening_prompt");
+    const special = BOARDS[c.family]?.prompt?.(c);
+    if (special) return special;
     if (c.msg.legal.length === 1 && c.msg.legal[0] === "pass") return t("table.must_pass");
     if (c.msg.legal.every((m) => !TILE_RE.test(m)) && c.msg.legal.includes("draw")) return t("table.must_draw");
     return t("table.your_turn");
@@ -536,31 +580,10 @@ export class Table {
     for (const mv of others) buttons.appendChild(h("button", { class: "action", "data-move": mv, onclick: () => this.send(mv) }, this.moveLabel(c, mv)));
     const tiles = this.myTiles(c);
     const hand = h("div", { class: "hand", role: "list", "aria-label": t("table.your_hand") });
-    const size = window.innerWidth < 600 ? (tiles.length > 10 ? 22 : tiles.length > 8 ? 26 : 32) : tiles.length > 15 ? 30 : 36;
-    if (c.family === "dice-and-dominoes") {
-      const choosing = c.msg.to_act && c.v.phase === "choose";
-      tiles.forEach((tile, i) => {
-        const order = this.selected.indexOf(i);
-        const el = h("button", {
-          class: "htile" + (choosing ? " legal" : "") + (order >= 0 ? " picked" : ""), "data-tile": tile, role: "listitem",
-          disabled: !choosing, "aria-label": tile,
-          onclick: () => {
-            if (order >= 0) this.selected.splice(order, 1);
-            else if (this.selected.length < 2) this.selected.push(i);
-            this.render();
-          },
-        }, tileFrom(tile, { vertical: true, size }), order >= 0 ? h("span", { class: "order" }, String(order + 1)) : null);
-        hand.appendChild(el);
-      });
-      if (choosing) {
-        const want = tiles.length === 1 ? 1 : 2;
-        const text = this.selected.map((i) => tiles[i]).join(",");
-        const ok = this.selected.length === want && c.msg.legal.includes(text);
-        buttons.prepend(h("button", { class: "action primary", id: "lay", disabled: !ok, onclick: () => this.send(text) }, t(want === 1 ? "dd.lay_one" : "dd.lay_two")));
-        area.appendChild(h("p", { class: "hint-text" }, t("dd.choose_help")));
-      }
-      const mine = c.v.players[c.me];
-      if (mine?.submission) area.appendChild(h("div", { class: "submitted" }, t("dd.your_submission"), (mine.submission as string).split(",").map((x) => tileFrom(x, { size: 18 }))));
+    const size = c.small ? (tiles.length > 10 ? 22 : tiles.length > 8 ? 26 : 32) : tiles.length > 15 ? 30 : 36;
+    const board = BOARDS[c.family];
+    if (board?.hand) {
+      board.hand(c, { selected: this.selected, redraw: () => this.render(), send: (mv) => this.send(mv) }, size, hand, buttons, area);
     } else {
       const moves = this.tileMoves(c);
       const playable = tiles.filter((x) => moves.has(x));
@@ -569,13 +592,13 @@ export class Table {
         const legal = moves.has(tile);
         hand.appendChild(h("button", {
           class: "htile" + (legal ? " legal" : c.msg.to_act ? " dim" : "") + (legal && tile === focusTile ? " focus" : ""),
-          "data-tile": tile, role: "listitem", disabled: !legal, "aria-label": tile,
+          "data-tile": tile, "data-key": "h-" + tile, role: "listitem", disabled: !legal, "aria-label": tile,
           onclick: () => this.playTile(c, tile),
         }, tileFrom(tile, { vertical: true, size })));
       });
     }
     area.appendChild(buttons);
-    if (this.hint && this.hint.version === c.msg.version && c.msg.to_act) area.appendChild(this.hintPanel(c));
+    if (this.hint && this.hint.legal === c.msg.legal.join("|") && c.msg.to_act) area.appendChild(this.hintPanel(c));
     area.appendChild(hand);
     if (c.family === "line" && c.msg.to_act) area.appendChild(h("p", { class: "keys" }, t("line.keys")));
     return area;
@@ -586,7 +609,9 @@ export class Table {
     this.render();
     try {
       const r = await api.hint(this.id, this.token);
-      this.hint = { version: r.version, moves: r.moves };
+      // Asked of one state: it holds only if the moves it values are still mine.
+      const legal = this.msg?.legal.join("|") ?? "";
+      this.hint = r.moves.every((m) => this.msg?.legal.includes(m.move)) ? { legal, moves: r.moves } : null;
     } catch (e) { this.onError(String((e as Error).message)); }
     this.hintBusy = false;
     this.render();
@@ -599,8 +624,9 @@ export class Table {
     const span = best - worst || 1;
     return h("div", { class: "hints", "aria-label": t("hint.title") }, h("span", { class: "hint-title" }, t("hint.title")),
       moves.slice(0, 5).map((m, i) => {
-        const tile = TILE_RE.exec(m.move);
-        const label = tile ? [tileFrom(`${tile[1]}-${tile[2]}`, { size: 14 }), /:/.test(m.move) ? " " + this.moveLabel(c, m.move) : ""] : [this.moveLabel(c, m.move)];
+        // Every tile of the move (Dice & Dominoes lays two).
+        const tiles = m.move.match(/\d+-\d+/g);
+        const label = tiles ? [tiles.map((x) => tileFrom(x, { size: 14 })), /:/.test(m.move) ? " " + this.moveLabel(c, m.move) : ""] : [this.moveLabel(c, m.move)];
         return h("button", { class: "hint" + (i === 0 ? " best" : ""), onclick: () => this.send(m.move), title: m.value.toFixed(3) },
           label, h("span", { class: "bar", style: `width:${Math.round(8 + 52 * (m.value - worst) / span)}px` }), h("small", null, m.value.toFixed(2)));
       }));
@@ -617,172 +643,27 @@ export class Table {
         h("button", { class: "link", onclick: () => { this.chooser = null; this.render(); } }, t("common.cancel"))));
   }
 
-  private logPanel(): HTMLElement {
-    const items = this.log.slice(-8).reverse();
-    return h("aside", { class: "log", "aria-label": t("table.last_moves") }, h("h4", null, t("table.last_moves")),
+  private logPanel(c: Ctx): HTMLElement {
+    const entries = this.still ? c.msg.log || [] : [...this.served.values()].sort((a, b) => a.n - b.n);
+    const served = entries.map((e) => this.entryText(c, e)).filter((e): e is Ev => e !== null);
+    const first = served.length ? served[0].at : 0;
+    // Local notices (presence, tricks) among the server's entries, by version.
+    const all = [...served, ...this.log.filter((e) => e.at >= first)].map((e, i) => ({ e, i }))
+      .sort((x, y) => x.e.at - y.e.at || x.i - y.i).map((x) => x.e);
+    const items = all.slice(-40).reverse();
+    return h("aside", { class: "log", tabindex: "0", "aria-label": t("table.last_moves") }, h("h4", null, t("table.last_moves")),
       items.length ? h("ol", null, items.map((e) => h("li", { class: e.cls || "" }, e.text))) : h("p", { class: "muted" }, t("table.no_moves")));
   }
 
+
   // ----------------------------------------------------------- boards
-
-  private lineBoard(c: Ctx, board: HTMLElement) {
-    const v = c.v;
-    const small = window.innerWidth < 600;
-    const size = small ? (v.line.length > 14 ? 16 : v.line.length > 8 ? 20 : 26) : v.line.length > 18 ? 26 : 32;
-    const line = h("div", { class: "line", "aria-label": t("line.the_line") });
-    if (!v.line.length) line.appendChild(h("p", { class: "muted" }, v.must_lead ? t("line.must_lead", { tile: v.must_lead.replace("-", "|") }) : t("line.empty")));
-    v.line.forEach((tile: string, i: number) => {
-      const [a, b] = parseTile(tile);
-      line.appendChild(h("span", { class: "lt" + (a === b ? " double" : "") + (i === 0 ? " left-end" : "") + (i === v.line.length - 1 ? " right-end" : ""), "data-tile": tile },
-        tileSvg(a, b, { vertical: a === b, size })));
-    });
-    board.appendChild(line);
-    const info = h("div", { class: "board-info" });
-    if (v.ends) info.appendChild(h("span", null, t("line.ends", { l: v.ends[0], r: v.ends[1] })));
-    if (v.boneyard > 0 || v.sleeping > 0) info.appendChild(h("span", { class: "boneyard" }, t("table.boneyard", { n: v.boneyard })));
-    if (v.passes_in_row > 0) info.appendChild(h("span", { class: "tag" }, t("line.passes", { n: v.passes_in_row })));
-    board.appendChild(info);
-  }
-
-  private trainBoard(c: Ctx, board: HTMLElement) {
-    const v = c.v;
-    const small = window.innerWidth < 600;
-    const size = small ? 17 : 24;
-    if (!v.trains) { board.appendChild(h("p", { class: "muted" }, t("table.dealing"))); return; }
-    board.appendChild(h("div", { class: "station" }, h("span", null, t("mt.engine")), tileFrom(v.engine, { vertical: true, size: size + 4 }),
-      h("span", { class: "boneyard" }, t("table.boneyard", { n: v.boneyard }))));
-    const trains = h("div", { class: "trains" });
-    const order = [...v.trains].sort((a: View, b: View) => (a.train === c.me ? -1 : b.train === c.me ? 1 : 0));
-    const legalTrains = new Set(c.msg.legal.map((m) => /:(M|T\d+)$/.exec(m)?.[1]).filter(Boolean));
-    for (const tr of order) {
-      const key = tr.train === "M" ? "M" : "T" + tr.train;
-      const row = h("div", { class: "train" + (tr.train === c.me ? " mine" : "") + (tr.train === "M" ? " mexican" : "") + (legalTrains.has(key) ? " playable" : ""), "data-train": key },
-        h("div", { class: "train-label" }, this.trainName(c, tr.train),
-          tr.marker ? h("span", { class: "tag marker" }, t("mt.marker")) : null,
-          tr.open_double ? h("span", { class: "tag red" }, t("mt.open_double")) : null));
-      const tiles = h("div", { class: "train-tiles" });
-      if (!tr.tiles.length) tiles.appendChild(h("span", { class: "muted" }, tr.train === "M" && !tr.started ? t("mt.not_started") : t("mt.empty", { pip: tr.end })));
-      const shown = small && tr.tiles.length > 8 ? tr.tiles.slice(-8) : tr.tiles;
-      if (shown.length < tr.tiles.length) tiles.appendChild(h("span", { class: "more" }, "+" + (tr.tiles.length - shown.length)));
-      for (const tile of shown) {
-        const [a, b] = parseTile(tile);
-        tiles.appendChild(tileSvg(a, b, { vertical: a === b, size }));
-      }
-      row.appendChild(tiles);
-      trains.appendChild(row);
-    }
-    board.appendChild(trains);
-  }
-
-  private fortyTwoBoard(c: Ctx, board: HTMLElement) {
-    const v = c.v;
-    const info = h("div", { class: "bidbox" });
-    if (v.declarer !== null && v.declarer !== undefined)
-      info.appendChild(h("div", { class: "contract" }, t("t42.contract", { who: this.seatName(c, v.declarer), bid: this.bidText(this.highBidText(v)) }),
-        v.trumps ? h("span", { class: "tag gold trumps" }, t("t42.trumps_are", { trumps: this.trumpName(v.trumps) })) : h("span", { class: "tag" }, t("t42.no_trumps_yet"))));
-    if (v.phase === "bidding" || v.phase === "trumps") {
-      const bids = h("div", { class: "bids" });
-      for (let k = 0; k < 4; k++) {
-        const b = v.bids[k];
-        bids.appendChild(h("span", { class: "bid" + (v.actor === k ? " turn" : "") }, this.seatName(c, k), h("b", null, b === null ? "…" : this.bidText(b))));
-      }
-      info.appendChild(bids);
-    }
-    board.appendChild(info);
-    // The trick in progress, each tile at its player's place.
-    const trick = h("div", { class: "trick" });
-    const me = c.me ?? 0;
-    for (let r = 0; r < 4; r++) {
-      const k = (me + r) % 4;
-      const p = v.trick.find((x: View) => x.seat === k);
-      trick.appendChild(h("div", { class: "trick-slot pos-" + ["bottom", "right", "top", "left"][r] }, p ? tileFrom(p.tile, { vertical: true, size: window.innerWidth < 600 ? 22 : 30 }) : null));
-    }
-    board.appendChild(trick);
-    const sides = h("div", { class: "taken" });
-    for (let s = 0; s < 2; s++)
-      sides.appendChild(h("span", { class: "score" + (c.me !== null && s === c.me % 2 ? " mine" : "") }, this.sideName(c, s),
-        h("b", null, t("t42.taken", { points: v.points_taken[s], tricks: v.tricks_taken[s] }))));
-    board.appendChild(sides);
-    const last = v.tricks[v.tricks.length - 1];
-    if (last && last.tiles && v.trick.length === 0)
-      board.appendChild(h("div", { class: "last-trick" }, t("t42.last_trick", { who: this.seatName(c, last.winner) }), last.tiles.map((x: string) => tileFrom(x, { size: 14 }))));
-  }
-
-  private highBidText(v: View): string {
-    const hb = v.high_bid as number;
-    if (!v.bids || v.declarer === null) return String(hb);
-    return v.bids[v.declarer] ?? String(hb);
-  }
-
-  private diceBoard(c: Ctx, board: HTMLElement) {
-    const v = c.v;
-    const top = h("div", { class: "dice-row" });
-    if (v.match_points) top.append(h("span", { class: "label" }, t("dd.match_points")), dieSvg(v.match_points[0]), dieSvg(v.match_points[1]));
-    else top.append(h("span", { class: "muted" }, t("dd.no_dice")));
-    top.append(h("span", { class: "pot-big" }, t("dd.pot"), h("b", null, v.pot)), h("span", { class: "boneyard" }, t("table.boneyard", { n: v.boneyard })));
-    board.appendChild(top);
-    const lr = v.last_round;
-    if (lr) {
-      const rev = h("div", { class: "reveal" }, h("h4", null, t("dd.reveal_title", { n: lr.number, a: lr.match_points[0], b: lr.match_points[1] })));
-      if (lr.top_special) rev.appendChild(h("p", { class: "why" }, t("dd.top_special", { who: this.seatName(c, lr.top_seat), special: lr.top_special })));
-      const grid = h("div", { class: "reveal-grid" });
-      for (const s of lr.seats) {
-        grid.appendChild(h("div", { class: "reveal-seat" + (s.out ? " out" : "") },
-          h("span", { class: "who" }, this.seatName(c, s.seat)),
-          h("span", { class: "tiles" },
-            s.discarded.map((x: string) => h("span", { class: "counted", title: t("dd.counted") }, tileFrom(x, { size: 20 }))),
-            s.sent_back.map((x: string) => h("span", { class: "sentback", title: t("dd.sent_back") }, tileFrom(x, { size: 20 }))),
-            s.face_down.map((x: string | null) => h("span", { class: "facedown", title: t("dd.face_down") }, x ? tileFrom(x, { size: 20 }) : tileSvg(0, 0, { faceDown: true, size: 20 })))),
-          h("span", { class: "what" }, [s.special ? s.special : null, s.drew ? t("dd.drew") : null, s.out ? t("dd.out") : null].filter(Boolean).join(" · "))));
-      }
-      rev.appendChild(grid);
-      rev.appendChild(h("p", { class: "legend" }, h("span", { class: "counted" }, t("dd.counted")), " ", h("span", { class: "sentback" }, t("dd.sent_back")), " ", h("span", { class: "facedown" }, t("dd.face_down"))));
-      board.appendChild(rev);
-    }
-  }
 
   // ----------------------------------------------------------- end of hand
 
   private summary(c: Ctx, over: boolean): HTMLElement {
     const v = c.v;
     const body = h("div", { class: "summary-body" });
-    if (c.family === "line" && v.last_hand) {
-      const lh = v.last_hand;
-      body.appendChild(h("p", { class: "how" }, lh.end === "domino"
-        ? t(lh.capicua ? "line.end_capicua" : "line.end_domino", { who: this.seatName(c, lh.last_placer) })
-        : t("line.end_block", { who: this.seatName(c, lh.last_placer) }) + (lh.tied ? " " + t("line.tied") : "")));
-      body.appendChild(h("p", null, lh.winner_side === null ? t("summary.nobody") : t("summary.wins_hand", { who: this.sideName(c, lh.winner_side) })));
-      const tbl = h("table", { class: "pips" }, h("tr", null, h("th", null, t("summary.seat")), h("th", null, t("summary.pips_left"))));
-      lh.pips.forEach((p: number, k: number) => tbl.appendChild(h("tr", null, h("td", null, this.seatName(c, k)), h("td", null, p))));
-      body.appendChild(tbl);
-      const pts = h("table", { class: "points" }, h("tr", null, h("th", null, t("summary.side")), h("th", null, t("summary.points")), h("th", null, t("summary.total"))));
-      lh.total.forEach((tot: number, s: number) => {
-        const parts: string[] = [];
-        if (lh.pip_points[s]) parts.push(t(v.scoring === "wins" ? "summary.wins_n" : "summary.for_pips", { n: lh.pip_points[s] }));
-        for (const b of lh.bonuses) if (b.side === s) parts.push(t("summary.bonus", { n: b.points, name: hasKey("bonus." + b.bonus) ? t("bonus." + b.bonus) : b.bonus }));
-        pts.appendChild(h("tr", null, h("td", null, this.sideName(c, s)), h("td", null, parts.join(" + ") || "0"), h("td", null, h("b", null, tot))));
-      });
-      body.appendChild(pts);
-    } else if (c.family === "mexican-train" && v.last_round) {
-      const lr = v.last_round;
-      body.appendChild(h("p", { class: "how" }, lr.end === "domino" ? t("mt.end_domino", { who: this.seatName(c, lr.out_seat) }) : t("mt.end_blocked")));
-      const tbl = h("table", { class: "points" }, h("tr", null, h("th", null, t("summary.seat")), h("th", null, t("mt.tiles_left")), h("th", null, t("mt.penalty")), h("th", null, t("summary.total"))));
-      lr.penalty.forEach((p: number, k: number) => tbl.appendChild(h("tr", null, h("td", null, this.seatName(c, k)), h("td", null, lr.tiles_left[k]), h("td", null, p), h("td", null, h("b", null, v.scores[k])))));
-      body.appendChild(tbl);
-    } else if (c.family === "texas-42" && v.last_hand) {
-      const lh = v.last_hand;
-      body.appendChild(h("p", { class: "how" }, t(lh.made ? "t42.made" : "t42.set", { who: this.seatName(c, lh.declarer), bid: this.bidText(lh.bid_text), trumps: this.trumpName(lh.trumps) })));
-      const tbl = h("table", { class: "points" }, h("tr", null, h("th", null, t("summary.side")), h("th", null, t("t42.count")), h("th", null, t("t42.tricks")), h("th", null, t("summary.points")), h("th", null, t("summary.total"))));
-      for (let s = 0; s < 2; s++) tbl.appendChild(h("tr", null, h("td", null, this.sideName(c, s)), h("td", null, lh.points[s]), h("td", null, lh.tricks[s]), h("td", null, "+" + lh.gained[s]), h("td", null, h("b", null, v.scores[s]))));
-      body.appendChild(tbl);
-    } else if (c.family === "dice-and-dominoes" && v.last_hand) {
-      const lh = v.last_hand;
-      const winners = lh.winners.map((k: number) => this.seatName(c, k)).join(", ");
-      body.appendChild(h("p", { class: "how" }, t("dd.how_" + lh.how, { who: winners, pot: lh.pot, share: lh.share, special: lh.winning_special || "" })));
-      const tbl = h("table", { class: "points" }, h("tr", null, h("th", null, t("summary.seat")), h("th", null, t("dd.this_hand")), h("th", null, t("dd.chips"))));
-      lh.net.forEach((x: number, k: number) => tbl.appendChild(h("tr", null, h("td", null, this.seatName(c, k)), h("td", null, (x > 0 ? "+" : "") + x), h("td", null, h("b", null, v.players[k].chips)))));
-      body.appendChild(tbl);
-    }
+    BOARDS[c.family]?.summary(c, body);
     let title = t("summary.hand_over");
     if (over) {
       const w: number[] = v.winners ?? (v.winner_side !== undefined ? [v.winner_side] : []);
@@ -790,21 +671,31 @@ export class Table {
       title = t("summary.game_over", { who: names.join(", ") });
     }
     const hf = c.msg.hands_finished ?? 0;
+    // The next hand goes on behind the summary: its opening, as it happens.
+    const next = over ? [] : (c.msg.log || []).filter((e) => e.hand > hf && e.kind !== "deal" && e.kind !== "chance").map((e) => this.entryText(c, e)).filter((e): e is Ev => e !== null);
+    if (next.length) body.appendChild(h("section", { class: "meanwhile" }, h("h4", null, t("summary.meanwhile", { n: hf + 1 })), h("ol", null, next.map((e) => h("li", null, e.text)))));
     // A spectator may review any seat once the game is over (the server says so too).
-    if ((c.me !== null || over) && hf > 0) body.appendChild(this.reviewPanel(c, hf));
+    if ((c.me !== null || over) && hf > 0) body.appendChild(this.reviewPanel(c, Math.min(this.reviewHand ?? hf, hf), hf));
+    if (over && this.fairness) body.appendChild(this.fairness);
     const actions = over
       ? h("div", { class: "choices" }, h("button", { class: "primary", onclick: () => { this.close(); this.go("/"); } }, t("summary.new_game")),
         h("button", { class: "action", id: "replay", onclick: () => { this.close(); this.go(replayUrl(this.id)); } }, t("replay.open")),
-        h("button", { class: "action", id: "verify", onclick: () => this.showFairness(body) }, t("summary.verify")))
-      : h("div", { class: "choices" }, h("button", { class: "primary", id: "continue", onclick: () => { this.review = null; this.setSeen(hf); this.render(); } }, t("summary.continue")));
+        h("button", { class: "action", id: "verify", onclick: () => this.showFairness() }, t("summary.verify")),
+        h("button", { class: "action", id: "see-board", onclick: () => { this.hideOver = true; this.render(); } }, t("summary.see_board")))
+      : h("div", { class: "choices" }, h("button", { class: "primary", id: "continue", onclick: () => { this.review = null; this.reviewHand = null; this.setSeen(hf); this.render(); } }, t("summary.continue")));
     return h("div", { class: "overlay" }, h("div", { class: "dialog summary", role: "dialog", "aria-modal": "true" }, h("h2", null, title), body, actions));
   }
 
   // ----------------------------------------------------------- review
 
-  private reviewPanel(c: Ctx, hand: number): HTMLElement {
+  private reviewPanel(c: Ctx, hand: number, hands: number): HTMLElement {
     const r = this.review && this.review.hand === hand ? this.review : null;
     const box = h("section", { class: "review", id: "review", "data-state": !r || !r.open ? "closed" : r.busy ? "busy" : r.error ? "error" : "done" });
+    // Any finished hand may be reviewed, the last one first.
+    if (hands > 1)
+      box.appendChild(h("label", { class: "review-hand" }, t("review.which_hand"), " ",
+        h("select", { id: "review-hand", onchange: (e: Event) => { this.reviewHand = Number((e.target as HTMLSelectElement).value); this.review = null; this.render(); } },
+          Array.from({ length: hands }, (_, i) => h("option", { value: String(i + 1), selected: i + 1 === hand }, t("table.hand", { n: i + 1 }))))));
     if (c.me === null)  // a spectator: one button per seat
       box.appendChild(h("div", { class: "choices review-seats" }, Array.from({ length: c.n }, (_, k) =>
         h("button", { class: "action" + (r?.seat === k ? " primary" : ""), id: "review-seat-" + k, onclick: () => this.askReview(hand, k) }, t("review.seat_button", { who: this.seatName(c, k) })))));
@@ -857,7 +748,7 @@ export class Table {
     this.render();
   }
 
-  private async showFairness(body: HTMLElement) {
+  private async showFairness() {
     try {
       const f = await api.fairness(this.id);
       // Check the commitment here too: SHA-256 of the secret's bytes.
@@ -872,11 +763,12 @@ export class Table {
       // A table made with a fixed seed (tests, study): its secret could be
       // guessed from the seed, so the check proves nothing about the deal.
       if (f.provably_fair === false) { ok = false; verdict = t("fair.seeded"); }
-      body.appendChild(h("div", { class: "fairness" }, h("h4", null, t("fair.title")), h("p", null, t("fair.explain")),
+      this.fairness = (h("div", { class: "fairness" }, h("h4", null, t("fair.title")), h("p", null, t("fair.explain")),
         h("p", { class: "verdict " + (ok ? "good" : "bad"), id: "verdict" }, verdict),
         h("dl", null, h("dt", null, t("fair.commitment")), h("dd", null, String(f.commitment)), h("dt", null, t("fair.secret")), h("dd", null, String(f.secret ?? "")),
-          h("dt", null, t("fair.seed")), h("dd", null, String(f.seed ?? ""))),
+          h("dt", null, t("fair.seed")), h("dd", { id: "seed" }, String(f.seed_text ?? f.seed ?? ""))),
         h("p", null, h("a", { href: `/api/tables/${this.id}/record`, download: `boneyard-${this.id}.json` }, t("fair.record")), " · ", t("fair.cli"))));
+      this.render();
     } catch (e) { this.onError(String((e as Error).message)); }
   }
 }

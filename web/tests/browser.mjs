@@ -44,6 +44,11 @@ async function newPage(ctx, viewport = DESKTOP) {
   page.on("pageerror", (e) => { console.error("page error: " + e.message); failures++; });
   // The server's Content-Security-Policy must not block anything the app does.
   page.on("console", (m) => { if (/Content Security Policy/i.test(m.text())) { console.error("CSP violation: " + m.text()); failures++; } });
+  // Counts the moves the page sends (window.__movesSent).
+  await page.evaluateOnNewDocument(() => {
+    const send = WebSocket.prototype.send;
+    WebSocket.prototype.send = function (d) { if (/"type":"move"/.test(String(d))) window.__movesSent = (window.__movesSent || 0) + 1; return send.call(this, d); };
+  });
   await page.evaluateOnNewDocument(() => { if (!localStorage.getItem("boneyard.lang")) localStorage.setItem("boneyard.lang", "en"); });
   return page;
 }
@@ -80,10 +85,13 @@ async function act(page, family) {
 }
 
 let hintChecked = false;
+const wordSlips = new Set(); // item 11: "1 tiles", "You laid their last tile"... seen while playing
 async function playHand(page, family, { shotAt = 2, name } = {}) {
   let moves = 0;
   const deadline = Date.now() + 90000;
   while (Date.now() < deadline) {
+    const bad = await page.evaluate(() => (/\b1 (tiles|tricks|passes|wins)\b|\bYou laid their\b|\bbid Pass\b/.exec(document.body.innerText) || [""])[0]);
+    if (bad) wordSlips.add(bad);
     if (await page.$(".summary")) return moves;
     const s = await state(page);
     if (s && s.act) {
@@ -126,6 +134,29 @@ try {
   await lobby.waitForSelector(".quick-btn");
   check((await lobby.$$(".preset")).length > 5, "lobby lists the line presets");
   await lobby.screenshot({ path: join(shots, "lobby-desktop.png") });
+  // Item 8: presets and options in players' words: no source codes, no
+  // internal values, no "false, off, on" together, family-specific help.
+  {
+    const slips = [];
+    for (const f of ["line", "mexican-train", "texas-42", "dice-and-dominoes"]) {
+      await lobby.click(`[data-family="${f}"]`);
+      const words = await lobby.evaluate(() => {
+        const opts = [...document.querySelectorAll(".options select")].map((s) => [...s.options].map((o) => o.textContent));
+        return { text: document.querySelector(".create").innerText, opts, help: [...document.querySelectorAll(".opt")].map((o) => o.innerText) };
+      });
+      if (/Source:|seed \d{3}/.test(words.text)) slips.push(`${f}: a source code`);
+      for (const o of words.opts) {
+        if (o.some((x) => /_/.test(x))) slips.push(`${f}: ${o.join("/")}`);
+        if (o.includes("false") && (o.includes("off") || o.includes("Off"))) slips.push(`${f}: false and off`);
+      }
+      if (words.help.some((x) => /single_hand/.test(x))) slips.push(`${f}: single_hand`);
+      if (f === "mexican-train" && words.help.some((x) => /^Set[\s\S]*double-six \(28/.test(x))) slips.push("mexican-train: the set's help speaks of double-six");
+      if (f !== "line" && words.help.some((x) => /partnership|teams/.test(x) && !/Scoring/.test(x)) && f !== "texas-42") slips.push(`${f}: help about teams`);
+      if (f === "texas-42" && words.help.some((x) => /^Scoring[\s\S]*pips/.test(x))) slips.push("texas-42: scoring speaks of pips");
+    }
+    await lobby.click('[data-family="line"]');
+    check(slips.length === 0, `the lobby's presets and options are in players' words (${slips.join("; ")})`);
+  }
   const lobbyPhone = await newPage(ctx, PHONE);
   await lobbyPhone.goto(base + "/");
   await lobbyPhone.waitForSelector(".quick-btn");
@@ -142,6 +173,106 @@ try {
   await lobbyPhone.select("select.lang", "en");
   await lobbyPhone.close();
 
+  // Updates patch the page (items 2, 17): the nodes persist, so a click, the
+  // focus and the scroll survive the bots' moves.
+  {
+    const page = await newPage(ctx);
+    await createFromLobby(page, "line", "latin");
+    await page.waitForSelector(".board");
+    await page.evaluate(() => { for (const s of [".topbar", ".hand", ".log", ".board"]) document.querySelector(s).__mark = 1; document.querySelector(".log").focus(); });
+    const v0 = (await state(page)).v;
+    for (let i = 0; i < 40 && (await state(page)).v < v0 + 3; i++) {
+      const s = await state(page);
+      // Played by keys, so the focus stays where it was put.
+      if (s.act) { for (const k of ["Enter", "l", "p", "d"]) if ((await state(page)).act && (await state(page)).v === s.v) await page.keyboard.press(k); }
+      await page.waitForFunction((v) => Number(document.querySelector(".table").dataset.version) > v, { timeout: 5000 }, s.v).catch(() => {});
+    }
+    const kept = await page.evaluate(() => [".topbar", ".hand", ".log", ".board"].filter((s) => document.querySelector(s)?.__mark === 1));
+    const focus = await page.evaluate(() => document.activeElement?.classList.contains("log"));
+    // Item 16: a sound for each move (made here, counted in window.__sounds),
+    // the last tile played marked, a mute toggle remembered.
+    {
+      const u = new URL(page.url());
+      const log = (await (await fetch(`${base}/api/tables/${u.searchParams.get("t")}?token=${u.searchParams.get("k")}`)).json()).log;
+      const lastTile = [...log].reverse().find((e) => e.kind === "move" && /^\d+-\d+/.test(e.move))?.move.split(":")[0];
+      await page.waitForFunction(() => Object.values(window.__sounds || {}).reduce((a, b) => a + b, 0) > 0, { timeout: 5000 }).catch(() => {});
+      const sounds = await page.evaluate(() => JSON.stringify(window.__sounds || {}));
+      const marked = await page.$$eval(".line .lt.last", (r) => r.map((x) => x.dataset.tile));
+      await page.click("#mute");
+      const mutedNow = await page.evaluate(() => localStorage.getItem("boneyard.mute") === "1" && document.querySelector("#mute").getAttribute("aria-pressed") === "true");
+      await page.click("#mute");
+      const flip = lastTile ? lastTile.split("-").reverse().join("-") : "";
+      check(/play|pass|draw/.test(sounds) && marked.length === 1 && (marked[0] === lastTile || marked[0] === flip) && mutedNow,
+        `sounds for moves (${sounds}), the last tile played marked (${marked} = ${lastTile}), a remembered mute toggle`);
+    }
+    check((await state(page)).v >= v0 + 3 && kept.length === 4 && focus, `updates keep the table's nodes (${kept.join(" ")}) and the focus (${focus}) across ${(await state(page)).v - v0} versions`);
+    await page.close();
+  }
+
+  // Item 4: a bad or expired link says what is wrong and offers the lobby.
+  {
+    const page = await newPage(ctx);
+    const good = new URL(await createFromLobby(page, "line", "latin"));
+    const cases = [["/?t=nope&k=bad", /damaged/], ["/?t=abcdef12&k=00ff", /no such table/], [`/?t=${good.searchParams.get("t")}&k=00ff00ff`, /key opens no seat/]];
+    for (const [path, re] of cases) {
+      await page.goto(base + path);
+      const shown = await page.waitForSelector(".bad-link", { timeout: 5000 }).then(() => true, () => false);
+      const text = shown ? await page.$eval(".bad-link", (e) => e.innerText) : await page.evaluate(() => document.body.innerText);
+      check(shown && re.test(text) && !!(await page.$("#to-lobby")), `a bad link ${path} says what is wrong ("${text.replace(/\s+/g, " ").slice(0, 80)}")`);
+    }
+    await page.click("#to-lobby");
+    check(await page.waitForSelector(".quick-btn", { timeout: 5000 }).then(() => true, () => false), "the bad link's button leads to the lobby");
+    await page.close();
+  }
+
+  // Item 12: leaving a bot game says a bot will play and how to come back;
+  // "Your tables" says where each table stands.
+  {
+    const page = await newPage(ctx);
+    await createFromLobby(page, "line", "latin");
+    await page.waitForSelector(".board");
+    await page.click(".back");
+    const asked = await page.waitForSelector(".leave", { timeout: 3000 }).then(() => true, () => false);
+    const text = asked ? await page.$eval(".leave", (e) => e.innerText) : "";
+    await page.click("#leave-stay");
+    const stayed = !(await page.$(".leave")) && !!(await page.$(".board"));
+    await page.click(".back");
+    await page.click("#leave-go");
+    await page.waitForSelector(".my-tables .status.playing, .my-tables .status.over", { timeout: 5000 }).catch(() => {});
+    const status = await page.$eval(".my-tables li .status", (e) => e.textContent).catch(() => "");
+    check(asked && /bot/.test(text) && /Your tables/.test(text) && stayed, "leaving a game in play says a bot plays the seat and how to come back");
+    check(/In play|bot is playing|Over/.test(status), `"Your tables" shows where the table stands ("${status}")`);
+    await page.close();
+  }
+
+  // Item 1: Dice & Dominoes takes a pair tapped in either order, and the
+  // hint shows both tiles of each pair.
+  {
+    const page = await newPage(ctx);
+    const url = new URL(await createFromLobby(page, "dice-and-dominoes", "dice-and-dominoes"));
+    await page.waitForSelector("#lay", { timeout: 15000 });
+    const st = await (await fetch(`${base}/api/tables/${url.searchParams.get("t")}?token=${url.searchParams.get("k")}`)).json();
+    const tiles = st.view.players[st.seat].tiles;
+    let pair = null;
+    for (const a of tiles) for (const b of tiles) if (!pair && a !== b && !st.legal.includes(`${a},${b}`) && st.legal.includes(`${b},${a}`)) pair = [a, b];
+    await page.click("#hint");
+    await page.waitForSelector(".hints .hint", { timeout: 30000 }); // a loaded CI machine
+    const perHint = await page.$$eval(".hints .hint", (r) => r.map((x) => x.querySelectorAll("svg.tile").length));
+    check(perHint.length > 0 && perHint.every((n) => n === 2), `dice & dominoes: each hint shows both tiles of its pair (${perHint.join(" ")})`);
+    await page.click(`.hand .htile[data-tile="${pair[0]}"]`);
+    const help = await page.$eval("#lay-help", (e) => e.textContent);
+    await page.click(`.hand .htile[data-tile="${pair[1]}"]`);
+    const enabled = await page.$eval("#lay", (e) => !e.disabled);
+    const sent0 = await page.evaluate(() => window.__movesSent || 0);
+    const v0 = (await state(page)).v;
+    if (enabled) await page.click("#lay");
+    // Accepted: the state moves on and no error comes back.
+    const laid = await page.waitForFunction((v) => Number(document.querySelector(".table").dataset.version) > v, { timeout: 5000 }, v0).then(() => true, () => false) && !(await page.$(".flash"));
+    check(!!pair && enabled && laid && (await page.evaluate(() => window.__movesSent)) === sent0 + 1 && /second/.test(help),
+      `dice & dominoes: the pair ${pair} tapped lower first is laid ("${help}"; enabled ${enabled}, laid ${laid}, sent ${(await page.evaluate(() => window.__movesSent)) - sent0})`);
+    await page.close();
+  }
+
   // Each family: a whole hand from the lobby, as a person.
   const families = [["line", "latin"], ["mexican-train", "mexican-train"], ["texas-42", "texas-42"], ["dice-and-dominoes", "dice-and-dominoes"]];
   for (const [family, preset] of families) {
@@ -153,7 +284,66 @@ try {
     const summary = await page.$eval(".summary", (e) => e.innerText);
     check(moves > 0 && summary.length > 20, `${family}: played a hand (${moves} moves, ${((Date.now() - start) / 1000).toFixed(1)} s) and saw the summary`);
     await page.screenshot({ path: join(shots, `${family}-summary-desktop.png`) });
+    // Item 10: a Texas 42 hand that stops early says so.
+    if (family === "texas-42") {
+      const u = new URL(page.url());
+      const lh = (await (await fetch(`${base}/api/tables/${u.searchParams.get("t")}?token=${u.searchParams.get("k")}`)).json()).view.last_hand;
+      const says = /stopped after \d+ trick/.test(summary);
+      check(lh && says === !!lh.stopped_early, `texas-42: the summary says whether the hand stopped early (stopped_early ${lh?.stopped_early}, said ${says})`);
+    }
+    // Item 11: suits by name in every language (Japanese said "1で30をビッド").
+    if (family === "texas-42") {
+      await page.select("select.lang", "ja");
+      await page.waitForFunction(() => /ロビー/.test(document.body.innerText));
+      const how = await page.$eval(".summary .how", (e) => e.textContent);
+      await page.select("select.lang", "en");
+      await page.waitForFunction(() => /Lobby/.test(document.body.innerText));
+      check(!/\dで/.test(how) && !/\d+で\d+/.test(how), `texas-42: the summary names the trumps in Japanese ("${how}")`);
+    }
+    // Item 7: "Last moves" is the server's public log: every tile of the hand
+    // that ended (the fourth of each trick, the last one), in order; after a
+    // reload, the hand in play (the server sends only that: an earlier tile
+    // may lie in a hidden hand now).
+    if (family === "texas-42" || family === "line") {
+      const u = new URL(page.url());
+      const rec = async () => (await (await fetch(`${base}/api/tables/${u.searchParams.get("t")}?token=${u.searchParams.get("k")}`)).json()).log || [];
+      const tilesOf = (log, hand) => log.filter((e) => e.kind === "move" && e.hand === hand && /^\d+-\d+/.test(e.move)).map((e) => /^(\d+)-(\d+)/.exec(e.move).slice(1).join("|"));
+      const missing = async (tiles) => { const text = await page.$eval(".log", (e) => e.innerText); return tiles.filter((x) => !text.includes(x)); };
+      const order = await page.$$eval(".log li", (r) => r.map((x) => x.textContent));
+      const played = order.filter((x) => /played \d+\|\d+/.test(x)).length;
+      const iOver = order.findIndex((x) => /hand is over/.test(x)), iDealt = order.findIndex((x) => /Hand 2 dealt/.test(x));
+      const handTiles = family === "texas-42" ? 28 : 0; // every tile of a Texas 42 hand is played unless it stops early
+      await page.reload();
+      await page.waitForSelector(".log li");
+      const log = await rec();
+      const now = tilesOf(log, Math.max(...log.map((e) => e.hand)));
+      const after = await missing(now);
+      check(played > 0 && (handTiles === 0 || played >= 4) && iOver > iDealt && iDealt >= 0 && !after.length,
+        `${family}: "Last moves" lists the hand's ${played} tiles, then "The hand is over" before "Hand 2 dealt"; after a reload the hand in play (missing ${after})`);
+    }
+    // Item 3: the bots start the next hand behind the summary; once it is my
+    // turn there, keys go to the dialog, never to the hand behind it.
+    if (family === "line") {
+      const myTurn = await page.waitForFunction(() => document.querySelector(".table")?.dataset.toAct === "1" && document.querySelector(".summary"), { timeout: 15000 }).then(() => true, () => false);
+      const sent0 = await page.evaluate(() => { document.activeElement?.blur(); return window.__movesSent || 0; });
+      for (const k of ["ArrowRight", "Enter", "l", "r", "p", "d", "1"]) await page.keyboard.press(k);
+      const sent1 = await page.evaluate(() => window.__movesSent || 0);
+      check(myTurn && sent1 === sent0 && !!(await page.$(".summary")), "keys pressed while the summary is open play nothing behind it");
+      // Item 12: the next hand's opening, shown in the summary as it happens.
+      const meanwhile = await page.$$eval(".summary .meanwhile li", (r) => r.map((x) => x.textContent));
+      const u = new URL(page.url());
+      const log = (await (await fetch(`${base}/api/tables/${u.searchParams.get("t")}?token=${u.searchParams.get("k")}`)).json()).log || [];
+      const opening = log.filter((e) => e.hand === 2 && e.kind === "move").length; // nothing when I lead
+      check(meanwhile.length === opening, `the summary shows the next hand's opening, ${opening} moves (${meanwhile.slice(0, 3).join("; ")})`);
+    }
     if (family === "line") check(/pips|Pips/.test(summary), "line: the summary shows every side's pips");
+    // Item 5: the hand's points and the running game score, each labelled.
+    if (family === "line") {
+      const heads = await page.$$eval(".summary table.points th", (r) => r.map((x) => x.textContent));
+      const game = await page.$$eval(".summary .game-score", (r) => r.map((x) => x.textContent));
+      const top = await page.$$eval(".topbar .score:not(.target) b", (r) => r.map((x) => x.textContent));
+      check(heads.includes("This hand") && heads.includes("Game score") && game.join() === top.join(), `line: the summary labels this hand's points and the game score (${heads.join("/")}; ${game} = ${top})`);
+    }
     // Review my moves: every move of this seat graded, from the server.
     {
       const t = performance.now();
@@ -207,16 +397,41 @@ try {
     await page.waitForSelector('[data-family="dice-and-dominoes"]');
     await page.click('[data-family="dice-and-dominoes"]');
     await page.waitForSelector("input[name=hands]");
-    await page.$eval("input[name=hands]", (e) => { e.value = "1"; e.dispatchEvent(new Event("change")); });
+    await page.$eval("input[name=hands]", (e) => { e.value = "2"; e.dispatchEvent(new Event("change")); });
     await Promise.all([page.waitForSelector(".table"), page.click("#create")]);
     await playHand(page, "dice-and-dominoes");
+    await page.click("#continue");
+    await page.waitForFunction(() => !document.querySelector(".summary") || document.querySelector("#verify"));
+    await playHand(page, "dice-and-dominoes");
     await page.waitForSelector("#verify", { timeout: 10000 });
+    // Item 12: every hand can be reviewed after the game; the dialog closes
+    // to show the final board and opens again.
+    {
+      const hands = await page.$$eval("#review-hand option", (r) => r.map((x) => x.value));
+      await page.select("#review-hand", "1");
+      await page.$eval("#review-btn", (e) => e.click());
+      const ok = await page.waitForSelector('.review[data-state="done"]', { timeout: 30000 }).then(() => true, () => false);
+      const title = ok ? await page.$eval(".review h4", (e) => e.textContent) : "";
+      check(hands.join() === "1,2" && /hand 1/.test(title), `after the game every hand can be reviewed (${hands}; "${title}")`);
+      await page.click("#see-board");
+      const board = !(await page.$(".summary")) && !!(await page.$(".board")) && !!(await page.$("#show-result"));
+      await page.click("#show-result");
+      check(board && !!(await page.$(".summary #verify")), "the game-over dialog closes to show the final board and opens again");
+    }
     const title = await page.$eval(".summary h2", (e) => e.textContent);
     await page.click("#verify");
     await page.waitForSelector(".fairness dd");
     const secret = await page.$eval(".fairness", (e) => e.innerText);
     check(/Game over/.test(title) && /[0-9a-f]{64}/.test(secret), "a finished game shows the winner and the fairness check (secret and commitment)");
     check(await page.$eval("#verdict", (e) => e.classList.contains("good")), "the browser checks SHA-256(secret) = commitment");
+    // Item 6: the seed exactly as the server has it (a 64-bit number: read
+    // from the raw text, as JSON.parse would round it).
+    {
+      const raw = await (await fetch(`${base}/api/tables/${new URL(page.url()).searchParams.get("t")}/fairness`)).text();
+      const seed = /"seed":(\d+)/.exec(raw)?.[1];
+      const shown = await page.$eval("#seed", (e) => e.textContent);
+      check(!!seed && shown === seed, `"Verify this game" shows the exact seed (${shown} = ${seed})`);
+    }
     await page.screenshot({ path: join(shots, "game-over-desktop.png") });
     await page.close();
   }
@@ -288,6 +503,14 @@ try {
     await (await phone.waitForSelector("#replay-file")).uploadFile(bad);
     await phone.waitForSelector(".replay-error");
     check(/chess|record/.test(await phone.$eval(".replay-error", (e) => e.innerText)), "a bad record file gets the server's clear error");
+    // Item 11: the server's error in the user's language (its stable code).
+    await phone.goto(base + "/");
+    await phone.select("select.lang", "es");
+    await (await phone.waitForSelector("#replay-file")).uploadFile(bad);
+    await phone.waitForFunction(() => /no es válida/.test(document.querySelector(".replay-error")?.innerText || ""), { timeout: 5000 }).catch(() => {});
+    const esErr = await phone.$eval(".replay-error", (e) => e.innerText);
+    await phone.select("select.lang", "en");
+    check(/no es válida/.test(esErr) && /chess|record/.test(esErr), `a server error is worded in Spanish, its detail kept ("${esErr}")`);
     await ctxShare.close();
     await page.close();
   }
@@ -364,11 +587,50 @@ try {
   await bob2.waitForSelector(".board");
   check(await logHas(alice, /is back/), "the player comes back with the same link and the others are told");
   await alice.screenshot({ path: join(shots, "notices-desktop.png") });
+  // Screenshots of every family in en, es and ja at 1280x800, 768x1024,
+  // 390x844 and 844x390 (build/screenshots/sizes/), one table each.
+  {
+    const sizes = [["desktop", { width: 1280, height: 800 }], ["tablet", { width: 768, height: 1024 }], ["phone", { width: 390, height: 844 }], ["landscape", { width: 844, height: 390 }]];
+    // (No isMobile switch here: puppeteer reloads the page for it, and the
+    // shot could catch the reload; the phone tests above use it.)
+    mkdirSync(join(shots, "sizes"), { recursive: true });
+    const layoutSlips = [];
+    let n = 0;
+    for (const [family, preset] of [["line", "latin"], ["mexican-train", "mexican-train"], ["texas-42", "texas-42"], ["dice-and-dominoes", "dice-and-dominoes"]]) {
+      const page = await newPage(ctx);
+      await createFromLobby(page, family, preset, {}, "&botdelay=1500");
+      await page.waitForSelector(".board");
+      for (const lang of ["en", "es", "ja"]) {
+        await page.select("select.lang", lang);
+        for (const [name, vp] of sizes) {
+          await page.setViewport(vp);
+          await page.waitForFunction(() => !document.querySelector(".table")?.getAnimations?.().length, { timeout: 1000 }).catch(() => {});
+          await sleep(120); // the resize redraw (80 ms debounce)
+          await page.screenshot({ path: join(shots, "sizes", `${family}-${lang}-${name}.png`) });
+          n++;
+          // Item 9 (in part): nothing runs off a phone's side; on a landscape
+          // phone the prompt and the hand are on screen.
+          const fit = await page.evaluate(() => {
+            const over = document.documentElement.scrollWidth > innerWidth + 1;
+            const off = [".turnbar", ".hand-area"].filter((s) => { const e = document.querySelector(s); return e && e.getBoundingClientRect().top > innerHeight - 20; });
+            return { over, off };
+          });
+          if ((name === "phone" || name === "tablet") && fit.over) layoutSlips.push(`${family} ${lang} ${name}: wider than the screen`);
+          if (name === "landscape" && fit.off.length) layoutSlips.push(`${family} ${lang} ${name}: ${fit.off} off screen`);
+        }
+      }
+      await page.close();
+    }
+    check(n === 48, `${n} screenshots: 4 families x 3 languages x 4 sizes`);
+    check(layoutSlips.length === 0, `every family fits a phone's width and keeps prompt and hand on a landscape phone (${layoutSlips.join("; ")})`);
+  }
+
   // First meaningful paint of a table (loopback).
   const fresh = await newPage(ctx);
   await fresh.goto(alice.url(), { waitUntil: "domcontentloaded" });
   await fresh.waitForSelector(".board .tile, .board .muted");
   figures.first_table_paint_ms = await fresh.evaluate(() => Math.round(window.__firstTablePaint || performance.now()));
+  check(wordSlips.size === 0, `no "1 tiles", "You laid their", "bid Pass" while playing (${[...wordSlips].join(", ")})`);
   const sizes = JSON.parse(readFileSync(join(webDir, "dist", "sizes.json"), "utf8"));
   figures.bundle_js_gzip_bytes = sizes.js_gzip;
   figures.bundle_css_gzip_bytes = sizes.css_gzip;

@@ -27,7 +27,7 @@ for (const l of langs) {
   }
 }
 // Keys used in the code: t("a.b") literals, and the prefixes of built keys.
-const code = readdirSync(src).filter((f) => f.endsWith(".ts") && f !== "i18n.ts").map((f) => readFileSync(join(src, f), "utf8")).join("\n");
+const code = ["", "boards"].flatMap((d) => readdirSync(join(src, d)).filter((f) => f.endsWith(".ts") && f !== "i18n.ts").map((f) => readFileSync(join(src, d, f), "utf8"))).join("\n");
 for (const m of code.matchAll(/"([a-z0-9]+\.[a-z0-9_.-]+)"/g)) {
   const k = m[1];
   if (/^(opt|optname|game|summary|bonus|trump|bid|bot|move|seatkind|family|grade|unit|dd\.how_)\.?$/.test(k)) continue;
@@ -43,6 +43,8 @@ const need = [
   ...["pass", "draw", "redeal", "keep", "reroll", "end_opening"].map((x) => "move." + x),
   ...["best", "good", "inaccuracy", "mistake", "blunder"].map((x) => "grade." + x),
   ...["points", "wins", "marks", "pips", "chips"].map((x) => "unit." + x),
+  ...["void_reset", "last_player_wins", "closest_to_leader", "closest_to_leader_teams", "void", "void_same_leader", "last_player_loses", "lowest_player_wins"].map((x) => "tie." + x),
+  ...["wild", "perfect", "W-perfect"].map((x) => "special." + x),
   ...["blanks", "ones", "twos", "threes", "fours", "fives", "sixes", "doubles", "follow-me", "nello", "sevens"].map((x) => "trump." + x),
 ];
 for (const k of need) if (!(k in en)) fail(`en lacks the built key "${k}"`);

@@ -1,0 +1,54 @@
+// One small interface between the table's frame (seats, scores, log,
+// dialogs: table.ts) and each family's board, as src/ has a folder per game.
+import { StateMsg, View } from "../api";
+
+export const TILE_RE = /^(\d+)-(\d+)/;
+
+// The names the frame gives seats, sides, trains, bids and moves.
+export interface Frame {
+  seatName(c: Ctx, k: number): string;
+  sideName(c: Ctx, side: number): string;
+  trainName(c: Ctx, train: number | string): string;
+  bidText(b: string): string;
+  trumpName(tr: string): string;
+  moveLabel(c: Ctx, mv: string): string;
+}
+
+export interface Ctx {
+  msg: StateMsg;
+  v: View;
+  me: number | null; // my seat (null: spectator)
+  n: number;
+  family: string;
+  teams: boolean;
+  f: Frame;
+  small: boolean; // a phone-sized window
+}
+
+// Where a board writes what happened between two states.
+export interface LogSink {
+  push(text: string, seat: number | null, cls?: string): void;
+  bubble(seat: number | null, text: string): void;
+}
+
+// A family's own hand, when it is not "tap a tile, it is played".
+export interface HandUi {
+  selected: number[];
+  redraw(): void;
+  send(move: string): void;
+}
+
+export interface Board {
+  // The middle of the table: returns the board's children.
+  draw(c: Ctx): HTMLElement[];
+  // Log lines for what changed from a to b (a's actor moved).
+  diff(c: Ctx, a: View, b: View, actor: number | null, log: LogSink): void;
+  // The end-of-hand summary's body (the frame adds title and buttons).
+  summary(c: Ctx, body: HTMLElement): void;
+  // The prompt when it is my turn, when the family has a special one.
+  prompt?(c: Ctx): string | null;
+  // Tiles in my hand and the buttons beside them, when not the common way.
+  hand?(c: Ctx, ui: HandUi, size: number, hand: HTMLElement, buttons: HTMLElement, area: HTMLElement): void;
+  // Tags shown on a seat.
+  seatTags?(c: Ctx, k: number): HTMLElement[];
+}

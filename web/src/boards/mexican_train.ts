@@ -1,0 +1,74 @@
+// Mexican Train: an engine, a train per player and the Mexican train.
+import { View } from "../api";
+import { h } from "../dom";
+import { t } from "../i18n";
+import { tileFrom, tileSvg, parseTile } from "../tiles";
+import { Board, Ctx, LogSink } from "./board";
+
+export const mexicanTrainBoard: Board = {
+  draw(c: Ctx) {
+    const v = c.v;
+    const size = c.small ? 17 : 24;
+    if (!v.trains) return [h("p", { class: "muted" }, t("table.dealing"))];
+    const station = h("div", { class: "station" }, h("span", null, t("mt.engine")), tileFrom(v.engine, { vertical: true, size: size + 4 }),
+      h("span", { class: "boneyard" }, t("table.boneyard", { n: v.boneyard })));
+    const trains = h("div", { class: "trains" });
+    const order = [...v.trains].sort((a: View, b: View) => (a.train === c.me ? -1 : b.train === c.me ? 1 : 0));
+    const legalTrains = new Set(c.msg.legal.map((m) => /:(M|T\d+)$/.exec(m)?.[1]).filter(Boolean));
+    for (const tr of order) {
+      const key = tr.train === "M" ? "M" : "T" + tr.train;
+      const row = h("div", { class: "train" + (tr.train === c.me ? " mine" : "") + (tr.train === "M" ? " mexican" : "") + (legalTrains.has(key) ? " playable" : ""), "data-train": key, "data-key": "train-" + key },
+        h("div", { class: "train-label" }, c.f.trainName(c, tr.train),
+          tr.marker ? h("span", { class: "tag marker" }, t("mt.marker")) : null,
+          tr.open_double ? h("span", { class: "tag red" }, t("mt.open_double")) : null));
+      const tiles = h("div", { class: "train-tiles" });
+      if (!tr.tiles.length) tiles.appendChild(h("span", { class: "muted" }, tr.train === "M" && !tr.started ? t("mt.not_started") : t("mt.empty", { pip: tr.end })));
+      const shown = c.small && tr.tiles.length > 8 ? tr.tiles.slice(-8) : tr.tiles;
+      if (shown.length < tr.tiles.length) tiles.appendChild(h("span", { class: "more" }, "+" + (tr.tiles.length - shown.length)));
+      for (const tile of shown) {
+        const [a, b] = parseTile(tile);
+        tiles.appendChild(h("span", { class: "tt", "data-tile": tile }, tileSvg(a, b, { vertical: a === b, size })));
+      }
+      row.appendChild(tiles);
+      trains.appendChild(row);
+    }
+    return [station, trains];
+  },
+
+  diff(c: Ctx, pv: View, v: View, actor: number | null, log: LogSink) {
+    const who = (k: number | null) => (k === null ? "?" : c.f.seatName(c, k));
+    if (pv.trains && v.trains && pv.round === v.round)
+      v.trains.forEach((tr: View, i: number) => {
+        const old = pv.trains[i];
+        if (old && tr.tiles.length > old.tiles.length)
+          for (const tile of tr.tiles.slice(old.tiles.length))
+            log.push(t("log.laid_on", { who: who(actor), tile: tile.replace("-", "|"), train: c.f.trainName(c, tr.train) }), actor);
+      });
+    if (pv.round === v.round)
+      v.hands.forEach((hh: View, k: number) => {
+        const d = hh.count - pv.hands[k].count;
+        if (d > 0) {
+          log.push(t("log.drew", { who: who(k), n: d }), k);
+          log.bubble(k, t("bubble.drew", { n: d }));
+        }
+      });
+  },
+
+  summary(c: Ctx, body: HTMLElement) {
+    const v = c.v, lr = v.last_round;
+    if (!lr) return;
+    body.appendChild(h("p", { class: "how" }, lr.end === "domino" ? (lr.out_seat === c.me ? t("mt.end_domino_you") : t("mt.end_domino", { who: c.f.seatName(c, lr.out_seat) })) : t("mt.end_blocked")));
+    const tbl = h("table", { class: "points" }, h("tr", null, h("th", null, t("summary.seat")), h("th", null, t("mt.tiles_left")), h("th", null, t("mt.penalty")), h("th", null, t("summary.game_score"))));
+    lr.penalty.forEach((p: number, k: number) => tbl.appendChild(h("tr", null, h("td", null, c.f.seatName(c, k)), h("td", null, lr.tiles_left[k]), h("td", null, p), h("td", null, h("b", null, v.scores[k])))));
+    body.appendChild(tbl);
+  },
+
+  prompt(c: Ctx) {
+    return c.v.opening_turn ? t("mt.opening_prompt") : null;
+  },
+
+  seatTags(c: Ctx, k: number) {
+    const tr = c.v.trains?.find((x: View) => x.train === k);
+    return tr?.marker ? [h("span", { class: "tag marker" }, t("mt.marker"))] : [];
+  },
+};
