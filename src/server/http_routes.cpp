@@ -148,7 +148,8 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, std::string
     };
     if (seg.size() == 2 && seg[1] == "health") {
       need("GET");
-      return ok(hub.health());
+      const json h = hub.health();  // 503 while the storage fails: a load balancer's signal
+      return ok(h, h.value("ok", false) ? 200 : 503);
     }
     if (seg.size() == 2 && seg[1] == "games") {
       // Every registered game and preset with its options (the values the
