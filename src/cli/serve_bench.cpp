@@ -322,9 +322,13 @@ void add_serve_bench(CLI::App& app) {
     // holds exactly the events the server played.
     {
       server::Storage store(c.db, false);
-      for (const auto& st : store.load_all()) {
-        const size_t i = static_cast<size_t>(std::find(ids.begin(), ids.end(), st.id) - ids.begin());
-        if (i >= ids.size()) continue;
+      for (size_t i = 0; i < ids.size(); ++i) {
+        const auto loaded = store.load(ids[i]);
+        if (!loaded) {
+          ++lost;
+          continue;
+        }
+        const server::StoredTable& st = *loaded;
         bool ok = static_cast<int64_t>(st.events.size()) == final_version[i];
         try {
           auto s = server::replay_from_seed(st.spec["game"], {}, st.meta["seed"].get<uint64_t>(), st.events);

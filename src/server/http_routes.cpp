@@ -170,7 +170,7 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, std::string
     if (seg.size() == 2 && seg[1] == "replay") {
       // A record file the app was given (dropped on the lobby): its steps.
       need("POST");
-      return ok(replay_steps(parse_record_text(body)));
+      return ok(replay_steps(parse_record_text(body), replay_page_from(query("from"))));
     }
     if (seg.size() >= 2 && seg[1] == "tables") {
       if (seg.size() == 2) {
@@ -219,7 +219,7 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, std::string
         }
         if (what == "replay") {
           need("GET");
-          return ok(hub.replay(id));
+          return ok(hub.replay(id, replay_page_from(query("from"))));
         }
         if (what == "fairness") {
           need("GET");

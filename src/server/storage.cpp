@@ -146,6 +146,15 @@ void Storage::apply(const Write& w) {
     exec("INSERT OR REPLACE INTO probe (k, at) VALUES (1, strftime('%s','now'))");
     return;
   }
+  if (w.erase) {
+    Stmt ev(db_, "DELETE FROM events WHERE table_id = ?");
+    ev.text(1, w.table);
+    ev.done();
+    Stmt tb(db_, "DELETE FROM tables WHERE id = ?");
+    tb.text(1, w.table);
+    tb.done();
+    return;
+  }
   if (w.spec) {
     Stmt st(db_, "INSERT INTO tables (id, spec, meta) VALUES (?, ?, ?)");
     st.text(1, w.table);
@@ -305,12 +314,13 @@ std::optional<StoredTable> Storage::load(const std::string& id) {
   {
     std::lock_guard lk(m_);
     if (!db_) throw Error("storage: the database is not open");
-    Stmt st(db_, "SELECT id, spec, meta FROM tables WHERE id = ?");
+    Stmt st(db_, "SELECT id, spec, meta, created FROM tables WHERE id = ?");
     st.text(1, id);
     if (sqlite3_step(st.s) != SQLITE_ROW) return std::nullopt;
     t.id = st.col_text(0);
     t.spec = nlohmann::json::parse(st.col_text(1), nullptr, false);
     t.meta = nlohmann::json::parse(st.col_text(2), nullptr, false);
+    t.created = sqlite3_column_int64(st.s, 3);
   }
   t.events = load_events(id);
   return t;
@@ -321,16 +331,18 @@ std::vector<StoredTable> Storage::load_all() {
   {
     std::lock_guard lk(m_);
     if (!db_) throw Error("storage: the database is not open");
-    Stmt st(db_, "SELECT id, spec, meta FROM tables ORDER BY created, rowid");
+    Stmt st(db_, "SELECT id, spec, meta, created FROM tables ORDER BY created, rowid");
     while (sqlite3_step(st.s) == SQLITE_ROW) {
       StoredTable t;
       t.id = st.col_text(0);
       t.spec = nlohmann::json::parse(st.col_text(1), nullptr, false);
       t.meta = nlohmann::json::parse(st.col_text(2), nullptr, false);
+      t.created = sqlite3_column_int64(st.s, 3);
       out.push_back(std::move(t));
     }
   }
-  for (auto& t : out) t.events = load_events(t.id);
+  for (auto& t : out)
+    if (!(t.meta.is_object() && t.meta.value("over", false))) t.events = load_events(t.id);
   return out;
 }
 

@@ -33,6 +33,7 @@ struct StoredTable {
   nlohmann::json spec;
   nlohmann::json meta;
   std::vector<RecordEvent> events;
+  int64_t created = 0;  // seconds since the epoch
 };
 
 // One table's change, stored all or nothing: its row (at creation), its meta,
@@ -44,6 +45,7 @@ struct Write {
   std::optional<nlohmann::json> meta;  // set: its meta (with spec: the first meta)
   size_t first = 0;
   std::vector<RecordEvent> events;
+  bool erase = false;  // instead: remove the table and its events
   // Called on the writer thread, in submission order, with "" once durable
   // or the reason it was not stored. It must not wait for the storage.
   std::function<void(const std::string& error)> done;
@@ -73,6 +75,8 @@ class Storage {
   void update_meta(const std::string& id, const nlohmann::json& meta);
   void append_event(const std::string& id, size_t idx, const RecordEvent& e);
 
+  // Every table; the events only of those whose game is not over (meta
+  // "over"): a finished one is loaded whole on demand with load().
   std::vector<StoredTable> load_all();
   std::optional<StoredTable> load(const std::string& id);
   std::vector<RecordEvent> load_events(const std::string& id);

@@ -34,7 +34,7 @@ json public_view(const AnyState& st) {
 }
 
 json Table::meta() const {
-  json j{{"entropies", entropies}, {"started", started}, {"seed", seed}};
+  json j{{"entropies", entropies}, {"started", started}, {"seed", seed}, {"over", over()}};
   j["joined"] = json::array();
   for (bool b : joined) j["joined"].push_back(b);
   return j;
@@ -69,9 +69,14 @@ void Hub::shutdown() {
 // table that a failed write stopped goes on (bot-only tables included).
 void Hub::heal_loop() {
   std::unique_lock lk(heal_m_);
-  while (!stopping_) {
+  for (int tick = 1; !stopping_; ++tick) {
     heal_cv_.wait_for(lk, std::chrono::seconds(1));
     if (stopping_) return;
+    if (tick % 5 == 0) {
+      lk.unlock();
+      expire_waiting();
+      lk.lock();
+    }
     if (!stalled_ && db_.problem().empty()) continue;
     lk.unlock();
     if (db_.probe().empty()) {
@@ -168,6 +173,7 @@ json Hub::create(const json& body, const std::string& client) {
   }
   const int bot_delay = int_option(body, "bot_delay_ms", cfg_.default_bot_delay_ms, 0, 60000);
   const int drop_delay = int_option(body, "drop_delay_ms", cfg_.default_drop_delay_ms, 0, 86400000);
+  const int expire = int_option(body, "expire_s", cfg_.default_expire_s, 1, 30 * 86400);
   std::string takeover = "casual";
   if (body.contains("takeover_level")) {
     const json& v = body["takeover_level"];
@@ -200,9 +206,10 @@ json Hub::create(const json& body, const std::string& client) {
   json spec{{"game", game},          {"options", opts_json},      {"players", players},
             {"tokens", toks},        {"spectate", spectate},      {"secret", secret},
             {"commitment", commitment_of(secret)}, {"bot_delay_ms", bot_delay}, {"drop_delay_ms", drop_delay},
-            {"takeover_level", takeover}, {"client", client}};
+            {"takeover_level", takeover}, {"client", client}, {"expire_s", expire}};
   StoredTable st;
   st.id = id;
+  st.created = static_cast<int64_t>(std::time(nullptr));
   st.spec = spec;
   st.meta = json{{"entropies", std::vector<std::string>(static_cast<size_t>(n))},
                  {"joined", std::vector<bool>(static_cast<size_t>(n), false)},
@@ -266,6 +273,7 @@ std::shared_ptr<Table> Hub::build(const StoredTable& st) {
     t->drop_delay_ms = s.at("drop_delay_ms").get<int>();
     t->takeover_level = s.at("takeover_level").get<std::string>();
     t->client = s.value("client", "");
+    t->expire_s = s.value("expire_s", int64_t{86400});
     t->entropies = st.meta.at("entropies").get<std::vector<std::string>>();
     t->joined = st.meta.at("joined").get<std::vector<bool>>();
     t->started = st.meta.at("started").get<bool>();
@@ -278,6 +286,8 @@ std::shared_ptr<Table> Hub::build(const StoredTable& st) {
   t->connections.assign(n, 0);
   t->autopilot.assign(n, false);
   t->drop_gen.assign(n, 0);
+  t->drop_cancel.assign(n, nullptr);
+  t->created = st.created;
   if (t->entropies.size() != n || t->joined.size() != n || t->tokens.size() != n) {
     if (t->broken.empty()) t->broken = "stored table is inconsistent";
   }
@@ -287,6 +297,7 @@ std::shared_ptr<Table> Hub::build(const StoredTable& st) {
 
 void Hub::restore(StoredTable st) {
   auto t = build(st);
+  if (t->broken.empty() && st.meta.value("over", false)) return;  // finished: loaded on demand
   {
     std::lock_guard lk(t->m);
     bool meta = false;
@@ -315,6 +326,7 @@ void Hub::restore(StoredTable st) {
       }
     }
     if (!t->broken.empty()) std::cerr << "boneyard serve: table " << t->id << ": " << t->broken << "\n";
+    if (t->over() && t->queued == t->durable) return;  // finished (stored before "over" was in the meta)
     {
       std::unique_lock lk2(tables_m_);
       tables_[t->id] = t;
@@ -327,31 +339,54 @@ void Hub::restore(StoredTable st) {
     // Restored after a restart: nobody is connected yet; every human seat
     // gets the usual grace period before a bot plays for it.
     for (int k = 0; k < t->n; ++k)
-      if (t->human(k)) {
-        const uint64_t gen = ++t->drop_gen[static_cast<size_t>(k)];
-        auto timer = std::make_shared<net::steady_timer>(ioc_, std::chrono::milliseconds(t->drop_delay_ms));
-        timer->async_wait([this, t, k, gen, timer](const boost::system::error_code& ec) {
-          if (ec || stopping_) return;
-          std::lock_guard l(t->m);
-          if (t->connections[static_cast<size_t>(k)] == 0 && t->drop_gen[static_cast<size_t>(k)] == gen &&
-              !t->autopilot[static_cast<size_t>(k)] && !t->over()) {
-            t->autopilot[static_cast<size_t>(k)] = true;
-            notice(*t, k, fmt::format("seat {} is away: a {} bot plays for it until they come back", k, t->takeover_level));
-            changed(t);
-          }
-        });
-      }
+      if (t->human(k)) arm_drop(t, k);
   }
   schedule_bot(t);
 }
 
 // ---------------------------------------------------------------- lookup
 
+std::shared_ptr<Table> Hub::find(const std::string& id) {
+  {
+    std::shared_lock lk(tables_m_);
+    auto it = tables_.find(id);
+    if (it != tables_.end()) return it->second;
+  }
+  std::lock_guard lk(cache_m_);
+  auto it = finished_.find(id);
+  return it == finished_.end() ? nullptr : it->second;
+}
+
+// A live table, a recently finished one, or a finished one loaded from the
+// database (and replayed from its seed) on demand.
 std::shared_ptr<Table> Hub::table(const std::string& id) {
-  std::shared_lock lk(tables_m_);
-  auto it = tables_.find(id);
-  if (it == tables_.end()) throw ApiError(404, fmt::format("no table '{}'", id.substr(0, 64)));
-  return it->second;
+  if (auto t = find(id)) return t;
+  std::optional<StoredTable> st;
+  if (id.size() <= 64) {
+    try {
+      st = db_.load(id);
+    } catch (const std::exception& e) {
+      throw ApiError(503, fmt::format("storage failed: {}", e.what()));
+    }
+  }
+  if (!st) throw ApiError(404, fmt::format("no table '{}'", id.substr(0, 64)));
+  auto t = build(*st);
+  {
+    std::lock_guard lk(t->m);
+    if (t->broken.empty() && t->started) {
+      try {
+        t->session = replay_from_seed(t->game, t->options, t->seed, st->events);
+        for (int k = 0; k < t->n; ++k) t->session->players()[static_cast<size_t>(k)] = t->players[static_cast<size_t>(k)];
+      } catch (const std::exception& e) {
+        t->broken = fmt::format("stored table does not replay: {}", e.what());
+        t->session.reset();
+      }
+    }
+    t->durable = t->queued = st->events.size();
+    if (!t->finished()) throw ApiError(404, fmt::format("no table '{}'", id.substr(0, 64)));
+  }
+  keep_finished(t);
+  return t;
 }
 
 int Hub::seat_for(const Table& t, const std::string& token) const {
@@ -442,6 +477,10 @@ void Hub::changed(const std::shared_ptr<Table>& t) {
   if (!t->arrivals.empty()) {
     for (const auto& a : t->arrivals) measured(a);
     t->arrivals.clear();
+  }
+  if (t->finished()) {
+    retire(t);
+    return;
   }
   schedule_bot(t);
 }
@@ -555,8 +594,9 @@ std::string Hub::commit_move(const std::shared_ptr<Table>& t, int seat, const st
     throw ApiError(400, e.what());
   }
   settle(*t);
-  if (t->session->state().terminal()) notice(*t, -1, "the game is over; the server's secret is revealed");
-  persist(t, false, arrival, std::move(then));
+  const bool over = t->session->state().terminal();
+  if (over) notice(*t, -1, "the game is over; the server's secret is revealed");
+  persist(t, over, arrival, std::move(then));  // the meta says "over": not loaded at start any more
   return canon;
 }
 
@@ -667,6 +707,7 @@ int Hub::subscribe(const std::string& id, const std::string& token, const std::o
     const size_t u = static_cast<size_t>(seat);
     if (t->connections[u]++ == 0) {
       ++t->drop_gen[u];
+      release_drop(*t, seat);  // the player is back: the timer (and the table it holds) go now
       if (t->autopilot[u]) {
         t->autopilot[u] = false;
         notice(*t, seat, fmt::format("seat {} is back and plays again", seat));
@@ -679,12 +720,8 @@ int Hub::subscribe(const std::string& id, const std::string& token, const std::o
 }
 
 void Hub::unsubscribe(const std::string& id, int seat, const Subscriber* sub) {
-  std::shared_ptr<Table> t;
-  try {
-    t = table(id);
-  } catch (const ApiError&) {
-    return;
-  }
+  std::shared_ptr<Table> t = find(id);  // never loads a finished table back
+  if (!t) return;
   std::lock_guard lk(t->m);
   auto& subs = t->subs;
   subs.erase(std::remove_if(subs.begin(), subs.end(),
@@ -696,19 +733,89 @@ void Hub::unsubscribe(const std::string& id, int seat, const Subscriber* sub) {
   if (seat < 0 || seat >= t->n) return;
   const size_t u = static_cast<size_t>(seat);
   if (t->connections[u] > 0 && --t->connections[u] == 0 && t->session && !t->over()) {
-    const uint64_t gen = ++t->drop_gen[u];
     notice(*t, seat, fmt::format("seat {} disconnected; the seat is kept for them", seat));
-    auto timer = std::make_shared<net::steady_timer>(ioc_, std::chrono::milliseconds(t->drop_delay_ms));
-    timer->async_wait([this, t, seat, gen, timer](const boost::system::error_code& ec) {
-      if (ec || stopping_) return;
-      std::lock_guard l(t->m);
-      const size_t v = static_cast<size_t>(seat);
-      if (t->connections[v] == 0 && t->drop_gen[v] == gen && !t->autopilot[v] && !t->over()) {
-        t->autopilot[v] = true;
-        notice(*t, seat, fmt::format("seat {} is away: a {} bot plays for it until they come back", seat, t->takeover_level));
-        changed(t);
-      }
+    arm_drop(t, seat);
+    changed(t);
+  }
+}
+
+// With t->m held: after drop_delay_ms without a connection, a bot plays
+// the seat. The timer is released as soon as the player returns.
+void Hub::arm_drop(const std::shared_ptr<Table>& t, int seat) {
+  const size_t u = static_cast<size_t>(seat);
+  release_drop(*t, seat);
+  const uint64_t gen = ++t->drop_gen[u];
+  auto timer = std::make_shared<net::steady_timer>(ioc_, std::chrono::milliseconds(t->drop_delay_ms));
+  timer->async_wait([this, t, seat, gen, timer](const boost::system::error_code& ec) {
+    if (ec || stopping_) return;
+    std::lock_guard l(t->m);
+    const size_t v = static_cast<size_t>(seat);
+    if (t->drop_gen[v] == gen) t->drop_cancel[v] = nullptr;
+    if (t->connections[v] == 0 && t->drop_gen[v] == gen && !t->autopilot[v] && !t->over()) {
+      t->autopilot[v] = true;
+      notice(*t, seat, fmt::format("seat {} is away: a {} bot plays for it until they come back", seat, t->takeover_level));
+      changed(t);
+    }
+  });
+  t->drop_cancel[u] = [this, w = std::weak_ptr<net::steady_timer>(timer)] {
+    net::post(ioc_, [w] {
+      if (auto p = w.lock()) p->cancel();
     });
+  };
+}
+
+void Hub::release_drop(Table& t, int seat) {
+  auto& c = t.drop_cancel[static_cast<size_t>(seat)];
+  if (c) c();
+  c = nullptr;
+}
+
+// ---------------------------------------------------------------- retention
+
+// With t->m held: a finished game leaves the live tables (it stays in the
+// database, and in a small cache of recently finished ones).
+void Hub::retire(const std::shared_ptr<Table>& t) {
+  for (int k = 0; k < t->n; ++k) release_drop(*t, k);
+  {
+    std::unique_lock lk(tables_m_);
+    tables_.erase(t->id);
+  }
+  keep_finished(t);
+}
+
+void Hub::keep_finished(const std::shared_ptr<Table>& t) {
+  std::lock_guard lk(cache_m_);
+  if (finished_.emplace(t->id, t).second) finished_order_.push_back(t->id);
+  while (finished_order_.size() > cfg_.finished_cache) {
+    finished_.erase(finished_order_.front());
+    finished_order_.pop_front();
+  }
+}
+
+// Tables whose game never started (someone they wait for never joined)
+// leave after their expire_s, from memory and from the database.
+void Hub::expire_waiting() {
+  const int64_t now = static_cast<int64_t>(std::time(nullptr));
+  std::vector<std::shared_ptr<Table>> all;
+  {
+    std::shared_lock l(tables_m_);
+    for (const auto& [id, t] : tables_) all.push_back(t);
+  }
+  for (const auto& t : all) {
+    std::lock_guard lk(t->m);
+    if (t->started || t->inflight > 0 || now < t->created + t->expire_s) continue;
+    for (int k = 0; k < t->n; ++k) release_drop(*t, k);
+    {
+      std::unique_lock l(tables_m_);
+      tables_.erase(t->id);
+    }
+    Write w;
+    w.table = t->id;
+    w.gen = t->gen;
+    w.erase = true;
+    db_.submit(std::move(w));
+    notice(*t, -1, "nobody joined in time: the table is closed");
+    t->broken = "the table expired before every seat joined";
     changed(t);
   }
 }
@@ -958,7 +1065,7 @@ json Hub::review(const std::string& id, const std::string& token, int hand, std:
   return r;
 }
 
-json Hub::replay(const std::string& id) {
+json Hub::replay(const std::string& id, size_t from) {
   auto t = table(id);
   nlohmann::json rec;
   {
@@ -970,7 +1077,7 @@ json Hub::replay(const std::string& id) {
     rec = t->session->record();
     rec["players"] = t->players;
   }
-  json r = replay_steps(rec);
+  json r = replay_steps(rec, from);
   r["table"] = id;
   return r;
 }
@@ -979,7 +1086,8 @@ json Hub::health() {
   const std::string problem = db_.problem();
   json h{{"ok", problem.empty()}, {"storage", problem.empty() ? std::string("ok") : problem}};
   std::shared_lock lk(tables_m_);
-  h["tables"] = tables_.size();
+  h["tables"] = tables_.size();  // live: finished ones are in the database only
+  h["in_memory"] = Table::alive();
   return h;
 }
 

@@ -54,11 +54,13 @@ struct HubConfig {
   // own, so a cheap bot never waits behind an expensive one:
   int bot_threads = 0;
   int strong_threads = 0;    // strong/expert decisions at once, server-wide (0: half the cores, at least 1)
-  int strong_per_client = 1; // ... and per address that created the tables (0: no cap)
+  int strong_per_client = 2; // ... and per address that created the tables (0: no cap)
   bool run_bots = true;      // false: bots never move (the fuzz target)
   int default_bot_delay_ms = 600;
   int default_drop_delay_ms = 60000;
-  size_t max_tables = 100000;
+  size_t max_tables = 100000;    // live tables (finished ones leave memory)
+  int default_expire_s = 86400;   // a table whose game has not started is closed after this (table option expire_s)
+  size_t finished_cache = 256;    // finished tables kept in memory after their end (the rest load on demand)
   bool measure = false;      // keep each move's latency (serve-bench)
 };
 
@@ -74,6 +76,14 @@ struct HubStats {
 const std::vector<std::string>& bot_levels();
 
 struct Table {
+  Table() { ++alive_; }
+  ~Table() { --alive_; }
+  Table(const Table&) = delete;
+  Table& operator=(const Table&) = delete;
+  // Tables in memory in this process: live ones, cached finished ones, and
+  // any still held by a timer or a request (/api/health "in_memory").
+  static size_t alive() { return alive_; }
+  inline static std::atomic<size_t> alive_{0};
   std::mutex m;
   std::string id;
   nlohmann::json spec;  // as stored: game, options, players, tokens, secret, table options
@@ -99,6 +109,9 @@ struct Table {
   std::vector<int> connections;
   std::vector<bool> autopilot;       // a dropped human's seat, played by a bot
   std::vector<uint64_t> drop_gen;
+  std::vector<std::function<void()>> drop_cancel;  // per seat: cancels its drop timer
+  int64_t created = 0;   // seconds since the epoch
+  int64_t expire_s = 86400;
   std::vector<nlohmann::json> notices;
   uint64_t notice_seq = 0;
   bool bot_pending = false;
@@ -152,7 +165,8 @@ class Hub {
   nlohmann::json review(const std::string& id, const std::string& token, int hand, std::optional<int> seat);
   // Every step of a finished game with every hand shown (replay_steps);
   // refused (409) while the game is in progress.
-  nlohmann::json replay(const std::string& id);
+  // One page of them from step `from` (replay_steps).
+  nlohmann::json replay(const std::string& id, size_t from = 0);
   nlohmann::json health();
   // A WebSocket client: joins the seat (a human seat's connection counts as
   // presence: it takes the seat back from a bot) and receives every change.
@@ -165,6 +179,12 @@ class Hub {
 
  private:
   std::shared_ptr<Table> table(const std::string& id);
+  std::shared_ptr<Table> find(const std::string& id);
+  void arm_drop(const std::shared_ptr<Table>& t, int seat);
+  void release_drop(Table& t, int seat);
+  void retire(const std::shared_ptr<Table>& t);
+  void keep_finished(const std::shared_ptr<Table>& t);
+  void expire_waiting();
   int seat_for(const Table& t, const std::string& token) const;
   nlohmann::json message(Table& t, int seat);
   void changed(const std::shared_ptr<Table>& t);
@@ -210,6 +230,9 @@ class Hub {
   std::map<std::string, int> strong_running_;
   std::map<std::string, std::deque<std::function<void()>>> strong_waiting_;
   std::atomic<bool> stalled_{false};
+  std::mutex cache_m_;
+  std::map<std::string, std::shared_ptr<Table>> finished_;
+  std::deque<std::string> finished_order_;
   std::mutex heal_m_;
   std::condition_variable heal_cv_;
   std::thread heal_;
