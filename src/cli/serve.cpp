@@ -22,7 +22,15 @@ void add_serve(CLI::App& app) {
                   "Serve the files in this folder at / (default: the built browser app, web/dist, when there is one; "
                   "'none' serves no files)");
   cmd->add_option("--threads", cfg->io_threads, "Network threads")->capture_default_str();
-  cmd->add_option("--bot-threads", cfg->hub.bot_threads, "Bot thinking threads (0: one per core)")->capture_default_str();
+  cmd->add_option("--bot-threads", cfg->hub.bot_threads, "Threads for cheap bots (beginner, casual) and broadcasts (0: one per core)")
+      ->capture_default_str();
+  cmd->add_option("--strong-threads", cfg->hub.strong_threads,
+                  "Strong and expert bot decisions at once, server-wide, on their own threads (0: half the cores)")
+      ->capture_default_str();
+  cmd->add_option("--strong-per-client", cfg->hub.strong_per_client,
+                  "Strong and expert decisions at once for the tables of one address (0: no cap)")
+      ->capture_default_str();
+  cmd->add_option("--max-tables", cfg->hub.max_tables, "Live tables at most (finished ones leave memory)")->capture_default_str();
   cmd->add_option("--sync", *sync, "SQLite synchronous mode: full (survives power loss) or normal (survives a crash)")
       ->check(CLI::IsMember({"full", "normal"}))
       ->capture_default_str();

@@ -220,16 +220,18 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Reque
     if (method == "POST" && media_type(req.content_type) != "application/json")
       throw ApiError(415, "send the body as JSON with the header Content-Type: application/json");
     // The costly requests are counted per address (fair shares).
-    auto spend = [&](Cost c) -> std::optional<HttpResponse> {
+    // A replay's later pages cost a tenth: the app fetches every page of a game.
+    auto spend = [&](Cost c, double cost = 1) -> std::optional<HttpResponse> {
       if (!req.limits) return std::nullopt;
-      if (const int wait = req.limits->take(req.client, c)) return too_many(wait, c == Cost::create ? "new tables" : "hints, reviews or replays");
+      if (const int wait = req.limits->take(req.client, c, cost))
+        return too_many(wait, c == Cost::create ? "new tables" : "hints, reviews or replays");
       return std::nullopt;
     };
     if (seg.size() == 2 && seg[1] == "health") {
       need("GET");
-      json h = hub.health();
+      json h = hub.health();  // 503 while the storage fails: a load balancer's signal
       if (req.limits) h["connections"] = req.limits->connections();
-      return ok(h, h.value("ok", true) ? 200 : 503);
+      return ok(h, h.value("ok", false) ? 200 : 503);
     }
     if (seg.size() == 2 && seg[1] == "games") {
       // Every registered game and preset with its options (the values the
@@ -250,15 +252,16 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Reque
     if (seg.size() == 2 && seg[1] == "replay") {
       // A record file the app was given (dropped on the lobby): its steps.
       need("POST");
-      if (auto r = spend(Cost::think)) return *r;
-      return ok(replay_steps(parse_record_text(body)));
+      const size_t from = replay_page_from(query("from"));
+      if (auto r = spend(Cost::think, from == 0 ? 1 : 0.1)) return *r;
+      return ok(replay_steps(parse_record_text(body), from));
     }
     if (seg.size() >= 2 && seg[1] == "tables") {
       if (seg.size() == 2) {
         need("POST");
         const json b = parse_body(body);
         if (auto r = spend(Cost::create)) return *r;
-        return ok(hub.create(b), 201);
+        return ok(hub.create(b, req.client), 201);
       }
       const std::string& id = seg[2];
       if (seg.size() == 3) {
@@ -306,8 +309,9 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Reque
         }
         if (what == "replay") {
           need("GET");
-          if (auto r = spend(Cost::think)) return *r;
-          return ok(hub.replay(id));
+          const size_t from = replay_page_from(query("from"));
+          if (auto r = spend(Cost::think, from == 0 ? 1 : 0.1)) return *r;
+          return ok(hub.replay(id, from));
         }
         if (what == "fairness") {
           need("GET");

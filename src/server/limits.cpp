@@ -8,7 +8,7 @@ namespace {
 const RateLimit& limit_of(const LimitsConfig& c, Cost k) { return k == Cost::create ? c.create : c.think; }
 }  // namespace
 
-int Limits::take(const std::string& addr, Cost c) {
+int Limits::take(const std::string& addr, Cost c, double cost) {
   const auto now = std::chrono::steady_clock::now();
   const RateLimit& l = limit_of(cfg_, c);
   std::lock_guard lk(m_);
@@ -17,12 +17,12 @@ int Limits::take(const std::string& addr, Cost c) {
   if (b.tokens < 0) b.tokens = l.burst;
   else b.tokens = std::min(l.burst, b.tokens + l.rate * std::chrono::duration<double>(now - b.last).count());
   b.last = now;
-  if (b.tokens >= 1) {
-    b.tokens -= 1;
+  if (b.tokens >= cost) {
+    b.tokens -= cost;
     return 0;
   }
   if (l.rate <= 0) return 3600;
-  return std::max(1, static_cast<int>(std::ceil((1 - b.tokens) / l.rate)));
+  return std::max(1, static_cast<int>(std::ceil((cost - b.tokens) / l.rate)));
 }
 
 bool Limits::open(const std::string& addr) {

@@ -28,9 +28,9 @@ enum class Cost { create, think };
 class Limits {
  public:
   explicit Limits(LimitsConfig cfg) : cfg_(cfg) {}
-  // Takes one request of kind `c` for `addr`; 0 when allowed, else the whole
-  // seconds to wait (for Retry-After).
-  int take(const std::string& addr, Cost c);
+  // Takes a request of kind `c` costing `cost` tokens for `addr`; 0 when
+  // allowed, else the whole seconds to wait (for Retry-After).
+  int take(const std::string& addr, Cost c, double cost = 1);
   // A connection from addr: false (and nothing counted) at either cap.
   bool open(const std::string& addr);
   void close(const std::string& addr);

@@ -36,7 +36,18 @@ std::unique_ptr<Session> replay_record_from_seed(const nlohmann::json& r) {
   return s;
 }
 
-nlohmann::json replay_steps(const nlohmann::json& r) {
+size_t replay_page_from(const std::string& text) {
+  if (text.empty()) return 0;
+  size_t v = 0;
+  for (const char c : text) {
+    if (c < '0' || c > '9' || text.size() > 6) throw Error(fmt::format("'from' must be a step number from 0 to {}", kMaxReplayEvents));
+    v = v * 10 + static_cast<size_t>(c - '0');
+  }
+  if (v > kMaxReplayEvents) throw Error(fmt::format("'from' must be a step number from 0 to {}", kMaxReplayEvents));
+  return v;
+}
+
+nlohmann::json replay_steps(const nlohmann::json& r, size_t from) {
   using nlohmann::json;
   Session::start_of_record(r);  // the header first: "not a Boneyard record" before "missing events"
   const auto events = Session::record_events(r);
@@ -45,7 +56,11 @@ nlohmann::json replay_steps(const nlohmann::json& r) {
   Session::from_record(r);  // every move legal, every hand's result as recorded
   Session s = Session::start_of_record(r);
   json steps = json::array();
+  const size_t total = events.size() + 1;
+  const size_t to = std::min(total, from + kReplayPage);  // steps [from, to) are built
+  size_t index = 0;
   auto step = [&](const RecordEvent* e) {
+    if (index++ < from || index > to) return;
     const AnyState& st = s.state();
     json j{{"view", st.view(-1)}, {"scores", st.scores()}, {"hands_finished", st.hands().size()}, {"over", st.terminal()}};
     if (e) {
@@ -63,7 +78,7 @@ nlohmann::json replay_steps(const nlohmann::json& r) {
     const auto& hs = s.state().hands();
     if (hs.size() > hands) {
       hands = hs.size();
-      steps.back()["hand"] = summary_json(hs.back());
+      if (index > from && index <= to) steps.back()["hand"] = summary_json(hs.back());
     }
   }
   const AnyState& st = s.state();
@@ -71,7 +86,8 @@ nlohmann::json replay_steps(const nlohmann::json& r) {
   if (r.contains("players") && r["players"].is_array())
     for (const auto& p : r["players"]) players.push_back(p.is_string() ? p.get<std::string>() : std::string());
   json out{{"game", s.entry().name}, {"family", s.entry().family}, {"seats", st.num_seats()}, {"players", players},
-           {"over", st.terminal()}, {"steps", steps}};
+           {"over", st.terminal()}, {"from", from}, {"total_steps", total},
+           {"next", to < total ? json(to) : json(nullptr)}, {"steps", steps}};
   if (st.terminal()) out["returns"] = st.returns();
   return out;
 }

@@ -25,7 +25,14 @@ std::unique_ptr<Session> replay_record_from_seed(const nlohmann::json& record);
 // a record the client sent), the scores and, where the event ended a hand,
 // that hand's summary. Checks the record first (Session::from_record);
 // throws Error naming the problem.
-nlohmann::json replay_steps(const nlohmann::json& record);
+//
+// One page of steps per answer (kReplayPage from step `from`), so an answer
+// stays small however long the game: {"from", "total_steps", "next" (the
+// next page's `from`, or null)} besides the steps.
+nlohmann::json replay_steps(const nlohmann::json& record, size_t from = 0);
 inline constexpr size_t kMaxReplayEvents = 20000;
+inline constexpr size_t kReplayPage = 200;
+// The `from` query parameter ("" = 0); throws Error naming the problem.
+size_t replay_page_from(const std::string& text);
 
 }  // namespace boneyard::server

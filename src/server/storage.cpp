@@ -1,7 +1,15 @@
 #include "server/storage.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <sqlite3.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <future>
 
 #include "core/error.h"
 
@@ -10,7 +18,8 @@ namespace boneyard::server {
 namespace {
 struct Stmt {
   sqlite3_stmt* s = nullptr;
-  Stmt(sqlite3* db, const char* sql) {
+  sqlite3* db;
+  Stmt(sqlite3* d, const char* sql) : db(d) {
     if (sqlite3_prepare_v2(db, sql, -1, &s, nullptr) != SQLITE_OK)
       throw Error(fmt::format("storage: {}", sqlite3_errmsg(db)));
   }
@@ -21,71 +30,277 @@ struct Stmt {
     const auto* p = sqlite3_column_text(s, i);
     return p ? std::string(reinterpret_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(s, i))) : std::string();
   }
+  void done() {
+    if (sqlite3_step(s) != SQLITE_DONE) throw Error(fmt::format("storage: {}", sqlite3_errmsg(db)));
+  }
 };
+
+bool in_memory(const std::string& path) { return path.empty() || path == ":memory:" || path.rfind("file:", 0) == 0; }
 }  // namespace
 
-Storage::Storage(const std::string& path, bool full_sync) {
-  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr) != SQLITE_OK) {
+Storage::Storage(const std::string& path, bool full_sync) : path_(path), full_sync_(full_sync) {
+  if (!in_memory(path)) {
+    // One server per database, for the process's life: a second one would
+    // write events the first never sees. flock is released by the kernel
+    // when the process dies, however it dies.
+    const std::string lock = path + ".lock";
+    lock_fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (lock_fd_ < 0) lock_fd_ = ::open(lock.c_str(), O_RDONLY | O_CLOEXEC);
+    if (lock_fd_ < 0) throw Error(fmt::format("cannot open the lock file '{}': {}", lock, std::strerror(errno)));
+    if (flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+      const int e = errno;
+      char buf[32] = {};
+      const ssize_t n = pread(lock_fd_, buf, sizeof buf - 1, 0);
+      ::close(lock_fd_);
+      lock_fd_ = -1;
+      if (e == EWOULDBLOCK)
+        throw Error(fmt::format("the database '{}' is in use by another boneyard serve{}: one server per database "
+                                "(stop that one, or give this one another --db)",
+                                path, n > 0 ? fmt::format(" (process {})", std::string(buf, static_cast<size_t>(n))) : ""));
+      throw Error(fmt::format("cannot lock '{}': {}", lock, std::strerror(e)));
+    }
+    if (ftruncate(lock_fd_, 0) == 0) {
+      const std::string pid = std::to_string(getpid());
+      if (pwrite(lock_fd_, pid.data(), pid.size(), 0) < 0) {
+        // The pid is only for the message above; the lock is what counts.
+      }
+    }
+  }
+  try {
+    std::lock_guard lk(m_);
+    open();
+  } catch (...) {
+    if (lock_fd_ >= 0) ::close(lock_fd_);
+    throw;
+  }
+  thread_ = std::thread([this] { writer(); });
+}
+
+Storage::~Storage() {
+  stop();
+  sqlite3_close(db_);
+  if (lock_fd_ >= 0) ::close(lock_fd_);
+}
+
+void Storage::stop() {
+  {
+    std::lock_guard lk(q_m_);
+    stopping_ = true;
+  }
+  q_cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+// With m_ held.
+void Storage::open() {
+  if (db_) sqlite3_close(db_);
+  db_ = nullptr;
+  if (!in_memory(path_)) {
+    // SQLite makes the -wal and -shm files with the database file's mode: a
+    // read-only database leaves read-only ones behind. Once the database is
+    // writable again, so are they (they are ours), or it would never heal.
+    struct stat db_st {};
+    if (::stat(path_.c_str(), &db_st) == 0 && ::access(path_.c_str(), W_OK) == 0)
+      for (const char* ext : {"-wal", "-shm"}) {
+        const std::string f = path_ + ext;
+        if (::access(f.c_str(), F_OK) == 0 && ::access(f.c_str(), W_OK) != 0) ::chmod(f.c_str(), db_st.st_mode & 07777);
+      }
+  }
+  if (sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_URI,
+                      nullptr) != SQLITE_OK) {
     std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
     db_ = nullptr;
-    throw Error(fmt::format("cannot open database '{}': {}", path, msg));
+    throw Error(fmt::format("cannot open database '{}': {}", path_, msg));
   }
   sqlite3_busy_timeout(db_, 5000);
-  try {
-    exec("PRAGMA journal_mode=WAL");
-    exec(full_sync ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
-    exec("CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, spec TEXT NOT NULL, meta TEXT NOT NULL, "
-         "created INTEGER NOT NULL DEFAULT (strftime('%s','now')))");
-    exec("CREATE TABLE IF NOT EXISTS events (table_id TEXT NOT NULL, idx INTEGER NOT NULL, chance INTEGER NOT NULL, "
-         "seat INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (table_id, idx))");
-  } catch (...) {
-    sqlite3_close(db_);
-    throw;
+  exec("PRAGMA journal_mode=WAL");
+  exec(full_sync_ ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
+  if (sqlite3_db_readonly(db_, "main") == 1) {
+    // Served as it is (every table readable), loudly unhealthy; the writer
+    // reopens it on each try, so it heals when the file is writable again.
+    std::lock_guard lk(q_m_);
+    problem_ = fmt::format("the database '{}' is read-only: moves are refused until it is writable", path_);
+    reopen_ = true;
+    return;
   }
+  exec("CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, spec TEXT NOT NULL, meta TEXT NOT NULL, "
+       "created INTEGER NOT NULL DEFAULT (strftime('%s','now')))");
+  exec("CREATE TABLE IF NOT EXISTS events (table_id TEXT NOT NULL, idx INTEGER NOT NULL, chance INTEGER NOT NULL, "
+       "seat INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (table_id, idx))");
+  exec("CREATE TABLE IF NOT EXISTS probe (k INTEGER PRIMARY KEY, at INTEGER NOT NULL)");
 }
-
-Storage::~Storage() { sqlite3_close(db_); }
 
 void Storage::exec(const char* sql) {
   char* err = nullptr;
   if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
-    std::string msg = err ? err : "?";
+    std::string msg = err ? err : sqlite3_errmsg(db_);
     sqlite3_free(err);
     throw Error(fmt::format("storage: {}", msg));
   }
 }
 
+// With m_ held, inside the writer's transaction.
+void Storage::apply(const Write& w) {
+  if (w.table.empty()) {  // the probe
+    exec("INSERT OR REPLACE INTO probe (k, at) VALUES (1, strftime('%s','now'))");
+    return;
+  }
+  if (w.erase) {
+    Stmt ev(db_, "DELETE FROM events WHERE table_id = ?");
+    ev.text(1, w.table);
+    ev.done();
+    Stmt tb(db_, "DELETE FROM tables WHERE id = ?");
+    tb.text(1, w.table);
+    tb.done();
+    return;
+  }
+  if (w.spec) {
+    Stmt st(db_, "INSERT INTO tables (id, spec, meta) VALUES (?, ?, ?)");
+    st.text(1, w.table);
+    st.text(2, w.spec->dump());
+    st.text(3, w.meta ? w.meta->dump() : std::string("{}"));
+    st.done();
+  } else if (w.meta) {
+    Stmt st(db_, "UPDATE tables SET meta = ? WHERE id = ?");
+    st.text(1, w.meta->dump());
+    st.text(2, w.table);
+    st.done();
+  }
+  if (w.events.empty()) return;
+  Stmt st(db_, "INSERT INTO events (table_id, idx, chance, seat, text) VALUES (?, ?, ?, ?, ?)");
+  for (size_t i = 0; i < w.events.size(); ++i) {
+    const RecordEvent& e = w.events[i];
+    sqlite3_reset(st.s);
+    st.text(1, w.table);
+    st.integer(2, static_cast<int64_t>(w.first + i));
+    st.integer(3, e.chance ? 1 : 0);
+    st.integer(4, e.seat);
+    st.text(5, e.text);
+    st.done();
+  }
+}
+
+void Storage::writer() {
+  for (;;) {
+    std::deque<Write> batch;
+    {
+      std::unique_lock lk(q_m_);
+      q_cv_.wait(lk, [&] { return !queue_.empty() || stopping_; });
+      if (queue_.empty()) return;
+      batch.swap(queue_);
+    }
+    std::vector<char> refused(batch.size(), 0);
+    for (size_t i = 0; i < batch.size(); ++i) {
+      auto it = failed_gen_.find(batch[i].table);
+      refused[i] = it != failed_gen_.end() && batch[i].gen <= it->second;
+    }
+    std::string err;
+    {
+      std::lock_guard lk(m_);
+      try {
+        if (reopen_ || !db_) {
+          open();
+          if (sqlite3_db_readonly(db_, "main") == 1) throw Error(problem());
+          reopen_ = false;
+        }
+        exec("BEGIN IMMEDIATE");
+        for (size_t i = 0; i < batch.size(); ++i)
+          if (!refused[i]) apply(batch[i]);
+        exec("COMMIT");
+      } catch (const std::exception& e) {
+        err = e.what();
+        if (db_ && sqlite3_get_autocommit(db_) == 0) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+        reopen_ = true;  // a fresh connection for the next try: a file made writable again, a new WAL
+      }
+    }
+    {
+      std::lock_guard lk(q_m_);
+      problem_ = err.empty() ? std::string() : fmt::format("storage failing: {}", err);
+      if (err.empty()) ++commits_;
+    }
+    if (!err.empty())
+      for (size_t i = 0; i < batch.size(); ++i)
+        if (!refused[i] && !batch[i].table.empty()) {
+          auto& g = failed_gen_[batch[i].table];
+          g = std::max(g, batch[i].gen);
+        }
+    for (size_t i = 0; i < batch.size(); ++i) {
+      if (!batch[i].done) continue;
+      try {
+        batch[i].done(refused[i] ? std::string("an earlier change of this table was not stored") : err);
+      } catch (const std::exception&) {
+        // A done never throws by contract; the writer must outlive a broken one.
+      }
+    }
+  }
+}
+
+bool Storage::submit(Write w) {
+  std::lock_guard lk(q_m_);
+  if (stopping_) return false;
+  queue_.push_back(std::move(w));
+  q_cv_.notify_one();
+  return true;
+}
+
+void Storage::write(Write w) {
+  auto p = std::make_shared<std::promise<std::string>>();
+  auto f = p->get_future();
+  auto inner = std::move(w.done);
+  w.done = [p, inner](const std::string& e) {
+    if (inner) inner(e);
+    p->set_value(e);
+  };
+  if (!submit(std::move(w))) throw Error("storage: the server is stopping");
+  const std::string e = f.get();
+  if (!e.empty()) throw Error(fmt::format("storage: {}", e));
+}
+
 void Storage::create_table(const std::string& id, const nlohmann::json& spec, const nlohmann::json& meta) {
-  std::lock_guard lk(m_);
-  Stmt st(db_, "INSERT INTO tables (id, spec, meta) VALUES (?, ?, ?)");
-  st.text(1, id);
-  st.text(2, spec.dump());
-  st.text(3, meta.dump());
-  if (sqlite3_step(st.s) != SQLITE_DONE) throw Error(fmt::format("storage: {}", sqlite3_errmsg(db_)));
+  Write w;
+  w.table = id;
+  w.spec = spec;
+  w.meta = meta;
+  write(std::move(w));
 }
 
 void Storage::update_meta(const std::string& id, const nlohmann::json& meta) {
-  std::lock_guard lk(m_);
-  Stmt st(db_, "UPDATE tables SET meta = ? WHERE id = ?");
-  st.text(1, meta.dump());
-  st.text(2, id);
-  if (sqlite3_step(st.s) != SQLITE_DONE) throw Error(fmt::format("storage: {}", sqlite3_errmsg(db_)));
+  Write w;
+  w.table = id;
+  w.meta = meta;
+  write(std::move(w));
 }
 
 void Storage::append_event(const std::string& id, size_t idx, const RecordEvent& e) {
-  std::lock_guard lk(m_);
-  Stmt st(db_, "INSERT INTO events (table_id, idx, chance, seat, text) VALUES (?, ?, ?, ?, ?)");
-  st.text(1, id);
-  st.integer(2, static_cast<int64_t>(idx));
-  st.integer(3, e.chance ? 1 : 0);
-  st.integer(4, e.seat);
-  st.text(5, e.text);
-  if (sqlite3_step(st.s) != SQLITE_DONE) throw Error(fmt::format("storage: {}", sqlite3_errmsg(db_)));
+  Write w;
+  w.table = id;
+  w.first = idx;
+  w.events.push_back(e);
+  write(std::move(w));
+}
+
+std::string Storage::problem() const {
+  std::lock_guard lk(q_m_);
+  return problem_;
+}
+
+uint64_t Storage::commits() const {
+  std::lock_guard lk(q_m_);
+  return commits_;
+}
+
+std::string Storage::probe() {
+  try {
+    write(Write{});
+  } catch (const Error&) {
+  }
+  return problem();
 }
 
 std::vector<RecordEvent> Storage::load_events(const std::string& id) {
   std::lock_guard lk(m_);
+  if (!db_) throw Error("storage: the database is not open");
   Stmt st(db_, "SELECT chance, seat, text FROM events WHERE table_id = ? ORDER BY idx");
   st.text(1, id);
   std::vector<RecordEvent> out;
@@ -94,20 +309,40 @@ std::vector<RecordEvent> Storage::load_events(const std::string& id) {
   return out;
 }
 
+std::optional<StoredTable> Storage::load(const std::string& id) {
+  StoredTable t;
+  {
+    std::lock_guard lk(m_);
+    if (!db_) throw Error("storage: the database is not open");
+    Stmt st(db_, "SELECT id, spec, meta, created FROM tables WHERE id = ?");
+    st.text(1, id);
+    if (sqlite3_step(st.s) != SQLITE_ROW) return std::nullopt;
+    t.id = st.col_text(0);
+    t.spec = nlohmann::json::parse(st.col_text(1), nullptr, false);
+    t.meta = nlohmann::json::parse(st.col_text(2), nullptr, false);
+    t.created = sqlite3_column_int64(st.s, 3);
+  }
+  t.events = load_events(id);
+  return t;
+}
+
 std::vector<StoredTable> Storage::load_all() {
   std::vector<StoredTable> out;
   {
     std::lock_guard lk(m_);
-    Stmt st(db_, "SELECT id, spec, meta FROM tables ORDER BY created, rowid");
+    if (!db_) throw Error("storage: the database is not open");
+    Stmt st(db_, "SELECT id, spec, meta, created FROM tables ORDER BY created, rowid");
     while (sqlite3_step(st.s) == SQLITE_ROW) {
       StoredTable t;
       t.id = st.col_text(0);
       t.spec = nlohmann::json::parse(st.col_text(1), nullptr, false);
       t.meta = nlohmann::json::parse(st.col_text(2), nullptr, false);
+      t.created = sqlite3_column_int64(st.s, 3);
       out.push_back(std::move(t));
     }
   }
-  for (auto& t : out) t.events = load_events(t.id);
+  for (auto& t : out)
+    if (!(t.meta.is_object() && t.meta.value("over", false))) t.events = load_events(t.id);
   return out;
 }
 

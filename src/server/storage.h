@@ -2,10 +2,22 @@
 // SQLite storage (docs/server.md, "Storage"): a table is its record. One row
 // per table (its spec, fixed at creation, and its meta: who joined, the
 // entropies, whether it started and its derived seed) and one row per event,
-// in order. WAL journal; every write is its own transaction, committed
-// before the server acknowledges or broadcasts anything.
+// in order. WAL journal.
+//
+// Writes go through one writer thread in groups (group commit): every write
+// waiting when a transaction starts goes into that one transaction, and each
+// write's `done` is called once its transaction is durable (or has failed),
+// so the server acknowledges and broadcasts only what is stored, with one
+// fsync for many moves. The database is locked for the process's life: a
+// second server on the same file refuses to start.
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -21,28 +33,85 @@ struct StoredTable {
   nlohmann::json spec;
   nlohmann::json meta;
   std::vector<RecordEvent> events;
+  int64_t created = 0;  // seconds since the epoch
+};
+
+// One table's change, stored all or nothing: its row (at creation), its meta,
+// and events first, first+1, ...
+struct Write {
+  std::string table;
+  uint64_t gen = 0;  // the table's generation: see Storage::submit
+  std::optional<nlohmann::json> spec;  // set: insert the table's row
+  std::optional<nlohmann::json> meta;  // set: its meta (with spec: the first meta)
+  size_t first = 0;
+  std::vector<RecordEvent> events;
+  bool erase = false;  // instead: remove the table and its events
+  // Called on the writer thread, in submission order, with "" once durable
+  // or the reason it was not stored. It must not wait for the storage.
+  std::function<void(const std::string& error)> done;
 };
 
 class Storage {
  public:
   // full_sync: synchronous=FULL (survives power loss); otherwise NORMAL
   // (with WAL: survives any crash of the process, SIGKILL included).
+  // Throws Error when the file cannot be opened or another process holds it.
   explicit Storage(const std::string& path, bool full_sync = true);
   ~Storage();
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
 
+  // Queues a write. When a write of table T fails, every later write of T
+  // with a generation up to the failed one's is refused too (it was made on
+  // top of the lost one): the table rolls back to what is stored and goes on
+  // with a higher generation. Returns false (and calls nothing) when the
+  // storage is stopping.
+  bool submit(Write w);
+  // submit() and wait; throws Error when not stored. Never call it while
+  // holding a lock that a `done` takes.
+  void write(Write w);
+  // The same for single changes (tools and tests).
   void create_table(const std::string& id, const nlohmann::json& spec, const nlohmann::json& meta);
   void update_meta(const std::string& id, const nlohmann::json& meta);
-  // Event number idx of table id; a duplicate idx is refused (throws).
   void append_event(const std::string& id, size_t idx, const RecordEvent& e);
+
+  // Every table; the events only of those whose game is not over (meta
+  // "over"): a finished one is loaded whole on demand with load().
   std::vector<StoredTable> load_all();
+  std::optional<StoredTable> load(const std::string& id);
   std::vector<RecordEvent> load_events(const std::string& id);
 
+  // "" while the last write succeeded; else why writes fail (disk full,
+  // read-only database, ...). A failing database is reopened on the next
+  // write, so it heals when the cause goes away.
+  std::string problem() const;
+  // Writes nothing but checks that a write transaction commits (the heal
+  // timer's probe while unhealthy); returns problem().
+  std::string probe();
+  // Groups committed and writes stored so far (serve-bench).
+  uint64_t commits() const;
+  // Stops the writer after the writes queued so far; later submits fail.
+  void stop();
+
  private:
+  void open();
   void exec(const char* sql);
-  std::mutex m_;
+  void writer();
+  void apply(const Write& w);
+  std::string path_;
+  bool full_sync_;
+  int lock_fd_ = -1;
+  mutable std::mutex m_;  // the connection
   sqlite3* db_ = nullptr;
+  bool reopen_ = false;
+  mutable std::mutex q_m_;
+  std::condition_variable q_cv_;
+  std::deque<Write> queue_;
+  bool stopping_ = false;
+  std::string problem_;
+  uint64_t commits_ = 0;
+  std::map<std::string, uint64_t> failed_gen_;  // writer thread only
+  std::thread thread_;
 };
 
 }  // namespace boneyard::server

@@ -8,6 +8,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <chrono>
+#include <future>
 #include <iostream>
 #include <thread>
 
@@ -34,24 +35,88 @@ json public_view(const AnyState& st) {
 }
 
 json Table::meta() const {
-  json j{{"entropies", entropies}, {"started", started}, {"seed", seed}};
+  json j{{"entropies", entropies}, {"started", started}, {"seed", seed}, {"over", over()}};
   j["joined"] = json::array();
   for (bool b : joined) j["joined"].push_back(b);
   return j;
 }
 
 Hub::Hub(Storage& db, net::io_context& ioc, HubConfig cfg) : db_(db), ioc_(ioc), cfg_(cfg) {
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
   int threads = cfg_.bot_threads;
-  if (threads <= 0) threads = std::max(2, static_cast<int>(std::thread::hardware_concurrency()));
+  if (threads <= 0) threads = std::max(2, cores);
   pool_ = std::make_unique<net::thread_pool>(static_cast<size_t>(threads));
+  if (cfg_.strong_threads <= 0) cfg_.strong_threads = std::max(1, cores / 2);
+  strong_ = std::make_unique<net::thread_pool>(static_cast<size_t>(cfg_.strong_threads));
   for (auto& st : db_.load_all()) restore(std::move(st));
+  heal_ = std::thread([this] { heal_loop(); });
 }
 
 Hub::~Hub() { shutdown(); }
 
 void Hub::shutdown() {
-  stopping_ = true;
+  {
+    std::lock_guard lk(heal_m_);
+    stopping_ = true;
+  }
+  heal_cv_.notify_all();
+  if (heal_.joinable()) heal_.join();
+  if (strong_) strong_->join();
   if (pool_) pool_->join();
+  db_.stop();  // the writes queued so far are stored; their broadcasts are not needed any more
+}
+
+// While the storage fails: probe it every second; once it works again, every
+// table that a failed write stopped goes on (bot-only tables included).
+void Hub::heal_loop() {
+  std::unique_lock lk(heal_m_);
+  for (int tick = 1; !stopping_; ++tick) {
+    heal_cv_.wait_for(lk, std::chrono::seconds(1));
+    if (stopping_) return;
+    if (tick % 5 == 0) {
+      lk.unlock();
+      expire_waiting();
+      lk.lock();
+    }
+    if (!stalled_ && db_.problem().empty()) continue;
+    lk.unlock();
+    if (db_.probe().empty()) {
+      stalled_ = false;
+      std::vector<std::shared_ptr<Table>> all;
+      {
+        std::shared_lock l(tables_m_);
+        for (const auto& [id, t] : tables_) all.push_back(t);
+      }
+      for (const auto& t : all) resume(t);
+    }
+    lk.lock();
+  }
+}
+
+void Hub::resume(const std::shared_ptr<Table>& t) {
+  std::lock_guard lk(t->m);
+  if (!t->stalled || !t->broken.empty() || stopping_) return;
+  t->stalled = false;
+  if (t->inflight > 0) return;
+  try {
+    if (!t->started) {
+      bool humans = false;
+      for (int k = 0; k < t->n; ++k) humans |= t->human(k) && !t->joined[static_cast<size_t>(k)];
+      if (!humans) {
+        start_game(*t);
+        persist(t, true, std::nullopt);
+        return;
+      }
+    }
+    if (t->session) settle(*t);
+    if (t->session && t->session->events().size() > t->queued) {
+      persist(t, false, std::nullopt);
+      return;
+    }
+  } catch (const std::exception& e) {
+    t->broken = fmt::format("cannot resume: {}", e.what());
+  }
+  schedule_bot(t);
 }
 
 // ---------------------------------------------------------------- creation
@@ -66,7 +131,7 @@ int int_option(const json& body, const char* key, int def, int lo, int hi) {
 }
 }  // namespace
 
-json Hub::create(const json& body) {
+json Hub::create(const json& body, const std::string& client) {
   if (!body.is_object()) throw ApiError(400, "the body must be a JSON object");
   if (!body.contains("game") || !body["game"].is_string()) throw ApiError(400, "'game' must be a game name (see `boneyard rules`)");
   const std::string game = body["game"].get<std::string>();
@@ -109,6 +174,7 @@ json Hub::create(const json& body) {
   }
   const int bot_delay = int_option(body, "bot_delay_ms", cfg_.default_bot_delay_ms, 0, 60000);
   const int drop_delay = int_option(body, "drop_delay_ms", cfg_.default_drop_delay_ms, 0, 86400000);
+  const int expire = int_option(body, "expire_s", cfg_.default_expire_s, 1, 30 * 86400);
   std::string takeover = "casual";
   if (body.contains("takeover_level")) {
     const json& v = body["takeover_level"];
@@ -141,16 +207,49 @@ json Hub::create(const json& body) {
   json spec{{"game", game},          {"options", opts_json},      {"players", players},
             {"tokens", toks},        {"spectate", spectate},      {"secret", secret},
             {"commitment", commitment_of(secret)}, {"bot_delay_ms", bot_delay}, {"drop_delay_ms", drop_delay},
-            {"takeover_level", takeover}, {"provably_fair", !body.contains("seed")}};
+            {"takeover_level", takeover}, {"provably_fair", !body.contains("seed")}, {"client", client},
+            {"expire_s", expire}};
   StoredTable st;
   st.id = id;
+  st.created = static_cast<int64_t>(std::time(nullptr));
   st.spec = spec;
   st.meta = json{{"entropies", std::vector<std::string>(static_cast<size_t>(n))},
                  {"joined", std::vector<bool>(static_cast<size_t>(n), false)},
                  {"started", false},
                  {"seed", 0}};
-  db_.create_table(id, st.spec, st.meta);
-  restore(std::move(st));
+  // Made whole in memory (a table of bots starts at once: its first deal),
+  // stored in one transaction, and only then seen: a table whose creation
+  // could not be stored does not exist.
+  auto t = build(st);
+  if (!t->broken.empty()) throw ApiError(500, t->broken);
+  Write w;
+  w.table = id;
+  w.gen = t->gen;
+  w.spec = spec;
+  {
+    std::lock_guard lk(t->m);
+    bool humans = false;
+    for (int k = 0; k < t->n; ++k) humans |= t->human(k);
+    if (!humans) start_game(*t);
+    w.meta = t->meta();
+    if (t->session) w.events = t->session->events();
+  }
+  try {
+    db_.write(std::move(w));
+  } catch (const std::exception& e) {
+    throw ApiError(503, fmt::format("the table could not be stored, so it was not made: {}", e.what()));
+  }
+  {
+    std::lock_guard lk(t->m);
+    t->durable = t->queued = t->session ? t->session->events().size() : 0;
+    t->durable_meta = t->meta();
+    std::unique_lock lk2(tables_m_);
+    tables_[t->id] = t;
+  }
+  {
+    std::lock_guard lk(t->m);
+    schedule_bot(t);
+  }
   return {{"id", id},
           {"tokens", tokens},
           {"spectate", spectate},
@@ -158,7 +257,7 @@ json Hub::create(const json& body) {
           {"seats", n}};
 }
 
-void Hub::restore(StoredTable st) {
+std::shared_ptr<Table> Hub::build(const StoredTable& st) {
   auto t = std::make_shared<Table>();
   t->id = st.id;
   try {
@@ -176,6 +275,8 @@ void Hub::restore(StoredTable st) {
     t->drop_delay_ms = s.at("drop_delay_ms").get<int>();
     t->takeover_level = s.at("takeover_level").get<std::string>();
     t->provably_fair = s.value("provably_fair", true);
+    t->client = s.value("client", "");
+    t->expire_s = s.value("expire_s", int64_t{86400});
     t->entropies = st.meta.at("entropies").get<std::vector<std::string>>();
     t->joined = st.meta.at("joined").get<std::vector<bool>>();
     t->started = st.meta.at("started").get<bool>();
@@ -188,15 +289,26 @@ void Hub::restore(StoredTable st) {
   t->connections.assign(n, 0);
   t->autopilot.assign(n, false);
   t->drop_gen.assign(n, 0);
+  t->drop_cancel.assign(n, nullptr);
+  t->created = st.created;
   if (t->entropies.size() != n || t->joined.size() != n || t->tokens.size() != n) {
     if (t->broken.empty()) t->broken = "stored table is inconsistent";
   }
+  t->durable_meta = st.meta;
+  return t;
+}
+
+void Hub::restore(StoredTable st) {
+  auto t = build(st);
+  if (t->broken.empty() && st.meta.value("over", false)) return;  // finished: loaded on demand
   {
     std::lock_guard lk(t->m);
+    bool meta = false;
     if (t->broken.empty() && t->started) {
       try {
         t->session = replay_from_seed(t->game, t->options, t->seed, st.events);
         for (int k = 0; k < t->n; ++k) t->session->players()[static_cast<size_t>(k)] = t->players[static_cast<size_t>(k)];
+        t->durable = t->queued = st.events.size();
         settle(*t);  // a crash between a move and its chance outcome
       } catch (const std::exception& e) {
         t->broken = fmt::format("stored table does not replay: {}", e.what());
@@ -209,6 +321,7 @@ void Hub::restore(StoredTable st) {
       if (!humans) {  // nobody to wait for: entropy is closed at once
         try {
           start_game(*t);
+          meta = true;
         } catch (const std::exception& e) {
           t->broken = fmt::format("cannot start: {}", e.what());
           t->session.reset();
@@ -216,39 +329,67 @@ void Hub::restore(StoredTable st) {
       }
     }
     if (!t->broken.empty()) std::cerr << "boneyard serve: table " << t->id << ": " << t->broken << "\n";
-    std::unique_lock lk2(tables_m_);
-    tables_[t->id] = t;
+    if (t->over() && t->queued == t->durable) return;  // finished (stored before "over" was in the meta)
+    {
+      std::unique_lock lk2(tables_m_);
+      tables_[t->id] = t;
+    }
+    if (t->broken.empty() && (meta || (t->session && t->session->events().size() > t->queued)))
+      persist(t, meta, std::nullopt);
   }
   std::lock_guard lk(t->m);
   if (!st.events.empty() && t->session && !t->over()) {
     // Restored after a restart: nobody is connected yet; every human seat
     // gets the usual grace period before a bot plays for it.
     for (int k = 0; k < t->n; ++k)
-      if (t->human(k)) {
-        const uint64_t gen = ++t->drop_gen[static_cast<size_t>(k)];
-        auto timer = std::make_shared<net::steady_timer>(ioc_, std::chrono::milliseconds(t->drop_delay_ms));
-        timer->async_wait([this, t, k, gen, timer](const boost::system::error_code& ec) {
-          if (ec || stopping_) return;
-          std::lock_guard l(t->m);
-          if (t->connections[static_cast<size_t>(k)] == 0 && t->drop_gen[static_cast<size_t>(k)] == gen &&
-              !t->autopilot[static_cast<size_t>(k)] && !t->over()) {
-            t->autopilot[static_cast<size_t>(k)] = true;
-            notice(*t, k, fmt::format("seat {} is away: a {} bot plays for it until they come back", k, t->takeover_level));
-            changed(t);
-          }
-        });
-      }
+      if (t->human(k)) arm_drop(t, k);
   }
   schedule_bot(t);
 }
 
 // ---------------------------------------------------------------- lookup
 
+std::shared_ptr<Table> Hub::find(const std::string& id) {
+  {
+    std::shared_lock lk(tables_m_);
+    auto it = tables_.find(id);
+    if (it != tables_.end()) return it->second;
+  }
+  std::lock_guard lk(cache_m_);
+  auto it = finished_.find(id);
+  return it == finished_.end() ? nullptr : it->second;
+}
+
+// A live table, a recently finished one, or a finished one loaded from the
+// database (and replayed from its seed) on demand.
 std::shared_ptr<Table> Hub::table(const std::string& id) {
-  std::shared_lock lk(tables_m_);
-  auto it = tables_.find(id);
-  if (it == tables_.end()) throw ApiError(404, fmt::format("no table '{}'", id.substr(0, 64)));
-  return it->second;
+  if (auto t = find(id)) return t;
+  std::optional<StoredTable> st;
+  if (id.size() <= 64) {
+    try {
+      st = db_.load(id);
+    } catch (const std::exception& e) {
+      throw ApiError(503, fmt::format("storage failed: {}", e.what()));
+    }
+  }
+  if (!st) throw ApiError(404, fmt::format("no table '{}'", id.substr(0, 64)));
+  auto t = build(*st);
+  {
+    std::lock_guard lk(t->m);
+    if (t->broken.empty() && t->started) {
+      try {
+        t->session = replay_from_seed(t->game, t->options, t->seed, st->events);
+        for (int k = 0; k < t->n; ++k) t->session->players()[static_cast<size_t>(k)] = t->players[static_cast<size_t>(k)];
+      } catch (const std::exception& e) {
+        t->broken = fmt::format("stored table does not replay: {}", e.what());
+        t->session.reset();
+      }
+    }
+    t->durable = t->queued = st->events.size();
+    if (!t->finished()) throw ApiError(404, fmt::format("no table '{}'", id.substr(0, 64)));
+  }
+  keep_finished(t);
+  return t;
 }
 
 int Hub::seat_for(const Table& t, const std::string& token) const {
@@ -306,7 +447,7 @@ json Hub::message(Table& t, int seat) {
   m["scores"] = st.scores();
   m["hands_finished"] = st.hands().size();
   m["log"] = public_log(*t.session, 40, static_cast<int>(st.hands().size()) + (st.terminal() ? 0 : 1));  // "Last moves"
-  if (st.terminal()) {
+  if (t.finished()) {
     m["returns"] = st.returns();
     m["secret"] = t.secret;
   }
@@ -318,7 +459,11 @@ void Hub::notice(Table& t, int seat, const std::string& text) {
   if (t.notices.size() > 100) t.notices.erase(t.notices.begin(), t.notices.begin() + 50);
 }
 
+// With t->m held. Nothing is broadcast while a write is in flight (the
+// state may not be durable yet): its completion broadcasts.
 void Hub::changed(const std::shared_ptr<Table>& t) {
+  if (t->inflight > 0) return;
+  // Each seat's message is built once per change; spectators share one.
   std::map<int, std::shared_ptr<const std::string>> cache;
   auto& subs = t->subs;
   for (auto it = subs.begin(); it != subs.end();) {
@@ -333,12 +478,99 @@ void Hub::changed(const std::shared_ptr<Table>& t) {
     sub->push(msg);
     ++it;
   }
+  if (!t->arrivals.empty()) {
+    for (const auto& a : t->arrivals) measured(a);
+    t->arrivals.clear();
+  }
+  if (t->finished()) {
+    retire(t);
+    return;
+  }
   schedule_bot(t);
+}
+
+void Hub::broadcast(const std::shared_ptr<Table>& t) {
+  std::lock_guard lk(t->m);
+  changed(t);
+}
+
+// ---------------------------------------------------------------- storage
+
+// A request's answer shows the table as stored: it waits (briefly: one
+// group commit) for the writes in flight.
+void Hub::wait_stored(std::unique_lock<std::mutex>& lk, Table& t) {
+  t.idle.wait_for(lk, std::chrono::seconds(10), [&] { return t.inflight == 0; });
+}
+
+void Hub::persist(const std::shared_ptr<Table>& t, bool meta, std::optional<std::chrono::steady_clock::time_point> arrival,
+                  std::function<void(const std::string&)> then) {
+  Write w;
+  w.table = t->id;
+  w.gen = t->gen;
+  if (meta) w.meta = t->meta();
+  const size_t end = t->session ? t->session->events().size() : 0;
+  if (end > t->queued) {
+    w.first = t->queued;
+    w.events.assign(t->session->events().begin() + static_cast<long>(t->queued), t->session->events().end());
+  }
+  t->queued = std::max(t->queued, end);
+  ++t->inflight;
+  std::optional<json> m = w.meta;
+  w.done = [this, t, gen = w.gen, end, m = std::move(m), arrival, then](const std::string& err) {
+    {
+      std::lock_guard lk(t->m);
+      --t->inflight;
+      if (err.empty()) {
+        t->durable = std::max(t->durable, end);
+        if (m) t->durable_meta = *m;
+        if (arrival && cfg_.measure) t->arrivals.push_back(*arrival);
+        t->stalled = false;
+      } else if (gen == t->gen) {
+        rollback(*t);
+      }
+      // The broadcast (and the next bot) off the writer thread.
+      if (t->inflight == 0) {
+        t->idle.notify_all();
+        if (!stopping_) net::post(*pool_, [this, t] { broadcast(t); });
+      }
+    }
+    if (then) then(err);
+  };
+  if (!db_.submit(std::move(w))) {
+    if (--t->inflight == 0) t->idle.notify_all();
+    rollback(*t);
+    if (then) then("the server is stopping");
+  }
+}
+
+// With t->m held: back to what is durable, in a new generation (writes made
+// on top of the lost ones are refused by the storage).
+void Hub::rollback(Table& t) {
+  ++t.gen;
+  t.stalled = true;
+  stalled_ = true;
+  try {
+    const json& m = t.durable_meta;
+    t.entropies = m.at("entropies").get<std::vector<std::string>>();
+    t.joined = m.at("joined").get<std::vector<bool>>();
+    t.started = m.at("started").get<bool>();
+    t.seed = m.at("seed").get<uint64_t>();
+    if (!t.started) t.session.reset();
+    else if (t.session && t.session->events().size() > t.durable) rebuild(t, t.durable);
+  } catch (const std::exception& e) {
+    t.broken = fmt::format("cannot roll back to the stored table: {}", e.what());
+  }
+  t.queued = t.durable;
+  t.arrivals.clear();
+  for (auto& b : t.bots) b.reset();  // a bot may hold state from the lost moves
+  std::cerr << "boneyard serve: table " << t.id << ": a write failed; back to its " << t.durable
+            << " stored events until the storage heals\n";
 }
 
 json Hub::get(const std::string& id, const std::string& token) {
   auto t = table(id);
-  std::lock_guard lk(t->m);
+  std::unique_lock lk(t->m);
+  wait_stored(lk, *t);
   return message(*t, seat_for(*t, token));
 }
 
@@ -350,35 +582,25 @@ void Hub::rebuild(Table& t, size_t events) {
   for (int k = 0; k < t.n; ++k) t.session->players()[static_cast<size_t>(k)] = t.players[static_cast<size_t>(k)];
 }
 
+// Chance outcomes, in memory: stored with the move that led to them.
 void Hub::settle(Table& t) {
-  while (t.session->state().actor().kind == Actor::Chance) {
-    const size_t before = t.session->events().size();
-    t.session->chance();
-    try {
-      db_.append_event(t.id, before, t.session->events().back());
-    } catch (const std::exception& e) {
-      rebuild(t, before);
-      throw ApiError(500, fmt::format("storage failed: {}", e.what()));
-    }
-  }
+  while (t.session->state().actor().kind == Actor::Chance) t.session->chance();
 }
 
-std::string Hub::commit_move(Table& t, int seat, const std::string& move) {
-  const size_t before = t.session->events().size();
+// With t->m held: the move and the chance outcomes after it, in memory, and
+// queued as one write; acknowledged and broadcast once durable.
+std::string Hub::commit_move(const std::shared_ptr<Table>& t, int seat, const std::string& move,
+                             std::chrono::steady_clock::time_point arrival, std::function<void(const std::string&)> then) {
   std::string canon;
   try {
-    canon = t.session->apply(seat, move);
+    canon = t->session->apply(seat, move);
   } catch (const Error& e) {
     throw ApiError(400, e.what());
   }
-  try {
-    db_.append_event(t.id, before, t.session->events().back());
-  } catch (const std::exception& e) {
-    rebuild(t, before);
-    throw ApiError(500, fmt::format("storage failed; the move was not made: {}", e.what()));
-  }
-  settle(t);
-  if (t.session->state().terminal()) notice(t, -1, "the game is over; the server's secret is revealed");
+  settle(*t);
+  const bool over = t->session->state().terminal();
+  if (over) notice(*t, -1, "the game is over; the server's secret is revealed");
+  persist(t, over, arrival, std::move(then));  // the meta says "over": not loaded at start any more
   return canon;
 }
 
@@ -392,8 +614,13 @@ void Hub::measured(std::chrono::steady_clock::time_point since) {
 json Hub::move(const std::string& id, const std::string& token, const std::string& move) {
   const auto arrival = std::chrono::steady_clock::now();
   auto t = table(id);
-  std::lock_guard lk(t->m);
-  const int seat = seat_for(*t, token);
+  auto stored = std::make_shared<std::promise<std::string>>();
+  auto fut = stored->get_future();
+  std::string canon;
+  int seat;
+  {
+    std::lock_guard lk(t->m);
+    seat = seat_for(*t, token);
   if (seat < 0) throw ApiError(403, "a spectator cannot move");
   if (!t->broken.empty()) throw ApiError(500, t->broken);
   if (!t->session) throw ApiError(409, "the game has not started: it starts when every human seat has joined");
@@ -405,9 +632,14 @@ json Hub::move(const std::string& id, const std::string& token, const std::strin
     t->autopilot[static_cast<size_t>(seat)] = false;
     notice(*t, seat, fmt::format("seat {} is back and plays again", seat));
   }
-  const std::string canon = commit_move(*t, seat, move);
-  changed(t);
-  measured(arrival);
+  canon = commit_move(t, seat, move, arrival, [stored](const std::string& e) { stored->set_value(e); });
+  }
+  // The answer waits for the move's group to be durable (a few ms: one
+  // fsync for every move waiting then), off the table's lock.
+  const std::string err = fut.get();
+  if (!err.empty()) throw ApiError(503, fmt::format("storage failed; the move was not made: {}", err));
+  std::unique_lock lk(t->m);
+  wait_stored(lk, *t);
   json m = message(*t, seat);
   m["move"] = canon;
   return m;
@@ -415,10 +647,10 @@ json Hub::move(const std::string& id, const std::string& token, const std::strin
 
 // ---------------------------------------------------------------- joining
 
+// In memory; the caller stores the meta and the first chance outcomes.
 void Hub::start_game(Table& t) {
   t.seed = derive_seed(t.secret, t.entropies);
   t.started = true;
-  db_.update_meta(t.id, t.meta());
   t.session = std::make_unique<Session>(t.game, t.options, t.seed);
   for (int k = 0; k < t.n; ++k) t.session->players()[static_cast<size_t>(k)] = t.players[static_cast<size_t>(k)];
   notice(t, -1, "every seat has joined: entropy is closed and the game starts");
@@ -436,7 +668,6 @@ void Hub::join_locked(const std::shared_ptr<Table>& t, int seat, const std::opti
   }
   if (t->started) return;
   t->joined[static_cast<size_t>(seat)] = true;
-  db_.update_meta(t->id, t->meta());
   bool all = true;
   for (int k = 0; k < t->n; ++k) all &= !t->human(k) || t->joined[static_cast<size_t>(k)];
   if (all) start_game(*t);
@@ -445,11 +676,22 @@ void Hub::join_locked(const std::shared_ptr<Table>& t, int seat, const std::opti
 
 json Hub::join(const std::string& id, const std::string& token, const std::optional<std::string>& entropy) {
   auto t = table(id);
-  std::lock_guard lk(t->m);
-  const int seat = seat_for(*t, token);
-  if (seat < 0) throw ApiError(403, "a spectator does not join; watch with GET or the WebSocket");
-  join_locked(t, seat, entropy);
-  changed(t);
+  auto stored = std::make_shared<std::promise<std::string>>();
+  auto fut = stored->get_future();
+  int seat;
+  {
+    std::lock_guard lk(t->m);
+    seat = seat_for(*t, token);
+    if (seat < 0) throw ApiError(403, "a spectator does not join; watch with GET or the WebSocket");
+    const bool was = t->started;
+    join_locked(t, seat, entropy);
+    if (was) return message(*t, seat);
+    persist(t, true, std::nullopt, [stored](const std::string& e) { stored->set_value(e); });
+  }
+  const std::string err = fut.get();
+  if (!err.empty()) throw ApiError(503, fmt::format("storage failed; the join was not stored: {}", err));
+  std::unique_lock lk(t->m);
+  wait_stored(lk, *t);
   return message(*t, seat);
 }
 
@@ -462,10 +704,14 @@ int Hub::subscribe(const std::string& id, const std::string& token, const std::o
   if (seat >= 0) {
     // Connecting joins the seat; entropy given again on a reconnect, after
     // the start, is ignored rather than refused.
-    if (!t->started) join_locked(t, seat, entropy);
+    if (!t->started) {
+      join_locked(t, seat, entropy);
+      persist(t, true, std::nullopt);  // broadcast once stored
+    }
     const size_t u = static_cast<size_t>(seat);
     if (t->connections[u]++ == 0) {
       ++t->drop_gen[u];
+      release_drop(*t, seat);  // the player is back: the timer (and the table it holds) go now
       if (t->autopilot[u]) {
         t->autopilot[u] = false;
         notice(*t, seat, fmt::format("seat {} is back and plays again", seat));
@@ -478,12 +724,8 @@ int Hub::subscribe(const std::string& id, const std::string& token, const std::o
 }
 
 void Hub::unsubscribe(const std::string& id, int seat, const Subscriber* sub) {
-  std::shared_ptr<Table> t;
-  try {
-    t = table(id);
-  } catch (const ApiError&) {
-    return;
-  }
+  std::shared_ptr<Table> t = find(id);  // never loads a finished table back
+  if (!t) return;
   std::lock_guard lk(t->m);
   auto& subs = t->subs;
   subs.erase(std::remove_if(subs.begin(), subs.end(),
@@ -495,19 +737,89 @@ void Hub::unsubscribe(const std::string& id, int seat, const Subscriber* sub) {
   if (seat < 0 || seat >= t->n) return;
   const size_t u = static_cast<size_t>(seat);
   if (t->connections[u] > 0 && --t->connections[u] == 0 && t->session && !t->over()) {
-    const uint64_t gen = ++t->drop_gen[u];
     notice(*t, seat, fmt::format("seat {} disconnected; the seat is kept for them", seat));
-    auto timer = std::make_shared<net::steady_timer>(ioc_, std::chrono::milliseconds(t->drop_delay_ms));
-    timer->async_wait([this, t, seat, gen, timer](const boost::system::error_code& ec) {
-      if (ec || stopping_) return;
-      std::lock_guard l(t->m);
-      const size_t v = static_cast<size_t>(seat);
-      if (t->connections[v] == 0 && t->drop_gen[v] == gen && !t->autopilot[v] && !t->over()) {
-        t->autopilot[v] = true;
-        notice(*t, seat, fmt::format("seat {} is away: a {} bot plays for it until they come back", seat, t->takeover_level));
-        changed(t);
-      }
+    arm_drop(t, seat);
+    changed(t);
+  }
+}
+
+// With t->m held: after drop_delay_ms without a connection, a bot plays
+// the seat. The timer is released as soon as the player returns.
+void Hub::arm_drop(const std::shared_ptr<Table>& t, int seat) {
+  const size_t u = static_cast<size_t>(seat);
+  release_drop(*t, seat);
+  const uint64_t gen = ++t->drop_gen[u];
+  auto timer = std::make_shared<net::steady_timer>(ioc_, std::chrono::milliseconds(t->drop_delay_ms));
+  timer->async_wait([this, t, seat, gen, timer](const boost::system::error_code& ec) {
+    if (ec || stopping_) return;
+    std::lock_guard l(t->m);
+    const size_t v = static_cast<size_t>(seat);
+    if (t->drop_gen[v] == gen) t->drop_cancel[v] = nullptr;
+    if (t->connections[v] == 0 && t->drop_gen[v] == gen && !t->autopilot[v] && !t->over()) {
+      t->autopilot[v] = true;
+      notice(*t, seat, fmt::format("seat {} is away: a {} bot plays for it until they come back", seat, t->takeover_level));
+      changed(t);
+    }
+  });
+  t->drop_cancel[u] = [this, w = std::weak_ptr<net::steady_timer>(timer)] {
+    net::post(ioc_, [w] {
+      if (auto p = w.lock()) p->cancel();
     });
+  };
+}
+
+void Hub::release_drop(Table& t, int seat) {
+  auto& c = t.drop_cancel[static_cast<size_t>(seat)];
+  if (c) c();
+  c = nullptr;
+}
+
+// ---------------------------------------------------------------- retention
+
+// With t->m held: a finished game leaves the live tables (it stays in the
+// database, and in a small cache of recently finished ones).
+void Hub::retire(const std::shared_ptr<Table>& t) {
+  for (int k = 0; k < t->n; ++k) release_drop(*t, k);
+  {
+    std::unique_lock lk(tables_m_);
+    tables_.erase(t->id);
+  }
+  keep_finished(t);
+}
+
+void Hub::keep_finished(const std::shared_ptr<Table>& t) {
+  std::lock_guard lk(cache_m_);
+  if (finished_.emplace(t->id, t).second) finished_order_.push_back(t->id);
+  while (finished_order_.size() > cfg_.finished_cache) {
+    finished_.erase(finished_order_.front());
+    finished_order_.pop_front();
+  }
+}
+
+// Tables whose game never started (someone they wait for never joined)
+// leave after their expire_s, from memory and from the database.
+void Hub::expire_waiting() {
+  const int64_t now = static_cast<int64_t>(std::time(nullptr));
+  std::vector<std::shared_ptr<Table>> all;
+  {
+    std::shared_lock l(tables_m_);
+    for (const auto& [id, t] : tables_) all.push_back(t);
+  }
+  for (const auto& t : all) {
+    std::lock_guard lk(t->m);
+    if (t->started || t->inflight > 0 || now < t->created + t->expire_s) continue;
+    for (int k = 0; k < t->n; ++k) release_drop(*t, k);
+    {
+      std::unique_lock l(tables_m_);
+      tables_.erase(t->id);
+    }
+    Write w;
+    w.table = t->id;
+    w.gen = t->gen;
+    w.erase = true;
+    db_.submit(std::move(w));
+    notice(*t, -1, "nobody joined in time: the table is closed");
+    t->broken = "the table expired before every seat joined";
     changed(t);
   }
 }
@@ -522,9 +834,13 @@ int Hub::bot_seat(const Table& t) const {
   return -1;
 }
 
+std::string Hub::bot_level(const Table& t, int seat) const {
+  return t.human(seat) ? t.takeover_level : t.players[static_cast<size_t>(seat)].substr(4);
+}
+
 AnyBot& Hub::seat_bot(Table& t, int seat) {
   const size_t u = static_cast<size_t>(seat);
-  const std::string level = t.human(seat) ? t.takeover_level : t.players[u].substr(4);
+  const std::string level = bot_level(t, seat);
   auto& b = t.bots[u];
   if (!b) {
     const GameEntry& g = find_game(t.game);
@@ -548,13 +864,16 @@ AnyBot& Hub::seat_bot(Table& t, int seat) {
   return *b;
 }
 
+// With t->m held. A bot answers only a durable state (nothing in flight) of
+// a table whose writes succeed.
 void Hub::schedule_bot(const std::shared_ptr<Table>& t) {
   if (!cfg_.run_bots || stopping_ || t->bot_pending || !t->session || t->over() || !t->broken.empty()) return;
+  if (t->inflight > 0 || t->stalled) return;
   if (bot_seat(*t) < 0) return;
   t->bot_pending = true;
   const size_t version = t->session->events().size();
   if (t->bot_delay_ms <= 0) {
-    net::post(*pool_, [this, t, version] { bot_turn(t, version); });
+    run_bot(t, version);
     return;
   }
   auto timer = std::make_shared<net::steady_timer>(ioc_, std::chrono::milliseconds(t->bot_delay_ms));
@@ -564,8 +883,49 @@ void Hub::schedule_bot(const std::shared_ptr<Table>& t) {
       t->bot_pending = false;
       return;
     }
-    net::post(*pool_, [this, t, version] { bot_turn(t, version); });
+    std::lock_guard l(t->m);
+    run_bot(t, version);
   });
+}
+
+// With t->m held. Cheap bots (beginner, casual) think on the main pool;
+// strong and expert ones on their own pool (strong_threads at once), at most
+// strong_per_client at once for the tables of one address, so a few
+// expensive tables never delay a cheap bot or another person's tables.
+void Hub::run_bot(const std::shared_ptr<Table>& t, size_t version) {
+  const int seat = bot_seat(*t);
+  const std::string level = seat >= 0 ? bot_level(*t, seat) : "casual";
+  if (level != "strong" && level != "expert") {
+    net::post(*pool_, [this, t, version] { bot_turn(t, version); });
+    return;
+  }
+  const std::string client = t->client;
+  auto task = [this, t, version, client] {
+    bot_turn(t, version);
+    strong_done(client);
+  };
+  std::lock_guard lk(strong_m_);
+  int& running = strong_running_[client];
+  if (client.empty() || cfg_.strong_per_client <= 0 || running < cfg_.strong_per_client) {
+    ++running;
+    net::post(*strong_, std::move(task));
+  } else {
+    strong_waiting_[client].push_back(std::move(task));
+  }
+}
+
+void Hub::strong_done(const std::string& client) {
+  std::lock_guard lk(strong_m_);
+  auto w = strong_waiting_.find(client);
+  if (w != strong_waiting_.end() && !w->second.empty()) {
+    auto next = std::move(w->second.front());
+    w->second.pop_front();
+    if (w->second.empty()) strong_waiting_.erase(w);
+    net::post(*strong_, std::move(next));  // its address's slot passes on
+    return;
+  }
+  auto r = strong_running_.find(client);
+  if (r != strong_running_.end() && --r->second <= 0) strong_running_.erase(r);
 }
 
 void Hub::bot_turn(const std::shared_ptr<Table>& t, size_t version) {
@@ -602,15 +962,13 @@ void Hub::bot_turn(const std::shared_ptr<Table>& t, size_t version) {
     notice(*t, seat, fmt::format("the bot for seat {} failed: {}", seat, err));
     return;
   }
-  if (t->session && t->session->events().size() == version && bot_seat(*t) == seat) {
+  if (t->session && t->session->events().size() == version && bot_seat(*t) == seat && t->inflight == 0) {
     try {
-      commit_move(*t, seat, mv);
+      commit_move(t, seat, mv, arrival);  // broadcast, and the next bot, once durable
     } catch (const std::exception& e) {
       std::cerr << "boneyard serve: table " << t->id << ": bot move failed: " << e.what() << "\n";
       return;
     }
-    changed(t);
-    measured(arrival);
   } else {
     schedule_bot(t);
   }
@@ -620,9 +978,10 @@ void Hub::bot_turn(const std::shared_ptr<Table>& t, size_t version) {
 
 json Hub::record(const std::string& id) {
   auto t = table(id);
-  std::lock_guard lk(t->m);
+  std::unique_lock lk(t->m);
+  wait_stored(lk, *t);
   if (!t->broken.empty()) throw ApiError(500, t->broken);
-  if (!t->over()) throw ApiError(409, "the game is not over: its record is available when it ends");
+  if (!t->finished()) throw ApiError(409, "the game is not over: its record is available when it ends");
   json r = t->session->record();
   r["players"] = t->players;
   r["fairness"] = {{"commitment", t->commitment}, {"secret", t->secret}, {"entropies", t->entropies},
@@ -634,10 +993,11 @@ json Hub::record(const std::string& id) {
 
 json Hub::fairness(const std::string& id) {
   auto t = table(id);
-  std::lock_guard lk(t->m);
+  std::unique_lock lk(t->m);
+  wait_stored(lk, *t);
   json f{{"table", t->id}, {"commitment", t->commitment}, {"derivation", kDerivation},
-         {"entropy_closed", t->started}, {"over", t->over()}, {"provably_fair", t->provably_fair}};
-  if (t->over()) {
+         {"entropy_closed", t->started}, {"over", t->finished()}, {"provably_fair", t->provably_fair}};
+  if (t->finished()) {
     f["secret"] = t->secret;
     f["entropies"] = t->entropies;
     f["seed"] = t->seed;
@@ -680,11 +1040,12 @@ json Hub::review(const std::string& id, const std::string& token, int hand, std:
   nlohmann::json rec;
   int want;
   {
-    std::lock_guard lk(t->m);
+    std::unique_lock lk(t->m);
+    wait_stored(lk, *t);
     if (!t->broken.empty()) throw ApiError(500, t->broken);
     const int mine = seat_for(*t, token);
     if (!t->session) throw ApiError(409, "the game has not started: no hand to review");
-    const bool over = t->over();
+    const bool over = t->finished();
     if (mine < 0 && !over)
       throw ApiError(403, "the game is in progress: a spectator gets the review once the game is over");
     want = seat.value_or(mine);
@@ -710,25 +1071,30 @@ json Hub::review(const std::string& id, const std::string& token, int hand, std:
   return r;
 }
 
-json Hub::replay(const std::string& id) {
+json Hub::replay(const std::string& id, size_t from) {
   auto t = table(id);
   nlohmann::json rec;
   {
-    std::lock_guard lk(t->m);
+    std::unique_lock lk(t->m);
+    wait_stored(lk, *t);
     if (!t->broken.empty()) throw ApiError(500, t->broken);
-    if (!t->over())
+    if (!t->finished())
       throw ApiError(409, "the game is still in progress: its replay opens when the game is over");
     rec = t->session->record();
     rec["players"] = t->players;
   }
-  json r = replay_steps(rec);
+  json r = replay_steps(rec, from);
   r["table"] = id;
   return r;
 }
 
 json Hub::health() {
+  const std::string problem = db_.problem();
+  json h{{"ok", problem.empty()}, {"storage", problem.empty() ? std::string("ok") : problem}};
   std::shared_lock lk(tables_m_);
-  return {{"ok", true}, {"tables", tables_.size()}};
+  h["tables"] = tables_.size();  // live: finished ones are in the database only
+  h["in_memory"] = Table::alive();
+  return h;
 }
 
 }  // namespace boneyard::server

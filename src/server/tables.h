@@ -6,6 +6,10 @@
 // the view of its own seat only.
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <thread>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -45,11 +49,18 @@ struct HubConfig {
   double strong_ms = 150;    // "strong": the strongest fair bot, this long per decision, one thread
   double expert_ms = 1000;   // "expert": this long per decision ...
   int expert_threads = 0;    // ... on this many threads (0: up to 4, one less than the cores)
-  int bot_threads = 0;       // the worker pool for bot thinking (0: the number of cores, at least 2)
+  // The pool for cheap bots (beginner, casual) and broadcasts (0: the number
+  // of cores, at least 2). Strong and expert bots think on a pool of their
+  // own, so a cheap bot never waits behind an expensive one:
+  int bot_threads = 0;
+  int strong_threads = 0;    // strong/expert decisions at once, server-wide (0: half the cores, at least 1)
+  int strong_per_client = 2; // ... and per address that created the tables (0: no cap)
   bool run_bots = true;      // false: bots never move (the fuzz target)
   int default_bot_delay_ms = 600;
   int default_drop_delay_ms = 60000;
-  size_t max_tables = 100000;
+  size_t max_tables = 100000;    // live tables (finished ones leave memory)
+  int default_expire_s = 86400;   // a table whose game has not started is closed after this (table option expire_s)
+  size_t finished_cache = 256;    // finished tables kept in memory after their end (the rest load on demand)
   bool measure = false;      // keep each move's latency (serve-bench)
 };
 
@@ -65,6 +76,14 @@ struct HubStats {
 const std::vector<std::string>& bot_levels();
 
 struct Table {
+  Table() { ++alive_; }
+  ~Table() { --alive_; }
+  Table(const Table&) = delete;
+  Table& operator=(const Table&) = delete;
+  // Tables in memory in this process: live ones, cached finished ones, and
+  // any still held by a timer or a request (/api/health "in_memory").
+  static size_t alive() { return alive_; }
+  inline static std::atomic<size_t> alive_{0};
   std::mutex m;
   std::string id;
   nlohmann::json spec;  // as stored: game, options, players, tokens, secret, table options
@@ -74,6 +93,7 @@ struct Table {
   std::vector<std::string> players;   // "human" or "bot:LEVEL"
   std::vector<std::string> tokens;    // per seat; "" for bot seats
   std::string spectate;
+  std::string client;  // the address that created it ("" when not known)
   int bot_delay_ms = 600, drop_delay_ms = 60000;
   std::string takeover_level = "casual";
   std::string secret, commitment;
@@ -90,14 +110,30 @@ struct Table {
   std::vector<int> connections;
   std::vector<bool> autopilot;       // a dropped human's seat, played by a bot
   std::vector<uint64_t> drop_gen;
+  std::vector<std::function<void()>> drop_cancel;  // per seat: cancels its drop timer
+  int64_t created = 0;   // seconds since the epoch
+  int64_t expire_s = 86400;
   std::vector<nlohmann::json> notices;
   uint64_t notice_seq = 0;
   bool bot_pending = false;
   std::map<std::pair<int, int>, nlohmann::json> reviews;  // (seat, hand): a finished hand's review
   std::vector<std::pair<int, std::weak_ptr<Subscriber>>> subs;
+  // Storage (group commit): what is durable, what is queued, the writes in
+  // flight. Nothing is broadcast while a write is in flight; a failed write
+  // rolls the table back to what is durable (a new generation).
+  size_t durable = 0, queued = 0;
+  nlohmann::json durable_meta;
+  int inflight = 0;
+  std::condition_variable idle;  // inflight fell to 0
+  uint64_t gen = 1;
+  bool stalled = false;  // a write failed: resumed when the storage heals
+  std::vector<std::chrono::steady_clock::time_point> arrivals;  // durable moves not yet broadcast
 
   bool human(int seat) const { return players[static_cast<size_t>(seat)] == "human"; }
   bool over() const { return session && session->state().terminal(); }
+  // Over and stored: what reveals the secret and opens the record. A final
+  // move still in flight may yet be rolled back.
+  bool finished() const { return over() && inflight == 0; }
   nlohmann::json meta() const;
 };
 
@@ -113,7 +149,8 @@ class Hub {
   void shutdown();
 
   // Each throws ApiError (or Error: a bad request) naming the problem.
-  nlohmann::json create(const nlohmann::json& body);
+  // client: the address of the request (bot fairness is per address).
+  nlohmann::json create(const nlohmann::json& body, const std::string& client = "");
   nlohmann::json get(const std::string& id, const std::string& token);
   nlohmann::json move(const std::string& id, const std::string& token, const std::string& move);
   nlohmann::json join(const std::string& id, const std::string& token, const std::optional<std::string>& entropy);
@@ -129,7 +166,8 @@ class Hub {
   nlohmann::json review(const std::string& id, const std::string& token, int hand, std::optional<int> seat);
   // Every step of a finished game with every hand shown (replay_steps);
   // refused (409) while the game is in progress.
-  nlohmann::json replay(const std::string& id);
+  // One page of them from step `from` (replay_steps).
+  nlohmann::json replay(const std::string& id, size_t from = 0);
   nlohmann::json health();
   // A WebSocket client: joins the seat (a human seat's connection counts as
   // presence: it takes the seat back from a bot) and receives every change.
@@ -138,22 +176,44 @@ class Hub {
                 const std::shared_ptr<Subscriber>& sub);
   void unsubscribe(const std::string& id, int seat, const Subscriber* sub);
   HubStats& stats() { return stats_; }
+  uint64_t storage_commits() const { return db_.commits(); }
 
  private:
   std::shared_ptr<Table> table(const std::string& id);
+  std::shared_ptr<Table> find(const std::string& id);
+  void arm_drop(const std::shared_ptr<Table>& t, int seat);
+  void release_drop(Table& t, int seat);
+  void retire(const std::shared_ptr<Table>& t);
+  void keep_finished(const std::shared_ptr<Table>& t);
+  void expire_waiting();
   int seat_for(const Table& t, const std::string& token) const;
   nlohmann::json message(Table& t, int seat);
   void changed(const std::shared_ptr<Table>& t);
+  void broadcast(const std::shared_ptr<Table>& t);
   void settle(Table& t);
-  std::string commit_move(Table& t, int seat, const std::string& move);
+  std::string commit_move(const std::shared_ptr<Table>& t, int seat, const std::string& move,
+                          std::chrono::steady_clock::time_point arrival,
+                          std::function<void(const std::string&)> then = {});
   void rebuild(Table& t, size_t events);
+  // Queues the table's events not yet queued (and its meta): with t->m held.
+  // `then` gets "" once durable, or why not (after the rollback).
+  void persist(const std::shared_ptr<Table>& t, bool meta, std::optional<std::chrono::steady_clock::time_point> arrival,
+               std::function<void(const std::string&)> then = {});
+  void rollback(Table& t);
+  void wait_stored(std::unique_lock<std::mutex>& lk, Table& t);
+  void resume(const std::shared_ptr<Table>& t);
+  void heal_loop();
   void join_locked(const std::shared_ptr<Table>& t, int seat, const std::optional<std::string>& entropy);
   void start_game(Table& t);
   int bot_seat(const Table& t) const;
+  std::string bot_level(const Table& t, int seat) const;
   AnyBot& seat_bot(Table& t, int seat);
   void schedule_bot(const std::shared_ptr<Table>& t);
+  void run_bot(const std::shared_ptr<Table>& t, size_t version);
   void bot_turn(const std::shared_ptr<Table>& t, size_t version);
+  void strong_done(const std::string& client);
   void notice(Table& t, int seat, const std::string& text);
+  std::shared_ptr<Table> build(const StoredTable& st);
   void restore(StoredTable st);
 
   Storage& db_;
@@ -163,7 +223,20 @@ class Hub {
   std::map<std::string, std::shared_ptr<Table>> tables_;
   std::atomic<bool> stopping_{false};
   HubStats stats_;
-  std::unique_ptr<boost::asio::thread_pool> pool_;
+  std::unique_ptr<boost::asio::thread_pool> pool_;    // cheap bots, broadcasts
+  std::unique_ptr<boost::asio::thread_pool> strong_;  // strong and expert bots
+  // Strong/expert turns: running per address, and those waiting for their
+  // address's turn (run in order as its running ones finish).
+  std::mutex strong_m_;
+  std::map<std::string, int> strong_running_;
+  std::map<std::string, std::deque<std::function<void()>>> strong_waiting_;
+  std::atomic<bool> stalled_{false};
+  std::mutex cache_m_;
+  std::map<std::string, std::shared_ptr<Table>> finished_;
+  std::deque<std::string> finished_order_;
+  std::mutex heal_m_;
+  std::condition_variable heal_cv_;
+  std::thread heal_;
   void measured(std::chrono::steady_clock::time_point since);
 };
 

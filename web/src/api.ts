@@ -39,7 +39,19 @@ export interface LogEntry { n: number; hand: number; kind: "move" | "laid" | "de
 
 // A finished game, step by step (docs/server.md, Replay).
 export interface ReplayStep { view: View; scores: number[]; hands_finished: number; over: boolean; chance?: boolean; text?: string; seat?: number; hand?: { text: string; how: string } }
-export interface ReplayData { game: string; family: string; seats: number; players: string[]; over: boolean; steps: ReplayStep[]; table?: string }
+export interface ReplayData { game: string; family: string; seats: number; players: string[]; over: boolean; steps: ReplayStep[]; table?: string; next?: number | null }
+
+// The server answers a replay a page of steps at a time ("next": where the
+// next page starts, null at the end); the app shows the whole game.
+async function allPages(first: (from: number) => Promise<ReplayData>): Promise<ReplayData> {
+  const r = await first(0);
+  while (r.next != null) {
+    const page = await first(r.next);
+    r.steps.push(...page.steps);
+    r.next = page.next;
+  }
+  return r;
+}
 
 // A refused call: the HTTP status and the server's text.
 export class ApiError extends Error {
@@ -67,8 +79,8 @@ export const api = {
     call<{ version: number; bot: string; moves: { move: string; value: number }[] }>("GET", `/api/tables/${id}/hint?token=${encodeURIComponent(token)}`),
   review: (id: string, token: string, hand: number, seat: number | null = null) =>
     call<Record<string, unknown>>("GET", `/api/tables/${id}/review?token=${encodeURIComponent(token)}&hand=${hand}` + (seat === null ? "" : `&seat=${seat}`)),
-  replay: (id: string) => call<ReplayData>("GET", `/api/tables/${id}/replay`),
-  replayRecord: (record: string) => call<ReplayData>("POST", "/api/replay", record),
+  replay: (id: string) => allPages((from) => call<ReplayData>("GET", `/api/tables/${id}/replay?from=${from}`)),
+  replayRecord: (record: string) => allPages((from) => call<ReplayData>("POST", `/api/replay?from=${from}`, record)),
   fairness: (id: string) => call<Record<string, unknown>>("GET", `/api/tables/${id}/fairness`),
 };
 

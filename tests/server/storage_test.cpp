@@ -1,0 +1,328 @@
+// Storage of the game server (docs/server.md, "Storage"): one server per
+// database (two real processes), failures that are loud and heal without a
+// restart (a read-only database file), group commit, and what a crash keeps
+// (every broadcast version survives SIGKILL).
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include "client.h"
+#include "core/game.h"
+#include "server/net.h"
+#include "server/storage.h"
+#include "server/tables.h"
+
+namespace boneyard::test {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+fs::path temp_dir(const std::string& tag) {
+  static std::atomic<int> n{0};
+  fs::path p = fs::temp_directory_path() / fmt::format("boneyard-storage-{}-{}-{}", getpid(), tag, n++);
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p;
+}
+
+struct Proc {
+  pid_t pid = -1;
+  unsigned short port = 0;
+  std::string first_line;
+};
+
+// `boneyard serve` in a child process; its stderr goes to err_file. As root
+// (where file modes do not bind), the child runs as nobody, so a read-only
+// file is read-only to it.
+Proc spawn_serve(const std::string& db, const std::string& err_file, bool as_nobody = false) {
+  int fds[2];
+  if (pipe(fds) != 0) return {};
+  const pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fds[1], 1);
+    close(fds[0]);
+    const int e = ::open(err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (e >= 0) dup2(e, 2);
+    if (as_nobody && getuid() == 0) {
+      if (setgid(65534) != 0 || setuid(65534) != 0) _exit(126);
+    }
+    execl(BONEYARD_EXE, BONEYARD_EXE, "serve", "--port", "0", "--db", db.c_str(), "--threads", "2", "--bot-threads", "2",
+          "--static", "none", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(fds[1]);
+  Proc p;
+  p.pid = pid;
+  char ch;
+  while (read(fds[0], &ch, 1) == 1 && ch != '\n') p.first_line += ch;
+  close(fds[0]);
+  std::smatch m;
+  if (std::regex_search(p.first_line, m, std::regex(":(\\d+) "))) p.port = static_cast<unsigned short>(std::stoi(m[1]));
+  return p;
+}
+
+int stop(Proc& p, int sig = SIGTERM) {
+  if (p.pid <= 0) return -1;
+  kill(p.pid, sig);
+  int status = 0;
+  waitpid(p.pid, &status, 0);
+  p.pid = -1;
+  return status;
+}
+
+std::string slurp(const std::string& f) {
+  std::ifstream in(f);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+template <class F>
+bool eventually(F f, std::chrono::seconds limit = 60s) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < end) {
+    if (f()) return true;
+    std::this_thread::sleep_for(20ms);
+  }
+  return f();
+}
+
+class StorageTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { register_all_games(); }
+  void SetUp() override { dir_ = temp_dir("t"); }
+  void TearDown() override {
+    for (auto* p : {&a_, &b_})
+      if (p->pid > 0) stop(*p, SIGKILL);
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  fs::path dir_;
+  Proc a_, b_;
+};
+
+// ------------------------------------------------------------ point 8
+
+TEST_F(StorageTest, ASecondServerOnTheSameDatabaseRefusesToStart) {
+  const std::string db = (dir_ / "one.db").string();
+  a_ = spawn_serve(db, (dir_ / "a.err").string());
+  ASSERT_GT(a_.port, 0) << slurp((dir_ / "a.err").string());
+  b_ = spawn_serve(db, (dir_ / "b.err").string());
+  EXPECT_EQ(b_.port, 0) << "the second server started: " << b_.first_line;
+  int status = 0;
+  waitpid(b_.pid, &status, 0);
+  b_.pid = -1;
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) != 0);
+  const std::string err = slurp((dir_ / "b.err").string());
+  EXPECT_NE(err.find("in use by another boneyard serve"), std::string::npos) << err;
+  EXPECT_NE(err.find(std::to_string(a_.pid)), std::string::npos) << "the message names the process: " << err;
+  // The first one is unharmed, and once it is gone the database opens again.
+  EXPECT_EQ(get(a_.port, "/api/health").j["ok"], true);
+  stop(a_);
+  b_ = spawn_serve(db, (dir_ / "b.err").string());
+  EXPECT_GT(b_.port, 0) << slurp((dir_ / "b.err").string());
+}
+
+TEST_F(StorageTest, TheLockIsHeldForTheProcesssLifeAndFreedByItsDeath) {
+  const std::string db = (dir_ / "two.db").string();
+  a_ = spawn_serve(db, (dir_ / "a.err").string());
+  ASSERT_GT(a_.port, 0);
+  EXPECT_THROW(server::Storage(db, false), Error);  // this process, the same file: refused too
+  stop(a_, SIGKILL);  // no clean shutdown: the kernel frees the lock
+  EXPECT_NO_THROW(server::Storage(db, false));
+}
+
+// ------------------------------------------------------------ point 7
+
+// A table of one person (seat 0) and casual bots, joined, with seat 0 to act.
+json person_table(unsigned short port) {
+  Reply r = post(port, "/api/tables",
+                 {{"game", "latin"}, {"seats", {"human", "bot:casual", "bot:casual", "bot:casual"}}, {"bot_delay_ms", 0},
+                  {"drop_delay_ms", 600000}});
+  EXPECT_EQ(r.status, 201) << r.body;
+  const std::string id = r.j["id"], tok = r.j["tokens"]["0"];
+  EXPECT_EQ(post(port, fmt::format("/api/tables/{}/join", id), {{"token", tok}}).status, 200);
+  return r.j;
+}
+
+json state(unsigned short port, const std::string& id, const std::string& token) {
+  return get(port, fmt::format("/api/tables/{}?token={}", id, token)).j;
+}
+
+TEST_F(StorageTest, AReadOnlyDatabaseIsReportedRefusesMovesAndHealsWithoutARestart) {
+  fs::permissions(dir_, fs::perms::all);  // the server may run as nobody: it makes its -wal, -shm and lock files here
+  const std::string db = (dir_ / "ro.db").string();
+  a_ = spawn_serve(db, (dir_ / "a.err").string(), true);
+  ASSERT_GT(a_.port, 0) << slurp((dir_ / "a.err").string());
+  const json person = person_table(a_.port);
+  const std::string pid = person["id"], ptok = person["tokens"]["0"];
+  ASSERT_TRUE(eventually([&] { return state(a_.port, pid, ptok)["to_act"] == true; }));
+  // Bots only, slow enough to be mid-game when the server stops.
+  Reply bots = post(a_.port, "/api/tables",
+                    {{"game", "latin"}, {"seats", {"bot:casual", "bot:beginner", "bot:casual", "bot:beginner"}}, {"bot_delay_ms", 30}});
+  ASSERT_EQ(bots.status, 201);
+  const std::string bid = bots.j["id"], bspec = bots.j["spectate"];
+  ASSERT_TRUE(eventually([&] { return state(a_.port, bid, bspec)["version"].get<int>() > 5; }));
+  ASSERT_TRUE(WIFEXITED(stop(a_)));
+
+  fs::permissions(db, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  a_ = spawn_serve(db, (dir_ / "a.err").string(), true);
+  ASSERT_GT(a_.port, 0) << slurp((dir_ / "a.err").string());
+  // Loud: health says why.
+  Reply h = get(a_.port, "/api/health");
+  EXPECT_EQ(h.j["ok"], false) << h.body;
+  EXPECT_NE(h.j.value("storage", "").find("read-only"), std::string::npos) << h.body;
+  // A move is refused with 503 and the table is unchanged.
+  const json before = state(a_.port, pid, ptok);
+  ASSERT_EQ(before["to_act"], true) << before.dump();
+  Reply mv = post(a_.port, fmt::format("/api/tables/{}/moves", pid), {{"token", ptok}, {"move", before["legal"][0]}});
+  EXPECT_EQ(mv.status, 503) << mv.body;
+  const json after = state(a_.port, pid, ptok);
+  for (const char* k : {"version", "view", "legal", "to_act", "scores"}) EXPECT_EQ(after[k], before[k]) << k;
+  // A table whose creation cannot be stored does not exist.
+  const int tables = get(a_.port, "/api/health").j["tables"];
+  Reply made = post(a_.port, "/api/tables", {{"game", "latin"}, {"seats", {"bot:casual", "bot:casual", "bot:casual", "bot:casual"}}});
+  EXPECT_EQ(made.status, 503) << made.body;
+  EXPECT_EQ(get(a_.port, "/api/health").j["tables"], tables);
+  // The bots cannot go on either (nothing of theirs would be stored).
+  const int bv = state(a_.port, bid, bspec)["version"];
+  std::this_thread::sleep_for(300ms);
+  EXPECT_EQ(state(a_.port, bid, bspec)["version"], bv);
+
+  // Writable again: healthy within seconds, every table goes on.
+  fs::permissions(db, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::group_write |
+                          fs::perms::others_read | fs::perms::others_write);
+  EXPECT_TRUE(eventually([&] { return get(a_.port, "/api/health").j["ok"] == true; })) << get(a_.port, "/api/health").body;
+  mv = post(a_.port, fmt::format("/api/tables/{}/moves", pid), {{"token", ptok}, {"move", before["legal"][0]}});
+  EXPECT_EQ(mv.status, 200) << mv.body;
+  EXPECT_TRUE(eventually([&] { return state(a_.port, bid, bspec)["status"] == "over"; }))
+      << "the table of bots did not finish after the storage healed";
+  // And what it played is stored: a restart shows the same game.
+  const json done = state(a_.port, bid, bspec);
+  ASSERT_TRUE(WIFEXITED(stop(a_)));
+  a_ = spawn_serve(db, (dir_ / "a.err").string(), true);
+  ASSERT_GT(a_.port, 0);
+  EXPECT_EQ(state(a_.port, bid, bspec)["version"], done["version"]);
+  EXPECT_EQ(state(a_.port, bid, bspec)["status"], "over");
+}
+
+// ------------------------------------------------------------ point 13
+
+struct IoRunner {
+  boost::asio::io_context ioc;
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work = boost::asio::make_work_guard(ioc);
+  std::thread t{[this] { ioc.run(); }};
+  ~IoRunner() {
+    work.reset();
+    ioc.stop();
+    t.join();
+  }
+};
+
+struct Counter : server::Subscriber {
+  std::mutex m;
+  std::vector<std::shared_ptr<const std::string>> got;
+  void push(std::shared_ptr<const std::string> msg) override {
+    std::lock_guard lk(m);
+    got.push_back(std::move(msg));
+  }
+};
+
+TEST_F(StorageTest, MovesOfManyTablesAreCommittedInGroupsAndEachVersionIsBuiltOnce) {
+  const std::string db = (dir_ / "group.db").string();
+  IoRunner io;  // the takeover timers
+  auto& ioc = io.ioc;
+  server::Storage store(db, true);
+  server::HubConfig cfg;
+  cfg.bot_threads = 2;
+  auto hub = std::make_unique<server::Hub>(store, ioc, cfg);
+  std::vector<json> tables;
+  std::vector<std::shared_ptr<Counter>> watchers;
+  for (int i = 0; i < 40; ++i) {
+    json t = hub->create({{"game", "latin"}, {"seats", {"human", "bot:beginner", "bot:beginner", "bot:beginner"}}, {"bot_delay_ms", 0},
+                          {"drop_delay_ms", 0}, {"takeover_level", "beginner"}});
+    // Three spectators on each table.
+    for (int k = 0; k < 3; ++k) {
+      auto c = std::make_shared<Counter>();
+      hub->subscribe(t["id"], t["spectate"], std::nullopt, c);
+      watchers.push_back(c);
+    }
+    tables.push_back(t);
+  }
+  const uint64_t commits_before = store.commits();
+  // Seat 0 connects and leaves: a bot plays it; every table plays at once.
+  for (const auto& t : tables) {
+    auto s = std::make_shared<Counter>();
+    const int seat = hub->subscribe(t["id"], t["tokens"]["0"], std::nullopt, s);
+    hub->unsubscribe(t["id"], seat, s.get());
+  }
+  ASSERT_TRUE(eventually([&] {
+    for (const auto& t : tables)
+      if (hub->get(t["id"], t["spectate"])["status"] != "over") return false;
+    return true;
+  }));
+  size_t events = 0;
+  for (const auto& t : tables) events += hub->get(t["id"], t["spectate"])["version"].get<size_t>();
+  const uint64_t commits = store.commits() - commits_before;
+  hub.reset();
+  // Many moves per transaction (one fsync each, synchronous=FULL).
+  EXPECT_LT(commits * 2, events) << commits << " transactions for " << events << " events";
+  // The three spectators of a table got the very same message for each version.
+  for (size_t i = 0; i < tables.size(); ++i) {
+    auto& a = *watchers[3 * i];
+    for (int k = 1; k < 3; ++k) {
+      auto& b = *watchers[3 * i + static_cast<size_t>(k)];
+      std::lock_guard la(a.m), lb(b.m);
+      ASSERT_FALSE(a.got.empty());
+      EXPECT_EQ(a.got.back().get(), b.got.back().get()) << "the last message was built twice";
+    }
+  }
+}
+
+// Each version a watcher saw is durable: SIGKILL right after, and the
+// database holds at least that many events of that table.
+TEST_F(StorageTest, EveryBroadcastVersionSurvivesSigkill) {
+  const std::string db = (dir_ / "kill.db").string();
+  a_ = spawn_serve(db, (dir_ / "a.err").string());
+  ASSERT_GT(a_.port, 0);
+  struct W {
+    std::string id;
+    std::unique_ptr<WsClient> ws;
+    int64_t seen = -1;
+  };
+  std::vector<W> ws;
+  for (int i = 0; i < 6; ++i) {
+    Reply r = post(a_.port, "/api/tables",
+                   {{"game", "latin"}, {"seats", {"bot:beginner", "bot:casual", "bot:beginner", "bot:casual"}}, {"bot_delay_ms", 1}});
+    ASSERT_EQ(r.status, 201);
+    W w;
+    w.id = r.j["id"];
+    w.ws = std::make_unique<WsClient>(a_.port, fmt::format("/ws?table={}&token={}", w.id, r.j["spectate"].get<std::string>()));
+    w.ws->start_reading();
+    ws.push_back(std::move(w));
+  }
+  std::this_thread::sleep_for(300ms);
+  // Read what has arrived so far, then kill at once.
+  for (auto& w : ws)
+    for (const auto& m : w.ws->all()) {
+      const json j = json::parse(m, nullptr, false);
+      if (j.is_object() && j.contains("version")) w.seen = std::max<int64_t>(w.seen, j["version"].get<int64_t>());
+    }
+  stop(a_, SIGKILL);
+  for (auto& w : ws) w.ws.reset();
+  server::Storage store(db, false);
+  for (auto& w : ws) {
+    EXPECT_GT(w.seen, 0);
+    EXPECT_GE(static_cast<int64_t>(store.load_events(w.id).size()), w.seen) << "table " << w.id << " broadcast a version it had not stored";
+  }
+}
+
+}  // namespace
+}  // namespace boneyard::test
