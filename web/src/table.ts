@@ -34,8 +34,8 @@ function fmtNum(x: number): string {
 // A line of "Last moves"; at: the version it follows (server entries: n + 1).
 type Ev = { text: string; seat: number | null; cls?: string; at: number };
 
-export interface ReviewMove { event: number; played: string; best: string; played_value: number; best_value: number; loss: number; grade: string; bound?: boolean }
-export interface Review { hand: number; seat: number; hands_known: boolean; method: string; unit: string; thresholds: { good: number; inaccuracy: number; mistake: number }; counts: Record<string, number>; forced: number; unsolved?: number; moves: ReviewMove[] }
+export interface ReviewMove { event: number; played: string; best: string; played_value: number; best_value: number; loss: number; grade: string; bound?: boolean; se?: number; samples?: number; face_up?: { best: string; loss: number; bound?: boolean } }
+export interface Review { hand: number; seat: number; hands_known: boolean; method: string; samples?: number; unit: string; thresholds: { good: number; inaccuracy: number; mistake: number }; counts: Record<string, number>; forced: number; unsolved?: number; moves: ReviewMove[] }
 
 export class Table implements Frame {
   private live: Live | null = null;
@@ -708,17 +708,24 @@ export class Table implements Frame {
     if (r.error) { box.appendChild(h("p", { class: "error" }, r.error)); return box; }
     const d = r.data!;
     const unit = t("unit." + d.unit);
-    box.appendChild(h("p", { class: "review-how" }, d.hands_known ? t("review.hands_known") : t("review.own_view")));
+    // The grade is what the seat could know (deals sampled from its view);
+    // the face-up line (every hand known) is shown apart, never the grade.
+    box.appendChild(h("p", { class: "review-how" }, d.samples ? t("review.sampled", { n: d.samples }) : d.hands_known ? t("review.hands_known") : t("review.own_view")));
     box.appendChild(h("p", { class: "review-scale" }, t("review.scale", { unit, good: d.thresholds.good, inaccuracy: d.thresholds.inaccuracy, mistake: d.thresholds.mistake })));
     if (!d.moves.length) box.appendChild(h("p", { class: "muted" }, t("review.none")));
     else {
       const tbl = h("table", { class: "review-moves" }, h("tr", null, h("th", null, t("review.grade")), h("th", null, t("review.played")), h("th", null, t("review.best")), h("th", null, t("review.lost", { unit }))));
-      for (const m of d.moves)
+      for (const m of d.moves) {
         tbl.appendChild(h("tr", { class: "g-" + m.grade, "data-grade": m.grade },
           h("td", null, h("span", { class: "grade g-" + m.grade }, t("grade." + m.grade))),
           h("td", null, this.moveShort(c, m.played)),
           h("td", null, m.grade === "best" ? "—" : this.moveShort(c, m.best)),
-          h("td", { class: "num" }, m.loss ? (m.bound ? "≥ " : "") + fmtNum(m.loss) : "0")));
+          h("td", { class: "num" }, (m.loss ? (m.bound ? "≥ " : "") + fmtNum(m.loss) : "0") + (m.se ? " ± " + fmtNum(m.se) : ""))));
+        const f = m.face_up;
+        if (f && f.best !== m.played && f.loss > 0)
+          tbl.appendChild(h("tr", { class: "face-up" }, h("td", { colspan: 4, class: "muted" },
+            t("review.face_up", { more: (f.bound ? "≥ " : "") + fmtNum(f.loss), unit }), " ", this.moveShort(c, f.best))));
+      }
       box.appendChild(tbl);
     }
     if (d.forced) box.appendChild(h("p", { class: "muted" }, t("review.forced", { n: d.forced })));

@@ -352,9 +352,9 @@ try {
       const review = await page.$eval(".review", (e) => e.innerText).catch(() => "");
       const rows = await page.$$eval(".review-moves tr[data-grade]", (r) => r.map((x) => x.dataset.grade));
       figures[`review_${family}_ms`] = Math.round(performance.now() - t);
-      const known = family === "line" || family === "texas-42";
+      // Every family is graded by what the seat could see (issue 23), never with hands known.
       const good = ok && !(await page.$(".review .error")) && (rows.length > 0 || /no choice/.test(review)) && rows.every((g) => ["best", "good", "inaccuracy", "mistake", "blunder"].includes(g)) &&
-        (known ? /hands known/.test(review) : /what you could see/.test(review));
+        /what you could see/.test(review) && !/hands known/.test(review);
       check(good, `${family}: "Review my moves" grades ${rows.length} moves (${rows.join(" ")})` + (good ? "" : ": " + review.replace(/\s+/g, " ")));
       if (family === "line" || family === "texas-42") {
         await page.$eval(".review", (e) => e.scrollIntoView());

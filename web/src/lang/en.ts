@@ -475,6 +475,8 @@ export const en: Record<string, string> = {
   "review.title": "Your moves in hand {n}",
   "review.thinking": "Analysing your moves…",
   "review.hands_known": "Judged by the exact solver with hands known: the hand is over, so every hand is public now.",
+  "review.sampled": "Judged by what you could see at each move: {n} deals that fit it, each solved exactly, averaged. A loss counts only when it is clearly more than the luck of the deal (±).",
+  "review.face_up": "Face up (every hand known, not the grade), this would have won {more} {unit} more:",
   "review.own_view": "Judged by the strongest fair bot from what you could see at each move (an estimate).",
   "review.scale": "Value lost against the best move, in {unit}: Good up to {good}, Inaccuracy up to {inaccuracy}, Mistake up to {mistake}, Blunder more.",
   "review.none": "You had no choice to make in this hand.",

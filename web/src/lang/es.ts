@@ -475,6 +475,8 @@ export const es: Record<string, string> = {
   "review.title": "Tus jugadas en la mano {n}",
   "review.thinking": "Analizando tus jugadas…",
   "review.hands_known": "Juzgadas por el resolvedor exacto con las manos conocidas: la mano ha terminado, así que todas las fichas son públicas.",
+  "review.sampled": "Juzgado por lo que podías saber en cada jugada: {n} repartos compatibles, cada uno resuelto exactamente, promediados. Una pérdida cuenta solo si supera claramente la suerte del reparto (±).",
+  "review.face_up": "Boca arriba (todas las manos a la vista, no es la nota), esto habría ganado {more} {unit} más:",
   "review.own_view": "Juzgadas por el bot justo más fuerte con lo que podías ver en cada jugada (una estimación).",
   "review.scale": "Valor perdido frente a la mejor jugada, en {unit}: Buena hasta {good}, Imprecisión hasta {inaccuracy}, Error hasta {mistake}, Error grave si más.",
   "review.none": "No tuviste ninguna decisión en esta mano.",

@@ -475,6 +475,8 @@ export const ja: Record<string, string> = {
   "review.title": "第 {n} ハンドのあなたの手",
   "review.thinking": "あなたの手を分析中…",
   "review.hands_known": "全員の手牌を知った上での厳密ソルバーによる評価です(ハンドは終了し、全ての牌が公開されています)。",
+  "review.sampled": "各手の時点で見えていた情報で判定：それに合う配牌{n}通りをそれぞれ厳密に解いて平均。配牌の運（±）を明らかに超える損だけを数えます。",
+  "review.face_up": "全員の手牌を公開した場合（評価には使いません）、これなら{more}{unit}多く取れました：",
   "review.own_view": "各手番であなたに見えていた情報から、最強のフェアなボットが評価しました(推定値)。",
   "review.scale": "最善手との差({unit}):好手 {good} まで、疑問手 {inaccuracy} まで、悪手 {mistake} まで、それ以上は大悪手。",
   "review.none": "このハンドでは選択の余地がありませんでした。",
