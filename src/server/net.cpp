@@ -36,20 +36,24 @@ struct Ctx {
   const ServerConfig* cfg;
   net::thread_pool* slow;  // requests that think (hint, review, replay), off the io threads
   Limits* limits;
+  std::shared_ptr<Limits> limits_owner;  // for the connection slots
 };
 
 // One counted connection (Limits::open); released when the last session
 // holding it (HTTP, then the WebSocket it became) is gone.
+// It shares the Limits: a session whose handler is still queued when the
+// server is torn down is destroyed with the io_context, after the Impl's
+// other members.
 class ConnSlot {
  public:
-  ConnSlot(Limits& l, std::string addr) : limits_(l), addr_(std::move(addr)) {}
-  ~ConnSlot() { limits_.close(addr_); }
+  ConnSlot(std::shared_ptr<Limits> l, std::string addr) : limits_(std::move(l)), addr_(std::move(addr)) {}
+  ~ConnSlot() { limits_->close(addr_); }
   ConnSlot(const ConnSlot&) = delete;
   ConnSlot& operator=(const ConnSlot&) = delete;
   const std::string& addr() const { return addr_; }
 
  private:
-  Limits& limits_;
+  std::shared_ptr<Limits> limits_;
   std::string addr_;
 };
 
@@ -468,7 +472,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
       if (!ctx_.limits->open(addr)) {
         refuse(std::move(socket));
       } else {
-        auto slot = std::make_shared<ConnSlot>(*ctx_.limits, addr);
+        auto slot = std::make_shared<ConnSlot>(ctx_.limits_owner, addr);
         std::make_shared<HttpSession>(std::move(socket), ctx_, std::move(slot))->run();
       }
     } catch (const std::exception& e) {
@@ -529,7 +533,7 @@ struct Server::Impl {
   std::unique_ptr<Storage> db;
   std::unique_ptr<Hub> hub;
   std::unique_ptr<net::thread_pool> slow;  // destroyed before the hub
-  std::unique_ptr<Limits> limits;
+  std::shared_ptr<Limits> limits;
   std::shared_ptr<Listener> listener;
   std::vector<std::thread> threads;
   bool stopped = false;
@@ -545,9 +549,9 @@ Server::Server(ServerConfig cfg) : impl_(std::make_unique<Impl>()) {
   if (ec) throw Error(fmt::format("bad --host '{}': {}", c.host, ec.message()));
   impl_->slow = std::make_unique<net::thread_pool>(2);
   c.limits.max_connections = connection_cap(c.limits.max_connections);
-  impl_->limits = std::make_unique<Limits>(c.limits);
+  impl_->limits = std::make_shared<Limits>(c.limits);
   impl_->listener = std::make_shared<Listener>(impl_->ioc, tcp::endpoint(addr, c.port),
-                                               Ctx{impl_->hub.get(), &impl_->cfg, impl_->slow.get(), impl_->limits.get()});
+                                               Ctx{impl_->hub.get(), &impl_->cfg, impl_->slow.get(), impl_->limits.get(), impl_->limits});
 }
 
 Server::~Server() { stop(); }
