@@ -207,6 +207,9 @@ void add_serve_bench(CLI::App& app) {
     c.io_threads = *threads;
     c.hub.bot_threads = *bot_threads;
     c.hub.measure = true;
+    // Every watcher comes from one address (loopback): the per-address
+    // share would refuse all but 64 of them.
+    c.limits.max_connections_per_address = c.limits.max_connections = static_cast<size_t>(*watchers) + 1024;
     std::vector<std::string> ids, specs;
     std::vector<int64_t> final_version, played;
     int64_t lost = 0, unfinished = 0, finished = 0;
