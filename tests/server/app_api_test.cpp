@@ -10,28 +10,14 @@
 #include "server/http_routes.h"
 #include "server/storage.h"
 #include "server/tables.h"
+#include "routes_world.h"
 
 namespace boneyard {
 namespace {
 
 using nlohmann::json;
 
-struct App {
-  boost::asio::io_context ioc;
-  server::Storage db{":memory:", false};
-  std::unique_ptr<server::Hub> hub;
-  App() {
-    register_all_games();
-    server::HubConfig cfg;
-    cfg.run_bots = false;
-    cfg.bot_threads = 1;
-    cfg.strong_ms = 5;
-    hub = std::make_unique<server::Hub>(db, ioc, cfg);
-  }
-  std::pair<int, json> get(const std::string& target) {
-    auto r = server::handle_request(*hub, "", "GET", target, "");
-    return {r.status, json::parse(r.body)};
-  }
+struct App : test::RoutesWorld {
   // A latin table of four people played to its end, each seat's first legal move.
   json finished_table() {
     const json t = hub->create({{"game", "latin"}, {"options", {{"target", 1}}}, {"seats", {"human", "human", "human", "human"}}});

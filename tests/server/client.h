@@ -8,6 +8,9 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <filesystem>
+#include <unistd.h>
+#include <atomic>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -27,6 +30,16 @@ struct Reply {
   std::string body;
   json j;
 };
+
+// A new empty folder for one test's files: PREFIX-PID-TAG-N in the temp dir.
+inline std::filesystem::path temp_dir(const std::string& prefix, const std::string& tag) {
+  static std::atomic<int> n{0};
+  const std::filesystem::path p = std::filesystem::temp_directory_path() /
+                                  (prefix + "-" + std::to_string(getpid()) + "-" + tag + "-" + std::to_string(n++));
+  std::filesystem::remove_all(p);
+  std::filesystem::create_directories(p);
+  return p;
+}
 
 // One request on a fresh connection.
 inline Reply request(unsigned short port, http::verb method, const std::string& target, const std::string& body = "") {

@@ -29,18 +29,10 @@ using server::ServerConfig;
 
 const std::vector<std::string> kGames = {"latin", "jamaica", "mexican-train", "texas-42", "dice-and-dominoes"};
 
-fs::path temp_dir(const std::string& tag) {
-  static std::atomic<int> n{0};
-  fs::path p = fs::temp_directory_path() / fmt::format("boneyard-server-{}-{}-{}", getpid(), tag, n++);
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
-
 class ServerTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() { register_all_games(); }
-  void SetUp() override { dir_ = temp_dir("t"); }
+  void SetUp() override { dir_ = temp_dir("boneyard-server", "t"); }
   void TearDown() override {
     srv_.reset();
     std::error_code ec;

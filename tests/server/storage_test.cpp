@@ -26,14 +26,6 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-fs::path temp_dir(const std::string& tag) {
-  static std::atomic<int> n{0};
-  fs::path p = fs::temp_directory_path() / fmt::format("boneyard-storage-{}-{}-{}", getpid(), tag, n++);
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
-
 struct Proc {
   pid_t pid = -1;
   unsigned short port = 0;
@@ -97,7 +89,7 @@ bool eventually(F f, std::chrono::seconds limit = 60s) {
 class StorageTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() { register_all_games(); }
-  void SetUp() override { dir_ = temp_dir("t"); }
+  void SetUp() override { dir_ = temp_dir("boneyard-storage", "t"); }
   void TearDown() override {
     for (auto* p : {&a_, &b_})
       if (p->pid > 0) stop(*p, SIGKILL);

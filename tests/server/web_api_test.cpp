@@ -11,32 +11,14 @@
 #include "server/http_routes.h"
 #include "server/storage.h"
 #include "server/tables.h"
+#include "routes_world.h"
 
 namespace boneyard {
 namespace {
 
 using nlohmann::json;
 
-struct World {
-  boost::asio::io_context ioc;
-  server::Storage db{":memory:", false};
-  std::unique_ptr<server::Hub> hub;
-  World() {
-    register_all_games();
-    server::HubConfig cfg;
-    cfg.run_bots = false;
-    cfg.bot_threads = 1;
-    cfg.strong_ms = 5;
-    hub = std::make_unique<server::Hub>(db, ioc, cfg);
-  }
-  std::pair<int, json> get(const std::string& target) {
-    auto r = server::handle_request(*hub, "", "GET", target, "");
-    return {r.status, json::parse(r.body)};
-  }
-  std::pair<int, json> post(const std::string& target, const std::string& body) {
-    auto r = server::handle_request(*hub, "", "POST", target, body);
-    return {r.status, json::parse(r.body)};
-  }
+struct World : test::RoutesWorld {
   // A table of four people, all joined; returns the create answer.
   json table(const std::string& game, const json& options, uint64_t seed) {
     const json t = hub->create({{"game", game}, {"options", options}, {"seats", {"human", "human", "human", "human"}}, {"seed", seed}});
