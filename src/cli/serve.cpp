@@ -22,7 +22,11 @@ void add_serve(CLI::App& app) {
                   "Serve the files in this folder at / (default: the built browser app, web/dist, when there is one; "
                   "'none' serves no files)");
   cmd->add_option("--threads", cfg->io_threads, "Network threads")->capture_default_str();
-  cmd->add_option("--bot-threads", cfg->hub.bot_threads, "Threads for cheap bots (beginner, casual) and broadcasts (0: one per core)")
+  cmd->add_option("--bot-pipeline", cfg->hub.bot_pipeline,
+                  "Cheap bots' moves between decision and broadcast, at most; under load the next bot waits before it thinks (0: no cap)")
+      ->check(CLI::Range(0, 1000000))
+      ->capture_default_str();
+  cmd->add_option("--bot-threads", cfg->hub.bot_threads, "Threads for cheap bots (beginner, casual) (0: one per core)")
       ->capture_default_str();
   cmd->add_option("--strong-threads", cfg->hub.strong_threads,
                   "Strong and expert bot decisions at once, server-wide, on their own threads (0: half the cores)")

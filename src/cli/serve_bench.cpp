@@ -168,6 +168,7 @@ void add_serve_bench(CLI::App& app) {
   auto sync = std::make_shared<std::string>("normal");
   auto threads = std::make_shared<int>(2);
   auto bot_threads = std::make_shared<int>(0);
+  auto bot_pipeline = std::make_shared<int>(server::HubConfig{}.bot_pipeline);
   auto load_threads = std::make_shared<int>(2);
   auto timeout = std::make_shared<double>(600);
   cmd->add_option("--tables", *tables, "Tables of bots, all playing at once")->capture_default_str();
@@ -177,6 +178,9 @@ void add_serve_bench(CLI::App& app) {
   cmd->add_option("--sync", *sync, "SQLite synchronous mode")->check(CLI::IsMember({"full", "normal"}))->capture_default_str();
   cmd->add_option("--threads", *threads, "Server network threads")->capture_default_str();
   cmd->add_option("--bot-threads", *bot_threads, "Bot threads (0: one per core)")->capture_default_str();
+  cmd->add_option("--bot-pipeline", *bot_pipeline, "Bots' moves between decision and broadcast, at most (0: no cap; see serve --help)")
+      ->check(CLI::Range(0, 1000000))
+      ->capture_default_str();
   cmd->add_option("--load-threads", *load_threads, "Threads of the watchers' process")->capture_default_str();
   cmd->add_option("--timeout-s", *timeout, "Give up after this long")->capture_default_str();
   cmd->callback([=] {
@@ -206,6 +210,7 @@ void add_serve_bench(CLI::App& app) {
     c.full_sync = *sync == "full";
     c.io_threads = *threads;
     c.hub.bot_threads = *bot_threads;
+    c.hub.bot_pipeline = *bot_pipeline;
     c.hub.measure = true;
     // Every watcher comes from one address (loopback): the per-address
     // share would refuse all but 64 of them.
@@ -215,7 +220,7 @@ void add_serve_bench(CLI::App& app) {
     int64_t lost = 0, unfinished = 0, finished = 0;
     double elapsed = 0, server_cpu = 0;
     uint64_t commits = 0;
-    std::vector<double> lat;
+    std::vector<double> lat, durable, queued, sending, gated, commit_us;
     {
       server::Server srv(c);
       srv.start();
@@ -272,7 +277,12 @@ void add_serve_bench(CLI::App& app) {
       {
         std::lock_guard lk(srv.hub().stats().m);
         lat = srv.hub().stats().latency_us;
+        durable = srv.hub().stats().durable_us;
+        queued = srv.hub().stats().queued_us;
+        sending = srv.hub().stats().sending_us;
+        gated = srv.hub().stats().gated_us;
       }
+      commit_us = srv.hub().storage_commit_us();
       commits = srv.hub().storage_commits();
       // Final versions as the server has them.
       for (size_t i = 0; i < ids.size(); ++i) final_version.push_back(srv.hub().get(ids[i], specs[i])["version"].get<int64_t>());
@@ -306,11 +316,17 @@ void add_serve_bench(CLI::App& app) {
       for (size_t i = 0; i < ids.size(); ++i) played.push_back(srv.hub().get(ids[i], specs[i])["version"].get<int64_t>());
       rusage ru{};
       getrusage(RUSAGE_SELF, &ru);
-      std::sort(lat.begin(), lat.end());
+      for (auto* v : {&lat, &durable, &queued, &sending, &gated, &commit_us}) std::sort(v->begin(), v->end());
+      auto pct = [](const std::vector<double>& v, double q) {
+        return v.empty() ? 0.0 : v[std::min(v.size() - 1, static_cast<size_t>(static_cast<double>(v.size()) * q))] / 1000;
+      };
       std::cout << fmt::format(
           "serve-bench: {} tables of {} bots ({}), {} watchers, {} network + {} bot threads, sqlite synchronous={}\n"
           "  games finished: {}/{} in {:.1f} s; moves: {} ({:.0f}/s), in {} transactions ({:.1f} writes each)\n"
           "  move arrival -> broadcast: p50 {:.3f} ms, p99 {:.3f} ms, max {:.3f} ms\n"
+          "    of which arrival -> durable: p50 {:.3f} ms, p99 {:.3f} ms (one commit, its fsync included: p50 {:.3f} ms, p99 {:.3f} ms)\n"
+          "    durable -> broadcast starts: p50 {:.3f} ms, p99 {:.3f} ms; the broadcast: p50 {:.3f} ms, p99 {:.3f} ms\n"
+          "  before the arrival, a bot's wait at the gate ({} moves in flight at most): p50 {:.3f} ms, p99 {:.3f} ms\n"
           "  watchers: {} messages; {} failed, {} missed the end, {} re-sent versions (a join, disconnect or takeover notice: no new event), {} out-of-order versions\n"
           "  server: peak RSS {:.1f} MiB, CPU {:.1f} s during the games ({:.2f} cores); load process ({} threads): CPU {:.1f} s in all, peak RSS {:.1f} MiB\n",
           ids.size(), *level, *game, *watchers, c.io_threads,
@@ -318,7 +334,9 @@ void add_serve_bench(CLI::App& app) {
           finished, ids.size(), elapsed, lat.size(), static_cast<double>(lat.size()) / std::max(elapsed, 1e-9), commits,
           static_cast<double>(ids.size() + lat.size()) / static_cast<double>(std::max<uint64_t>(commits, 1)),
           lat.empty() ? 0 : lat[lat.size() / 2] / 1000, lat.empty() ? 0 : lat[std::min(lat.size() - 1, lat.size() * 99 / 100)] / 1000,
-          lat.empty() ? 0 : lat.back() / 1000, msgs, failed, incomplete, repeats, backwards,
+          lat.empty() ? 0 : lat.back() / 1000, pct(durable, 0.5), pct(durable, 0.99), pct(commit_us, 0.5), pct(commit_us, 0.99),
+          pct(queued, 0.5), pct(queued, 0.99), pct(sending, 0.5), pct(sending, 0.99),
+          c.hub.bot_pipeline, pct(gated, 0.5), pct(gated, 0.99), msgs, failed, incomplete, repeats, backwards,
           static_cast<double>(ru.ru_maxrss) / 1024, server_cpu, server_cpu / std::max(elapsed, 1e-9), *load_threads, load_cpu,
           static_cast<double>(load_rss) / 1024)
                 << std::flush;

@@ -1,5 +1,6 @@
 #include "server/storage.h"
 
+#include <chrono>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sqlite3.h>
@@ -196,6 +197,7 @@ void Storage::writer() {
       refused[i] = it != failed_gen_.end() && batch[i].gen <= it->second;
     }
     std::string err;
+    const auto began = std::chrono::steady_clock::now();
     {
       std::lock_guard lk(m_);
       try {
@@ -218,6 +220,8 @@ void Storage::writer() {
       std::lock_guard lk(q_m_);
       problem_ = err.empty() ? std::string() : fmt::format("storage failing: {}", err);
       if (err.empty()) ++commits_;
+      if (measure_)
+        commit_us_.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - began).count());
     }
     if (!err.empty())
       for (size_t i = 0; i < batch.size(); ++i)
@@ -283,6 +287,16 @@ void Storage::append_event(const std::string& id, size_t idx, const RecordEvent&
 std::string Storage::problem() const {
   std::lock_guard lk(q_m_);
   return problem_;
+}
+
+void Storage::measure_commits(bool on) {
+  std::lock_guard lk(q_m_);
+  measure_ = on;
+}
+
+std::vector<double> Storage::commit_us() const {
+  std::lock_guard lk(q_m_);
+  return commit_us_;
 }
 
 uint64_t Storage::commits() const {

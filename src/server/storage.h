@@ -90,6 +90,10 @@ class Storage {
   std::string probe();
   // Groups committed and writes stored so far (serve-bench).
   uint64_t commits() const;
+  // serve-bench: keep each commit's duration (BEGIN to COMMIT done, the
+  // fsync included), in microseconds.
+  void measure_commits(bool on);
+  std::vector<double> commit_us() const;
   // Stops the writer after the writes queued so far; later submits fail.
   void stop();
 
@@ -110,6 +114,8 @@ class Storage {
   bool stopping_ = false;
   std::string problem_;
   uint64_t commits_ = 0;
+  bool measure_ = false;
+  std::vector<double> commit_us_;
   std::map<std::string, uint64_t> failed_gen_;  // writer thread only
   std::thread thread_;
 };

@@ -49,12 +49,15 @@ struct HubConfig {
   double strong_ms = 150;    // "strong": the strongest fair bot, this long per decision, one thread
   double expert_ms = 1000;   // "expert": this long per decision ...
   int expert_threads = 0;    // ... on this many threads (0: up to 4, one less than the cores)
-  // The pool for cheap bots (beginner, casual) and broadcasts (0: the number
-  // of cores, at least 2). Strong and expert bots think on a pool of their
+  // The pool for cheap bots (beginner, casual) (0: the number of cores, at
+  // least 2); broadcasts have threads of their own. Strong and expert bots think on a pool of their
   // own, so a cheap bot never waits behind an expensive one:
   int bot_threads = 0;
   int strong_threads = 0;    // strong/expert decisions at once, server-wide (0: half the cores, at least 1)
   int strong_per_client = 2; // ... and per address that created the tables (0: no cap)
+  // Cheap bots' moves between decision and broadcast, at most (0: no cap).
+  // Under load the next bot waits before it thinks (see pass_gate).
+  int bot_pipeline = 64;
   bool run_bots = true;      // false: bots never move (the fuzz target)
   int default_bot_delay_ms = 600;
   int default_drop_delay_ms = 60000;
@@ -70,6 +73,10 @@ struct HubConfig {
 struct HubStats {
   std::mutex m;
   std::vector<double> latency_us;
+  // Of which: from arrival to durable (the group commit), from durable to
+  // the broadcast's start (its queue), the broadcast (messages built, handed on).
+  std::vector<double> durable_us, queued_us, sending_us;
+  std::vector<double> gated_us;  // and before it: each cheap bot's wait at the gate, before it thinks
 };
 
 // The bot levels a seat may have: "bot:beginner" ... "bot:expert".
@@ -116,6 +123,7 @@ struct Table {
   std::vector<nlohmann::json> notices;
   uint64_t notice_seq = 0;
   bool bot_pending = false;
+  bool gate_slot = false;  // a cheap bot's move in flight holds a slot of the gate
   std::map<std::pair<int, int>, nlohmann::json> reviews;  // (seat, hand): a finished hand's review
   std::vector<std::pair<int, std::weak_ptr<Subscriber>>> subs;
   // Storage (group commit): what is durable, what is queued, the writes in
@@ -127,7 +135,8 @@ struct Table {
   std::condition_variable idle;  // inflight fell to 0
   uint64_t gen = 1;
   bool stalled = false;  // a write failed: resumed when the storage heals
-  std::vector<std::chrono::steady_clock::time_point> arrivals;  // durable moves not yet broadcast
+  // Durable moves not yet broadcast: when each arrived, when it was durable.
+  std::vector<std::pair<std::chrono::steady_clock::time_point, std::chrono::steady_clock::time_point>> arrivals;
 
   bool human(int seat) const { return players[static_cast<size_t>(seat)] == "human"; }
   bool over() const { return session && session->state().terminal(); }
@@ -177,6 +186,9 @@ class Hub {
   void unsubscribe(const std::string& id, int seat, const Subscriber* sub);
   HubStats& stats() { return stats_; }
   uint64_t storage_commits() const { return db_.commits(); }
+  std::vector<double> storage_commit_us() const { return db_.commit_us(); }
+  // The most cheap bots' moves ever between decision and broadcast at once.
+  int gate_peak();
 
  private:
   std::shared_ptr<Table> table(const std::string& id);
@@ -210,7 +222,10 @@ class Hub {
   AnyBot& seat_bot(Table& t, int seat);
   void schedule_bot(const std::shared_ptr<Table>& t);
   void run_bot(const std::shared_ptr<Table>& t, size_t version);
-  void bot_turn(const std::shared_ptr<Table>& t, size_t version);
+  // True when the move was made and holds its gate slot until broadcast.
+  bool bot_turn(const std::shared_ptr<Table>& t, size_t version, bool gated = false);
+  void pass_gate(std::function<void()> turn);
+  void leave_gate();
   void strong_done(const std::string& client);
   void notice(Table& t, int seat, const std::string& text);
   std::shared_ptr<Table> build(const StoredTable& st);
@@ -223,13 +238,17 @@ class Hub {
   std::map<std::string, std::shared_ptr<Table>> tables_;
   std::atomic<bool> stopping_{false};
   HubStats stats_;
-  std::unique_ptr<boost::asio::thread_pool> pool_;    // cheap bots, broadcasts
+  std::unique_ptr<boost::asio::thread_pool> pool_;    // cheap bots
+  std::unique_ptr<boost::asio::thread_pool> bcast_;   // broadcasts: never queued behind a bot
   std::unique_ptr<boost::asio::thread_pool> strong_;  // strong and expert bots
   // Strong/expert turns: running per address, and those waiting for their
   // address's turn (run in order as its running ones finish).
   std::mutex strong_m_;
   std::map<std::string, int> strong_running_;
   std::map<std::string, std::deque<std::function<void()>>> strong_waiting_;
+  std::mutex gate_m_;
+  int gate_used_ = 0, gate_peak_ = 0;
+  std::deque<std::function<void()>> gate_waiting_;
   std::atomic<bool> stalled_{false};
   std::mutex cache_m_;
   std::map<std::string, std::shared_ptr<Table>> finished_;
@@ -237,7 +256,8 @@ class Hub {
   std::mutex heal_m_;
   std::condition_variable heal_cv_;
   std::thread heal_;
-  void measured(std::chrono::steady_clock::time_point since);
+  using Clock = std::chrono::steady_clock;
+  void measured(Clock::time_point since, Clock::time_point durable, Clock::time_point sending);
 };
 
 // What a spectator may see: the game's own view for a seat that does not

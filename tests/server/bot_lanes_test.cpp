@@ -21,7 +21,7 @@ struct World {
   boost::asio::io_context ioc;
   server::Storage db{":memory:", false};
   std::unique_ptr<server::Hub> hub;
-  explicit World(int strong_threads) {
+  explicit World(int strong_threads, int bot_pipeline = 64) {
     register_all_games();
     server::HubConfig cfg;
     cfg.bot_threads = 2;
@@ -29,6 +29,7 @@ struct World {
     cfg.strong_per_client = 1;
     cfg.expert_ms = 60;
     cfg.expert_threads = 1;
+    cfg.bot_pipeline = bot_pipeline;
     hub = std::make_unique<server::Hub>(db, ioc, cfg);
   }
   json table(const std::string& level, const std::string& client) {
@@ -75,6 +76,28 @@ TEST(BotLanes, OneAddressCannotTakeEveryStrongThread) {
   // Each address has one strong/expert thread at a time: the six tables
   // together move about as often as the one (without the cap: six times).
   EXPECT_LE(crowd_moves, 2 * alone_moves + 4) << crowd_moves << " moves of six tables of one address against " << alone_moves;
+}
+
+// The gate: at most bot_pipeline cheap bots' moves between decision and
+// broadcast, and every slot comes back (the games all end).
+TEST(BotLanes, TheGateBoundsBotMovesInFlight) {
+  for (int cap : {2, 0}) {
+    World w(1, cap);
+    std::vector<json> tables;
+    for (int i = 0; i < 12; ++i) tables.push_back(w.table("beginner", ""));
+    const auto end = std::chrono::steady_clock::now() + 120s;
+    auto over = [&] {
+      for (const auto& t : tables)
+        if (w.hub->get(t["id"], t["spectate"])["status"] != "over") return false;
+      return true;
+    };
+    while (!over() && std::chrono::steady_clock::now() < end) std::this_thread::sleep_for(5ms);
+    ASSERT_TRUE(over()) << "cap " << cap;
+    if (cap > 0)
+      EXPECT_LE(w.hub->gate_peak(), cap);
+    else
+      EXPECT_GT(w.hub->gate_peak(), 2) << "without a cap, twelve tables have more moves in flight";
+  }
 }
 
 }  // namespace
