@@ -69,7 +69,7 @@ export function inline(text: string): (Node | string)[] {
     if ((m = /^\*\*([^*]+)\*\*$/.exec(part))) out.push(h("strong", null, m[1]));
     else if ((m = /^\[(\d+)-(\d+)\]$/.exec(part))) {
       const a = Number(m[1]), b = Number(m[2]);
-      out.push(tileSvg(a, b, { size: 19, cls: "rt", title: `${a}-${b}` }));
+      out.push(tileSvg(a, b, { size: 21, cls: "rt", title: `${a}-${b}` }));
     } else if ((m = /^\{(\d)\}$/.exec(part))) {
       const d = dieSvg(Number(m[1]), 22);
       d.classList.add("rd");
@@ -108,10 +108,21 @@ function loadStyle(): Promise<void> {
 
 export class RulesPage {
   private closed = false;
+  // The section asked for stays in view when the window changes size (a
+  // phone turned, a new tab sized) until the reader scrolls on their own.
+  private anchor = "";
+  private keep = () => { if (this.anchor) document.getElementById(this.anchor)?.scrollIntoView(); };
+  private letGo = () => { this.anchor = ""; };
   constructor(private root: HTMLElement, private page: string, private go: (url: string) => void) {
+    window.addEventListener("resize", this.keep);
+    for (const e of ["wheel", "touchmove", "keydown", "mousedown"]) window.addEventListener(e, this.letGo);
     this.render();
   }
-  close() { this.closed = true; }
+  close() {
+    this.closed = true;
+    window.removeEventListener("resize", this.keep);
+    for (const e of ["wheel", "touchmove", "keydown", "mousedown"]) window.removeEventListener(e, this.letGo);
+  }
 
   async render() {
     const lang = currentLang();
@@ -138,6 +149,7 @@ export class RulesPage {
     }
     this.draw(pages[name] || { name, title: name, blocks: [] });
     const target = anchor && document.getElementById(anchor);
+    this.anchor = target ? anchor : "";
     if (target) { target.classList.add("here"); target.scrollIntoView(); }
     else window.scrollTo(0, 0);
   }
@@ -177,7 +189,8 @@ export class RulesPage {
       } else if (b.kind === "h3") {
         host = h("section", { id: b.id || null, class: "rules-sub" }, h("h3", null, ...inline(b.text)));
         section.appendChild(host);
-        if (b.id && tocItem) {
+        // The rule sets as chips under their section; other subsections stay out of the contents.
+        if (b.id && tocItem && section.id === "presets") {
           if (!chips) { chips = h("ul", { class: "rules-chips" }); tocItem.appendChild(chips); }
           chips.appendChild(h("li", null, h("a", { href: "#" + b.id, onclick: jump(b.id) }, ...inline(b.text))));
         }

@@ -153,13 +153,13 @@ try {
   for (const lang of LANGS) {
     for (const [size, vp] of [["desktop", DESKTOP], ["phone", PHONE]]) {
       const page = await newPage(ctx, lang, vp);
-      for (const [name, hash] of [["dice-and-dominoes", ""], ["line", "#dominican-200"]]) {
+      for (const [name, hash, shot] of [["dice-and-dominoes", "", "dice-and-dominoes"], ["dice-and-dominoes", "#dd-wild", "dice-and-dominoes-specials"], ["line", "", "line"], ["line", "#dominican-200", "line-preset"]]) {
         await page.goto(`${base}/?rules=${name}${hash}`);
         await waitRules(page, name);
         await new Promise((r) => setTimeout(r, 150));
-        await page.screenshot({ path: join(shots, `rules-${name}-${lang}-${size}.png`) });
+        await page.screenshot({ path: join(shots, `rules-${shot}-${lang}-${size}.png`) });
         const over = await page.evaluate(() => document.documentElement.scrollWidth > innerWidth + 1);
-        if (size === "phone") check(!over, `${lang} ${name}: the rules page fits a phone's width`);
+        if (size === "phone") check(!over, `${lang} ${shot}: the rules page fits a phone's width`);
       }
       await page.close();
     }
