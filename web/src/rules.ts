@@ -16,8 +16,9 @@ export const RULE_PAGES = ["line", "mexican-train", "texas-42", "dice-and-domino
 
 // The rules of a game, opened at its preset's section (a line game's preset).
 export function rulesUrl(family: string, preset?: string): string {
-  const page = RULE_PAGES.includes(family) ? family : "line";
-  return `/?rules=${page}` + (preset && preset !== page ? `#${encodeURIComponent(preset)}` : "");
+  // A family not known yet (a table still waiting): the page finds the preset's game.
+  if (!RULE_PAGES.includes(family)) return `/?rules=${preset && /^[a-z0-9-]+$/.test(preset) ? preset : RULE_PAGES[0]}`;
+  return `/?rules=${family}` + (preset && preset !== family ? `#${encodeURIComponent(preset)}` : "");
 }
 
 export interface Block { kind: "h2" | "h3" | "p" | "ul" | "note"; id?: string; text: string; items?: string[] }

@@ -67,8 +67,10 @@ const shown = (page, id) => page.evaluate((id) => {
 const waitRules = (page, name) => page.waitForSelector(`.rules-page[data-page="${name}"]`, { timeout: 10000 });
 const inView = (r) => r && r.top !== null && r.top >= -2 && r.top < 120;
 
-async function table(game, n) {
+async function table(game, n, waiting = false) {
+  // waiting: seat 1 is a person who has not come yet, so the table waits.
   const seats = ["human", ...Array(n - 1).fill("bot:casual")];
+  if (waiting) seats[1] = "human";
   const r = await fetch(`${base}/api/tables`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ game, seats, bot_delay_ms: 1500 }) });
   const j = await r.json();
   if (!r.ok) throw new Error(`create ${game}: ${JSON.stringify(j)}`);
@@ -114,10 +116,11 @@ try {
   }
 
   // From a table of each family, in a new tab, at the preset's section, in the table's language.
-  const tables = [["dominican-patio", "line", 4, "es"], ["mexican-train", "mexican-train", 4, "ja"], ["texas-42", "texas-42", 4, "en"], ["dice-and-dominoes", "dice-and-dominoes", 4, "ja"], ["two-draw", "line", 2, "en"]];
-  for (const [game, family, n, lang] of tables) {
+  const tables = [["dominican-patio", "line", 4, "es"], ["mexican-train", "mexican-train", 4, "ja"], ["texas-42", "texas-42", 4, "en"], ["dice-and-dominoes", "dice-and-dominoes", 4, "ja"], ["two-draw", "line", 2, "en"],
+    ["texas-42", "texas-42", 4, "es", true], ["jamaica", "line", 4, "ja", true]];
+  for (const [game, family, n, lang, waiting] of tables) {
     const page = await newPage(ctx, lang);
-    await page.goto(await table(game, n));
+    await page.goto(await table(game, n, waiting));
     await page.waitForSelector("#table-rules");
     check(await page.$eval("#table-rules", (a) => a.target === "_blank"), `${game}: the table's rules link opens a new tab (the game goes on)`);
     const opened = browser.waitForTarget((tg) => tg.url().includes("rules="), { timeout: 10000 });
@@ -129,7 +132,7 @@ try {
     if (id) await tab.waitForFunction((id) => { const s = document.getElementById(id); return s && Math.abs(s.getBoundingClientRect().top) < 120; }, { timeout: 5000 }, id).catch(() => {});
     const r = await shown(tab, id);
     check(r.page === family && r.lang === lang && r.title === titles[lang][family] && (!id || inView(r)),
-      `${game} table (${lang}): the rules open on ${family} in ${lang}${id ? `, at the ${id} section (top at ${r.top})` : ""}`);
+      `${game} table${waiting ? " waiting for a player" : ""} (${lang}): the rules open on ${family} in ${lang}${id ? `, at the ${id} section (top at ${r.top})` : ""}`);
     await tab.close();
     await page.close();
   }
