@@ -142,7 +142,8 @@ export class RulesPage {
     }
     if (this.closed || lang !== currentLang()) return;
     // A preset's name (?rules=dominican-patio) opens its game's page there.
-    let name = this.page, anchor = decodeURIComponent(location.hash.slice(1));
+    let name = this.page, anchor = location.hash.slice(1);
+    try { anchor = decodeURIComponent(anchor); } catch { anchor = ""; } // a damaged link: the top of the page
     if (!pages[name]) {
       const owner = Object.values(pages).find((p) => p.blocks.some((b) => b.id === name));
       anchor = owner ? name : "";
