@@ -1,7 +1,7 @@
 // Builds the browser app into dist/: one bundled, minified script, the
 // stylesheet and index.html. No runtime downloads: the server serves all.
 import * as esbuild from "esbuild";
-import { mkdirSync, copyFileSync, writeFileSync, readFileSync, statSync } from "node:fs";
+import { mkdirSync, copyFileSync, writeFileSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
 mkdirSync("dist", { recursive: true });
@@ -17,8 +17,18 @@ await esbuild.build({
 copyFileSync("src/style.css", "dist/style.css");
 copyFileSync("src/index.html", "dist/index.html");
 copyFileSync("src/favicon.svg", "dist/favicon.svg");
+// How to play: its style and each language's text, fetched only by the rules page.
+copyFileSync("src/rules.css", "dist/rules.css");
+mkdirSync("dist/rules", { recursive: true });
+const rules = {};
+for (const f of readdirSync("src/rules").filter((f) => f.endsWith(".txt"))) {
+  copyFileSync(`src/rules/${f}`, `dist/rules/${f}`);
+  rules[f] = gzipSync(readFileSync(`src/rules/${f}`)).length;
+}
 const js = readFileSync("dist/app.js");
 const css = readFileSync("dist/style.css");
-const sizes = { js: js.length, js_gzip: gzipSync(js).length, css: css.length, css_gzip: gzipSync(css).length };
+const sizes = { js: js.length, js_gzip: gzipSync(js).length, css: css.length, css_gzip: gzipSync(css).length,
+  rules_css_gzip: gzipSync(readFileSync("dist/rules.css")).length, rules_text_gzip: rules };
 writeFileSync("dist/sizes.json", JSON.stringify(sizes));
-console.log(`web/dist: app.js ${sizes.js} B (${sizes.js_gzip} B gzip), style.css ${sizes.css} B (${sizes.css_gzip} B gzip)`);
+console.log(`web/dist: app.js ${sizes.js} B (${sizes.js_gzip} B gzip), style.css ${sizes.css} B (${sizes.css_gzip} B gzip); ` +
+  `on demand: rules.css ${sizes.rules_css_gzip} B gzip, ${Object.entries(rules).map(([f, n]) => `rules/${f} ${n} B gzip`).join(", ")}`);

@@ -4,6 +4,7 @@ import { h, clear } from "./dom";
 import { currentLang, t, hasKey, langPicker } from "./i18n";
 import { tileSvg } from "./tiles";
 import { openRecord } from "./replay";
+import { rulesUrl } from "./rules";
 
 const FAMILIES = ["line", "mexican-train", "texas-42", "dice-and-dominoes"];
 const LEVELS = ["beginner", "casual", "strong", "expert"];
@@ -51,7 +52,8 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   clear(root);
   const main = h("main", { class: "lobby" });
   root.appendChild(main);
-  main.appendChild(h("header", { class: "lobby-top" }, langPicker()));
+  const toRules = (e: Event) => { e.preventDefault(); go((e.currentTarget as HTMLAnchorElement).getAttribute("href")!); };
+  main.appendChild(h("header", { class: "lobby-top" }, h("a", { class: "rules-link", id: "rules-link", href: rulesUrl("line"), onclick: toRules }, t("rules.link")), " ", langPicker()));
   main.appendChild(h("section", { class: "hero" },
     h("div", { class: "hero-tiles" }, tileSvg(6, 6, { vertical: true, size: 30 }), tileSvg(6, 4, { size: 30 }), tileSvg(4, 1, { size: 30 })),
     h("h1", null, t("app.title")),
@@ -102,9 +104,10 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   const famRow = h("div", { class: "tabs", role: "tablist" });
   const presetBox = h("div", { class: "presets" });
   const optBox = h("div", { class: "options" });
+  const rulesLink = h("a", { class: "rules-link", id: "preset-rules", onclick: toRules });
   const seatBox = h("div", { class: "seats" });
   const createBtn = h("button", { class: "primary big", id: "create" }, t("lobby.create")) as HTMLButtonElement;
-  form.append(h("h3", null, t("lobby.game")), famRow, presetBox,
+  form.append(h("h3", null, t("lobby.game")), famRow, presetBox, rulesLink,
     h("details", { class: "opt-details" }, h("summary", null, t("lobby.options")), optBox),
     h("h3", null, t("lobby.seats")), seatBox,
     h("label", { class: "speed" }, t("lobby.bot_speed"), " ",
@@ -138,6 +141,8 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
         // The summary says where it is played; the spec's source letters ("Dg",
         // "seed 004") mean nothing to a player and stay out.
         h("span", { class: "preset-summary" }, presetAbout(g))));
+    rulesLink.setAttribute("href", rulesUrl(family, game.name));
+    rulesLink.textContent = t("rules.this_game", { game: gameName(game.name) });
   };
   const drawOptions = () => {
     clear(optBox);

@@ -1,20 +1,22 @@
 // Boneyard in the browser: the lobby at /, a table at /?t=ID&k=TOKEN, a
-// finished game's replay at /?replay=ID.
+// finished game's replay at /?replay=ID, how to play at /?rules=GAME#PRESET.
 import { renderLobby } from "./lobby";
 import { Table, badLink } from "./table";
 import { Replay } from "./replay";
+import { RulesPage } from "./rules";
 import { onLangChange } from "./i18n";
 
 const root = document.getElementById("app")!;
-let table: Table | Replay | null = null;
+let table: Table | Replay | RulesPage | null = null;
 
 function route() {
   const q = new URLSearchParams(location.search);
-  const id = q.get("t"), token = q.get("k"), replay = q.get("replay");
+  const id = q.get("t"), token = q.get("k"), replay = q.get("replay"), rules = q.get("rules");
   table?.close();
   table = null;
   // /?replay=ID: a finished table's replay (shareable); /?replay=file: a record from the lobby.
-  if (replay && /^([0-9a-f]+|file)$/.test(replay)) table = new Replay(root, replay, go);
+  if (rules !== null && /^[a-z0-9-]*$/.test(rules)) table = new RulesPage(root, rules, go);
+  else if (replay && /^([0-9a-f]+|file)$/.test(replay)) table = new Replay(root, replay, go);
   else if (id && token && /^[0-9a-f]+$/.test(id) && /^[0-9a-f]+$/.test(token)) table = new Table(root, id, token, go);
   // A table link that is damaged: say so rather than show the lobby silently.
   else if (id !== null || token !== null) badLink(root, "link.damaged", go);

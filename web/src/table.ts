@@ -5,6 +5,7 @@ import { h, clear, patch } from "./dom";
 import { t, hasKey, langPicker, currentLang } from "./i18n";
 import { tileFrom, tileSvg } from "./tiles";
 import { gameName, tableUrl } from "./lobby";
+import { rulesUrl } from "./rules";
 import { Board, Ctx, Frame, TILE_RE } from "./boards/board";
 import { sound, muted, setMuted, speakerIcon } from "./sound";
 import { lineBoard } from "./boards/line";
@@ -447,6 +448,8 @@ export class Table implements Frame {
     return h("header", { class: "topbar" },
       h("a", { class: "back", href: "/", onclick: (e: Event) => { e.preventDefault(); this.leave(c); }, "aria-label": t("table.lobby") }, "‹ ", t("table.lobby")),
       h("div", { class: "title" }, h("strong", null, gameName(c.msg.game)), hand ? h("span", null, hand) : null),
+      // In a new tab: the game goes on while you read.
+      h("a", { class: "rules-link", id: "table-rules", href: rulesUrl(c.family, c.msg.game), target: "_blank", rel: "noopener" }, t("rules.short")),
       scores,
       this.still ? null : this.shareLinks(c).length ? h("button", { class: "share-btn", onclick: () => { this.showShare = true; this.render(); } }, t("table.share")) : null,
       this.still ? null : h("span", { class: "conn " + (this.connected ? "on" : "off"), title: t(this.connected ? "table.online" : "table.offline") }, t(this.connected ? "table.online" : "table.offline")),
