@@ -63,6 +63,7 @@ export class Table implements Frame {
   private firstPaint = false;
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
   private resizeTimer = 0;
+  private relaid = false; // drawing again for the board's measured width
   // Sizes follow the window (a phone turned, a window resized).
   private resizeHandler = () => { clearTimeout(this.resizeTimer); this.resizeTimer = window.setTimeout(() => this.render(), 80); };
   private closed = false;
@@ -78,6 +79,7 @@ export class Table implements Frame {
   constructor(root: HTMLElement, private id: string, private token: string, private go: (url: string) => void, private still = false) {
     this.root = root;
     this.seenKey = "";
+    window.addEventListener("resize", this.resizeHandler);
     if (still) return;
     this.seenKey = `boneyard.seen.${id}.${token.slice(0, 8)}`;
     const s = localStorage.getItem(this.seenKey);
@@ -101,7 +103,6 @@ export class Table implements Frame {
     });
     this.live = new Live(id, token, (m) => this.onState(m), (c) => { this.connected = c; this.render(); }, (e) => this.onError(e), entropy);
     document.addEventListener("keydown", this.keyHandler);
-    window.addEventListener("resize", this.resizeHandler);
   }
 
   close() {
@@ -168,7 +169,19 @@ export class Table implements Frame {
     const v = m.view || {};
     const n = m.seats.length;
     const teams = v.family === "texas-42" || (v.family === "line" && Array.isArray(v.hands) && v.hands.some((x: View) => x.side !== x.seat));
-    return { msg: m, v, me: m.seat, n, family: v.family || "", teams, f: this, small: window.innerWidth < 600 || window.innerHeight < 500 };
+    return { msg: m, v, me: m.seat, n, family: v.family || "", teams, f: this, small: window.innerWidth < 600 || window.innerHeight < 500, width: this.boardWidth() };
+  }
+
+  // The board's inner width: measured on the page, else guessed from the
+  // window as style.css lays the table out (the log and side seats beside it).
+  private boardWidth(): number {
+    const b = this.root.querySelector<HTMLElement>(".board");
+    if (b && b.clientWidth) {
+      const cs = getComputedStyle(b);
+      return b.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    }
+    const w = window.innerWidth;
+    return w - (w > 900 ? 240 + 340 : w > 700 ? 340 : 24);
   }
 
   seatName(c: Ctx, k: number): string {
@@ -379,12 +392,16 @@ export class Table implements Frame {
 
   render() {
     if (!this.msg || this.closed) return;
-    const wrap = this.build(this.ctx());
+    const c = this.ctx();
+    const wrap = this.build(c);
     const live = this.root.firstElementChild;
     // The first paint, or a new page: draw; afterwards patch what changed, so
     // the nodes under a finger, the focus and the scroll stay.
     if (live && live.classList.contains("table") && live.nodeName === wrap.nodeName && this.root.childElementCount === 1) patch(live, wrap);
     else { clear(this.root); this.root.appendChild(wrap); }
+    // The board lays its tiles out for the width it was given: once the page
+    // shows another (the first paint guessed, the layout moved), again.
+    if (!this.relaid && Math.abs(this.boardWidth() - c.width) > 1) { this.relaid = true; this.render(); this.relaid = false; return; }
     // A dialog that just opened takes the focus, so Enter answers it.
     const dlg = this.root.querySelector<HTMLElement>(".overlay .dialog");
     if (dlg && !this.dialogFocused && !dlg.contains(document.activeElement)) (dlg.querySelector<HTMLElement>("button.primary, button") )?.focus();
