@@ -594,10 +594,17 @@ export class Table implements Frame {
     const others = c.msg.legal.filter((m) => !TILE_RE.test(m));
     if (c.msg.to_act && c.msg.legal.length > 1)
       buttons.appendChild(h("button", { class: "action hint-btn", id: "hint", disabled: this.hintBusy, onclick: () => this.askHint() }, t(this.hintBusy ? "hint.thinking" : "hint.button")));
-    for (const mv of others) buttons.appendChild(h("button", { class: "action", "data-move": mv, onclick: () => this.send(mv) }, this.moveLabel(c, mv)));
+    for (const mv of others) {
+      // A bid of so many points is its number (the prompt says "Your bid"):
+      // fifteen "Bid 31" buttons took a phone's screen from the hand.
+      const num = /^bid:(\d+)$/.exec(mv);
+      buttons.appendChild(h("button", { class: "action" + (num ? " bid-num" : ""), "data-move": mv, title: num ? this.moveLabel(c, mv) : null, "aria-label": num ? this.moveLabel(c, mv) : null, onclick: () => this.send(mv) },
+        num ? num[1] : this.moveLabel(c, mv)));
+    }
     const tiles = this.myTiles(c);
     const hand = h("div", { class: "hand", role: "list", "aria-label": t("table.your_hand") });
-    const size = c.small ? (tiles.length > 10 ? 22 : tiles.length > 8 ? 26 : 32) : tiles.length > 15 ? 30 : 36;
+    // On a phone a long hand wraps to two rows rather than shrink under 26 px (double-twelve pips).
+    const size = c.small ? (tiles.length > 8 || window.innerHeight < 500 ? 26 : 32) : tiles.length > 15 ? 30 : 36;
     const board = BOARDS[c.family];
     if (board?.hand) {
       board.hand(c, { selected: this.selected, redraw: () => this.render(), send: (mv) => this.send(mv) }, size, hand, buttons, area);
