@@ -64,6 +64,8 @@ export class Table implements Frame {
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
   private resizeTimer = 0;
   private relaid = false; // drawing again for the board's measured width
+  private laidWidth = 0; // the board width of the last drawing
+  private measured = 0; // the board width last measured on the page
   // Sizes follow the window (a phone turned, a window resized).
   private resizeHandler = () => { clearTimeout(this.resizeTimer); this.resizeTimer = window.setTimeout(() => this.render(), 80); };
   private closed = false;
@@ -144,6 +146,12 @@ export class Table implements Frame {
     }
   }
 
+  // Draws again when the board's width is not the one it was laid out for
+  // (a replay shows its step before its page is in the document).
+  fit() {
+    if (this.msg && Math.abs(this.boardWidth() - this.laidWidth) > 1) this.render();
+  }
+
   // A replay's step (still tables only).
   show(m: StateMsg) {
     this.msg = m;
@@ -176,10 +184,11 @@ export class Table implements Frame {
   // window as style.css lays the table out (the log and side seats beside it).
   private boardWidth(): number {
     const b = this.root.querySelector<HTMLElement>(".board");
-    if (b && b.clientWidth) {
+    if (b && b.isConnected && b.clientWidth) {
       const cs = getComputedStyle(b);
-      return b.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+      return (this.measured = b.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight));
     }
+    if (this.measured && !this.root.isConnected) return this.measured; // a replay's page, out of the document a moment
     const w = window.innerWidth;
     return w - (w > 900 ? 240 + 340 : w > 700 ? 340 : 24);
   }
@@ -393,6 +402,7 @@ export class Table implements Frame {
   render() {
     if (!this.msg || this.closed) return;
     const c = this.ctx();
+    this.laidWidth = c.width;
     const wrap = this.build(c);
     const live = this.root.firstElementChild;
     // The first paint, or a new page: draw; afterwards patch what changed, so
@@ -683,6 +693,16 @@ export class Table implements Frame {
   // ----------------------------------------------------------- boards
 
   // ----------------------------------------------------------- end of hand
+
+  // A replay's hand result: the board's own summary of the step shown, in
+  // the user's language and the app's seat numbers (the record's text is
+  // the engine's English, seats from 0). Null when the board has none.
+  handSummary(n: number): HTMLElement | null {
+    if (!this.msg?.view) return null;
+    const body = h("div", { class: "replay-hand" });
+    BOARDS[this.ctx().family]?.summary(this.ctx(), body);
+    return body.childElementCount ? h("div", null, h("h4", null, t("table.hand", { n })), body) : null;
+  }
 
   private summary(c: Ctx, over: boolean): HTMLElement {
     const v = c.v;

@@ -216,6 +216,17 @@ try {
       if (SIZES.some(([n]) => n === name)) await page.screenshot({ path: join(shots, "sizes", `line-snake-${name}.png`) });
     }
     check(longest >= 20 && slips.length === 0, `a line of ${longest} tiles lies as a snake at 7 widths (${slips.join("\n     ")})`);
+    // Seats are numbered from 1 everywhere: the hand's result under the
+    // replay too (it showed the record's text: "seat 0: 2-1 (3 pips)").
+    {
+      const end = game.steps.findIndex((s) => s.hand);
+      await page.goto(`${base}/?replay=${game.id}&step=${end}`);
+      await page.waitForSelector(".replay-what");
+      const text = await page.$eval(".replay-what", (e) => e.innerText);
+      const cards = await page.$$eval(".opp .opp-name", (r) => r.map((e) => e.textContent.trim()));
+      check(end > 0 && !/\bseats? 0\b/i.test(text) && /Seat 1\b/.test(text) && /Seat 4\b/.test(text) && cards.join() === "Seat 1,Seat 2,Seat 3,Seat 4",
+        `the replay's hand result numbers seats as the seat cards do (${cards}; "${text.replace(/\s+/g, " ").slice(0, 160)}")`);
+    }
     // Stepping on patches the line: the tiles laid stay the same nodes, in place.
     await resize(page, VP.tablet);
     let back = at;
