@@ -660,7 +660,7 @@ export class Table implements Frame {
       moves.slice(0, 5).map((m, i) => {
         // Every tile of the move (Dice & Dominoes lays two).
         const tiles = m.move.match(/\d+-\d+/g);
-        const label = tiles ? [tiles.map((x) => tileFrom(x, { size: 14 })), /:/.test(m.move) ? " " + this.moveLabel(c, m.move) : ""] : [this.moveLabel(c, m.move)];
+        const label = tiles ? [tiles.map((x) => tileFrom(x, { size: 18 })), /:/.test(m.move) ? " " + this.moveLabel(c, m.move) : ""] : [this.moveLabel(c, m.move)];
         return h("button", { class: "hint" + (i === 0 ? " best" : ""), onclick: () => this.send(m.move), title: m.value.toFixed(3) },
           label, h("span", { class: "bar", style: `width:${Math.round(8 + 52 * (m.value - worst) / span)}px` }), h("small", null, m.value.toFixed(2)));
       }));

@@ -265,6 +265,14 @@ try {
           for (const x of await page.evaluate(tableSlips, min)) slips.push(`${family} ${lang} ${name}: ${x}`);
         }
       }
+      // The hint's tiles, readable too (they were 14 px).
+      if (family === "line") {
+        await resize(page, VP.phone);
+        await page.click("#hint");
+        await page.waitForSelector(".hints .hint svg.tile", { timeout: 30000 }).catch(() => {});
+        const sizes = await page.$$eval(".hints svg.tile", (r) => r.map((e) => { const b = e.getBoundingClientRect(); return Math.min(b.width, b.height); }));
+        if (!sizes.length || Math.min(...sizes) < 18) slips.push(`line: hint tiles ${sizes.map(Math.round)}`);
+      }
       await page.close();
     }
     check(n === 48, `${n} screenshots: 4 families x 3 languages x 4 sizes`);
