@@ -268,6 +268,14 @@ try {
       // The hint's tiles, readable too (they were 14 px).
       if (family === "line") {
         await resize(page, VP.phone);
+        // A turn with a choice (the hint is offered for two moves or more).
+        for (let i = 0; i < 12 && !(await page.$("#hint")); i++) {
+          const v = await page.$eval(".table", (e) => Number(e.dataset.version));
+          const b = await page.$(".hand .htile.legal, .actions .action[data-move]");
+          if (b) await b.click().catch(() => {});
+          if (await page.$(".chooser")) await page.click(".chooser .choices button").catch(() => {});
+          await page.waitForFunction((v0) => { const t = document.querySelector(".table"); return Number(t.dataset.version) > v0 && t.dataset.toAct === "1"; }, { timeout: 20000 }, v).catch(() => {});
+        }
         await page.click("#hint");
         await page.waitForSelector(".hints .hint svg.tile", { timeout: 30000 }).catch(() => {});
         const sizes = await page.$$eval(".hints svg.tile", (r) => r.map((e) => { const b = e.getBoundingClientRect(); return Math.min(b.width, b.height); }));
