@@ -292,6 +292,39 @@ try {
     check(slips.length === 0, `every family at 4 sizes in 3 languages: nothing wider than the screen, seat names whole, tiles readable, prompt and hand on screen (${slips.join("\n     ")})`);
   }
 
+  // ------------------------ Mexican Train: trains of double-twelve tiles
+  if (run("trains")) {
+    const game = await botGame("mexican-train", { single_hand: "on" });
+    let at = 0;
+    const laid = (s) => (s.view.trains || []).reduce((a, t) => a + t.tiles.length, 0);
+    game.steps.forEach((s, i) => { if (!s.hand && laid(s) > laid(game.steps[at])) at = i; });
+    const page = await newPage(ctx, VP.phone);
+    await page.goto(`${base}/?replay=${game.id}&step=${at}`);
+    await page.waitForSelector(".train-tiles svg.tile");
+    const slips = [];
+    for (const [name, vp] of SIZES) {
+      await resize(page, vp);
+      const min = name === "phone" || name === "landscape" ? 22 : 24;
+      const r = await page.evaluate((min) => {
+        const out = [];
+        const tiles = [...document.querySelectorAll(".train-tiles svg.tile")].map((e) => e.getBoundingClientRect());
+        const small = tiles.filter((b) => Math.min(b.width, b.height) < min - 0.5);
+        if (small.length) out.push(`${small.length} train tiles under ${min} px`);
+        for (const row of document.querySelectorAll(".train-tiles")) {
+          const rb = row.getBoundingClientRect();
+          const ts = [...row.querySelectorAll("svg.tile")].map((e) => e.getBoundingClientRect());
+          if (ts.some((b) => b.right > rb.right + 0.5)) out.push("a train runs out of its row");
+          if (ts.some((a) => ts.some((b) => b.top >= a.bottom - 1))) out.push("a train wraps to a second line");
+        }
+        return out;
+      }, min);
+      for (const x of r) slips.push(`${name}: ${x}`);
+      await page.screenshot({ path: join(shots, "sizes", `mexican-train-trains-${name}.png`) });
+    }
+    check(laid(game.steps[at]) >= 10 && slips.length === 0, `mexican train: ${laid(game.steps[at])} tiles on the trains, at least 22 px on a phone, each train on its line (${slips.join("; ")})`);
+    await page.close();
+  }
+
   // -------------------------- Texas 42: bids and the last trick, readable
   if (run("texas")) {
     const game = await botGame("texas-42", { single_hand: "true" });

@@ -24,7 +24,8 @@ export const mexicanTrainBoard: Board = {
       const tiles = h("div", { class: "train-tiles" });
       if (!tr.tiles.length) tiles.appendChild(h("span", { class: "muted" }, tr.train === "M" && !tr.started ? t("mt.not_started") : t("mt.empty", { pip: tr.end })));
       // The newest tiles a row holds beside its label (one line), the rest counted.
-      const fit = Math.max(3, Math.floor((c.width - (c.small ? 110 : 190)) / (2 * size + 2)));
+      // Beside the label column (style.css: 86 px on a phone, else 160), the gap, the padding and the "+N".
+      const fit = Math.max(3, Math.floor((c.width - (window.innerWidth <= 700 ? 86 : 160) - 60) / (2 * size + 2)));
       const shown = tr.tiles.length > fit ? tr.tiles.slice(-(fit - 1)) : tr.tiles;
       if (shown.length < tr.tiles.length) tiles.appendChild(h("span", { class: "more" }, "+" + (tr.tiles.length - shown.length)));
       for (const tile of shown) {
