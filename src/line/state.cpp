@@ -646,6 +646,12 @@ int State::line(std::pair<int, int>* out) const {
   return hi - lo;
 }
 
+int State::opening_index() const {
+  int left = 0;
+  for (int i = 1; i < n_placed_; ++i) left += (placed_[i] & 0x80) ? 1 : 0;
+  return left;
+}
+
 State State::masked_for(int seat) const {
   State m = *this;
   for (int s = 0; s < seats_; ++s)

@@ -118,6 +118,8 @@ class State {
   // Tiles on the line from left to right, oriented so touching numbers match:
   // pairs (left number, right number).
   int line(std::pair<int, int>* out) const;
+  // Where the opening tile lies in line() (its index): the tiles placed on the left end.
+  int opening_index() const;
   SmallSet hand(int seat) const { return SmallSet{{hand_[seat]}}; }
   int hand_count(int seat) const { return count_[seat]; }
   SmallSet played() const { return SmallSet{{played_}}; }

@@ -493,6 +493,8 @@ json State::view(int seat) const {
   j["line"] = json::array();
   for (int i = 0; i < n; ++i) j["line"].push_back(fmt::format("{}-{}", ln[i].first, ln[i].second));
   j["ends"] = left_ >= 0 ? json::array({left_, right_}) : json(nullptr);
+  // The opening tile's place in "line": a board lays both arms out from it.
+  if (n > 0) j["opening"] = opening_index();
   j["hands"] = json::array();
   for (int k = 0; k < seats_; ++k) {
     json h{{"seat", k}, {"side", side_of(k)}, {"count", count_[k]}};

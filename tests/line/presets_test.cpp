@@ -299,3 +299,27 @@ TEST(LinePresets, ExplicitDealNamesTheTilesDrawnForTheLead) {
   State u = make("two-draw");
   EXPECT_THROW(u.apply_chance_text(hands + " drawn 4-3 4-2"), Error);
 }
+
+TEST(LineView, NamesWhereTheOpeningTileLies) {
+  // The browser lays the line out from its opening tile, so the view says
+  // which of "line" it is: the tiles placed on the left end come before it.
+  State s = make("two-draw");
+  s.apply_chance_text(
+      "deal 6-6 6-4 6-3 6-2 6-1 6-0 5-5 / 0-0 1-0 1-1 2-0 2-1 2-2 3-0 stock 3-1 3-2 5-6 3-3 4-0 4-1 4-2 4-3 4-4 5-0 5-1 "
+      "5-2 5-3 5-4");
+  EXPECT_FALSE(s.view(0).contains("opening"));  // nothing laid yet
+  play(s, {"6-6"});
+  EXPECT_EQ(s.view(1)["opening"], 0);
+  play(s, {"draw", "draw", "draw", "6-5:L"});
+  EXPECT_EQ(s.view(0)["line"], nlohmann::json::array({"5-6", "6-6"}));
+  EXPECT_EQ(s.view(0)["opening"], 1);
+  MoveList<Move, 64> l;
+  s.legal_moves(0, l);
+  for (size_t i = 0; i < l.size(); ++i)
+    if (s.move_text(l[i]).rfind("5-5", 0) == 0) {
+      s.apply(0, l[i]);
+      break;
+    }
+  EXPECT_EQ(s.view(-1)["line"], nlohmann::json::array({"5-5", "5-6", "6-6"}));
+  EXPECT_EQ(s.view(-1)["opening"], 2);
+}

@@ -122,13 +122,14 @@ export class Replay {
       btn("replay-next", "▶", this.i + 1, this.i === last, t("replay.next")),
       btn("replay-last", "▶|", last, this.i === last, t("replay.last")),
       slider);
+    if (!this.board) this.board = new Table(this.boardRoot, d.table || "", "", this.go, true);
+    this.board.show(this.msgFor(d, s, this.i));
     const what = h("div", { class: "replay-what", role: "status", "aria-live": "polite" }, this.describeEl(s, this.i),
-      s.hand ? h("pre", { class: "replay-hand" }, s.hand.text) : null);
+      s.hand ? this.board.handSummary(s.hands_finished) ?? h("pre", { class: "replay-hand" }, s.hand.text) : null);
     const head = h("header", { class: "replay-head" }, h("div", { class: "title" }, h("strong", null, t("replay.title")), " · ", gameName(d.game),
       h("span", { class: "muted" }, " ", t("replay.all_hands"))), controls, what);
     root.appendChild(h("main", { class: "replay" }, head, this.boardRoot));
-    if (!this.board) this.board = new Table(this.boardRoot, d.table || "", "", this.go, true);
-    this.board.show(this.msgFor(d, s, this.i));
+    this.board.fit();
     (slider as HTMLInputElement).value = String(this.i);
   }
 }

@@ -64,6 +64,9 @@ export class Table implements Frame {
   private firstPaint = false;
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
   private resizeTimer = 0;
+  private relaid = false; // drawing again for the board's measured width
+  private laidWidth = 0; // the board width of the last drawing
+  private measured = 0; // the board width last measured on the page
   // Sizes follow the window (a phone turned, a window resized).
   private resizeHandler = () => { clearTimeout(this.resizeTimer); this.resizeTimer = window.setTimeout(() => this.render(), 80); };
   private closed = false;
@@ -79,6 +82,7 @@ export class Table implements Frame {
   constructor(root: HTMLElement, private id: string, private token: string, private go: (url: string) => void, private still = false) {
     this.root = root;
     this.seenKey = "";
+    window.addEventListener("resize", this.resizeHandler);
     if (still) return;
     this.seenKey = `boneyard.seen.${id}.${token.slice(0, 8)}`;
     const s = localStorage.getItem(this.seenKey);
@@ -102,7 +106,6 @@ export class Table implements Frame {
     });
     this.live = new Live(id, token, (m) => this.onState(m), (c) => { this.connected = c; this.render(); }, (e) => this.onError(e), entropy);
     document.addEventListener("keydown", this.keyHandler);
-    window.addEventListener("resize", this.resizeHandler);
   }
 
   close() {
@@ -144,6 +147,12 @@ export class Table implements Frame {
     }
   }
 
+  // Draws again when the board's width is not the one it was laid out for
+  // (a replay shows its step before its page is in the document).
+  fit() {
+    if (this.msg && Math.abs(this.boardWidth() - this.laidWidth) > 1) this.render();
+  }
+
   // A replay's step (still tables only).
   show(m: StateMsg) {
     this.msg = m;
@@ -169,7 +178,20 @@ export class Table implements Frame {
     const v = m.view || {};
     const n = m.seats.length;
     const teams = v.family === "texas-42" || (v.family === "line" && Array.isArray(v.hands) && v.hands.some((x: View) => x.side !== x.seat));
-    return { msg: m, v, me: m.seat, n, family: v.family || "", teams, f: this, small: window.innerWidth < 600 || window.innerHeight < 500 };
+    return { msg: m, v, me: m.seat, n, family: v.family || "", teams, f: this, small: window.innerWidth < 600 || window.innerHeight < 500, width: this.boardWidth() };
+  }
+
+  // The board's inner width: measured on the page, else guessed from the
+  // window as style.css lays the table out (the log and side seats beside it).
+  private boardWidth(): number {
+    const b = this.root.querySelector<HTMLElement>(".board");
+    if (b && b.isConnected && b.clientWidth) {
+      const cs = getComputedStyle(b);
+      return (this.measured = b.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight));
+    }
+    if (this.measured && !this.root.isConnected) return this.measured; // a replay's page, out of the document a moment
+    const w = window.innerWidth;
+    return w - (w > 900 ? 240 + 340 : w > 700 ? 340 : 24);
   }
 
   seatName(c: Ctx, k: number): string {
@@ -380,12 +402,17 @@ export class Table implements Frame {
 
   render() {
     if (!this.msg || this.closed) return;
-    const wrap = this.build(this.ctx());
+    const c = this.ctx();
+    this.laidWidth = c.width;
+    const wrap = this.build(c);
     const live = this.root.firstElementChild;
     // The first paint, or a new page: draw; afterwards patch what changed, so
     // the nodes under a finger, the focus and the scroll stay.
     if (live && live.classList.contains("table") && live.nodeName === wrap.nodeName && this.root.childElementCount === 1) patch(live, wrap);
     else { clear(this.root); this.root.appendChild(wrap); }
+    // The board lays its tiles out for the width it was given: once the page
+    // shows another (the first paint guessed, the layout moved), again.
+    if (!this.relaid && Math.abs(this.boardWidth() - c.width) > 1) { this.relaid = true; this.render(); this.relaid = false; return; }
     // A dialog that just opened takes the focus, so Enter answers it.
     const dlg = this.root.querySelector<HTMLElement>(".overlay .dialog");
     if (dlg && !this.dialogFocused && !dlg.contains(document.activeElement)) (dlg.querySelector<HTMLElement>("button.primary, button") )?.focus();
@@ -580,10 +607,17 @@ export class Table implements Frame {
     const others = c.msg.legal.filter((m) => !TILE_RE.test(m));
     if (c.msg.to_act && c.msg.legal.length > 1)
       buttons.appendChild(h("button", { class: "action hint-btn", id: "hint", disabled: this.hintBusy, onclick: () => this.askHint() }, t(this.hintBusy ? "hint.thinking" : "hint.button")));
-    for (const mv of others) buttons.appendChild(h("button", { class: "action", "data-move": mv, onclick: () => this.send(mv) }, this.moveLabel(c, mv)));
+    for (const mv of others) {
+      // A bid of so many points is its number (the prompt says "Your bid"):
+      // fifteen "Bid 31" buttons took a phone's screen from the hand.
+      const num = /^bid:(\d+)$/.exec(mv);
+      buttons.appendChild(h("button", { class: "action" + (num ? " bid-num" : ""), "data-move": mv, title: num ? this.moveLabel(c, mv) : null, "aria-label": num ? this.moveLabel(c, mv) : null, onclick: () => this.send(mv) },
+        num ? num[1] : this.moveLabel(c, mv)));
+    }
     const tiles = this.myTiles(c);
     const hand = h("div", { class: "hand", role: "list", "aria-label": t("table.your_hand") });
-    const size = c.small ? (tiles.length > 10 ? 22 : tiles.length > 8 ? 26 : 32) : tiles.length > 15 ? 30 : 36;
+    // On a phone a long hand wraps to two rows rather than shrink under 26 px (double-twelve pips).
+    const size = c.small ? (tiles.length > 8 || window.innerHeight < 500 ? 26 : 32) : tiles.length > 15 ? 30 : 36;
     const board = BOARDS[c.family];
     if (board?.hand) {
       board.hand(c, { selected: this.selected, redraw: () => this.render(), send: (mv) => this.send(mv) }, size, hand, buttons, area);
@@ -629,7 +663,7 @@ export class Table implements Frame {
       moves.slice(0, 5).map((m, i) => {
         // Every tile of the move (Dice & Dominoes lays two).
         const tiles = m.move.match(/\d+-\d+/g);
-        const label = tiles ? [tiles.map((x) => tileFrom(x, { size: 14 })), /:/.test(m.move) ? " " + this.moveLabel(c, m.move) : ""] : [this.moveLabel(c, m.move)];
+        const label = tiles ? [tiles.map((x) => tileFrom(x, { size: 18 })), /:/.test(m.move) ? " " + this.moveLabel(c, m.move) : ""] : [this.moveLabel(c, m.move)];
         return h("button", { class: "hint" + (i === 0 ? " best" : ""), onclick: () => this.send(m.move), title: m.value.toFixed(3) },
           label, h("span", { class: "bar", style: `width:${Math.round(8 + 52 * (m.value - worst) / span)}px` }), h("small", null, m.value.toFixed(2)));
       }));
@@ -662,6 +696,16 @@ export class Table implements Frame {
   // ----------------------------------------------------------- boards
 
   // ----------------------------------------------------------- end of hand
+
+  // A replay's hand result: the board's own summary of the step shown, in
+  // the user's language and the app's seat numbers (the record's text is
+  // the engine's English, seats from 0). Null when the board has none.
+  handSummary(n: number): HTMLElement | null {
+    if (!this.msg?.view) return null;
+    const body = h("div", { class: "replay-hand" });
+    BOARDS[this.ctx().family]?.summary(this.ctx(), body);
+    return body.childElementCount ? h("div", null, h("h4", null, t("table.hand", { n })), body) : null;
+  }
 
   private summary(c: Ctx, over: boolean): HTMLElement {
     const v = c.v;

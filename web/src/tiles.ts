@@ -41,7 +41,7 @@ function el(tag: string, attrs: Record<string, string | number>): SVGElement {
 function half(g: SVGElement, n: number, x: number, y: number, s: number, colour: boolean) {
   // a square half of side s at (x, y)
   const pad = s * 0.22, step = (s - 2 * pad) / 2;
-  const r = n > 9 ? s * 0.07 : s * 0.09;
+  const r = n > 12 ? s * 0.07 : n > 9 ? s * 0.08 : s * 0.09; // four rows of pips up to 12 leave room for larger ones
   for (const [cx, cy] of pipPositions(n))
     g.appendChild(el("circle", { cx: x + pad + cx * step, cy: y + pad + cy * step, r, fill: colour ? PIP_COLOURS[n % PIP_COLOURS.length] : "#222" }));
 }

@@ -587,43 +587,8 @@ try {
   await bob2.waitForSelector(".board");
   check(await logHas(alice, /is back/), "the player comes back with the same link and the others are told");
   await alice.screenshot({ path: join(shots, "notices-desktop.png") });
-  // Screenshots of every family in en, es and ja at 1280x800, 768x1024,
-  // 390x844 and 844x390 (build/screenshots/sizes/), one table each.
-  {
-    const sizes = [["desktop", { width: 1280, height: 800 }], ["tablet", { width: 768, height: 1024 }], ["phone", { width: 390, height: 844 }], ["landscape", { width: 844, height: 390 }]];
-    // (No isMobile switch here: puppeteer reloads the page for it, and the
-    // shot could catch the reload; the phone tests above use it.)
-    mkdirSync(join(shots, "sizes"), { recursive: true });
-    const layoutSlips = [];
-    let n = 0;
-    for (const [family, preset] of [["line", "latin"], ["mexican-train", "mexican-train"], ["texas-42", "texas-42"], ["dice-and-dominoes", "dice-and-dominoes"]]) {
-      const page = await newPage(ctx);
-      await createFromLobby(page, family, preset, {}, "&botdelay=1500");
-      await page.waitForSelector(".board");
-      for (const lang of ["en", "es", "ja"]) {
-        await page.select("select.lang", lang);
-        for (const [name, vp] of sizes) {
-          await page.setViewport(vp);
-          await page.waitForFunction(() => !document.querySelector(".table")?.getAnimations?.().length, { timeout: 1000 }).catch(() => {});
-          await sleep(120); // the resize redraw (80 ms debounce)
-          await page.screenshot({ path: join(shots, "sizes", `${family}-${lang}-${name}.png`) });
-          n++;
-          // Item 9 (in part): nothing runs off a phone's side; on a landscape
-          // phone the prompt and the hand are on screen.
-          const fit = await page.evaluate(() => {
-            const over = document.documentElement.scrollWidth > innerWidth + 1;
-            const off = [".turnbar", ".hand-area"].filter((s) => { const e = document.querySelector(s); return e && e.getBoundingClientRect().top > innerHeight - 20; });
-            return { over, off };
-          });
-          if ((name === "phone" || name === "tablet") && fit.over) layoutSlips.push(`${family} ${lang} ${name}: wider than the screen`);
-          if (name === "landscape" && fit.off.length) layoutSlips.push(`${family} ${lang} ${name}: ${fit.off} off screen`);
-        }
-      }
-      await page.close();
-    }
-    check(n === 48, `${n} screenshots: 4 families x 3 languages x 4 sizes`);
-    check(layoutSlips.length === 0, `every family fits a phone's width and keeps prompt and hand on a landscape phone (${layoutSlips.join("; ")})`);
-  }
+  // The screenshots of every family in every language at four sizes, and
+  // the layout's measures, are tests/layout.mjs (ctest web_layout).
 
   // First meaningful paint of a table (loopback).
   const fresh = await newPage(ctx);

@@ -23,6 +23,7 @@ export interface Ctx {
   teams: boolean;
   f: Frame;
   small: boolean; // a phone-sized window
+  width: number; // the board's inner width in px (measured, or guessed before the first paint)
 }
 
 // Where a board writes what happened between two states.

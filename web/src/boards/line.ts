@@ -13,16 +13,81 @@ function tieRule(c: Ctx): string {
   return hasKey(key) ? t(key) : "";
 }
 
+// The line laid as players lay it: the opening tile near the middle, each
+// arm running to the table's edge, turning there (the turning tile stands
+// across, as players turn it) and coming back the other way; the right arm
+// turns down, the left arm up; doubles lie crosswise. Pure geometry in px.
+export interface Laid { x: number; y: number; w: number; h: number; a: number; b: number; vertical: boolean; turn: boolean }
+export function snake(tiles: [number, number][], opening: number, width: number, s: number): { laid: Laid[]; height: number } {
+  const laid: Laid[] = new Array(tiles.length);
+  const gap = Math.round(s * 0.25), pitch = 2 * s + gap; // row to row: a crosswise double and a little felt
+  const [oa, ob] = tiles[opening];
+  const od = oa === ob, ow = od ? s : 2 * s;
+  const ox = Math.round((width - ow) / 2);
+  laid[opening] = { x: ox, y: od ? -s : -s / 2, w: ow, h: od ? 2 * s : s, a: oa, b: ob, vertical: od, turn: false };
+  // One arm: tiles in the order they lie away from the opening tile, each
+  // as [near pip, far pip]; dir: +1 starts rightwards (turns down), -1 leftwards (turns up).
+  const arm = (order: number[], near: (i: number) => [number, number], dir: number) => {
+    let x = dir > 0 ? ox + ow : ox, row = 0, d = dir, afterTurn = false;
+    const v = dir; // the right arm goes down, the left arm up
+    for (const i of order) {
+      const [p, q] = near(i);
+      const dbl = p === q, w = dbl ? s : 2 * s, y = row * pitch;
+      const fits = d > 0 ? x + w <= width - s : x - w >= s; // a tile's width kept free at the edge for the turn
+      if (fits) {
+        let left = d > 0 ? x : x - w;
+        // A double just after a turn stands beside the turning tile, not under it.
+        if (dbl && afterTurn) left = d > 0 ? x + s : x - 2 * s;
+        laid[i] = dbl ? { x: left, y: y - s, w: s, h: 2 * s, a: p, b: q, vertical: true, turn: false }
+          : { x: left, y: y - s / 2, w: 2 * s, h: s, a: d > 0 ? p : q, b: d > 0 ? q : p, vertical: false, turn: false };
+        x = d > 0 ? left + w : left;
+        afterTurn = false;
+      } else {
+        // The turn: the tile stands across the row's end, half in this row, half towards the next.
+        const left = d > 0 ? x : x - s;
+        laid[i] = { x: left, y: v > 0 ? y - s / 2 : y - 1.5 * s, w: s, h: 2 * s, a: v > 0 ? p : q, b: v > 0 ? q : p, vertical: true, turn: true };
+        row += v;
+        d = -d;
+        x = d > 0 ? left : left + s; // the next row starts under (or over) the turning tile
+        afterTurn = true;
+      }
+    }
+    return row;
+  };
+  const right: number[] = [], leftArm: number[] = [];
+  for (let i = opening + 1; i < tiles.length; i++) right.push(i);
+  for (let i = opening - 1; i >= 0; i--) leftArm.push(i);
+  arm(right, (i) => [tiles[i][0], tiles[i][1]], 1);
+  arm(leftArm, (i) => [tiles[i][1], tiles[i][0]], -1);
+  const top = Math.min(...laid.map((t) => t.y)), bottom = Math.max(...laid.map((t) => t.y + t.h));
+  for (const t of laid) t.y = Math.round(t.y - top);
+  return { laid, height: Math.ceil(bottom - top) };
+}
+
 export const lineBoard: Board = {
   draw(c: Ctx) {
     const v = c.v;
-    const size = c.small ? (v.line.length > 14 ? 16 : v.line.length > 8 ? 20 : 26) : v.line.length > 18 ? 26 : 32;
-    const line = h("div", { class: "line", "aria-label": t("line.the_line") });
-    if (!v.line.length) line.appendChild(h("p", { class: "muted" }, v.must_lead ? t("line.must_lead", { tile: v.must_lead.replace("-", "|") }) : t("line.empty")));
-    v.line.forEach((tile: string, i: number) => {
-      const [a, b] = parseTile(tile);
-      line.appendChild(h("span", { class: "lt" + (a === b ? " double" : "") + (i === 0 ? " left-end" : "") + (i === v.line.length - 1 ? " right-end" : ""), "data-tile": tile, "data-key": "lt-" + tile },
-        tileSvg(a, b, { vertical: a === b, size })));
+    const tiles: [number, number][] = v.line.map((x: string) => parseTile(x));
+    const n = tiles.length;
+    const width = Math.max(160, Math.floor(c.width));
+    const o = Number.isInteger(v.opening) && v.opening >= 0 && v.opening < n ? v.opening : Math.floor((n - 1) / 2);
+    // The largest tiles whose snake fits the room the board has (about half
+    // the screen's height), never under 16 px nor so big a row holds fewer than 4.
+    const room = Math.max(120, window.innerHeight * (c.small ? 0.38 : 0.45));
+    let lay = { laid: [] as Laid[], height: 0 };
+    let size = 16;
+    if (n) for (size = Math.min(c.small ? 28 : 34, Math.floor(width / 10)); size >= 16; size -= 2) {
+      lay = snake(tiles, o, width, size);
+      if (lay.height <= room || size <= 16) break;
+    }
+    const line = h("div", { class: "line", "aria-label": t("line.the_line"), style: n ? `height:${lay.height}px` : "" });
+    if (!n) line.appendChild(h("p", { class: "muted" }, v.must_lead ? t("line.must_lead", { tile: v.must_lead.replace("-", "|") }) : t("line.empty")));
+    lay.laid.forEach((p, i) => {
+      const tile = v.line[i];
+      line.appendChild(h("span", {
+        class: "lt" + (p.a === p.b ? " double" : "") + (p.turn ? " turn" : "") + (i === o ? " opening" : "") + (i === 0 ? " left-end" : "") + (i === n - 1 ? " right-end" : ""),
+        "data-tile": tile, "data-key": "lt-" + tile, style: `left:${p.x}px;top:${p.y}px`,
+      }, tileSvg(p.a, p.b, { vertical: p.vertical, size })));
     });
     const info = h("div", { class: "board-info" });
     if (v.ends) info.appendChild(h("span", null, t("line.ends", { l: v.ends[0], r: v.ends[1] })));

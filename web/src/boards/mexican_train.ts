@@ -8,7 +8,7 @@ import { Board, Ctx, LogSink } from "./board";
 export const mexicanTrainBoard: Board = {
   draw(c: Ctx) {
     const v = c.v;
-    const size = c.small ? 17 : 24;
+    const size = c.small ? 22 : 26;
     if (!v.trains) return [h("p", { class: "muted" }, t("table.dealing"))];
     const station = h("div", { class: "station" }, h("span", null, t("mt.engine")), tileFrom(v.engine, { vertical: true, size: size + 4 }),
       h("span", { class: "boneyard" }, t("table.boneyard", { n: v.boneyard })));
@@ -23,7 +23,10 @@ export const mexicanTrainBoard: Board = {
           tr.open_double ? h("span", { class: "tag red" }, t("mt.open_double")) : null));
       const tiles = h("div", { class: "train-tiles" });
       if (!tr.tiles.length) tiles.appendChild(h("span", { class: "muted" }, tr.train === "M" && !tr.started ? t("mt.not_started") : t("mt.empty", { pip: tr.end })));
-      const shown = c.small && tr.tiles.length > 8 ? tr.tiles.slice(-8) : tr.tiles;
+      // The newest tiles a row holds beside its label (one line), the rest counted.
+      // Beside the label column (style.css: 86 px on a phone, else 160), the gap, the padding and the "+N".
+      const fit = Math.max(3, Math.floor((c.width - (window.innerWidth <= 700 ? 86 : 160) - 60) / (2 * size + 2)));
+      const shown = tr.tiles.length > fit ? tr.tiles.slice(-(fit - 1)) : tr.tiles;
       if (shown.length < tr.tiles.length) tiles.appendChild(h("span", { class: "more" }, "+" + (tr.tiles.length - shown.length)));
       for (const tile of shown) {
         const [a, b] = parseTile(tile);

@@ -43,7 +43,7 @@ export const texas42Board: Board = {
     out.push(sides);
     const last = v.tricks[v.tricks.length - 1];
     if (last && last.tiles && v.trick.length === 0)
-      out.push(h("div", { class: "last-trick" }, t("t42.last_trick", { who: c.f.seatName(c, last.winner) }), last.tiles.map((x: string) => tileFrom(x, { size: 14 }))));
+      out.push(h("div", { class: "last-trick" }, t("t42.last_trick", { who: c.f.seatName(c, last.winner) }), last.tiles.map((x: string) => tileFrom(x, { size: c.small ? 22 : 26 }))));
     return out;
   },
 
