@@ -71,6 +71,7 @@ export class Table implements Frame {
   private resizeHandler = () => { clearTimeout(this.resizeTimer); this.resizeTimer = window.setTimeout(() => this.render(), 80); };
   private closed = false;
   private dialogFocused = false;
+  private focusBefore: HTMLElement | null = null; // what had the focus when a dialog took it
   private hideOver = false; // the game-over dialog closed to see the final board
   private showLeave = false; // "leave the table?" asked
   private reviewHand: number | null = null; // the hand chosen for the review (null: the last)
@@ -414,8 +415,16 @@ export class Table implements Frame {
     // shows another (the first paint guessed, the layout moved), again.
     if (!this.relaid && Math.abs(this.boardWidth() - c.width) > 1) { this.relaid = true; this.render(); this.relaid = false; return; }
     // A dialog that just opened takes the focus, so Enter answers it.
+    // Once it closes, the focus goes back where it was (the log, a tile).
     const dlg = this.root.querySelector<HTMLElement>(".overlay .dialog");
-    if (dlg && !this.dialogFocused && !dlg.contains(document.activeElement)) (dlg.querySelector<HTMLElement>("button.primary, button") )?.focus();
+    if (dlg && !this.dialogFocused && !dlg.contains(document.activeElement)) {
+      this.focusBefore = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      (dlg.querySelector<HTMLElement>("button.primary, button") )?.focus();
+    }
+    if (!dlg && this.dialogFocused) {
+      if (this.focusBefore?.isConnected && !this.root.contains(document.activeElement)) this.focusBefore.focus();
+      this.focusBefore = null;
+    }
     this.dialogFocused = !!dlg;
     if (!this.firstPaint) {
       this.firstPaint = true;

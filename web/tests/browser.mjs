@@ -193,11 +193,18 @@ try {
     // the last tile played marked, a mute toggle remembered.
     {
       const u = new URL(page.url());
-      const log = (await (await fetch(`${base}/api/tables/${u.searchParams.get("t")}?token=${u.searchParams.get("k")}`)).json()).log;
-      const lastTile = [...log].reverse().find((e) => e.kind === "move" && /^\d+-\d+/.test(e.move))?.move.split(":")[0];
       await page.waitForFunction(() => Object.values(window.__sounds || {}).reduce((a, b) => a + b, 0) > 0, { timeout: 5000 }).catch(() => {});
       const sounds = await page.evaluate(() => JSON.stringify(window.__sounds || {}));
-      const marked = await page.$$eval(".line .lt.last", (r) => r.map((x) => x.dataset.tile));
+      // The page and the server compared at one version (the bots go on).
+      let lastTile, marked;
+      for (let i = 0; i < 20; i++) {
+        const msg = await (await fetch(`${base}/api/tables/${u.searchParams.get("t")}?token=${u.searchParams.get("k")}`)).json();
+        const [v, m] = await page.evaluate(() => [Number(document.querySelector(".table").dataset.version), [...document.querySelectorAll(".line .lt.last")].map((x) => x.dataset.tile)]);
+        lastTile = [...msg.log].reverse().find((e) => e.kind === "move" && /^\d+-\d+/.test(e.move))?.move.split(":")[0];
+        marked = m;
+        if (v === msg.version) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
       await page.click("#mute");
       const mutedNow = await page.evaluate(() => localStorage.getItem("boneyard.mute") === "1" && document.querySelector("#mute").getAttribute("aria-pressed") === "true");
       await page.click("#mute");
