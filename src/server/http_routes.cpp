@@ -249,6 +249,10 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Reque
       }();
       return ok(cached);
     }
+    if (seg.size() == 2 && seg[1] == "lobby") {
+      need("GET");
+      return ok(hub.lobby());
+    }
     if (seg.size() == 2 && seg[1] == "replay") {
       // A record file the app was given (dropped on the lobby): its steps.
       need("POST");
@@ -274,6 +278,14 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Reque
           need("POST");
           const json b = parse_body(body);
           return ok(hub.move(id, str_field(b, "token"), str_field(b, "move")));
+        }
+        if (what == "sit") {
+          // A free seat of a public table, from the lobby: counted as a new
+          // table is, so one address cannot take every seat in sight.
+          need("POST");
+          const json b = parse_body(body);
+          if (auto r = spend(Cost::create)) return *r;
+          return ok(hub.sit(id, b), 201);
         }
         if (what == "join" || what == "entropy") {
           need("POST");

@@ -107,9 +107,9 @@ std::string error_json(const std::string& msg) {
 
 class WsSession : public Subscriber, public std::enable_shared_from_this<WsSession> {
  public:
-  WsSession(tcp::socket&& s, Ctx ctx, std::shared_ptr<ConnSlot> slot)
+  WsSession(tcp::socket&& s, Ctx ctx, std::shared_ptr<ConnSlot> slot, bool lobby)
       : ws_(std::move(s)), ctx_(ctx), bucket_(ctx.cfg->ws_rate, ctx.cfg->ws_burst), slot_(std::move(slot)),
-        subscribe_timer_(ws_.get_executor()) {}
+        subscribe_timer_(ws_.get_executor()), lobby_(lobby) {}
 
   void run(http::request<http::string_body> req) {
     req_ = std::move(req);
@@ -148,6 +148,18 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
  private:
   void on_accept(beast::error_code ec) {
     if (ec) return;
+    if (lobby_) {  // the lobby's feed: its list now, then on every change
+      try {
+        ctx_.hub->lobby_subscribe(shared_from_this());
+        subscribed_ = true;
+        subscribe_timer_.cancel();
+      } catch (const std::exception& e) {
+        enqueue(std::make_shared<const std::string>(error_json(e.what())));
+        close_after_flush_ = true;
+      }
+      do_read();
+      return;
+    }
     try {
       seat_ = ctx_.hub->subscribe(table_, token_, entropy_, shared_from_this());
       subscribed_ = true;
@@ -197,6 +209,10 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
   }
 
   void handle(const std::string& text) {
+    if (lobby_) {
+      enqueue(std::make_shared<const std::string>(error_json("the lobby's feed takes no messages: it only sends the list")));
+      return;
+    }
     enqueue(std::make_shared<const std::string>(handle_ws_message(*ctx_.hub, table_, token_, subscribed_, text)));
   }
 
@@ -238,7 +254,8 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
     subscribe_timer_.cancel();
     if (subscribed_) {
       subscribed_ = false;
-      ctx_.hub->unsubscribe(table_, seat_, this);
+      if (lobby_) ctx_.hub->lobby_unsubscribe(this);
+      else ctx_.hub->unsubscribe(table_, seat_, this);
     }
   }
 
@@ -250,6 +267,7 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
   Bucket bucket_;
   std::shared_ptr<ConnSlot> slot_;
   net::steady_timer subscribe_timer_;
+  bool lobby_ = false;  // /ws/lobby: the lobby's feed, no table
   std::string table_, token_;
   std::optional<std::string> entropy_;
   int seat_ = -1;
@@ -298,8 +316,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         path = parse_target(sv(req.target())).path;
       } catch (const std::exception&) {
       }
-      if (path != "/ws") {
-        send(error_response(404, "WebSocket connections go to /ws?table=ID&token=T"), false, req.version());
+      if (path != "/ws" && path != "/ws/lobby") {
+        send(error_response(404, "WebSocket connections go to /ws?table=ID&token=T, or /ws/lobby for the lobby"), false,
+             req.version());
         return;
       }
       // Another site's page may not open a seat's connection with the
@@ -310,7 +329,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         return;
       }
       stream_.expires_never();
-      std::make_shared<WsSession>(stream_.release_socket(), ctx_, slot_)->run(parser_->release());
+      std::make_shared<WsSession>(stream_.release_socket(), ctx_, slot_, path == "/ws/lobby")->run(parser_->release());
       return;
     }
     if (!bucket_.take()) {

@@ -42,6 +42,12 @@ json Table::meta() const {
   json j{{"entropies", entropies}, {"started", started}, {"seed", seed}, {"over", over()}};
   j["joined"] = json::array();
   for (bool b : joined) j["joined"].push_back(b);
+  // An open seat's token exists once someone took it from the lobby.
+  if (std::find(open.begin(), open.end(), true) != open.end()) {
+    j["seat_tokens"] = json::object();
+    for (size_t k = 0; k < open.size(); ++k)
+      if (open[k]) j["seat_tokens"][std::to_string(k)] = tokens[k];
+  }
   return j;
 }
 
@@ -171,14 +177,27 @@ json Hub::create(const json& body, const std::string& client) {
   const json& seats = body["seats"];
   if (static_cast<int>(seats.size()) != n)
     throw ApiError(400, fmt::format("{} with these options has {} seats; 'seats' lists {}", game, n, seats.size()));
+  bool is_public = false;
+  if (body.contains("public")) {
+    if (!body["public"].is_boolean()) throw ApiError(400, "'public' must be true (listed in the lobby) or false");
+    is_public = body["public"].get<bool>();
+  }
   std::vector<std::string> players;
+  std::vector<bool> open;
   for (const auto& s : seats) {
     const std::string p = s.is_string() ? s.get<std::string>() : "";
-    bool ok = p == "human";
+    bool ok = p == "human" || p == "open";
     for (const auto& l : bot_levels()) ok |= p == "bot:" + l;
-    if (!ok) throw ApiError(400, fmt::format("a seat must be \"human\" or \"bot:LEVEL\" with LEVEL one of beginner, casual, strong, expert; got {}", s.dump()));
-    players.push_back(p);
+    if (!ok)
+      throw ApiError(400, fmt::format("a seat must be \"human\", \"open\" (public tables: anyone may take it in the lobby) or "
+                                      "\"bot:LEVEL\" with LEVEL one of beginner, casual, strong, expert; got {}",
+                                      s.dump()));
+    open.push_back(p == "open");
+    players.push_back(p == "open" ? "human" : p);
   }
+  const bool any_open = std::find(open.begin(), open.end(), true) != open.end();
+  if (any_open && !is_public) throw ApiError(400, "an \"open\" seat is for public tables: add \"public\": true");
+  if (is_public && !any_open) throw ApiError(400, "a public table needs at least one \"open\" seat for the lobby");
   const int bot_delay = int_option(body, "bot_delay_ms", cfg_.default_bot_delay_ms, 0, 60000);
   const int drop_delay = int_option(body, "drop_delay_ms", cfg_.default_drop_delay_ms, 0, 86400000);
   const int expire = int_option(body, "expire_s", cfg_.default_expire_s, 1, 30 * 86400);
@@ -205,7 +224,7 @@ json Hub::create(const json& body, const std::string& client) {
   json tokens = json::object();
   std::vector<std::string> toks(static_cast<size_t>(n));
   for (int k = 0; k < n; ++k)
-    if (players[static_cast<size_t>(k)] == "human") {
+    if (players[static_cast<size_t>(k)] == "human" && !open[static_cast<size_t>(k)]) {
       toks[static_cast<size_t>(k)] = random_hex(16);
       tokens[std::to_string(k)] = toks[static_cast<size_t>(k)];
     }
@@ -216,6 +235,10 @@ json Hub::create(const json& body, const std::string& client) {
             {"commitment", commitment_of(secret)}, {"bot_delay_ms", bot_delay}, {"drop_delay_ms", drop_delay},
             {"takeover_level", takeover}, {"provably_fair", !body.contains("seed")}, {"client", client},
             {"expire_s", expire}};
+  if (is_public) {
+    spec["public"] = true;
+    spec["open"] = open;
+  }
   StoredTable st;
   st.id = id;
   st.created = static_cast<int64_t>(std::time(nullptr));
@@ -255,6 +278,7 @@ json Hub::create(const json& body, const std::string& client) {
   }
   {
     std::lock_guard lk(t->m);
+    lobby_update(*t);
     schedule_bot(t);
   }
   return {{"id", id},
@@ -284,6 +308,11 @@ std::shared_ptr<Table> Hub::build(const StoredTable& st) {
     t->provably_fair = s.value("provably_fair", true);
     t->client = s.value("client", "");
     t->expire_s = s.value("expire_s", int64_t{86400});
+    t->is_public = s.value("public", false);
+    t->open = s.value("open", std::vector<bool>(t->players.size(), false));
+    if (t->open.size() != t->players.size()) throw Error("'open' does not match the seats");
+    if (st.meta.contains("seat_tokens"))
+      for (const auto& [k, tok] : st.meta["seat_tokens"].items()) t->tokens.at(std::stoul(k)) = tok.get<std::string>();
     t->entropies = st.meta.at("entropies").get<std::vector<std::string>>();
     t->joined = st.meta.at("joined").get<std::vector<bool>>();
     t->started = st.meta.at("started").get<bool>();
@@ -351,6 +380,13 @@ void Hub::restore(StoredTable st) {
     for (int k = 0; k < t->n; ++k)
       if (t->human(k)) arm_drop(t, k);
   }
+  // A seat taken from the lobby before the restart gets its time again.
+  if (t->broken.empty() && !t->started)
+    for (int k = 0; k < t->n; ++k) {
+      const size_t u = static_cast<size_t>(k);
+      if (t->open[u] && !t->tokens[u].empty() && !t->joined[u]) claim_timer(t, k, t->tokens[u]);
+    }
+  lobby_update(*t);
   schedule_bot(t);
 }
 
@@ -470,6 +506,7 @@ void Hub::notice(Table& t, int seat, const std::string& text) {
 // state may not be durable yet): its completion broadcasts.
 void Hub::changed(const std::shared_ptr<Table>& t) {
   if (t->inflight > 0) return;
+  lobby_update(*t);
   const auto began = std::chrono::steady_clock::now();
   // Each seat's message is built once per change; spectators share one.
   std::map<int, std::shared_ptr<const std::string>> cache;
@@ -567,6 +604,8 @@ void Hub::rollback(Table& t) {
     t.joined = m.at("joined").get<std::vector<bool>>();
     t.started = m.at("started").get<bool>();
     t.seed = m.at("seed").get<uint64_t>();
+    if (m.contains("seat_tokens"))
+      for (const auto& [k, tok] : m["seat_tokens"].items()) t.tokens.at(std::stoul(k)) = tok.get<std::string>();
     if (!t.started) t.session.reset();
     else if (t.session && t.session->events().size() > t.durable) rebuild(t, t.durable);
   } catch (const std::exception& e) {
@@ -709,6 +748,142 @@ json Hub::join(const std::string& id, const std::string& token, const std::optio
   std::unique_lock lk(t->m);
   wait_stored(lk, *t);
   return message(*t, seat);
+}
+
+// ---------------------------------------------------------------- lobby
+
+json Hub::sit(const std::string& id, const json& body) {
+  if (!body.is_object()) throw ApiError(400, "the body must be a JSON object");
+  std::optional<int> wanted;
+  if (body.contains("seat")) {
+    if (!body["seat"].is_number_integer()) throw ApiError(400, "'seat' must be a seat number (from 0)");
+    wanted = body["seat"].get<int>();
+  }
+  auto t = table(id);
+  auto stored = std::make_shared<std::promise<std::string>>();
+  auto fut = stored->get_future();
+  int seat = -1;
+  std::string token;
+  {
+    std::lock_guard lk(t->m);
+    if (!t->is_public) throw ApiError(403, "this table is not public: its seats go by invitation links");
+    if (!t->broken.empty()) throw ApiError(409, t->broken);
+    if (t->started) throw ApiError(409, "the game has started: no seat is free");
+    auto is_free = [&](int k) { return t->open[static_cast<size_t>(k)] && t->tokens[static_cast<size_t>(k)].empty(); };
+    if (wanted) {
+      if (*wanted < 0 || *wanted >= t->n) throw ApiError(400, fmt::format("'seat' must be from 0 to {}", t->n - 1));
+      if (!is_free(*wanted)) throw ApiError(409, fmt::format("seat {} is not free: someone has it, or it is not open", *wanted));
+      seat = *wanted;
+    } else {
+      for (int k = 0; k < t->n && seat < 0; ++k)
+        if (is_free(k)) seat = k;
+      if (seat < 0) throw ApiError(409, "no seat is free at this table any more");
+    }
+    token = random_hex(16);
+    t->tokens[static_cast<size_t>(seat)] = token;
+    notice(*t, seat, fmt::format("seat {} was taken from the lobby", seat));
+    persist(t, true, std::nullopt, [stored](const std::string& e) { stored->set_value(e); });
+  }
+  const std::string err = fut.get();
+  if (!err.empty()) throw ApiError(503, fmt::format("storage failed; the seat was not taken: {}", err));
+  {
+    std::lock_guard lk(t->m);
+    claim_timer(t, seat, token);
+  }
+  return {{"table", t->id}, {"seat", seat}, {"token", token}};
+}
+
+// With t->m held. A seat taken from the lobby whose player never came is
+// free again after claim_s (a new token when taken again: the old one is void).
+void Hub::claim_timer(const std::shared_ptr<Table>& t, int seat, const std::string& token) {
+  auto timer = std::make_shared<net::steady_timer>(ioc_, std::chrono::seconds(cfg_.claim_s));
+  timer->async_wait([this, t, seat, token, timer](const boost::system::error_code& ec) {
+    if (ec || stopping_) return;
+    std::lock_guard lk(t->m);
+    const size_t u = static_cast<size_t>(seat);
+    if (t->started || t->joined[u] || t->tokens[u] != token || !t->broken.empty()) return;
+    t->tokens[u].clear();
+    notice(*t, seat, fmt::format("seat {} is free again: its player did not come", seat));
+    persist(t, true, std::nullopt);  // broadcast (and the lobby) once stored
+  });
+}
+
+// With t->m held: the table's line in the lobby, or none (private, started,
+// full, closed).
+void Hub::lobby_update(const Table& t) {
+  if (!t.is_public) return;
+  std::optional<json> entry;
+  int free = 0;
+  for (int k = 0; k < t.n; ++k) free += t.open[static_cast<size_t>(k)] && t.tokens[static_cast<size_t>(k)].empty();
+  if (t.broken.empty() && !t.started && free > 0) {
+    json seats = json::array();
+    for (int k = 0; k < t.n; ++k) {
+      const size_t u = static_cast<size_t>(k);
+      json s{{"seat", k}};
+      if (!t.human(k)) {
+        s["kind"] = "bot";
+        s["level"] = t.players[u].substr(4);
+      } else {
+        s["kind"] = t.open[u] ? "open" : "human";
+        s["taken"] = !t.open[u] || !t.tokens[u].empty();
+        s["joined"] = bool(t.joined[u]);
+      }
+      seats.push_back(s);
+    }
+    entry = json{{"table", t.id}, {"game", t.game}, {"options", t.spec.value("options", json::object())},
+                 {"seats", seats}, {"free", free}, {"rated", false}, {"clock", nullptr}, {"created", t.created}};
+  }
+  std::lock_guard lk(lobby_m_);
+  auto it = lobby_.find(t.id);
+  if (!entry) {
+    if (it == lobby_.end()) return;
+    lobby_.erase(it);
+  } else {
+    if (it != lobby_.end() && it->second == *entry) return;
+    lobby_[t.id] = std::move(*entry);
+  }
+  ++lobby_version_;
+  if (lobby_subs_.empty()) return;
+  const auto msg = std::make_shared<const std::string>(lobby_message().dump(-1, ' ', false, json::error_handler_t::replace));
+  std::erase_if(lobby_subs_, [&](const std::weak_ptr<Subscriber>& w) {
+    auto sub = w.lock();
+    if (sub) sub->push(msg);
+    return !sub;
+  });
+}
+
+// With lobby_m_ held: the newest 100 public tables waiting for players.
+json Hub::lobby_message() {
+  std::vector<const json*> all;
+  for (const auto& [id, e] : lobby_) all.push_back(&e);
+  std::sort(all.begin(), all.end(), [](const json* a, const json* b) {
+    return std::pair(a->at("created").get<int64_t>(), a->at("table").get<std::string>()) >
+           std::pair(b->at("created").get<int64_t>(), b->at("table").get<std::string>());
+  });
+  json tables = json::array();
+  for (size_t i = 0; i < all.size() && i < 100; ++i) tables.push_back(*all[i]);
+  const auto at = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch());
+  return {{"type", "lobby"}, {"version", lobby_version_}, {"at_us", at.count()}, {"tables", tables}, {"count", all.size()}};
+}
+
+json Hub::lobby() {
+  std::lock_guard lk(lobby_m_);
+  return lobby_message();
+}
+
+void Hub::lobby_subscribe(const std::shared_ptr<Subscriber>& sub) {
+  std::lock_guard lk(lobby_m_);
+  if (lobby_subs_.size() >= 100000) throw ApiError(503, "too many lobby watchers");
+  lobby_subs_.push_back(sub);
+  sub->push(std::make_shared<const std::string>(lobby_message().dump(-1, ' ', false, json::error_handler_t::replace)));
+}
+
+void Hub::lobby_unsubscribe(const Subscriber* sub) {
+  std::lock_guard lk(lobby_m_);
+  std::erase_if(lobby_subs_, [&](const std::weak_ptr<Subscriber>& w) {
+    auto s = w.lock();
+    return !s || s.get() == sub;
+  });
 }
 
 int Hub::subscribe(const std::string& id, const std::string& token, const std::optional<std::string>& entropy,

@@ -65,6 +65,9 @@ struct HubConfig {
   int default_expire_s = 86400;   // a table whose game has not started is closed after this (table option expire_s)
   size_t finished_cache = 256;    // finished tables kept in memory after their end (the rest load on demand)
   bool measure = false;      // keep each move's latency (serve-bench)
+  // A seat taken from the lobby is held this long for its player to connect
+  // (or join); then it is free again, for someone else.
+  int claim_s = 60;
 };
 
 // What serve-bench reads: each accepted move's time from its arrival (a
@@ -124,6 +127,10 @@ struct Table {
   uint64_t notice_seq = 0;
   bool bot_pending = false;
   bool gate_slot = false;  // a cheap bot's move in flight holds a slot of the gate
+  // The lobby: a public table lists its open seats (human seats anyone may
+  // take; their tokens are made when taken, kept in the meta).
+  bool is_public = false;
+  std::vector<bool> open;
   std::map<std::pair<int, int>, nlohmann::json> reviews;  // (seat, hand): a finished hand's review
   std::vector<std::pair<int, std::weak_ptr<Subscriber>>> subs;
   // Storage (group commit): what is durable, what is queued, the writes in
@@ -163,6 +170,13 @@ class Hub {
   nlohmann::json get(const std::string& id, const std::string& token);
   nlohmann::json move(const std::string& id, const std::string& token, const std::string& move);
   nlohmann::json join(const std::string& id, const std::string& token, const std::optional<std::string>& entropy);
+  // The lobby: the public tables waiting for players (newest first), a seat
+  // taken there ({"seat"?} in the body: a given one, else the first free),
+  // and its live feed (the whole list again on every change).
+  nlohmann::json lobby();
+  nlohmann::json sit(const std::string& id, const nlohmann::json& body);
+  void lobby_subscribe(const std::shared_ptr<Subscriber>& sub);
+  void lobby_unsubscribe(const Subscriber* sub);
   nlohmann::json record(const std::string& id);
   nlohmann::json fairness(const std::string& id);
   // Every legal move's value for the seat to act, by the strongest fair bot
@@ -246,6 +260,15 @@ class Hub {
   std::mutex strong_m_;
   std::map<std::string, int> strong_running_;
   std::map<std::string, std::deque<std::function<void()>>> strong_waiting_;
+  // The lobby's list, kept by each public table under its own lock (then
+  // lobby_m_: never the other way), and its watchers.
+  void lobby_update(const Table& t);
+  void claim_timer(const std::shared_ptr<Table>& t, int seat, const std::string& token);
+  nlohmann::json lobby_message();  // with lobby_m_ held
+  std::mutex lobby_m_;
+  std::map<std::string, nlohmann::json> lobby_;
+  std::vector<std::weak_ptr<Subscriber>> lobby_subs_;
+  uint64_t lobby_version_ = 0;
   std::mutex gate_m_;
   int gate_used_ = 0, gate_peak_ = 0;
   std::deque<std::function<void()>> gate_waiting_;

@@ -1,0 +1,192 @@
+// The lobby (issue 25, 2): public tables list their open seats, live over
+// /ws/lobby; one request takes a free seat; a seat whose player never comes
+// is free again; nothing in the lobby holds a seat's token.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <thread>
+
+#include "client.h"
+#include "core/game.h"
+#include "server/net.h"
+
+namespace boneyard::test {
+namespace {
+
+namespace fs = std::filesystem;
+using server::Server;
+using server::ServerConfig;
+
+class LobbyTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { register_all_games(); }
+  void SetUp() override { dir_ = temp_dir("boneyard-lobby", "t"); }
+  void TearDown() override {
+    srv_.reset();
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  void start(int claim_s = 60) {
+    ServerConfig c;
+    c.port = 0;
+    c.db = (dir_ / "test.db").string();
+    c.io_threads = 2;
+    c.full_sync = false;
+    c.hub.bot_threads = 2;
+    c.hub.claim_s = claim_s;
+    srv_ = std::make_unique<Server>(c);
+    srv_->start();
+    port_ = srv_->port();
+  }
+  void restart() {
+    srv_.reset();
+    start();
+  }
+  Reply create(const json& seats, bool is_public = true) {
+    return post(port_, "/api/tables", json{{"game", "latin"}, {"seats", seats}, {"public", is_public}, {"bot_delay_ms", 0}});
+  }
+  json entry(const std::string& id) {
+    const Reply r = get(port_, "/api/lobby");
+    for (const auto& t : r.j["tables"])
+      if (t["table"] == id) return t;
+    return nullptr;
+  }
+  fs::path dir_;
+  std::unique_ptr<Server> srv_;
+  unsigned short port_ = 0;
+};
+
+TEST_F(LobbyTest, PublicTablesAreListedWithTheirFreeSeatsPrivateOnesNot) {
+  start();
+  Reply pub = create({"human", "open", "bot:casual", "open"});
+  ASSERT_EQ(pub.status, 201) << pub.body;
+  // The creator gets its own seat's token, never an open seat's.
+  EXPECT_EQ(pub.j["tokens"].size(), 1u);
+  EXPECT_TRUE(pub.j["tokens"].contains("0"));
+  Reply priv = post(port_, "/api/tables", json{{"game", "latin"}, {"seats", {"human", "human", "bot:casual", "bot:casual"}}});
+  ASSERT_EQ(priv.status, 201);
+  const json e = entry(pub.j["id"]);
+  ASSERT_TRUE(e.is_object()) << get(port_, "/api/lobby").body;
+  EXPECT_EQ(e["game"], "latin");
+  EXPECT_EQ(e["free"], 2);
+  EXPECT_EQ(e["seats"][0]["kind"], "human");
+  EXPECT_EQ(e["seats"][1]["kind"], "open");
+  EXPECT_EQ(e["seats"][1]["taken"], false);
+  EXPECT_EQ(e["seats"][2]["kind"], "bot");
+  EXPECT_EQ(e["seats"][2]["level"], "casual");
+  EXPECT_EQ(e["rated"], false);
+  EXPECT_TRUE(entry(priv.j["id"]).is_null());
+}
+
+TEST_F(LobbyTest, BadLobbyRequestsAreRefusedWithReasons) {
+  start();
+  Reply r = create({"human", "open", "bot:casual", "bot:casual"}, false);
+  EXPECT_EQ(r.status, 400);
+  EXPECT_NE(r.j["error"].get<std::string>().find("public"), std::string::npos) << r.body;
+  r = create({"human", "human", "bot:casual", "bot:casual"}, true);
+  EXPECT_EQ(r.status, 400);
+  EXPECT_NE(r.j["error"].get<std::string>().find("open"), std::string::npos) << r.body;
+  r = post(port_, "/api/tables", json{{"game", "latin"}, {"seats", {"human", "open", "open", "open"}}, {"public", "yes"}});
+  EXPECT_EQ(r.status, 400);
+  const Reply pub = create({"human", "open", "bot:casual", "bot:casual"});
+  const std::string id = pub.j["id"];
+  EXPECT_EQ(post(port_, "/api/tables/" + id + "/sit", json{{"seat", 9}}).status, 400);
+  EXPECT_EQ(post(port_, "/api/tables/" + id + "/sit", json{{"seat", 0}}).status, 409);  // the creator's
+  EXPECT_EQ(post(port_, "/api/tables/" + id + "/sit", json{{"seat", "one"}}).status, 400);
+  EXPECT_EQ(post(port_, "/api/tables/nope/sit", json::object()).status, 404);
+  const Reply priv = post(port_, "/api/tables", json{{"game", "latin"}, {"seats", {"human", "human", "bot:casual", "bot:casual"}}});
+  EXPECT_EQ(post(port_, "/api/tables/" + priv.j["id"].get<std::string>() + "/sit", json::object()).status, 403);
+  EXPECT_EQ(post(port_, "/api/lobby", json::object()).status, 405);
+}
+
+TEST_F(LobbyTest, OneRequestTakesAFreeSeatAndTheGameStartsWhenAllCame) {
+  start();
+  const Reply pub = create({"human", "open", "bot:casual", "open"});
+  const std::string id = pub.j["id"];
+  const Reply a = post(port_, "/api/tables/" + id + "/sit", json::object());
+  ASSERT_EQ(a.status, 201) << a.body;
+  EXPECT_EQ(a.j["seat"], 1);
+  EXPECT_EQ(entry(id)["free"], 1);
+  EXPECT_EQ(entry(id)["seats"][1]["taken"], true);
+  // The token holds that seat.
+  EXPECT_EQ(get(port_, "/api/tables/" + id + "?token=" + a.j["token"].get<std::string>()).j["seat"], 1);
+  const Reply b = post(port_, "/api/tables/" + id + "/sit", json{{"seat", 3}});
+  ASSERT_EQ(b.status, 201) << b.body;
+  // Full: gone from the lobby, and no seat left to take.
+  EXPECT_TRUE(entry(id).is_null());
+  EXPECT_EQ(post(port_, "/api/tables/" + id + "/sit", json::object()).status, 409);
+  // Everyone joins: the game starts.
+  for (const std::string tok : {pub.j["tokens"]["0"].get<std::string>(), a.j["token"].get<std::string>(),
+                                b.j["token"].get<std::string>()})
+    ASSERT_EQ(post(port_, "/api/tables/" + id + "/join", json{{"token", tok}}).status, 200);
+  EXPECT_EQ(get(port_, "/api/tables/" + id + "?token=" + a.j["token"].get<std::string>()).j["status"], "playing");
+}
+
+TEST_F(LobbyTest, ASeatWhosePlayerNeverComesIsFreeAgainAndItsTokenVoid) {
+  start(1);
+  const Reply pub = create({"human", "open", "bot:casual", "bot:casual"});
+  const std::string id = pub.j["id"];
+  const Reply a = post(port_, "/api/tables/" + id + "/sit", json::object());
+  ASSERT_EQ(a.status, 201);
+  EXPECT_TRUE(entry(id).is_null());
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (entry(id).is_null() && std::chrono::steady_clock::now() < end) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_TRUE(entry(id).is_object()) << "the seat never came back to the lobby";
+  EXPECT_EQ(get(port_, "/api/tables/" + id + "?token=" + a.j["token"].get<std::string>()).status, 403);
+  // A player who came in time keeps the seat.
+  const Reply b = post(port_, "/api/tables/" + id + "/sit", json::object());
+  ASSERT_EQ(b.status, 201);
+  ASSERT_EQ(post(port_, "/api/tables/" + id + "/join", json{{"token", b.j["token"]}}).status, 200);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  EXPECT_EQ(get(port_, "/api/tables/" + id + "?token=" + b.j["token"].get<std::string>()).status, 200);
+}
+
+TEST_F(LobbyTest, ATakenSeatSurvivesARestart) {
+  start();
+  const Reply pub = create({"human", "open", "open", "bot:casual"});
+  const std::string id = pub.j["id"];
+  const Reply a = post(port_, "/api/tables/" + id + "/sit", json::object());
+  ASSERT_EQ(a.status, 201);
+  restart();
+  EXPECT_EQ(get(port_, "/api/tables/" + id + "?token=" + a.j["token"].get<std::string>()).j["seat"], 1);
+  const json e = entry(id);
+  ASSERT_TRUE(e.is_object());
+  EXPECT_EQ(e["free"], 1);
+}
+
+TEST_F(LobbyTest, TheFeedSendsEveryChangeAndNoSeatToken) {
+  start();
+  WsClient lobby(port_, "/ws/lobby");
+  lobby.start_reading();
+  ASSERT_FALSE(lobby.wait_for([](const json& j) { return j["type"] == "lobby"; }, 10).is_null());
+  const Reply pub = create({"human", "open", "bot:casual", "open"});
+  const std::string id = pub.j["id"];
+  auto listed = [&](int free) {
+    return lobby.wait_for([&](const json& j) {
+      for (const auto& t : j["tables"])
+        if (t["table"] == id && t["free"] == free) return true;
+      return false;
+    }, 10);
+  };
+  EXPECT_FALSE(listed(2).is_null());
+  const Reply a = post(port_, "/api/tables/" + id + "/sit", json::object());
+  EXPECT_FALSE(listed(1).is_null());
+  const Reply b = post(port_, "/api/tables/" + id + "/sit", json::object());
+  EXPECT_FALSE(lobby.wait_for([&](const json& j) {
+    for (const auto& t : j["tables"])
+      if (t["table"] == id) return false;
+    return j["type"] == "lobby";
+  }, 10).is_null());
+  // A message to the feed gets an error, not a crash.
+  lobby.send("{\"type\":\"hello\"}");
+  EXPECT_FALSE(lobby.wait_for([](const json& j) { return j.contains("error"); }, 10).is_null());
+  // Secrecy: no token of any seat (nor the spectators') in anything sent.
+  for (const auto& m : lobby.all())
+    for (const std::string tok : {pub.j["tokens"]["0"].get<std::string>(), pub.j["spectate"].get<std::string>(),
+                                  a.j["token"].get<std::string>(), b.j["token"].get<std::string>()})
+      EXPECT_EQ(m.find(tok), std::string::npos) << m;
+  EXPECT_EQ(get(port_, "/api/lobby").body.find(a.j["token"].get<std::string>()), std::string::npos);
+}
+
+}  // namespace
+}  // namespace boneyard::test
