@@ -80,6 +80,7 @@ void add_analyze(CLI::App& app);
 void add_serve(CLI::App& app);
 void add_verify(CLI::App& app);
 void add_serve_bench(CLI::App& app);
+void add_lobby_bench(CLI::App& app);
 void add_selfplay(CLI::App& app);
 
 // Plays a game to its end with one bot per seat (chance by the game's own

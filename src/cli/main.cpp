@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   boneyard::cli::add_serve(app);
   boneyard::cli::add_verify(app);
   boneyard::cli::add_serve_bench(app);
+  boneyard::cli::add_lobby_bench(app);
   boneyard::cli::add_selfplay(app);
   try {
     app.parse(argc, argv);

@@ -808,6 +808,14 @@ void Hub::claim_timer(const std::shared_ptr<Table>& t, int seat, const std::stri
   });
 }
 
+namespace {
+// When a lobby message was made (the wall clock, µs): how lobby-bench
+// measures each change's way to every watcher.
+int64_t now_us() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
 // With t->m held: the table's line in the lobby, or none (private, started,
 // full, closed).
 void Hub::lobby_update(const Table& t) {
@@ -835,16 +843,26 @@ void Hub::lobby_update(const Table& t) {
   }
   std::lock_guard lk(lobby_m_);
   auto it = lobby_.find(t.id);
+  // The feed sends the change alone (a watcher keeps the list; a gap in the
+  // versions tells it to fetch GET /api/lobby again).
+  json change{{"type", "lobby_change"}, {"version", ++lobby_version_}, {"at_us", now_us()}};
   if (!entry) {
-    if (it == lobby_.end()) return;
+    if (it == lobby_.end()) {
+      --lobby_version_;
+      return;
+    }
     lobby_.erase(it);
+    change["removed"] = t.id;
   } else {
-    if (it != lobby_.end() && it->second == *entry) return;
+    if (it != lobby_.end() && it->second == *entry) {
+      --lobby_version_;
+      return;
+    }
+    change["table"] = *entry;
     lobby_[t.id] = std::move(*entry);
   }
-  ++lobby_version_;
   if (lobby_subs_.empty()) return;
-  const auto msg = std::make_shared<const std::string>(lobby_message().dump(-1, ' ', false, json::error_handler_t::replace));
+  const auto msg = std::make_shared<const std::string>(change.dump(-1, ' ', false, json::error_handler_t::replace));
   std::erase_if(lobby_subs_, [&](const std::weak_ptr<Subscriber>& w) {
     auto sub = w.lock();
     if (sub) sub->push(msg);
@@ -862,8 +880,7 @@ json Hub::lobby_message() {
   });
   json tables = json::array();
   for (size_t i = 0; i < all.size() && i < 100; ++i) tables.push_back(*all[i]);
-  const auto at = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch());
-  return {{"type", "lobby"}, {"version", lobby_version_}, {"at_us", at.count()}, {"tables", tables}, {"count", all.size()}};
+  return {{"type", "lobby"}, {"version", lobby_version_}, {"at_us", now_us()}, {"tables", tables}, {"count", all.size()}};
 }
 
 json Hub::lobby() {

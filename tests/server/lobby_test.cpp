@@ -161,22 +161,27 @@ TEST_F(LobbyTest, TheFeedSendsEveryChangeAndNoSeatToken) {
   ASSERT_FALSE(lobby.wait_for([](const json& j) { return j["type"] == "lobby"; }, 10).is_null());
   const Reply pub = create({"human", "open", "bot:casual", "open"});
   const std::string id = pub.j["id"];
-  auto listed = [&](int free) {
-    return lobby.wait_for([&](const json& j) {
-      for (const auto& t : j["tables"])
-        if (t["table"] == id && t["free"] == free) return true;
-      return false;
-    }, 10);
+  // Each change alone, in order of its version.
+  int64_t version = 0;
+  auto change = [&](auto pred) {
+    const json j = lobby.wait_for([](const json& m) { return m["type"] == "lobby_change"; }, 10);
+    if (j.is_null()) return false;
+    EXPECT_EQ(j["version"].get<int64_t>(), version + 1) << j;
+    version = j["version"];
+    return pred(j);
   };
-  EXPECT_FALSE(listed(2).is_null());
+  EXPECT_TRUE(change([&](const json& j) { return j["table"]["table"] == id && j["table"]["free"] == 2; }));
   const Reply a = post(port_, "/api/tables/" + id + "/sit", json::object());
-  EXPECT_FALSE(listed(1).is_null());
+  EXPECT_TRUE(change([&](const json& j) { return j["table"]["table"] == id && j["table"]["free"] == 1; }));
   const Reply b = post(port_, "/api/tables/" + id + "/sit", json::object());
-  EXPECT_FALSE(lobby.wait_for([&](const json& j) {
-    for (const auto& t : j["tables"])
-      if (t["table"] == id) return false;
-    return j["type"] == "lobby";
-  }, 10).is_null());
+  EXPECT_TRUE(change([&](const json& j) { return j["removed"] == id; }));
+  // A watcher that comes now gets the list as it is.
+  WsClient late(port_, "/ws/lobby");
+  late.start_reading();
+  const json list = late.wait_for([](const json& j) { return j["type"] == "lobby"; }, 10);
+  ASSERT_TRUE(list.is_object());
+  EXPECT_EQ(list["version"], version);
+  EXPECT_TRUE(list["tables"].empty());
   // A message to the feed gets an error, not a crash.
   lobby.send("{\"type\":\"hello\"}");
   EXPECT_FALSE(lobby.wait_for([](const json& j) { return j.contains("error"); }, 10).is_null());
