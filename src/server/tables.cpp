@@ -38,6 +38,7 @@ json Table::meta() const {
   json j{{"entropies", entropies}, {"started", started}, {"seed", seed}, {"over", over()}};
   j["joined"] = json::array();
   for (bool b : joined) j["joined"].push_back(b);
+  people_meta(j);
   return j;
 }
 
@@ -131,7 +132,7 @@ int int_option(const json& body, const char* key, int def, int lo, int hi) {
 }
 }  // namespace
 
-json Hub::create(const json& body, const std::string& client) {
+json Hub::create(const json& body, const std::string& client, const SeatPeople* people) {
   if (!body.is_object()) throw ApiError(400, "the body must be a JSON object");
   if (!body.contains("game") || !body["game"].is_string()) throw ApiError(400, "'game' must be a game name (see `boneyard rules`)");
   const std::string game = body["game"].get<std::string>();
@@ -171,6 +172,21 @@ json Hub::create(const json& body, const std::string& client) {
     for (const auto& l : bot_levels()) ok |= p == "bot:" + l;
     if (!ok) throw ApiError(400, fmt::format("a seat must be \"human\" or \"bot:LEVEL\" with LEVEL one of beginner, casual, strong, expert; got {}", s.dump()));
     players.push_back(p);
+  }
+  // The people at the seats: a rematch's, or the creator's player key.
+  SeatPeople seated{std::vector<std::string>(static_cast<size_t>(n)), std::vector<std::string>(static_cast<size_t>(n))};
+  if (people) seated = *people;
+  if (body.contains("key")) {
+    int ks = -1;
+    for (int k = 0; k < n && ks < 0; ++k)
+      if (players[static_cast<size_t>(k)] == "human") ks = k;
+    ks = int_option(body, "key_seat", ks, 0, n - 1);
+    if (ks < 0 || players[static_cast<size_t>(ks)] != "human")
+      throw ApiError(400, "'key_seat' must be a human seat: the player of 'key' sits there");
+    if (auto p = person_of(json{{"key", body["key"]}})) {
+      seated.names[static_cast<size_t>(ks)] = p->name;
+      seated.player_ids[static_cast<size_t>(ks)] = p->player_id;
+    }
   }
   const int bot_delay = int_option(body, "bot_delay_ms", cfg_.default_bot_delay_ms, 0, 60000);
   const int drop_delay = int_option(body, "drop_delay_ms", cfg_.default_drop_delay_ms, 0, 86400000);
@@ -216,7 +232,9 @@ json Hub::create(const json& body, const std::string& client) {
   st.meta = json{{"entropies", std::vector<std::string>(static_cast<size_t>(n))},
                  {"joined", std::vector<bool>(static_cast<size_t>(n), false)},
                  {"started", false},
-                 {"seed", 0}};
+                 {"seed", 0},
+                 {"names", seated.names},
+                 {"player_ids", seated.player_ids}};
   // Made whole in memory (a table of bots starts at once: its first deal),
   // stored in one transaction, and only then seen: a table whose creation
   // could not be stored does not exist.
@@ -281,6 +299,7 @@ std::shared_ptr<Table> Hub::build(const StoredTable& st) {
     t->joined = st.meta.at("joined").get<std::vector<bool>>();
     t->started = st.meta.at("started").get<bool>();
     t->seed = st.meta.at("seed").get<uint64_t>();
+    t->read_people(st.meta);
   } catch (const std::exception& e) {
     t->broken = fmt::format("stored table is unreadable: {}", e.what());
   }
@@ -415,6 +434,7 @@ json Hub::message(Table& t, int seat) {
                      {"autopilot", bool(t.autopilot[u])}});
   }
   m["seats"] = seats;
+  people_view(t, seat, m);
   json notices = json::array();
   const size_t from = t.notices.size() > 20 ? t.notices.size() - 20 : 0;
   for (size_t i = from; i < t.notices.size(); ++i) notices.push_back(t.notices[i]);
@@ -555,6 +575,7 @@ void Hub::rollback(Table& t) {
     t.joined = m.at("joined").get<std::vector<bool>>();
     t.started = m.at("started").get<bool>();
     t.seed = m.at("seed").get<uint64_t>();
+    t.read_people(m);
     if (!t.started) t.session.reset();
     else if (t.session && t.session->events().size() > t.durable) rebuild(t, t.durable);
   } catch (const std::exception& e) {
@@ -674,7 +695,9 @@ void Hub::join_locked(const std::shared_ptr<Table>& t, int seat, const std::opti
   else notice(*t, seat, fmt::format("seat {} has joined", seat));
 }
 
-json Hub::join(const std::string& id, const std::string& token, const std::optional<std::string>& entropy) {
+json Hub::join(const std::string& id, const std::string& token, const std::optional<std::string>& entropy,
+               const json& who) {
+  const std::optional<SeatPerson> person = person_of(who);  // checked (and looked up) before the table is locked
   auto t = table(id);
   auto stored = std::make_shared<std::promise<std::string>>();
   auto fut = stored->get_future();
@@ -685,7 +708,8 @@ json Hub::join(const std::string& id, const std::string& token, const std::optio
     if (seat < 0) throw ApiError(403, "a spectator does not join; watch with GET or the WebSocket");
     const bool was = t->started;
     join_locked(t, seat, entropy);
-    if (was) return message(*t, seat);
+    const bool named = person && seat_person(*t, seat, *person);
+    if (was && !named) return message(*t, seat);
     persist(t, true, std::nullopt, [stored](const std::string& e) { stored->set_value(e); });
   }
   const std::string err = fut.get();
@@ -984,6 +1008,7 @@ json Hub::record(const std::string& id) {
   if (!t->finished()) throw ApiError(409, "the game is not over: its record is available when it ends");
   json r = t->session->record();
   r["players"] = t->players;
+  r["names"] = t->names;  // the display names ("" where none)
   r["fairness"] = {{"commitment", t->commitment}, {"secret", t->secret}, {"entropies", t->entropies},
                    {"seed", t->seed},             {"derivation", kDerivation}, {"provably_fair", t->provably_fair}};
   r["fairness"]["seed_text"] = std::to_string(t->seed);  // JavaScript reads 64-bit numbers rounded
@@ -1085,6 +1110,10 @@ json Hub::replay(const std::string& id, size_t from) {
   }
   json r = replay_steps(rec, from);
   r["table"] = id;
+  {
+    std::lock_guard lk(t->m);
+    r["names"] = t->names;
+  }
   return r;
 }
 
