@@ -213,6 +213,7 @@ std::optional<SeatPerson> Hub::person_of(const json& who) {
 // changed (the caller stores the meta).
 bool Hub::seat_person(Table& t, int seat, const SeatPerson& p) {
   const size_t u = static_cast<size_t>(seat);
+  if (t.over()) return false;  // a finished game's names are its record's
   if (!t.player_ids[u].empty()) {
     if (p.player_id.empty() || t.player_ids[u] == p.player_id) return false;
     throw ApiError(409, "this seat is already held by another player");

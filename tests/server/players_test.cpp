@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <boost/asio/io_context.hpp>
+#include <chrono>
 #include <filesystem>
 #include <fmt/format.h>
 #include <mutex>
@@ -41,6 +42,17 @@ struct Collect : server::Subscriber {
     return s;
   }
 };
+
+// Pushes are broadcast from the hub's pool once a change is stored: waits
+// (up to 10 s) until `sub` has received a message containing `text`.
+bool received(Collect& sub, const std::string& text) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (sub.all().find(text) == std::string::npos) {
+    if (std::chrono::steady_clock::now() > until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return true;
+}
 
 struct Players : test::RoutesWorld {
   server::Limits* limits = nullptr;
@@ -208,6 +220,20 @@ TEST(Players, CreatingPlayersIsLimitedPerAddress) {
   EXPECT_EQ(w.post_from("/api/players", {{"name", "Q"}}, "10.0.0.8").first, 201);
 }
 
+TEST(Players, ARematchCountsAsANewTableForTheAddressLimit) {
+  Players w;
+  server::LimitsConfig cfg;
+  cfg.create = {0.001, 1};
+  server::Limits limits(cfg);
+  w.limits = &limits;
+  const json t = w.hub->create({{"game", "latin"}, {"seats", {"human", "bot:casual", "bot:casual", "bot:casual"}}});
+  const std::string target = "/api/tables/" + t["id"].get<std::string>() + "/rematch";
+  EXPECT_EQ(w.post_from(target, {{"token", t["tokens"]["0"]}}, "10.0.0.9").first, 409);  // spends the one allowed
+  auto [status, err] = w.post_from(target, {{"token", t["tokens"]["0"]}}, "10.0.0.9");
+  EXPECT_EQ(status, 429) << err.dump();
+  EXPECT_NE(err["error"].get<std::string>().find("new tables"), std::string::npos) << err.dump();
+}
+
 TEST(Players, AKeyAtCreationOrJoiningPutsThePlayerAndNameInTheSeat) {
   Players w;
   const json ann = w.make_player("Ann"), bo = w.make_player("Bo");
@@ -260,6 +286,10 @@ TEST(Players, AGuestNameIsShownInTheStateTheRecordAndTheReplay) {
   EXPECT_EQ(bad, 400) << be.dump();
   EXPECT_EQ(w.hub->get(id, t["spectate"])["seats"][0]["name"], xss);
   w.play_out(t);
+  // Once over, the names are the record's: a late name changes nothing.
+  auto [late, le] = w.post_from("/api/tables/" + id + "/join", {{"token", t["tokens"]["3"]}, {"name", "Late"}});
+  EXPECT_EQ(late, 200) << le.dump();
+  EXPECT_EQ(le["seats"][3]["name"], "Seat3");
   const json rec = w.hub->record(id);
   EXPECT_EQ(rec["names"][0], xss);
   EXPECT_EQ(rec["names"][3], "Seat3");
@@ -301,6 +331,8 @@ TEST(Players, APlayersKeyNeverReachesAnotherSeatOrASpectator) {
   auto [rs, rm] = w.post_from("/api/tables/" + id + "/rematch", {{"token", t["tokens"]["2"]}});
   ASSERT_EQ(rs, 200) << rm.dump();
   seen += rm.dump();
+  for (const auto& s : subs) EXPECT_TRUE(received(*s, "\"rematch\""));
+  EXPECT_TRUE(received(*spect, "\"rematch\""));
   for (const auto& s : subs) seen += s->all();
   seen += spect->all();
   seen += w.get("/api/tables/" + rm["table"].get<std::string>() + "?token=" + rm["token"].get<std::string>()).second.dump();
@@ -383,8 +415,8 @@ TEST(Players, RematchOfAFinishedTableKeepsPeopleOptionsAndPartnersAndPassesTheLe
   const json spect = w.hub->get(id, t["spectate"]);
   EXPECT_EQ(w.hub->get(nid, spect["rematch"]["token"])["seat"], nullptr) << "a spectator follows as a spectator";
   // The pushes to seat 3 carried its own new token and nobody else's.
+  EXPECT_TRUE(received(*watcher, w.hub->get(id, t["tokens"]["3"])["rematch"]["token"].get<std::string>()));
   const std::string pushed = watcher->all();
-  EXPECT_NE(pushed.find(w.hub->get(id, t["tokens"]["3"])["rematch"]["token"].get<std::string>()), std::string::npos);
   EXPECT_EQ(pushed.find(r1["token"].get<std::string>()), std::string::npos);
   EXPECT_EQ(pushed.find(r2["token"].get<std::string>()), std::string::npos);
   // The finished game's players list it with a replay link.

@@ -265,6 +265,7 @@ export class Table implements Frame {
     if (this.still || c.me === null) return null;
     const name = c.msg.seats[c.me]?.name;
     if (name) return h("p", { class: "my-name", id: "my-name" }, t("name.playing_as", { name }));
+    if (c.msg.status === "over") return null; // a finished game's names stay as they were
     if (myPlayer() && this.naming.sat && !this.naming.error) return null;
     const input = h("input", { id: "name-input", name: "name", maxlength: "32", autocomplete: "nickname", required: true, "aria-label": t("name.label") }) as HTMLInputElement;
     return h("form", { class: "name-bar", id: "name-form", onsubmit: (e: Event) => {

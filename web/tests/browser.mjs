@@ -675,6 +675,12 @@ try {
     const injected = async (p) => p.evaluate(() => document.querySelectorAll('img[src="x"], [onerror]').length);
     check(alerts === 0 && (await injected(pa)) === 0 && (await injected(pb)) === 0, "a name that is markup is shown literally and runs no script");
     await pb.screenshot({ path: join(shots, "players-summary-desktop.png") });
+    // The finished game's replay names the seats too.
+    const rp = await newPage(await browser.createBrowserContext());
+    await rp.goto(`${base}/?replay=${made.id}`);
+    const replayNamed = await rp.waitForFunction((n) => [...document.querySelectorAll(".opp-name")].some((e) => e.textContent.includes(n)), { timeout: 10000 }, "Bea").then(() => true, () => false);
+    check(replayNamed && (await injected(rp)) === 0, "the replay shows the names, as text");
+    await rp.close();
     // Play again: the one who asks goes to the new table, the other follows.
     await pa.click("#rematch");
     const moved = (p) => p.waitForFunction((old) => new URLSearchParams(location.search).get("t") !== old && !!document.querySelector(".table"), { timeout: 10000 }, made.id).then(() => true, () => false);
