@@ -53,6 +53,10 @@ void add_serve(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--think-burst", cfg->limits.think.burst, "Hints, reviews and replays at once per client address")
       ->capture_default_str();
+  cmd->add_option("--player-rate", cfg->limits.player.rate, "New players and logins per second per client address")
+      ->capture_default_str();
+  cmd->add_option("--player-burst", cfg->limits.player.burst, "New players and logins at once per client address")
+      ->capture_default_str();
   cmd->callback([=] {
     cfg->full_sync = *sync == "full";
     if (cfg->static_dir == "none") cfg->static_dir.clear();

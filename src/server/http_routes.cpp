@@ -224,7 +224,7 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Reque
     auto spend = [&](Cost c, double cost = 1) -> std::optional<HttpResponse> {
       if (!req.limits) return std::nullopt;
       if (const int wait = req.limits->take(req.client, c, cost))
-        return too_many(wait, c == Cost::create ? "new tables" : "hints, reviews or replays");
+        return too_many(wait, c == Cost::create ? "new tables" : c == Cost::player ? "new players or logins" : "hints, reviews or replays");
       return std::nullopt;
     };
     if (seg.size() == 2 && seg[1] == "health") {
@@ -260,6 +260,20 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Reque
       if (auto r = spend(Cost::think, from == 0 ? 1 : 0.1)) return *r;
       return ok(replay_steps(parse_record_text(body), from));
     }
+    if (seg.size() >= 2 && seg[1] == "players") {
+      // Players (docs/server.md, "Players"): made and logged into at a
+      // per-address rate; anyone may look one up by id.
+      if (seg.size() == 2 || (seg.size() == 3 && seg[2] == "login")) {
+        need("POST");
+        const json b = parse_body(body);
+        if (auto r = spend(Cost::player)) return *r;
+        return seg.size() == 2 ? ok(hub.create_player(b), 201) : ok(hub.login(b));
+      }
+      if (seg.size() == 3) {
+        need("GET");
+        return ok(hub.player(seg[2]));
+      }
+    }
     if (seg.size() >= 2 && seg[1] == "tables") {
       if (seg.size() == 2) {
         need("POST");
@@ -292,7 +306,14 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Reque
           const json b = parse_body(body);
           std::optional<std::string> entropy;
           if (b.contains("entropy")) entropy = str_field(b, "entropy");
-          return ok(hub.join(id, str_field(b, "token"), entropy));
+          return ok(hub.join(id, str_field(b, "token"), entropy, b));
+        }
+        if (what == "rematch") {
+          need("POST");
+          const json b = parse_body(body);
+          const std::string token = str_field(b, "token");
+          if (auto r = spend(Cost::create)) return *r;
+          return ok(hub.rematch(id, token, req.client));
         }
         if (what == "record") {
           need("GET");

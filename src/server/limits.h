@@ -18,12 +18,13 @@ struct RateLimit {
 struct LimitsConfig {
   RateLimit create{0.5, 20};  // POST /api/tables
   RateLimit think{1, 10};     // hints, reviews and replays (they think or build large answers)
+  RateLimit player{0.05, 10}; // new players and logins (a name each; a login hashes a password)
   size_t max_connections = 4096;           // in total (kept below the descriptor limit at start)
   size_t max_connections_per_address = 64;
 };
 
 // The kinds of costly request.
-enum class Cost { create, think };
+enum class Cost { create, think, player };
 
 class Limits {
  public:
@@ -43,7 +44,7 @@ class Limits {
     std::chrono::steady_clock::time_point last;
   };
   struct Address {
-    Bucket buckets[2];
+    Bucket buckets[3];
     size_t connections = 0;
   };
   void prune(std::chrono::steady_clock::time_point now);

@@ -13,6 +13,7 @@
 #include <future>
 
 #include "core/error.h"
+#include "server/players.h"
 
 namespace boneyard::server {
 
@@ -129,6 +130,13 @@ void Storage::open() {
        "created INTEGER NOT NULL DEFAULT (strftime('%s','now')))");
   exec("CREATE TABLE IF NOT EXISTS events (table_id TEXT NOT NULL, idx INTEGER NOT NULL, chance INTEGER NOT NULL, "
        "seat INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (table_id, idx))");
+  // Players: the hashes of their keys (one per device), and the seats they
+  // hold (from each table's meta), for their recent games.
+  exec("CREATE TABLE IF NOT EXISTS players (id TEXT PRIMARY KEY, name TEXT NOT NULL, name_key TEXT NOT NULL UNIQUE, "
+       "password TEXT NOT NULL DEFAULT '', created INTEGER NOT NULL DEFAULT (strftime('%s','now')))");
+  exec("CREATE TABLE IF NOT EXISTS player_keys (hash TEXT PRIMARY KEY, player_id TEXT NOT NULL)");
+  exec("CREATE TABLE IF NOT EXISTS player_tables (player_id TEXT NOT NULL, table_id TEXT NOT NULL, seat INTEGER NOT NULL, "
+       "PRIMARY KEY (player_id, table_id, seat))");
   exec("CREATE TABLE IF NOT EXISTS probe (k INTEGER PRIMARY KEY, at INTEGER NOT NULL)");
 }
 
@@ -142,7 +150,26 @@ void Storage::exec(const char* sql) {
 }
 
 // With m_ held, inside the writer's transaction.
+void Storage::apply_player(const Write& w) {
+  if (!w.player_exists) {
+    Stmt st(db_, "INSERT INTO players (id, name, name_key, password) VALUES (?, ?, ?, ?)");
+    st.text(1, w.player->id);
+    st.text(2, w.player->name);
+    st.text(3, name_key(w.player->name));
+    st.text(4, w.player->password);
+    st.done();
+  }
+  Stmt st(db_, "INSERT INTO player_keys (hash, player_id) VALUES (?, ?)");
+  st.text(1, w.key_hash);
+  st.text(2, w.player->id);
+  st.done();
+}
+
 void Storage::apply(const Write& w) {
+  if (w.player) {
+    apply_player(w);
+    return;
+  }
   if (w.table.empty()) {  // the probe
     exec("INSERT OR REPLACE INTO probe (k, at) VALUES (1, strftime('%s','now'))");
     return;
@@ -154,7 +181,22 @@ void Storage::apply(const Write& w) {
     Stmt tb(db_, "DELETE FROM tables WHERE id = ?");
     tb.text(1, w.table);
     tb.done();
+    Stmt pt(db_, "DELETE FROM player_tables WHERE table_id = ?");
+    pt.text(1, w.table);
+    pt.done();
     return;
+  }
+  // The players seated here (a seat's player is set once).
+  if (w.meta && w.meta->contains("player_ids") && (*w.meta)["player_ids"].is_array()) {
+    const auto& ids = (*w.meta)["player_ids"];
+    for (size_t k = 0; k < ids.size(); ++k) {
+      if (!ids[k].is_string() || ids[k].get<std::string>().empty()) continue;
+      Stmt pt(db_, "INSERT OR IGNORE INTO player_tables (player_id, table_id, seat) VALUES (?, ?, ?)");
+      pt.text(1, ids[k].get<std::string>());
+      pt.text(2, w.table);
+      pt.integer(3, static_cast<int64_t>(k));
+      pt.done();
+    }
   }
   if (w.spec) {
     Stmt st(db_, "INSERT INTO tables (id, spec, meta) VALUES (?, ?, ?)");
@@ -320,6 +362,53 @@ std::vector<RecordEvent> Storage::load_events(const std::string& id) {
   std::vector<RecordEvent> out;
   while (sqlite3_step(st.s) == SQLITE_ROW)
     out.push_back({sqlite3_column_int(st.s, 0) != 0, sqlite3_column_int(st.s, 1), st.col_text(2)});
+  return out;
+}
+
+std::optional<StoredPlayer> Storage::player_where(const char* sql, const std::string& arg) {
+  std::lock_guard lk(m_);
+  if (!db_) throw Error("storage: the database is not open");
+  Stmt st(db_, sql);
+  st.text(1, arg);
+  if (sqlite3_step(st.s) != SQLITE_ROW) return std::nullopt;
+  return StoredPlayer{st.col_text(0), st.col_text(1), st.col_text(2), sqlite3_column_int64(st.s, 3)};
+}
+
+std::optional<StoredPlayer> Storage::player(const std::string& id) {
+  return player_where("SELECT id, name, password, created FROM players WHERE id = ?", id);
+}
+
+std::optional<StoredPlayer> Storage::player_by_key(const std::string& key_hash) {
+  return player_where(
+      "SELECT p.id, p.name, p.password, p.created FROM player_keys k JOIN players p ON p.id = k.player_id WHERE k.hash = ?",
+      key_hash);
+}
+
+std::optional<StoredPlayer> Storage::player_by_name(const std::string& name_key) {
+  return player_where("SELECT id, name, password, created FROM players WHERE name_key = ?", name_key);
+}
+
+std::vector<PlayerGame> Storage::player_games(const std::string& player_id, int limit) {
+  std::lock_guard lk(m_);
+  if (!db_) throw Error("storage: the database is not open");
+  Stmt st(db_,
+          "SELECT pt.table_id, pt.seat, t.spec, t.meta, t.created FROM player_tables pt JOIN tables t ON t.id = pt.table_id "
+          "WHERE pt.player_id = ? ORDER BY t.created DESC, t.rowid DESC LIMIT ?");
+  st.text(1, player_id);
+  st.integer(2, limit);
+  std::vector<PlayerGame> out;
+  while (sqlite3_step(st.s) == SQLITE_ROW) {
+    PlayerGame g;
+    g.table = st.col_text(0);
+    g.seat = sqlite3_column_int(st.s, 1);
+    // Only the game's name from the spec: it also holds the table's secrets.
+    const auto spec = nlohmann::json::parse(st.col_text(2), nullptr, false);
+    const auto meta = nlohmann::json::parse(st.col_text(3), nullptr, false);
+    g.game = spec.is_object() ? spec.value("game", "") : "";
+    g.over = meta.is_object() && meta.value("over", false);
+    g.created = sqlite3_column_int64(st.s, 4);
+    out.push_back(std::move(g));
+  }
   return out;
 }
 

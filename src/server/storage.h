@@ -36,6 +36,21 @@ struct StoredTable {
   int64_t created = 0;  // seconds since the epoch
 };
 
+// A player (docs/server.md, "Players"): never its key, only the keys' hashes.
+struct StoredPlayer {
+  std::string id, name;
+  std::string password;  // the argon2id hash; "" when the player has none
+  int64_t created = 0;
+};
+
+// A game a player sat at, newest first (GET /api/players/{id}).
+struct PlayerGame {
+  std::string table, game;
+  int seat = 0;
+  bool over = false;
+  int64_t created = 0;
+};
+
 // One table's change, stored all or nothing: its row (at creation), its meta,
 // and events first, first+1, ...
 struct Write {
@@ -46,6 +61,11 @@ struct Write {
   size_t first = 0;
   std::vector<RecordEvent> events;
   bool erase = false;  // instead: remove the table and its events
+  // Instead (table ""): a player's key hash, and the player's row unless
+  // player_exists (a login on another device adds a key to a player).
+  std::optional<StoredPlayer> player;
+  bool player_exists = false;
+  std::string key_hash;
   // Called on the writer thread, in submission order, with "" once durable
   // or the reason it was not stored. It must not wait for the storage.
   std::function<void(const std::string& error)> done;
@@ -81,6 +101,14 @@ class Storage {
   std::optional<StoredTable> load(const std::string& id);
   std::vector<RecordEvent> load_events(const std::string& id);
 
+  // Players, by id, by the hash of one of their keys, by name_key(name).
+  std::optional<StoredPlayer> player(const std::string& id);
+  std::optional<StoredPlayer> player_by_key(const std::string& key_hash);
+  std::optional<StoredPlayer> player_by_name(const std::string& name_key);
+  // The tables a player sits at (recorded from each table's meta
+  // "player_ids"), newest first.
+  std::vector<PlayerGame> player_games(const std::string& player_id, int limit);
+
   // "" while the last write succeeded; else why writes fail (disk full,
   // read-only database, ...). A failing database is reopened on the next
   // write, so it heals when the cause goes away.
@@ -102,6 +130,8 @@ class Storage {
   void exec(const char* sql);
   void writer();
   void apply(const Write& w);
+  void apply_player(const Write& w);
+  std::optional<StoredPlayer> player_where(const char* sql, const std::string& arg);
   std::string path_;
   bool full_sync_;
   int lock_fd_ = -1;

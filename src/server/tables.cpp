@@ -48,6 +48,7 @@ json Table::meta() const {
     for (size_t k = 0; k < open.size(); ++k)
       if (open[k]) j["seat_tokens"][std::to_string(k)] = tokens[k];
   }
+  people_meta(j);
   return j;
 }
 
@@ -144,7 +145,7 @@ int int_option(const json& body, const char* key, int def, int lo, int hi) {
 }
 }  // namespace
 
-json Hub::create(const json& body, const std::string& client) {
+json Hub::create(const json& body, const std::string& client, const SeatPeople* people) {
   if (!body.is_object()) throw ApiError(400, "the body must be a JSON object");
   if (!body.contains("game") || !body["game"].is_string()) throw ApiError(400, "'game' must be a game name (see `boneyard rules`)");
   const std::string game = body["game"].get<std::string>();
@@ -198,6 +199,21 @@ json Hub::create(const json& body, const std::string& client) {
   const bool any_open = std::find(open.begin(), open.end(), true) != open.end();
   if (any_open && !is_public) throw ApiError(400, "an \"open\" seat is for public tables: add \"public\": true");
   if (is_public && !any_open) throw ApiError(400, "a public table needs at least one \"open\" seat for the lobby");
+  // The people at the seats: a rematch's, or the creator's player key.
+  SeatPeople seated{std::vector<std::string>(static_cast<size_t>(n)), std::vector<std::string>(static_cast<size_t>(n))};
+  if (people) seated = *people;
+  if (body.contains("key")) {
+    int ks = -1;
+    for (int k = 0; k < n && ks < 0; ++k)
+      if (players[static_cast<size_t>(k)] == "human" && !open[static_cast<size_t>(k)]) ks = k;
+    ks = int_option(body, "key_seat", ks, 0, n - 1);
+    if (ks < 0 || players[static_cast<size_t>(ks)] != "human" || open[static_cast<size_t>(ks)])
+      throw ApiError(400, "'key_seat' must be a human seat: the player of 'key' sits there");
+    if (auto p = person_of(json{{"key", body["key"]}})) {
+      seated.names[static_cast<size_t>(ks)] = p->name;
+      seated.player_ids[static_cast<size_t>(ks)] = p->player_id;
+    }
+  }
   const int bot_delay = int_option(body, "bot_delay_ms", cfg_.default_bot_delay_ms, 0, 60000);
   const int drop_delay = int_option(body, "drop_delay_ms", cfg_.default_drop_delay_ms, 0, 86400000);
   const int expire = int_option(body, "expire_s", cfg_.default_expire_s, 1, 30 * 86400);
@@ -246,7 +262,9 @@ json Hub::create(const json& body, const std::string& client) {
   st.meta = json{{"entropies", std::vector<std::string>(static_cast<size_t>(n))},
                  {"joined", std::vector<bool>(static_cast<size_t>(n), false)},
                  {"started", false},
-                 {"seed", 0}};
+                 {"seed", 0},
+                 {"names", seated.names},
+                 {"player_ids", seated.player_ids}};
   // Made whole in memory (a table of bots starts at once: its first deal),
   // stored in one transaction, and only then seen: a table whose creation
   // could not be stored does not exist.
@@ -317,6 +335,7 @@ std::shared_ptr<Table> Hub::build(const StoredTable& st) {
     t->joined = st.meta.at("joined").get<std::vector<bool>>();
     t->started = st.meta.at("started").get<bool>();
     t->seed = st.meta.at("seed").get<uint64_t>();
+    t->read_people(st.meta);
   } catch (const std::exception& e) {
     t->broken = fmt::format("stored table is unreadable: {}", e.what());
   }
@@ -458,6 +477,7 @@ json Hub::message(Table& t, int seat) {
                      {"autopilot", bool(t.autopilot[u])}});
   }
   m["seats"] = seats;
+  people_view(t, seat, m);
   json notices = json::array();
   const size_t from = t.notices.size() > 20 ? t.notices.size() - 20 : 0;
   for (size_t i = from; i < t.notices.size(); ++i) notices.push_back(t.notices[i]);
@@ -606,6 +626,7 @@ void Hub::rollback(Table& t) {
     t.seed = m.at("seed").get<uint64_t>();
     if (m.contains("seat_tokens"))
       for (const auto& [k, tok] : m["seat_tokens"].items()) t.tokens.at(std::stoul(k)) = tok.get<std::string>();
+    t.read_people(m);
     if (!t.started) t.session.reset();
     else if (t.session && t.session->events().size() > t.durable) rebuild(t, t.durable);
   } catch (const std::exception& e) {
@@ -729,7 +750,9 @@ void Hub::join_locked(const std::shared_ptr<Table>& t, int seat, const std::opti
   else notice(*t, seat, fmt::format("seat {} has joined", seat));
 }
 
-json Hub::join(const std::string& id, const std::string& token, const std::optional<std::string>& entropy) {
+json Hub::join(const std::string& id, const std::string& token, const std::optional<std::string>& entropy,
+               const json& who) {
+  const std::optional<SeatPerson> person = person_of(who);  // checked (and looked up) before the table is locked
   auto t = table(id);
   auto stored = std::make_shared<std::promise<std::string>>();
   auto fut = stored->get_future();
@@ -740,7 +763,8 @@ json Hub::join(const std::string& id, const std::string& token, const std::optio
     if (seat < 0) throw ApiError(403, "a spectator does not join; watch with GET or the WebSocket");
     const bool was = t->started;
     join_locked(t, seat, entropy);
-    if (was) return message(*t, seat);
+    const bool named = person && seat_person(*t, seat, *person);
+    if (was && !named) return message(*t, seat);
     persist(t, true, std::nullopt, [stored](const std::string& e) { stored->set_value(e); });
   }
   const std::string err = fut.get();
@@ -759,6 +783,7 @@ json Hub::sit(const std::string& id, const json& body) {
     if (!body["seat"].is_number_integer()) throw ApiError(400, "'seat' must be a seat number (from 0)");
     wanted = body["seat"].get<int>();
   }
+  const std::optional<SeatPerson> person = person_of(body);  // "key" or "name", as for a join
   auto t = table(id);
   auto stored = std::make_shared<std::promise<std::string>>();
   auto fut = stored->get_future();
@@ -781,6 +806,7 @@ json Hub::sit(const std::string& id, const json& body) {
     }
     token = random_hex(16);
     t->tokens[static_cast<size_t>(seat)] = token;
+    if (person) seat_person(*t, seat, *person);
     notice(*t, seat, fmt::format("seat {} was taken from the lobby", seat));
     persist(t, true, std::nullopt, [stored](const std::string& e) { stored->set_value(e); });
   }
@@ -803,6 +829,8 @@ void Hub::claim_timer(const std::shared_ptr<Table>& t, int seat, const std::stri
     const size_t u = static_cast<size_t>(seat);
     if (t->started || t->joined[u] || t->tokens[u] != token || !t->broken.empty()) return;
     t->tokens[u].clear();
+    t->names[u].clear();
+    t->player_ids[u].clear();
     notice(*t, seat, fmt::format("seat {} is free again: its player did not come", seat));
     persist(t, true, std::nullopt);  // broadcast (and the lobby) once stored
   });
@@ -835,6 +863,7 @@ void Hub::lobby_update(const Table& t) {
         s["kind"] = t.open[u] ? "open" : "human";
         s["taken"] = !t.open[u] || !t.tokens[u].empty();
         s["joined"] = bool(t.joined[u]);
+        if (!t.names[u].empty()) s["name"] = t.names[u];
       }
       seats.push_back(s);
     }
@@ -1245,6 +1274,7 @@ json Hub::record(const std::string& id) {
   if (!t->finished()) throw ApiError(409, "the game is not over: its record is available when it ends");
   json r = t->session->record();
   r["players"] = t->players;
+  r["names"] = t->names;  // the display names ("" where none)
   r["fairness"] = {{"commitment", t->commitment}, {"secret", t->secret}, {"entropies", t->entropies},
                    {"seed", t->seed},             {"derivation", kDerivation}, {"provably_fair", t->provably_fair}};
   r["fairness"]["seed_text"] = std::to_string(t->seed);  // JavaScript reads 64-bit numbers rounded
@@ -1346,6 +1376,10 @@ json Hub::replay(const std::string& id, size_t from) {
   }
   json r = replay_steps(rec, from);
   r["table"] = id;
+  {
+    std::lock_guard lk(t->m);
+    r["names"] = t->names;
+  }
   return r;
 }
 

@@ -82,6 +82,16 @@ struct HubStats {
   std::vector<double> gated_us;  // and before it: each cheap bot's wait at the gate, before it thinks
 };
 
+// Who sits at a seat: a display name, and the player's id when the name
+// came with a player key (players.cpp).
+struct SeatPerson {
+  std::string name, player_id;
+};
+// Per seat of a new table (a rematch): names and player ids.
+struct SeatPeople {
+  std::vector<std::string> names, player_ids;
+};
+
 // The bot levels a seat may have: "bot:beginner" ... "bot:expert".
 const std::vector<std::string>& bot_levels();
 
@@ -145,6 +155,17 @@ struct Table {
   // Durable moves not yet broadcast: when each arrived, when it was durable.
   std::vector<std::pair<std::chrono::steady_clock::time_point, std::chrono::steady_clock::time_point>> arrivals;
 
+  // Players (players.cpp): per seat, its display name and its player's id
+  // ("" when none); in the meta, so a seat's name survives a restart.
+  std::vector<std::string> names, player_ids;
+  // The rematch, once asked for (players.cpp): the new table, and per seat
+  // of this one the new table's token for the person who sat there.
+  std::string rematch;
+  std::vector<std::string> rematch_tokens;
+  std::string rematch_spectate;
+  void people_meta(nlohmann::json& meta) const;
+  void read_people(const nlohmann::json& meta);
+
   bool human(int seat) const { return players[static_cast<size_t>(seat)] == "human"; }
   bool over() const { return session && session->state().terminal(); }
   // Over and stored: what reveals the secret and opens the record. A final
@@ -166,13 +187,24 @@ class Hub {
 
   // Each throws ApiError (or Error: a bad request) naming the problem.
   // client: the address of the request (bot fairness is per address).
-  nlohmann::json create(const nlohmann::json& body, const std::string& client = "");
+  // body "key" (a player's key): that player sits at seat "key_seat" (the
+  // first human seat when absent). people: a rematch's seats.
+  nlohmann::json create(const nlohmann::json& body, const std::string& client = "", const SeatPeople* people = nullptr);
   nlohmann::json get(const std::string& id, const std::string& token);
   nlohmann::json move(const std::string& id, const std::string& token, const std::string& move);
-  nlohmann::json join(const std::string& id, const std::string& token, const std::optional<std::string>& entropy);
+  // who: the request's body; its "key" (a player's key) or "name" (a
+  // display name) names the person at the seat (players.cpp).
+  nlohmann::json join(const std::string& id, const std::string& token, const std::optional<std::string>& entropy,
+                      const nlohmann::json& who = nullptr);
+  // Players (players.cpp, docs/server.md "Players").
+  nlohmann::json create_player(const nlohmann::json& body);
+  nlohmann::json login(const nlohmann::json& body);
+  nlohmann::json player(const std::string& id);
+  // A finished table's rematch (made once; each seat gets its own token).
+  nlohmann::json rematch(const std::string& id, const std::string& token, const std::string& client = "");
   // The lobby: the public tables waiting for players (newest first), a seat
   // taken there ({"seat"?} in the body: a given one, else the first free),
-  // and its live feed (the whole list again on every change).
+  // and its live feed (the list, then each change alone).
   nlohmann::json lobby();
   nlohmann::json sit(const std::string& id, const nlohmann::json& body);
   void lobby_subscribe(const std::shared_ptr<Subscriber>& sub);
@@ -243,6 +275,13 @@ class Hub {
   void strong_done(const std::string& client);
   void notice(Table& t, int seat, const std::string& text);
   std::shared_ptr<Table> build(const StoredTable& st);
+  // Players (players.cpp).
+  std::optional<SeatPerson> person_of(const nlohmann::json& who);
+  bool seat_person(Table& t, int seat, const SeatPerson& p);
+  void people_view(const Table& t, int seat, nlohmann::json& m) const;
+  nlohmann::json rematch_answer(const Table& t, int seat) const;
+  std::mutex players_m_;   // new names are unique: one player made at a time
+  std::mutex rematch_m_;   // a table's rematch is made once
   void restore(StoredTable st);
 
   Storage& db_;

@@ -110,8 +110,10 @@ TEST_F(LobbyTest, OneRequestTakesAFreeSeatAndTheGameStartsWhenAllCame) {
   EXPECT_EQ(entry(id)["seats"][1]["taken"], true);
   // The token holds that seat.
   EXPECT_EQ(get(port_, "/api/tables/" + id + "?token=" + a.j["token"].get<std::string>()).j["seat"], 1);
-  const Reply b = post(port_, "/api/tables/" + id + "/sit", json{{"seat", 3}});
+  const Reply b = post(port_, "/api/tables/" + id + "/sit", json{{"seat", 3}, {"name", "Ana"}});
   ASSERT_EQ(b.status, 201) << b.body;
+  // The name given when sitting down is the seat's.
+  EXPECT_EQ(get(port_, "/api/tables/" + id + "?token=" + b.j["token"].get<std::string>()).j["seats"][3]["name"], "Ana");
   // Full: gone from the lobby, and no seat left to take.
   EXPECT_TRUE(entry(id).is_null());
   EXPECT_EQ(post(port_, "/api/tables/" + id + "/sit", json::object()).status, 409);

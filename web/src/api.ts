@@ -9,7 +9,9 @@ export interface GameInfo {
   catalogue: Record<string, unknown>;
   seats: number;
 }
-export interface SeatInfo { seat: number; player: string; joined: boolean; connected: boolean; autopilot: boolean }
+export interface SeatInfo { seat: number; player: string; joined: boolean; connected: boolean; autopilot: boolean; name?: string | null; player_id?: string | null }
+// A finished table's rematch: the new table and this seat's place there (docs/server.md).
+export interface Rematch { table: string; seat: number | null; token: string }
 // deno-lint-ignore no-explicit-any
 export type View = any;
 export interface StateMsg {
@@ -31,6 +33,7 @@ export interface StateMsg {
   waiting_for?: number[];
   returns?: number[];
   secret?: string;
+  rematch?: Rematch;
   commitment: string;
   error?: string;
 }
@@ -39,7 +42,7 @@ export interface LogEntry { n: number; hand: number; kind: "move" | "laid" | "de
 
 // A finished game, step by step (docs/server.md, Replay).
 export interface ReplayStep { view: View; scores: number[]; hands_finished: number; over: boolean; chance?: boolean; text?: string; seat?: number; hand?: { text: string; how: string } }
-export interface ReplayData { game: string; family: string; seats: number; players: string[]; over: boolean; steps: ReplayStep[]; table?: string; next?: number | null }
+export interface ReplayData { game: string; family: string; seats: number; players: string[]; names?: string[]; over: boolean; steps: ReplayStep[]; table?: string; next?: number | null }
 
 // The server answers a replay a page of steps at a time ("next": where the
 // next page starts, null at the end); the app shows the whole game.
@@ -82,7 +85,29 @@ export const api = {
   replay: (id: string) => allPages((from) => call<ReplayData>("GET", `/api/tables/${id}/replay?from=${from}`)),
   replayRecord: (record: string) => allPages((from) => call<ReplayData>("POST", `/api/replay?from=${from}`, record)),
   fairness: (id: string) => call<Record<string, unknown>>("GET", `/api/tables/${id}/fairness`),
+  // Players (docs/server.md, Players): a name and a key kept in this browser.
+  createPlayer: (name: string) => call<Player>("POST", "/api/players", { name }),
+  // Sitting down: the seat takes the player's name.
+  join: (id: string, token: string, key: string) => call<StateMsg>("POST", `/api/tables/${id}/join`, { token, key }),
+  rematch: (id: string, token: string) => call<Rematch>("POST", `/api/tables/${id}/rematch`, { token }),
 };
+
+// This browser's player: made on the first sitting down, kept here (the key
+// is its only proof, never shown to anyone else).
+export interface Player { id: string; key: string; name: string }
+const PLAYER = "boneyard.player";
+export function myPlayer(): Player | null {
+  try {
+    const p = JSON.parse(localStorage.getItem(PLAYER) || "null");
+    return p && typeof p.key === "string" && typeof p.name === "string" ? p : null;
+  } catch { return null; }
+}
+export function forgetMyPlayer() {
+  localStorage.removeItem(PLAYER);
+}
+export function saveMyPlayer(p: Player) {
+  localStorage.setItem(PLAYER, JSON.stringify({ id: p.id, key: p.key, name: p.name }));
+}
 
 // One seat's live connection: reconnects with backoff after a drop, asks for
 // the state again on reconnecting, so a reload or a lost network keeps the seat.

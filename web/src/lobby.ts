@@ -1,5 +1,5 @@
 // The lobby: quick games, a game and preset, its options, the seats, create.
-import { api, GameInfo, saveTable, savedTables, forgetTable } from "./api";
+import { api, ApiError, GameInfo, saveTable, savedTables, forgetTable, myPlayer, forgetMyPlayer } from "./api";
 import { h, clear } from "./dom";
 import { currentLang, t, hasKey, langPicker } from "./i18n";
 import { tileSvg } from "./tiles";
@@ -39,8 +39,18 @@ async function createTable(g: GameInfo, opts: Record<string, string>, seats: str
   // ?dropdelay=MS: how long an absent person's seat waits before a bot plays for them (tests).
   const drop = new URLSearchParams(location.search).get("dropdelay");
   if (drop && /^\d+$/.test(drop)) body.drop_delay_ms = Number(drop);
-  const r = await api.create(body);
   const mine = seats.indexOf("you");
+  // This browser's player sits at "you" with their name.
+  const me = myPlayer();
+  if (me && mine >= 0) { body.key = me.key; body.key_seat = mine; }
+  const r = await api.create(body).catch((e) => {
+    // A key this server does not know (its database was reset): sit down without it.
+    if (!(e instanceof ApiError && e.status === 403 && body.key)) throw e;
+    forgetMyPlayer();
+    delete body.key;
+    delete body.key_seat;
+    return api.create(body);
+  });
   const invites: Record<string, string> = {};
   seats.forEach((s, k) => { if (s === "friend") invites[k] = r.tokens[String(k)]; });
   const token = mine >= 0 ? r.tokens[String(mine)] : r.spectate;

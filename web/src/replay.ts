@@ -76,7 +76,7 @@ export class Replay {
     return {
       type: "state", table: d.table || "", game: d.game, seat: null, status: s.over ? "over" : "playing", version: i,
       view: s.view, to_act: false, legal: [], scores: s.scores, hands_finished: s.hands_finished,
-      seats: Array.from({ length: d.seats }, (_, k) => ({ seat: k, player: d.players[k] || "human", joined: true, connected: true, autopilot: false })),
+      seats: Array.from({ length: d.seats }, (_, k) => ({ seat: k, player: d.players[k] || "human", joined: true, connected: true, autopilot: false, name: d.names?.[k] || null })),
       notices: [], commitment: "",
     };
   }

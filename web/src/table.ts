@@ -1,6 +1,6 @@
 // A table: the seat's view drawn per family, moves sent back as text. No
 // rules here: what may be played comes from the server's "legal" list.
-import { Live, StateMsg, View, LogEntry, saveTable, savedTables, api, ApiError } from "./api";
+import { Live, StateMsg, View, LogEntry, saveTable, savedTables, api, ApiError, Player, Rematch, myPlayer, saveMyPlayer, forgetMyPlayer } from "./api";
 import { h, clear, patch } from "./dom";
 import { t, hasKey, langPicker, currentLang } from "./i18n";
 import { tileFrom, tileSvg } from "./tiles";
@@ -77,6 +77,8 @@ export class Table implements Frame {
   private reviewHand: number | null = null; // the hand chosen for the review (null: the last)
   private fairness: HTMLElement | null = null; // the fairness check, once asked
   private review: { hand: number; seat: number | null; open: boolean; busy: boolean; data: Review | null; error: string } | null = null;
+  private naming = { busy: false, error: "", sat: false }; // the name typed when sitting down
+  private following = false; // on the way to the rematch
 
   // still: a replay's board (replay.ts): no connection, no input, every
   // state given by show().
@@ -141,6 +143,7 @@ export class Table implements Frame {
         invites: mine?.invites ?? {}, spectate: mine?.spectate ?? "" });
     }
     if (!m.to_act) { this.chooser = null; this.selected = []; }
+    if (this.people(m)) return;
     this.render();
     if (this.pendingClick && this.prev && m.version > this.prev.version) {
       (window as unknown as Record<string, number>).__lastMoveMs = performance.now() - this.pendingClick;
@@ -197,6 +200,9 @@ export class Table implements Frame {
 
   seatName(c: Ctx, k: number): string {
     if (k === c.me) return t("seat.you");
+    // A person's own name (text: never markup), else where they sit.
+    const name = c.msg.seats[k]?.name;
+    if (name) return name;
     if (c.teams && c.me !== null && k === (c.me + 2) % 4) return t("seat.partner", { n: k + 1 });
     return t("seat.n", { n: k + 1 });
   }
@@ -223,6 +229,77 @@ export class Table implements Frame {
   private actorSeat(m: StateMsg): number | null {
     const a = m.view?.actor;
     return typeof a === "number" ? a : null;
+  }
+
+  // ----------------------------------------------------------- people
+
+  // A state's people: the rematch to follow, this browser's player to seat.
+  // True when the page leaves for the rematch.
+  private people(m: StateMsg): boolean {
+    if (this.still || this.closed) return false;
+    if (m.rematch && m.status === "over" && !this.following) { this.follow(m.rematch); return true; }
+    const mine = m.seat === null ? null : m.seats[m.seat];
+    const me = myPlayer();
+    if (mine && !mine.name && me && !this.naming.sat) this.sitAs(me);
+    return false;
+  }
+
+  // Everyone at a finished table moves to its rematch, each with their own link.
+  private follow(r: Rematch) {
+    this.following = true;
+    this.close();
+    this.go(tableUrl(r.table, r.token));
+  }
+
+  private async playAgain() {
+    try { this.follow(await api.rematch(this.id, this.token)); } catch (e) { this.onError(String((e as Error).message)); }
+  }
+
+  private async sitAs(p: Player) {
+    this.naming.sat = true;
+    try {
+      await api.join(this.id, this.token, p.key);
+      this.naming.error = "";
+    } catch (e) {
+      this.naming.sat = false;
+      // A key this server does not know: the name is asked again.
+      if (e instanceof ApiError && e.status === 403) forgetMyPlayer();
+      this.naming.error = String((e as Error).message);
+    }
+    this.render();
+  }
+
+  private async saveName(name: string) {
+    if (this.naming.busy) return;
+    this.naming.busy = true;
+    this.naming.error = "";
+    this.render();
+    try {
+      const p = await api.createPlayer(name);
+      saveMyPlayer(p);
+      await this.sitAs(p);
+    } catch (e) { this.naming.error = String((e as Error).message); }
+    this.naming.busy = false;
+    this.render();
+  }
+
+  // Sitting down: a name is asked once per browser (then remembered);
+  // afterwards the seat shows whose it is.
+  private nameBar(c: Ctx): HTMLElement | null {
+    if (this.still || c.me === null) return null;
+    const name = c.msg.seats[c.me]?.name;
+    if (name) return h("p", { class: "my-name", id: "my-name" }, t("name.playing_as", { name }));
+    if (c.msg.status === "over") return null; // a finished game's names stay as they were
+    if (myPlayer() && this.naming.sat && !this.naming.error) return null;
+    const input = h("input", { id: "name-input", name: "name", maxlength: "32", autocomplete: "nickname", required: true, "aria-label": t("name.label") }) as HTMLInputElement;
+    return h("form", { class: "name-bar", id: "name-form", onsubmit: (e: Event) => {
+      e.preventDefault();
+      const field = document.getElementById("name-input") as HTMLInputElement | null;
+      this.saveName((field ?? input).value);
+    } },
+      h("label", { for: "name-input" }, t("name.label")), input,
+      h("button", { class: "small", id: "name-save", type: "submit", disabled: this.naming.busy }, t("name.save")),
+      this.naming.error ? h("span", { class: "error", role: "alert" }, this.naming.error) : null);
   }
 
   // ----------------------------------------------------------- the log
@@ -434,7 +511,10 @@ export class Table implements Frame {
 
   private build(c: Ctx): HTMLElement {
     const wrap = h("div", { class: `table fam-${c.family || "waiting"} seats-${c.n}`, "data-version": c.msg.version, "data-status": c.msg.status, "data-to-act": c.msg.to_act ? "1" : "0" });
-    wrap.appendChild(this.topbar(c));
+    const top = this.topbar(c);
+    const nb = this.nameBar(c);  // in the top bar: the table's grid stays as it is
+    if (nb) top.appendChild(nb);
+    wrap.appendChild(top);
     if (this.flash) wrap.appendChild(h("div", { class: "flash", role: "alert" }, this.flash));
     if (c.msg.status === "broken") { wrap.appendChild(h("div", { class: "card" }, t("table.broken"), " ", c.msg.error || "")); return wrap; }
     if (c.msg.status === "waiting" || !c.msg.view) { wrap.appendChild(this.waiting(c)); return wrap; }
@@ -734,7 +814,8 @@ export class Table implements Frame {
     if ((c.me !== null || over) && hf > 0) body.appendChild(this.reviewPanel(c, Math.min(this.reviewHand ?? hf, hf), hf));
     if (over && this.fairness) body.appendChild(this.fairness);
     const actions = over
-      ? h("div", { class: "choices" }, h("button", { class: "primary", onclick: () => { this.close(); this.go("/"); } }, t("summary.new_game")),
+      ? h("div", { class: "choices" }, c.me !== null ? h("button", { class: "primary", id: "rematch", onclick: () => this.playAgain() }, t("summary.play_again")) : null,
+        h("button", { class: c.me !== null ? "action" : "primary", onclick: () => { this.close(); this.go("/"); } }, t("summary.new_game")),
         h("button", { class: "action", id: "replay", onclick: () => { this.close(); this.go(replayUrl(this.id)); } }, t("replay.open")),
         h("button", { class: "action", id: "verify", onclick: () => this.showFairness() }, t("summary.verify")),
         h("button", { class: "action", id: "see-board", onclick: () => { this.hideOver = true; this.render(); } }, t("summary.see_board")))

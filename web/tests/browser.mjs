@@ -597,6 +597,79 @@ try {
   // The screenshots of every family in every language at four sizes, and
   // the layout's measures, are tests/layout.mjs (ctest web_layout).
 
+  // Players (issues 21, 13-14 and 25, 1, 6, 9): each person types a name
+  // when sitting down; it is shown at the table, in the log and in the
+  // summary as text (a name that is markup runs nothing); at the end "Play
+  // again" takes both people to the new table, each to their own seat.
+  {
+    const evil = "<img src=x onerror=alert(1)>";
+    const made = await (await fetch(`${base}/api/tables`, { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ game: "latin", options: { target: "1" }, seats: ["human", "human", "bot:casual", "bot:casual"], bot_delay_ms: 20 }) })).json();
+    const pa = await newPage(await browser.createBrowserContext()), pb = await newPage(await browser.createBrowserContext());
+    let alerts = 0;
+    for (const p of [pa, pb]) p.on("dialog", async (d) => { alerts++; await d.dismiss().catch(() => {}); });
+    await pa.goto(`${base}/?t=${made.id}&k=${made.tokens["0"]}`);
+    await pb.goto(`${base}/?t=${made.id}&k=${made.tokens["1"]}`);
+    for (const [p, name] of [[pa, evil], [pb, "Bea"]]) {
+      await p.waitForSelector("#name-input");
+      await p.type("#name-input", name);
+      await p.click("#name-save");
+      await p.waitForSelector("#my-name", { timeout: 8000 });
+    }
+    check((await pa.$eval("#my-name", (e) => e.textContent)).includes(evil), "a typed name is shown at one's own seat, as text");
+    check(await pa.evaluate(() => !!JSON.parse(localStorage.getItem("boneyard.player") || "null")?.key), "the player (name and key) is remembered in the browser");
+    const shown = await pb.waitForFunction((n) => [...document.querySelectorAll(".opp-name")].some((e) => e.textContent.includes(n)), { timeout: 8000 }, evil).then(() => true, () => false);
+    check(shown, "the other person sees the name at the table");
+    const seesBea = await pa.waitForFunction(() => [...document.querySelectorAll(".opp-name")].some((e) => e.textContent.includes("Bea")), { timeout: 8000 }).then(() => true, () => false);
+    check(seesBea, "and the other way round");
+    let logSeen = false, summarySeen = false;
+    const deadline = Date.now() + 150000;
+    while (Date.now() < deadline) {
+      const [sa, sb] = [await state(pa), await state(pb)];
+      if (sa?.status === "over" && sb?.status === "over") break;
+      for (const p of [pa, pb]) {
+        if (await p.$("#continue")) {
+          if (p === pb && !summarySeen) summarySeen = await pb.$eval(".summary", (e, n) => e.textContent.includes(n), evil).catch(() => false);
+          await p.click("#continue").catch(() => {});
+          continue;
+        }
+        const s = await state(p);
+        if (s?.act) await act(p, "line").catch(() => null);
+      }
+      if (!logSeen) logSeen = await pb.evaluate((n) => (document.querySelector(".log")?.textContent || "").includes(n), evil);
+      await sleep(30);
+    }
+    check((await state(pa))?.status === "over", "the two people play the game to its end");
+    await pb.waitForSelector(".summary #rematch", { timeout: 8000 });
+    if (!summarySeen) summarySeen = await pb.$eval(".summary", (e, n) => e.textContent.includes(n), evil).catch(() => false);
+    check(logSeen, "the name is shown in the other person's log");
+    check(summarySeen, "the name is shown in the summary");
+    const injected = async (p) => p.evaluate(() => document.querySelectorAll('img[src="x"], [onerror]').length);
+    check(alerts === 0 && (await injected(pa)) === 0 && (await injected(pb)) === 0, "a name that is markup is shown literally and runs no script");
+    await pb.screenshot({ path: join(shots, "players-summary-desktop.png") });
+    // The finished game's replay names the seats too.
+    const rp = await newPage(await browser.createBrowserContext());
+    await rp.goto(`${base}/?replay=${made.id}`);
+    const replayNamed = await rp.waitForFunction((n) => [...document.querySelectorAll(".opp-name")].some((e) => e.textContent.includes(n)), { timeout: 10000 }, "Bea").then(() => true, () => false);
+    check(replayNamed && (await injected(rp)) === 0, "the replay shows the names, as text");
+    await rp.close();
+    // Play again: the one who asks goes to the new table, the other follows.
+    await pa.click("#rematch");
+    const moved = (p) => p.waitForFunction((old) => new URLSearchParams(location.search).get("t") !== old && !!document.querySelector(".table"), { timeout: 10000 }, made.id).then(() => true, () => false);
+    const [ma, mb] = await Promise.all([moved(pa), moved(pb)]);
+    check(ma && mb, "\"Play again\" takes both people's pages to the new table");
+    const where = (p) => p.evaluate(() => { const q = new URLSearchParams(location.search); return { t: q.get("t"), k: q.get("k") }; });
+    const [wa, wb] = [await where(pa), await where(pb)];
+    const [na, nb] = [await (await fetch(`${base}/api/tables/${wa.t}?token=${wa.k}`)).json(), await (await fetch(`${base}/api/tables/${wb.t}?token=${wb.k}`)).json()];
+    check(wa.t === wb.t && na.seat === 3 && nb.seat === 0 && na.seats[3].name === evil && nb.seats[0].name === "Bea" &&
+      na.seats[1].player === "bot:casual" && na.seats[2].player === "bot:casual",
+      `the rematch seats the same people (turned by one seat: the lead passes on) and the same bots (seats ${na.seat}, ${nb.seat})`);
+    const named = await pa.waitForSelector("#my-name", { timeout: 8000 }).then(() => true, () => false);
+    check(named, "the name follows the person to the rematch");
+    await pa.close();
+    await pb.close();
+  }
+
   // First meaningful paint of a table (loopback).
   const fresh = await newPage(ctx);
   await fresh.goto(alice.url(), { waitUntil: "domcontentloaded" });

@@ -1,0 +1,366 @@
+#include "server/players.h"
+
+#include <fmt/format.h>
+#include <sodium.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <ctime>
+#include <future>
+#include <stdexcept>
+#include <vector>
+
+#include "server/fairness.h"
+#include "server/tables.h"
+
+namespace boneyard::server {
+
+namespace {
+// Decodes UTF-8 strictly (no overlong forms, no surrogates, nothing above
+// U+10FFFF); false when the bytes are not UTF-8.
+bool decode_utf8(std::string_view s, std::vector<char32_t>& out) {
+  for (size_t i = 0; i < s.size();) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    int len = 0;
+    char32_t c = 0;
+    if (b < 0x80) { c = b; len = 1; }
+    else if ((b & 0xE0) == 0xC0) { c = b & 0x1F; len = 2; }
+    else if ((b & 0xF0) == 0xE0) { c = b & 0x0F; len = 3; }
+    else if ((b & 0xF8) == 0xF0) { c = b & 0x07; len = 4; }
+    else return false;
+    if (i + static_cast<size_t>(len) > s.size()) return false;
+    for (int k = 1; k < len; ++k) {
+      const auto x = static_cast<unsigned char>(s[i + static_cast<size_t>(k)]);
+      if ((x & 0xC0) != 0x80) return false;
+      c = (c << 6) | (x & 0x3F);
+    }
+    static constexpr char32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (c < kMin[len] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return false;
+    out.push_back(c);
+    i += static_cast<size_t>(len);
+  }
+  return true;
+}
+
+bool is_bidi_control(char32_t c) {
+  return c == 0x061C || c == 0x200E || c == 0x200F || (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
+}
+// Invisible: zero-width characters, the word joiner and the byte order mark,
+// the line and paragraph separators, and the Unicode tag characters.
+bool is_invisible(char32_t c) {
+  return (c >= 0x200B && c <= 0x200D) || c == 0x2060 || c == 0xFEFF || c == 0x2028 || c == 0x2029 || c == 0x00AD ||
+         (c >= 0xE0000 && c <= 0xE007F);
+}
+bool is_space(char32_t c) { return c == ' ' || c == 0x00A0 || c == 0x3000; }
+
+void ensure_sodium() {
+  static const bool ready = sodium_init() >= 0;
+  if (!ready) throw ApiError(500, "the password library (libsodium) could not start");
+}
+}  // namespace
+
+std::string check_name(std::string_view name) {
+  std::vector<char32_t> cps;
+  if (!decode_utf8(name, cps)) throw ApiError(400, "the name is not valid UTF-8 text");
+  for (const char32_t c : cps) {
+    if (c < 0x20 || (c >= 0x7F && c <= 0x9F))
+      throw ApiError(400, fmt::format("the name contains a control character (U+{:04X}); use letters, digits, spaces and punctuation",
+                                      static_cast<uint32_t>(c)));
+    if (is_bidi_control(c))
+      throw ApiError(400, fmt::format("the name contains a bidirectional control character (U+{:04X}), which could disguise "
+                                      "it or reorder the text around it",
+                                      static_cast<uint32_t>(c)));
+    if (is_invisible(c))
+      throw ApiError(400, fmt::format("the name contains an invisible character (U+{:04X}), which would make it look like "
+                                      "another name",
+                                      static_cast<uint32_t>(c)));
+  }
+  // Spaces at either end are dropped (so " Ann" is Ann), on the bytes.
+  size_t first = 0, last = cps.size();
+  while (first < last && is_space(cps[first])) ++first;
+  while (last > first && is_space(cps[last - 1])) --last;
+  if (first == last) throw ApiError(400, fmt::format("the name is empty: type 1 to {} characters", kMaxNameChars));
+  if (last - first > kMaxNameChars)
+    throw ApiError(400, fmt::format("the name is {} characters long; at most {} are allowed", last - first, kMaxNameChars));
+  // Re-encode the trimmed code points (they are valid).
+  std::string out;
+  for (size_t i = first; i < last; ++i) {
+    const char32_t c = cps[i];
+    if (c < 0x80) out += static_cast<char>(c);
+    else if (c < 0x800) {
+      out += static_cast<char>(0xC0 | (c >> 6));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+      out += static_cast<char>(0xE0 | (c >> 12));
+      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (c >> 18));
+      out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    }
+  }
+  return out;
+}
+
+std::string name_key(std::string_view name) {
+  std::string k(name);
+  for (char& c : k)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return k;
+}
+
+std::string player_key_hash(std::string_view key) { return sha256_hex(std::string("boneyard-player-key:") + std::string(key)); }
+
+std::string hash_password(std::string_view password) {
+  if (password.size() < 8 || password.size() > 256)
+    throw ApiError(400, fmt::format("the password must be 8 to 256 bytes long; it is {}", password.size()));
+  ensure_sodium();
+  char out[crypto_pwhash_STRBYTES];
+  if (crypto_pwhash_str_alg(out, password.data(), password.size(), crypto_pwhash_OPSLIMIT_INTERACTIVE,
+                            crypto_pwhash_MEMLIMIT_INTERACTIVE, crypto_pwhash_ALG_ARGON2ID13) != 0)
+    throw ApiError(503, "the server has not enough memory to hash the password now; try again");
+  return out;
+}
+
+bool password_matches(const std::string& encoded, std::string_view password) {
+  if (encoded.empty() || password.size() > 256) return false;
+  ensure_sodium();
+  return crypto_pwhash_str_verify(encoded.c_str(), password.data(), password.size()) == 0;
+}
+
+}  // namespace boneyard::server
+
+// ---------------------------------------------------------------- the Hub's players
+
+namespace boneyard::server {
+
+using nlohmann::json;
+
+namespace {
+// The i-th name tried for a taken one: "Ann", "Ann 2", "Ann 3"... cut (by
+// code points) so the suffix fits the length limit.
+std::string with_suffix(const std::string& name, int i) {
+  if (i == 1) return name;
+  const std::string suffix = fmt::format(" {}", i);
+  std::vector<size_t> starts;  // where each code point starts
+  for (size_t b = 0; b < name.size(); ++b)
+    if ((static_cast<unsigned char>(name[b]) & 0xC0) != 0x80) starts.push_back(b);
+  const size_t keep = std::min(starts.size(), kMaxNameChars - suffix.size());
+  std::string base = keep < starts.size() ? name.substr(0, starts[keep]) : name;
+  while (!base.empty() && base.back() == ' ') base.pop_back();
+  return base + suffix;
+}
+
+std::string string_field(const json& body, const char* key) {
+  if (!body.contains(key) || !body[key].is_string()) throw ApiError(400, fmt::format("'{}' must be a string", key));
+  return body[key].get<std::string>();
+}
+
+template <class F>
+auto stored(F&& f) {
+  try {
+    return f();
+  } catch (const ApiError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw ApiError(503, fmt::format("storage failed: {}", e.what()));
+  }
+}
+}  // namespace
+
+void Table::people_meta(json& meta) const {
+  meta["names"] = names;
+  meta["player_ids"] = player_ids;
+  if (!rematch.empty())
+    meta["rematch"] = {{"table", rematch}, {"tokens", rematch_tokens}, {"spectate", rematch_spectate}};
+}
+
+void Table::read_people(const json& meta) {
+  const size_t count = players.size();
+  names = meta.value("names", std::vector<std::string>(count));
+  player_ids = meta.value("player_ids", std::vector<std::string>(count));
+  names.resize(count);
+  player_ids.resize(count);
+  rematch.clear();
+  rematch_tokens.clear();
+  rematch_spectate.clear();
+  if (meta.contains("rematch") && meta["rematch"].is_object()) {
+    const json& r = meta["rematch"];
+    rematch = r.value("table", "");
+    rematch_tokens = r.value("tokens", std::vector<std::string>(count));
+    rematch_tokens.resize(count);
+    rematch_spectate = r.value("spectate", "");
+  }
+}
+
+std::optional<SeatPerson> Hub::person_of(const json& who) {
+  if (!who.is_object()) return std::nullopt;
+  if (who.contains("key")) {
+    const std::string key = string_field(who, "key");
+    if (key.empty() || key.size() > 128) throw ApiError(400, "'key' must be a player key (from POST /api/players)");
+    auto p = stored([&] { return db_.player_by_key(player_key_hash(key)); });
+    if (!p) throw ApiError(403, "this player key is not known here: make a player with POST /api/players");
+    return SeatPerson{p->name, p->id};
+  }
+  if (who.contains("name")) return SeatPerson{check_name(string_field(who, "name")), ""};
+  return std::nullopt;
+}
+
+// With t.m held: the seat's person, set while the seat has no player (a
+// guest's name may be changed; a player's seat stays theirs). True when it
+// changed (the caller stores the meta).
+bool Hub::seat_person(Table& t, int seat, const SeatPerson& p) {
+  const size_t u = static_cast<size_t>(seat);
+  if (t.over()) return false;  // a finished game's names are its record's
+  if (!t.player_ids[u].empty()) {
+    if (p.player_id.empty() || t.player_ids[u] == p.player_id) return false;
+    throw ApiError(409, "this seat is already held by another player");
+  }
+  if (t.names[u] == p.name && p.player_id.empty()) return false;
+  t.names[u] = p.name;
+  t.player_ids[u] = p.player_id;
+  notice(t, seat, fmt::format("seat {} is {}", seat, p.name));
+  return true;
+}
+
+// With t.m held: the names at the seats, and the rematch (each seat sees
+// only its own new token; a spectator the new table's spectator token).
+void Hub::people_view(const Table& t, int seat, json& m) const {
+  for (int k = 0; k < t.n; ++k) {
+    const size_t u = static_cast<size_t>(k);
+    m["seats"][u]["name"] = t.names[u].empty() ? json(nullptr) : json(t.names[u]);
+    m["seats"][u]["player_id"] = t.player_ids[u].empty() ? json(nullptr) : json(t.player_ids[u]);
+  }
+  if (!t.rematch.empty()) m["rematch"] = rematch_answer(t, seat);
+}
+
+json Hub::rematch_answer(const Table& t, int seat) const {
+  if (seat < 0) return {{"table", t.rematch}, {"seat", nullptr}, {"token", t.rematch_spectate}};
+  return {{"table", t.rematch}, {"seat", (seat + t.n - 1) % t.n}, {"token", t.rematch_tokens[static_cast<size_t>(seat)]}};
+}
+
+json Hub::create_player(const json& body) {
+  const std::string wanted = check_name(string_field(body, "name"));
+  std::string password;
+  if (body.contains("password")) password = hash_password(string_field(body, "password"));
+  const std::string key = random_hex(24);
+  std::lock_guard lk(players_m_);
+  std::string name;
+  for (int i = 1; name.empty(); ++i) {
+    if (i > 1000) throw ApiError(409, "this name and a thousand like it are taken: choose another");
+    const std::string candidate = with_suffix(wanted, i);
+    if (!stored([&] { return db_.player_by_name(name_key(candidate)); })) name = candidate;
+  }
+  Write w;
+  w.player = StoredPlayer{random_hex(8), name, password, static_cast<int64_t>(std::time(nullptr))};
+  w.key_hash = player_key_hash(key);
+  const std::string id = w.player->id;
+  stored([&] {
+    db_.write(std::move(w));
+    return 0;
+  });
+  return {{"id", id}, {"key", key}, {"name", name}};
+}
+
+json Hub::login(const json& body) {
+  const std::string name = string_field(body, "name");
+  const std::string password = string_field(body, "password");
+  std::optional<StoredPlayer> p;
+  try {
+    p = stored([&] { return db_.player_by_name(name_key(check_name(name))); });
+  } catch (const ApiError& e) {
+    if (e.status != 400) throw;
+  }
+  // One answer for an unknown name and a wrong password: names are public,
+  // which of them have a password is not.
+  if (!p || !password_matches(p->password, password)) throw ApiError(401, "no player has this name and password");
+  const std::string key = random_hex(24);  // a key for this device; the others stay valid
+  Write w;
+  w.player = *p;
+  w.player_exists = true;
+  w.key_hash = player_key_hash(key);
+  stored([&] {
+    db_.write(std::move(w));
+    return 0;
+  });
+  return {{"id", p->id}, {"key", key}, {"name", p->name}};
+}
+
+json Hub::player(const std::string& id) {
+  std::optional<StoredPlayer> p;
+  if (id.size() <= 64) p = stored([&] { return db_.player(id); });
+  if (!p) throw ApiError(404, fmt::format("no player '{}'", id.substr(0, 64)));
+  json games = json::array();
+  for (const auto& g : stored([&] { return db_.player_games(id, 20); })) {
+    json j{{"table", g.table}, {"game", g.game}, {"seat", g.seat}, {"over", g.over}, {"created", g.created}};
+    if (g.over) {
+      j["replay"] = fmt::format("/api/tables/{}/replay", g.table);
+      j["replay_page"] = fmt::format("/?replay={}", g.table);
+    }
+    games.push_back(std::move(j));
+  }
+  // Ratings per family come with the rating system; none yet.
+  return {{"id", p->id}, {"name", p->name}, {"created", p->created}, {"ratings", json::object()}, {"games", games}};
+}
+
+// The same seats and options at a new table (its own secret, commitment and
+// entropy), the seats turned by one: whoever sat at seat k sits at k-1, so
+// the person after the old seat 0 in turn order now holds seat 0. Every
+// rule that starts from seat 0 (the first start player in Mexican Train, the
+// first roller in Dice & Dominoes...) thus passes on by one seat; the
+// partners (seats k and k+2) stay partners; a lead decided by the tiles
+// (highest double, drawn tiles) is decided afresh by the new deal.
+json Hub::rematch(const std::string& id, const std::string& token, const std::string& client) {
+  std::lock_guard rl(rematch_m_);
+  auto t = table(id);
+  json body;
+  SeatPeople people;
+  int seat = -1, n = 0;
+  {
+    std::unique_lock lk(t->m);
+    wait_stored(lk, *t);
+    seat = seat_for(*t, token);
+    if (seat < 0) throw ApiError(403, "a spectator cannot ask for a rematch: a seat's token can");
+    if (!t->broken.empty()) throw ApiError(500, t->broken);
+    if (!t->finished()) throw ApiError(409, "the game is not over: a rematch is made at its end");
+    if (!t->rematch.empty()) return rematch_answer(*t, seat);
+    n = t->n;
+    std::vector<std::string> seats(static_cast<size_t>(n));
+    people.names.resize(static_cast<size_t>(n));
+    people.player_ids.resize(static_cast<size_t>(n));
+    for (int j = 0; j < n; ++j) {
+      const size_t from = static_cast<size_t>((j + 1) % n), to = static_cast<size_t>(j);
+      seats[to] = t->players[from];
+      people.names[to] = t->names[from];
+      people.player_ids[to] = t->player_ids[from];
+    }
+    body = {{"game", t->game},         {"options", t->spec.value("options", json::object())},
+            {"seats", seats},          {"bot_delay_ms", t->bot_delay_ms},
+            {"drop_delay_ms", t->drop_delay_ms}, {"takeover_level", t->takeover_level},
+            {"expire_s", t->expire_s}};
+  }
+  const json made = create(body, client, &people);
+  auto done = std::make_shared<std::promise<std::string>>();
+  auto fut = done->get_future();
+  {
+    std::lock_guard lk(t->m);
+    t->rematch = made["id"].get<std::string>();
+    t->rematch_tokens.assign(static_cast<size_t>(n), "");
+    for (int k = 0; k < n; ++k) {
+      const std::string now = std::to_string((k + n - 1) % n);
+      if (made["tokens"].contains(now)) t->rematch_tokens[static_cast<size_t>(k)] = made["tokens"][now].get<std::string>();
+    }
+    t->rematch_spectate = made["spectate"].get<std::string>();
+    notice(*t, seat, fmt::format("seat {} asked for a rematch: everyone moves to the new table", seat));
+    persist(t, true, std::nullopt, [done](const std::string& e) { done->set_value(e); });
+  }
+  const std::string err = fut.get();
+  if (!err.empty()) throw ApiError(503, fmt::format("storage failed; the rematch was made but not linked here: {}", err));
+  std::unique_lock lk(t->m);
+  wait_stored(lk, *t);
+  return rematch_answer(*t, seat);
+}
+
+}  // namespace boneyard::server

@@ -1,0 +1,35 @@
+#pragma once
+// Players (docs/server.md, "Players"): a name and a secret key kept in the
+// browser, made on the first visit; optionally a password (argon2id) to get a
+// key for the same player on another device. Only hashes of keys and
+// passwords are stored.
+#include <string>
+#include <string_view>
+
+namespace boneyard::server {
+
+// The longest display name, in characters (Unicode code points).
+constexpr size_t kMaxNameChars = 32;
+
+// A display name as typed: trimmed of spaces at both ends, then checked.
+// Throws ApiError(400) naming the rule broken: not valid UTF-8, empty, longer
+// than kMaxNameChars, a control character, a bidirectional override or an
+// invisible character (which would make a name look like another or reorder
+// the text around it).
+std::string check_name(std::string_view name);
+
+// The form two names are the same in (ASCII letters folded to lower case):
+// "Ann" and "ann" are one name.
+std::string name_key(std::string_view name);
+
+// What the storage keeps of a player key: SHA-256 (hex) of it, so a copy of
+// the database gives nobody a key.
+std::string player_key_hash(std::string_view key);
+
+// argon2id (libsodium's crypto_pwhash_str, interactive limits): the encoded
+// hash with its own salt and parameters. Throws ApiError(400) for a password
+// outside 8..256 bytes.
+std::string hash_password(std::string_view password);
+bool password_matches(const std::string& encoded, std::string_view password);
+
+}  // namespace boneyard::server
