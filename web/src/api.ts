@@ -90,7 +90,15 @@ export const api = {
   // Sitting down: the seat takes the player's name.
   join: (id: string, token: string, key: string) => call<StateMsg>("POST", `/api/tables/${id}/join`, { token, key }),
   rematch: (id: string, token: string) => call<Rematch>("POST", `/api/tables/${id}/rematch`, { token }),
+  // A free seat of a public table (the lobby's "Sit down").
+  sit: (id: string, body: Record<string, unknown>) => call<{ table: string; seat: number; token: string }>("POST", `/api/tables/${id}/sit`, body),
 };
+
+// A public table waiting for players, as the lobby's feed lists it.
+export interface LobbyTable {
+  table: string; game: string; free: number; created: number;
+  seats: { seat: number; kind: "human" | "open" | "bot"; level?: string; taken?: boolean; name?: string }[];
+}
 
 // This browser's player: made on the first sitting down, kept here (the key
 // is its only proof, never shown to anyone else).

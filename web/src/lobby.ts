@@ -1,5 +1,5 @@
 // The lobby: quick games, a game and preset, its options, the seats, create.
-import { api, ApiError, GameInfo, saveTable, savedTables, forgetTable, myPlayer, forgetMyPlayer } from "./api";
+import { api, ApiError, GameInfo, LobbyTable, saveTable, savedTables, forgetTable, myPlayer, forgetMyPlayer } from "./api";
 import { h, clear } from "./dom";
 import { currentLang, t, hasKey, langPicker } from "./i18n";
 import { tileSvg } from "./tiles";
@@ -34,8 +34,10 @@ export function tableUrl(id: string, token: string, full = false): string {
 async function createTable(g: GameInfo, opts: Record<string, string>, seats: string[], go: (url: string) => void) {
   const changed: Record<string, string> = {};
   for (const k in opts) if (String(g.options[k]) !== opts[k]) changed[k] = opts[k];
-  const seatSpec = seats.map((s) => (s === "you" || s === "friend" ? "human" : "bot:" + s));
+  const seatSpec = seats.map((s) => (s === "you" || s === "friend" ? "human" : s === "anyone" ? "open" : "bot:" + s));
   const body: Record<string, unknown> = { game: g.name, options: changed, seats: seatSpec, bot_delay_ms: botDelay() };
+  // A seat for anyone makes the table public: listed in the lobby's open tables.
+  if (seats.includes("anyone")) body.public = true;
   // ?dropdelay=MS: how long an absent person's seat waits before a bot plays for them (tests).
   const drop = new URLSearchParams(location.search).get("dropdelay");
   if (drop && /^\d+$/.test(drop)) body.drop_delay_ms = Number(drop);
@@ -103,6 +105,7 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   }
   quick.appendChild(qrow);
   main.appendChild(quick);
+  main.appendChild(openTables(go, status));
 
   // A table of your own.
   const form = h("section", { class: "card create" }, h("h2", null, t("lobby.new_table")));
@@ -190,7 +193,7 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
     clear(seatBox);
     const teams = game.family === "texas-42" || (game.family === "line" && opts.players === "teams");
     seats.forEach((s, k) => {
-      const choices = ["you", "friend", ...LEVELS];
+      const choices = ["you", "friend", "anyone", ...LEVELS];
       seatBox.appendChild(h("div", { class: "seat-row" },
         h("span", { class: "seat-label" }, t("seat.n", { n: k + 1 }), teams ? h("small", null, " · ", t(k % 2 ? "team.b" : "team.a")) : null),
         h("select", {
@@ -243,6 +246,62 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
         h("button", { class: "link", onclick: () => { forgetTable(s.id); renderLobby(root, go); } }, t("lobby.forget"))));
     main.appendChild(h("section", { class: "card" }, h("h2", null, t("lobby.my_tables")), list));
   }
+}
+
+// The public tables waiting for players, live (the lobby's feed: the list,
+// then each change), each with a button to take a free seat.
+function openTables(go: (url: string) => void, status: HTMLElement): HTMLElement {
+  const list = h("ul", { class: "open-tables", "aria-live": "polite" });
+  const card = h("section", { class: "card open" }, h("h2", null, t("lobby.open_tables")), h("p", { class: "muted" }, t("lobby.open_help")), list);
+  const tables = new Map<string, LobbyTable>();
+  const draw = () => {
+    clear(list);
+    const rows = [...tables.values()].sort((a, b) => b.created - a.created || (a.table < b.table ? -1 : 1)).slice(0, 50);
+    if (!rows.length) list.appendChild(h("li", { class: "muted" }, t("lobby.no_open_tables")));
+    for (const e of rows)
+      list.appendChild(h("li", { "data-table": e.table },
+        h("strong", null, gameName(e.game)),
+        h("span", { class: "who" }, e.seats.map((s) => h("span", { class: "seat-chip " + (s.kind === "open" && !s.taken ? "free" : s.kind) },
+          s.kind === "bot" ? t("seatkind." + (s.level || "casual")) : s.kind === "open" && !s.taken ? t("lobby.free_seat") : s.name || t("lobby.a_player")))),
+        h("button", { class: "primary", "data-sit": e.table, onclick: () => sit(e.table) }, t("lobby.sit", { n: e.free }))));
+  };
+  const sit = async (id: string) => {
+    const me = myPlayer();
+    try {
+      const r = await api.sit(id, me ? { key: me.key } : {}).catch((e) => {
+        if (!(e instanceof ApiError && e.status === 403 && me)) throw e;
+        forgetMyPlayer(); // a key this server does not know: sit down without it
+        return api.sit(id, {});
+      });
+      const e = tables.get(id);
+      saveTable({ id, token: r.token, game: e ? e.game : "", seat: r.seat, created: Date.now(), invites: {}, spectate: "" });
+      go(tableUrl(id, r.token));
+    } catch (e) {
+      status.textContent = e instanceof ApiError && e.status === 409 ? t("lobby.seat_gone") : String((e as Error).message);
+    }
+  };
+  draw();
+  let version = -1;
+  const connect = () => {
+    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/lobby`);
+    ws.onmessage = (ev) => {
+      if (!card.isConnected) { ws.close(); return; } // the lobby is gone: so is its feed
+      const m = JSON.parse(ev.data);
+      if (m.type === "lobby") {
+        tables.clear();
+        for (const e of m.tables as LobbyTable[]) tables.set(e.table, e);
+      } else if (m.type === "lobby_change") {
+        if (version >= 0 && m.version !== version + 1) { ws.close(); return; } // a gap: start again from the list
+        if (m.removed) tables.delete(m.removed);
+        else tables.set(m.table.table, m.table);
+      } else return;
+      version = m.version;
+      draw();
+    };
+    ws.onclose = () => { version = -1; if (card.isConnected) setTimeout(connect, 2000); };
+  };
+  connect();
+  return card;
 }
 
 // "In play · hand 3 · 120–85", "Over: you won", "Waiting for players", or why

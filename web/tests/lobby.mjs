@@ -1,0 +1,111 @@
+// The lobby's open tables (issue 25, 2) in headless Chromium against a real
+// `boneyard serve`: a table made with a seat for "Anyone" appears live in
+// another browser's lobby; "Sit down" takes that person to the seat, the
+// game starts, and the table leaves every lobby; a name that is markup is
+// shown as text. Screenshots build/screenshots/lobby-open-*.png.
+//   node tests/lobby.mjs BONEYARD_EXE SCREENSHOT_DIR
+// Exits 77 (ctest: skipped) with a message when Chromium is missing.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const webDir = resolve(here, "..");
+const exe = process.argv[2];
+const shots = resolve(process.argv[3] || join(webDir, "..", "build", "screenshots"));
+const chromium = process.env.CHROMIUM || "/usr/bin/chromium";
+if (!existsSync(chromium)) { console.log(`SKIP: no Chromium at ${chromium} (apt-get install chromium; scripts/setup.sh does)`); process.exit(77); }
+if (!exe || !existsSync(exe)) { console.error(`no boneyard executable: ${exe}`); process.exit(2); }
+if (!existsSync(join(webDir, "dist", "index.html"))) { console.error("web/dist is not built: cd web && npm run build"); process.exit(2); }
+const puppeteer = (await import("puppeteer-core")).default;
+mkdirSync(shots, { recursive: true });
+
+const tmp = mkdtempSync(join(tmpdir(), "boneyard-lobby-"));
+const server = spawn(exe, ["serve", "--port", "0", "--db", join(tmp, "t.db"), "--static", join(webDir, "dist")], { stdio: ["ignore", "pipe", "pipe"] });
+const port = await new Promise((res, rej) => {
+  let out = "";
+  server.stdout.on("data", (d) => { out += d; const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out); if (m) res(Number(m[1])); });
+  server.stderr.on("data", (d) => process.stderr.write(d));
+  server.on("exit", (c) => rej(new Error("server exited " + c)));
+  setTimeout(() => rej(new Error("server did not start")), 15000);
+});
+const base = `http://127.0.0.1:${port}`;
+const browser = await puppeteer.launch({ executablePath: chromium, headless: true, defaultViewport: { width: 1280, height: 800 }, args: ["--no-sandbox", "--disable-gpu", "--lang=en-US", "--disable-dev-shm-usage"] });
+let failures = 0;
+const check = (cond, what) => { if (!cond) { console.error("FAIL " + what); failures++; } else console.log("ok   " + what); };
+async function newPage(viewport = { width: 1280, height: 800 }) {
+  const page = await (await browser.createBrowserContext()).newPage();
+  await page.setViewport(viewport);
+  page.on("pageerror", (e) => { console.error("page error: " + e.message); failures++; });
+  page.on("dialog", async (d) => { console.error("a script ran: " + d.message()); failures++; await d.dismiss().catch(() => {}); });
+  return page;
+}
+const listed = (page, id) => page.$(`.open-tables li[data-table="${id}"]`).then((x) => !!x);
+
+try {
+  // B waits in the lobby first: the table must come to it live.
+  const pb = await newPage({ width: 390, height: 844 });
+  await pb.goto(base + "/");
+  await pb.waitForSelector(".open-tables");
+  check(await pb.$eval(".open-tables", (e) => /No open table/.test(e.textContent)), "an empty lobby says there is no open table");
+
+  // A makes a table in the lobby with a seat for "Anyone", by clicks.
+  const pa = await newPage();
+  await pa.goto(base + "/?botdelay=50");
+  await pa.waitForSelector('select[data-seat="1"]');
+  await pa.select('select[data-seat="1"]', "anyone");
+  await pa.click("#create");
+  await pa.waitForFunction(() => /[?&]t=/.test(location.search), { timeout: 10000 });
+  const id = new URL(pa.url()).searchParams.get("t");
+  // A names itself with markup: the lobby must show it as text.
+  const evil = "<img src=x onerror=alert(1)>";
+  await pa.waitForSelector("#name-input", { timeout: 10000 });
+  await pa.type("#name-input", evil);
+  await pa.click("#name-save");
+  await pa.waitForSelector("#my-name", { timeout: 8000 });
+
+  const came = await pb.waitForSelector(`.open-tables li[data-table="${id}"]`, { timeout: 10000 }).then(() => true, () => false);
+  check(came, "the new public table appears in another browser's lobby without a reload");
+  const row = came ? await pb.$eval(`.open-tables li[data-table="${id}"]`, (e) => e.textContent) : "";
+  check(/Free seat/.test(row) && /Sit down \(1 free\)/.test(row), `its row shows the free seat and the button (${row})`);
+  check(await pb.waitForFunction((n) => [...document.querySelectorAll(".open-tables .seat-chip")].some((e) => e.textContent === n), { timeout: 8000 }, evil).then(() => true, () => false),
+    "the creator's name is shown in the lobby, as text");
+  check(await pb.evaluate(() => document.querySelectorAll('img[src="x"], [onerror]').length) === 0, "no markup from a name gets into the page");
+  await pb.screenshot({ path: join(shots, "lobby-open-phone.png") });
+
+  // C, a third browser, watches the lobby too: the table leaves it once taken.
+  const pc = await newPage();
+  await pc.goto(base + "/");
+  await pc.waitForSelector(`.open-tables li[data-table="${id}"]`, { timeout: 10000 });
+  await pc.screenshot({ path: join(shots, "lobby-open-desktop.png") });
+
+  // B sits down: at the table, asked its name, and the game starts.
+  await pb.click(`button[data-sit="${id}"]`);
+  await pb.waitForFunction((t) => new URLSearchParams(location.search).get("t") === t, { timeout: 10000 }, id);
+  await pb.waitForSelector("#name-input", { timeout: 10000 });
+  await pb.type("#name-input", "Bea");
+  await pb.click("#name-save");
+  const started = await pb.waitForFunction(() => ["playing", "over"].includes(document.querySelector(".table")?.dataset.status), { timeout: 15000 }).then(() => true, () => false);
+  check(started, "sitting down from the lobby seats the person and the game starts");
+  // The name comes with the join that follows the typing (the game may start first).
+  let seat = {};
+  for (let i = 0; i < 80 && seat.seats?.[1]?.name !== "Bea"; i++) {
+    seat = await (await fetch(`${base}/api/tables/${id}?token=${new URL(pb.url()).searchParams.get("k")}`)).json();
+    if (seat.seats?.[1]?.name !== "Bea") await new Promise((r) => setTimeout(r, 100));
+  }
+  check(seat.seat === 1 && seat.seats[1].name === "Bea", `the seat taken is the open one, with the name typed (${seat.seat}, ${seat.seats?.[1]?.name})`);
+  const gone = await pc.waitForFunction((t) => !document.querySelector(`.open-tables li[data-table="${t}"]`), { timeout: 10000 }, id).then(() => true, () => false);
+  check(gone, "a full table leaves the other lobbies live");
+  check(!(await listed(pc, id)), "and is not listed any more");
+} catch (e) {
+  console.error("FAIL " + (e.stack || e));
+  failures++;
+} finally {
+  await browser.close().catch(() => {});
+  server.kill("SIGTERM");
+  rmSync(tmp, { recursive: true, force: true });
+}
+console.log(failures ? `${failures} check(s) failed` : "all lobby checks passed");
+process.exit(failures ? 1 : 0);
