@@ -249,6 +249,17 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Reque
       }();
       return ok(cached);
     }
+    if (seg.size() == 2 && seg[1] == "quickmatch") {
+      // Waiting for others: POST to wait, GET ?key=K to see, DELETE to leave.
+      if (method == "POST") {
+        const json b = parse_body(body);
+        if (auto r = spend(Cost::create)) return *r;
+        return ok(hub.quickmatch_join(b));
+      }
+      if (method == "GET") return ok(hub.quickmatch_status(json{{"key", query("key")}}));
+      if (method == "DELETE") return ok(hub.quickmatch_leave(json{{"key", query("key")}}));
+      throw ApiError(405, "method not allowed: use POST, GET or DELETE");
+    }
     if (seg.size() == 2 && seg[1] == "lobby") {
       need("GET");
       return ok(hub.lobby());

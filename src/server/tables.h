@@ -68,6 +68,10 @@ struct HubConfig {
   // A seat taken from the lobby is held this long for its player to connect
   // (or join); then it is free again, for someone else.
   int claim_s = 60;
+  // Quick match: how long players wait for others before bots fill the
+  // empty seats, and how long its table waits for all of them to join.
+  double quickmatch_wait_s = 20;
+  int quickmatch_expire_s = 120;
 };
 
 // What serve-bench reads: each accepted move's time from its arrival (a
@@ -200,6 +204,11 @@ class Hub {
   nlohmann::json create_player(const nlohmann::json& body);
   nlohmann::json login(const nlohmann::json& body);
   nlohmann::json player(const std::string& id);
+  // Quick match (quickmatch.cpp): {"key", "game", "options"?, "rated"?,
+  // "level"?, "with"?} to wait; the status by the key; leaving.
+  nlohmann::json quickmatch_join(const nlohmann::json& body);
+  nlohmann::json quickmatch_status(const nlohmann::json& who);
+  nlohmann::json quickmatch_leave(const nlohmann::json& who);
   // A finished table's rematch (made once; each seat gets its own token).
   nlohmann::json rematch(const std::string& id, const std::string& token, const std::string& client = "");
   // The lobby: the public tables waiting for players (newest first), a seat
@@ -282,6 +291,23 @@ class Hub {
   nlohmann::json rematch_answer(const Table& t, int seat) const;
   std::mutex players_m_;   // new names are unique: one player made at a time
   std::mutex rematch_m_;   // a table's rematch is made once
+  // Quick match: the players waiting (or just seated), per player id.
+  struct Seeker {
+    std::string player_id, name, game, pool, level, with;
+    nlohmann::json options;
+    int seats = 0;
+    bool teams = false, rated = false;
+    std::chrono::steady_clock::time_point since;  // asked (or seated)
+    bool forming = false, seated = false;         // a table being made; made
+    std::string table, token;
+    int seat = -1;
+  };
+  void quickmatch_arm();
+  void quickmatch_form(const std::string& pool, bool timed_out);
+  std::mutex qm_m_;
+  std::map<std::string, Seeker> seekers_;
+  std::map<std::string, int> waiting_;  // per pool, those not seated yet
+  bool qm_ticking_ = false;
   void restore(StoredTable st);
 
   Storage& db_;

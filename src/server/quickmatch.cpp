@@ -1,0 +1,260 @@
+// Quick match (issue 25, 3): players who ask for the same game and options
+// wait together; as soon as they fill a table it is made, each seated; after
+// quickmatch_wait_s the ones waiting get a table at once, bots of the first
+// one's chosen level in the empty seats. In partnership games the partners
+// are drawn at random, except two people who asked for each other ("with").
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <boost/asio/steady_timer.hpp>
+#include <random>
+
+#include "server/fairness.h"
+#include "server/tables.h"
+
+namespace boneyard::server {
+
+using nlohmann::json;
+namespace net = boost::asio;
+
+namespace {
+
+std::string text_field(const json& body, const char* key) {
+  if (!body.contains(key) || !body[key].is_string())
+    throw ApiError(400, fmt::format("'{}' must be a string", key));
+  return body[key].get<std::string>();
+}
+
+// A partnership game: seats k and k+2 are partners (Texas 42; the line
+// games played in teams).
+bool partnership(const GameEntry& g, const json& options) {
+  if (g.family == "texas-42") return true;
+  if (g.family != "line") return false;
+  std::string players = "teams";
+  try {
+    const json d = g.describe();
+    if (d.contains("options") && d["options"].contains("players")) {
+      const json& v = d["options"]["players"];
+      players = v.is_string() ? v.get<std::string>() : v.dump();
+    }
+  } catch (const std::exception&) {
+  }
+  if (options.contains("players")) players = options["players"].get<std::string>();
+  return players == "teams";
+}
+
+}  // namespace
+
+json Hub::quickmatch_join(const json& body) {
+  if (!body.is_object()) throw ApiError(400, "the body must be a JSON object");
+  if (!body.contains("key")) throw ApiError(400, "'key' must be your player key (from POST /api/players)");
+  const std::optional<SeatPerson> person = person_of(json{{"key", body["key"]}});
+  if (!person || person->player_id.empty()) throw ApiError(403, "this player key is not known here");
+  const std::string game = text_field(body, "game");
+  const GameEntry* entry = nullptr;
+  try {
+    entry = &find_game(game);
+  } catch (const Error& e) {
+    throw ApiError(400, e.what());
+  }
+  json options = json::object();
+  OptionList opts;
+  if (body.contains("options")) {
+    if (!body["options"].is_object() || body["options"].size() > 64)
+      throw ApiError(400, "'options' must be an object of option names to values");
+    for (const auto& [k, v] : body["options"].items()) {
+      const std::string val = v.is_string() ? v.get<std::string>() : v.dump();
+      if (k.size() > 64 || val.size() > 256) throw ApiError(400, "an option name or value is too long");
+      options[k] = val;
+      opts.emplace_back(k, val);
+    }
+  }
+  int n = 0;
+  try {
+    n = entry->make(opts, 0)->num_seats();
+  } catch (const Error& e) {
+    throw ApiError(400, e.what());
+  }
+  std::string level = "casual";
+  if (body.contains("level")) {
+    level = text_field(body, "level");
+    if (std::find(bot_levels().begin(), bot_levels().end(), level) == bot_levels().end())
+      throw ApiError(400, "'level' (the bots that fill empty seats) must be one of beginner, casual, strong, expert");
+  }
+  bool rated = false;
+  if (body.contains("rated")) {
+    if (!body["rated"].is_boolean()) throw ApiError(400, "'rated' must be true or false");
+    rated = body["rated"].get<bool>();
+  }
+  std::string with;
+  if (body.contains("with")) {
+    with = text_field(body, "with");
+    if (with.size() > 64) throw ApiError(400, "'with' must be a player id");
+  }
+  Seeker s;
+  s.player_id = person->player_id;
+  s.name = person->name;
+  s.game = game;
+  s.options = options;
+  s.pool = fmt::format("{}|{}|{}", game, options.dump(), rated);
+  s.seats = n;
+  s.teams = n == 4 && partnership(*entry, options);
+  s.level = level;
+  s.rated = rated;
+  s.with = with;
+  s.since = std::chrono::steady_clock::now();
+  {
+    std::lock_guard lk(qm_m_);
+    if (seekers_.size() >= 100000) throw ApiError(503, "too many players are waiting: try again later");
+    if (auto old = seekers_.find(s.player_id); old != seekers_.end()) {
+      if (old->second.forming) throw ApiError(409, "a table is being made for you: ask again in a moment");
+      if (!old->second.seated && --waiting_[old->second.pool] <= 0) waiting_.erase(old->second.pool);
+    }
+    seekers_[s.player_id] = s;  // asked again: waits anew, with these terms
+    ++waiting_[s.pool];
+    if (!qm_ticking_ && !stopping_) {
+      qm_ticking_ = true;
+      quickmatch_arm();
+    }
+  }
+  quickmatch_form(s.pool, false);  // a full table at once
+  return quickmatch_status(json{{"key", body["key"]}});
+}
+
+json Hub::quickmatch_status(const json& who) {
+  const std::optional<SeatPerson> person = person_of(who);
+  if (!person || person->player_id.empty()) throw ApiError(400, "'key' must be your player key");
+  std::lock_guard lk(qm_m_);
+  auto it = seekers_.find(person->player_id);
+  if (it == seekers_.end()) throw ApiError(404, "you are not waiting for a quick match (or it was cancelled)");
+  const Seeker& s = it->second;
+  if (s.seated) return {{"status", "seated"}, {"table", s.table}, {"seat", s.seat}, {"token", s.token}, {"game", s.game}};
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - s.since).count();
+  return {{"status", "waiting"},
+          {"game", s.game},
+          {"waiting", waiting_[s.pool]},
+          {"seats", s.seats},
+          {"seconds_left", std::max(0.0, cfg_.quickmatch_wait_s - waited)}};
+}
+
+json Hub::quickmatch_leave(const json& who) {
+  const std::optional<SeatPerson> person = person_of(who);
+  if (!person || person->player_id.empty()) throw ApiError(400, "'key' must be your player key");
+  std::lock_guard lk(qm_m_);
+  auto it = seekers_.find(person->player_id);
+  if (it == seekers_.end() || it->second.seated) throw ApiError(404, "you are not waiting for a quick match");
+  if (it->second.forming) throw ApiError(409, "too late: a table is being made for you");
+  if (--waiting_[it->second.pool] <= 0) waiting_.erase(it->second.pool);
+  seekers_.erase(it);
+  return {{"status", "cancelled"}};
+}
+
+// With qm_m_ held: the next look at the pools.
+void Hub::quickmatch_arm() {
+  auto timer = std::make_shared<net::steady_timer>(ioc_, std::chrono::milliseconds(250));
+  timer->async_wait([this, timer](const boost::system::error_code& ec) {
+    if (ec || stopping_) return;
+    std::vector<std::string> due;
+    {
+      std::lock_guard lk(qm_m_);
+      const auto now = std::chrono::steady_clock::now();
+      // Seated answers are kept a while for their players to read, then go.
+      std::erase_if(seekers_, [&](const auto& kv) {
+        return kv.second.seated && now - kv.second.since > std::chrono::minutes(5);
+      });
+      for (const auto& [id, s] : seekers_)
+        if (!s.seated && !s.forming && std::chrono::duration<double>(now - s.since).count() >= cfg_.quickmatch_wait_s)
+          due.push_back(s.pool);
+    }
+    std::sort(due.begin(), due.end());
+    due.erase(std::unique(due.begin(), due.end()), due.end());
+    for (const auto& pool : due) quickmatch_form(pool, true);
+    std::lock_guard lk(qm_m_);
+    qm_ticking_ = !seekers_.empty();
+    if (qm_ticking_) quickmatch_arm();
+  });
+}
+
+// A table for the pool's waiting players: when they fill one, or (timed
+// out) for the ones waiting now with bots in the empty seats.
+void Hub::quickmatch_form(const std::string& pool, bool timed_out) {
+  std::vector<Seeker*> group;
+  int n = 0;
+  bool teams = false;
+  std::string level, game;
+  json options;
+  {
+    std::lock_guard lk(qm_m_);
+    std::vector<Seeker*> waiting;
+    for (auto& [id, s] : seekers_)
+      if (s.pool == pool && !s.seated && !s.forming) waiting.push_back(&s);
+    if (waiting.empty()) return;
+    std::sort(waiting.begin(), waiting.end(), [](const Seeker* a, const Seeker* b) { return a->since < b->since; });
+    n = waiting.front()->seats;
+    if (static_cast<int>(waiting.size()) < n && !timed_out) return;
+    waiting.resize(std::min<size_t>(waiting.size(), static_cast<size_t>(n)));
+    group = waiting;
+    for (auto* s : group) s->forming = true;
+    teams = group.front()->teams;
+    level = group.front()->level;
+    game = group.front()->game;
+    options = group.front()->options;
+  }
+  // The seats: at random; two who asked for each other sit as partners.
+  std::vector<int> order(static_cast<size_t>(n));
+  for (int k = 0; k < n; ++k) order[static_cast<size_t>(k)] = k;
+  std::mt19937_64 rng(std::random_device{}());
+  std::shuffle(order.begin(), order.end(), rng);
+  std::vector<int> seat_of(group.size(), -1);
+  std::vector<bool> used(static_cast<size_t>(n), false);
+  if (teams)
+    for (size_t i = 0; i < group.size(); ++i)
+      for (size_t j = i + 1; j < group.size(); ++j)
+        if (seat_of[i] < 0 && seat_of[j] < 0 && group[i]->with == group[j]->player_id && group[j]->with == group[i]->player_id) {
+          // A free pair of partner seats (k, k+2).
+          for (int k = 0; k < 2 && seat_of[i] < 0; ++k) {
+            const int a = order[static_cast<size_t>(k)] % 2, b = a + 2;
+            if (!used[static_cast<size_t>(a)] && !used[static_cast<size_t>(b)]) {
+              seat_of[i] = a;
+              seat_of[j] = b;
+              used[static_cast<size_t>(a)] = used[static_cast<size_t>(b)] = true;
+            }
+          }
+        }
+  for (size_t i = 0, k = 0; i < group.size(); ++i) {
+    if (seat_of[i] >= 0) continue;
+    while (used[static_cast<size_t>(order[k])]) ++k;
+    seat_of[i] = order[k];
+    used[static_cast<size_t>(order[k])] = true;
+  }
+  std::vector<std::string> seats(static_cast<size_t>(n), "bot:" + level);
+  SeatPeople people{std::vector<std::string>(static_cast<size_t>(n)), std::vector<std::string>(static_cast<size_t>(n))};
+  for (size_t i = 0; i < group.size(); ++i) {
+    const size_t u = static_cast<size_t>(seat_of[i]);
+    seats[u] = "human";
+    people.names[u] = group[i]->name;
+    people.player_ids[u] = group[i]->player_id;
+  }
+  json made;
+  std::string err;
+  try {
+    // Everyone seated must come: a table whose players never all join closes.
+    made = create(json{{"game", game}, {"options", options}, {"seats", seats}, {"expire_s", cfg_.quickmatch_expire_s}}, "", &people);
+  } catch (const std::exception& e) {
+    err = e.what();
+  }
+  std::lock_guard lk(qm_m_);
+  for (size_t i = 0; i < group.size(); ++i) {
+    Seeker* s = group[i];
+    s->forming = false;
+    if (!err.empty()) continue;  // they wait on; the next look tries again
+    s->seated = true;
+    s->table = made["id"];
+    s->seat = seat_of[i];
+    s->token = made["tokens"][std::to_string(seat_of[i])];
+    s->since = std::chrono::steady_clock::now();
+    if (--waiting_[s->pool] <= 0) waiting_.erase(s->pool);
+  }
+}
+
+}  // namespace boneyard::server

@@ -1,0 +1,158 @@
+// Quick match (issue 25, 3): players waiting for the same game are seated
+// together as soon as they fill a table; after the wait, bots fill the rest;
+// partners are drawn at random unless two asked for each other.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+#include <thread>
+
+#include "client.h"
+#include "core/game.h"
+#include "server/net.h"
+
+namespace boneyard::test {
+namespace {
+
+namespace fs = std::filesystem;
+using server::Server;
+using server::ServerConfig;
+
+class QuickMatchTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { register_all_games(); }
+  void SetUp() override { dir_ = temp_dir("boneyard-qm", "t"); }
+  void TearDown() override {
+    srv_.reset();
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  void start(double wait_s) {
+    ServerConfig c;
+    c.port = 0;
+    c.db = (dir_ / "test.db").string();
+    c.full_sync = false;
+    c.hub.bot_threads = 2;
+    c.hub.quickmatch_wait_s = wait_s;
+    c.limits.player.burst = 100;
+    c.limits.create.burst = 1000;  // every request here comes from one address
+    srv_ = std::make_unique<Server>(c);
+    srv_->start();
+    port_ = srv_->port();
+  }
+  json player(const std::string& name) {
+    Reply r = post(port_, "/api/players", json{{"name", name}});
+    EXPECT_EQ(r.status, 201) << r.body;
+    return r.j;
+  }
+  Reply ask(const json& p, json extra = json::object()) {
+    json body{{"key", p["key"]}, {"game", "latin"}};
+    for (auto& [k, v] : extra.items()) body[k] = v;
+    return post(port_, "/api/quickmatch", body);
+  }
+  json status(const json& p) { return get(port_, "/api/quickmatch?key=" + p["key"].get<std::string>()).j; }
+  json seated(const json& p, double secs = 10) {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(secs);
+    json s = status(p);
+    while (s.value("status", "") != "seated" && std::chrono::steady_clock::now() < end) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      s = status(p);
+    }
+    return s;
+  }
+  fs::path dir_;
+  std::unique_ptr<Server> srv_;
+  unsigned short port_ = 0;
+};
+
+TEST_F(QuickMatchTest, FourWaitingPlayersAreSeatedAtOneTableAtOnce) {
+  start(60);  // no bots: the fourth fills the table
+  std::vector<json> ps;
+  for (const char* n : {"Ana", "Bo", "Cy", "Di"}) ps.push_back(player(n));
+  for (int i = 0; i < 3; ++i) {
+    Reply r = ask(ps[static_cast<size_t>(i)]);
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(r.j["status"], "waiting");
+    EXPECT_EQ(r.j["waiting"], i + 1);
+    EXPECT_GT(r.j["seconds_left"].get<double>(), 50);
+  }
+  Reply last = ask(ps[3]);
+  ASSERT_EQ(last.status, 200);
+  EXPECT_EQ(last.j["status"], "seated");  // made in the fourth's own request
+  std::set<int> seats;
+  std::set<std::string> tables;
+  for (const auto& p : ps) {
+    const json s = status(p);
+    ASSERT_EQ(s["status"], "seated") << s;
+    seats.insert(s["seat"].get<int>());
+    tables.insert(s["table"].get<std::string>());
+    // The token holds that seat, with the player's name, and no other seat's token is shown.
+    const json st = get(port_, "/api/tables/" + s["table"].get<std::string>() + "?token=" + s["token"].get<std::string>()).j;
+    EXPECT_EQ(st["seat"], s["seat"]);
+    EXPECT_EQ(st["seats"][s["seat"].get<size_t>()]["name"], p["name"]);
+    EXPECT_EQ(s.dump().find(p["key"].get<std::string>()), std::string::npos);
+  }
+  EXPECT_EQ(seats.size(), 4u);
+  EXPECT_EQ(tables.size(), 1u);
+  const json st = get(port_, "/api/tables/" + *tables.begin() + "?token=" + status(ps[0])["token"].get<std::string>()).j;
+  for (const auto& s : st["seats"]) EXPECT_EQ(s["player"], "human");
+}
+
+TEST_F(QuickMatchTest, AfterTheWaitBotsOfTheChosenLevelFillTheEmptySeats) {
+  start(1);
+  const json a = player("Ana"), b = player("Bo");
+  ASSERT_EQ(ask(a, {{"level", "beginner"}}).j["status"], "waiting");
+  ASSERT_EQ(ask(b).j["status"], "waiting");
+  const json sa = seated(a), sb = seated(b);
+  ASSERT_EQ(sa["status"], "seated") << sa;
+  ASSERT_EQ(sb["status"], "seated") << sb;
+  EXPECT_EQ(sa["table"], sb["table"]);
+  const json st = get(port_, "/api/tables/" + sa["table"].get<std::string>() + "?token=" + sa["token"].get<std::string>()).j;
+  int humans = 0, bots = 0;
+  for (const auto& s : st["seats"]) {
+    if (s["player"] == "human") ++humans;
+    else if (s["player"] == "bot:beginner") ++bots;  // the first asker's level
+  }
+  EXPECT_EQ(humans, 2);
+  EXPECT_EQ(bots, 2);
+}
+
+TEST_F(QuickMatchTest, TwoWhoCameTogetherArePartners) {
+  start(60);
+  // Over many tables: the pair always sits at partner seats (k, k+2).
+  for (int round = 0; round < 6; ++round) {
+    const json a = player("Pa"), b = player("Pb"), c = player("Pc"), d = player("Pd");
+    ASSERT_EQ(ask(a, {{"with", b["id"]}}).status, 200);
+    ASSERT_EQ(ask(c).status, 200);
+    ASSERT_EQ(ask(b, {{"with", a["id"]}}).status, 200);
+    ASSERT_EQ(ask(d).status, 200);
+    const json sa = seated(a), sb = seated(b);
+    ASSERT_EQ(sa["status"], "seated");
+    EXPECT_EQ(sa["table"], sb["table"]);
+    EXPECT_EQ((sa["seat"].get<int>() + 2) % 4, sb["seat"].get<int>()) << "round " << round;
+  }
+}
+
+TEST_F(QuickMatchTest, LeavingBadInputAndOtherGamesApart) {
+  start(60);
+  const json a = player("Ana"), b = player("Bo");
+  EXPECT_EQ(post(port_, "/api/quickmatch", json{{"game", "latin"}}).status, 400);  // no key
+  EXPECT_EQ(post(port_, "/api/quickmatch", json{{"key", "nope"}, {"game", "latin"}}).status, 403);
+  EXPECT_EQ(ask(a, {{"game", "no-such-game"}}).status, 400);
+  EXPECT_EQ(ask(a, {{"options", {{"target", "banana"}}}}).status, 400);
+  EXPECT_EQ(ask(a, {{"level", "godlike"}}).status, 400);
+  EXPECT_EQ(ask(a, {{"rated", "yes"}}).status, 400);
+  EXPECT_EQ(get(port_, "/api/quickmatch?key=" + a["key"].get<std::string>()).status, 404);  // not waiting
+  // Different games wait apart.
+  ASSERT_EQ(ask(a).j["waiting"], 1);
+  ASSERT_EQ(ask(b, {{"game", "texas-42"}}).j["waiting"], 1);
+  // Asked again: still one waiting, not two.
+  EXPECT_EQ(ask(a).j["waiting"], 1);
+  EXPECT_EQ(request(port_, http::verb::delete_, "/api/quickmatch?key=" + a["key"].get<std::string>()).status, 200);
+  EXPECT_EQ(get(port_, "/api/quickmatch?key=" + a["key"].get<std::string>()).status, 404);
+  EXPECT_EQ(request(port_, http::verb::delete_, "/api/quickmatch?key=" + a["key"].get<std::string>()).status, 404);
+  EXPECT_EQ(request(port_, http::verb::put, "/api/quickmatch").status, 405);
+}
+
+}  // namespace
+}  // namespace boneyard::test
