@@ -62,6 +62,9 @@ struct HubConfig {
   int default_expire_s = 86400;   // a table whose game has not started is closed after this (table option expire_s)
   size_t finished_cache = 256;    // finished tables kept in memory after their end (the rest load on demand)
   bool measure = false;      // keep each move's latency (serve-bench)
+  // The turn clock's second in milliseconds: 1000, always, in production.
+  // Tests scale it down (the same rules, faster), never the rules.
+  int clock_second_ms = 1000;
 };
 
 // What serve-bench reads: each accepted move's time from its arrival (a
@@ -128,6 +131,15 @@ struct Table {
   uint64_t gen = 1;
   bool stalled = false;  // a write failed: resumed when the storage heals
   std::vector<std::chrono::steady_clock::time_point> arrivals;  // durable moves not yet broadcast
+  // Turn clock (docs/server.md, "Turn clock"; turn_clock.cpp). clock_s 0: off.
+  int clock_s = 0, bank_s = 0;
+  std::vector<int64_t> bank_ms;  // per seat: what is left of its time bank (stored in the meta)
+  std::vector<int> timeouts;     // per seat: moves the clock had the takeover bot play (stored)
+  std::vector<bool> clock_running;  // the seat's turn is being timed
+  std::vector<bool> clock_forced;   // timed out: the takeover bot plays this one move
+  std::vector<std::chrono::steady_clock::time_point> turn_start;
+  std::vector<uint64_t> clock_gen;
+  std::vector<std::function<void()>> clock_cancel;
 
   bool human(int seat) const { return players[static_cast<size_t>(seat)] == "human"; }
   bool over() const { return session && session->state().terminal(); }
@@ -238,6 +250,13 @@ class Hub {
   std::condition_variable heal_cv_;
   std::thread heal_;
   void measured(std::chrono::steady_clock::time_point since);
+  // Turn clock (turn_clock.cpp), each with t->m held.
+  static void clock_options(const nlohmann::json& body, nlohmann::json& spec);
+  void clock_load(Table& t, const nlohmann::json& meta);
+  void clock_tick(const std::shared_ptr<Table>& t);
+  void clock_stop(Table& t, int seat, std::chrono::steady_clock::time_point at);
+  void clock_release(Table& t);
+  nlohmann::json clock_json(const Table& t) const;
 };
 
 // What a spectator may see: the game's own view for a seat that does not
