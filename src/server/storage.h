@@ -28,12 +28,24 @@ struct sqlite3;
 
 namespace boneyard::server {
 
+// One chat line (docs/server.md, "Chat"), stored with its table: n counts
+// the table's lines; audience 0 is the seats' chat, 1 the spectators'. A
+// line is free text or the id of a quick phrase.
+struct ChatLine {
+  uint64_t n = 0;
+  int audience = 0;
+  int seat = -1;  // -1: a spectator
+  std::string text, phrase;
+  int64_t at = 0;  // seconds since the epoch
+};
+
 struct StoredTable {
   std::string id;
   nlohmann::json spec;
   nlohmann::json meta;
   std::vector<RecordEvent> events;
   int64_t created = 0;  // seconds since the epoch
+  std::vector<ChatLine> chat;  // the recent lines of each audience, by n
 };
 
 // One table's change, stored all or nothing: its row (at creation), its meta,
@@ -45,7 +57,8 @@ struct Write {
   std::optional<nlohmann::json> meta;  // set: its meta (with spec: the first meta)
   size_t first = 0;
   std::vector<RecordEvent> events;
-  bool erase = false;  // instead: remove the table and its events
+  std::vector<ChatLine> chat;  // chat lines to add
+  bool erase = false;  // instead: remove the table, its events and its chat
   // Called on the writer thread, in submission order, with "" once durable
   // or the reason it was not stored. It must not wait for the storage.
   std::function<void(const std::string& error)> done;
@@ -80,6 +93,8 @@ class Storage {
   std::vector<StoredTable> load_all();
   std::optional<StoredTable> load(const std::string& id);
   std::vector<RecordEvent> load_events(const std::string& id);
+  // The last `recent` lines of each audience, oldest first.
+  std::vector<ChatLine> load_chat(const std::string& id, size_t recent = 50);
 
   // "" while the last write succeeded; else why writes fail (disk full,
   // read-only database, ...). A failing database is reopened on the next

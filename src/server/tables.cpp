@@ -293,6 +293,7 @@ std::shared_ptr<Table> Hub::build(const StoredTable& st) {
   t->drop_gen.assign(n, 0);
   t->drop_cancel.assign(n, nullptr);
   clock_load(*t, st.meta);
+  chat_load(*t, st.chat);
   t->created = st.created;
   if (t->entropies.size() != n || t->joined.size() != n || t->tokens.size() != n) {
     if (t->broken.empty()) t->broken = "stored table is inconsistent";
@@ -424,6 +425,7 @@ json Hub::message(Table& t, int seat) {
   const size_t from = t.notices.size() > 20 ? t.notices.size() - 20 : 0;
   for (size_t i = from; i < t.notices.size(); ++i) notices.push_back(t.notices[i]);
   m["notices"] = notices;
+  m["chat"] = chat_json(t, seat);  // this audience's lines only
   if (!t.broken.empty()) {
     m["status"] = "broken";
     m["error"] = t.broken;

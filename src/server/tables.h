@@ -140,6 +140,10 @@ struct Table {
   std::vector<std::chrono::steady_clock::time_point> turn_start;
   std::vector<uint64_t> clock_gen;
   std::vector<std::function<void()>> clock_cancel;
+  // Chat (docs/server.md, "Chat"; chat.cpp): the recent lines of the seats
+  // [0] and of the spectators [1], each shown only to its own audience.
+  std::deque<ChatLine> chat[2];
+  uint64_t chat_n = 0;  // lines so far (stored ones and refused writes alike)
 
   bool human(int seat) const { return players[static_cast<size_t>(seat)] == "human"; }
   bool over() const { return session && session->state().terminal(); }
@@ -181,6 +185,9 @@ class Hub {
   // One page of them from step `from` (replay_steps).
   nlohmann::json replay(const std::string& id, size_t from = 0);
   nlohmann::json health();
+  // A chat line from a seat (to the seats) or from the spectator token (to
+  // the spectators): {"text": ...} or {"phrase": ID}. Answers once stored.
+  nlohmann::json chat(const std::string& id, const std::string& token, const nlohmann::json& body);
   // A WebSocket client: joins the seat (a human seat's connection counts as
   // presence: it takes the seat back from a bot) and receives every change.
   // Returns the seat (-1: spectator).
@@ -257,6 +264,9 @@ class Hub {
   void clock_stop(Table& t, int seat, std::chrono::steady_clock::time_point at);
   void clock_release(Table& t);
   nlohmann::json clock_json(const Table& t) const;
+  // Chat (chat.cpp).
+  static void chat_load(Table& t, const std::vector<ChatLine>& lines);
+  static nlohmann::json chat_json(const Table& t, int seat);
 };
 
 // What a spectator may see: the game's own view for a seat that does not
