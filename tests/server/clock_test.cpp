@@ -59,7 +59,8 @@ class ClockTest : public ::testing::Test {
   json create(json body) {
     body["game"] = "latin";
     body["seats"] = {"human", "bot:casual", "bot:casual", "bot:casual"};
-    body["bot_delay_ms"] = 0;
+    if (!body.contains("seed")) body["bot_delay_ms"] = 0;
+    else body["bot_delay_ms"] = 20;
     body["drop_delay_ms"] = 86400000;  // the seat is never dropped: only the clock acts for it
     Reply r = post(port_, "/api/tables", body);
     EXPECT_EQ(r.status, 201) << r.body;
@@ -103,6 +104,27 @@ TEST_F(ClockTest, AnIdleSeatsMoveIsPlayedByTheBotAtTimeoutAndTheSeatIsMarked) {
   start(10);
   const json back = view(id, tok);
   EXPECT_EQ(back["clock"]["seats"][0]["timeouts"].get<int>() >= 1, true) << back.dump();
+}
+
+// Whoever opens, with the bots' usual delay: every seed's idle seat is played for.
+TEST_F(ClockTest, TheClockPlaysForTheIdleSeatWhoeverOpens) {
+  start(10);
+  std::vector<std::pair<std::string, std::string>> tables;
+  for (int seed = 1; seed <= 6; ++seed) {
+    json t = create({{"clock_s", 15}, {"bank_s", 5}, {"seed", seed}});
+    tables.emplace_back(t["id"], t["tokens"]["0"]);
+  }
+  std::vector<std::unique_ptr<WsClient>> ws;
+  for (const auto& [id, tok] : tables) {
+    ws.push_back(std::make_unique<WsClient>(port_, fmt::format("/ws?table={}&token={}", id, tok)));
+    ws.back()->start_reading();
+  }
+  for (const auto& [id, tok] : tables) {
+    const json v = until(id, tok, [](const json& s) {
+      return s["status"] == "over" || (s.contains("clock") && s["clock"]["seats"][0]["timeouts"].get<int>() >= 2);
+    });
+    EXPECT_GE(v["clock"]["seats"][0]["timeouts"].get<int>(), 2) << v.dump();
+  }
 }
 
 TEST_F(ClockTest, TheBankIsSpentBeforeTheTimeout) {

@@ -82,6 +82,8 @@ export const api = {
   replay: (id: string) => allPages((from) => call<ReplayData>("GET", `/api/tables/${id}/replay?from=${from}`)),
   replayRecord: (record: string) => allPages((from) => call<ReplayData>("POST", `/api/replay?from=${from}`, record)),
   fairness: (id: string) => call<Record<string, unknown>>("GET", `/api/tables/${id}/fairness`),
+  chat: (id: string, token: string, line: { text?: string; phrase?: string }) =>
+    call<{ line: unknown }>("POST", `/api/tables/${id}/chat`, { token, ...line }),
 };
 
 // One seat's live connection: reconnects with backoff after a drop, asks for
