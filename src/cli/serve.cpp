@@ -40,6 +40,10 @@ void add_serve(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--strong-ms", cfg->hub.strong_ms, "Thinking time of the strong bots per decision")->capture_default_str();
   cmd->add_option("--expert-ms", cfg->hub.expert_ms, "Thinking time of the expert bots per decision")->capture_default_str();
+  cmd->add_option("--clock-second-ms", cfg->hub.clock_second_ms,
+                  "Milliseconds in one second of the turn clock: 1000; less only for tests (the same rules, faster)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
   cmd->add_option("--allow-origin", cfg->allow_origins,
                   "A web origin (https://example.org) whose pages may open WebSockets here, besides this server's own; repeatable");
   cmd->add_option("--max-connections", cfg->limits.max_connections, "Open connections in total (kept below the descriptor limit)")

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "server/chat.h"
 #include "server/replay.h"
 
 namespace boneyard::server {
@@ -325,6 +326,23 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Reque
           const std::string token = str_field(b, "token");
           if (auto r = spend(Cost::create)) return *r;
           return ok(hub.rematch(id, token, req.client));
+        }
+        if (what == "chat") {
+          // Checked first (a bad line costs nothing), then counted per
+          // address and per token (docs/server.md, "Chat").
+          need("POST");
+          const json b = parse_body(body);
+          const std::string token = str_field(b, "token");
+          parse_chat(b);
+          if (req.limits) {
+            if (const int wait = req.limits->take(req.client, Cost::chat)) return too_many(wait, "chat lines");
+            if (const int wait = req.limits->take(chat_key(token), Cost::chat_token)) {
+              HttpResponse r = error_response(429, fmt::format("too many chat lines from this seat: try again in {} s", wait));
+              r.headers.emplace_back("Retry-After", std::to_string(wait));
+              return r;
+            }
+          }
+          return ok(hub.chat(id, token, b));
         }
         if (what == "record") {
           need("GET");

@@ -6,7 +6,13 @@ namespace boneyard::server {
 
 namespace {
 const RateLimit& limit_of(const LimitsConfig& c, Cost k) {
-  return k == Cost::create ? c.create : k == Cost::think ? c.think : c.player;
+  switch (k) {
+    case Cost::create: return c.create;
+    case Cost::think: return c.think;
+    case Cost::player: return c.player;
+    case Cost::chat: return c.chat;
+    default: return c.chat_token;
+  }
 }
 }  // namespace
 
@@ -57,7 +63,7 @@ void Limits::prune(std::chrono::steady_clock::time_point now) {
   last_prune_ = now;
   for (auto it = by_addr_.begin(); it != by_addr_.end();) {
     bool idle = it->second.connections == 0;
-    for (int k = 0; k < 3 && idle; ++k) {
+    for (int k = 0; k < kCosts && idle; ++k) {
       const Bucket& b = it->second.buckets[k];
       const RateLimit& l = limit_of(cfg_, static_cast<Cost>(k));
       idle = b.tokens < 0 || b.tokens + l.rate * std::chrono::duration<double>(now - b.last).count() >= l.burst;

@@ -19,12 +19,18 @@ struct LimitsConfig {
   RateLimit create{0.5, 20};  // POST /api/tables
   RateLimit think{1, 10};     // hints, reviews and replays (they think or build large answers)
   RateLimit player{0.05, 10}; // new players and logins (a name each; a login hashes a password)
+  RateLimit chat{2, 10};        // chat lines from one address (several players may share one)
+  RateLimit chat_token{1, 5};   // chat lines from one token (a seat, or a table's spectators)
   size_t max_connections = 4096;           // in total (kept below the descriptor limit at start)
   size_t max_connections_per_address = 64;
 };
 
 // The kinds of costly request.
-enum class Cost { create, think, player };
+// chat_token is counted per token: take() with chat_key(token).
+enum class Cost { create, think, player, chat, chat_token };
+inline constexpr int kCosts = 5;
+// The key a token's own chat bucket is kept under (no address starts with '#').
+inline std::string chat_key(const std::string& token) { return "#" + token; }
 
 class Limits {
  public:
@@ -44,7 +50,7 @@ class Limits {
     std::chrono::steady_clock::time_point last;
   };
   struct Address {
-    Bucket buckets[3];
+    Bucket buckets[kCosts];
     size_t connections = 0;
   };
   void prune(std::chrono::steady_clock::time_point now);

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <future>
@@ -137,6 +138,8 @@ void Storage::open() {
   exec("CREATE TABLE IF NOT EXISTS player_keys (hash TEXT PRIMARY KEY, player_id TEXT NOT NULL)");
   exec("CREATE TABLE IF NOT EXISTS player_tables (player_id TEXT NOT NULL, table_id TEXT NOT NULL, seat INTEGER NOT NULL, "
        "PRIMARY KEY (player_id, table_id, seat))");
+  exec("CREATE TABLE IF NOT EXISTS chat (table_id TEXT NOT NULL, n INTEGER NOT NULL, audience INTEGER NOT NULL, "
+       "seat INTEGER NOT NULL, text TEXT NOT NULL, phrase TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (table_id, n))");
   exec("CREATE TABLE IF NOT EXISTS probe (k INTEGER PRIMARY KEY, at INTEGER NOT NULL)");
 }
 
@@ -178,6 +181,9 @@ void Storage::apply(const Write& w) {
     Stmt ev(db_, "DELETE FROM events WHERE table_id = ?");
     ev.text(1, w.table);
     ev.done();
+    Stmt ch(db_, "DELETE FROM chat WHERE table_id = ?");
+    ch.text(1, w.table);
+    ch.done();
     Stmt tb(db_, "DELETE FROM tables WHERE id = ?");
     tb.text(1, w.table);
     tb.done();
@@ -209,6 +215,20 @@ void Storage::apply(const Write& w) {
     st.text(1, w.meta->dump());
     st.text(2, w.table);
     st.done();
+  }
+  if (!w.chat.empty()) {
+    Stmt ch(db_, "INSERT INTO chat (table_id, n, audience, seat, text, phrase, at) VALUES (?, ?, ?, ?, ?, ?, ?)");
+    for (const ChatLine& c : w.chat) {
+      sqlite3_reset(ch.s);
+      ch.text(1, w.table);
+      ch.integer(2, static_cast<int64_t>(c.n));
+      ch.integer(3, c.audience);
+      ch.integer(4, c.seat);
+      ch.text(5, c.text);
+      ch.text(6, c.phrase);
+      ch.integer(7, c.at);
+      ch.done();
+    }
   }
   if (w.events.empty()) return;
   Stmt st(db_, "INSERT INTO events (table_id, idx, chance, seat, text) VALUES (?, ?, ?, ?, ?)");
@@ -412,6 +432,23 @@ std::vector<PlayerGame> Storage::player_games(const std::string& player_id, int 
   return out;
 }
 
+std::vector<ChatLine> Storage::load_chat(const std::string& id, size_t recent) {
+  std::lock_guard lk(m_);
+  if (!db_) throw Error("storage: the database is not open");
+  std::vector<ChatLine> out;
+  for (int audience = 0; audience < 2; ++audience) {
+    Stmt st(db_, "SELECT n, seat, text, phrase, at FROM chat WHERE table_id = ? AND audience = ? ORDER BY n DESC LIMIT ?");
+    st.text(1, id);
+    st.integer(2, audience);
+    st.integer(3, static_cast<int64_t>(recent));
+    while (sqlite3_step(st.s) == SQLITE_ROW)
+      out.push_back({static_cast<uint64_t>(sqlite3_column_int64(st.s, 0)), audience, sqlite3_column_int(st.s, 1),
+                     st.col_text(2), st.col_text(3), sqlite3_column_int64(st.s, 4)});
+  }
+  std::sort(out.begin(), out.end(), [](const ChatLine& a, const ChatLine& b) { return a.n < b.n; });
+  return out;
+}
+
 std::optional<StoredTable> Storage::load(const std::string& id) {
   StoredTable t;
   {
@@ -426,6 +463,7 @@ std::optional<StoredTable> Storage::load(const std::string& id) {
     t.created = sqlite3_column_int64(st.s, 3);
   }
   t.events = load_events(id);
+  t.chat = load_chat(id);
   return t;
 }
 
@@ -445,7 +483,10 @@ std::vector<StoredTable> Storage::load_all() {
     }
   }
   for (auto& t : out)
-    if (!(t.meta.is_object() && t.meta.value("over", false))) t.events = load_events(t.id);
+    if (!(t.meta.is_object() && t.meta.value("over", false))) {
+      t.events = load_events(t.id);
+      t.chat = load_chat(t.id);
+    }
   return out;
 }
 

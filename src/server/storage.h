@@ -28,12 +28,24 @@ struct sqlite3;
 
 namespace boneyard::server {
 
+// One chat line (docs/server.md, "Chat"), stored with its table: n counts
+// the table's lines; audience 0 is the seats' chat, 1 the spectators'. A
+// line is free text or the id of a quick phrase.
+struct ChatLine {
+  uint64_t n = 0;
+  int audience = 0;
+  int seat = -1;  // -1: a spectator
+  std::string text, phrase;
+  int64_t at = 0;  // seconds since the epoch
+};
+
 struct StoredTable {
   std::string id;
   nlohmann::json spec;
   nlohmann::json meta;
   std::vector<RecordEvent> events;
   int64_t created = 0;  // seconds since the epoch
+  std::vector<ChatLine> chat;  // the recent lines of each audience, by n
 };
 
 // A player (docs/server.md, "Players"): never its key, only the keys' hashes.
@@ -60,7 +72,8 @@ struct Write {
   std::optional<nlohmann::json> meta;  // set: its meta (with spec: the first meta)
   size_t first = 0;
   std::vector<RecordEvent> events;
-  bool erase = false;  // instead: remove the table and its events
+  std::vector<ChatLine> chat;  // chat lines to add
+  bool erase = false;  // instead: remove the table, its events and its chat
   // Instead (table ""): a player's key hash, and the player's row unless
   // player_exists (a login on another device adds a key to a player).
   std::optional<StoredPlayer> player;
@@ -100,6 +113,8 @@ class Storage {
   std::vector<StoredTable> load_all();
   std::optional<StoredTable> load(const std::string& id);
   std::vector<RecordEvent> load_events(const std::string& id);
+  // The last `recent` lines of each audience, oldest first.
+  std::vector<ChatLine> load_chat(const std::string& id, size_t recent = 50);
 
   // Players, by id, by the hash of one of their keys, by name_key(name).
   std::optional<StoredPlayer> player(const std::string& id);

@@ -49,6 +49,7 @@ json Table::meta() const {
       if (open[k]) j["seat_tokens"][std::to_string(k)] = tokens[k];
   }
   people_meta(j);
+  if (clock_s > 0) j["clock"] = {{"bank_ms", bank_ms}, {"timeouts", timeouts}};  // the turn clock's banks
   return j;
 }
 
@@ -255,6 +256,7 @@ json Hub::create(const json& body, const std::string& client, const SeatPeople* 
     spec["public"] = true;
     spec["open"] = open;
   }
+  clock_options(body, spec);  // clock_s, bank_s (turn_clock.cpp)
   StoredTable st;
   st.id = id;
   st.created = static_cast<int64_t>(std::time(nullptr));
@@ -345,6 +347,8 @@ std::shared_ptr<Table> Hub::build(const StoredTable& st) {
   t->autopilot.assign(n, false);
   t->drop_gen.assign(n, 0);
   t->drop_cancel.assign(n, nullptr);
+  clock_load(*t, st.meta);
+  chat_load(*t, st.chat);
   t->created = st.created;
   if (t->entropies.size() != n || t->joined.size() != n || t->tokens.size() != n) {
     if (t->broken.empty()) t->broken = "stored table is inconsistent";
@@ -406,6 +410,7 @@ void Hub::restore(StoredTable st) {
       if (t->open[u] && !t->tokens[u].empty() && !t->joined[u]) claim_timer(t, k, t->tokens[u]);
     }
   lobby_update(*t);
+  clock_tick(t);  // the turn in play is timed afresh, with the stored banks
   schedule_bot(t);
 }
 
@@ -478,10 +483,12 @@ json Hub::message(Table& t, int seat) {
   }
   m["seats"] = seats;
   people_view(t, seat, m);
+  if (t.clock_s > 0) m["clock"] = clock_json(t);
   json notices = json::array();
   const size_t from = t.notices.size() > 20 ? t.notices.size() - 20 : 0;
   for (size_t i = from; i < t.notices.size(); ++i) notices.push_back(t.notices[i]);
   m["notices"] = notices;
+  m["chat"] = chat_json(t, seat);  // this audience's lines only
   if (!t.broken.empty()) {
     m["status"] = "broken";
     m["error"] = t.broken;
@@ -526,6 +533,7 @@ void Hub::notice(Table& t, int seat, const std::string& text) {
 // state may not be durable yet): its completion broadcasts.
 void Hub::changed(const std::shared_ptr<Table>& t) {
   if (t->inflight > 0) return;
+  clock_tick(t);  // before the messages: they show whose turn is timed
   lobby_update(*t);
   const auto began = std::chrono::steady_clock::now();
   // Each seat's message is built once per change; spectators share one.
@@ -599,6 +607,7 @@ void Hub::persist(const std::shared_ptr<Table>& t, bool meta, std::optional<std:
       }
       // The broadcast (and the next bot) off the writer thread.
       if (t->inflight == 0) {
+        clock_tick(t);  // a turn is timed from the moment it is durable (before any answer shows it)
         t->idle.notify_all();
         if (!stopping_) net::post(*bcast_, [this, t] { broadcast(t); });
       }
@@ -634,6 +643,8 @@ void Hub::rollback(Table& t) {
   }
   t.queued = t.durable;
   t.arrivals.clear();
+  clock_release(t);
+  clock_load(t, t.durable_meta);  // the banks as stored
   for (auto& b : t.bots) b.reset();  // a bot may hold state from the lost moves
   std::cerr << "boneyard serve: table " << t.id << ": a write failed; back to its " << t.durable
             << " stored events until the storage heals\n";
@@ -670,9 +681,11 @@ std::string Hub::commit_move(const std::shared_ptr<Table>& t, int seat, const st
     throw ApiError(400, e.what());
   }
   settle(*t);
+  clock_stop(*t, seat, arrival);  // the turn is timed to the move's arrival
   const bool over = t->session->state().terminal();
   if (over) notice(*t, -1, "the game is over; the server's secret is revealed");
-  persist(t, over, arrival, std::move(then));  // the meta says "over": not loaded at start any more
+  // The meta says "over" (not loaded at start any more), and the clock's banks.
+  persist(t, over || t->clock_s > 0, arrival, std::move(then));
   return canon;
 }
 
@@ -709,6 +722,7 @@ json Hub::move(const std::string& id, const std::string& token, const std::strin
     notice(*t, seat, fmt::format("seat {} is back and plays again", seat));
   }
   canon = commit_move(t, seat, move, arrival, [stored](const std::string& e) { stored->set_value(e); });
+  if (!t->clock_forced.empty()) t->clock_forced[static_cast<size_t>(seat)] = false;
   }
   // The answer waits for the move's group to be durable (a few ms: one
   // fsync for every move waiting then), off the table's lock.
@@ -1017,6 +1031,7 @@ void Hub::release_drop(Table& t, int seat) {
 // database, and in a small cache of recently finished ones).
 void Hub::retire(const std::shared_ptr<Table>& t) {
   for (int k = 0; k < t->n; ++k) release_drop(*t, k);
+  clock_release(*t);
   {
     std::unique_lock lk(tables_m_);
     tables_.erase(t->id);
@@ -1046,6 +1061,7 @@ void Hub::expire_waiting() {
     std::lock_guard lk(t->m);
     if (t->started || t->inflight > 0 || now < t->created + t->expire_s) continue;
     for (int k = 0; k < t->n; ++k) release_drop(*t, k);
+    clock_release(*t);
     {
       std::unique_lock l(tables_m_);
       tables_.erase(t->id);
@@ -1067,7 +1083,7 @@ int Hub::bot_seat(const Table& t) const {
   if (!t.session) return -1;
   const Actor a = t.session->state().actor();
   for (int k = 0; k < t.n; ++k)
-    if (a.acts(k) && (!t.human(k) || t.autopilot[static_cast<size_t>(k)])) return k;
+    if (a.acts(k) && (!t.human(k) || t.autopilot[static_cast<size_t>(k)] || t.clock_forced[static_cast<size_t>(k)])) return k;
   return -1;
 }
 
@@ -1253,6 +1269,7 @@ bool Hub::bot_turn(const std::shared_ptr<Table>& t, size_t version, bool gated) 
   if (t->session && t->session->events().size() == version && bot_seat(*t) == seat && t->inflight == 0) {
     try {
       commit_move(t, seat, mv, arrival);  // broadcast, and the next bot, once durable
+      t->clock_forced[static_cast<size_t>(seat)] = false;  // the clock's bot plays one move only
     } catch (const std::exception& e) {
       std::cerr << "boneyard serve: table " << t->id << ": bot move failed: " << e.what() << "\n";
       return false;

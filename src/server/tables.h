@@ -72,6 +72,9 @@ struct HubConfig {
   // empty seats, and how long its table waits for all of them to join.
   double quickmatch_wait_s = 20;
   int quickmatch_expire_s = 120;
+  // The turn clock's second in milliseconds: 1000, always, in production.
+  // Tests scale it down (the same rules, faster), never the rules.
+  int clock_second_ms = 1000;
 };
 
 // What serve-bench reads: each accepted move's time from its arrival (a
@@ -169,6 +172,19 @@ struct Table {
   std::string rematch_spectate;
   void people_meta(nlohmann::json& meta) const;
   void read_people(const nlohmann::json& meta);
+  // Turn clock (docs/server.md, "Turn clock"; turn_clock.cpp). clock_s 0: off.
+  int clock_s = 0, bank_s = 0;
+  std::vector<int64_t> bank_ms;  // per seat: what is left of its time bank (stored in the meta)
+  std::vector<int> timeouts;     // per seat: moves the clock had the takeover bot play (stored)
+  std::vector<bool> clock_running;  // the seat's turn is being timed
+  std::vector<bool> clock_forced;   // timed out: the takeover bot plays this one move
+  std::vector<std::chrono::steady_clock::time_point> turn_start;
+  std::vector<uint64_t> clock_gen;
+  std::vector<std::function<void()>> clock_cancel;
+  // Chat (docs/server.md, "Chat"; chat.cpp): the recent lines of the seats
+  // [0] and of the spectators [1], each shown only to its own audience.
+  std::deque<ChatLine> chat[2];
+  uint64_t chat_n = 0;  // lines so far (stored ones and refused writes alike)
 
   bool human(int seat) const { return players[static_cast<size_t>(seat)] == "human"; }
   bool over() const { return session && session->state().terminal(); }
@@ -233,6 +249,9 @@ class Hub {
   // One page of them from step `from` (replay_steps).
   nlohmann::json replay(const std::string& id, size_t from = 0);
   nlohmann::json health();
+  // A chat line from a seat (to the seats) or from the spectator token (to
+  // the spectators): {"text": ...} or {"phrase": ID}. Answers once stored.
+  nlohmann::json chat(const std::string& id, const std::string& token, const nlohmann::json& body);
   // A WebSocket client: joins the seat (a human seat's connection counts as
   // presence: it takes the seat back from a bot) and receives every change.
   // Returns the seat (-1: spectator).
@@ -346,6 +365,16 @@ class Hub {
   std::thread heal_;
   using Clock = std::chrono::steady_clock;
   void measured(Clock::time_point since, Clock::time_point durable, Clock::time_point sending);
+  // Turn clock (turn_clock.cpp), each with t->m held.
+  static void clock_options(const nlohmann::json& body, nlohmann::json& spec);
+  void clock_load(Table& t, const nlohmann::json& meta);
+  void clock_tick(const std::shared_ptr<Table>& t);
+  void clock_stop(Table& t, int seat, std::chrono::steady_clock::time_point at);
+  void clock_release(Table& t);
+  nlohmann::json clock_json(const Table& t) const;
+  // Chat (chat.cpp).
+  static void chat_load(Table& t, const std::vector<ChatLine>& lines);
+  static nlohmann::json chat_json(const Table& t, int seat);
 };
 
 // What a spectator may see: the game's own view for a seat that does not

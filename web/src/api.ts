@@ -92,6 +92,8 @@ export const api = {
   rematch: (id: string, token: string) => call<Rematch>("POST", `/api/tables/${id}/rematch`, { token }),
   // A free seat of a public table (the lobby's "Sit down").
   sit: (id: string, body: Record<string, unknown>) => call<{ table: string; seat: number; token: string }>("POST", `/api/tables/${id}/sit`, body),
+  chat: (id: string, token: string, line: { text?: string; phrase?: string }) =>
+    call<{ line: unknown }>("POST", `/api/tables/${id}/chat`, { token, ...line }),
 };
 
 // A public table waiting for players, as the lobby's feed lists it.

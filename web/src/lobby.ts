@@ -41,6 +41,9 @@ async function createTable(g: GameInfo, opts: Record<string, string>, seats: str
   // ?dropdelay=MS: how long an absent person's seat waits before a bot plays for them (tests).
   const drop = new URLSearchParams(location.search).get("dropdelay");
   if (drop && /^\d+$/.test(drop)) body.drop_delay_ms = Number(drop);
+  // The turn clock (docs/server.md): seconds a move, with the server's default bank.
+  const clock = (document.getElementById("clock") as HTMLSelectElement | null)?.value;
+  if (clock && clock !== "0") body.clock_s = Number(clock);
   const mine = seats.indexOf("you");
   // This browser's player sits at "you" with their name.
   const me = myPlayer();
@@ -127,6 +130,8 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
       h("select", { id: "speed", onchange: (e: Event) => localStorage.setItem("boneyard.botdelay", (e.target as HTMLSelectElement).value) },
         [["1500", "speed.slow"], ["700", "speed.normal"], ["250", "speed.fast"]].map(([ms, k]) =>
           h("option", { value: ms, selected: String(botDelay()) === ms ? "" : null }, t(k))))),
+    h("label", { class: "speed" }, t("lobby.clock"), " ",
+      h("select", { id: "clock" }, ["0", "15", "30", "60"].map((s) => h("option", { value: s }, s === "0" ? t("clock.off") : t("clock.per_move", { n: s }))))),
     createBtn);
 
   const pickGame = (g: GameInfo) => {

@@ -12,6 +12,8 @@ import { lineBoard } from "./boards/line";
 import { mexicanTrainBoard } from "./boards/mexican_train";
 import { texas42Board } from "./boards/texas42";
 import { diceDominoesBoard } from "./boards/dice_dominoes";
+import { clockTag, stampClock } from "./clock";
+import { ChatBox } from "./chat";
 
 const BOARDS: Record<string, Board> = {
   "line": lineBoard, "mexican-train": mexicanTrainBoard, "texas-42": texas42Board, "dice-and-dominoes": diceDominoesBoard,
@@ -79,6 +81,7 @@ export class Table implements Frame {
   private review: { hand: number; seat: number | null; open: boolean; busy: boolean; data: Review | null; error: string } | null = null;
   private naming = { busy: false, error: "", sat: false }; // the name typed when sitting down
   private following = false; // on the way to the rematch
+  private chat: ChatBox | null = null;
 
   // still: a replay's board (replay.ts): no connection, no input, every
   // state given by show().
@@ -107,6 +110,7 @@ export class Table implements Frame {
       this.close();
       badLink(root, e.status === 404 ? "link.no_table" : e.status === 403 ? "link.bad_key" : "link.damaged", go);
     });
+    this.chat = new ChatBox(id, token, (e) => this.onError(e), () => this.render());
     this.live = new Live(id, token, (m) => this.onState(m), (c) => { this.connected = c; this.render(); }, (e) => this.onError(e), entropy);
     document.addEventListener("keydown", this.keyHandler);
   }
@@ -128,6 +132,7 @@ export class Table implements Frame {
     if (this.msg && m.version < this.msg.version && m.status === this.msg.status) return;
     this.prev = this.msg;
     this.msg = m;
+    stampClock(m);
     // A sound for what is new since the last state (none for the history a page opens on).
     const fresh = this.prev ? (m.log || []).filter((e) => !this.served.has(`${e.n}:${e.kind}`)) : [];
     for (const e of m.log || []) this.served.set(`${e.n}:${e.kind}`, e);
@@ -533,6 +538,7 @@ export class Table implements Frame {
     wrap.appendChild(this.turnBar(c));
     wrap.appendChild(this.handArea(c));
     wrap.appendChild(this.logPanel(c));
+    if (this.chat) wrap.appendChild(this.chat.build(c.msg, (k) => this.seatName(c, k)));
     if (this.chooser) wrap.appendChild(this.chooserDialog(c));
     if (this.showShare) wrap.appendChild(this.shareDialog(c));
     const hf = c.msg.hands_finished ?? 0;
@@ -656,6 +662,8 @@ export class Table implements Frame {
       const bub = this.bubbles.get(k);
       if (bub && bub.until > Date.now() && bub.lang === currentLang()) extra.unshift(h("span", { class: "bubble" }, bub.text));
       extra.push(...(BOARDS[c.family]?.seatTags?.(c, k) ?? []));
+      const clock = clockTag(c.msg, k);
+      if (clock) extra.push(clock);
       box.appendChild(h("div", { class: `opp pos-${pos}` + (turn ? " turn" : ""), "data-seat": k, "data-key": "seat-" + k },
         h("div", { class: "opp-name" }, h("span", { class: "dot " + (c.msg.seats[k]?.connected === false ? "off" : "on") }), this.seatName(c, k)),
         h("div", { class: "opp-kind" }, this.seatKind(c, k)),
@@ -674,6 +682,7 @@ export class Table implements Frame {
     else if (a !== null) text = t("table.turn_of", { who: this.seatName(c, a) });
     else text = t("table.dealing");
     return h("div", { class: "turnbar" + (c.msg.to_act ? " mine" : ""), role: "status", "aria-live": "polite" }, text,
+      c.me !== null && !this.still ? clockTag(c.msg, c.me) : null,
       c.msg.status === "over" && this.hideOver && !this.still ? h("button", { class: "action small", id: "show-result", onclick: () => { this.hideOver = false; this.render(); } }, t("summary.show_result")) : null);
   }
 

@@ -1,6 +1,8 @@
 // The browser app in headless Chromium against a real `boneyard serve`:
 // every family from the lobby to a hand summary, two people at one table,
-// a reload mid-game, a spectator, screenshots and timings.
+// a reload mid-game, a spectator, chat both ways, the turn clock,
+// screenshots and timings. The turn clock runs at --clock-second-ms 100
+// (a 15 s move lasts 1.5 s): the same rules, faster.
 //   node tests/browser.mjs BONEYARD_EXE SCREENSHOT_DIR
 // Exits 77 (ctest: skipped) with a message when Chromium is missing.
 import { spawn } from "node:child_process";
@@ -22,7 +24,8 @@ mkdirSync(shots, { recursive: true });
 
 const t0 = Date.now();
 const tmp = mkdtempSync(join(tmpdir(), "boneyard-web-"));
-const server = spawn(exe, ["serve", "--port", "0", "--db", join(tmp, "t.db"), "--static", join(webDir, "dist"), "--strong-ms", "30"], { stdio: ["ignore", "pipe", "pipe"] });
+const server = spawn(exe, ["serve", "--port", "0", "--db", join(tmp, "t.db"), "--static", join(webDir, "dist"), "--strong-ms", "30",
+  "--clock-second-ms", "100"], { stdio: ["ignore", "pipe", "pipe"] });
 const port = await new Promise((res, rej) => {
   let out = "";
   server.stdout.on("data", (d) => { out += d; const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out); if (m) res(Number(m[1])); });
@@ -596,6 +599,71 @@ try {
   await alice.screenshot({ path: join(shots, "notices-desktop.png") });
   // The screenshots of every family in every language at four sizes, and
   // the layout's measures, are tests/layout.mjs (ctest web_layout).
+  // Chat: both ways between the seats, the spectators apart, a quick phrase
+  // worded in each viewer's language, HTML shown as text, a remembered mute.
+  {
+    let alerted = false;
+    for (const p of [alice, bob2, spec]) p.on("dialog", async (d) => { alerted = true; await d.dismiss(); });
+    const chatHas = (page, text, secs = 8) => page.waitForFunction((x) => [...document.querySelectorAll(".chat .chat-text")].some((e) => e.textContent === x),
+      { timeout: secs * 1000 }, text).then(() => true, () => false);
+    const say = async (page, text) => {
+      await page.click("#chat-input", { clickCount: 3 });
+      await page.type("#chat-input", text);
+      await page.click("#chat-send");
+    };
+    await say(alice, "Hola Bob");
+    check(await chatHas(bob2, "Hola Bob"), "chat: a seat's line reaches the other seat");
+    await bob2.select("select.lang", "es");
+    await bob2.click('.chat [data-phrase="good_game"]');
+    check(await chatHas(alice, "Good game") && await chatHas(bob2, "Buena partida"), "chat: a quick phrase reaches the other seat, in each viewer's language");
+    await bob2.select("select.lang", "en");
+    const xss = "<img src=x onerror=alert(1)>";
+    await say(alice, xss);
+    check(await chatHas(bob2, xss) && !(await bob2.$(".chat img")) && !(await alice.$(".chat img")), "chat: HTML is shown literally, never as markup");
+    await say(spec, "from the stands");
+    check(await chatHas(spec, "from the stands"), "chat: a spectator's line reaches the spectators");
+    check(!(await chatHas(alice, "from the stands", 1)) && !(await chatHas(spec, "Hola Bob", 1)), "chat: seats and spectators never see each other's lines");
+    // Alice mutes seat 2 (Bob): his next line is hidden for her, also after a reload.
+    await alice.click('.chat [data-mute="1"]');
+    await bob2.click('.chat [data-phrase="thanks"]');
+    check(await chatHas(bob2, "Thanks"), "chat: the muted player still sees his own line");
+    await sleep(500);
+    const hidden = !(await chatHas(alice, "Thanks", 1));
+    await alice.reload();
+    await alice.waitForSelector(".chat");
+    const stillHidden = !(await chatHas(alice, "Thanks", 1)) && await chatHas(alice, "Hola Bob");
+    const pressed = await alice.$eval('.chat [data-mute="1"]', (e) => e.getAttribute("aria-pressed"));
+    check(hidden && stillHidden && pressed === "true", "chat: a mute hides that seat's lines for this viewer and is remembered");
+    check(!alerted, "chat: no script ran from a chat line");
+    await alice.screenshot({ path: join(shots, "chat-desktop.png") });
+  }
+  // The turn clock plays for an idle player: 15 s a move (1.5 s here) and a
+  // bank of 30 s (3 s); nobody moves for seat 1; the bot does, and the seat
+  // is marked.
+  {
+    const page = await newPage(ctx);
+    await page.goto(`${base}/?botdelay=20`);
+    await page.waitForSelector('[data-family="line"]');
+    await page.click('[data-family="line"]');
+    await page.click('input[name=preset][value="latin"]');
+    await page.select("#clock", "15");
+    await Promise.all([page.waitForSelector(".table"), page.click("#create")]);
+    const counting = await page.waitForSelector(".turnbar .clock.running", { timeout: 15000 }).then(() => true, () => false);
+    const shown = counting ? await page.$eval(".turnbar .clock.running", (e) => e.textContent) : "";
+    check(counting && /^\d+ s$/.test(shown || ""), `the clock counts down on the seat to act (${shown})`);
+    const bank = await page.waitForSelector(".turnbar .clock.running.bank", { timeout: 8000 }).then(() => true, () => false);
+    check(bank && /^bank \d+ s$/.test(await page.$eval(".turnbar .clock.running", (e) => e.textContent).catch(() => "")), "then the bank counts down");
+    // The mark comes with the timeout, the bot's move a moment later.
+    const v0 = (await state(page)).v;
+    const marked = await page.waitForFunction((v) => document.querySelector(".turnbar .timeouts[data-timeouts]") &&
+      Number(document.querySelector(".table")?.dataset.version) > v, { timeout: 15000 }, v0).then(() => true, () => false);
+    const url = new URL(page.url());
+    const st = await (await fetch(`${base}/api/tables/${url.searchParams.get("t")}?token=${url.searchParams.get("k")}`)).json();
+    check(marked && st.clock.seats[0].timeouts >= 1 && st.version > v0 && (st.log || []).some((e) => e.kind === "move" && e.seat === 0),
+      "the clock plays for an idle player (the bot moved for seat 1) and the seat is marked");
+    await page.screenshot({ path: join(shots, "clock-desktop.png") });
+    await page.close();
+  }
 
   // Players (issues 21, 13-14 and 25, 1, 6, 9): each person types a name
   // when sitting down; it is shown at the table, in the log and in the

@@ -30,7 +30,7 @@ for (const l of langs) {
 const code = ["", "boards"].flatMap((d) => readdirSync(join(src, d)).filter((f) => f.endsWith(".ts") && f !== "i18n.ts").map((f) => readFileSync(join(src, d, f), "utf8"))).join("\n");
 for (const m of code.matchAll(/"([a-z0-9]+\.[a-z0-9_.-]+)"/g)) {
   const k = m[1];
-  if (/^(opt|optname|game|summary|bonus|trump|bid|bot|move|seatkind|family|grade|unit|dd\.how_)\.?$/.test(k)) continue;
+  if (/^(opt|optname|game|summary|bonus|trump|bid|bot|move|seatkind|family|grade|unit|dd\.how_|chat\.phrase)\.?$/.test(k)) continue;
   if (/\.(ts|js|css|html|svg|json|png)$/.test(k) || k.startsWith("boneyard.")) continue;
   if (!(k in en)) fail(`the code uses "${k}", which en lacks`);
 }
@@ -45,6 +45,7 @@ const need = [
   ...["points", "wins", "marks", "pips", "chips"].map((x) => "unit." + x),
   ...["void_reset", "last_player_wins", "closest_to_leader", "closest_to_leader_teams", "void", "void_same_leader", "last_player_loses", "lowest_player_wins"].map((x) => "tie." + x),
   ...["wild", "perfect", "W-perfect"].map((x) => "special." + x),
+  ...["hello", "buena", "capicua", "paso", "good_game", "well_played", "thanks", "oops", "hurry", "bye"].map((x) => "chat.phrase." + x),
   ...["blanks", "ones", "twos", "threes", "fours", "fives", "sixes", "doubles", "follow-me", "nello", "sevens"].map((x) => "trump." + x),
 ];
 for (const k of need) if (!(k in en)) fail(`en lacks the built key "${k}"`);

@@ -1,0 +1,142 @@
+// Table chat: per table, the seats' lines and the spectators' apart (each
+// audience sees only its own), free text or quick phrases, stored with the
+// table in the same group commit as its moves.
+#include "server/chat.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <boost/asio/post.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <future>
+
+#include "server/tables.h"
+
+namespace boneyard::server {
+
+using nlohmann::json;
+namespace net = boost::asio;
+
+const std::vector<std::string>& chat_phrases() {
+  static const std::vector<std::string> p{"hello", "buena", "capicua", "paso",   "good_game",
+                                          "well_played", "thanks", "oops", "hurry", "bye"};
+  return p;
+}
+
+namespace {
+// Code points of valid UTF-8 text; -1 when it is not valid UTF-8 or holds
+// a control character (a line is one line of visible text).
+long visible_chars(const std::string& s) {
+  long n = 0;
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+    if (len == 0 || i + len > s.size()) return -1;
+    uint32_t cp = len == 1 ? c : c & (0x7f >> len);
+    for (size_t k = 1; k < len; ++k) {
+      const auto d = static_cast<unsigned char>(s[i + k]);
+      if ((d >> 6) != 0x2) return -1;
+      cp = (cp << 6) | (d & 0x3f);
+    }
+    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+        (cp >= 0xd800 && cp <= 0xdfff))
+      return -1;  // overlong or a surrogate
+    if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0)) return -1;
+    i += len;
+    ++n;
+  }
+  return n;
+}
+
+std::string trim(const std::string& s) {
+  const size_t a = s.find_first_not_of(' ');
+  if (a == std::string::npos) return "";
+  return s.substr(a, s.find_last_not_of(' ') - a + 1);
+}
+}  // namespace
+
+ChatLine parse_chat(const json& body) {
+  const bool has_text = body.contains("text"), has_phrase = body.contains("phrase");
+  if (has_text == has_phrase) throw ApiError(400, "a chat line is either 'text' (free text) or 'phrase' (a quick phrase's id), one of them");
+  ChatLine line;
+  if (has_phrase) {
+    const json& p = body["phrase"];
+    const auto& ids = chat_phrases();
+    if (!p.is_string() || std::find(ids.begin(), ids.end(), p.get<std::string>()) == ids.end())
+      throw ApiError(400, fmt::format("'phrase' must be one of {}", fmt::join(ids, ", ")));
+    line.phrase = p.get<std::string>();
+    return line;
+  }
+  if (!body["text"].is_string()) throw ApiError(400, "'text' must be a string");
+  const std::string raw = body["text"].get<std::string>();
+  if (raw.size() > 4 * kChatChars) throw ApiError(400, fmt::format("a chat line is at most {} characters", kChatChars));
+  line.text = trim(raw);
+  const long n = visible_chars(line.text);
+  if (n < 0) throw ApiError(400, "a chat line must be valid UTF-8 text on one line, without control characters");
+  if (n == 0) throw ApiError(400, "a chat line must not be empty");
+  if (static_cast<size_t>(n) > kChatChars)
+    throw ApiError(400, fmt::format("a chat line is at most {} characters; this one has {}", kChatChars, n));
+  return line;
+}
+
+json chat_line_json(const ChatLine& c) {
+  json j{{"n", c.n}, {"seat", c.seat >= 0 ? json(c.seat) : json(nullptr)}, {"at", c.at}};
+  if (!c.phrase.empty()) j["phrase"] = c.phrase;
+  else j["text"] = c.text;
+  return j;
+}
+
+void Hub::chat_load(Table& t, const std::vector<ChatLine>& lines) {
+  for (const ChatLine& c : lines) {
+    if (c.audience < 0 || c.audience > 1) continue;
+    t.chat[c.audience].push_back(c);
+    t.chat_n = std::max(t.chat_n, c.n);
+  }
+}
+
+// A seat sees the seats' lines, the spectator token the spectators' lines:
+// never the other audience's.
+json Hub::chat_json(const Table& t, int seat) {
+  json out = json::array();
+  for (const ChatLine& c : t.chat[seat >= 0 ? 0 : 1]) out.push_back(chat_line_json(c));
+  return out;
+}
+
+json Hub::chat(const std::string& id, const std::string& token, const json& body) {
+  ChatLine line = parse_chat(body);
+  auto t = table(id);
+  auto stored = std::make_shared<std::promise<std::string>>();
+  auto fut = stored->get_future();
+  {
+    std::lock_guard lk(t->m);
+    const int seat = seat_for(*t, token);
+    if (!t->broken.empty()) throw ApiError(409, fmt::format("the table is closed: {}", t->broken));
+    line.seat = seat;
+    line.audience = seat >= 0 ? 0 : 1;
+    line.n = ++t->chat_n;
+    line.at = static_cast<int64_t>(std::time(nullptr));
+    Write w;
+    w.table = t->id;
+    w.gen = t->gen;
+    w.chat.push_back(line);
+    // Shown (and broadcast) once stored, like a move.
+    w.done = [this, t, line, stored](const std::string& err) {
+      {
+        std::lock_guard l(t->m);
+        if (err.empty()) {
+          auto& lines = t->chat[line.audience];
+          lines.push_back(line);
+          while (lines.size() > kChatRecent) lines.pop_front();
+          if (t->inflight == 0 && !stopping_) net::post(*pool_, [this, t] { broadcast(t); });
+        }
+      }
+      stored->set_value(err);
+    };
+    if (!db_.submit(std::move(w))) throw ApiError(503, "the server is stopping");
+  }
+  const std::string err = fut.get();
+  if (!err.empty()) throw ApiError(503, fmt::format("storage failed; the line was not sent: {}", err));
+  return {{"line", chat_line_json(line)}};
+}
+
+}  // namespace boneyard::server
