@@ -20,6 +20,7 @@
 #include "line/state.h"
 #include "texas42/solver.h"
 #include "texas42/state.h"
+#include "record/protocol.h"
 #include "record/session.h"
 
 #include "cli_util.h"
@@ -377,7 +378,7 @@ std::pair<int, int> graded_bad(const json& record, const CalibrationGame& c) {
 TEST_F(Review, DISABLED_WriteCalibrationRecords) {
   std::filesystem::create_directories(std::string(BONEYARD_SOURCE_DIR) + "/tests/data/calibration");
   for (const auto& c : kCalibration)
-    for (const std::string bot : {std::string(c.strong), std::string("random")}) {
+    for (const std::string& bot : {std::string(c.strong), std::string("random")}) {
       Session s(c.game, {}, 1);
       BotOptions bo;
       if (bot != "random") bo.iterations = c.strong_budget;
@@ -419,6 +420,63 @@ TEST_F(Review, CalibrationStrongBotRarelyErrsRandomOftenDoes) {
     EXPECT_LE(sb * 20, sn) << c.game << ": strong bot graded badly " << sb << " of " << sn;
     EXPECT_GT(rb * sn, 3 * sb * rn) << c.game;
     EXPECT_GE(rb * 20, rn) << c.game << ": random player graded badly only " << rb << " of " << rn;
+  }
+}
+
+// Issue 23, 4: a hint's numbers are the review's expected values for the
+// same decision at the same budget and seed, in the player's unit, in every
+// family (the recorded random games: many choices); and the protocol's
+// `values` (what the terminal's hint prints, tests/cli/terminal_test.cpp)
+// gives expected_values at values_bot_seed.
+TEST_F(Review, HintsAreTheReviewsExpectedValues) {
+  for (const auto& c : kCalibration) {
+    std::ifstream in(calibration_file(c.game, "random"));
+    const json record = json::parse(in);
+    const bool bot_valued = c.review_iterations > 0;
+    ReviewOptions o = coach_options(BotOptions{.iterations = bot_valued ? 200 : 4});
+    EXPECT_EQ(o.samples, bot_valued ? 200 : 4);
+    EXPECT_FALSE(o.face_up);
+    o.fair_ms = o.fair_hand_ms = 1e9;  // every deal solved in both
+    const HandReview r = review_hand(record, 1, 1, o);
+    ASSERT_FALSE(r.moves.empty()) << c.game;
+    const auto events = Session::record_events(record);
+    int compared = 0;
+    for (const auto& m : r.moves) {
+      if (compared == 3) break;  // a few decisions a family: each is a full search
+      Session s = Session::start_of_record(record);
+      for (size_t k = 0; k < m.event; ++k) s.apply_event(events[k]);
+      const ExpectedValues ev = expected_values(s.state(), 1, review_seed(s.seed(), m.event), o);
+      EXPECT_EQ(ev.unit, r.unit) << c.game;
+      EXPECT_EQ(ev.method, r.method) << c.game;
+      EXPECT_EQ(ev.moves, m.values) << c.game << " event " << m.event;
+      if (!bot_valued) {
+        EXPECT_EQ(ev.samples, m.samples);
+      }
+      ++compared;
+    }
+    EXPECT_GT(compared, 0) << c.game;
+
+    // The protocol's `values` at the same budget: expected_values with the
+    // values seed, in the same unit.
+    Protocol p;
+    auto ask = [&](const json& req) { return json::parse(p.handle(req.dump())); };
+    ASSERT_TRUE(ask({{"cmd", "new"}, {"game", c.game}, {"seed", 4}})["ok"]);
+    const json actor = ask({{"cmd", "state"}})["actor"];
+    const int seat = actor.contains("seat") ? actor["seat"].get<int>() : actor["seats"][0].get<int>();
+    const json v = ask({{"cmd", "values"}, {"seat", seat}, {"iterations", bot_valued ? 200 : 4}});
+    ASSERT_TRUE(v["ok"]) << v.dump();
+    const json rec = ask({{"cmd", "record"}})["record"];
+    Session s = Session::start_of_record(rec);
+    for (const auto& e : Session::record_events(rec)) s.apply_event(e);
+    const ExpectedValues ev = expected_values(s.state(), seat, values_bot_seed(s.seed(), seat),
+                                              coach_options(BotOptions{.iterations = bot_valued ? 200 : 4}));
+    EXPECT_EQ(v["unit"], ev.unit);
+    EXPECT_EQ(v["method"], ev.method);
+    ASSERT_EQ(v["moves"].size(), ev.moves.size()) << c.game;
+    for (size_t i = 0; i < ev.moves.size(); ++i) {
+      EXPECT_EQ(v["moves"][i]["move"], ev.moves[i].first) << c.game;
+      EXPECT_EQ(v["moves"][i]["value"].get<double>(), ev.moves[i].second) << c.game;
+    }
   }
 }
 

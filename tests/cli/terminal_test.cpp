@@ -370,6 +370,11 @@ TEST(Terminal, HintAgreesWithValues) {
       got.push_back((*it)[1]);
     EXPECT_FALSE(got.empty()) << hint;
     EXPECT_EQ(got, want) << game << "\n" << hint << values;
+    // Expected values in the player's unit (issue 23, 4), never a bot's -1..+1.
+    EXPECT_TRUE(has(hint, "Expected values")) << hint;
+    EXPECT_TRUE(has(hint, game == "dice-and-dominoes" ? "chips for your seat" : game == "latin" ? "points for your side" : "marks"))
+        << hint;
+    EXPECT_FALSE(has(hint, "sure loss")) << hint;
   }
   // A Texas 42 bid's value is the bidding model's, and says so.
   const std::string bid = play("texas-42 --seed 3 --iterations 4", "hint\n");
