@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "core/text.h"
+#include "record/review.h"
 #include "texas42/solver.h"
 
 namespace boneyard::cli {
@@ -155,6 +156,31 @@ std::string move_values_text(const AnyState& st, int seat, const GameEntry& g, c
   for (size_t i = 0; i < values.size(); ++i) {
     const auto at = std::find(legal.begin(), legal.end(), values[i].first);
     out += fmt::format("  {:>4}  {:<{}}  {:+.3f}\n", fmt::format("{})", at - legal.begin() + 1), words[i], w, values[i].second);
+  }
+  return out;
+}
+
+std::string hint_text(const AnyState& st, int seat, const GameEntry& g, const BotOptions& budget, uint64_t seed) {
+  const ExpectedValues ev = expected_values(st, seat, seed, coach_options(budget));
+  if (ev.moves.empty()) return "No values: the time allowed ran out before the first deal was solved.\n";
+  // In the game's own unit, as a solver's values are (value_unit).
+  const std::string unit = ev.unit == "pips" ? "pips for your side this hand (the other players' penalty pips less yours)"
+                                             : value_unit(g, "pimc", st);
+  std::string out =
+      ev.samples > 0
+          ? fmt::format("Expected values over {} deals consistent with what you can see, each solved, in {}; larger is "
+                        "better:\n",
+                        ev.samples, unit)
+          : fmt::format("Expected values by {} from what you can see, in {}; larger is better:\n", ev.method, unit);
+  const auto legal = st.legal_moves(seat);
+  // Each move by its number in the list and in words, the values in a column.
+  std::vector<std::string> words;
+  size_t w = 0;
+  for (const auto& [move, v] : ev.moves) w = std::max(w, (words.emplace_back(st.move_words(seat, move))).size());
+  for (size_t i = 0; i < ev.moves.size(); ++i) {
+    const auto at = std::find(legal.begin(), legal.end(), ev.moves[i].first);
+    out += fmt::format("  {:>4}  {:<{}}  {:+.3f}\n", fmt::format("{})", at - legal.begin() + 1), words[i], w,
+                       ev.moves[i].second);
   }
   return out;
 }

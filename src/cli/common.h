@@ -65,6 +65,11 @@ void add_bot_budget(CLI::App* cmd, BotOptions& o);
 // Moves are said for people, with their number in the move list.
 std::string move_values_text(const AnyState& st, int seat, const GameEntry& g, const BotOptions& budget,
                              const std::string& bot, uint64_t seed);
+// The hint: every legal move of `seat` with its expected value from what the
+// seat can see (record/review.h expected_values, the review's numbers), in
+// the player's unit, at `budget` (iterations: deals sampled or the bot's
+// iterations) and `seed` (values_bot_seed, as the protocol's `values`).
+std::string hint_text(const AnyState& st, int seat, const GameEntry& g, const BotOptions& budget, uint64_t seed);
 // What a bot's move values are counted in, for a person.
 std::string value_unit(const GameEntry& g, const std::string& bot, const AnyState& st);
 // Elo difference for a score share p (0..1), clamped to ±800.

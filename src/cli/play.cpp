@@ -242,7 +242,7 @@ bool Game::human_turn(int seat) {
       continue;
     }
     if (line == "hint") {
-      say(move_values_text(st, seat, g_, c_.budget, "", values_bot_seed(s_.seed(), seat)));
+      say(hint_text(st, seat, g_, c_.budget, values_bot_seed(s_.seed(), seat)));
       continue;
     }
     try {

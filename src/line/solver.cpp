@@ -69,12 +69,20 @@ int Solver::blocks_next(const State& s, int seat, Move m) {
 
 int Solver::priority(const State& s, int seat, Move m) { return order_score(m) + blocks_next(s, seat, m) * kBlockBonus; }
 
+// One word an entry, so that twice as many fit in the cache: the value,
+// the bound, the best move's index and the top bits of the key (mixed with
+// the generation, so that entries of earlier calls do not match).
 struct Solver::Entry {
-  uint64_t key = 0;
-  uint32_t generation = 0;
-  int16_t value = 0;
-  uint8_t bound = 0;  // 0 exact, 1 lower, 2 upper
-  uint8_t best = 0xff;  // index of the best move in the generated list
+  uint64_t word = 0;
+  static constexpr int kCheckShift = 25;  // bits 25..63 of the key are checked
+  static uint64_t pack(uint64_t key, int value, int bound, int best) {
+    return (key >> kCheckShift) << kCheckShift | static_cast<uint64_t>(best & 0x7f) << 18 |
+           static_cast<uint64_t>(bound) << 16 | static_cast<uint16_t>(value);
+  }
+  bool matches(uint64_t key) const { return word != 0 && (word >> kCheckShift) == (key >> kCheckShift); }
+  int value() const { return static_cast<int16_t>(word & 0xffff); }
+  int bound() const { return static_cast<int>(word >> 16 & 3); }
+  int best() const { return static_cast<int>(word >> 18 & 0x7f); }
 };
 
 Solver::Solver(int log2_entries, int margin)
@@ -82,7 +90,8 @@ Solver::Solver(int log2_entries, int margin)
 Solver::~Solver() = default;
 
 void Solver::begin(const State& s, int seat) {
-  ++generation_;  // entries from earlier calls no longer count
+  // Entries from earlier calls no longer count: every key changes.
+  salt_ = mix(++generation_ * 0x9e3779b97f4a7c15ULL);
   stopped_ = false;
   me_side_ = s.side_of(seat);
   hands_ = s.hands_finished();
@@ -113,10 +122,10 @@ uint64_t Solver::key(const State& s, uint64_t zobrist) const {
   uint64_t bonus = 0;
   for (int sd = 0; sd < s.num_sides(); ++sd)
     bonus = bonus * 0x10001 + static_cast<uint16_t>(s.hand_bonus_[sd]) * 0x9e37 + static_cast<uint16_t>(s.three_pass_[sd]);
-  return zobrist ^ mix(k) ^ mix(bonus + 0x632be59bd9b4e019ULL);
+  return zobrist ^ mix(k) ^ mix(bonus + 0x632be59bd9b4e019ULL) ^ salt_;
 }
 
-int Solver::search(const State& s, uint64_t zobrist, int alpha, int beta) {
+int Solver::search(State& s, uint64_t zobrist, int alpha, int beta) {
   // The clock is read every 4096 nodes (about half a millisecond).
   if ((++nodes_ & 4095) == 0 && deadline_ != Clock::time_point::max() && Clock::now() >= deadline_) stopped_ = true;
   if (stopped_) return 0;
@@ -127,12 +136,38 @@ int Solver::search(const State& s, uint64_t zobrist, int alpha, int beta) {
 
   // Forced moves (a pass, a draw) need no table entry and no ordering.
   if (s.to_move_ >= 0 && s.n_placed_ > 0 && s.playable_mask(seat) == 0 && s.phase_ == Phase::Play) {
-    const bool draw = s.stock_pos_ < s.drawable_;
-    uint64_t z = zobrist;
-    if (draw) z ^= kZobrist.tile[seat][s.stock_[s.stock_pos_]];
-    State child = s;
-    child.apply(seat, Move{draw ? Move::Draw : Move::Pass, 0});
-    return search(child, z, alpha, beta);
+    if (s.stock_pos_ < s.drawable_) {
+      // A draw changes only these: made and undone in place.
+      const uint8_t t = s.stock_[s.stock_pos_];
+      const uint64_t not_holding = s.not_holding_[seat];
+      s.draw(seat);
+      const int v = search(s, zobrist ^ kZobrist.tile[seat][t], alpha, beta);
+      --s.stock_pos_;
+      s.hand_[seat] &= ~(uint64_t{1} << t);
+      --s.count_[seat];
+      s.not_holding_[seat] = not_holding;
+      return v;
+    }
+    if (s.passes_ + 1 < s.seats_ - 1 || s.can_play(s.last_placer_)) {
+      // A pass that does not block the hand: made and undone in place
+      // (the fields State::pass may change).
+      const int placer_side = s.side_of(s.last_placer_);
+      const int8_t passes = s.passes_, lead_pass = s.lead_pass_, first_pass_side = s.first_pass_side_,
+                   to_move = s.to_move_;
+      const uint8_t pass2010_n = s.pass2010_n_;
+      const int16_t hand_bonus = s.hand_bonus_[placer_side], three_pass = s.three_pass_[placer_side];
+      const uint64_t not_holding = s.not_holding_[seat];
+      s.pass(seat);
+      const int v = search(s, zobrist, alpha, beta);
+      s.passes_ = passes, s.lead_pass_ = lead_pass, s.first_pass_side_ = first_pass_side, s.to_move_ = to_move;
+      s.pass2010_n_ = pass2010_n;
+      s.hand_bonus_[placer_side] = hand_bonus, s.three_pass_[placer_side] = three_pass;
+      s.not_holding_[seat] = not_holding;
+      return v;
+    }
+    State child = s;  // a pass that blocks the hand ends it: a copy
+    child.apply(seat, Move{Move::Pass, 0});
+    return search(child, zobrist, alpha, beta);
   }
 
   // The table probe misses the cache most of the time: ask for the line
@@ -149,48 +184,84 @@ int Solver::search(const State& s, uint64_t zobrist, int alpha, int beta) {
   List moves;
   s.legal_moves(seat, moves);
   const int n = moves.size();
-  const Entry& e = table_[k & mask_];
-  int tt_best = -1;
-  if (use_table && e.key == k && e.generation == generation_) {
-    if (e.bound == 0) return e.value;
-    if (e.bound == 1 && e.value >= beta) return e.value;
-    if (e.bound == 2 && e.value <= alpha) return e.value;
-    tt_best = e.best == 0xff ? -1 : e.best;
-  }
-
-  std::array<uint8_t, 64> order;
+  // Move ordering (priority(), inlined): which pips the next seat can
+  // follow, so that "leaves it nothing" is two bit tests a move.
+  const int next = seat + 1 == s.seats_ ? 0 : seat + 1;
+  unsigned next_pips = 0;
+  for (int p = 0; p <= s.r_.max_pip(); ++p) next_pips |= static_cast<unsigned>((s.hand_[next] & s.suit_[p]) != 0) << p;
   std::array<int, 64> score;
   for (int i = 0; i < n; ++i) {
-    order[static_cast<size_t>(i)] = static_cast<uint8_t>(i);
     const Move m = moves[i];
-    score[static_cast<size_t>(i)] = (i == tt_best ? 1 << 30 : 0) + priority(s, seat, m);
+    int l = s.left_, r = s.right_, sc = 0;
+    const Tile t = m.tile();
+    switch (m.kind) {
+      case Move::Lead: l = t.high(), r = t.low(); break;
+      case Move::Left: l = t.other(l); break;
+      case Move::Right: r = t.other(r); break;
+      default: score[static_cast<size_t>(i)] = 0; continue;
+    }
+    sc = (t.is_double() ? 32 : 0) + t.pips() + (((next_pips >> l | next_pips >> r) & 1) ? 0 : kBlockBonus);
+    score[static_cast<size_t>(i)] = sc;
   }
-  if (n > 1)
-    std::sort(order.begin(), order.begin() + n, [&](uint8_t x, uint8_t y) { return score[x] > score[y]; });
+
+  // Only now, so that the line has had the time the moves took to come.
+  if (use_table) {
+    const Entry e = table_[k & mask_];
+    if (e.matches(k)) {
+      const int value = e.value(), bound = e.bound();
+      if (bound == 0) return value;
+      if (bound == 1 && value >= beta) return value;
+      if (bound == 2 && value <= alpha) return value;
+      if (e.best() < n) score[static_cast<size_t>(e.best())] += 1 << 30;  // the move that was best here
+    }
+  }
 
   // Principal variation search: the first move with the full window, the
   // rest with a null window, searched again only if they prove better.
   const bool maximise = s.side_of(seat) == me_side_;
   const int alpha0 = alpha, beta0 = beta;
   int best = maximise ? -kInf : kInf;
-  int best_i = order[0];
+  int best_i = -1;
   for (int j = 0; j < n; ++j) {
-    const int i = order[static_cast<size_t>(j)];
+    // The best-scored move not yet searched: most nodes cut on the first,
+    // so no full sort.
+    int i = 0;
+    for (int x = 1; x < n; ++x)
+      if (score[static_cast<size_t>(x)] > score[static_cast<size_t>(i)]) i = x;
+    score[static_cast<size_t>(i)] = -1;
+    if (best_i < 0) best_i = i;
     const Move m = moves[i];
-    uint64_t z = zobrist;
-    if (m.kind == Move::Draw) z ^= kZobrist.tile[seat][s.stock_[s.stock_pos_]];
-    else if (m.kind == Move::Lead || m.kind == Move::Left || m.kind == Move::Right) z ^= kZobrist.tile[seat][m.arg];
-    State child = s;
-    child.apply(seat, m);
+    const auto child_value = [&](State& c, uint64_t z) {
+      if (j == 0) return search(c, z, alpha, beta);
+      if (maximise) {
+        const int v = search(c, z, alpha, alpha + 1);
+        return v > alpha && v < beta ? search(c, z, v, beta) : v;
+      }
+      const int v = search(c, z, beta - 1, beta);
+      return v < beta && v > alpha ? search(c, z, alpha, v) : v;
+    };
     int v;
-    if (j == 0) {
-      v = search(child, z, alpha, beta);
-    } else if (maximise) {
-      v = search(child, z, alpha, alpha + 1);
-      if (v > alpha && v < beta) v = search(child, z, v, beta);
+    const bool placement = m.kind == Move::Lead || m.kind == Move::Left || m.kind == Move::Right;
+    if (placement && (s.hand_[seat] & ~(uint64_t{1} << m.arg)) != 0) {
+      // A tile that does not end the hand changes a few fields: made and
+      // undone in place (copying the whole State was a third of the time).
+      const int8_t left = s.left_, right = s.right_, last_placer = s.last_placer_, passes = s.passes_,
+                   to_move = s.to_move_;
+      s.place(seat, m.tile(), m.kind != Move::Right);
+      v = child_value(s, zobrist ^ kZobrist.tile[seat][m.arg]);
+      const uint64_t bit = uint64_t{1} << m.arg;
+      s.hand_[seat] |= bit;
+      s.played_ &= ~bit;
+      ++s.count_[seat];
+      --s.n_placed_;
+      s.left_ = left, s.right_ = right, s.last_placer_ = last_placer, s.passes_ = passes, s.to_move_ = to_move;
     } else {
-      v = search(child, z, beta - 1, beta);
-      if (v < beta && v > alpha) v = search(child, z, alpha, v);
+      uint64_t z = zobrist;
+      if (m.kind == Move::Draw) z ^= kZobrist.tile[seat][s.stock_[s.stock_pos_]];
+      else if (placement) z ^= kZobrist.tile[seat][m.arg];
+      State child = s;
+      child.apply(seat, m);
+      v = child_value(child, z);
     }
     if (maximise ? v > best : v < best) best = v, best_i = i;
     if (maximise) alpha = std::max(alpha, v);
@@ -202,18 +273,14 @@ int Solver::search(const State& s, uint64_t zobrist, int alpha, int beta) {
 
   if (stopped_ || !use_table) return best;  // nothing proved: keep it out of the table
   // Fail-soft bounds: what this search proved about the true value.
-  Entry& slot = table_[k & mask_];
-  slot.key = k;
-  slot.generation = generation_;
-  slot.value = static_cast<int16_t>(best);
-  slot.bound = best <= alpha0 ? 2 : best >= beta0 ? 1 : 0;
-  slot.best = static_cast<uint8_t>(best_i);
+  table_[k & mask_].word = Entry::pack(k, best, best <= alpha0 ? 2 : best >= beta0 ? 1 : 0, best_i);
   return best;
 }
 
 int Solver::solve(const State& s, int seat) {
   begin(s, seat);
-  return search(s, hands_key(s), -kInf, kInf);
+  State root = s;  // the search makes and undoes moves in it
+  return search(root, hands_key(s), -kInf, kInf);
 }
 
 void Solver::values(const State& s, int seat, std::span<const Move> moves, double* out) {

@@ -48,7 +48,7 @@ class Solver {
 
  private:
   struct Entry;
-  int search(const State& s, uint64_t zobrist, int alpha, int beta);
+  int search(State& s, uint64_t zobrist, int alpha, int beta);
   int leaf(const State& s) const;
   static int blocks_next(const State& s, int seat, Move m);
   static int priority(const State& s, int seat, Move m);  // move ordering: higher first
@@ -58,7 +58,8 @@ class Solver {
   int margin_;
   std::unique_ptr<Entry[]> table_;
   uint64_t mask_;
-  uint32_t generation_ = 0;
+  uint64_t generation_ = 0;
+  uint64_t salt_ = 0;  // mixed into every key: a call's own
   uint64_t nodes_ = 0;
   Clock::time_point deadline_ = Clock::time_point::max();
   bool stopped_ = false;

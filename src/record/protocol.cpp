@@ -1,4 +1,5 @@
 #include "record/protocol.h"
+#include "record/review.h"
 
 #include <fmt/format.h>
 
@@ -240,8 +241,17 @@ json Protocol::dispatch(const json& req) {
   }
   if (cmd == "values") {
     // Every legal move's value for one seat, from that seat's view only.
-    const std::string name = req.contains("bot") ? str(req, "bot") : strongest_fair_bot(s.entry());
     const int seat = seat_of(req);
+    if (!req.contains("bot")) {
+      // The coach's expected values (record/review.h), as hints give them.
+      const ExpectedValues ev = expected_values(st, seat, values_bot_seed(s.seed(), seat), coach_options(budget_of(req)));
+      json moves = json::array();
+      for (const auto& [m, v] : ev.moves) moves.push_back({{"move", m}, {"value", v}});
+      json out{{"method", ev.method}, {"unit", ev.unit}, {"seat", seat}, {"moves", moves}};
+      if (ev.method == "sampled solver") out["samples"] = ev.samples;
+      return out;
+    }
+    const std::string name = str(req, "bot");
     auto bot = make_bot(s.entry(), name, values_bot_seed(s.seed(), seat), budget_of(req));
     if (bot->omniscient()) throw Error(fmt::format("'{}' sees every hand; values are from one seat's view: use a fair bot", name));
     json moves = json::array();

@@ -118,15 +118,13 @@ bool sampled_of(const AnyState& st, int seat, uint64_t seed, int samples, std::v
 
 // Each legal move's value for `seat`, in the review's unit, best first.
 struct Evaluator {
-  const GameEntry* entry = nullptr;
   ReviewOptions o;
-  uint64_t seed = 0;
   std::unique_ptr<line::Solver> line_exact, line_bounded;
   double exact_ms = 0;  // spent on exact line-game solves so far
   Clock::time_point start = Clock::now();
   std::unique_ptr<texas42::Solver> t42;
 
-  Values operator()(const AnyState& st, int seat, size_t event, bool& bound) {
+  Values operator()(const AnyState& st, int seat, bool& bound) {
     bound = false;
     if (const auto* s = typed<line::LineGame>(st)) {
       auto [moves, v] = legal_of<line::LineGame>(*s, seat);
@@ -162,16 +160,90 @@ struct Evaluator {
       t42->values(*s, seat, moves.span(), v.data());
       return named(*s, moves, v, s->rules().scoring == texas42::Scoring::Points ? 42 : 1);
     }
-    // The strongest fair bot from the seat's own view, reproducibly: a
-    // fixed budget and a seed from the record's seed and the event.
-    BotOptions bo;
-    bo.iterations = o.iterations;
-    auto bot = make_bot(*entry, strongest_fair_bot(*entry), seed ^ (0x9e3779b97f4a7c15ULL * (event + 1)), bo);
-    return st.bot_values(seat, *bot);
+    return {};  // no exact solver: no face-up line
   }
 };
 
+// The review's unit for a game (docs/bots.md, "Review").
+std::string unit_of(const AnyState& st) {
+  if (const auto* ls = typed<line::LineGame>(st)) return ls->rules().scoring == line::Scoring::Wins ? "wins" : "points";
+  if (const auto* ts = typed<texas42::Texas42>(st))
+    return ts->rules().scoring == texas42::Scoring::Points ? "points" : "marks";
+  return typed<mexican_train::MexicanTrain>(st) ? "pips" : "chips";
+}
+
+// One decision's values, in the review's unit: per[k][i] is move i's value
+// in sampled deal k, or one row of the strongest fair bot's values (seeded
+// by `seed`, from the seat's own view). Empty where the time cap struck.
+void decision_values(const AnyState& st, int seat, uint64_t seed, const ReviewOptions& o, Clock::time_point deadline,
+                     std::vector<std::string>& names, std::vector<std::vector<double>>& per) {
+  names.clear();
+  per.clear();
+  if (sampled_values(st, seat, seed, o.samples, names, per, deadline)) return;
+  const GameEntry& entry = find_game(st.game());
+  BotOptions bo;
+  bo.iterations = o.iterations;
+  bo.think_ms = o.think_ms;
+  auto bot = make_bot(entry, strongest_fair_bot(entry), seed, bo);
+  const auto v = st.bot_values(seat, *bot);
+  if (v.empty()) return;
+  // Mexican Train's ismcts reward is a pip difference over 8 x the set's top
+  // pip (mexican_train/bots.cpp); Dice & Dominoes' is 2 x won / pot - 1, and
+  // the pot stays the same through the hand.
+  double scale = 1;
+  if (const auto* ms = typed<mexican_train::MexicanTrain>(st)) scale = 8.0 * ms->rules().max_pip();
+  if (const auto* ds = typed<dice_dominoes::DiceDominoes>(st)) scale = ds->pot() / 2.0;
+  per.emplace_back();
+  for (const auto& [mv, x] : v) names.push_back(mv), per[0].push_back(x * scale);
+}
+
+// Each move's mean over the rows, in one order, so that the review and
+// expected_values give the same numbers to the last bit.
+std::vector<double> means(const std::vector<std::vector<double>>& per, size_t nm) {
+  std::vector<double> mean(nm, 0);
+  for (const auto& row : per)
+    for (size_t i = 0; i < nm; ++i) mean[i] += row[i] / static_cast<double>(per.size());
+  return mean;
+}
+
+Clock::time_point cap_from_now(double ms) {
+  return ms >= 1e8 ? Clock::time_point::max() : Clock::now() + std::chrono::microseconds(static_cast<int64_t>(ms * 1000));
+}
+
 }  // namespace
+
+ReviewOptions coach_options(const BotOptions& budget) {
+  ReviewOptions o;
+  if (budget.iterations > 0) {
+    o.samples = o.iterations = budget.iterations;
+    o.fair_ms = o.fair_hand_ms = 1e9;  // no clock: a seed gives the same values on any machine
+  }
+  if (budget.think_ms > 0) o.fair_ms = o.fair_hand_ms = o.think_ms = budget.think_ms;  // a time wins
+  o.face_up = false;
+  return o;
+}
+
+uint64_t review_seed(uint64_t game_seed, size_t event) { return game_seed ^ (0x9e3779b97f4a7c15ULL * (event + 1)); }
+
+ExpectedValues expected_values(const AnyState& st, int seat, uint64_t seed, const ReviewOptions& o) {
+  if (o.samples < 1) throw Error(fmt::format("samples {} is not allowed; expected at least 1", o.samples));
+  if (seat < 0 || seat >= st.num_seats())
+    throw Error(fmt::format("seat {} does not exist; seats are 0..{}", seat, st.num_seats() - 1));
+  ExpectedValues r;
+  const bool solved = typed<line::LineGame>(st) || typed<texas42::Texas42>(st);
+  r.method = solved ? "sampled solver" : strongest_fair_bot(find_game(st.game()));
+  r.unit = unit_of(st);
+  if (!st.actor().acts(seat)) return r;
+  std::vector<std::string> names;
+  std::vector<std::vector<double>> per;
+  decision_values(st, seat, seed, o, cap_from_now(o.fair_ms), names, per);
+  if (solved) r.samples = static_cast<int>(per.size());
+  if (per.empty()) return r;
+  const std::vector<double> mean = means(per, names.size());
+  for (size_t i = 0; i < names.size(); ++i) r.moves.emplace_back(names[i], mean[i]);
+  std::stable_sort(r.moves.begin(), r.moves.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  return r;
+}
 
 bool sampled_values(const AnyState& st, int seat, uint64_t seed, int samples, std::vector<std::string>& names,
                     std::vector<std::vector<double>>& out, Clock::time_point deadline) {
@@ -197,34 +269,15 @@ HandReview review_hand(const nlohmann::json& record, int seat, int hand, const R
   r.game = s.entry().name;
   r.hand = hand;
   r.seat = seat;
-  const auto& probe = s.state();
-  bool solved = false;
   const bool line_game = typed<line::LineGame>(s.state()) != nullptr;
-  if (const auto* ls = typed<line::LineGame>(probe)) {
-    solved = true;
-    r.unit = ls->rules().scoring == line::Scoring::Wins ? "wins" : "points";
-  } else if (const auto* ts = typed<texas42::Texas42>(probe)) {
-    solved = true;
-    r.unit = ts->rules().scoring == texas42::Scoring::Points ? "points" : "marks";
-  } else {
-    r.method = strongest_fair_bot(s.entry());
-    r.unit = typed<mexican_train::MexicanTrain>(probe) ? "pips" : "chips";
-  }
-  if (solved) {
-    r.method = "sampled solver";
-    r.samples = o.samples;
-  }
+  const bool solved = line_game || typed<texas42::Texas42>(s.state()) != nullptr;
+  r.unit = unit_of(s.state());
+  r.method = solved ? "sampled solver" : strongest_fair_bot(s.entry());
+  if (solved) r.samples = o.samples;
   r.thresholds = thresholds_for(r.unit);
-  // Mexican Train's ismcts reward is a pip difference over 8 x the set's top
-  // pip (mexican_train/bots.cpp); Dice & Dominoes' is 2 x won / pot - 1 (the
-  // pot is known once the hand is over, below).
-  double scale = 1;
-  if (const auto* ms = typed<mexican_train::MexicanTrain>(probe)) scale = 8.0 * ms->rules().max_pip();
 
   Evaluator eval;
-  eval.entry = &s.entry();
   eval.o = o;
-  eval.seed = s.seed();
   for (size_t k = 0; k < events.size(); ++k) {
     const int done = static_cast<int>(s.state().hands().size());
     if (done >= hand) break;
@@ -238,36 +291,19 @@ HandReview review_hand(const nlohmann::json& record, int seat, int hand, const R
         // The record's text is canonical; compare through the game's own parse to be safe.
         auto copy = s.state().clone();
         m.played = copy->apply(seat, e.text);
-        const uint64_t seed = s.seed() ^ (0x9e3779b97f4a7c15ULL * (k + 1));
         std::vector<std::string> names;
         std::vector<std::vector<double>> per;  // [sample][move]
-        if (solved) {
-          const double spent = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-          const double cap = std::min(o.fair_ms, o.fair_hand_ms - spent);
-          if (cap > 0)
-            sampled_values(s.state(), seat, seed, o.samples, names, per,
-                           Clock::now() + std::chrono::microseconds(static_cast<int64_t>(cap * 1000)));
-          if (per.empty()) {
-            ++r.unsolved;
-            s.apply_event(e);
-            continue;
-          }
-          m.samples = static_cast<int>(per.size());
-        } else {
-          bool unused = false;
-          const Values v = eval(s.state(), seat, k, unused);
-          if (v.empty()) {
-            ++r.unsolved;
-            s.apply_event(e);
-            continue;
-          }
-          per.emplace_back();
-          for (const auto& [mv, x] : v) names.push_back(mv), per[0].push_back(x);
+        const double spent = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+        const double cap = std::min(o.fair_ms, o.fair_hand_ms - spent);
+        if (cap > 0 || !solved) decision_values(s.state(), seat, review_seed(s.seed(), k), o, cap_from_now(cap), names, per);
+        if (per.empty()) {
+          ++r.unsolved;
+          s.apply_event(e);
+          continue;
         }
+        if (solved) m.samples = static_cast<int>(per.size());
         const size_t nm = names.size(), ns = per.size();
-        std::vector<double> mean(nm, 0);
-        for (const auto& row : per)
-          for (size_t i = 0; i < nm; ++i) mean[i] += row[i] / static_cast<double>(ns);
+        const std::vector<double> mean = means(per, nm);
         size_t best = 0, played = 0;
         for (size_t i = 0; i < nm; ++i) {
           if (mean[i] > mean[best]) best = i;
@@ -293,7 +329,7 @@ HandReview review_hand(const nlohmann::json& record, int seat, int hand, const R
         // Face up: the exact solver on the real deal, a second line only.
         if (solved && o.face_up) {
           bool bound = false;
-          const Values fv = eval(s.state(), seat, k, bound);
+          const Values fv = eval(s.state(), seat, bound);
           if (!fv.empty()) {
             m.face_up = true;
             m.face_up_best = fv.front().first;
@@ -315,17 +351,7 @@ HandReview review_hand(const nlohmann::json& record, int seat, int hand, const R
   if (static_cast<int>(hands.size()) < hand)
     throw Error(fmt::format("hand {} is not finished: the record has {} finished hand{}", hand, hands.size(),
                             hands.size() == 1 ? "" : "s"));
-  if (r.unit == "chips") {
-    const auto d = nlohmann::json::parse(hands[static_cast<size_t>(hand - 1)].detail_json, nullptr, false);
-    scale = d.is_object() && d.contains("pot") && d["pot"].is_number() ? d["pot"].get<double>() / 2 : 1;
-  }
   for (auto& m : r.moves) {
-    if (scale != 1) {
-      for (auto& [mv, v] : m.values) v *= scale;
-      m.best_value *= scale;
-      m.played_value *= scale;
-      m.se *= scale;
-    }
     m.loss = std::max(0.0, m.best_value - m.played_value);
     if (m.played == m.best || m.loss <= 1e-9) {  // a move as good as the best is the best
       m.loss = 0;

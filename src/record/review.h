@@ -77,7 +77,34 @@ struct ReviewOptions {
   double fair_ms = 2000;        // per decision
   double fair_hand_ms = 8000;   // all of one review's decisions
   bool face_up = true;          // add the every-hand-known line
+  double think_ms = 0;          // > 0: the bot-valued games' bot thinks this long instead of `iterations`
 };
+
+// The coach's options for a bot budget (`--iterations`, `--think-ms`, the
+// protocol's fields): iterations are the deals sampled (line games, Texas 42)
+// or the bot's iterations (the others), with no clock (reproducible); a time
+// caps the sampled solves of the decision or is the bot's time; neither: the
+// review's defaults (16 deals, at most 2 s).
+ReviewOptions coach_options(const BotOptions& budget);
+
+// The seed of the review's values for the decision at `event` of a record
+// of seed `game_seed`.
+uint64_t review_seed(uint64_t game_seed, size_t event);
+
+// Each legal move's expected value for `seat` from what the seat can know,
+// in the review's unit: the numbers of the review, of hints and of the
+// protocol's `values` (docs/bots.md, "Hints"). Line games and Texas 42: the
+// mean over o.samples deals consistent with the seat's view, each solved
+// (sampled_values); Mexican Train and Dice & Dominoes: the strongest fair
+// bot's values at o.iterations (or o.think_ms) turned into pips or chips.
+// The same state, seat, seed and options give the same numbers.
+struct ExpectedValues {
+  std::string method;  // "sampled solver" or the bot's name
+  std::string unit;    // as HandReview::unit
+  int samples = 0;     // deals solved (fewer than asked where the time cap struck; 0 for the bot)
+  std::vector<std::pair<std::string, double>> moves;  // every legal move, best first (empty: none in time)
+};
+ExpectedValues expected_values(const AnyState& st, int seat, uint64_t seed, const ReviewOptions& o = {});
 
 // How many standard errors a loss must clear before it counts.
 constexpr double kNoiseSe = 2;

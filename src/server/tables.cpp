@@ -1329,18 +1329,17 @@ json Hub::hint(const std::string& id, const std::string& token) {
     if (!t->session->state().actor().acts(seat)) throw ApiError(409, "not your turn");
     st = t->session->state().clone();
     version = t->session->events().size();
-    seed = t->seed ^ (0x51ed270b27a3c4e5ULL + version);
+    seed = values_bot_seed(t->seed, seat);
   }
-  // Thinking happens outside the table's lock, on a copy: the bot sees only
-  // this seat's observation (AnyState::bot_values), like every bot.
-  const GameEntry& g = find_game(st->game());
-  const std::string name = strongest_fair_bot(g);
-  BotOptions o;
-  o.think_ms = cfg_.strong_ms;
-  auto bot = make_bot(g, name, seed, o);
+  // Thinking happens outside the table's lock, on a copy, from this seat's
+  // observation only: the coach's expected values in the player's unit
+  // (record/review.h), as the terminal's hint and the protocol's `values`
+  // give them for the same seed, with the review's default budget.
+  const ExpectedValues ev = expected_values(*st, seat, seed);
   json moves = json::array();
-  for (const auto& [m, v] : st->bot_values(seat, *bot)) moves.push_back({{"move", m}, {"value", v}});
-  return {{"table", id}, {"seat", seat}, {"version", version}, {"bot", name}, {"moves", moves}};
+  for (const auto& [m, v] : ev.moves) moves.push_back({{"move", m}, {"value", v}});
+  return {{"table", id}, {"seat", seat}, {"version", version}, {"bot", ev.method}, {"method", ev.method},
+          {"unit", ev.unit}, {"moves", moves}};
 }
 
 json Hub::review(const std::string& id, const std::string& token, int hand, std::optional<int> seat) {

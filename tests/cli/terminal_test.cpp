@@ -154,12 +154,16 @@ TEST(Terminal, ConsistentWording) {
   EXPECT_FALSE(has(rules, "=true") || has(rules, "=false")) << rules;
   const std::string games = run("engine <<'EOF'\n{\"cmd\":\"games\"}\nEOF");
   EXPECT_TRUE(has(games, R"("bots":["random","greedy","pimc","ismcts","omniscient"],"family":"line")")) << games;
-  const std::string hint = play("latin --seed 3 --iterations 100", "hint\n");
+  // A hint: the coach's expected values in the player's unit (issue 23, 4).
+  const std::string hint = play("latin --seed 3 --iterations 8", "hint\n");
   EXPECT_TRUE(has(std::regex_replace(hint, std::regex(R"(\s+)"), " "),
-                  "Move values by ismcts, in how good it looks for your side, from -1 (a sure loss) to +1 (a sure win)"))
+                  "Expected values over 8 deals consistent with what you can see, each solved, in points for your "
+                  "side this hand"))
       << hint;
   const std::string t42 = play("texas-42 --seed 3 --iterations 4", "hint\n");
-  EXPECT_TRUE(has(t42, "Move values by pimc, in marks for your side")) << t42;
+  EXPECT_TRUE(has(std::regex_replace(t42, std::regex(R"(\s+)"), " "),
+                  "Expected values over 4 deals consistent with what you can see, each solved, in marks for your side"))
+      << t42;
   EXPECT_TRUE(has(run("arena mexican-train --bots greedy,random --games 2 -o rounds=1"),
                   "penalty/hand: the pips left in hand, so lower is better"));
   EXPECT_TRUE(has(play("latin --seed 3 --bots omniscient", "quit\n"),
@@ -370,6 +374,11 @@ TEST(Terminal, HintAgreesWithValues) {
       got.push_back((*it)[1]);
     EXPECT_FALSE(got.empty()) << hint;
     EXPECT_EQ(got, want) << game << "\n" << hint << values;
+    // Expected values in the player's unit (issue 23, 4), never a bot's -1..+1.
+    EXPECT_TRUE(has(hint, "Expected values")) << hint;
+    EXPECT_TRUE(has(hint, game == "dice-and-dominoes" ? "chips for your seat" : game == "latin" ? "points for your side" : "marks"))
+        << hint;
+    EXPECT_FALSE(has(hint, "sure loss")) << hint;
   }
   // A Texas 42 bid's value is the bidding model's, and says so.
   const std::string bid = play("texas-42 --seed 3 --iterations 4", "hint\n");

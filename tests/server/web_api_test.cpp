@@ -84,6 +84,9 @@ TEST(WebApi, HintValuesEveryLegalMoveForTheSeatToActOnly) {
   ASSERT_EQ(status, 200) << h.dump();
   EXPECT_EQ(h["seat"], actor);
   EXPECT_EQ(h["version"], mine["version"]);
+  // The coach's expected values in the player's unit (issue 23, 4).
+  EXPECT_EQ(h["unit"], "points");
+  EXPECT_EQ(h["method"], "sampled solver");
   std::set<std::string> legal(mine["legal"].begin(), mine["legal"].end()), valued;
   double last = 1e300;
   for (const auto& m : h["moves"]) {

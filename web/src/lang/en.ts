@@ -157,7 +157,7 @@ export const en: Record<string, string> = {
 
   "hint.button": "Hint",
   "hint.thinking": "Thinking…",
-  "hint.title": "Best moves, by the strongest fair bot from your view",
+  "hint.title": "Best moves: expected values from what you can see",
   "hint.none": "No values for this move.",
 
   "move.pass": "Pass",

@@ -157,7 +157,7 @@ export const es: Record<string, string> = {
 
   "hint.button": "Pista",
   "hint.thinking": "Pensando…",
-  "hint.title": "Mejores jugadas, según el bot más fuerte con lo que tú ves",
+  "hint.title": "Mejores jugadas: valor esperado según lo que tú ves",
   "hint.none": "Sin valores para esta jugada.",
 
   "move.pass": "Paso",

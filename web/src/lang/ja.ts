@@ -157,7 +157,7 @@ export const ja: Record<string, string> = {
 
   "hint.button": "ヒント",
   "hint.thinking": "考え中…",
-  "hint.title": "最強の公正なボットによる評価（あなたの視点）",
+  "hint.title": "最善手：あなたに見える情報からの期待値",
   "hint.none": "この手には評価がありません。",
 
   "move.pass": "パス",
