@@ -57,6 +57,13 @@ void add_serve(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--think-burst", cfg->limits.think.burst, "Hints, reviews and replays at once per client address")
       ->capture_default_str();
+  cmd->add_option("--quickmatch-wait", cfg->hub.quickmatch_wait_s,
+                  "Seconds a quick match waits for people before bots fill the empty seats")
+      ->check(CLI::Range(0.0, 3600.0))
+      ->capture_default_str();
+  cmd->add_option("--claim", cfg->hub.claim_s, "Seconds a seat taken from the lobby waits for its player to connect")
+      ->check(CLI::Range(1, 86400))
+      ->capture_default_str();
   cmd->add_option("--player-rate", cfg->limits.player.rate, "New players and logins per second per client address")
       ->capture_default_str();
   cmd->add_option("--player-burst", cfg->limits.player.burst, "New players and logins at once per client address")

@@ -90,11 +90,21 @@ export const api = {
   // Sitting down: the seat takes the player's name.
   join: (id: string, token: string, key: string) => call<StateMsg>("POST", `/api/tables/${id}/join`, { token, key }),
   rematch: (id: string, token: string) => call<Rematch>("POST", `/api/tables/${id}/rematch`, { token }),
+  // Quick match: wait for others (docs/server.md); the status; leaving.
+  quickmatch: (body: Record<string, unknown>) => call<QuickMatch>("POST", "/api/quickmatch", body),
+  quickmatchStatus: (key: string) => call<QuickMatch>("GET", `/api/quickmatch?key=${encodeURIComponent(key)}`),
+  quickmatchLeave: (key: string) => call<QuickMatch>("DELETE", `/api/quickmatch?key=${encodeURIComponent(key)}`),
   // A free seat of a public table (the lobby's "Sit down").
   sit: (id: string, body: Record<string, unknown>) => call<{ table: string; seat: number; token: string }>("POST", `/api/tables/${id}/sit`, body),
   chat: (id: string, token: string, line: { text?: string; phrase?: string }) =>
     call<{ line: unknown }>("POST", `/api/tables/${id}/chat`, { token, ...line }),
 };
+
+// Where a quick match stands: still waiting (with how many are there), or seated.
+export interface QuickMatch {
+  status: "waiting" | "seated" | "cancelled"; game: string;
+  waiting?: number; seats?: number; seconds_left?: number; table?: string; seat?: number; token?: string;
+}
 
 // A public table waiting for players, as the lobby's feed lists it.
 export interface LobbyTable {

@@ -1,5 +1,5 @@
 // The lobby: quick games, a game and preset, its options, the seats, create.
-import { api, ApiError, GameInfo, LobbyTable, saveTable, savedTables, forgetTable, myPlayer, forgetMyPlayer } from "./api";
+import { api, ApiError, GameInfo, LobbyTable, saveTable, savedTables, forgetTable, myPlayer, forgetMyPlayer, saveMyPlayer, Player } from "./api";
 import { h, clear } from "./dom";
 import { currentLang, t, hasKey, langPicker } from "./i18n";
 import { tileSvg } from "./tiles";
@@ -107,6 +107,7 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
     }, h("strong", null, gameName(name)), h("span", null, t("lobby.quick_vs_bots", { n: n - 1 }))));
   }
   quick.appendChild(qrow);
+  quick.appendChild(quickMatch(all, go, status));
   main.appendChild(quick);
   main.appendChild(openTables(go, status));
 
@@ -251,6 +252,73 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
         h("button", { class: "link", onclick: () => { forgetTable(s.id); renderLobby(root, go); } }, t("lobby.forget"))));
     main.appendChild(h("section", { class: "card" }, h("h2", null, t("lobby.my_tables")), list));
   }
+}
+
+// Quick match: "Find players" for a game waits for others who asked for the
+// same (a name first, once); the count and the seconds until bots fill the
+// empty seats are shown; once seated, to the table.
+function quickMatch(all: GameInfo[], go: (url: string) => void, status: HTMLElement): HTMLElement {
+  const box = h("div", { class: "qm" });
+  const games = ["latin", "mexican-train", "texas-42", "dice-and-dominoes"].filter((n) => all.some((g) => g.name === n));
+  let poll = 0;
+  const stop = () => { if (poll) clearInterval(poll); poll = 0; };
+  const idle = () => {
+    stop();
+    clear(box);
+    box.append(h("h3", null, t("qm.title")), h("p", { class: "muted" }, t("qm.help")),
+      h("div", { class: "qm-row" }, games.map((n) => h("button", { class: "action", "data-qm": n, onclick: () => start(n) }, gameName(n)))));
+  };
+  const me = async (): Promise<Player> => {
+    const p = myPlayer();
+    if (p) return p;
+    // A name first: the same form as at a table.
+    return new Promise((resolve) => {
+      clear(box);
+      const input = h("input", { id: "qm-name", maxlength: "32", autocomplete: "nickname", required: true, "aria-label": t("name.label") }) as HTMLInputElement;
+      const err = h("p", { class: "error", role: "alert" });
+      box.append(h("form", { class: "qm-name", onsubmit: async (e: Event) => {
+        e.preventDefault();
+        try { const made = await api.createPlayer(input.value); saveMyPlayer(made); resolve(made); } catch (x) { err.textContent = String((x as Error).message); }
+      } }, h("label", { for: "qm-name" }, t("name.label")), input, h("button", { class: "primary", id: "qm-name-save" }, t("qm.go"))), err);
+      input.focus();
+    });
+  };
+  const start = async (game: string) => {
+    status.textContent = "";
+    try {
+      let p = await me();
+      const ask = () => api.quickmatch({ key: p.key, game });
+      let r = await ask().catch(async (e) => {
+        if (!(e instanceof ApiError && e.status === 403)) throw e;
+        forgetMyPlayer(); // a key this server does not know: a new player
+        p = await me();
+        return ask();
+      });
+      const show = (q: typeof r) => {
+        if (q.status === "seated" && q.table && q.token) {
+          stop();
+          saveTable({ id: q.table, token: q.token, game, seat: q.seat ?? -1, created: Date.now(), invites: {}, spectate: "" });
+          go(tableUrl(q.table, q.token));
+          return;
+        }
+        clear(box);
+        box.append(h("h3", null, t("qm.title")),
+          h("p", { class: "qm-wait", "aria-live": "polite" }, t("qm.waiting", { game: gameName(game), n: q.waiting ?? 1, seats: q.seats ?? 4 })),
+          h("p", { class: "muted" }, t("qm.bots_in", { s: Math.ceil(q.seconds_left ?? 0) })),
+          h("button", { class: "link", id: "qm-cancel", onclick: () => { stop(); api.quickmatchLeave(p.key).catch(() => {}); idle(); } }, t("common.cancel")));
+      };
+      show(r);
+      if (r.status !== "seated") poll = window.setInterval(async () => {
+        if (!box.isConnected) { stop(); api.quickmatchLeave(p.key).catch(() => {}); return; } // left the lobby: stop waiting
+        try { r = await api.quickmatchStatus(p.key); show(r); } catch (e) { stop(); idle(); status.textContent = String((e as Error).message); }
+      }, 1000);
+    } catch (e) {
+      idle();
+      status.textContent = String((e as Error).message);
+    }
+  };
+  idle();
+  return box;
 }
 
 // The public tables waiting for players, live (the lobby's feed: the list,

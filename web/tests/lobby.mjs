@@ -2,7 +2,9 @@
 // `boneyard serve`: a table made with a seat for "Anyone" appears live in
 // another browser's lobby; "Sit down" takes that person to the seat, the
 // game starts, and the table leaves every lobby; a name that is markup is
-// shown as text. Screenshots build/screenshots/lobby-open-*.png.
+// shown as text. Quick match (issue 25, 3): two browsers that ask for the
+// same game land at one table, bots in the other seats after the wait.
+// Screenshots build/screenshots/lobby-open-*.png, lobby-quickmatch.png.
 //   node tests/lobby.mjs BONEYARD_EXE SCREENSHOT_DIR
 // Exits 77 (ctest: skipped) with a message when Chromium is missing.
 import { spawn } from "node:child_process";
@@ -23,7 +25,7 @@ const puppeteer = (await import("puppeteer-core")).default;
 mkdirSync(shots, { recursive: true });
 
 const tmp = mkdtempSync(join(tmpdir(), "boneyard-lobby-"));
-const server = spawn(exe, ["serve", "--port", "0", "--db", join(tmp, "t.db"), "--static", join(webDir, "dist")], { stdio: ["ignore", "pipe", "pipe"] });
+const server = spawn(exe, ["serve", "--port", "0", "--db", join(tmp, "t.db"), "--static", join(webDir, "dist"), "--quickmatch-wait", "3"], { stdio: ["ignore", "pipe", "pipe"] });
 const port = await new Promise((res, rej) => {
   let out = "";
   server.stdout.on("data", (d) => { out += d; const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out); if (m) res(Number(m[1])); });
@@ -99,6 +101,29 @@ try {
   const gone = await pc.waitForFunction((t) => !document.querySelector(`.open-tables li[data-table="${t}"]`), { timeout: 10000 }, id).then(() => true, () => false);
   check(gone, "a full table leaves the other lobbies live");
   check(!(await listed(pc, id)), "and is not listed any more");
+
+  // Quick match: two people, each naming themselves once, ask for latin.
+  const pd = await newPage(), pe = await newPage({ width: 390, height: 844 });
+  for (const [p, name] of [[pd, "Dee"], [pe, "Eve"]]) {
+    await p.goto(base + "/");
+    await p.waitForSelector('button[data-qm="latin"]');
+    await p.click('button[data-qm="latin"]');
+    await p.waitForSelector("#qm-name");
+    await p.type("#qm-name", name);
+    await p.click("#qm-name-save");
+  }
+  const waitShown = await pe.waitForFunction(() => /Looking for players for Latin dominoes: [12] of 4 here/.test(document.querySelector(".qm-wait")?.textContent || ""), { timeout: 8000 }).then(() => true, () => false);
+  check(waitShown, "the wait shows how many of the table's players are here");
+  await pe.screenshot({ path: join(shots, "lobby-quickmatch.png") });
+  const at = async (p) => { await p.waitForFunction(() => /[?&]t=/.test(location.search), { timeout: 20000 }); return new URL(p.url()); };
+  const [ud, ue] = await Promise.all([at(pd), at(pe)]);
+  check(ud.searchParams.get("t") === ue.searchParams.get("t"), "both land at the same table");
+  const st = await (await fetch(`${base}/api/tables/${ud.searchParams.get("t")}?token=${ud.searchParams.get("k")}`)).json();
+  const names = st.seats.map((x) => x.name).filter(Boolean).sort().join(",");
+  const bots = st.seats.filter((x) => x.player.startsWith("bot:")).length;
+  check(names === "Dee,Eve" && bots === 2, `at their seats with their names (${names}), bots in the other two (${bots})`);
+  const plays = await pe.waitForFunction(() => ["playing", "over"].includes(document.querySelector(".table")?.dataset.status), { timeout: 15000 }).then(() => true, () => false);
+  check(plays, "and the game starts");
 } catch (e) {
   console.error("FAIL " + (e.stack || e));
   failures++;
