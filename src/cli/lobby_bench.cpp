@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <iostream>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "cli/common.h"
@@ -91,12 +92,16 @@ void add_lobby_bench(CLI::App& app) {
   auto changes = std::make_shared<int>(300);
   auto rate = std::make_shared<double>(50);
   auto threads = std::make_shared<int>(2);
+  auto rounds = std::make_shared<int>(50);
   auto as_json = std::make_shared<bool>(false);
   cmd->add_option("--watchers", *watchers, "Lobby watchers (WebSockets on /ws/lobby)")->check(CLI::Range(1, 20000))->capture_default_str();
   cmd->add_option("--changes", *changes, "Lobby changes to make")->check(CLI::Range(1, 100000))->capture_default_str();
   cmd->add_option("--rate", *rate, "Changes per second")->check(CLI::Range(0.1, 10000.0))->capture_default_str();
   cmd->add_option("--threads", *threads, "Server network threads (the watchers get as many of their own)")
       ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  cmd->add_option("--quickmatch-rounds", *rounds, "Quick matches of four players to time (0: none)")
+      ->check(CLI::Range(0, 10000))
       ->capture_default_str();
   cmd->add_flag("--json", *as_json, "One JSON object on stdout instead of the report");
   cmd->callback([=] {
@@ -114,6 +119,7 @@ void add_lobby_bench(CLI::App& app) {
     std::vector<double> all;
     int64_t got = 0, gaps = 0, failed = 0;
     double seconds = 0;
+    std::vector<double> qm_ms;
     {
       server::Server srv(c);
       srv.start();
@@ -156,6 +162,22 @@ void add_lobby_bench(CLI::App& app) {
              std::any_of(ws.begin(), ws.end(), [&](const auto& w) { return !w->failed && w->changes < want; }))
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      // Quick match: four players wait; the time from the fourth's request
+      // until all four hold a seat at one table.
+      for (int r = 0; r < *rounds; ++r) {
+        std::vector<std::string> keys;
+        for (int i = 0; i < 4; ++i) keys.push_back(srv.hub().create_player({{"name", fmt::format("Bench {}", i)}}).at("key"));
+        for (int i = 0; i < 3; ++i) srv.hub().quickmatch_join({{"key", keys[static_cast<size_t>(i)]}, {"game", "latin"}});
+        const auto q0 = std::chrono::steady_clock::now();
+        srv.hub().quickmatch_join({{"key", keys[3]}, {"game", "latin"}});
+        std::set<std::string> tables;
+        for (const auto& k : keys) {
+          const json st = srv.hub().quickmatch_status({{"key", k}});
+          if (st.at("status") == "seated") tables.insert(st.at("table").get<std::string>());
+        }
+        if (tables.size() != 1) throw Error("lobby-bench: a quick match did not seat its four players at one table");
+        qm_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - q0).count());
+      }
       guard.reset();
       ioc.stop();
       for (auto& t : pool) t.join();
@@ -169,11 +191,14 @@ void add_lobby_bench(CLI::App& app) {
     }
     for (const char* ext : {"", "-wal", "-shm", ".lock"}) fs::remove(db.string() + ext);
     std::sort(all.begin(), all.end());
+    std::sort(qm_ms.begin(), qm_ms.end());
+    auto qpct = [&](double q) { return qm_ms.empty() ? 0.0 : qm_ms[std::min(qm_ms.size() - 1, static_cast<size_t>(static_cast<double>(qm_ms.size()) * q))]; };
     auto pct = [&](double q) { return all.empty() ? 0.0 : all[std::min(all.size() - 1, static_cast<size_t>(static_cast<double>(all.size()) * q))]; };
     const json out{{"watchers", *watchers}, {"changes", *changes},   {"rate", *rate},       {"delivered", got},
                    {"expected", static_cast<int64_t>(*watchers) * *changes}, {"gaps", gaps}, {"incomplete_watchers", failed},
                    {"p50_ms", pct(0.5)},   {"p99_ms", pct(0.99)},   {"max_ms", all.empty() ? 0.0 : all.back()},
-                   {"seconds", seconds}};
+                   {"seconds", seconds}, {"quickmatch_rounds", qm_ms.size()}, {"quickmatch_p50_ms", qpct(0.5)},
+                   {"quickmatch_p99_ms", qpct(0.99)}};
     if (*as_json) {
       std::cout << out.dump() << "\n";
     } else {
@@ -181,9 +206,10 @@ void add_lobby_bench(CLI::App& app) {
       std::cout << fmt::format(
           "lobby-bench: {} watchers, {} changes at {}/s\n"
           "  change -> every watcher: p50 {:.3f} ms, p99 {:.3f} ms, max {:.3f} ms\n"
-          "  delivered {} of {} (gaps in versions: {}; watchers that missed changes or failed: {})\n",
+          "  delivered {} of {} (gaps in versions: {}; watchers that missed changes or failed: {})\n"
+          "  quick match, four waiting players seated at one table ({} rounds): p50 {:.3f} ms, p99 {:.3f} ms\n",
           *watchers, *changes, *rate, pct(0.5), pct(0.99), all.empty() ? 0.0 : all.back(), got,
-          static_cast<int64_t>(*watchers) * *changes, gaps, failed);
+          static_cast<int64_t>(*watchers) * *changes, gaps, failed, qm_ms.size(), qpct(0.5), qpct(0.99));
     }
     if (failed > 0 || gaps > 0) throw Error("lobby-bench: some watchers missed changes (see above)");
   });
