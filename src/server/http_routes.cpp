@@ -261,6 +261,10 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Reque
       if (method == "DELETE") return ok(hub.quickmatch_leave(json{{"key", query("key")}}));
       throw ApiError(405, "method not allowed: use POST, GET or DELETE");
     }
+    if (seg.size() == 2 && seg[1] == "leaderboard") {
+      need("GET");
+      return ok(hub.leaderboard(query("game")));
+    }
     if (seg.size() == 2 && seg[1] == "lobby") {
       need("GET");
       return ok(hub.lobby());

@@ -157,17 +157,6 @@ std::string string_field(const json& body, const char* key) {
   if (!body.contains(key) || !body[key].is_string()) throw ApiError(400, fmt::format("'{}' must be a string", key));
   return body[key].get<std::string>();
 }
-
-template <class F>
-auto stored(F&& f) {
-  try {
-    return f();
-  } catch (const ApiError&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw ApiError(503, fmt::format("storage failed: {}", e.what()));
-  }
-}
 }  // namespace
 
 void Table::people_meta(json& meta) const {
@@ -302,7 +291,7 @@ json Hub::player(const std::string& id) {
     games.push_back(std::move(j));
   }
   // Ratings per family come with the rating system; none yet.
-  return {{"id", p->id}, {"name", p->name}, {"created", p->created}, {"ratings", json::object()}, {"games", games}};
+  return {{"id", p->id}, {"name", p->name}, {"created", p->created}, {"ratings", ratings_json(p->id)}, {"games", games}};
 }
 
 // The same seats and options at a new table (its own secret, commitment and

@@ -25,24 +25,6 @@ std::string text_field(const json& body, const char* key) {
   return body[key].get<std::string>();
 }
 
-// A partnership game: seats k and k+2 are partners (Texas 42; the line
-// games played in teams).
-bool partnership(const GameEntry& g, const json& options) {
-  if (g.family == "texas-42") return true;
-  if (g.family != "line") return false;
-  std::string players = "teams";
-  try {
-    const json d = g.describe();
-    if (d.contains("options") && d["options"].contains("players")) {
-      const json& v = d["options"]["players"];
-      players = v.is_string() ? v.get<std::string>() : v.dump();
-    }
-  } catch (const std::exception&) {
-  }
-  if (options.contains("players")) players = options["players"].get<std::string>();
-  return players == "teams";
-}
-
 }  // namespace
 
 json Hub::quickmatch_join(const json& body) {
@@ -98,7 +80,7 @@ json Hub::quickmatch_join(const json& body) {
   s.options = options;
   s.pool = fmt::format("{}|{}|{}", game, options.dump(), rated);
   s.seats = n;
-  s.teams = n == 4 && partnership(*entry, options);
+  s.teams = n == 4 && partnership_game(*entry, options);
   s.level = level;
   s.rated = rated;
   s.with = with;
@@ -180,7 +162,7 @@ void Hub::quickmatch_arm() {
 void Hub::quickmatch_form(const std::string& pool, bool timed_out) {
   std::vector<Seeker*> group;
   int n = 0;
-  bool teams = false;
+  bool teams = false, rated = false;
   std::string level, game;
   json options;
   {
@@ -197,6 +179,7 @@ void Hub::quickmatch_form(const std::string& pool, bool timed_out) {
     for (auto* s : group) s->forming = true;
     teams = group.front()->teams;
     level = group.front()->level;
+    rated = group.front()->rated;
     game = group.front()->game;
     options = group.front()->options;
   }
@@ -239,7 +222,7 @@ void Hub::quickmatch_form(const std::string& pool, bool timed_out) {
   std::string err;
   try {
     // Everyone seated must come: a table whose players never all join closes.
-    made = create(json{{"game", game}, {"options", options}, {"seats", seats}, {"expire_s", cfg_.quickmatch_expire_s}}, "", &people);
+    made = create(json{{"game", game}, {"options", options}, {"seats", seats}, {"expire_s", cfg_.quickmatch_expire_s}, {"rated", rated}}, "", &people);
   } catch (const std::exception& e) {
     err = e.what();
   }

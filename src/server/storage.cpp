@@ -141,6 +141,12 @@ void Storage::open() {
   exec("CREATE TABLE IF NOT EXISTS chat (table_id TEXT NOT NULL, n INTEGER NOT NULL, audience INTEGER NOT NULL, "
        "seat INTEGER NOT NULL, text TEXT NOT NULL, phrase TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (table_id, n))");
   exec("CREATE TABLE IF NOT EXISTS probe (k INTEGER PRIMARY KEY, at INTEGER NOT NULL)");
+  // Ratings per subject (a player's id, or "bot:LEVEL") and family, and
+  // every rated game's result in each one's history.
+  exec("CREATE TABLE IF NOT EXISTS ratings (subject TEXT NOT NULL, family TEXT NOT NULL, rating REAL NOT NULL, "
+       "rd REAL NOT NULL, volatility REAL NOT NULL, games INTEGER NOT NULL, PRIMARY KEY (subject, family))");
+  exec("CREATE TABLE IF NOT EXISTS rating_history (subject TEXT NOT NULL, family TEXT NOT NULL, table_id TEXT NOT NULL, "
+       "rating REAL NOT NULL, rd REAL NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (subject, family, table_id))");
 }
 
 void Storage::exec(const char* sql) {
@@ -176,6 +182,24 @@ void Storage::apply(const Write& w) {
   if (w.table.empty()) {  // the probe
     exec("INSERT OR REPLACE INTO probe (k, at) VALUES (1, strftime('%s','now'))");
     return;
+  }
+  for (const StoredRating& r : w.ratings) {
+    Stmt st(db_, "INSERT OR REPLACE INTO ratings (subject, family, rating, rd, volatility, games) VALUES (?, ?, ?, ?, ?, ?)");
+    st.text(1, r.subject);
+    st.text(2, r.family);
+    sqlite3_bind_double(st.s, 3, r.rating);
+    sqlite3_bind_double(st.s, 4, r.rd);
+    sqlite3_bind_double(st.s, 5, r.volatility);
+    st.integer(6, r.games);
+    st.done();
+    Stmt h(db_, "INSERT OR REPLACE INTO rating_history (subject, family, table_id, rating, rd, at) "
+                "VALUES (?, ?, ?, ?, ?, strftime('%s','now'))");
+    h.text(1, r.subject);
+    h.text(2, r.family);
+    h.text(3, w.table);
+    sqlite3_bind_double(h.s, 4, r.rating);
+    sqlite3_bind_double(h.s, 5, r.rd);
+    h.done();
   }
   if (w.erase) {
     Stmt ev(db_, "DELETE FROM events WHERE table_id = ?");
@@ -392,6 +416,71 @@ std::optional<StoredPlayer> Storage::player_where(const char* sql, const std::st
   st.text(1, arg);
   if (sqlite3_step(st.s) != SQLITE_ROW) return std::nullopt;
   return StoredPlayer{st.col_text(0), st.col_text(1), st.col_text(2), sqlite3_column_int64(st.s, 3)};
+}
+
+namespace {
+StoredRating rating_row(Stmt& st) {
+  StoredRating r;
+  r.subject = st.col_text(0);
+  r.family = st.col_text(1);
+  r.rating = sqlite3_column_double(st.s, 2);
+  r.rd = sqlite3_column_double(st.s, 3);
+  r.volatility = sqlite3_column_double(st.s, 4);
+  r.games = sqlite3_column_int(st.s, 5);
+  r.name = st.col_text(6);
+  return r;
+}
+constexpr const char* kRatingCols =
+    "SELECT r.subject, r.family, r.rating, r.rd, r.volatility, r.games, COALESCE(p.name, '') FROM ratings r "
+    "LEFT JOIN players p ON p.id = r.subject ";
+}  // namespace
+
+std::optional<StoredRating> Storage::rating(const std::string& subject, const std::string& family) {
+  std::lock_guard lk(m_);
+  if (!db_) throw Error("storage: the database is not open");
+  Stmt st(db_, (std::string(kRatingCols) + "WHERE r.subject = ? AND r.family = ?").c_str());
+  st.text(1, subject);
+  st.text(2, family);
+  if (sqlite3_step(st.s) != SQLITE_ROW) return std::nullopt;
+  return rating_row(st);
+}
+
+std::vector<StoredRating> Storage::leaderboard(const std::string& family, bool bots, int limit) {
+  std::lock_guard lk(m_);
+  if (!db_) throw Error("storage: the database is not open");
+  Stmt st(db_, (std::string(kRatingCols) + "WHERE r.family = ? AND (r.subject LIKE 'bot:%') = ? "
+                                           "ORDER BY r.rating - 2 * r.rd DESC, r.rating DESC LIMIT ?")
+                   .c_str());
+  st.text(1, family);
+  st.integer(2, bots ? 1 : 0);
+  st.integer(3, limit);
+  std::vector<StoredRating> out;
+  while (sqlite3_step(st.s) == SQLITE_ROW) out.push_back(rating_row(st));
+  return out;
+}
+
+std::vector<StoredRating> Storage::ratings_of(const std::string& subject) {
+  std::lock_guard lk(m_);
+  if (!db_) throw Error("storage: the database is not open");
+  Stmt st(db_, (std::string(kRatingCols) + "WHERE r.subject = ? ORDER BY r.family").c_str());
+  st.text(1, subject);
+  std::vector<StoredRating> out;
+  while (sqlite3_step(st.s) == SQLITE_ROW) out.push_back(rating_row(st));
+  return out;
+}
+
+std::vector<RatingPoint> Storage::rating_history(const std::string& subject, const std::string& family, int limit) {
+  std::lock_guard lk(m_);
+  if (!db_) throw Error("storage: the database is not open");
+  Stmt st(db_, "SELECT table_id, rating, rd, at FROM rating_history WHERE subject = ? AND family = ? "
+               "ORDER BY at DESC, rowid DESC LIMIT ?");
+  st.text(1, subject);
+  st.text(2, family);
+  st.integer(3, limit);
+  std::vector<RatingPoint> out;
+  while (sqlite3_step(st.s) == SQLITE_ROW)
+    out.push_back({st.col_text(0), sqlite3_column_double(st.s, 1), sqlite3_column_double(st.s, 2), sqlite3_column_int64(st.s, 3)});
+  return out;
 }
 
 std::optional<StoredPlayer> Storage::player(const std::string& id) {

@@ -63,6 +63,20 @@ struct PlayerGame {
   int64_t created = 0;
 };
 
+// A rating (Glicko-2) of a subject in a game family: a player's id, or a
+// bot level's ("bot:casual"); with each game's result in its history.
+struct StoredRating {
+  std::string subject, family;
+  double rating = 1500, rd = 350, volatility = 0.06;
+  int games = 0;
+  std::string name;  // the player's (read only)
+};
+struct RatingPoint {
+  std::string table;
+  double rating = 0, rd = 0;
+  int64_t at = 0;
+};
+
 // One table's change, stored all or nothing: its row (at creation), its meta,
 // and events first, first+1, ...
 struct Write {
@@ -79,6 +93,8 @@ struct Write {
   std::optional<StoredPlayer> player;
   bool player_exists = false;
   std::string key_hash;
+  // With the table's meta: the ratings after its game, and their history.
+  std::vector<StoredRating> ratings;
   // Called on the writer thread, in submission order, with "" once durable
   // or the reason it was not stored. It must not wait for the storage.
   std::function<void(const std::string& error)> done;
@@ -123,6 +139,12 @@ class Storage {
   // The tables a player sits at (recorded from each table's meta
   // "player_ids"), newest first.
   std::vector<PlayerGame> player_games(const std::string& player_id, int limit);
+  // Ratings: one subject's in a family (none yet: nullopt), a family's best
+  // (players, or bot levels), a subject's history in a family (newest first).
+  std::optional<StoredRating> rating(const std::string& subject, const std::string& family);
+  std::vector<StoredRating> leaderboard(const std::string& family, bool bots, int limit);
+  std::vector<StoredRating> ratings_of(const std::string& subject);
+  std::vector<RatingPoint> rating_history(const std::string& subject, const std::string& family, int limit);
 
   // "" while the last write succeeded; else why writes fail (disk full,
   // read-only database, ...). A failing database is reopened on the next

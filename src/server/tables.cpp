@@ -49,6 +49,7 @@ json Table::meta() const {
       if (open[k]) j["seat_tokens"][std::to_string(k)] = tokens[k];
   }
   people_meta(j);
+  if (rated) j["rated_done"] = rated_done;
   if (clock_s > 0) j["clock"] = {{"bank_ms", bank_ms}, {"timeouts", timeouts}};  // the turn clock's banks
   return j;
 }
@@ -252,6 +253,13 @@ json Hub::create(const json& body, const std::string& client, const SeatPeople* 
             {"commitment", commitment_of(secret)}, {"bot_delay_ms", bot_delay}, {"drop_delay_ms", drop_delay},
             {"takeover_level", takeover}, {"provably_fair", !body.contains("seed")}, {"client", client},
             {"expire_s", expire}};
+  if (body.contains("rated")) {
+    if (!body["rated"].is_boolean()) throw ApiError(400, "'rated' must be true (the end updates the ratings) or false");
+    if (body["rated"].get<bool>()) {
+      if (body.contains("seed")) throw ApiError(400, "a rated table cannot have a 'seed': its deals would be known");
+      spec["rated"] = true;
+    }
+  }
   if (is_public) {
     spec["public"] = true;
     spec["open"] = open;
@@ -329,6 +337,8 @@ std::shared_ptr<Table> Hub::build(const StoredTable& st) {
     t->client = s.value("client", "");
     t->expire_s = s.value("expire_s", int64_t{86400});
     t->is_public = s.value("public", false);
+    t->rated = s.value("rated", false);
+    t->rated_done = st.meta.value("rated_done", false);
     t->open = s.value("open", std::vector<bool>(t->players.size(), false));
     if (t->open.size() != t->players.size()) throw Error("'open' does not match the seats");
     if (st.meta.contains("seat_tokens"))
@@ -482,6 +492,7 @@ json Hub::message(Table& t, int seat) {
                      {"autopilot", bool(t.autopilot[u])}});
   }
   m["seats"] = seats;
+  m["rated"] = t.rated;
   people_view(t, seat, m);
   if (t.clock_s > 0) m["clock"] = clock_json(t);
   json notices = json::array();
@@ -560,6 +571,7 @@ void Hub::changed(const std::shared_ptr<Table>& t) {
     leave_gate();
   }
   if (t->finished()) {
+    rate(t);
     retire(t);
     return;
   }
@@ -760,8 +772,15 @@ void Hub::join_locked(const std::shared_ptr<Table>& t, int seat, const std::opti
   t->joined[static_cast<size_t>(seat)] = true;
   bool all = true;
   for (int k = 0; k < t->n; ++k) all &= !t->human(k) || t->joined[static_cast<size_t>(k)];
-  if (all) start_game(*t);
-  else notice(*t, seat, fmt::format("seat {} has joined", seat));
+  if (!all) {
+    notice(*t, seat, fmt::format("seat {} has joined", seat));
+    return;
+  }
+  start_game(*t);
+  // Someone who joined and left before the start gets the usual grace
+  // period, then a bot plays for them (a connection cancels it).
+  for (int k = 0; k < t->n; ++k)
+    if (t->human(k) && t->connections[static_cast<size_t>(k)] == 0) arm_drop(t, k);
 }
 
 json Hub::join(const std::string& id, const std::string& token, const std::optional<std::string>& entropy,
@@ -882,7 +901,8 @@ void Hub::lobby_update(const Table& t) {
       seats.push_back(s);
     }
     entry = json{{"table", t.id}, {"game", t.game}, {"options", t.spec.value("options", json::object())},
-                 {"seats", seats}, {"free", free}, {"rated", false}, {"clock", nullptr}, {"created", t.created}};
+                 {"seats", seats}, {"free", free}, {"rated", t.rated}, {"clock", t.spec.contains("clock_s") ? t.spec["clock_s"] : json(nullptr)},
+                 {"created", t.created}};
   }
   std::lock_guard lk(lobby_m_);
   auto it = lobby_.find(t.id);

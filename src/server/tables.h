@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "record/session.h"
@@ -35,6 +36,18 @@ struct ApiError : Error {
   int status;
   ApiError(int s, const std::string& m) : Error(m), status(s) {}
 };
+
+// A read from the storage for a request: its failure is the server's (503).
+template <class F>
+auto stored(F&& f) {
+  try {
+    return f();
+  } catch (const ApiError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw ApiError(503, fmt::format("storage failed: {}", e.what()));
+  }
+}
 
 // A client that receives pushed messages (a WebSocket session). push() is
 // called from any thread, with a table's lock held: it must not block and
@@ -99,6 +112,10 @@ struct SeatPeople {
   std::vector<std::string> names, player_ids;
 };
 
+// A partnership game: seats k and k+2 are partners (Texas 42; the line
+// games played in teams). options: the table's own.
+bool partnership_game(const GameEntry& g, const nlohmann::json& options);
+
 // The bot levels a seat may have: "bot:beginner" ... "bot:expert".
 const std::vector<std::string>& bot_levels();
 
@@ -147,6 +164,8 @@ struct Table {
   // The lobby: a public table lists its open seats (human seats anyone may
   // take; their tokens are made when taken, kept in the meta).
   bool is_public = false;
+  // Rated (ratings.cpp): the end updates the ratings, once (rated_done in the meta).
+  bool rated = false, rated_done = false;
   std::vector<bool> open;
   std::map<std::pair<int, int>, nlohmann::json> reviews;  // (seat, hand): a finished hand's review
   std::vector<std::pair<int, std::weak_ptr<Subscriber>>> subs;
@@ -223,6 +242,10 @@ class Hub {
   // Quick match (quickmatch.cpp): {"key", "game", "options"?, "rated"?,
   // "level"?, "with"?} to wait; the status by the key; leaving.
   nlohmann::json quickmatch_join(const nlohmann::json& body);
+  // Ratings (ratings.cpp): a family's leaderboard (players and bot levels),
+  // a player's ratings per family with their history.
+  nlohmann::json leaderboard(const std::string& family_or_game);
+  nlohmann::json ratings_json(const std::string& subject);
   nlohmann::json quickmatch_status(const nlohmann::json& who);
   nlohmann::json quickmatch_leave(const nlohmann::json& who);
   // A finished table's rematch (made once; each seat gets its own token).
@@ -323,6 +346,10 @@ class Hub {
   };
   void quickmatch_arm();
   void quickmatch_form(const std::string& pool, bool timed_out);
+  void rate(const std::shared_ptr<Table>& t);
+  StoredRating current_rating(const std::string& subject, const std::string& family);
+  std::mutex ratings_m_;
+  std::map<std::pair<std::string, std::string>, StoredRating> rating_cache_;  // queued, not yet stored
   std::mutex qm_m_;
   std::map<std::string, Seeker> seekers_;
   std::map<std::string, int> waiting_;  // per pool, those not seated yet

@@ -1,0 +1,173 @@
+// Ratings (issue 25, 7): a rated table's end updates a Glicko-2 rating per
+// game family for each player at it, and for each bot level at it (so the
+// levels' ratings are measured from their games). Partnership games rate
+// both partners by the team's result against the other team; the others
+// rate each player against each other one (a win over every player ranked
+// below at the end). Each game is one rating period.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iostream>
+
+#include "server/glicko2.h"
+#include "server/tables.h"
+
+namespace boneyard::server {
+
+using nlohmann::json;
+
+namespace {
+
+double score_of(double mine, double theirs) { return mine > theirs ? 1 : mine < theirs ? 0 : 0.5; }
+
+glicko2::Rating as_glicko(const StoredRating& r) { return {r.rating, r.rd, r.volatility}; }
+
+json rating_json(const StoredRating& r) {
+  return {{"rating", r.rating}, {"rd", r.rd}, {"provisional", glicko2::provisional(as_glicko(r))}, {"games", r.games}};
+}
+
+const std::vector<std::string>& families() {
+  static const std::vector<std::string> f{"line", "mexican-train", "texas-42", "dice-and-dominoes"};
+  return f;
+}
+
+}  // namespace
+
+// A partnership game: seats k and k+2 are partners (Texas 42; the line
+// games played in teams).
+bool partnership_game(const GameEntry& g, const json& options) {
+  if (g.family == "texas-42") return true;
+  if (g.family != "line") return false;
+  std::string players = "teams";
+  try {
+    const json d = g.describe();
+    if (d.contains("options") && d["options"].contains("players")) {
+      const json& v = d["options"]["players"];
+      players = v.is_string() ? v.get<std::string>() : v.dump();
+    }
+  } catch (const std::exception&) {
+  }
+  if (options.contains("players")) players = options["players"].get<std::string>();
+  return players == "teams";
+}
+
+
+// With ratings_m_ held: the subject's rating as the writes queued so far
+// leave it (a new one: 1500, RD 350).
+StoredRating Hub::current_rating(const std::string& subject, const std::string& family) {
+  if (auto it = rating_cache_.find({subject, family}); it != rating_cache_.end()) return it->second;
+  if (auto r = stored([&] { return db_.rating(subject, family); })) return *r;
+  StoredRating r;
+  r.subject = subject;
+  r.family = family;
+  return r;
+}
+
+// With t->m held, once the rated game is over and stored.
+void Hub::rate(const std::shared_ptr<Table>& t) {
+  if (!t->rated || t->rated_done || !t->session) return;
+  t->rated_done = true;
+  const GameEntry& entry = find_game(t->game);
+  const std::string family = entry.family;
+  // Who sat where: a player's id, a bot level's name; a seat nobody holds
+  // as a player makes the game unrated (nobody to rate there).
+  std::vector<std::string> subject(static_cast<size_t>(t->n));
+  for (int k = 0; k < t->n; ++k) {
+    const size_t u = static_cast<size_t>(k);
+    subject[u] = t->human(k) ? t->player_ids[u] : t->players[u];
+    if (subject[u].empty()) {
+      notice(*t, -1, fmt::format("this game is not rated: seat {} was not held by a player", k));
+      return;
+    }
+  }
+  const std::vector<double> ret = t->session->state().returns();
+  std::lock_guard lk(ratings_m_);
+  std::vector<StoredRating> before;
+  for (const auto& s : subject) before.push_back(current_rating(s, family));
+  std::vector<glicko2::Rating> after(before.size());
+  const bool teams = t->n == 4 && partnership_game(entry, t->spec.value("options", json::object()));
+  if (teams) {
+    const std::vector<glicko2::Rating> a{as_glicko(before[0]), as_glicko(before[2])}, b{as_glicko(before[1]), as_glicko(before[3])};
+    const double sa = score_of(ret[0], ret[1]);
+    const auto na = glicko2::update_team(a, b, sa), nb = glicko2::update_team(b, a, 1 - sa);
+    after = {na[0], nb[0], na[1], nb[1]};
+  } else {
+    for (size_t i = 0; i < before.size(); ++i) {
+      std::vector<glicko2::Game> games;
+      for (size_t j = 0; j < before.size(); ++j)
+        if (j != i && subject[j] != subject[i]) games.push_back({as_glicko(before[j]), score_of(ret[i], ret[j])});
+      after[i] = glicko2::update(as_glicko(before[i]), games);
+    }
+  }
+  // A subject at several seats (two bots of one level) is rated once, from
+  // its first seat, and not at all when it sat on both sides of a team game.
+  Write w;
+  w.table = t->id;
+  w.gen = t->gen;
+  w.meta = t->meta();  // rated_done, with the ratings: all or nothing
+  std::vector<std::pair<std::string, std::string>> keys;
+  for (size_t i = 0; i < subject.size(); ++i) {
+    bool first = true, both_sides = false;
+    for (size_t j = 0; j < subject.size(); ++j)
+      if (subject[j] == subject[i]) {
+        first &= j >= i;
+        both_sides |= teams && (i % 2) != (j % 2);
+      }
+    if (!first || both_sides) continue;
+    StoredRating r = before[i];
+    r.rating = after[i].rating;
+    r.rd = after[i].rd;
+    r.volatility = after[i].volatility;
+    ++r.games;
+    rating_cache_[{r.subject, family}] = r;
+    keys.emplace_back(r.subject, family);
+    w.ratings.push_back(r);
+  }
+  w.done = [this, keys](const std::string& err) {
+    // Stored (or not): the database is the truth again for these.
+    std::lock_guard l(ratings_m_);
+    for (const auto& k : keys) rating_cache_.erase(k);
+    if (!err.empty()) std::cerr << "boneyard serve: ratings not stored: " << err << "\n";
+  };
+  if (!db_.submit(std::move(w))) std::cerr << "boneyard serve: ratings not stored: the server is stopping\n";
+  notice(*t, -1, "the game is rated: the ratings are updated");
+}
+
+json Hub::leaderboard(const std::string& what) {
+  std::string family = what;
+  if (std::find(families().begin(), families().end(), what) == families().end()) {
+    try {
+      family = find_game(what).family;  // a game's name: its family
+    } catch (const Error&) {
+      throw ApiError(400, fmt::format("'game' must be a game family (line, mexican-train, texas-42, dice-and-dominoes) "
+                                      "or a game's name; got '{}'", what.substr(0, 64)));
+    }
+  }
+  json players = json::array(), bots = json::array();
+  for (const auto& r : stored([&] { return db_.leaderboard(family, false, 100); })) {
+    json j = rating_json(r);
+    j["id"] = r.subject;
+    j["name"] = r.name;
+    players.push_back(j);
+  }
+  for (const auto& r : stored([&] { return db_.leaderboard(family, true, 10); })) {
+    json j = rating_json(r);
+    j["level"] = r.subject.substr(4);
+    bots.push_back(j);
+  }
+  return {{"family", family}, {"players", players}, {"bots", bots}};
+}
+
+json Hub::ratings_json(const std::string& subject) {
+  json out = json::object();
+  for (const auto& r : stored([&] { return db_.ratings_of(subject); })) {
+    json j = rating_json(r);
+    j["history"] = json::array();
+    for (const auto& p : stored([&] { return db_.rating_history(subject, r.family, 50); }))
+      j["history"].push_back({{"table", p.table}, {"rating", p.rating}, {"rd", p.rd}, {"at", p.at}});
+    out[r.family] = j;
+  }
+  return out;
+}
+
+}  // namespace boneyard::server

@@ -1,0 +1,132 @@
+// Rated games (issue 25, 7): the end of a rated table updates each player's
+// Glicko-2 rating in the game's family (both partners by the team's result)
+// and the bot levels' own; the leaderboard and the player page show them.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <thread>
+
+#include "client.h"
+#include "core/game.h"
+#include "server/net.h"
+
+namespace boneyard::test {
+namespace {
+
+namespace fs = std::filesystem;
+using server::Server;
+using server::ServerConfig;
+
+class RatingsTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { register_all_games(); }
+  void SetUp() override {
+    dir_ = temp_dir("boneyard-ratings", "t");
+    ServerConfig c;
+    c.port = 0;
+    c.db = (dir_ / "test.db").string();
+    c.full_sync = false;
+    c.hub.bot_threads = 2;
+    c.limits.player.burst = 100;
+    c.limits.create.burst = 1000;
+    srv_ = std::make_unique<Server>(c);
+    srv_->start();
+    port_ = srv_->port();
+  }
+  void TearDown() override {
+    srv_.reset();
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  json player(const std::string& name) { return post(port_, "/api/players", json{{"name", name}}).j; }
+  // Plays a table to its end: each human seat joins with its player's key
+  // (or as a guest) and is left to the takeover bot at once.
+  json play(const json& options, const std::vector<std::string>& seats, const std::vector<json>& people) {
+    json body{{"game", "latin"}, {"options", options}, {"seats", seats}, {"rated", true}, {"bot_delay_ms", 0}, {"drop_delay_ms", 20}};
+    const Reply made = post(port_, "/api/tables", body);
+    EXPECT_EQ(made.status, 201) << made.body;
+    const std::string id = made.j["id"];
+    for (size_t k = 0; k < seats.size(); ++k) {
+      if (seats[k] != "human") continue;
+      const std::string tok = made.j["tokens"][std::to_string(k)];
+      json join{{"token", tok}};
+      if (people[k].is_object()) join["key"] = people[k]["key"];
+      EXPECT_EQ(post(port_, "/api/tables/" + id + "/join", join).status, 200);
+      // Connects, sees the table and goes: the takeover bot plays the seat.
+      WsClient ws(port_, "/ws?table=" + id + "&token=" + tok);
+      ws.start_reading();
+      EXPECT_FALSE(ws.wait_for([](const json& j) { return j.value("type", "") == "state"; }, 10).is_null());
+    }
+    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    json st;
+    do {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      st = get(port_, "/api/tables/" + id + "?token=" + made.j["spectate"].get<std::string>()).j;
+    } while (st["status"] != "over" && std::chrono::steady_clock::now() < end);
+    EXPECT_EQ(st["status"], "over") << st.dump().substr(0, 3000);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the ratings' write
+    return st;
+  }
+  fs::path dir_;
+  std::unique_ptr<Server> srv_;
+  unsigned short port_ = 0;
+};
+
+TEST_F(RatingsTest, ARatedTeamGameMovesBothPartnersAndTheBotLevel) {
+  const json a = player("Ana"), b = player("Bo");
+  const json st = play({{"target", "1"}}, {"human", "bot:casual", "human", "bot:casual"}, {a, nullptr, b, nullptr});
+  EXPECT_EQ(st["rated"], true);
+  const bool won = st["returns"][0].get<double>() > st["returns"][1].get<double>();
+  for (const json& p : {a, b}) {
+    const json page = get(port_, "/api/players/" + p["id"].get<std::string>()).j;
+    ASSERT_TRUE(page["ratings"].contains("line")) << page;
+    const json& r = page["ratings"]["line"];
+    EXPECT_EQ(r["games"], 1);
+    EXPECT_EQ(r["provisional"], true);
+    EXPECT_LT(r["rd"].get<double>(), 350);
+    if (won) EXPECT_GT(r["rating"].get<double>(), 1500);
+    else EXPECT_LT(r["rating"].get<double>(), 1500);
+    ASSERT_EQ(r["history"].size(), 1u);
+    EXPECT_EQ(r["history"][0]["table"], st["table"]);
+  }
+  const json board = get(port_, "/api/leaderboard?game=latin").j;
+  EXPECT_EQ(board["family"], "line");
+  EXPECT_EQ(board["players"].size(), 2u);
+  ASSERT_EQ(board["bots"].size(), 1u);  // the two casual bots, one level, rated once
+  EXPECT_EQ(board["bots"][0]["level"], "casual");
+  EXPECT_EQ(board["bots"][0]["games"], 1);
+  if (won) EXPECT_LT(board["bots"][0]["rating"].get<double>(), 1500);
+  else EXPECT_GT(board["bots"][0]["rating"].get<double>(), 1500);
+  // The winners first.
+  EXPECT_EQ(board["players"][0]["games"], 1);
+  EXPECT_EQ(get(port_, "/api/leaderboard?game=line").j["players"].size(), 2u);
+  EXPECT_TRUE(get(port_, "/api/leaderboard?game=texas-42").j["players"].empty());
+}
+
+TEST_F(RatingsTest, AnIndividualGameRatesEachAgainstTheOther) {
+  const json a = player("Ana"), b = player("Bo");
+  const json st = play({{"players", "2"}, {"target", "1"}}, {"human", "human"}, {a, b});
+  const double ra = get(port_, "/api/players/" + a["id"].get<std::string>()).j["ratings"]["line"]["rating"];
+  const double rb = get(port_, "/api/players/" + b["id"].get<std::string>()).j["ratings"]["line"]["rating"];
+  const double da = st["returns"][0].get<double>() - st["returns"][1].get<double>();
+  if (da > 0) EXPECT_GT(ra, rb);
+  else if (da < 0) EXPECT_LT(ra, rb);
+  else EXPECT_DOUBLE_EQ(ra, rb);
+  EXPECT_NEAR(ra - 1500, 1500 - rb, 1e-6);  // two new players: equal and opposite
+}
+
+TEST_F(RatingsTest, AGuestSeatLeavesTheGameUnratedAndBadOptionsAreRefused) {
+  const json a = player("Ana");
+  const json st = play({{"target", "1"}}, {"human", "bot:casual", "human", "bot:casual"}, {a, nullptr, nullptr, nullptr});
+  EXPECT_TRUE(get(port_, "/api/players/" + a["id"].get<std::string>()).j["ratings"].empty());
+  bool told = false;
+  for (const auto& n : st["notices"]) told |= n["text"].get<std::string>().find("not rated") != std::string::npos;
+  EXPECT_TRUE(told) << st["notices"];
+  EXPECT_EQ(post(port_, "/api/tables", json{{"game", "latin"}, {"seats", {"human", "bot:casual", "bot:casual", "bot:casual"}}, {"rated", "yes"}}).status, 400);
+  EXPECT_EQ(post(port_, "/api/tables", json{{"game", "latin"}, {"seats", {"human", "bot:casual", "bot:casual", "bot:casual"}}, {"rated", true}, {"seed", 4}}).status, 400);
+  EXPECT_EQ(get(port_, "/api/leaderboard?game=chess").status, 400);
+  EXPECT_EQ(get(port_, "/api/leaderboard").status, 400);
+}
+
+}  // namespace
+}  // namespace boneyard::test
