@@ -84,7 +84,8 @@ int State::trick_winner_index() const {
 }
 
 int State::plunge_marks(int seat) const {
-  // docs: plunge. Four doubles or more: 4 marks, or one above a higher bid.
+  // docs: plunge. Four doubles or more: 4 marks, the most the spec allows;
+  // none once 4 marks are bid.
   if (!r_.plunge || phase_ != Phase::Bidding || std::popcount(hand_[seat] & kDoubles) < 4) return 0;
   const int k = std::max(4, high_bid_ >= 42 ? high_bid_ / 42 + 1 : 0);
   return k <= kMaxMarks ? k : 0;

@@ -19,7 +19,8 @@ namespace boneyard::texas42 {
 inline constexpr int kSeats = 4;
 inline constexpr int kTiles = 28;
 inline constexpr int kTricks = 7;
-inline constexpr int kMaxMarks = 7;  // highest mark bid accepted
+// spec: Bidding: a bid is 30..42 points or 1 to 4 marks (4 marks = 168).
+inline constexpr int kMaxMarks = 4;  // highest mark bid accepted (plunge too)
 inline constexpr uint32_t kAllTiles = (uint32_t{1} << kTiles) - 1;
 
 // Trumps named by the declarer (spec: Trumps), plus the contracts beyond the
