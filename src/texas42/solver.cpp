@@ -1,5 +1,6 @@
 #include "texas42/solver.h"
 
+#include "texas42/auction.h"
 #include "texas42/bots.h"
 
 #include <algorithm>
@@ -24,7 +25,7 @@ inline uint64_t mix(uint64_t a, uint64_t b) {
 }
 }  // namespace
 
-Solver::Solver() : tt_(size_t{1} << kTableBits) {}
+Solver::Solver(BidModel bid_model) : bid_model_(bid_model), tt_(size_t{1} << kTableBits) {}
 
 void Solver::set_contract(const Contract& c) {
   if (have_contract_ && c == c_) return;  // the table stays valid: its keys are exact
@@ -425,21 +426,38 @@ void Solver::values(const State& s, int seat, std::span<const Move> moves, doubl
         const bool taken = r.made_scores_taken && kind == BidKind::Points;
         return (made ? (taken ? p : bid) - (42 - p) : -(bid + 42 - p)) / 42.0;
       };
-      double pass = 0;
+      const auto kind_of = [](Move mv) {
+        return mv.kind == Move::Bid ? BidKind::Points : mv.kind == Move::Marks ? BidKind::Marks
+               : mv.kind == Move::Plunge ? BidKind::Plunge : BidKind::Splash;
+      };
+      // The high bid before the move, and who holds it.
+      int high = 0, high_seat = -1;
+      BidKind high_kind = BidKind::None;
       for (int k = 0; k < kSeats; ++k)
-        if (s.high_bid() > 0 && s.bid_of(k) == s.high_bid() && s.bid_kind_of(k) == s.high_kind()) {
-          const double v = result(k, s.high_bid(), s.high_kind());
-          pass = State::side_of(k) == State::side_of(seat) ? v : -v;
-        }
+        if (s.high_bid() > 0 && s.bid_of(k) == s.high_bid() && s.bid_kind_of(k) == s.high_kind())
+          high = s.high_bid(), high_seat = k, high_kind = s.high_kind();
+      // The seats after `seat` up to the dealer, who bids last.
+      int later[kSeats], n_later = 0;
+      if (bid_model_ == BidModel::Auction)
+        for (int k = seat; k != s.dealer();) later[n_later++] = k = (k + 1) & 3;
       for (size_t i = 0; i < moves.size(); ++i) {
         const Move mv = moves[i];
-        if (mv.kind == Move::Pass) {
-          out[i] = pass;
+        int h = high, hs = high_seat;
+        BidKind hk = high_kind;
+        if (mv.kind != Move::Pass) h = State::value_of(mv), hs = seat, hk = kind_of(mv);
+        // The rest of the auction by the model, on this deal's hands.
+        for (int j = 0; j < n_later; ++j) {
+          const Move m = model_bid(s, later[j], s.hand(later[j]), h, hs);
+          if (m.kind != Move::Pass) h = State::value_of(m), hs = later[j], hk = kind_of(m);
+        }
+        if (hs < 0) {
+          out[i] = 0;  // all pass: a redeal
           continue;
         }
-        const BidKind kind = mv.kind == Move::Bid ? BidKind::Points : mv.kind == Move::Marks ? BidKind::Marks
-                             : mv.kind == Move::Plunge ? BidKind::Plunge : BidKind::Splash;
-        out[i] = result(seat, State::value_of(mv), kind);
+        const double v = result(hs, h, hk);
+        out[i] = State::side_of(hs) == State::side_of(seat) ? v : -v;
+        if (bid_model_ == BidModel::Auction && mv.kind != Move::Pass && high_seat == State::partner(seat))
+          out[i] -= kPartnerOverbid;  // see kPartnerOverbid
       }
       return;
     }

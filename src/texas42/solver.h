@@ -19,12 +19,20 @@ namespace boneyard::texas42 {
 
 class Solver {
  public:
-  Solver();
+  // How the bidding phase is valued (see values()): Auction, the seats
+  // still to bid answer by the bidding model (auction.h) and the contract
+  // that results is valued; Plain, the model before issue 23 (the high bid
+  // after the move stands), kept for `pimc-plain`.
+  enum class BidModel : uint8_t { Auction, Plain };
+  explicit Solver(BidModel bid_model = BidModel::Auction);
 
   // The exact value of each move for `seat` (see above). Play phase: the
   // hand played out double dummy. Trumps phase: the hand played with that
-  // trump. Bidding phase: whoever holds the high bid after the move wins
-  // the bidding at it (a pass with no bid yet: 0), names the trump its own
+  // trump. Bidding phase: the seats still to bid answer by the bidding
+  // model (auction.h: the least bid open when their hand reaches it, never
+  // over their partner; BidModel::Plain: nobody bids after the move), the
+  // high bidder at the end wins the bidding at its bid (nobody: a redeal,
+  // 0), names the trump its own
   // hand suggests (estimate_hand; plunge/splash: the partner's) and the hand
   // is played out double dummy; the tiebreak is the bid level the side can
   // make (bid_level) rather than the exact points. A points bid counts as
@@ -46,6 +54,14 @@ class Solver {
   // deals), which a points margin alone does not correct. The opponents'
   // contracts are valued plainly (+-marks).
   static constexpr double kSetWeight = 3;
+  // Auction model: a bid over the partner's high bid costs this many marks.
+  // Double dummy credits a side with much the same tricks whichever partner
+  // names trumps, so with a junk hand an overbid often ties the pass on the
+  // samples and won on noise (the hint once said to overbid a partner's 30
+  // with junk); in real play the partner, who showed the strength, names
+  // the better trump. An overbid must gain a quarter of a mark on average
+  // (a partner's 42 raised to 2 marks with a sweep still is).
+  static constexpr double kPartnerOverbid = 0.25;
   // The double-dummy value of the play from `s` (Play phase) for `seat`.
   double value(const State& s, int seat);
   // Most points the declarer's side can be sure to take in a whole hand
@@ -99,6 +115,7 @@ class Solver {
   int divisor() const { return c_.objective == Objective::Hand && c_.scoring == Scoring::Marks ? 100 : 42; }
   double contract_value(const State& s, int seat, const Contract& c, int leader);
 
+  BidModel bid_model_;
   Contract c_;
   bool have_contract_ = false;
   int bidders_ = 0, trick_size_ = 4, sitting_out_ = -1;

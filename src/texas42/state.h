@@ -188,7 +188,17 @@ class State {
   }
 
   Observation observe(int seat) const;
+  // A full deal consistent with what the seat knows (its hand, the play,
+  // the voids shown, plunge/splash doubles), weighted by the auction: the
+  // other seats' bids and passes are evidence about their hands
+  // (auction.h). kAuctionCandidates deals are drawn and one is kept with
+  // probability proportional to its likelihood (sampling importance
+  // resampling).
   static State sample(const Observation& o, Rng& rng);
+  // The same with the auction ignored: the sampler before issue 23, kept
+  // for `pimc-plain` (the bidder it is measured against).
+  static State sample_plain(const Observation& o, Rng& rng);
+  static constexpr int kAuctionCandidates = 32;
 
   // Explicit outcomes (throw Error): the first-dealer draw (a tile per seat)
   // and a deal (7 tiles per seat).
@@ -201,6 +211,7 @@ class State {
     if (trump_ == kNello && n == partner(declarer_)) n = (n + 1) & 3;
     return n;
   }
+  static State sample_with(const Observation& o, Rng& rng, int candidates);
   void start_hand();
   void bid(int seat, Move m);
   void end_bidding();
