@@ -419,8 +419,13 @@ void Solver::values(const State& s, int seat, std::span<const Move> moves, doubl
         const bool made = bid >= 42 ? p == 42 : p >= std::min(42, bid + kBidMargin);
         if (r.scoring == Scoring::Marks) {
           const int marks = bid <= 42 ? 1 : bid / 42;
-          // A set of our own side's contract weighs kSetWeight (see there).
-          const double w = State::side_of(declarer) == State::side_of(seat) ? kSetWeight : 1.0;
+          // A set of our own side's contract weighs kSetWeight (see there);
+          // in the auction model only the seat's own bid does: the weight
+          // corrects the seat's own decision to bid, and the contracts the
+          // other seats choose count as the marks they are expected to give.
+          const bool weighed = bid_model_ == BidModel::Auction ? declarer == seat
+                                                                : State::side_of(declarer) == State::side_of(seat);
+          const double w = weighed ? kSetWeight : 1.0;
           return (made ? marks : -marks * w) + (2 * p - 42) / 100.0;
         }
         const bool taken = r.made_scores_taken && kind == BidKind::Points;

@@ -180,3 +180,23 @@ TEST(Texas42Bidder, PlainBidderKeepsTheOldModel) {
   EXPECT_EQ(plain[0], 0);    // nobody bids after: a redeal
   EXPECT_GT(auction[0], 0.9);  // the partner bids and makes it
 }
+
+TEST(Texas42Bidder, OnlyTheSeatsOwnBidCarriesTheSetWeight) {
+  // Seat 1 bids 30 on junk and is set on this deal whatever happens; its
+  // partner (seat 3) passing is worth that set: kSetWeight marks in the
+  // plain model, a plain mark in the auction model (the weight corrects
+  // the seat's own decision to bid, not its partner's).
+  State s = dealt({"", "6-1 5-2 4-3 3-1 2-1 3-0 4-0", "6-6 5-5 4-4 3-3 6-5 6-4 5-4", "5-1 4-2 6-0 2-0 1-0 6-2 5-3"});
+  act(s, "bid:30");
+  act(s, "pass");
+  ASSERT_LT(bid_reach(s.hand(0), true), 31);  // the dealer, still to bid, passes in the model
+  List l;
+  s.legal_moves(3, l);
+  std::vector<double> plain(l.size()), auction(l.size());
+  Solver p(Solver::BidModel::Plain), a;
+  p.values(s, 3, l.span(), plain.data());
+  a.values(s, 3, l.span(), auction.data());
+  ASSERT_EQ(l[0].kind, Move::Pass);
+  EXPECT_LT(auction[0], -0.5);
+  EXPECT_NEAR(auction[0] - plain[0], Solver::kSetWeight - 1, 1e-9);
+}
