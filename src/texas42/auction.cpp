@@ -54,14 +54,4 @@ double auction_log_likelihood(const State& s, int observer, const uint32_t* deal
   return ll;
 }
 
-Move model_bid(const State& s, int seat, uint32_t dealt, int high, int high_seat) {
-  const bool opening = seat == s.dealer() && high_seat < 0;
-  if (high_seat >= 0 && high_seat == State::partner(seat)) return {Move::Pass, 0};
-  const int m = least_bid_over(high);
-  if (m == 0) return {Move::Pass, 0};
-  const bool forced = opening && s.rules().forced_bid;
-  if (!forced && bid_reach(dealt, opening) < m) return {Move::Pass, 0};
-  return m <= 42 ? Move{Move::Bid, static_cast<uint8_t>(m)} : Move{Move::Marks, static_cast<uint8_t>(m / 42)};
-}
-
 }  // namespace boneyard::texas42

@@ -2,9 +2,8 @@
 // The bidding model (docs/texas-42.md, "The auction as evidence"): how far a
 // seat bids with a given hand, by the greedy bot's own evaluation. The
 // sampler turns it into a likelihood (a bid of b says the hand reaches about
-// b; a pass says it does not reach the least bid open), and the solver's bid
-// values use it for the seats still to bid. Only public facts (the bids
-// made, who deals, the rules) and a hypothesised hand go in.
+// b; a pass says it does not reach the least bid open). Only public facts
+// (the bids made, who deals, the rules) and a hypothesised hand go in.
 #include <cstdint>
 
 #include "texas42/state.h"
@@ -33,11 +32,5 @@ int least_bid_over(int high);
 // doubles); a pass while the partner holds the high bid says nothing; the
 // dealer forced to bid (forced_bid) says nothing by bidding 30.
 double auction_log_likelihood(const State& s, int observer, const uint32_t* dealt);
-
-// The model's bid for `seat` with `dealt` in a bidding position (high bid
-// `high` by `high_seat`, -1 none): the least bid open when its hand reaches
-// it and its partner does not hold the high bid, else a pass. Never a
-// plunge or splash.
-Move model_bid(const State& s, int seat, uint32_t dealt, int high, int high_seat);
 
 }  // namespace boneyard::texas42

@@ -1,6 +1,5 @@
 #include "texas42/solver.h"
 
-#include "texas42/auction.h"
 #include "texas42/bots.h"
 
 #include <algorithm>
@@ -405,9 +404,11 @@ void Solver::values(const State& s, int seat, std::span<const Move> moves, doubl
       // only when the side can take b + kBidMargin double dummy (see
       // kBidMargin). The same for every seat's bid, the opponents' too.
       // Even so a side sweeps many random deals double dummy, so (marks
-      // scoring) a set of the asking seat's own side's contract counts
-      // kSetWeight marks: a bid beats a pass worth 0 only when it is made
-      // in more than kSetWeight / (1 + kSetWeight) of the samples.
+      // scoring) a set of the asking seat's own bid counts kSetWeight
+      // marks: a bid beats a pass worth 0 only when it is made in more than
+      // kSetWeight / (1 + kSetWeight) of the samples. An overbid of the
+      // partner costs kPartnerOverbid. The samples are weighed by the
+      // auction (State::sample), so the partner's hand is as its bids say.
       int level[kSeats][2] = {{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}};
       const auto result = [&](int declarer, int bid, BidKind kind) {  // for declarer's side
         const int via_partner = kind == BidKind::Plunge || kind == BidKind::Splash;
@@ -441,22 +442,13 @@ void Solver::values(const State& s, int seat, std::span<const Move> moves, doubl
       for (int k = 0; k < kSeats; ++k)
         if (s.high_bid() > 0 && s.bid_of(k) == s.high_bid() && s.bid_kind_of(k) == s.high_kind())
           high = s.high_bid(), high_seat = k, high_kind = s.high_kind();
-      // The seats after `seat` up to the dealer, who bids last.
-      int later[kSeats], n_later = 0;
-      if (bid_model_ == BidModel::Auction)
-        for (int k = seat; k != s.dealer();) later[n_later++] = k = (k + 1) & 3;
       for (size_t i = 0; i < moves.size(); ++i) {
         const Move mv = moves[i];
         int h = high, hs = high_seat;
         BidKind hk = high_kind;
         if (mv.kind != Move::Pass) h = State::value_of(mv), hs = seat, hk = kind_of(mv);
-        // The rest of the auction by the model, on this deal's hands.
-        for (int j = 0; j < n_later; ++j) {
-          const Move m = model_bid(s, later[j], s.hand(later[j]), h, hs);
-          if (m.kind != Move::Pass) h = State::value_of(m), hs = later[j], hk = kind_of(m);
-        }
         if (hs < 0) {
-          out[i] = 0;  // all pass: a redeal
+          out[i] = 0;  // a pass with no bid yet
           continue;
         }
         const double v = result(hs, h, hk);

@@ -19,25 +19,24 @@ namespace boneyard::texas42 {
 
 class Solver {
  public:
-  // How the bidding phase is valued (see values()): Auction, the seats
-  // still to bid answer by the bidding model (auction.h) and the contract
-  // that results is valued; Plain, the model before issue 23 (the high bid
-  // after the move stands), kept for `pimc-plain`.
+  // How the bidding phase is valued (see values()): Auction, only the
+  // seat's own bid carries kSetWeight and an overbid of the partner costs
+  // kPartnerOverbid; Plain, the model before issue 23 (a set of either
+  // partner's contract weighs kSetWeight, no overbid cost), kept for
+  // `pimc-plain`.
   enum class BidModel : uint8_t { Auction, Plain };
   explicit Solver(BidModel bid_model = BidModel::Auction);
 
   // The exact value of each move for `seat` (see above). Play phase: the
   // hand played out double dummy. Trumps phase: the hand played with that
-  // trump. Bidding phase: the seats still to bid answer by the bidding
-  // model (auction.h: the least bid open when their hand reaches it, never
-  // over their partner; BidModel::Plain: nobody bids after the move), the
-  // high bidder at the end wins the bidding at its bid (nobody: a redeal,
-  // 0), names the trump its own
+  // trump. Bidding phase: whoever holds the high bid after the move wins
+  // the bidding at it (a pass with no bid yet: 0), names the trump its own
   // hand suggests (estimate_hand; plunge/splash: the partner's) and the hand
   // is played out double dummy; the tiebreak is the bid level the side can
   // make (bid_level) rather than the exact points. A points bid counts as
-  // made only with kBidMargin points to spare, and a set of the seat's own
-  // side weighs kSetWeight.
+  // made only with kBidMargin points to spare, a set of the seat's own bid
+  // weighs kSetWeight and an overbid of the partner costs kPartnerOverbid
+  // (BidModel::Plain: a set of either partner's bid weighs kSetWeight).
   void values(const State& s, int seat, std::span<const Move> moves, double* out);
   // Bidding's safety margin, in points: double dummy flatters the declarer
   // (the real one does not see the hands), so the bidding model counts a
@@ -53,10 +52,9 @@ class Solver {
   // results are bimodal (a side with trump control sweeps many random
   // deals), which a points margin alone does not correct. The opponents'
   // contracts are valued plainly (+-marks). BidModel::Auction weighs only
-  // the seat's own bid: a partner's contract, standing or bid later by the
-  // model, counts plainly (the weight corrects the seat's own decision;
-  // weighing the partner's too made pimc open weak hands to keep its
-  // partner from bidding: it opened 34 of 114 hands below reach 26).
+  // the seat's own bid: the partner's standing contract, which the seat
+  // does not choose, counts the marks it is expected to give (the weight
+  // corrects the seat's own decision to bid).
   static constexpr double kSetWeight = 3;
   // Auction model: a bid over the partner's high bid costs this many marks.
   // Double dummy credits a side with much the same tricks whichever partner
