@@ -29,8 +29,9 @@ class GreedyBot final : public Bot<Texas42> {
 
 // pimc as it bid before issue 23, kept under the name `pimc-plain` to
 // measure the bidder against: its samples ignore the auction
-// (State::sample_plain) and its bid values let the high bid after the move
-// stand (Solver::BidModel::Plain). Play and trumps as pimc.
+// (State::sample_plain) and its bid values weigh a set of either partner's
+// bid, with no cost on overbidding the partner (Solver::BidModel::Plain).
+// Play and trumps as pimc.
 class PlainPimcBot final : public Bot<Texas42> {
  public:
   PlainPimcBot(uint64_t seed, const BotOptions& o);
