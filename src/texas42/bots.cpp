@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "bots/pimc.h"
+#include "texas42/solver.h"
+
 namespace boneyard::texas42 {
 
 namespace {
@@ -181,6 +184,31 @@ Move Texas42::rollout_move(const State& s, int seat, std::span<const Move> legal
     if (v > best_v) best_v = v, best = i;
   }
   return legal[best];
+}
+
+namespace {
+// The game type pimc-plain searches: Texas 42 with the plain sampler and
+// bid model (same state, moves and observations).
+struct Texas42Plain : Texas42 {
+  static State sample(const Observation& o, Rng& rng) { return State::sample_plain(o, rng); }
+  struct Solver : texas42::Solver {
+    Solver() : texas42::Solver(BidModel::Plain) {}
+  };
+};
+}  // namespace
+
+struct PlainPimcBot::Impl {
+  PimcBot<Texas42Plain> bot;
+};
+
+PlainPimcBot::PlainPimcBot(uint64_t seed, const BotOptions& o)
+    : Bot<Texas42>("pimc-plain", seed), impl_(std::make_unique<Impl>(Impl{PimcBot<Texas42Plain>(seed, o)})) {}
+PlainPimcBot::~PlainPimcBot() = default;
+
+Move PlainPimcBot::choose(const Observation& obs, std::span<const Move> legal) { return impl_->bot.choose(obs, legal); }
+
+bool PlainPimcBot::values(const Observation& obs, std::span<const Move> legal, double* out) {
+  return impl_->bot.values(obs, legal, out);
 }
 
 }  // namespace boneyard::texas42

@@ -1,5 +1,8 @@
 #pragma once
 // Texas 42 bots. Each sees one seat's Observation only.
+#include <memory>
+
+#include "core/game.h"
 #include "texas42/state.h"
 
 namespace boneyard::texas42 {
@@ -22,6 +25,23 @@ class GreedyBot final : public Bot<Texas42> {
   Move choose(const Observation& obs, std::span<const Move> legal) override;
   // The heuristic value of one move (higher is better), for tests and hints.
   static double value(const State& s, int seat, Move m);
+};
+
+// pimc as it bid before issue 23, kept under the name `pimc-plain` to
+// measure the bidder against: its samples ignore the auction
+// (State::sample_plain) and its bid values weigh a set of either partner's
+// bid, with no cost on overbidding the partner (Solver::BidModel::Plain).
+// Play and trumps as pimc.
+class PlainPimcBot final : public Bot<Texas42> {
+ public:
+  PlainPimcBot(uint64_t seed, const BotOptions& o);
+  ~PlainPimcBot() override;
+  Move choose(const Observation& obs, std::span<const Move> legal) override;
+  bool values(const Observation& obs, std::span<const Move> legal, double* out) override;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace boneyard::texas42

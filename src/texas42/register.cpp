@@ -26,6 +26,13 @@ void register_games() {
     return std::make_unique<RandomBot<Texas42>>(seed);
   };
   add_search_bots<Texas42>(e);
+  // pimc as it bid before issue 23 (auction ignored), for measuring.
+  e.search_bots.push_back("pimc-plain");
+  e.make_search_bot = [search = e.make_search_bot](std::string_view bot, uint64_t seed,
+                                                   const BotOptions& o) -> std::unique_ptr<AnyBot> {
+    if (bot == "pimc-plain") return std::make_unique<PlainPimcBot>(seed, o);
+    return search(bot, seed, o);
+  };
   e.bench = [](const OptionList& o, uint64_t seed, double seconds) {
     return bench_random_playouts<Texas42>(State(make_rules(o), seed), seed, seconds);
   };

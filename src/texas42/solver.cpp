@@ -24,7 +24,7 @@ inline uint64_t mix(uint64_t a, uint64_t b) {
 }
 }  // namespace
 
-Solver::Solver() : tt_(size_t{1} << kTableBits) {}
+Solver::Solver(BidModel bid_model) : bid_model_(bid_model), tt_(size_t{1} << kTableBits) {}
 
 void Solver::set_contract(const Contract& c) {
   if (have_contract_ && c == c_) return;  // the table stays valid: its keys are exact
@@ -404,9 +404,11 @@ void Solver::values(const State& s, int seat, std::span<const Move> moves, doubl
       // only when the side can take b + kBidMargin double dummy (see
       // kBidMargin). The same for every seat's bid, the opponents' too.
       // Even so a side sweeps many random deals double dummy, so (marks
-      // scoring) a set of the asking seat's own side's contract counts
-      // kSetWeight marks: a bid beats a pass worth 0 only when it is made
-      // in more than kSetWeight / (1 + kSetWeight) of the samples.
+      // scoring) a set of the asking seat's own bid counts kSetWeight
+      // marks: a bid beats a pass worth 0 only when it is made in more than
+      // kSetWeight / (1 + kSetWeight) of the samples. An overbid of the
+      // partner costs kPartnerOverbid. The samples are weighed by the
+      // auction (State::sample), so the partner's hand is as its bids say.
       int level[kSeats][2] = {{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}};
       const auto result = [&](int declarer, int bid, BidKind kind) {  // for declarer's side
         const int via_partner = kind == BidKind::Plunge || kind == BidKind::Splash;
@@ -418,28 +420,41 @@ void Solver::values(const State& s, int seat, std::span<const Move> moves, doubl
         const bool made = bid >= 42 ? p == 42 : p >= std::min(42, bid + kBidMargin);
         if (r.scoring == Scoring::Marks) {
           const int marks = bid <= 42 ? 1 : bid / 42;
-          // A set of our own side's contract weighs kSetWeight (see there).
-          const double w = State::side_of(declarer) == State::side_of(seat) ? kSetWeight : 1.0;
+          // A set of our own side's contract weighs kSetWeight (see there);
+          // in the auction model only the seat's own bid does: the weight
+          // corrects the seat's own decision to bid, and the contracts the
+          // other seats choose count as the marks they are expected to give.
+          const bool weighed = bid_model_ == BidModel::Auction ? declarer == seat
+                                                                : State::side_of(declarer) == State::side_of(seat);
+          const double w = weighed ? kSetWeight : 1.0;
           return (made ? marks : -marks * w) + (2 * p - 42) / 100.0;
         }
         const bool taken = r.made_scores_taken && kind == BidKind::Points;
         return (made ? (taken ? p : bid) - (42 - p) : -(bid + 42 - p)) / 42.0;
       };
-      double pass = 0;
+      const auto kind_of = [](Move mv) {
+        return mv.kind == Move::Bid ? BidKind::Points : mv.kind == Move::Marks ? BidKind::Marks
+               : mv.kind == Move::Plunge ? BidKind::Plunge : BidKind::Splash;
+      };
+      // The high bid before the move, and who holds it.
+      int high = 0, high_seat = -1;
+      BidKind high_kind = BidKind::None;
       for (int k = 0; k < kSeats; ++k)
-        if (s.high_bid() > 0 && s.bid_of(k) == s.high_bid() && s.bid_kind_of(k) == s.high_kind()) {
-          const double v = result(k, s.high_bid(), s.high_kind());
-          pass = State::side_of(k) == State::side_of(seat) ? v : -v;
-        }
+        if (s.high_bid() > 0 && s.bid_of(k) == s.high_bid() && s.bid_kind_of(k) == s.high_kind())
+          high = s.high_bid(), high_seat = k, high_kind = s.high_kind();
       for (size_t i = 0; i < moves.size(); ++i) {
         const Move mv = moves[i];
-        if (mv.kind == Move::Pass) {
-          out[i] = pass;
+        int h = high, hs = high_seat;
+        BidKind hk = high_kind;
+        if (mv.kind != Move::Pass) h = State::value_of(mv), hs = seat, hk = kind_of(mv);
+        if (hs < 0) {
+          out[i] = 0;  // a pass with no bid yet
           continue;
         }
-        const BidKind kind = mv.kind == Move::Bid ? BidKind::Points : mv.kind == Move::Marks ? BidKind::Marks
-                             : mv.kind == Move::Plunge ? BidKind::Plunge : BidKind::Splash;
-        out[i] = result(seat, State::value_of(mv), kind);
+        const double v = result(hs, h, hk);
+        out[i] = State::side_of(hs) == State::side_of(seat) ? v : -v;
+        if (bid_model_ == BidModel::Auction && mv.kind != Move::Pass && high_seat == State::partner(seat))
+          out[i] -= kPartnerOverbid;  // see kPartnerOverbid
       }
       return;
     }

@@ -19,7 +19,13 @@ namespace boneyard::texas42 {
 
 class Solver {
  public:
-  Solver();
+  // How the bidding phase is valued (see values()): Auction, only the
+  // seat's own bid carries kSetWeight and an overbid of the partner costs
+  // kPartnerOverbid; Plain, the model before issue 23 (a set of either
+  // partner's contract weighs kSetWeight, no overbid cost), kept for
+  // `pimc-plain`.
+  enum class BidModel : uint8_t { Auction, Plain };
+  explicit Solver(BidModel bid_model = BidModel::Auction);
 
   // The exact value of each move for `seat` (see above). Play phase: the
   // hand played out double dummy. Trumps phase: the hand played with that
@@ -28,8 +34,9 @@ class Solver {
   // hand suggests (estimate_hand; plunge/splash: the partner's) and the hand
   // is played out double dummy; the tiebreak is the bid level the side can
   // make (bid_level) rather than the exact points. A points bid counts as
-  // made only with kBidMargin points to spare, and a set of the seat's own
-  // side weighs kSetWeight.
+  // made only with kBidMargin points to spare, a set of the seat's own bid
+  // weighs kSetWeight and an overbid of the partner costs kPartnerOverbid
+  // (BidModel::Plain: a set of either partner's bid weighs kSetWeight).
   void values(const State& s, int seat, std::span<const Move> moves, double* out);
   // Bidding's safety margin, in points: double dummy flatters the declarer
   // (the real one does not see the hands), so the bidding model counts a
@@ -44,8 +51,19 @@ class Solver {
   // kSetWeight / (1 + kSetWeight) of the sampled deals. Double dummy
   // results are bimodal (a side with trump control sweeps many random
   // deals), which a points margin alone does not correct. The opponents'
-  // contracts are valued plainly (+-marks).
+  // contracts are valued plainly (+-marks). BidModel::Auction weighs only
+  // the seat's own bid: the partner's standing contract, which the seat
+  // does not choose, counts the marks it is expected to give (the weight
+  // corrects the seat's own decision to bid).
   static constexpr double kSetWeight = 3;
+  // Auction model: a bid over the partner's high bid costs this many marks.
+  // Double dummy credits a side with much the same tricks whichever partner
+  // names trumps, so with a junk hand an overbid often ties the pass on the
+  // samples and won on noise (the hint once said to overbid a partner's 30
+  // with junk); in real play the partner, who showed the strength, names
+  // the better trump. An overbid must gain a quarter of a mark on average
+  // (a partner's 42 raised to 2 marks with a sweep still is).
+  static constexpr double kPartnerOverbid = 0.25;
   // The double-dummy value of the play from `s` (Play phase) for `seat`.
   double value(const State& s, int seat);
   // Most points the declarer's side can be sure to take in a whole hand
@@ -99,6 +117,7 @@ class Solver {
   int divisor() const { return c_.objective == Objective::Hand && c_.scoring == Scoring::Marks ? 100 : 42; }
   double contract_value(const State& s, int seat, const Contract& c, int leader);
 
+  BidModel bid_model_;
   Contract c_;
   bool have_contract_ = false;
   int bidders_ = 0, trick_size_ = 4, sitting_out_ = -1;

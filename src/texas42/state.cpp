@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/sample.h"
+#include "texas42/auction.h"
 
 namespace boneyard::texas42 {
 
@@ -84,7 +85,8 @@ int State::trick_winner_index() const {
 }
 
 int State::plunge_marks(int seat) const {
-  // docs: plunge. Four doubles or more: 4 marks, or one above a higher bid.
+  // docs: plunge. Four doubles or more: 4 marks, the most the spec allows;
+  // none once 4 marks are bid.
   if (!r_.plunge || phase_ != Phase::Bidding || std::popcount(hand_[seat] & kDoubles) < 4) return 0;
   const int k = std::max(4, high_bid_ >= 42 ? high_bid_ / 42 + 1 : 0);
   return k <= kMaxMarks ? k : 0;
@@ -366,7 +368,11 @@ Observation State::observe(int seat) const {
   return o;
 }
 
-State State::sample(const Observation& o, Rng& rng) {
+State State::sample(const Observation& o, Rng& rng) { return sample_with(o, rng, kAuctionCandidates); }
+
+State State::sample_plain(const Observation& o, Rng& rng) { return sample_with(o, rng, 1); }
+
+State State::sample_with(const Observation& o, Rng& rng, int candidates) {
   State s = o.masked;
   const int me = o.seat;
   s.rng_.reseed(rng.next());
@@ -395,17 +401,51 @@ State State::sample(const Observation& o, Rng& rng) {
     }
     return true;
   };
-  for (int attempt = 0; attempt < 200; ++attempt) {
-    auto place = sample_assignment(tiles, allowed, cap, rng);
-    if (place.empty()) {  // contradictory constraints (cannot happen for real histories): drop them
-      for (auto& a : allowed) a = (1u << cap.size()) - 1;
-      place = sample_assignment(tiles, allowed, cap, rng);
+  const auto draw = [&] {
+    for (int attempt = 0; attempt < 200; ++attempt) {
+      auto place = sample_assignment(tiles, allowed, cap, rng);
+      if (place.empty()) {  // contradictory constraints (cannot happen for real histories): drop them
+        for (auto& a : allowed) a = (1u << cap.size()) - 1;
+        place = sample_assignment(tiles, allowed, cap, rng);
+      }
+      for (int k = 0; k < kSeats; ++k)
+        if (k != me) s.hand_[k] = 0;
+      for (size_t i = 0; i < tiles.size(); ++i) s.hand_[seat_of[static_cast<size_t>(place[i])]] |= uint32_t{1} << tiles[i].index;
+      if (bids_hold(s)) break;
     }
-    for (int k = 0; k < kSeats; ++k)
-      if (k != me) s.hand_[k] = 0;
-    for (size_t i = 0; i < tiles.size(); ++i) s.hand_[seat_of[static_cast<size_t>(place[i])]] |= uint32_t{1} << tiles[i].index;
-    if (bids_hold(s)) break;
+  };
+  draw();
+  // The auction as evidence: only when another seat has bid or passed.
+  bool evidence = false;
+  for (int k = 0; k < kSeats; ++k) evidence |= k != me && s.bids_[k] >= 0;
+  if (candidates <= 1 || !evidence) return s;
+  // Sampling importance resampling: draw candidates from the constrained
+  // uniform deal, keep one with probability proportional to the likelihood
+  // of the bids made, were those the hands dealt.
+  uint32_t hands[kAuctionCandidates][kSeats];
+  double ll[kAuctionCandidates];
+  const int n = std::min(candidates, kAuctionCandidates);
+  double top = -1e300;
+  for (int c = 0; c < n; ++c) {
+    if (c > 0) draw();
+    uint32_t dealt[kSeats];
+    for (int k = 0; k < kSeats; ++k) {
+      hands[c][k] = s.hand_[k];
+      dealt[k] = s.hand_[k] | s.played_by_[k];
+    }
+    ll[c] = auction_log_likelihood(s, me, dealt);
+    top = std::max(top, ll[c]);
   }
+  double total = 0;
+  for (int c = 0; c < n; ++c) total += ll[c] = std::exp(ll[c] - top);
+  double r = rng.uniform() * total;
+  int pick = n - 1;
+  for (int c = 0; c < n; ++c)
+    if ((r -= ll[c]) < 0) {
+      pick = c;
+      break;
+    }
+  for (int k = 0; k < kSeats; ++k) s.hand_[k] = hands[pick][k];
   return s;
 }
 

@@ -19,7 +19,8 @@ namespace boneyard::texas42 {
 inline constexpr int kSeats = 4;
 inline constexpr int kTiles = 28;
 inline constexpr int kTricks = 7;
-inline constexpr int kMaxMarks = 7;  // highest mark bid accepted
+// spec: Bidding: a bid is 30..42 points or 1 to 4 marks (4 marks = 168).
+inline constexpr int kMaxMarks = 4;  // highest mark bid accepted (plunge too)
 inline constexpr uint32_t kAllTiles = (uint32_t{1} << kTiles) - 1;
 
 // Trumps named by the declarer (spec: Trumps), plus the contracts beyond the
@@ -187,7 +188,17 @@ class State {
   }
 
   Observation observe(int seat) const;
+  // A full deal consistent with what the seat knows (its hand, the play,
+  // the voids shown, plunge/splash doubles), weighted by the auction: the
+  // other seats' bids and passes are evidence about their hands
+  // (auction.h). kAuctionCandidates deals are drawn and one is kept with
+  // probability proportional to its likelihood (sampling importance
+  // resampling).
   static State sample(const Observation& o, Rng& rng);
+  // The same with the auction ignored: the sampler before issue 23, kept
+  // for `pimc-plain` (the bidder it is measured against).
+  static State sample_plain(const Observation& o, Rng& rng);
+  static constexpr int kAuctionCandidates = 32;
 
   // Explicit outcomes (throw Error): the first-dealer draw (a tile per seat)
   // and a deal (7 tiles per seat).
@@ -200,6 +211,7 @@ class State {
     if (trump_ == kNello && n == partner(declarer_)) n = (n + 1) & 3;
     return n;
   }
+  static State sample_with(const Observation& o, Rng& rng, int candidates);
   void start_hand();
   void bid(int seat, Move m);
   void end_bidding();

@@ -189,11 +189,13 @@ Move State::parse_move(int seat, std::string_view text) const {
       const int v = *parse_whole<int>(r);
       if (v >= 30 && v <= 42) return {Move::Bid, static_cast<uint8_t>(v)};
       if (v > 42 && v % 42 == 0 && v / 42 <= kMaxMarks) return {Move::Marks, static_cast<uint8_t>(v / 42)};
-      throw fail("a bid is 30 to 42 points or a number of marks (84, 126, ... or '2marks')");
+      if (v > 42 && v % 42 == 0) throw fail(fmt::format("the highest bid is {} marks ({})", kMaxMarks, 42 * kMaxMarks));
+      throw fail("a bid is 30 to 42 points or a number of marks (84, 126, 168 or '2marks')");
     }
     const int k = marks_of(r);
     if (k == 1) return {Move::Bid, 42};  // 1 mark = 42 (spec: Bidding)
     if (k >= 2 && k <= kMaxMarks) return {Move::Marks, static_cast<uint8_t>(k)};
+    if (k > kMaxMarks) throw fail(fmt::format("the highest bid is {} marks ({})", kMaxMarks, 42 * kMaxMarks));
     throw fail(fmt::format("'{}' is not a bid; say bid:30 .. bid:42 or bid:2marks", r));
   };
   auto bid_why = [&](Move m) {

@@ -255,6 +255,27 @@ TEST(Texas42Bidding, TwoMarksOnlyAfterFortyTwoThenOneMarkAtATime) {
   EXPECT_EQ(s.actor().seat, 3);  // the declarer names trumps
 }
 
+// spec: Bidding: a bid is 30..42 points or 1 to 4 marks (4 marks = 168).
+// With open_two_marks the one round could reach 5 marks: it stops at 4.
+TEST(Texas42Bidding, MarkBidsStopAtFourMarks) {
+  State s = dealt({"", "", "", ""}, {{"open_two_marks", "on"}});
+  act(s, "bid:2marks");
+  act(s, "bid:3marks");
+  act(s, "bid:4marks");
+  EXPECT_EQ(sorted(legal(s)), sorted({"pass"}));
+  for (const char* bid : {"bid:5marks", "bid:210", "210"}) {
+    try {
+      act(s, bid);
+      FAIL() << bid << " accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("highest bid is 4 marks"), std::string::npos) << e.what();
+    }
+  }
+  act(s, "pass");
+  EXPECT_EQ(s.declarer(), 3);
+  EXPECT_EQ(s.high_bid(), 168);
+}
+
 TEST(Texas42Bidding, OpenTwoMarksAllowsAnOpeningTwoMarks) {
   State s = dealt({"", "", "", ""}, {{"open_two_marks", "on"}});
   EXPECT_TRUE(has(legal(s), "bid:2marks"));

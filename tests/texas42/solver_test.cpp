@@ -124,7 +124,7 @@ TEST(Texas42Solver, AllTheSixesMakeEveryBidAndEveryTrickWithSixes) {
   // bidding: seat 1 opens
   List l;
   s.legal_moves(1, l);
-  Solver solver;
+  Solver solver(Solver::BidModel::Plain);
   std::vector<double> v(static_cast<size_t>(l.size()));
   EXPECT_EQ(solver.max_points(s, 0, 6, 0), 42);
   // Seat 1's partner (seat 3) holds every five: with fives seat 1's side
@@ -143,6 +143,11 @@ TEST(Texas42Solver, AllTheSixesMakeEveryBidAndEveryTrickWithSixes) {
     const double want = l[k].kind == Move::Pass ? 0 : (made ? 1 : -Solver::kSetWeight) + (2 * level - 42) / 100.0;
     EXPECT_NEAR(v[static_cast<size_t>(k)], want, 1e-9) << s.move_text(l[k]);
   }
+  // Opening, the auction model agrees (no partner's bid to weigh).
+  Solver auction;
+  std::vector<double> w(v.size());
+  auction.values(s, 1, l.span(), w.data());
+  for (size_t k = 0; k < v.size(); ++k) EXPECT_NEAR(w[k], v[k], 1e-9);
   act(s, "pass");
   act(s, "pass");
   act(s, "pass");
@@ -272,7 +277,7 @@ TEST(Texas42Search, RewardIsTheMarksOfTheHandForThatSide) {
 TEST(Texas42Search, SearchBotsAreRegisteredAndPlayLegalMoves) {
   register_games();
   const GameEntry& e = find_game("texas-42");
-  EXPECT_EQ(e.search_bots, (std::vector<std::string>{"pimc", "ismcts", "omniscient"}));
+  EXPECT_EQ(e.search_bots, (std::vector<std::string>{"pimc", "ismcts", "omniscient", "pimc-plain"}));
   State s = dealt({"6-6 6-5 6-4 6-3 6-2 6-1 6-0", "", "", ""});
   PimcBot<Texas42> pimc(1, BotOptions{.iterations = 4});
   List l;
@@ -282,15 +287,17 @@ TEST(Texas42Search, SearchBotsAreRegisteredAndPlayLegalMoves) {
   auto g = e.make({}, 5);
   auto bot = make_bot(e, "pimc", 3, BotOptions{.iterations = 2});
   auto ism = make_bot(e, "ismcts", 4, BotOptions{.iterations = 50});
-  while (!g->terminal() && g->hands().size() < 1) {
+  auto plain = make_bot(e, "pimc-plain", 5, BotOptions{.iterations = 2});
+  EXPECT_EQ(plain->name(), "pimc-plain");
+  while (!g->terminal() && g->hands().size() < 2) {
     const Actor a = g->actor();
     if (a.kind == Actor::Chance) {
       g->apply_chance();
       continue;
     }
-    g->play_bot(a.seat, (a.seat & 1) ? *bot : *ism);
+    g->play_bot(a.seat, (a.seat & 1) ? *bot : g->hands().empty() ? *ism : *plain);
   }
-  EXPECT_EQ(g->hands().size(), 1u);
+  EXPECT_EQ(g->hands().size(), 2u);
 }
 
 TEST(Texas42Solver, BidLevelIsTheMostPointsAsFarAsBidsGo) {
