@@ -5,6 +5,7 @@ import { currentLang, t, hasKey, langPicker } from "./i18n";
 import { tileSvg } from "./tiles";
 import { openRecord } from "./replay";
 import { rulesUrl } from "./rules";
+import { leaderboardCard, playerUrl } from "./players";
 
 const FAMILIES = ["line", "mexican-train", "texas-42", "dice-and-dominoes"];
 const LEVELS = ["beginner", "casual", "strong", "expert"];
@@ -38,6 +39,7 @@ async function createTable(g: GameInfo, opts: Record<string, string>, seats: str
   const body: Record<string, unknown> = { game: g.name, options: changed, seats: seatSpec, bot_delay_ms: botDelay() };
   // A seat for anyone makes the table public: listed in the lobby's open tables.
   if (seats.includes("anyone")) body.public = true;
+  if ((document.getElementById("rated") as HTMLInputElement | null)?.checked) body.rated = true;
   // ?dropdelay=MS: how long an absent person's seat waits before a bot plays for them (tests).
   const drop = new URLSearchParams(location.search).get("dropdelay");
   if (drop && /^\d+$/.test(drop)) body.drop_delay_ms = Number(drop);
@@ -68,7 +70,10 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   const main = h("main", { class: "lobby" });
   root.appendChild(main);
   const toRules = (e: Event) => { e.preventDefault(); go((e.currentTarget as HTMLAnchorElement).getAttribute("href")!); };
-  main.appendChild(h("header", { class: "lobby-top" }, h("a", { class: "rules-link", id: "rules-link", href: rulesUrl("line"), onclick: toRules }, t("rules.link")), " ", langPicker()));
+  const mePlayer = myPlayer();
+  main.appendChild(h("header", { class: "lobby-top" },
+    mePlayer ? h("a", { class: "rules-link", id: "my-page", href: playerUrl(mePlayer.id), onclick: (e: Event) => { e.preventDefault(); go(playerUrl(mePlayer.id)); } }, t("lobby.my_page", { name: mePlayer.name })) : null,
+    " ", h("a", { class: "rules-link", id: "rules-link", href: rulesUrl("line"), onclick: toRules }, t("rules.link")), " ", langPicker()));
   main.appendChild(h("section", { class: "hero" },
     h("div", { class: "hero-tiles" }, tileSvg(6, 6, { vertical: true, size: 30 }), tileSvg(6, 4, { size: 30 }), tileSvg(4, 1, { size: 30 })),
     h("h1", null, t("app.title")),
@@ -110,6 +115,7 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   quick.appendChild(quickMatch(all, go, status));
   main.appendChild(quick);
   main.appendChild(openTables(go, status));
+  main.appendChild(leaderboardCard(go));
 
   // A table of your own.
   const form = h("section", { class: "card create" }, h("h2", null, t("lobby.new_table")));
@@ -127,6 +133,7 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   form.append(h("h3", null, t("lobby.game")), famRow, presetBox, rulesLink,
     h("details", { class: "opt-details" }, h("summary", null, t("lobby.options")), optBox),
     h("h3", null, t("lobby.seats")), seatBox,
+    h("label", { class: "rated-box" }, h("input", { type: "checkbox", id: "rated" }), " ", t("lobby.rated")),
     h("label", { class: "speed" }, t("lobby.bot_speed"), " ",
       h("select", { id: "speed", onchange: (e: Event) => localStorage.setItem("boneyard.botdelay", (e.target as HTMLSelectElement).value) },
         [["1500", "speed.slow"], ["700", "speed.normal"], ["250", "speed.fast"]].map(([ms, k]) =>

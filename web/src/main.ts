@@ -5,17 +5,19 @@ import { Table, badLink } from "./table";
 import { Replay } from "./replay";
 import { RulesPage } from "./rules";
 import { onLangChange } from "./i18n";
+import { PlayerView } from "./players";
 
 const root = document.getElementById("app")!;
-let table: Table | Replay | RulesPage | null = null;
+let table: Table | Replay | RulesPage | PlayerView | null = null;
 
 function route() {
   const q = new URLSearchParams(location.search);
-  const id = q.get("t"), token = q.get("k"), replay = q.get("replay"), rules = q.get("rules");
+  const id = q.get("t"), token = q.get("k"), replay = q.get("replay"), rules = q.get("rules"), player = q.get("player");
   table?.close();
   table = null;
   // /?replay=ID: a finished table's replay (shareable); /?replay=file: a record from the lobby.
   if (rules !== null && /^[a-z0-9-]*$/.test(rules)) table = new RulesPage(root, rules, go);
+  else if (player && /^[0-9a-f]{1,64}$/.test(player)) table = new PlayerView(root, player, go);
   else if (replay && /^([0-9a-f]+|file)$/.test(replay)) table = new Replay(root, replay, go);
   else if (id && token && /^[0-9a-f]+$/.test(id) && /^[0-9a-f]+$/.test(token)) table = new Table(root, id, token, go);
   // A table link that is damaged: say so rather than show the lobby silently.

@@ -4,7 +4,10 @@
 // game starts, and the table leaves every lobby; a name that is markup is
 // shown as text. Quick match (issue 25, 3): two browsers that ask for the
 // same game land at one table, bots in the other seats after the wait.
-// Screenshots build/screenshots/lobby-open-*.png, lobby-quickmatch.png.
+// Ratings (issue 25, 7): a rated game between two players changes both
+// sides' ratings, shown on the lobby's leaderboard and each player's page.
+// Screenshots build/screenshots/lobby-open-*.png, lobby-quickmatch.png,
+// player-page.png.
 //   node tests/lobby.mjs BONEYARD_EXE SCREENSHOT_DIR
 // Exits 77 (ctest: skipped) with a message when Chromium is missing.
 import { spawn } from "node:child_process";
@@ -124,6 +127,29 @@ try {
   check(names === "Dee,Eve" && bots === 2, `at their seats with their names (${names}), bots in the other two (${bots})`);
   const plays = await pe.waitForFunction(() => ["playing", "over"].includes(document.querySelector(".table")?.dataset.status), { timeout: 15000 }).then(() => true, () => false);
   check(plays, "and the game starts");
+
+  // A rated game of two players (played by the takeover bots: both leave).
+  const api = async (method, path, body) => (await fetch(base + path, { method, headers: body ? { "content-type": "application/json" } : {}, body: body ? JSON.stringify(body) : undefined })).json();
+  const ann = await api("POST", "/api/players", { name: "Ann" }), ben = await api("POST", "/api/players", { name: "<b>Ben</b>" });
+  const rated = await api("POST", "/api/tables", { game: "latin", options: { players: "2", target: "1" }, seats: ["human", "human"], rated: true, bot_delay_ms: 0, drop_delay_ms: 20 });
+  await api("POST", `/api/tables/${rated.id}/join`, { token: rated.tokens["0"], key: ann.key });
+  await api("POST", `/api/tables/${rated.id}/join`, { token: rated.tokens["1"], key: ben.key });
+  let over = false;
+  for (let i = 0; i < 300 && !over; i++) { over = (await api("GET", `/api/tables/${rated.id}?token=${rated.spectate}`)).status === "over"; if (!over) await new Promise((r) => setTimeout(r, 100)); }
+  check(over, "the rated game ends");
+  const pf = await newPage();
+  await pf.goto(base + "/");
+  const board = await pf.waitForFunction(() => document.querySelectorAll(".leaderboard .board li").length === 2, { timeout: 10000 }).then(() => true, () => false);
+  const rows = board ? await pf.$$eval(".leaderboard .board li", (r) => r.map((x) => x.textContent)) : [];
+  check(board && rows.some((x) => x.includes("Ann")) && rows.some((x) => x.includes("<b>Ben</b>")), `the lobby's leaderboard lists both players, names as text (${rows.join(" | ")})`);
+  const nums = rows.map((x) => Number(/(\d+)\??\s±/.exec(x)?.[1]));
+  const res = (await api("GET", `/api/tables/${rated.id}?token=${rated.spectate}`)).returns;
+  check(res[0] === res[1] ? nums[0] === nums[1] : nums[0] !== 1500 && nums[1] !== 1500 && nums[0] !== nums[1], `both sides' ratings moved (${nums}; the game ${res})`);
+  await pf.click(".leaderboard .board li a");
+  await pf.waitForSelector(".player-page .player-rating", { timeout: 10000 });
+  const page = await pf.$eval(".player-page", (e) => e.textContent);
+  check(/Line games/.test(page) && /1 game\b/.test(page) && /Replay/.test(page), "a player's page shows the rating per family and the game with its replay link");
+  await pf.screenshot({ path: join(shots, "player-page.png") });
 } catch (e) {
   console.error("FAIL " + (e.stack || e));
   failures++;
