@@ -328,7 +328,9 @@ try {
       const log = await rec();
       const now = tilesOf(log, Math.max(...log.map((e) => e.hand)));
       const after = await missing(now);
-      check(played > 0 && (handTiles === 0 || played >= 4) && iOver > iDealt && iDealt >= 0 && !after.length,
+      // (The panel keeps the last 40 entries: the bots' next hand, played
+      // behind the summary, may have pushed the first tricks out.)
+      check(played > 0 && (handTiles === 0 || played >= 4 || order.length >= 40) && iOver > iDealt && iDealt >= 0 && !after.length,
         `${family}: "Last moves" lists the hand's ${played} tiles, then "The hand is over" before "Hand 2 dealt"; after a reload the hand in play (missing ${after})`);
     }
     // Item 3: the bots start the next hand behind the summary; once it is my

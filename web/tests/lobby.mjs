@@ -127,6 +127,13 @@ try {
   check(names === "Dee,Eve" && bots === 2, `at their seats with their names (${names}), bots in the other two (${bots})`);
   const plays = await pe.waitForFunction(() => ["playing", "over"].includes(document.querySelector(".table")?.dataset.status), { timeout: 15000 }).then(() => true, () => false);
   check(plays, "and the game starts");
+  // And they talk, both ways.
+  const say = async (p, text) => { await p.type("#chat-input", text); await p.click("#chat-send"); };
+  const hears = (p, text) => p.waitForFunction((x) => [...document.querySelectorAll(".chat .chat-text")].some((e) => e.textContent === x), { timeout: 10000 }, text).then(() => true, () => false);
+  await say(pd, "hola Eve");
+  check(await hears(pe, "hola Eve"), "a line from one reaches the other");
+  await say(pe, "hi Dee");
+  check(await hears(pd, "hi Dee"), "and back");
 
   // A rated game of two players (played by the takeover bots: both leave).
   const api = async (method, path, body) => (await fetch(base + path, { method, headers: body ? { "content-type": "application/json" } : {}, body: body ? JSON.stringify(body) : undefined })).json();
@@ -148,7 +155,7 @@ try {
   await pf.click(".leaderboard .board li a");
   await pf.waitForSelector(".player-page .player-rating", { timeout: 10000 });
   const page = await pf.$eval(".player-page", (e) => e.textContent);
-  check(/Line games/.test(page) && /1 game\b/.test(page) && /Replay/.test(page), "a player's page shows the rating per family and the game with its replay link");
+  check(/Line games/.test(page) && /1 game(?!s)/.test(page) && /Replay/.test(page), "a player's page shows the rating per family and the game with its replay link");
   await pf.screenshot({ path: join(shots, "player-page.png") });
 } catch (e) {
   console.error("FAIL " + (e.stack || e));
