@@ -32,13 +32,14 @@ export function leaderboardCard(go: (url: string) => void): HTMLElement {
       if (!b.players.length) list.appendChild(h("p", { class: "muted" }, t("board.none")));
       else list.appendChild(h("ol", { class: "board" }, b.players.map((p) => h("li", null,
         h("a", { href: playerUrl(p.id), onclick: (e: Event) => { e.preventDefault(); go(playerUrl(p.id)); } }, p.name),
-        h("span", { class: "rating" }, ratingText(p)), h("small", null, t("board.games", { n: p.games }))))));
+        h("span", { class: "rating", title: p.provisional ? t("board.provisional") : null }, ratingText(p)), h("small", null, t("board.games", { n: p.games }))))));
       if (b.bots.length) list.appendChild(h("p", { class: "muted bots-rated" }, t("board.bots"), " ",
         b.bots.map((x) => h("span", { class: "seat-chip" }, `${t("seatkind." + x.level)} ${ratingText(x)}`))));
     } catch (e) { list.appendChild(h("p", { class: "error" }, String((e as Error).message))); }
   };
   load();
-  return h("section", { class: "card leaderboard" }, h("h2", null, t("board.title")), h("label", null, t("board.family"), " ", pick), list);
+  return h("section", { class: "card leaderboard" }, h("h2", null, t("board.title")), h("label", null, t("board.family"), " ", pick), list,
+    h("p", { class: "muted" }, t("board.provisional")));
 }
 
 async function fetchJson<T>(path: string): Promise<T> {
@@ -87,7 +88,7 @@ export class PlayerView {
     for (const f of fams) {
       const r = p.ratings[f];
       ratings.appendChild(h("div", { class: "player-rating", "data-family": f },
-        h("h3", null, t("family." + f)), h("p", null, h("strong", { class: "rating" }, ratingText(r)), " · ", t("board.games", { n: r.games })),
+        h("h3", null, t("family." + f)), h("p", null, h("strong", { class: "rating", title: r.provisional ? t("board.provisional") : null }, ratingText(r)), " · ", t("board.games", { n: r.games })),
         course(r.history || [])));
     }
     main.appendChild(ratings);

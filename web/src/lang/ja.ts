@@ -107,6 +107,7 @@ export const ja: Record<string, string> = {
   "board.family": "ゲーム",
   "board.none": "このゲームのレーティング戦はまだありません。",
   "board.games_one": "1ゲーム",
+  "board.provisional": "「?」は暫定のレーティングです（まだ対局数が少ないため）。",
   "board.games": "{n}ゲーム",
   "board.bots": "ボット：",
   "player.course": "最近のゲームでのレーティングの推移",
