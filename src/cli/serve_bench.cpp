@@ -220,7 +220,7 @@ void add_serve_bench(CLI::App& app) {
     int64_t lost = 0, unfinished = 0, finished = 0;
     double elapsed = 0, server_cpu = 0;
     uint64_t commits = 0;
-    std::vector<double> lat, durable, queued, sending, gated, commit_us;
+    server::Histogram lat, durable, queued, sending, gated, commit_us;
     {
       server::Server srv(c);
       srv.start();
@@ -316,10 +316,7 @@ void add_serve_bench(CLI::App& app) {
       for (size_t i = 0; i < ids.size(); ++i) played.push_back(srv.hub().get(ids[i], specs[i])["version"].get<int64_t>());
       rusage ru{};
       getrusage(RUSAGE_SELF, &ru);
-      for (auto* v : {&lat, &durable, &queued, &sending, &gated, &commit_us}) std::sort(v->begin(), v->end());
-      auto pct = [](const std::vector<double>& v, double q) {
-        return v.empty() ? 0.0 : v[std::min(v.size() - 1, static_cast<size_t>(static_cast<double>(v.size()) * q))] / 1000;
-      };
+      auto pct = [](const server::Histogram& v, double q) { return v.quantile(q) / 1000; };
       std::cout << fmt::format(
           "serve-bench: {} tables of {} bots ({}), {} watchers, {} network + {} bot threads, sqlite synchronous={}\n"
           "  games finished: {}/{} in {:.1f} s; moves: {} ({:.0f}/s), in {} transactions ({:.1f} writes each)\n"
@@ -331,10 +328,9 @@ void add_serve_bench(CLI::App& app) {
           "  server: peak RSS {:.1f} MiB, CPU {:.1f} s during the games ({:.2f} cores); load process ({} threads): CPU {:.1f} s in all, peak RSS {:.1f} MiB\n",
           ids.size(), *level, *game, *watchers, c.io_threads,
           c.hub.bot_threads > 0 ? c.hub.bot_threads : static_cast<int>(std::max(2u, std::thread::hardware_concurrency())), *sync,
-          finished, ids.size(), elapsed, lat.size(), static_cast<double>(lat.size()) / std::max(elapsed, 1e-9), commits,
-          static_cast<double>(ids.size() + lat.size()) / static_cast<double>(std::max<uint64_t>(commits, 1)),
-          lat.empty() ? 0 : lat[lat.size() / 2] / 1000, lat.empty() ? 0 : lat[std::min(lat.size() - 1, lat.size() * 99 / 100)] / 1000,
-          lat.empty() ? 0 : lat.back() / 1000, pct(durable, 0.5), pct(durable, 0.99), pct(commit_us, 0.5), pct(commit_us, 0.99),
+          finished, ids.size(), elapsed, lat.count(), static_cast<double>(lat.count()) / std::max(elapsed, 1e-9), commits,
+          static_cast<double>(ids.size() + lat.count()) / static_cast<double>(std::max<uint64_t>(commits, 1)),
+          pct(lat, 0.5), pct(lat, 0.99), lat.max() / 1000, pct(durable, 0.5), pct(durable, 0.99), pct(commit_us, 0.5), pct(commit_us, 0.99),
           pct(queued, 0.5), pct(queued, 0.99), pct(sending, 0.5), pct(sending, 0.99),
           c.hub.bot_pipeline, pct(gated, 0.5), pct(gated, 0.99), msgs, failed, incomplete, repeats, backwards,
           static_cast<double>(ru.ru_maxrss) / 1024, server_cpu, server_cpu / std::max(elapsed, 1e-9), *load_threads, load_cpu,

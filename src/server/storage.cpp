@@ -307,7 +307,7 @@ void Storage::writer() {
       problem_ = err.empty() ? std::string() : fmt::format("storage failing: {}", err);
       if (err.empty()) ++commits_;
       if (measure_)
-        commit_us_.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - began).count());
+        commit_us_.add(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - began).count());
     }
     if (!err.empty())
       for (size_t i = 0; i < batch.size(); ++i)
@@ -380,7 +380,7 @@ void Storage::measure_commits(bool on) {
   measure_ = on;
 }
 
-std::vector<double> Storage::commit_us() const {
+Histogram Storage::commit_us() const {
   std::lock_guard lk(q_m_);
   return commit_us_;
 }

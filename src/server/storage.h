@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "record/session.h"
+#include "server/histogram.h"
 
 struct sqlite3;
 
@@ -158,7 +159,7 @@ class Storage {
   // serve-bench: keep each commit's duration (BEGIN to COMMIT done, the
   // fsync included), in microseconds.
   void measure_commits(bool on);
-  std::vector<double> commit_us() const;
+  Histogram commit_us() const;
   // Stops the writer after the writes queued so far; later submits fail.
   void stop();
 
@@ -182,7 +183,7 @@ class Storage {
   std::string problem_;
   uint64_t commits_ = 0;
   bool measure_ = false;
-  std::vector<double> commit_us_;
+  Histogram commit_us_;
   std::map<std::string, uint64_t> failed_gen_;  // writer thread only
   std::thread thread_;
 };

@@ -59,7 +59,7 @@ Hub::Hub(Storage& db, net::io_context& ioc, HubConfig cfg) : db_(db), ioc_(ioc),
   int threads = cfg_.bot_threads;
   if (threads <= 0) threads = std::max(2, cores);
   pool_ = std::make_unique<net::thread_pool>(static_cast<size_t>(threads));
-  bcast_ = std::make_unique<net::thread_pool>(static_cast<size_t>(std::max(1, cores / 2)));
+  bcast_ = std::make_unique<net::thread_pool>(static_cast<size_t>(std::max(2, cores / 2)));
   if (cfg_.strong_threads <= 0) cfg_.strong_threads = std::max(1, cores / 2);
   strong_ = std::make_unique<net::thread_pool>(static_cast<size_t>(cfg_.strong_threads));
   if (cfg_.measure) db_.measure_commits(true);
@@ -706,10 +706,10 @@ void Hub::measured(Clock::time_point since, Clock::time_point durable, Clock::ti
   auto us = [](Clock::duration d) { return std::chrono::duration<double, std::micro>(d).count(); };
   const auto now = Clock::now();
   std::lock_guard lk(stats_.m);
-  stats_.latency_us.push_back(us(now - since));
-  stats_.durable_us.push_back(us(durable - since));
-  stats_.queued_us.push_back(us(sending - durable));
-  stats_.sending_us.push_back(us(now - sending));
+  stats_.latency_us.add(us(now - since));
+  stats_.durable_us.add(us(durable - since));
+  stats_.queued_us.add(us(sending - durable));
+  stats_.sending_us.add(us(now - sending));
 }
 
 json Hub::move(const std::string& id, const std::string& token, const std::string& move) {
@@ -1173,7 +1173,7 @@ void Hub::run_bot(const std::shared_ptr<Table>& t, size_t version) {
     pass_gate([this, t, version, queued] {
       if (cfg_.measure) {
         std::lock_guard lk(stats_.m);
-        stats_.gated_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - queued).count());
+        stats_.gated_us.add(std::chrono::duration<double, std::micro>(Clock::now() - queued).count());
       }
       if (!bot_turn(t, version, true)) leave_gate();
     });

@@ -19,6 +19,8 @@
 #include <vector>
 
 #include <fmt/format.h>
+
+#include "server/histogram.h"
 #include <nlohmann/json.hpp>
 
 #include "record/session.h"
@@ -70,7 +72,7 @@ struct HubConfig {
   int strong_per_client = 2; // ... and per address that created the tables (0: no cap)
   // Cheap bots' moves between decision and broadcast, at most (0: no cap).
   // Under load the next bot waits before it thinks (see pass_gate).
-  int bot_pipeline = 64;
+  int bot_pipeline = 112;
   bool run_bots = true;      // false: bots never move (the fuzz target)
   int default_bot_delay_ms = 600;
   int default_drop_delay_ms = 60000;
@@ -95,11 +97,11 @@ struct HubConfig {
 // connection), in microseconds.
 struct HubStats {
   std::mutex m;
-  std::vector<double> latency_us;
+  Histogram latency_us;
   // Of which: from arrival to durable (the group commit), from durable to
   // the broadcast's start (its queue), the broadcast (messages built, handed on).
-  std::vector<double> durable_us, queued_us, sending_us;
-  std::vector<double> gated_us;  // and before it: each cheap bot's wait at the gate, before it thinks
+  Histogram durable_us, queued_us, sending_us;
+  Histogram gated_us;  // and before it: each cheap bot's wait at the gate, before it thinks
 };
 
 // Who sits at a seat: a display name, and the player's id when the name
@@ -283,7 +285,7 @@ class Hub {
   void unsubscribe(const std::string& id, int seat, const Subscriber* sub);
   HubStats& stats() { return stats_; }
   uint64_t storage_commits() const { return db_.commits(); }
-  std::vector<double> storage_commit_us() const { return db_.commit_us(); }
+  Histogram storage_commit_us() const { return db_.commit_us(); }
   // The most cheap bots' moves ever between decision and broadcast at once.
   int gate_peak();
 
