@@ -47,6 +47,12 @@ async function newPage(ctx, viewport = DESKTOP) {
   page.on("pageerror", (e) => { console.error("page error: " + e.message); failures++; });
   // The server's Content-Security-Policy must not block anything the app does.
   page.on("console", (m) => { if (/Content Security Policy/i.test(m.text())) { console.error("CSP violation: " + m.text()); failures++; } });
+  // Item 16: every bubble shown on a seat (a pass, a draw), in window.__bubbles.
+  await page.evaluateOnNewDocument(() => {
+    window.__bubbles = [];
+    new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes) if (n.nodeType === 1) for (const b of [n, ...n.querySelectorAll(".bubble")]) if (b.classList?.contains("bubble")) window.__bubbles.push(b.textContent); })
+      .observe(document, { childList: true, subtree: true });
+  });
   // Counts the moves the page sends (window.__movesSent).
   await page.evaluateOnNewDocument(() => {
     const send = WebSocket.prototype.send;
@@ -322,6 +328,12 @@ try {
       const order = await page.$$eval(".log li", (r) => r.map((x) => x.textContent));
       const played = order.filter((x) => /played \d+\|\d+/.test(x)).length;
       const iOver = order.findIndex((x) => /hand is over/.test(x)), iDealt = order.findIndex((x) => /Hand 2 dealt/.test(x));
+      // Item 16: a pass is shown on the seat that passed.
+      if (family === "line") {
+        const others = order.filter((x) => /^(Seat \d|Partner).* passed/.test(x)).length;
+        const bubbles = await page.evaluate(() => window.__bubbles || []);
+        check(others === 0 || bubbles.some((b) => /^Pass$/.test(b)), `line: a pass is shown on the seat (${others} passes in the log; bubbles seen: ${[...new Set(bubbles)].join(", ")})`);
+      }
       const handTiles = family === "texas-42" ? 28 : 0; // every tile of a Texas 42 hand is played unless it stops early
       await page.reload();
       await page.waitForSelector(".log li");
