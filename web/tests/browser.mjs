@@ -360,7 +360,7 @@ try {
       const opening = log.filter((e) => e.hand === 2 && e.kind === "move").length; // nothing when I lead
       check(meanwhile.length === opening, `the summary shows the next hand's opening, ${opening} moves (${meanwhile.slice(0, 3).join("; ")})`);
     }
-    if (family === "line") check(/pips|Pips/.test(summary), "line: the summary shows every side's pips");
+    if (family === "line") check(/pips|Pips/.test(summary), `line: the summary shows every side's pips (${summary.slice(0, 300).replace(/\n/g, " / ")})`);
     // Item 5: the hand's points and the running game score, each labelled.
     if (family === "line") {
       const heads = await page.$$eval(".summary table.points th", (r) => r.map((x) => x.textContent));
