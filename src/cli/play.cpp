@@ -34,7 +34,7 @@ std::string scores_text(const AnyState& st, const std::string& family) {
 
 const char* kHelp =
     "Type the number of a move in the list (or #number), or the move itself. Other commands: board (the table "
-    "again), hint (every move's value by the strongest fair bot), help, quit.\n";
+    "again), hint (every move's expected value, from what you can see), help, quit.\n";
 
 // What each family's moves look like and mean, one paragraph a line (the
 // rules: ../shared/rules/).
