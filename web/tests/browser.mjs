@@ -297,6 +297,8 @@ try {
     await page.waitForSelector(".board");
     const start = Date.now();
     const moves = await playHand(page, family, { name: family });
+    // The summary's tables come with the state that ends the hand: wait for them.
+    if (family === "line") await page.waitForSelector(".summary table.pips", { timeout: 5000 }).catch(() => {});
     const summary = await page.$eval(".summary", (e) => e.innerText);
     check(moves > 0 && summary.length > 20, `${family}: played a hand (${moves} moves, ${((Date.now() - start) / 1000).toFixed(1)} s) and saw the summary`);
     await page.screenshot({ path: join(shots, `${family}-summary-desktop.png`) });
