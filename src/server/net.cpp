@@ -445,7 +445,11 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
 class Listener : public std::enable_shared_from_this<Listener> {
  public:
-  Listener(net::io_context& ioc, const tcp::endpoint& ep, Ctx ctx) : ioc_(ioc), acc_(ioc), ctx_(ctx), pause_(ioc) {
+  // The acceptor, its pause timer and close() share one strand: a close on
+  // one thread never races an accept being re-armed on another (UBSan saw
+  // Boost's reactor touch a closed descriptor at shutdown).
+  Listener(net::io_context& ioc, const tcp::endpoint& ep, Ctx ctx)
+      : ioc_(ioc), strand_(net::make_strand(ioc)), acc_(strand_), ctx_(ctx), pause_(strand_) {
     beast::error_code ec;
     acc_.open(ep.protocol(), ec);
     if (!ec) acc_.set_option(net::socket_base::reuse_address(true), ec);
@@ -518,6 +522,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
     std::cerr << "boneyard serve: " << msg << std::endl;
   }
   net::io_context& ioc_;
+  net::strand<net::io_context::executor_type> strand_;
   tcp::acceptor acc_;
   Ctx ctx_;
   net::steady_timer pause_;
