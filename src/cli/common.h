@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/game.h"
@@ -91,5 +92,16 @@ void add_selfplay(CLI::App& app);
 // Plays a game to its end with one bot per seat (chance by the game's own
 // generator); between moves, returns false as soon as stop() says so.
 bool play_out(Session& s, std::vector<std::unique_ptr<AnyBot>>& bots, const std::function<bool()>& stop);
+
+// The whole number after `key` in a JSON text, without parsing it (the load
+// generators read thousands of messages a second); -1 when absent.
+inline int64_t number_after(std::string_view s, std::string_view key) {
+  const size_t at = s.find(key);
+  if (at == std::string_view::npos) return -1;
+  int64_t v = 0;
+  bool any = false;
+  for (size_t i = at + key.size(); i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, any = true) v = v * 10 + (s[i] - '0');
+  return any ? v : -1;
+}
 
 }  // namespace boneyard::cli

@@ -55,14 +55,6 @@ struct LobbyWatcher : std::enable_shared_from_this<LobbyWatcher> {
                                                 });
                                               });
   }
-  static int64_t number_after(std::string_view s, std::string_view key) {
-    const size_t at = s.find(key);
-    if (at == std::string_view::npos) return -1;
-    int64_t v = 0;
-    bool any = false;
-    for (size_t i = at + key.size(); i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, any = true) v = v * 10 + (s[i] - '0');
-    return any ? v : -1;
-  }
   void read() {
     ws.async_read(buf, [self = shared_from_this()](beast::error_code ec, size_t) {
       if (ec) return;
