@@ -212,6 +212,7 @@ void add_serve_bench(CLI::App& app) {
     int64_t lost = 0, unfinished = 0, finished = 0;
     double elapsed = 0, server_cpu = 0;
     uint64_t commits = 0;
+    server::Storage::Checkpoints checkpoints;
     server::Histogram lat, durable, queued, sending, gated, commit_us;
     {
       server::Server srv(c);
@@ -276,6 +277,7 @@ void add_serve_bench(CLI::App& app) {
       }
       commit_us = srv.hub().storage_commit_us();
       commits = srv.hub().storage_commits();
+      checkpoints = srv.hub().storage_checkpoints();
       // Final versions as the server has them.
       for (size_t i = 0; i < ids.size(); ++i) final_version.push_back(srv.hub().get(ids[i], specs[i])["version"].get<int64_t>());
       std::fprintf(to, "finish\n");
@@ -311,7 +313,7 @@ void add_serve_bench(CLI::App& app) {
       auto pct = [](const server::Histogram& v, double q) { return v.quantile(q) / 1000; };
       std::cout << fmt::format(
           "serve-bench: {} tables of {} bots ({}), {} watchers, {} network + {} bot threads, sqlite synchronous={}\n"
-          "  games finished: {}/{} in {:.1f} s; moves: {} ({:.0f}/s), in {} transactions ({:.1f} writes each)\n"
+          "  games finished: {}/{} in {:.1f} s; moves: {} ({:.0f}/s), in {} transactions ({:.1f} writes each); checkpoints: {} in the background, {} finished by the writer, {} whole by the writer\n"
           "  move arrival -> broadcast: p50 {:.3f} ms, p99 {:.3f} ms, max {:.3f} ms\n"
           "    of which arrival -> durable: p50 {:.3f} ms, p99 {:.3f} ms (one commit, its fsync included: p50 {:.3f} ms, p99 {:.3f} ms)\n"
           "    durable -> broadcast starts: p50 {:.3f} ms, p99 {:.3f} ms; the broadcast: p50 {:.3f} ms, p99 {:.3f} ms\n"
@@ -321,7 +323,8 @@ void add_serve_bench(CLI::App& app) {
           ids.size(), *level, *game, *watchers, c.io_threads,
           c.hub.bot_threads > 0 ? c.hub.bot_threads : static_cast<int>(std::max(2u, std::thread::hardware_concurrency())), *sync,
           finished, ids.size(), elapsed, lat.count(), static_cast<double>(lat.count()) / std::max(elapsed, 1e-9), commits,
-          static_cast<double>(ids.size() + lat.count()) / static_cast<double>(std::max<uint64_t>(commits, 1)),
+          static_cast<double>(ids.size() + lat.count()) / static_cast<double>(std::max<uint64_t>(commits, 1)), checkpoints.background,
+          checkpoints.finished, checkpoints.whole,
           pct(lat, 0.5), pct(lat, 0.99), lat.max() / 1000, pct(durable, 0.5), pct(durable, 0.99), pct(commit_us, 0.5), pct(commit_us, 0.99),
           pct(queued, 0.5), pct(queued, 0.99), pct(sending, 0.5), pct(sending, 0.99),
           c.hub.bot_pipeline, pct(gated, 0.5), pct(gated, 0.99), msgs, failed, incomplete, repeats, backwards,

@@ -2,6 +2,8 @@
 // The public log of a table: what every seat may know of each event, for
 // the browser's "Last moves" (docs/server.md, State message, "log").
 #include <cstddef>
+#include <deque>
+#include <string>
 #include <nlohmann/json.hpp>
 
 #include "record/session.h"
@@ -17,5 +19,23 @@ namespace boneyard::server {
 // event, its outcome withheld). `hand`: the hand in play's number (a redeal
 // is no new hand, so deals are not counted).
 nlohmann::json public_log(const Session& s, std::size_t max, int hand);
+
+// The same log as JSON text, for the messages a table sends on each move:
+// each event's entry is serialized once, not 40 times (rebuilding the
+// entries was most of a spectator message's cost). It keeps the last `max`
+// entries of the hand in play. Use one per Session; clear() when the table
+// gets another one (a rollback, a restore).
+class PublicLogText {
+ public:
+  explicit PublicLogText(std::size_t max) : max_(max) {}
+  void clear();
+  // Appends the JSON text of public_log(s, max, hand) to out.
+  void append(const Session& s, int hand, std::string& out);
+
+ private:
+  std::size_t max_;
+  std::size_t first_ = 0, next_ = 0;  // the events [first_, next_) kept
+  std::deque<std::string> entries_;  // their entries without "hand": from "kind" on
+};
 
 }  // namespace boneyard::server

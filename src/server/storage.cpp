@@ -22,11 +22,21 @@ namespace {
 struct Stmt {
   sqlite3_stmt* s = nullptr;
   sqlite3* db;
+  bool owned = true;
   Stmt(sqlite3* d, const char* sql) : db(d) {
     if (sqlite3_prepare_v2(db, sql, -1, &s, nullptr) != SQLITE_OK)
       throw Error(fmt::format("storage: {}", sqlite3_errmsg(db)));
   }
-  ~Stmt() { sqlite3_finalize(s); }
+  // A statement of the connection's cache (Storage::cached): reset, not finalized.
+  Stmt(sqlite3* d, sqlite3_stmt* cached) : s(cached), db(d), owned(false) {}
+  ~Stmt() {
+    if (owned) {
+      sqlite3_finalize(s);
+    } else {
+      sqlite3_reset(s);
+      sqlite3_clear_bindings(s);
+    }
+  }
   void text(int i, const std::string& v) { sqlite3_bind_text(s, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT); }
   void integer(int i, int64_t v) { sqlite3_bind_int64(s, i, v); }
   std::string col_text(int i) {
@@ -77,11 +87,12 @@ Storage::Storage(const std::string& path, bool full_sync) : path_(path), full_sy
     throw;
   }
   thread_ = std::thread([this] { writer(); });
+  if (!in_memory(path)) checkpoint_thread_ = std::thread([this] { checkpointer(); });
 }
 
 Storage::~Storage() {
   stop();
-  sqlite3_close(db_);
+  close();
   if (lock_fd_ >= 0) ::close(lock_fd_);
 }
 
@@ -92,12 +103,120 @@ void Storage::stop() {
   }
   q_cv_.notify_all();
   if (thread_.joinable()) thread_.join();
+  {
+    std::lock_guard lk(ck_m_);
+    ck_stop_ = true;
+  }
+  ck_cv_.notify_all();
+  if (checkpoint_thread_.joinable()) checkpoint_thread_.join();
+}
+
+// The writer's connection: each commit says how long the WAL is. Past
+// kCheckpointFrames the checkpointer copies it into the database.
+int Storage::on_wal(void* self, sqlite3*, const char*, int frames) {
+  auto* s = static_cast<Storage*>(self);
+  s->wal_frames_.store(frames, std::memory_order_relaxed);
+  if (frames >= kCheckpointFrames) s->ck_cv_.notify_one();
+  return 0;  // SQLITE_OK
+}
+
+// Checkpoints on a connection of their own, so that copying the WAL into
+// the database (and its fsync) never delays a commit. PASSIVE: it never
+// blocks the writer. The writer finishes the job (see writer()).
+void Storage::checkpointer() {
+  sqlite3* db = nullptr;
+  auto due = [&] {
+    const int f = wal_frames_.load(std::memory_order_relaxed);
+    return f >= kCheckpointFrames && f - backfilled_.load(std::memory_order_relaxed) >= kCheckpointFrames / 2;
+  };
+  std::unique_lock lk(ck_m_);
+  while (!ck_stop_) {
+    ck_cv_.wait_for(lk, std::chrono::seconds(1), [&] { return ck_stop_ || due(); });
+    if (ck_stop_) break;
+    if (!due()) continue;
+    lk.unlock();
+    int log = 0, copied = 0, rc = 0;
+    if (!db) {
+      rc = sqlite3_open_v2(path_.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_URI, nullptr);
+      if (rc == SQLITE_OK) {
+        sqlite3_busy_timeout(db, 0);
+        sqlite3_exec(db, full_sync_ ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL", nullptr, nullptr, nullptr);
+      }
+    }
+    if (rc == SQLITE_OK) {
+      std::lock_guard run(ck_run_m_);
+      rc = sqlite3_wal_checkpoint_v2(db, "main", SQLITE_CHECKPOINT_PASSIVE, &log, &copied);
+    }
+    if (rc != SQLITE_OK && rc != SQLITE_BUSY) {
+      // A failing disk: the writer reports it; try again on a new connection.
+      sqlite3_close(db);
+      db = nullptr;
+    }
+    lk.lock();
+    if (rc == SQLITE_OK) {
+      ++checkpoints_;
+      backfilled_.store(copied, std::memory_order_relaxed);
+    } else {
+      ck_cv_.wait_for(lk, std::chrono::milliseconds(rc == SQLITE_BUSY ? 5 : 500), [&] { return ck_stop_; });
+    }
+  }
+  lk.unlock();
+  sqlite3_close(db);
+}
+
+// With m_ held, after a commit. Once the checkpointer has copied nearly all
+// of the WAL, the writer copies the rest (a few pages and one fsync, between
+// two transactions, so nothing is written meanwhile): its next transaction
+// then starts the WAL over from the beginning. The checkpointer alone could
+// not: the writer keeps appending while it copies. Past 4 times the
+// threshold (a checkpointer that cannot keep up) the writer copies it all.
+void Storage::finish_checkpoint() {
+  const int frames = wal_frames_.load(std::memory_order_relaxed);
+  int copied = backfilled_.load(std::memory_order_relaxed);
+  if (frames < copied) {  // the WAL started over
+    backfilled_.store(0, std::memory_order_relaxed);
+    copied = 0;
+  }
+  if (frames < kCheckpointFrames) return;
+  const bool nearly = copied > 0 && frames - copied <= kCheckpointFrames / 4;
+  if (!nearly && frames < kCheckpointFrames * 4) return;
+  // Nearly done: only if the checkpointer is not copying (its next round
+  // leaves less); too long: wait for its round to end.
+  std::unique_lock run(ck_run_m_, std::defer_lock);
+  if (nearly && frames < kCheckpointFrames * 4) {
+    if (!run.try_lock()) return;
+  } else {
+    run.lock();
+  }
+  if (sqlite3_wal_checkpoint_v2(db_, "main", SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr) != SQLITE_OK) return;
+  wal_frames_.store(0, std::memory_order_relaxed);
+  backfilled_.store(0, std::memory_order_relaxed);
+  ++(nearly ? finished_checkpoints_ : inline_checkpoints_);
+}
+
+void Storage::close() {
+  for (auto& [sql, st] : stmts_) sqlite3_finalize(st);
+  stmts_.clear();
+  sqlite3_close(db_);
+  db_ = nullptr;
+}
+
+// With m_ held: the statement prepared once per connection (the writer's
+// inserts run thousands of times a second).
+sqlite3_stmt* Storage::cached(const char* sql) {
+  auto& st = stmts_[sql];
+  if (!st && sqlite3_prepare_v3(db_, sql, -1, SQLITE_PREPARE_PERSISTENT, &st, nullptr) != SQLITE_OK) {
+    std::string msg = sqlite3_errmsg(db_);
+    sqlite3_finalize(st);
+    st = nullptr;
+    throw Error(fmt::format("storage: {}", msg));
+  }
+  return st;
 }
 
 // With m_ held.
 void Storage::open() {
-  if (db_) sqlite3_close(db_);
-  db_ = nullptr;
+  close();
   if (!in_memory(path_)) {
     // SQLite makes the -wal and -shm files with the database file's mode: a
     // read-only database leaves read-only ones behind. Once the database is
@@ -112,13 +231,16 @@ void Storage::open() {
   if (sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_URI,
                       nullptr) != SQLITE_OK) {
     std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
-    sqlite3_close(db_);
-    db_ = nullptr;
+    close();
     throw Error(fmt::format("cannot open database '{}': {}", path_, msg));
   }
   sqlite3_busy_timeout(db_, 5000);
   exec("PRAGMA journal_mode=WAL");
   exec(full_sync_ ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
+  if (!in_memory(path_)) {
+    exec("PRAGMA wal_autocheckpoint=0");  // the checkpointer's job, off this connection
+    sqlite3_wal_hook(db_, &Storage::on_wal, this);
+  }
   if (sqlite3_db_readonly(db_, "main") == 1) {
     // Served as it is (every table readable), loudly unhealthy; the writer
     // reopens it on each try, so it heals when the file is writable again.
@@ -130,7 +252,7 @@ void Storage::open() {
   exec("CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, spec TEXT NOT NULL, meta TEXT NOT NULL, "
        "created INTEGER NOT NULL DEFAULT (strftime('%s','now')))");
   exec("CREATE TABLE IF NOT EXISTS events (table_id TEXT NOT NULL, idx INTEGER NOT NULL, chance INTEGER NOT NULL, "
-       "seat INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (table_id, idx))");
+       "seat INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (table_id, idx)) WITHOUT ROWID");
   // Players: the hashes of their keys (one per device), and the seats they
   // hold (from each table's meta), for their recent games.
   exec("CREATE TABLE IF NOT EXISTS players (id TEXT PRIMARY KEY, name TEXT NOT NULL, name_key TEXT NOT NULL UNIQUE, "
@@ -221,7 +343,7 @@ void Storage::apply(const Write& w) {
     const auto& ids = (*w.meta)["player_ids"];
     for (size_t k = 0; k < ids.size(); ++k) {
       if (!ids[k].is_string() || ids[k].get<std::string>().empty()) continue;
-      Stmt pt(db_, "INSERT OR IGNORE INTO player_tables (player_id, table_id, seat) VALUES (?, ?, ?)");
+      Stmt pt(db_, cached("INSERT OR IGNORE INTO player_tables (player_id, table_id, seat) VALUES (?, ?, ?)"));
       pt.text(1, ids[k].get<std::string>());
       pt.text(2, w.table);
       pt.integer(3, static_cast<int64_t>(k));
@@ -235,13 +357,13 @@ void Storage::apply(const Write& w) {
     st.text(3, w.meta ? w.meta->dump() : std::string("{}"));
     st.done();
   } else if (w.meta) {
-    Stmt st(db_, "UPDATE tables SET meta = ? WHERE id = ?");
+    Stmt st(db_, cached("UPDATE tables SET meta = ? WHERE id = ?"));
     st.text(1, w.meta->dump());
     st.text(2, w.table);
     st.done();
   }
   if (!w.chat.empty()) {
-    Stmt ch(db_, "INSERT INTO chat (table_id, n, audience, seat, text, phrase, at) VALUES (?, ?, ?, ?, ?, ?, ?)");
+    Stmt ch(db_, cached("INSERT INTO chat (table_id, n, audience, seat, text, phrase, at) VALUES (?, ?, ?, ?, ?, ?, ?)"));
     for (const ChatLine& c : w.chat) {
       sqlite3_reset(ch.s);
       ch.text(1, w.table);
@@ -255,7 +377,7 @@ void Storage::apply(const Write& w) {
     }
   }
   if (w.events.empty()) return;
-  Stmt st(db_, "INSERT INTO events (table_id, idx, chance, seat, text) VALUES (?, ?, ?, ?, ?)");
+  Stmt st(db_, cached("INSERT INTO events (table_id, idx, chance, seat, text) VALUES (?, ?, ?, ?, ?)"));
   for (size_t i = 0; i < w.events.size(); ++i) {
     const RecordEvent& e = w.events[i];
     sqlite3_reset(st.s);
@@ -296,6 +418,7 @@ void Storage::writer() {
         for (size_t i = 0; i < batch.size(); ++i)
           if (!refused[i]) apply(batch[i]);
         exec("COMMIT");
+        if (!in_memory(path_)) finish_checkpoint();
       } catch (const std::exception& e) {
         err = e.what();
         if (db_ && sqlite3_get_autocommit(db_) == 0) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
@@ -388,6 +511,11 @@ Histogram Storage::commit_us() const {
 uint64_t Storage::commits() const {
   std::lock_guard lk(q_m_);
   return commits_;
+}
+
+Storage::Checkpoints Storage::checkpoints() const {
+  std::lock_guard lk(ck_m_);
+  return {checkpoints_, finished_checkpoints_.load(), inline_checkpoints_.load()};
 }
 
 std::string Storage::probe() {

@@ -10,6 +10,7 @@
 // so the server acknowledges and broadcasts only what is stored, with one
 // fsync for many moves. The database is locked for the process's life: a
 // second server on the same file refuses to start.
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -26,6 +27,7 @@
 #include "server/histogram.h"
 
 struct sqlite3;
+struct sqlite3_stmt;
 
 namespace boneyard::server {
 
@@ -156,6 +158,13 @@ class Storage {
   std::string probe();
   // Groups committed and writes stored so far (serve-bench).
   uint64_t commits() const;
+  // Checkpoints: by the checkpointer; finished by the writer (a few pages
+  // left); made whole by the writer (only when the checkpointer could not
+  // keep up).
+  struct Checkpoints {
+    uint64_t background = 0, finished = 0, whole = 0;
+  };
+  Checkpoints checkpoints() const;
   // serve-bench: keep each commit's duration (BEGIN to COMMIT done, the
   // fsync included), in microseconds.
   void measure_commits(bool on);
@@ -165,8 +174,13 @@ class Storage {
 
  private:
   void open();
+  void close();
+  sqlite3_stmt* cached(const char* sql);
   void exec(const char* sql);
   void writer();
+  void checkpointer();
+  void finish_checkpoint();
+  static int on_wal(void* self, sqlite3* db, const char* name, int frames);
   void apply(const Write& w);
   void apply_player(const Write& w);
   std::optional<StoredPlayer> player_where(const char* sql, const std::string& arg);
@@ -175,6 +189,7 @@ class Storage {
   int lock_fd_ = -1;
   mutable std::mutex m_;  // the connection
   sqlite3* db_ = nullptr;
+  std::map<std::string, sqlite3_stmt*> stmts_;  // cached(): the connection's prepared statements
   bool reopen_ = false;
   mutable std::mutex q_m_;
   std::condition_variable q_cv_;
@@ -186,6 +201,18 @@ class Storage {
   Histogram commit_us_;
   std::map<std::string, uint64_t> failed_gen_;  // writer thread only
   std::thread thread_;
+  // The checkpointer (file databases): past this many WAL pages it copies
+  // the WAL into the database, on its own connection.
+  static constexpr int kCheckpointFrames = 1000;
+  std::atomic<int> wal_frames_{0};
+  std::atomic<int> backfilled_{0};  // WAL pages the checkpointer has copied
+  std::atomic<uint64_t> finished_checkpoints_{0}, inline_checkpoints_{0};
+  mutable std::mutex ck_m_;
+  std::mutex ck_run_m_;  // held while a checkpoint copies (the checkpointer's or the writer's)
+  std::condition_variable ck_cv_;
+  bool ck_stop_ = false;
+  uint64_t checkpoints_ = 0;
+  std::thread checkpoint_thread_;
 };
 
 }  // namespace boneyard::server

@@ -138,6 +138,9 @@ void Hub::resume(const std::shared_ptr<Table>& t) {
 // ---------------------------------------------------------------- creation
 
 namespace {
+// The hand in play's number, for the log (the last one once the game is over).
+int log_hand(const AnyState& st) { return static_cast<int>(st.hands().size()) + (st.terminal() ? 0 : 1); }
+
 int int_option(const json& body, const char* key, int def, int lo, int hi) {
   if (!body.contains(key)) return def;
   const json& v = body[key];
@@ -375,13 +378,13 @@ void Hub::restore(StoredTable st) {
     bool meta = false;
     if (t->broken.empty() && t->started) {
       try {
-        t->session = replay_from_seed(t->game, t->options, t->seed, st.events);
+        t->set_session(replay_from_seed(t->game, t->options, t->seed, st.events));
         for (int k = 0; k < t->n; ++k) t->session->players()[static_cast<size_t>(k)] = t->players[static_cast<size_t>(k)];
         t->durable = t->queued = st.events.size();
         settle(*t);  // a crash between a move and its chance outcome
       } catch (const std::exception& e) {
         t->broken = fmt::format("stored table does not replay: {}", e.what());
-        t->session.reset();
+        t->set_session(nullptr);
       }
     }
     if (t->broken.empty() && !t->started) {
@@ -393,7 +396,7 @@ void Hub::restore(StoredTable st) {
           meta = true;
         } catch (const std::exception& e) {
           t->broken = fmt::format("cannot start: {}", e.what());
-          t->session.reset();
+          t->set_session(nullptr);
         }
       }
     }
@@ -455,11 +458,11 @@ std::shared_ptr<Table> Hub::table(const std::string& id) {
     std::lock_guard lk(t->m);
     if (t->broken.empty() && t->started) {
       try {
-        t->session = replay_from_seed(t->game, t->options, t->seed, st->events);
+        t->set_session(replay_from_seed(t->game, t->options, t->seed, st->events));
         for (int k = 0; k < t->n; ++k) t->session->players()[static_cast<size_t>(k)] = t->players[static_cast<size_t>(k)];
       } catch (const std::exception& e) {
         t->broken = fmt::format("stored table does not replay: {}", e.what());
-        t->session.reset();
+        t->set_session(nullptr);
       }
     }
     t->durable = t->queued = st->events.size();
@@ -479,7 +482,7 @@ int Hub::seat_for(const Table& t, const std::string& token) const {
 
 // ---------------------------------------------------------------- views
 
-json Hub::message(Table& t, int seat) {
+json Hub::message(Table& t, int seat, bool with_log) {
   json m{{"type", "state"}, {"table", t.id}, {"game", t.game}, {"seat", seat >= 0 ? json(seat) : json(nullptr)},
          {"commitment", t.commitment}, {"provably_fair", t.provably_fair}};
   json seats = json::array();
@@ -527,12 +530,26 @@ json Hub::message(Table& t, int seat) {
   m["legal"] = to_act ? json(st.legal_moves(seat)) : json::array();
   m["scores"] = st.scores();
   m["hands_finished"] = st.hands().size();
-  m["log"] = public_log(*t.session, 40, static_cast<int>(st.hands().size()) + (st.terminal() ? 0 : 1));  // "Last moves"
+  if (with_log) m["log"] = public_log(*t.session, kLogEntries, log_hand(st));  // "Last moves"
   if (t.finished()) {
     m["returns"] = st.returns();
     m["secret"] = t.secret;
   }
   return m;
+}
+
+// The message as sent on each change: the log's entries come as text
+// serialized once (Table::log_text); the rest as message() builds it.
+std::string Hub::message_text(Table& t, int seat) {
+  const bool log = t.broken.empty() && t.session;
+  std::string text = message(t, seat, !log).dump(-1, ' ', false, json::error_handler_t::replace);
+  if (log) {
+    text.pop_back();  // the closing brace
+    text += ",\"log\":";
+    t.log_text.append(*t.session, log_hand(t.session->state()), text);
+    text += '}';
+  }
+  return text;
 }
 
 void Hub::notice(Table& t, int seat, const std::string& text) {
@@ -558,7 +575,7 @@ void Hub::changed(const std::shared_ptr<Table>& t) {
     }
     auto& msg = cache[it->first];
     if (!msg)
-      msg = std::make_shared<const std::string>(message(*t, it->first).dump(-1, ' ', false, json::error_handler_t::replace));
+      msg = std::make_shared<const std::string>(message_text(*t, it->first));
     sub->push(msg);
     ++it;
   }
@@ -648,7 +665,7 @@ void Hub::rollback(Table& t) {
     if (m.contains("seat_tokens"))
       for (const auto& [k, tok] : m["seat_tokens"].items()) t.tokens.at(std::stoul(k)) = tok.get<std::string>();
     t.read_people(m);
-    if (!t.started) t.session.reset();
+    if (!t.started) t.set_session(nullptr);
     else if (t.session && t.session->events().size() > t.durable) rebuild(t, t.durable);
   } catch (const std::exception& e) {
     t.broken = fmt::format("cannot roll back to the stored table: {}", e.what());
@@ -673,7 +690,7 @@ json Hub::get(const std::string& id, const std::string& token) {
 
 void Hub::rebuild(Table& t, size_t events) {
   std::vector<RecordEvent> ev(t.session->events().begin(), t.session->events().begin() + static_cast<long>(events));
-  t.session = replay_from_seed(t.game, t.options, t.seed, ev);
+  t.set_session(replay_from_seed(t.game, t.options, t.seed, ev));
   for (int k = 0; k < t.n; ++k) t.session->players()[static_cast<size_t>(k)] = t.players[static_cast<size_t>(k)];
 }
 
@@ -753,7 +770,7 @@ json Hub::move(const std::string& id, const std::string& token, const std::strin
 void Hub::start_game(Table& t) {
   t.seed = derive_seed(t.secret, t.entropies);
   t.started = true;
-  t.session = std::make_unique<Session>(t.game, t.options, t.seed);
+  t.set_session(std::make_unique<Session>(t.game, t.options, t.seed));
   for (int k = 0; k < t.n; ++k) t.session->players()[static_cast<size_t>(k)] = t.players[static_cast<size_t>(k)];
   notice(t, -1, "every seat has joined: entropy is closed and the game starts");
   settle(t);

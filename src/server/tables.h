@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 
 #include "server/histogram.h"
+#include "server/public_log.h"
 #include <nlohmann/json.hpp>
 
 #include "record/session.h"
@@ -121,6 +122,9 @@ bool partnership_game(const GameEntry& g, const nlohmann::json& options);
 // The bot levels a seat may have: "bot:beginner" ... "bot:expert".
 const std::vector<std::string>& bot_levels();
 
+// A state message's "log": the last entries of the hand in play.
+inline constexpr std::size_t kLogEntries = 40;
+
 struct Table {
   Table() { ++alive_; }
   ~Table() { --alive_; }
@@ -151,6 +155,11 @@ struct Table {
   uint64_t seed = 0;
   // live
   std::unique_ptr<Session> session;
+  PublicLogText log_text{kLogEntries};  // the session's log as text, for messages
+  void set_session(std::unique_ptr<Session> s) {
+    session = std::move(s);
+    log_text.clear();
+  }
   std::string broken;  // a stored table that no longer replays: why
   std::vector<std::unique_ptr<AnyBot>> bots;  // per seat, made when first needed
   std::vector<int> connections;
@@ -285,6 +294,7 @@ class Hub {
   void unsubscribe(const std::string& id, int seat, const Subscriber* sub);
   HubStats& stats() { return stats_; }
   uint64_t storage_commits() const { return db_.commits(); }
+  Storage::Checkpoints storage_checkpoints() const { return db_.checkpoints(); }
   Histogram storage_commit_us() const { return db_.commit_us(); }
   // The most cheap bots' moves ever between decision and broadcast at once.
   int gate_peak();
@@ -298,7 +308,8 @@ class Hub {
   void keep_finished(const std::shared_ptr<Table>& t);
   void expire_waiting();
   int seat_for(const Table& t, const std::string& token) const;
-  nlohmann::json message(Table& t, int seat);
+  nlohmann::json message(Table& t, int seat, bool with_log = true);
+  std::string message_text(Table& t, int seat);
   void changed(const std::shared_ptr<Table>& t);
   void broadcast(const std::shared_ptr<Table>& t);
   void settle(Table& t);
