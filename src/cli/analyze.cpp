@@ -59,8 +59,9 @@ void run_review(const AnalyzeConfig& c, const nlohmann::json& rec) {
   if (c.hand < 0 || c.hand > hands)
     throw Error(fmt::format("--hand {} does not exist: the record has {} finished hand{} (1..{})", c.hand, hands,
                             hands == 1 ? "" : "s", hands));
-  ReviewOptions o;
-  if (c.budget.iterations > 0) o.iterations = c.budget.iterations;
+  // The coach's budget, as for --event: the same decision gets the same values.
+  ReviewOptions o = coach_options(c.budget);
+  o.face_up = true;
   nlohmann::json all = nlohmann::json::array();
   for (int h = 1; h <= hands; ++h) {
     if (c.hand && h != c.hand) continue;
@@ -109,13 +110,34 @@ void run_analyze(const AnalyzeConfig& c) {
     throw Error(fmt::format("after event {} seat {} has no decision to make ({}); events that can be analysed: {}",
                             c.event, seat, to_string(a), decision_events(rec, events)));
   const GameEntry& g = s.entry();
-  const std::string name = c.bot.empty() ? strongest_fair_bot(g) : c.bot;
-  auto bot = make_bot(g, name, values_bot_seed(s.seed(), seat), c.budget);
-  if (bot->omniscient()) throw Error(fmt::format("'{}' sees every hand; analysis is from one seat's view: use a fair bot", name));
   const std::string played = c.event < static_cast<int>(events.size()) && !events[static_cast<size_t>(c.event)].chance &&
                                      events[static_cast<size_t>(c.event)].seat == seat
                                  ? events[static_cast<size_t>(c.event)].text
                                  : "";
+  const int width = terminal_width();
+  if (c.bot.empty()) {
+    // The coach's expected values, as the review and the hints give them
+    // (the review's seed for this decision: the same numbers as its line).
+    const uint64_t seed = review_seed(s.seed(), static_cast<size_t>(c.event));
+    if (c.json) {
+      const ExpectedValues ev = expected_values(st, seat, seed, coach_options(c.budget));
+      nlohmann::json moves = nlohmann::json::array();
+      for (const auto& [m, v] : ev.moves) moves.push_back({{"move", m}, {"value", v}});
+      nlohmann::json out = {{"game", g.name}, {"event", c.event}, {"seat", seat}, {"method", ev.method},
+                            {"unit", ev.unit},  {"samples", ev.samples}, {"moves", moves}};
+      if (!played.empty()) out["played"] = played;
+      std::cout << out.dump(2) << "\n";
+      return;
+    }
+    std::cout << wrap_text(st.render(seat), width) << "\n";
+    std::cout << fmt::format("After event {} of {}, seat {} to decide.\n", c.event, events.size(), seat);
+    std::cout << wrap_text(hint_text(st, seat, g, c.budget, seed), width);
+    if (!played.empty()) std::cout << fmt::format("The record plays: {}\n", played);
+    return;
+  }
+  const std::string name = c.bot;
+  auto bot = make_bot(g, name, values_bot_seed(s.seed(), seat), c.budget);
+  if (bot->omniscient()) throw Error(fmt::format("'{}' sees every hand; analysis is from one seat's view: use a fair bot", name));
   if (c.json) {
     const auto values = st.bot_values(seat, *bot);
     nlohmann::json moves = nlohmann::json::array();
@@ -126,7 +148,6 @@ void run_analyze(const AnalyzeConfig& c) {
     std::cout << out.dump(2) << "\n";
     return;
   }
-  const int width = terminal_width();
   std::cout << wrap_text(st.render(seat), width) << "\n";
   std::cout << fmt::format("After event {} of {}, seat {} to decide.\n", c.event, events.size(), seat);
   std::cout << wrap_text(move_values_text(st, seat, g, c.budget, name, values_bot_seed(s.seed(), seat)), width);
@@ -137,17 +158,21 @@ void run_analyze(const AnalyzeConfig& c) {
 
 void add_analyze(CLI::App& app) {
   auto* cmd = app.add_subcommand(
-      "analyze", "Every legal move's value at one point of a recorded game, from one seat's view (fair bots only)");
+      "analyze",
+      "Every legal move's expected value at one point of a recorded game, from what one seat could see; or the review of "
+      "every finished hand");
   auto c = std::make_shared<AnalyzeConfig>();
   cmd->add_option("file", c->file, "Record file (JSON), as written by play/arena --record")->required();
   cmd->add_option("--event", c->event, "Analyse the position after this many events of the record (0: the start)");
   cmd->add_flag("--review", c->review,
-                "Grade every move of each finished hand by the value it lost (docs/bots.md, Review): exact solver "
-                "with hands known for the line games and Texas 42, the fair search bot for the others");
+                "Grade every move of each finished hand by the expected value it lost from what its seat could see "
+                "(docs/bots.md, Review): deals consistent with the seat's view, each solved exactly, for the line games "
+                "and Texas 42; the strongest fair bot's values for the others. Face-up values come as a separate line");
   cmd->add_option("--hand", c->hand, "With --review: only this hand (1-based; default: every finished hand)");
   cmd->add_option("--seat", c->seat,
                   "The seat whose view and decision to analyse (default: the seat to move; with --review: every seat)");
-  cmd->add_option("--bot", c->bot, "Bot giving the values (default: the strongest fair one, docs/bots.md)");
+  cmd->add_option("--bot", c->bot,
+                  "With --event: this fair bot's own values instead of the coach's expected values (docs/bots.md)");
   cmd->add_flag("--json", c->json, "Machine-readable output");
   add_bot_budget(cmd, c->budget);
   cmd->callback([c] {

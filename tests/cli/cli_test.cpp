@@ -292,12 +292,23 @@ TEST(Cli, AnalyzeAndProtocolValues) {
   std::filesystem::remove_all(dir);
   run("arena latin --bots greedy,random --games 1 --json --record " + dir, &rc);
   const std::string rec = record_of(dir, 0);
-  // The default bot is the strongest fair one (for the line games ismcts,
-  // which beats pimc); any fair search bot may be named.
-  const json a = json::parse(run("analyze " + rec + " --event 6 --iterations 200 --json", &rc));
+  // By default the coach's expected values (deals consistent with the
+  // seat's view, each solved), exactly those of the review's line for this
+  // decision at the same budget; any fair search bot may be named instead.
+  const json rv = json::parse(run("analyze " + rec + " --review --hand 1 --iterations 6 --json", &rc));
+  ASSERT_EQ(rc, 0) << rv.dump();
+  ASSERT_FALSE(rv["reviews"][0]["moves"].empty()) << rv.dump();
+  const json& decision = rv["reviews"][0]["moves"][0];  // seat 0's first choice
+  const json a = json::parse(run(fmt::format("analyze {} --event {} --seat 0 --iterations 6 --json", rec, decision["event"].get<int>()), &rc));
   EXPECT_EQ(rc, 0) << a.dump();
-  EXPECT_EQ(a["bot"], strongest_fair_bot(find_game("latin")));
-  EXPECT_EQ(a["bot"], "ismcts");
+  EXPECT_EQ(a["method"], "sampled solver");
+  EXPECT_EQ(a["samples"], 6);
+  EXPECT_FALSE(a.contains("bot"));
+  ASSERT_EQ(decision["values"].size(), a["moves"].size()) << decision.dump() << a.dump();
+  for (size_t i = 0; i < a["moves"].size(); ++i) {
+    EXPECT_EQ(decision["values"][i]["move"], a["moves"][i]["move"]);
+    EXPECT_DOUBLE_EQ(decision["values"][i]["value"].get<double>(), a["moves"][i]["value"].get<double>());
+  }
   const json ap = json::parse(run("analyze " + rec + " --event 6 --bot pimc --iterations 2 --json", &rc));
   EXPECT_EQ(rc, 0) << ap.dump();
   EXPECT_EQ(ap["bot"], "pimc");
