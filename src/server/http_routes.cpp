@@ -289,6 +289,13 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Reque
         need("GET");
         return ok(hub.player(seg[2]));
       }
+      if (seg.size() == 4 && seg[3] == "password") {
+        // Counted as a login: both hash a password.
+        need("POST");
+        const json b = parse_body(body);
+        if (auto r = spend(Cost::player)) return *r;
+        return ok(hub.set_password(seg[2], b));
+      }
     }
     if (seg.size() >= 2 && seg[1] == "tables") {
       if (seg.size() == 2) {

@@ -167,7 +167,13 @@ void Storage::apply_player(const Write& w) {
     st.text(3, name_key(w.player->name));
     st.text(4, w.player->password);
     st.done();
+  } else if (w.set_password) {
+    Stmt st(db_, "UPDATE players SET password = ? WHERE id = ?");
+    st.text(1, w.player->password);
+    st.text(2, w.player->id);
+    st.done();
   }
+  if (w.key_hash.empty()) return;
   Stmt st(db_, "INSERT INTO player_keys (hash, player_id) VALUES (?, ?)");
   st.text(1, w.key_hash);
   st.text(2, w.player->id);

@@ -91,8 +91,11 @@ struct Write {
   bool erase = false;  // instead: remove the table, its events and its chat
   // Instead (table ""): a player's key hash, and the player's row unless
   // player_exists (a login on another device adds a key to a player).
+  // set_password: the existing player's password hash is replaced by
+  // player->password (no key is added when key_hash is empty).
   std::optional<StoredPlayer> player;
   bool player_exists = false;
+  bool set_password = false;
   std::string key_hash;
   // With the table's meta: the ratings after its game, and their history.
   std::vector<StoredRating> ratings;

@@ -240,6 +240,9 @@ class Hub {
   // Players (players.cpp, docs/server.md "Players").
   nlohmann::json create_player(const nlohmann::json& body);
   nlohmann::json login(const nlohmann::json& body);
+  // Sets or changes player `id`'s password, {"key", "password"}: the key
+  // must be one of that player's (403 otherwise).
+  nlohmann::json set_password(const std::string& id, const nlohmann::json& body);
   nlohmann::json player(const std::string& id);
   // Quick match (quickmatch.cpp): {"key", "game", "options"?, "rated"?,
   // "level"?, "with"?} to wait; the status by the key; leaving.

@@ -87,6 +87,10 @@ export const api = {
   fairness: (id: string) => call<Record<string, unknown>>("GET", `/api/tables/${id}/fairness`),
   // Players (docs/server.md, Players): a name and a key kept in this browser.
   createPlayer: (name: string) => call<Player>("POST", "/api/players", { name }),
+  // A password for this player (its key proves who asks), and the login
+  // that gives another device a key for the same player.
+  setPassword: (p: Player, password: string) => call<{ id: string; name: string }>("POST", `/api/players/${encodeURIComponent(p.id)}/password`, { key: p.key, password }),
+  login: (name: string, password: string) => call<Player>("POST", "/api/players/login", { name, password }),
   // Sitting down: the seat takes the player's name.
   join: (id: string, token: string, key: string) => call<StateMsg>("POST", `/api/tables/${id}/join`, { token, key }),
   rematch: (id: string, token: string) => call<Rematch>("POST", `/api/tables/${id}/rematch`, { token }),

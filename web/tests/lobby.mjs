@@ -135,6 +135,38 @@ try {
   await say(pe, "hi Dee");
   check(await hears(pd, "hi Dee"), "and back");
 
+  // "Your player": Dee sets a password in her browser; a fresh browser signs
+  // in with her name and password and is the same player.
+  await pd.goto(base + "/");
+  await pd.click("#you-open");
+  await pd.waitForSelector("#you-password", { visible: true });
+  await pd.type("#you-password", "short");
+  await pd.click("#you-password-save");
+  check(await pd.waitForFunction(() => /too short/.test(document.querySelector("#you-password-msg")?.textContent || ""), { timeout: 5000 }).then(() => true, () => false),
+    "a password too short is refused in words");
+  await pd.$eval("#you-password", (e) => { e.value = ""; });
+  await pd.type("#you-password", "dee's secret 1");
+  await pd.click("#you-password-save");
+  check(await pd.waitForFunction(() => /Saved/.test(document.querySelector("#you-password-msg")?.textContent || ""), { timeout: 10000 }).then(() => true, () => false),
+    "a player sets a password from the lobby's \"Your player\"");
+  await pd.screenshot({ path: join(shots, "lobby-your-player.png") });
+  const deeId = await pd.evaluate(() => JSON.parse(localStorage.getItem("boneyard.player")).id);
+  const pg = await newPage({ width: 390, height: 844 });
+  await pg.goto(base + "/");
+  await pg.click("#you-open");
+  await pg.waitForSelector("#you-login-name", { visible: true });
+  await pg.type("#you-login-name", "Dee");
+  await pg.type("#you-login-password", "wrong password");
+  await pg.click("#you-login");
+  check(await pg.waitForFunction(() => /do not match/.test(document.querySelector("#you-login-msg")?.textContent || ""), { timeout: 10000 }).then(() => true, () => false),
+    "a wrong password is refused in words");
+  await pg.$eval("#you-login-password", (e) => { e.value = ""; });
+  await pg.type("#you-login-password", "dee's secret 1");
+  await pg.click("#you-login");
+  const signed = await pg.waitForFunction(() => /Dee/.test(document.querySelector("#my-page")?.textContent || ""), { timeout: 10000 }).then(() => true, () => false);
+  const gId = await pg.evaluate(() => JSON.parse(localStorage.getItem("boneyard.player") || "null")?.id);
+  check(signed && gId === deeId, `another browser signs in with the name and password: its lobby shows Dee, the same player (${gId} = ${deeId})`);
+
   // A rated game of two players (played by the takeover bots: both leave).
   const api = async (method, path, body) => (await fetch(base + path, { method, headers: body ? { "content-type": "application/json" } : {}, body: body ? JSON.stringify(body) : undefined })).json();
   const ann = await api("POST", "/api/players", { name: "Ann" }), ben = await api("POST", "/api/players", { name: "<b>Ben</b>" });
