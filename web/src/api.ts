@@ -193,6 +193,8 @@ export class Live {
     return true;
   }
   move(move: string): boolean { return this.send({ type: "move", move }); }
+  // A chat line over this connection (docs/server.md, Chat); false when it is not open.
+  chat(line: { text?: string; phrase?: string }): boolean { return this.send({ type: "chat", ...line }); }
   close() {
     this.closed = true;
     clearTimeout(this.timer);

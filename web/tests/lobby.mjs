@@ -127,13 +127,16 @@ try {
   check(names === "Dee,Eve" && bots === 2, `at their seats with their names (${names}), bots in the other two (${bots})`);
   const plays = await pe.waitForFunction(() => ["playing", "over"].includes(document.querySelector(".table")?.dataset.status), { timeout: 15000 }).then(() => true, () => false);
   check(plays, "and the game starts");
-  // And they talk, both ways.
+  // And they talk, both ways, over their tables' WebSockets (no chat POST).
+  let chatPosts = 0;
+  for (const p of [pd, pe]) p.on("request", (r) => { if (r.method() === "POST" && /\/chat$/.test(r.url())) chatPosts++; });
   const say = async (p, text) => { await p.type("#chat-input", text); await p.click("#chat-send"); };
   const hears = (p, text) => p.waitForFunction((x) => [...document.querySelectorAll(".chat .chat-text")].some((e) => e.textContent === x), { timeout: 10000 }, text).then(() => true, () => false);
   await say(pd, "hola Eve");
   check(await hears(pe, "hola Eve"), "a line from one reaches the other");
   await say(pe, "hi Dee");
   check(await hears(pd, "hi Dee"), "and back");
+  check(chatPosts === 0, `the lines went over the open WebSockets (${chatPosts} chat POSTs)`);
 
   // "Your player": Dee sets a password in her browser; a fresh browser signs
   // in with her name and password and is the same player.
