@@ -64,6 +64,10 @@ void add_serve(CLI::App& app) {
   cmd->add_option("--claim", cfg->hub.claim_s, "Seconds a seat taken from the lobby waits for its player to connect")
       ->check(CLI::Range(1, 86400))
       ->capture_default_str();
+  cmd->add_option("--sit-rate", cfg->limits.sit_player.rate, "Seats taken from the lobby per second per player key")
+      ->capture_default_str();
+  cmd->add_option("--sit-burst", cfg->limits.sit_player.burst, "Seats taken from the lobby at once per player key")
+      ->capture_default_str();
   cmd->add_option("--player-rate", cfg->limits.player.rate, "New players and logins per second per client address")
       ->capture_default_str();
   cmd->add_option("--player-burst", cfg->limits.player.burst, "New players and logins at once per client address")

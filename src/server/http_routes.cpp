@@ -319,9 +319,14 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Reque
         if (what == "sit") {
           // A free seat of a public table, from the lobby: counted as a new
           // table is, so one address cannot take every seat in sight.
+          // A player key is counted on its own too: one person cannot take
+          // seats faster from many addresses.
           need("POST");
           const json b = parse_body(body);
           if (auto r = spend(Cost::create)) return *r;
+          if (req.limits && b.contains("key") && b["key"].is_string())
+            if (const int wait = req.limits->take(player_limit_key(b["key"].get<std::string>().substr(0, 128)), Cost::sit_player))
+              throw RateLimited(wait, fmt::format("too many seats taken by this player: try again in {} s", wait));
           return ok(hub.sit(id, b), 201);
         }
         if (what == "join" || what == "entropy") {

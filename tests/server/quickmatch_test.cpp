@@ -154,5 +154,23 @@ TEST_F(QuickMatchTest, LeavingBadInputAndOtherGamesApart) {
   EXPECT_EQ(request(port_, http::verb::put, "/api/quickmatch").status, 405);
 }
 
+// A player waits in one queue at a time: asking for another game moves
+// them there (the first queue no longer counts them); asking again for the
+// same one keeps one place.
+TEST_F(QuickMatchTest, APlayerWaitsInOneQueueAtATime) {
+  start(60);
+  const json a = player("Ana"), b = player("Bo"), c = player("Cy");
+  ASSERT_EQ(ask(a).j["waiting"], 1);
+  ASSERT_EQ(ask(b).j["waiting"], 2);
+  const Reply moved = ask(a, {{"game", "texas-42"}});
+  ASSERT_EQ(moved.status, 200) << moved.body;
+  EXPECT_EQ(moved.j["game"], "texas-42");
+  EXPECT_EQ(moved.j["waiting"], 1);
+  EXPECT_EQ(status(a)["game"], "texas-42");
+  EXPECT_EQ(status(b)["waiting"], 1) << "Ana left the latin queue";
+  EXPECT_EQ(ask(c).j["waiting"], 2);  // Bo and Cy, not Ana
+  EXPECT_EQ(ask(c).j["waiting"], 2);  // asked again: one place
+}
+
 }  // namespace
 }  // namespace boneyard::test
