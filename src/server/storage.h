@@ -71,6 +71,10 @@ struct StoredRating {
   double rating = 1500, rd = 350, volatility = 0.06;
   int games = 0;
   std::string name;  // the player's (read only)
+  // When its last rated game ended (seconds since the epoch; 0: none):
+  // read from its history; written as the new history entry's time ("now"
+  // when 0).
+  int64_t last = 0;
 };
 struct RatingPoint {
   std::string table;

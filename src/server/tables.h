@@ -87,6 +87,9 @@ struct HubConfig {
   // empty seats, and how long its table waits for all of them to join.
   double quickmatch_wait_s = 20;
   int quickmatch_expire_s = 120;
+  // Glicko-2's rating period for time without games: each whole period
+  // since a subject's last rated game widens its RD (docs/server.md, Ratings).
+  double rating_period_s = 86400;
   // The turn clock's second in milliseconds: 1000, always, in production.
   // Tests scale it down (the same rules, faster), never the rules.
   int clock_second_ms = 1000;
@@ -353,6 +356,9 @@ class Hub {
   void quickmatch_form(const std::string& pool, bool timed_out);
   void rate(const std::shared_ptr<Table>& t);
   StoredRating current_rating(const std::string& subject, const std::string& family);
+  // The rating as of `now` (seconds): its RD widened by the whole rating
+  // periods since its last rated game.
+  StoredRating rating_now(const StoredRating& r, int64_t now) const;
   std::mutex ratings_m_;
   std::map<std::pair<std::string, std::string>, StoredRating> rating_cache_;  // queued, not yet stored
   std::mutex qm_m_;
