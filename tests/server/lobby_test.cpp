@@ -9,40 +9,23 @@
 #include "client.h"
 #include "core/game.h"
 #include "routes_world.h"
-#include "server/net.h"
+#include "server_fixture.h"
 
 namespace boneyard::test {
 namespace {
 
-namespace fs = std::filesystem;
-using server::Server;
 using server::ServerConfig;
 
-class LobbyTest : public ::testing::Test {
+class LobbyTest : public ServerFixture {
  protected:
-  static void SetUpTestSuite() { register_all_games(); }
-  void SetUp() override { dir_ = temp_dir("boneyard-lobby", "t"); }
-  void TearDown() override {
-    srv_.reset();
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
+  LobbyTest() : ServerFixture("lobby") {}
   void start(int claim_s = 60) {
-    ServerConfig c;
-    c.port = 0;
-    c.db = (dir_ / "test.db").string();
+    ServerConfig c = config();
     c.io_threads = 2;
-    c.full_sync = false;
-    c.hub.bot_threads = 2;
     c.hub.claim_s = claim_s;
-    srv_ = std::make_unique<Server>(c);
-    srv_->start();
-    port_ = srv_->port();
+    serve(c);
   }
-  void restart() {
-    srv_.reset();
-    start();
-  }
+  void restart() { start(); }
   Reply create(const json& seats, bool is_public = true) {
     return post(port_, "/api/tables", json{{"game", "latin"}, {"seats", seats}, {"public", is_public}, {"bot_delay_ms", 0}});
   }
@@ -52,9 +35,6 @@ class LobbyTest : public ::testing::Test {
       if (t["table"] == id) return t;
     return nullptr;
   }
-  fs::path dir_;
-  std::unique_ptr<Server> srv_;
-  unsigned short port_ = 0;
 };
 
 TEST_F(LobbyTest, PublicTablesAreListedWithTheirFreeSeatsPrivateOnesNot) {

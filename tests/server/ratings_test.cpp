@@ -7,43 +7,21 @@
 #include <filesystem>
 #include <thread>
 
-#include "client.h"
-#include "core/game.h"
 #include "server/glicko2.h"
-#include "server/net.h"
 #include "server/storage.h"
+#include "server_fixture.h"
 
 namespace boneyard::test {
 namespace {
 
-namespace fs = std::filesystem;
-using server::Server;
-using server::ServerConfig;
-
-class RatingsTest : public ::testing::Test {
+class RatingsTest : public ServerFixture {
  protected:
-  static void SetUpTestSuite() { register_all_games(); }
+  RatingsTest() : ServerFixture("ratings") {}
   void SetUp() override {
-    dir_ = temp_dir("boneyard-ratings", "t");
+    ServerFixture::SetUp();
     start();
   }
-  void start() {
-    ServerConfig c;
-    c.port = 0;
-    c.db = (dir_ / "test.db").string();
-    c.full_sync = false;
-    c.hub.bot_threads = 2;
-    c.limits.player.burst = 100;
-    c.limits.create.burst = 1000;
-    srv_ = std::make_unique<Server>(c);
-    srv_->start();
-    port_ = srv_->port();
-  }
-  void TearDown() override {
-    srv_.reset();
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
+  void start() { serve(config()); }
   json player(const std::string& name) { return post(port_, "/api/players", json{{"name", name}}).j; }
   // Plays a table to its end: each human seat joins with its player's key
   // (or as a guest) and is left to the takeover bot at once.
@@ -73,9 +51,6 @@ class RatingsTest : public ::testing::Test {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the ratings' write
     return st;
   }
-  fs::path dir_;
-  std::unique_ptr<Server> srv_;
-  unsigned short port_ = 0;
 };
 
 TEST_F(RatingsTest, ARatedTeamGameMovesBothPartnersAndTheBotLevel) {

@@ -10,41 +10,18 @@
 // player-page.png.
 //   node tests/lobby.mjs BONEYARD_EXE SCREENSHOT_DIR
 // Exits 77 (ctest: skipped) with a message when Chromium is missing.
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const webDir = resolve(here, "..");
-const exe = process.argv[2];
-const shots = resolve(process.argv[3] || join(webDir, "..", "build", "screenshots"));
-const chromium = process.env.CHROMIUM || "/usr/bin/chromium";
-if (!existsSync(chromium)) { console.log(`SKIP: no Chromium at ${chromium} (apt-get install chromium; scripts/setup.sh does)`); process.exit(77); }
-if (!exe || !existsSync(exe)) { console.error(`no boneyard executable: ${exe}`); process.exit(2); }
-if (!existsSync(join(webDir, "dist", "index.html"))) { console.error("web/dist is not built: cd web && npm run build"); process.exit(2); }
-const puppeteer = (await import("puppeteer-core")).default;
-mkdirSync(shots, { recursive: true });
+import { join } from "node:path";
+import { setUp } from "./harness.mjs";
 
-const tmp = mkdtempSync(join(tmpdir(), "boneyard-lobby-"));
-const server = spawn(exe, ["serve", "--port", "0", "--db", join(tmp, "t.db"), "--static", join(webDir, "dist"), "--quickmatch-wait", "3"], { stdio: ["ignore", "pipe", "pipe"] });
-const port = await new Promise((res, rej) => {
-  let out = "";
-  server.stdout.on("data", (d) => { out += d; const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out); if (m) res(Number(m[1])); });
-  server.stderr.on("data", (d) => process.stderr.write(d));
-  server.on("exit", (c) => rej(new Error("server exited " + c)));
-  setTimeout(() => rej(new Error("server did not start")), 15000);
-});
-const base = `http://127.0.0.1:${port}`;
-const browser = await puppeteer.launch({ executablePath: chromium, headless: true, defaultViewport: { width: 1280, height: 800 }, args: ["--no-sandbox", "--disable-gpu", "--lang=en-US", "--disable-dev-shm-usage"] });
-let failures = 0;
-const check = (cond, what) => { if (!cond) { console.error("FAIL " + what); failures++; } else console.log("ok   " + what); };
+const H = await setUp({ name: "lobby", serveArgs: ["--quickmatch-wait", "3"], launch: { defaultViewport: { width: 1280, height: 800 } } });
+const { shots, base, browser, check } = H;
+
 async function newPage(viewport = { width: 1280, height: 800 }) {
   const page = await (await browser.createBrowserContext()).newPage();
   await page.setViewport(viewport);
-  page.on("pageerror", (e) => { console.error("page error: " + e.message); failures++; });
-  page.on("dialog", async (d) => { console.error("a script ran: " + d.message()); failures++; await d.dismiss().catch(() => {}); });
+  page.on("pageerror", (e) => { console.error("page error: " + e.message); H.failures++; });
+  page.on("dialog", async (d) => { console.error("a script ran: " + d.message()); H.failures++; await d.dismiss().catch(() => {}); });
   return page;
 }
 const listed = (page, id) => page.$(`.open-tables li[data-table="${id}"]`).then((x) => !!x);
@@ -193,12 +170,9 @@ try {
   check(/Line games/.test(page) && /1 game(?!s)/.test(page) && /Replay/.test(page), "a player's page shows the rating per family and the game with its replay link");
   await pf.screenshot({ path: join(shots, "player-page.png") });
 } catch (e) {
-  console.error("FAIL " + (e.stack || e));
-  failures++;
+  H.fail(e);
 } finally {
-  await browser.close().catch(() => {});
-  server.kill("SIGTERM");
-  rmSync(tmp, { recursive: true, force: true });
+  await H.close();
 }
-console.log(failures ? `${failures} check(s) failed` : "all lobby checks passed");
-process.exit(failures ? 1 : 0);
+console.log(H.failures ? `${H.failures} check(s) failed` : "all lobby checks passed");
+process.exit(H.failures ? 1 : 0);
