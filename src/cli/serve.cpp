@@ -61,8 +61,16 @@ void add_serve(CLI::App& app) {
                   "Seconds a quick match waits for people before bots fill the empty seats")
       ->check(CLI::Range(0.0, 3600.0))
       ->capture_default_str();
+  cmd->add_option("--rating-period", cfg->hub.rating_period_s,
+                  "Seconds of Glicko-2's rating period: each whole one without a rated game widens a rating's deviation")
+      ->check(CLI::Range(1.0, 1e9))
+      ->capture_default_str();
   cmd->add_option("--claim", cfg->hub.claim_s, "Seconds a seat taken from the lobby waits for its player to connect")
       ->check(CLI::Range(1, 86400))
+      ->capture_default_str();
+  cmd->add_option("--sit-rate", cfg->limits.sit_player.rate, "Seats taken from the lobby per second per player key")
+      ->capture_default_str();
+  cmd->add_option("--sit-burst", cfg->limits.sit_player.burst, "Seats taken from the lobby at once per player key")
       ->capture_default_str();
   cmd->add_option("--player-rate", cfg->limits.player.rate, "New players and logins per second per client address")
       ->capture_default_str();

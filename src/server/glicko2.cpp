@@ -21,6 +21,14 @@ void check(const Rating& r, const char* who) {
 }
 }  // namespace
 
+Rating idle(const Rating& player, long periods) {
+  if (periods <= 0) return player;
+  check(player, "the player");
+  const double phi = player.rd / kScale, sigma = player.volatility;
+  const double phi_star = std::sqrt(phi * phi + static_cast<double>(periods) * sigma * sigma);
+  return {player.rating, std::min(kMaxRd, std::max(player.rd, phi_star * kScale)), sigma};
+}
+
 Rating update(const Rating& player, const std::vector<Game>& games, const Config& cfg) {
   check(player, "the player");
   if (!(cfg.tau > 0) || !(cfg.epsilon > 0)) throw Error("glicko2: tau and epsilon must be positive");

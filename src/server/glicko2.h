@@ -38,6 +38,12 @@ inline bool provisional(const Rating& r) { return r.rd >= kProvisionalRd; }
 // exceeds that of a new player (350).
 Rating update(const Rating& player, const std::vector<Game>& games, const Config& cfg = {});
 
+// Time without games: n whole rating periods without a game each widen the
+// deviation as step 6 does, together phi* = sqrt(phi^2 + n sigma^2) (the
+// Glicko-2 scale), never above a new player's 350; rating and volatility
+// stay. n <= 0 changes nothing.
+Rating idle(const Rating& player, long periods);
+
 // A partnership game (Texas 42, partnership dominoes): the opposing team as
 // one opponent, its rating the mean of its players' ratings and its RD the
 // root mean square of their RDs (the composite's uncertainty is that of a

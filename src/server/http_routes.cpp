@@ -289,6 +289,13 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Reque
         need("GET");
         return ok(hub.player(seg[2]));
       }
+      if (seg.size() == 4 && seg[3] == "password") {
+        // Counted as a login: both hash a password.
+        need("POST");
+        const json b = parse_body(body);
+        if (auto r = spend(Cost::player)) return *r;
+        return ok(hub.set_password(seg[2], b));
+      }
     }
     if (seg.size() >= 2 && seg[1] == "tables") {
       if (seg.size() == 2) {
@@ -312,9 +319,14 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Reque
         if (what == "sit") {
           // A free seat of a public table, from the lobby: counted as a new
           // table is, so one address cannot take every seat in sight.
+          // A player key is counted on its own too: one person cannot take
+          // seats faster from many addresses.
           need("POST");
           const json b = parse_body(body);
           if (auto r = spend(Cost::create)) return *r;
+          if (req.limits && b.contains("key") && b["key"].is_string())
+            if (const int wait = req.limits->take(player_limit_key(b["key"].get<std::string>().substr(0, 128)), Cost::sit_player))
+              throw RateLimited(wait, fmt::format("too many seats taken by this player: try again in {} s", wait));
           return ok(hub.sit(id, b), 201);
         }
         if (what == "join" || what == "entropy") {
@@ -336,17 +348,7 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Reque
           // address and per token (docs/server.md, "Chat").
           need("POST");
           const json b = parse_body(body);
-          const std::string token = str_field(b, "token");
-          parse_chat(b);
-          if (req.limits) {
-            if (const int wait = req.limits->take(req.client, Cost::chat)) return too_many(wait, "chat lines");
-            if (const int wait = req.limits->take(chat_key(token), Cost::chat_token)) {
-              HttpResponse r = error_response(429, fmt::format("too many chat lines from this seat: try again in {} s", wait));
-              r.headers.emplace_back("Retry-After", std::to_string(wait));
-              return r;
-            }
-          }
-          return ok(hub.chat(id, token, b));
+          return ok(say_chat(hub, id, str_field(b, "token"), b, req.limits, req.client));
         }
         if (what == "record") {
           need("GET");
@@ -386,6 +388,10 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Reque
       }
     }
     return error_response(404, fmt::format("no such API route: {} {}", method, t.path.substr(0, 200)));
+  } catch (const RateLimited& e) {
+    HttpResponse r = error_response(429, e.what());
+    r.headers.emplace_back("Retry-After", std::to_string(e.retry_after));
+    return r;
   } catch (const ApiError& e) {
     return error_response(e.status, e.what());
   } catch (const Error& e) {
@@ -395,8 +401,20 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Reque
   }
 }
 
+json say_chat(Hub& hub, const std::string& id, const std::string& token, const json& body, Limits* limits,
+              const std::string& client) {
+  parse_chat(body);
+  if (limits) {
+    if (const int wait = limits->take(client, Cost::chat))
+      throw RateLimited(wait, fmt::format("too many chat lines from your address: try again in {} s", wait));
+    if (const int wait = limits->take(chat_key(token), Cost::chat_token))
+      throw RateLimited(wait, fmt::format("too many chat lines from this seat: try again in {} s", wait));
+  }
+  return hub.chat(id, token, body);
+}
+
 std::string handle_ws_message(Hub& hub, const std::string& table, const std::string& token, bool subscribed,
-                              std::string_view text) {
+                              std::string_view text, Limits* limits, const std::string& client) {
   auto dump = [](const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); };
   try {
     const json j = parse_json_object(text, "a message");
@@ -414,7 +432,14 @@ std::string handle_ws_message(Hub& hub, const std::string& table, const std::str
     }
     if (type == "get") return dump(hub.get(table, token));
     if (type == "ping") return dump({{"type", "pong"}});
-    throw ApiError(400, "unknown message type: expected move, entropy, get or ping");
+    if (type == "chat") {
+      // {"type": "chat", "text": ...} or {..., "phrase": ID}: as POST .../chat, by this connection's token.
+      const json said = say_chat(hub, table, token, j, limits, client);
+      return dump({{"type", "ack"}, {"chat", said["line"]}});
+    }
+    throw ApiError(400, "unknown message type: expected move, entropy, chat, get or ping");
+  } catch (const RateLimited& e) {
+    return dump({{"type", "error"}, {"status", e.status}, {"error", e.what()}, {"code", error_code(e.status)}, {"retry_after", e.retry_after}});
   } catch (const ApiError& e) {
     return dump({{"type", "error"}, {"status", e.status}, {"error", e.what()}, {"code", error_code(e.status)}});
   } catch (const std::exception& e) {

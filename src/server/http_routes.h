@@ -56,10 +56,26 @@ bool origin_allowed(std::string_view origin, std::string_view host, const std::v
 std::string error_code(int status);
 HttpResponse error_response(int status, const std::string& message);
 
+// A refusal over a rate: 429, with the whole seconds to wait (Retry-After).
+struct RateLimited : ApiError {
+  int retry_after;
+  RateLimited(int wait, const std::string& m) : ApiError(429, m), retry_after(wait) {}
+};
+
+// One chat line at table `id` from `token`, as POST .../chat and the
+// WebSocket's "chat" message both send it: the line checked first (a bad
+// one costs nothing), then counted per address and per token (limits may
+// be nullptr: not counted), then said (Hub::chat). Throws ApiError, or
+// RateLimited over a rate.
+nlohmann::json say_chat(Hub& hub, const std::string& id, const std::string& token, const nlohmann::json& body, Limits* limits,
+                        const std::string& client);
+
 // One WebSocket message from a client connected to table `table` with
 // `token` (subscribed: it holds a seat or the spectator place), without
 // sockets: the reply to send back ("ack", "pong", a state or an error).
+// limits and client: the connection's fair share (a chat line is counted
+// as over HTTP); nullptr counts nothing.
 std::string handle_ws_message(Hub& hub, const std::string& table, const std::string& token, bool subscribed,
-                              std::string_view text);
+                              std::string_view text, Limits* limits = nullptr, const std::string& client = "");
 
 }  // namespace boneyard::server

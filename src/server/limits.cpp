@@ -11,6 +11,7 @@ const RateLimit& limit_of(const LimitsConfig& c, Cost k) {
     case Cost::think: return c.think;
     case Cost::player: return c.player;
     case Cost::chat: return c.chat;
+    case Cost::sit_player: return c.sit_player;
     default: return c.chat_token;
   }
 }

@@ -21,16 +21,20 @@ struct LimitsConfig {
   RateLimit player{0.05, 10}; // new players and logins (a name each; a login hashes a password)
   RateLimit chat{2, 10};        // chat lines from one address (several players may share one)
   RateLimit chat_token{1, 5};   // chat lines from one token (a seat, or a table's spectators)
+  RateLimit sit_player{0.1, 5}; // seats taken from the lobby by one player key (besides its address's share)
   size_t max_connections = 4096;           // in total (kept below the descriptor limit at start)
   size_t max_connections_per_address = 64;
 };
 
 // The kinds of costly request.
-// chat_token is counted per token: take() with chat_key(token).
-enum class Cost { create, think, player, chat, chat_token };
-inline constexpr int kCosts = 5;
+// chat_token is counted per token: take() with chat_key(token); sit_player
+// per player key: take() with player_limit_key(key).
+enum class Cost { create, think, player, chat, chat_token, sit_player };
+inline constexpr int kCosts = 6;
 // The key a token's own chat bucket is kept under (no address starts with '#').
 inline std::string chat_key(const std::string& token) { return "#" + token; }
+// The key a player key's own buckets are kept under (nor with '@').
+inline std::string player_limit_key(const std::string& key) { return "@" + key; }
 
 class Limits {
  public:

@@ -213,7 +213,7 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
       enqueue(std::make_shared<const std::string>(error_json("the lobby's feed takes no messages: it only sends the list")));
       return;
     }
-    enqueue(std::make_shared<const std::string>(handle_ws_message(*ctx_.hub, table_, token_, subscribed_, text)));
+    enqueue(std::make_shared<const std::string>(handle_ws_message(*ctx_.hub, table_, token_, subscribed_, text, ctx_.limits, slot_->addr())));
   }
 
   void enqueue(const std::shared_ptr<const std::string>& msg) {

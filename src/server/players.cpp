@@ -277,6 +277,26 @@ json Hub::login(const json& body) {
   return {{"id", p->id}, {"key", key}, {"name", p->name}};
 }
 
+json Hub::set_password(const std::string& id, const json& body) {
+  const std::string key = string_field(body, "key");
+  const std::string password = string_field(body, "password");
+  std::optional<StoredPlayer> p;
+  if (!key.empty() && key.size() <= 128) p = stored([&] { return db_.player_by_key(player_key_hash(key)); });
+  // Only the player's own key may change its password; which ids exist is
+  // public, so an unknown id and a wrong key answer the same.
+  if (!p || p->id != id) throw ApiError(403, "this key is not this player's: only the player's own key may set its password");
+  p->password = hash_password(password);
+  Write w;
+  w.player = *p;
+  w.player_exists = true;
+  w.set_password = true;
+  stored([&] {
+    db_.write(std::move(w));
+    return 0;
+  });
+  return {{"id", p->id}, {"name", p->name}, {"password", true}};
+}
+
 json Hub::player(const std::string& id) {
   std::optional<StoredPlayer> p;
   if (id.size() <= 64) p = stored([&] { return db_.player(id); });

@@ -3,10 +3,14 @@
 // levels' ratings are measured from their games). Partnership games rate
 // both partners by the team's result against the other team; the others
 // rate each player against each other one (a win over every player ranked
-// below at the end). Each game is one rating period.
+// below at the end). Each game is one rating period; time without games
+// widens the deviation too: each whole --rating-period (a day) since the
+// last rated game is a period without games (rating_now).
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <ctime>
 #include <iostream>
 
 #include "server/glicko2.h"
@@ -63,6 +67,14 @@ StoredRating Hub::current_rating(const std::string& subject, const std::string& 
   return r;
 }
 
+StoredRating Hub::rating_now(const StoredRating& r, int64_t now) const {
+  if (r.last <= 0 || now <= r.last || !(cfg_.rating_period_s > 0)) return r;
+  const double periods = std::floor(static_cast<double>(now - r.last) / cfg_.rating_period_s);
+  StoredRating out = r;
+  out.rd = glicko2::idle(as_glicko(r), static_cast<long>(std::min(periods, 1e9))).rd;
+  return out;
+}
+
 // With t->m held, once the rated game is over and stored.
 void Hub::rate(const std::shared_ptr<Table>& t) {
   if (!t->rated || t->rated_done || !t->session) return;
@@ -82,8 +94,10 @@ void Hub::rate(const std::shared_ptr<Table>& t) {
   }
   const std::vector<double> ret = t->session->state().returns();
   std::lock_guard lk(ratings_m_);
+  // Each one as of now: the deviation widened by the time since its last game.
+  const int64_t now = static_cast<int64_t>(std::time(nullptr));
   std::vector<StoredRating> before;
-  for (const auto& s : subject) before.push_back(current_rating(s, family));
+  for (const auto& s : subject) before.push_back(rating_now(current_rating(s, family), now));
   std::vector<glicko2::Rating> after(before.size());
   const bool teams = t->n == 4 && partnership_game(entry, t->spec.value("options", json::object()));
   if (teams) {
@@ -118,6 +132,7 @@ void Hub::rate(const std::shared_ptr<Table>& t) {
     r.rating = after[i].rating;
     r.rd = after[i].rd;
     r.volatility = after[i].volatility;
+    r.last = now;
     ++r.games;
     rating_cache_[{r.subject, family}] = r;
     keys.emplace_back(r.subject, family);
@@ -143,14 +158,25 @@ json Hub::leaderboard(const std::string& what) {
                                       "or a game's name; got '{}'", what.substr(0, 64)));
     }
   }
+  // Shown as of now: an absent player's deviation has grown (and may make
+  // the rating provisional again), which also moves it down the board.
+  const int64_t now = static_cast<int64_t>(std::time(nullptr));
+  auto board = [&](bool of_bots, int limit) {
+    std::vector<StoredRating> rs = stored([&] { return db_.leaderboard(family, of_bots, limit); });
+    for (auto& r : rs) r = rating_now(r, now);
+    std::stable_sort(rs.begin(), rs.end(), [](const StoredRating& a, const StoredRating& b) {
+      return a.rating - 2 * a.rd > b.rating - 2 * b.rd;
+    });
+    return rs;
+  };
   json players = json::array(), bots = json::array();
-  for (const auto& r : stored([&] { return db_.leaderboard(family, false, 100); })) {
+  for (const auto& r : board(false, 100)) {
     json j = rating_json(r);
     j["id"] = r.subject;
     j["name"] = r.name;
     players.push_back(j);
   }
-  for (const auto& r : stored([&] { return db_.leaderboard(family, true, 10); })) {
+  for (const auto& r : board(true, 10)) {
     json j = rating_json(r);
     j["level"] = r.subject.substr(4);
     bots.push_back(j);
@@ -160,8 +186,9 @@ json Hub::leaderboard(const std::string& what) {
 
 json Hub::ratings_json(const std::string& subject) {
   json out = json::object();
+  const int64_t now = static_cast<int64_t>(std::time(nullptr));
   for (const auto& r : stored([&] { return db_.ratings_of(subject); })) {
-    json j = rating_json(r);
+    json j = rating_json(rating_now(r, now));
     j["history"] = json::array();
     for (const auto& p : stored([&] { return db_.rating_history(subject, r.family, 50); }))
       j["history"].push_back({{"table", p.table}, {"rating", p.rating}, {"rd", p.rd}, {"at", p.at}});

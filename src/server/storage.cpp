@@ -289,7 +289,13 @@ void Storage::apply_player(const Write& w) {
     st.text(3, name_key(w.player->name));
     st.text(4, w.player->password);
     st.done();
+  } else if (w.set_password) {
+    Stmt st(db_, "UPDATE players SET password = ? WHERE id = ?");
+    st.text(1, w.player->password);
+    st.text(2, w.player->id);
+    st.done();
   }
+  if (w.key_hash.empty()) return;
   Stmt st(db_, "INSERT INTO player_keys (hash, player_id) VALUES (?, ?)");
   st.text(1, w.key_hash);
   st.text(2, w.player->id);
@@ -315,12 +321,14 @@ void Storage::apply(const Write& w) {
     st.integer(6, r.games);
     st.done();
     Stmt h(db_, "INSERT OR REPLACE INTO rating_history (subject, family, table_id, rating, rd, at) "
-                "VALUES (?, ?, ?, ?, ?, strftime('%s','now'))");
+                "VALUES (?, ?, ?, ?, ?, CASE WHEN ? > 0 THEN ? ELSE strftime('%s','now') END)");
     h.text(1, r.subject);
     h.text(2, r.family);
     h.text(3, w.table);
     sqlite3_bind_double(h.s, 4, r.rating);
     sqlite3_bind_double(h.s, 5, r.rd);
+    sqlite3_bind_int64(h.s, 6, r.last);
+    sqlite3_bind_int64(h.s, 7, r.last);
     h.done();
   }
   if (w.erase) {
@@ -556,11 +564,15 @@ StoredRating rating_row(Stmt& st) {
   r.volatility = sqlite3_column_double(st.s, 4);
   r.games = sqlite3_column_int(st.s, 5);
   r.name = st.col_text(6);
+  r.last = sqlite3_column_int64(st.s, 7);
   return r;
 }
+// The last rated game's time comes from the history (its primary key
+// serves the lookup): no column of its own to keep in step.
 constexpr const char* kRatingCols =
-    "SELECT r.subject, r.family, r.rating, r.rd, r.volatility, r.games, COALESCE(p.name, '') FROM ratings r "
-    "LEFT JOIN players p ON p.id = r.subject ";
+    "SELECT r.subject, r.family, r.rating, r.rd, r.volatility, r.games, COALESCE(p.name, ''), "
+    "COALESCE((SELECT MAX(h.at) FROM rating_history h WHERE h.subject = r.subject AND h.family = r.family), 0) "
+    "FROM ratings r LEFT JOIN players p ON p.id = r.subject ";
 }  // namespace
 
 std::optional<StoredRating> Storage::rating(const std::string& subject, const std::string& family) {

@@ -73,6 +73,10 @@ struct StoredRating {
   double rating = 1500, rd = 350, volatility = 0.06;
   int games = 0;
   std::string name;  // the player's (read only)
+  // When its last rated game ended (seconds since the epoch; 0: none):
+  // read from its history; written as the new history entry's time ("now"
+  // when 0).
+  int64_t last = 0;
 };
 struct RatingPoint {
   std::string table;
@@ -93,8 +97,11 @@ struct Write {
   bool erase = false;  // instead: remove the table, its events and its chat
   // Instead (table ""): a player's key hash, and the player's row unless
   // player_exists (a login on another device adds a key to a player).
+  // set_password: the existing player's password hash is replaced by
+  // player->password (no key is added when key_hash is empty).
   std::optional<StoredPlayer> player;
   bool player_exists = false;
+  bool set_password = false;
   std::string key_hash;
   // With the table's meta: the ratings after its game, and their history.
   std::vector<StoredRating> ratings;

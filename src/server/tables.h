@@ -88,6 +88,9 @@ struct HubConfig {
   // empty seats, and how long its table waits for all of them to join.
   double quickmatch_wait_s = 20;
   int quickmatch_expire_s = 120;
+  // Glicko-2's rating period for time without games: each whole period
+  // since a subject's last rated game widens its RD (docs/server.md, Ratings).
+  double rating_period_s = 86400;
   // The turn clock's second in milliseconds: 1000, always, in production.
   // Tests scale it down (the same rules, faster), never the rules.
   int clock_second_ms = 1000;
@@ -249,6 +252,9 @@ class Hub {
   // Players (players.cpp, docs/server.md "Players").
   nlohmann::json create_player(const nlohmann::json& body);
   nlohmann::json login(const nlohmann::json& body);
+  // Sets or changes player `id`'s password, {"key", "password"}: the key
+  // must be one of that player's (403 otherwise).
+  nlohmann::json set_password(const std::string& id, const nlohmann::json& body);
   nlohmann::json player(const std::string& id);
   // Quick match (quickmatch.cpp): {"key", "game", "options"?, "rated"?,
   // "level"?, "with"?} to wait; the status by the key; leaving.
@@ -361,6 +367,9 @@ class Hub {
   void quickmatch_form(const std::string& pool, bool timed_out);
   void rate(const std::shared_ptr<Table>& t);
   StoredRating current_rating(const std::string& subject, const std::string& family);
+  // The rating as of `now` (seconds): its RD widened by the whole rating
+  // periods since its last rated game.
+  StoredRating rating_now(const StoredRating& r, int64_t now) const;
   std::mutex ratings_m_;
   std::map<std::pair<std::string, std::string>, StoredRating> rating_cache_;  // queued, not yet stored
   std::mutex qm_m_;

@@ -5,11 +5,14 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "client.h"
 #include "core/game.h"
 #include "routes_world.h"
 #include "server/chat.h"
 #include "server/net.h"
+#include "server_fixture.h"
 
 namespace boneyard::test {
 namespace {
@@ -167,34 +170,44 @@ TEST(Chat, LinesAreStoredWithTheTableAndBackAfterARestart) {
   fs::remove_all(dir, ec);
 }
 
+// A real server and a latin table with two people at it, for the chat
+// over WebSockets; seat_token: the rate of one seat's lines.
+class ChatSockets : public ServerFixture {
+ protected:
+  ChatSockets() : ServerFixture("chat") {}
+  void open(server::RateLimit seat_token = server::LimitsConfig{}.chat_token) {
+    server::ServerConfig c = config();
+    c.limits.chat_token = seat_token;
+    serve(c);
+    port = port_;
+    const Reply made = post(port, "/api/tables",
+                            {{"game", "latin"}, {"seats", {"human", "human", "bot:casual", "bot:casual"}}, {"bot_delay_ms", 0}});
+    EXPECT_EQ(made.status, 201) << made.body;
+    id = made.j.value("id", "");
+    s0 = made.j["tokens"].value("0", "");
+    s1 = made.j["tokens"].value("1", "");
+    spec = made.j.value("spectate", "");
+  }
+  // A state message whose chat holds `what`.
+  static std::function<bool(const json&)> has(const std::string& what) {
+    return [what](const json& j) {
+      return j.value("type", "") == "state" && j.contains("chat") && j["chat"].dump().find(what) != std::string::npos;
+    };
+  }
+  unsigned short port = 0;
+  std::string id, s0, s1, spec;
+};
+
 // Everything each WebSocket receives, scanned: a seat never gets a
 // spectator's line, the spectators never a seat's.
-TEST(Chat, WebSocketsCarryEachAudiencesLinesOnly) {
-  register_all_games();
-  const fs::path dir = temp_dir("boneyard-chat", "ws");
-  server::ServerConfig c;
-  c.port = 0;
-  c.db = (dir / "t.db").string();
-  c.full_sync = false;
-  c.hub.bot_threads = 2;
-  auto srv = std::make_unique<server::Server>(c);
-  srv->start();
-  const unsigned short port = srv->port();
-  Reply made = post(port, "/api/tables",
-                    {{"game", "latin"}, {"seats", {"human", "human", "bot:casual", "bot:casual"}}, {"bot_delay_ms", 0}});
-  ASSERT_EQ(made.status, 201) << made.body;
-  const std::string id = made.j["id"], s0 = made.j["tokens"]["0"], s1 = made.j["tokens"]["1"], spec = made.j["spectate"];
+TEST_F(ChatSockets, WebSocketsCarryEachAudiencesLinesOnly) {
+  open();
   WsClient seat(port, fmt::format("/ws?table={}&token={}", id, s0));
   WsClient watcher(port, fmt::format("/ws?table={}&token={}", id, spec));
   seat.start_reading();
   watcher.start_reading();
   EXPECT_EQ(post(port, fmt::format("/api/tables/{}/chat", id), {{"token", s1}, {"text", kSeatSecret}}).status, 200);
   EXPECT_EQ(post(port, fmt::format("/api/tables/{}/chat", id), {{"token", spec}, {"text", kSpectatorSecret}}).status, 200);
-  auto has = [](const std::string& what) {
-    return [what](const json& j) {
-      return j.value("type", "") == "state" && j.contains("chat") && j["chat"].dump().find(what) != std::string::npos;
-    };
-  };
   EXPECT_FALSE(seat.wait_for(has(kSeatSecret)).is_null());
   EXPECT_FALSE(watcher.wait_for(has(kSpectatorSecret)).is_null());
   // One more line each way, so both have had every broadcast of the others.
@@ -210,11 +223,57 @@ TEST(Chat, WebSocketsCarryEachAudiencesLinesOnly) {
     EXPECT_EQ(m.find(kSeatSecret), std::string::npos) << m;
     EXPECT_EQ(m.find("last-seat"), std::string::npos) << m;
   }
-  seat.close();
-  watcher.close();
-  srv.reset();
-  std::error_code ec;
-  fs::remove_all(dir, ec);
+}
+
+// A line sent over a seat's own WebSocket (no POST): checked, counted and
+// stored as over HTTP, and heard by the seats only.
+TEST_F(ChatSockets, ALineSentOverASeatsWebSocketReachesTheSeatsOnly) {
+  open({0.001, 2});  // two lines from one seat, then a long wait
+  WsClient seat0(port, fmt::format("/ws?table={}&token={}", id, s0));
+  WsClient seat1(port, fmt::format("/ws?table={}&token={}", id, s1));
+  WsClient watcher(port, fmt::format("/ws?table={}&token={}", id, spec));
+  for (WsClient* w : {&seat0, &seat1, &watcher}) w->start_reading();
+  auto reply = [](WsClient& w, const char* type) {
+    return w.wait_for([type](const json& j) { return j.value("type", "") == type; }, 20);
+  };
+  seat0.send(json{{"type", "chat"}, {"text", kSeatSecret}}.dump());
+  const json ack = reply(seat0, "ack");
+  ASSERT_FALSE(ack.is_null());
+  EXPECT_EQ(ack["chat"]["seat"], 0);
+  EXPECT_EQ(ack["chat"]["text"], kSeatSecret);
+  EXPECT_FALSE(seat1.wait_for(has(kSeatSecret), 20).is_null()) << "the other seat hears it";
+  // A bad line: an error naming the problem, and it costs nothing.
+  seat0.send(json{{"type", "chat"}, {"text", "  "}}.dump());
+  const json bad = reply(seat0, "error");
+  ASSERT_FALSE(bad.is_null());
+  EXPECT_EQ(bad["code"], "bad_request");
+  EXPECT_NE(bad["error"].get<std::string>().find("must not be empty"), std::string::npos) << bad;
+  seat0.send(json{{"type", "chat"}, {"phrase", "insult"}}.dump());
+  const json bad2 = reply(seat0, "error");
+  ASSERT_FALSE(bad2.is_null());
+  EXPECT_NE(bad2["error"].get<std::string>().find("'phrase' must be one of"), std::string::npos) << bad2;
+  seat0.send(json{{"type", "chat"}, {"phrase", "buena"}}.dump());
+  ASSERT_FALSE(reply(seat0, "ack").is_null());
+  // The third good line is over the seat's rate.
+  seat0.send(json{{"type", "chat"}, {"text", "one too many"}}.dump());
+  const json limited = reply(seat0, "error");
+  ASSERT_FALSE(limited.is_null());
+  EXPECT_EQ(limited["status"], 429);
+  EXPECT_EQ(limited["code"], "rate_limited");
+  EXPECT_NE(limited["error"].get<std::string>().find("from this seat"), std::string::npos) << limited;
+  EXPECT_GE(limited["retry_after"].get<int>(), 1);
+  // The spectators' own line, so the watcher has had every broadcast.
+  EXPECT_EQ(post(port, fmt::format("/api/tables/{}/chat", id), {{"token", spec}, {"text", "last-spec"}}).status, 200);
+  EXPECT_FALSE(watcher.wait_for(has("last-spec"), 20).is_null());
+  for (const auto& m : watcher.all()) {
+    EXPECT_EQ(m.find(kSeatSecret), std::string::npos) << m;
+    EXPECT_EQ(m.find("buena"), std::string::npos) << m;
+  }
+  // Stored as over HTTP: the seats' two lines, in order; nothing refused.
+  const json st = get(port, fmt::format("/api/tables/{}?token={}", id, s1)).j;
+  ASSERT_EQ(st["chat"].size(), 2u) << st["chat"].dump();
+  EXPECT_EQ(st["chat"][0]["text"], kSeatSecret);
+  EXPECT_EQ(st["chat"][1]["phrase"], "buena");
 }
 
 }  // namespace

@@ -88,3 +88,25 @@ TEST(Glicko2, BadInputIsRefusedWithAReason) {
     EXPECT_NE(std::string(e.what()).find("score"), std::string::npos);
   }
 }
+
+// Glickman's step 6 for n periods without a game: phi* = sqrt(phi^2 + n sigma^2).
+// By hand for RD 50, sigma 0.06 and ten idle periods: phi = 50 / 173.7178 =
+// 0.287823, phi^2 = 0.082842, + 10 x 0.0036 = 0.118842, sqrt = 0.344735,
+// RD* = 0.344735 x 173.7178 = 59.887.
+TEST(Glicko2, IdlePeriodsWidenTheDeviationUpToANewPlayers) {
+  const Rating settled{1720, 50, 0.06};
+  const Rating r = idle(settled, 10);
+  EXPECT_NEAR(r.rd, 59.887, 0.001);
+  EXPECT_EQ(r.rating, 1720);
+  EXPECT_EQ(r.volatility, 0.06);
+  // n periods at once are the same as n single idle periods (step 6 each time).
+  Rating step = settled;
+  for (int k = 0; k < 10; ++k) step = update(step, {});
+  EXPECT_NEAR(step.rd, r.rd, 1e-9);
+  // None: unchanged; long absent: a new player's 350 and no more.
+  EXPECT_EQ(idle(settled, 0).rd, 50);
+  EXPECT_EQ(idle(settled, -3).rd, 50);
+  EXPECT_EQ(idle(settled, 1000000).rd, 350);
+  EXPECT_TRUE(provisional(idle(settled, 1000000)));
+  EXPECT_FALSE(provisional(r));
+}

@@ -8,40 +8,24 @@
 
 #include "client.h"
 #include "core/game.h"
-#include "server/net.h"
+#include "routes_world.h"
+#include "server_fixture.h"
 
 namespace boneyard::test {
 namespace {
 
-namespace fs = std::filesystem;
-using server::Server;
 using server::ServerConfig;
 
-class LobbyTest : public ::testing::Test {
+class LobbyTest : public ServerFixture {
  protected:
-  static void SetUpTestSuite() { register_all_games(); }
-  void SetUp() override { dir_ = temp_dir("boneyard-lobby", "t"); }
-  void TearDown() override {
-    srv_.reset();
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
+  LobbyTest() : ServerFixture("lobby") {}
   void start(int claim_s = 60) {
-    ServerConfig c;
-    c.port = 0;
-    c.db = (dir_ / "test.db").string();
+    ServerConfig c = config();
     c.io_threads = 2;
-    c.full_sync = false;
-    c.hub.bot_threads = 2;
     c.hub.claim_s = claim_s;
-    srv_ = std::make_unique<Server>(c);
-    srv_->start();
-    port_ = srv_->port();
+    serve(c);
   }
-  void restart() {
-    srv_.reset();
-    start();
-  }
+  void restart() { start(); }
   Reply create(const json& seats, bool is_public = true) {
     return post(port_, "/api/tables", json{{"game", "latin"}, {"seats", seats}, {"public", is_public}, {"bot_delay_ms", 0}});
   }
@@ -51,9 +35,6 @@ class LobbyTest : public ::testing::Test {
       if (t["table"] == id) return t;
     return nullptr;
   }
-  fs::path dir_;
-  std::unique_ptr<Server> srv_;
-  unsigned short port_ = 0;
 };
 
 TEST_F(LobbyTest, PublicTablesAreListedWithTheirFreeSeatsPrivateOnesNot) {
@@ -193,6 +174,44 @@ TEST_F(LobbyTest, TheFeedSendsEveryChangeAndNoSeatToken) {
                                   a.j["token"].get<std::string>(), b.j["token"].get<std::string>()})
       EXPECT_EQ(m.find(tok), std::string::npos) << m;
   EXPECT_EQ(get(port_, "/api/lobby").body.find(a.j["token"].get<std::string>()), std::string::npos);
+}
+
+// Sitting down is counted per player key as well as per address: one
+// person cannot take seats faster by moving between addresses.
+TEST(LobbyLimits, SittingDownIsLimitedPerPlayerKeyAsWellAsPerAddress) {
+  RoutesWorld w;
+  server::LimitsConfig cfg;
+  cfg.create = {100, 100};      // the addresses have room to spare
+  cfg.sit_player = {0.001, 2};  // a player key: two seats, then a long wait
+  server::Limits lim(cfg);
+  auto send = [&](const std::string& target, const json& body, const std::string& addr) {
+    const std::string text = body.dump();
+    return server::handle_request(*w.hub, "", server::Request{"POST", target, text, "application/json", addr, &lim});
+  };
+  const json ann = json::parse(send("/api/players", {{"name", "Ann"}}, "10.0.0.1").body);
+  const json bo = json::parse(send("/api/players", {{"name", "Bo"}}, "10.0.0.1").body);
+  auto table = [&] {
+    return w.hub->create({{"game", "latin"}, {"seats", {"human", "open", "open", "open"}}, {"public", true}})["id"].get<std::string>();
+  };
+  auto sit = [&](const json& body, const std::string& addr) { return send("/api/tables/" + table() + "/sit", body, addr); };
+  EXPECT_EQ(sit({{"key", ann["key"]}}, "10.0.0.1").status, 201);
+  EXPECT_EQ(sit({{"key", ann["key"]}}, "10.0.0.2").status, 201);
+  const auto r = sit({{"key", ann["key"]}}, "10.0.0.3");  // a fresh address, the same player
+  EXPECT_EQ(r.status, 429) << r.body;
+  EXPECT_NE(r.body.find("too many seats taken by this player"), std::string::npos) << r.body;
+  bool retry = false;
+  for (const auto& [k, v] : r.headers) retry |= k == "Retry-After" && std::stoi(v) >= 1;
+  EXPECT_TRUE(retry);
+  // That address, and another player, are not held up by Ann's share.
+  EXPECT_EQ(sit(json::object(), "10.0.0.3").status, 201);
+  EXPECT_EQ(sit({{"key", bo["key"]}}, "10.0.0.3").status, 201);
+  // And the address's own share still applies to everyone there.
+  server::LimitsConfig tight;
+  tight.create = {0.001, 1};
+  server::Limits one(tight);
+  const std::string text = json{{"key", bo["key"]}}.dump();
+  EXPECT_EQ(server::handle_request(*w.hub, "", server::Request{"POST", "/api/tables/" + table() + "/sit", text, "application/json", "10.0.0.9", &one}).status, 201);
+  EXPECT_EQ(server::handle_request(*w.hub, "", server::Request{"POST", "/api/tables/" + table() + "/sit", "{}", "application/json", "10.0.0.9", &one}).status, 429);
 }
 
 }  // namespace

@@ -204,6 +204,44 @@ TEST(Players, APasswordLetsTheSamePlayerLogInOnAnotherDevice) {
   EXPECT_EQ(stored->password.find("correct horse"), std::string::npos);
 }
 
+// A player made without a password (the app's first visit) sets one later
+// with its key, then logs in with it from another device.
+TEST(Players, APlayerSetsAPasswordWithItsKeyAndThenLogsInWithIt) {
+  Players w;
+  const json p = w.make_player("Dana");
+  const json other = w.make_player("Eli");
+  const std::string target = fmt::format("/api/players/{}/password", p["id"].get<std::string>());
+  // Before: no password, no login.
+  EXPECT_EQ(w.post_from("/api/players/login", {{"name", "Dana"}, {"password", "new horse 1"}}).first, 401);
+  // Another player's key, or a made-up one, may not set it.
+  auto [wrong, e1] = w.post_from(target, {{"key", other["key"]}, {"password", "new horse 1"}});
+  EXPECT_EQ(wrong, 403) << e1.dump();
+  EXPECT_NE(e1["error"].get<std::string>().find("not this player's"), std::string::npos) << e1.dump();
+  EXPECT_EQ(w.post_from(target, {{"key", "0123abcd"}, {"password", "new horse 1"}}).first, 403);
+  EXPECT_EQ(w.post_from("/api/players/nosuchplayer/password", {{"key", p["key"]}, {"password", "new horse 1"}}).first, 403);
+  // The same limits as at creation.
+  auto [too_short, e2] = w.post_from(target, {{"key", p["key"]}, {"password", "short"}});
+  EXPECT_EQ(too_short, 400) << e2.dump();
+  EXPECT_NE(e2["error"].get<std::string>().find("8 to 256"), std::string::npos) << e2.dump();
+  EXPECT_EQ(w.post_from(target, {{"key", p["key"]}, {"password", std::string(257, 'x')}}).first, 400);
+  EXPECT_EQ(w.post_from(target, {{"key", p["key"]}}).first, 400);  // no password at all
+  EXPECT_EQ(w.post_from("/api/players/login", {{"name", "Dana"}, {"password", "new horse 1"}}).first, 401);  // nothing was set
+  // Set, then a login gives a new key for the same player.
+  auto [set, r] = w.post_from(target, {{"key", p["key"]}, {"password", "new horse 1"}});
+  ASSERT_EQ(set, 200) << r.dump();
+  EXPECT_EQ(r["id"], p["id"]);
+  EXPECT_FALSE(r.contains("key")) << "setting a password makes no key";
+  auto [in, again] = w.post_from("/api/players/login", {{"name", "Dana"}, {"password", "new horse 1"}});
+  ASSERT_EQ(in, 200) << again.dump();
+  EXPECT_EQ(again["id"], p["id"]);
+  EXPECT_NE(again["key"], p["key"]);
+  // Changed (with the new device's key): the old password no longer works.
+  ASSERT_EQ(w.post_from(target, {{"key", again["key"]}, {"password", "newer horse 2"}}).first, 200);
+  EXPECT_EQ(w.post_from("/api/players/login", {{"name", "Dana"}, {"password", "new horse 1"}}).first, 401);
+  EXPECT_EQ(w.post_from("/api/players/login", {{"name", "Dana"}, {"password", "newer horse 2"}}).first, 200);
+  EXPECT_EQ(w.db.player(p["id"])->password.rfind("$argon2id$", 0), 0u);
+}
+
 TEST(Players, CreatingPlayersIsLimitedPerAddress) {
   Players w;
   server::LimitsConfig cfg;

@@ -7,38 +7,20 @@
 #include <set>
 #include <thread>
 
-#include "client.h"
-#include "core/game.h"
-#include "server/net.h"
+#include "server_fixture.h"
 
 namespace boneyard::test {
 namespace {
 
-namespace fs = std::filesystem;
-using server::Server;
 using server::ServerConfig;
 
-class QuickMatchTest : public ::testing::Test {
+class QuickMatchTest : public ServerFixture {
  protected:
-  static void SetUpTestSuite() { register_all_games(); }
-  void SetUp() override { dir_ = temp_dir("boneyard-qm", "t"); }
-  void TearDown() override {
-    srv_.reset();
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
+  QuickMatchTest() : ServerFixture("qm") {}
   void start(double wait_s) {
-    ServerConfig c;
-    c.port = 0;
-    c.db = (dir_ / "test.db").string();
-    c.full_sync = false;
-    c.hub.bot_threads = 2;
+    ServerConfig c = config();
     c.hub.quickmatch_wait_s = wait_s;
-    c.limits.player.burst = 100;
-    c.limits.create.burst = 1000;  // every request here comes from one address
-    srv_ = std::make_unique<Server>(c);
-    srv_->start();
-    port_ = srv_->port();
+    serve(c);
   }
   json player(const std::string& name) {
     Reply r = post(port_, "/api/players", json{{"name", name}});
@@ -60,9 +42,6 @@ class QuickMatchTest : public ::testing::Test {
     }
     return s;
   }
-  fs::path dir_;
-  std::unique_ptr<Server> srv_;
-  unsigned short port_ = 0;
 };
 
 TEST_F(QuickMatchTest, FourWaitingPlayersAreSeatedAtOneTableAtOnce) {
@@ -152,6 +131,24 @@ TEST_F(QuickMatchTest, LeavingBadInputAndOtherGamesApart) {
   EXPECT_EQ(get(port_, "/api/quickmatch?key=" + a["key"].get<std::string>()).status, 404);
   EXPECT_EQ(request(port_, http::verb::delete_, "/api/quickmatch?key=" + a["key"].get<std::string>()).status, 404);
   EXPECT_EQ(request(port_, http::verb::put, "/api/quickmatch").status, 405);
+}
+
+// A player waits in one queue at a time: asking for another game moves
+// them there (the first queue no longer counts them); asking again for the
+// same one keeps one place.
+TEST_F(QuickMatchTest, APlayerWaitsInOneQueueAtATime) {
+  start(60);
+  const json a = player("Ana"), b = player("Bo"), c = player("Cy");
+  ASSERT_EQ(ask(a).j["waiting"], 1);
+  ASSERT_EQ(ask(b).j["waiting"], 2);
+  const Reply moved = ask(a, {{"game", "texas-42"}});
+  ASSERT_EQ(moved.status, 200) << moved.body;
+  EXPECT_EQ(moved.j["game"], "texas-42");
+  EXPECT_EQ(moved.j["waiting"], 1);
+  EXPECT_EQ(status(a)["game"], "texas-42");
+  EXPECT_EQ(status(b)["waiting"], 1) << "Ana left the latin queue";
+  EXPECT_EQ(ask(c).j["waiting"], 2);  // Bo and Cy, not Ana
+  EXPECT_EQ(ask(c).j["waiting"], 2);  // asked again: one place
 }
 
 }  // namespace

@@ -3,41 +3,25 @@
 // and the bot levels' own; the leaderboard and the player page show them.
 #include <gtest/gtest.h>
 
+#include <ctime>
 #include <filesystem>
 #include <thread>
 
-#include "client.h"
-#include "core/game.h"
-#include "server/net.h"
+#include "server/glicko2.h"
+#include "server/storage.h"
+#include "server_fixture.h"
 
 namespace boneyard::test {
 namespace {
 
-namespace fs = std::filesystem;
-using server::Server;
-using server::ServerConfig;
-
-class RatingsTest : public ::testing::Test {
+class RatingsTest : public ServerFixture {
  protected:
-  static void SetUpTestSuite() { register_all_games(); }
+  RatingsTest() : ServerFixture("ratings") {}
   void SetUp() override {
-    dir_ = temp_dir("boneyard-ratings", "t");
-    ServerConfig c;
-    c.port = 0;
-    c.db = (dir_ / "test.db").string();
-    c.full_sync = false;
-    c.hub.bot_threads = 2;
-    c.limits.player.burst = 100;
-    c.limits.create.burst = 1000;
-    srv_ = std::make_unique<Server>(c);
-    srv_->start();
-    port_ = srv_->port();
+    ServerFixture::SetUp();
+    start();
   }
-  void TearDown() override {
-    srv_.reset();
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
+  void start() { serve(config()); }
   json player(const std::string& name) { return post(port_, "/api/players", json{{"name", name}}).j; }
   // Plays a table to its end: each human seat joins with its player's key
   // (or as a guest) and is left to the takeover bot at once.
@@ -67,9 +51,6 @@ class RatingsTest : public ::testing::Test {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the ratings' write
     return st;
   }
-  fs::path dir_;
-  std::unique_ptr<Server> srv_;
-  unsigned short port_ = 0;
 };
 
 TEST_F(RatingsTest, ARatedTeamGameMovesBothPartnersAndTheBotLevel) {
@@ -126,6 +107,51 @@ TEST_F(RatingsTest, AGuestSeatLeavesTheGameUnratedAndBadOptionsAreRefused) {
   EXPECT_EQ(post(port_, "/api/tables", json{{"game", "latin"}, {"seats", {"human", "bot:casual", "bot:casual", "bot:casual"}}, {"rated", true}, {"seed", 4}}).status, 400);
   EXPECT_EQ(get(port_, "/api/leaderboard?game=chess").status, 400);
   EXPECT_EQ(get(port_, "/api/leaderboard").status, 400);
+}
+
+// Time without games (Glicko-2, step 6 per idle rating period): ten days
+// after their last game, two players' deviations have grown on the board and
+// the player page, and their next game starts from the grown deviations.
+TEST_F(RatingsTest, TenIdleDaysWidenTheDeviationShownAndUsedByTheNextGame) {
+  const json a = player("Ana"), b = player("Bo");
+  const json first = play({{"players", "2"}, {"target", "1"}}, {"human", "human"}, {a, b});
+  const std::string ida = a["id"], idb = b["id"];
+  // The server stopped, their last game is moved ten days (and a minute) back.
+  srv_.reset();
+  const int64_t then = static_cast<int64_t>(std::time(nullptr)) - 10 * 86400 - 60;
+  server::StoredRating ra, rb;
+  {
+    server::Storage st((dir_ / "test.db").string(), false);
+    ra = *st.rating(ida, "line");
+    rb = *st.rating(idb, "line");
+    ASSERT_GT(ra.last, then);
+    server::Write w;
+    w.table = first["table"];
+    for (auto r : {ra, rb}) {
+      r.last = then;
+      w.ratings.push_back(r);
+    }
+    st.write(std::move(w));
+  }
+  start();
+  const auto idle_a = server::glicko2::idle({ra.rating, ra.rd, ra.volatility}, 10);
+  const auto idle_b = server::glicko2::idle({rb.rating, rb.rd, rb.volatility}, 10);
+  EXPECT_GT(idle_a.rd, ra.rd);
+  const json page = get(port_, "/api/players/" + ida).j["ratings"]["line"];
+  EXPECT_NEAR(page["rd"].get<double>(), idle_a.rd, 1e-9);
+  EXPECT_NEAR(page["rating"].get<double>(), ra.rating, 1e-9);
+  const json board = get(port_, "/api/leaderboard?game=line").j;
+  for (const auto& p : board["players"])
+    EXPECT_NEAR(p["rd"].get<double>(), (p["id"] == ida ? idle_a : idle_b).rd, 1e-9) << p;
+  // The next game: each one's update starts from the widened deviation.
+  const json second = play({{"players", "2"}, {"target", "1"}}, {"human", "human"}, {a, b});
+  const double diff = second["returns"][0].get<double>() - second["returns"][1].get<double>();
+  const double score = diff > 0 ? 1 : diff < 0 ? 0 : 0.5;
+  const auto want = server::glicko2::update(idle_a, {{idle_b, score}});
+  const json after = get(port_, "/api/players/" + ida).j["ratings"]["line"];
+  EXPECT_NEAR(after["rating"].get<double>(), want.rating, 1e-6);
+  EXPECT_NEAR(after["rd"].get<double>(), want.rd, 1e-6);
+  EXPECT_EQ(after["games"], 2);
 }
 
 }  // namespace

@@ -87,6 +87,10 @@ export const api = {
   fairness: (id: string) => call<Record<string, unknown>>("GET", `/api/tables/${id}/fairness`),
   // Players (docs/server.md, Players): a name and a key kept in this browser.
   createPlayer: (name: string) => call<Player>("POST", "/api/players", { name }),
+  // A password for this player (its key proves who asks), and the login
+  // that gives another device a key for the same player.
+  setPassword: (p: Player, password: string) => call<{ id: string; name: string }>("POST", `/api/players/${encodeURIComponent(p.id)}/password`, { key: p.key, password }),
+  login: (name: string, password: string) => call<Player>("POST", "/api/players/login", { name, password }),
   // Sitting down: the seat takes the player's name.
   join: (id: string, token: string, key: string) => call<StateMsg>("POST", `/api/tables/${id}/join`, { token, key }),
   rematch: (id: string, token: string) => call<Rematch>("POST", `/api/tables/${id}/rematch`, { token }),
@@ -189,6 +193,8 @@ export class Live {
     return true;
   }
   move(move: string): boolean { return this.send({ type: "move", move }); }
+  // A chat line over this connection (docs/server.md, Chat); false when it is not open.
+  chat(line: { text?: string; phrase?: string }): boolean { return this.send({ type: "chat", ...line }); }
   close() {
     this.closed = true;
     clearTimeout(this.timer);

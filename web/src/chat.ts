@@ -1,6 +1,7 @@
 // Table chat (docs/server.md, "Chat"): the seats talk among themselves, the
 // spectators apart. Quick phrases travel as ids and are worded in each
-// viewer's language; free text is shown as text, never as HTML. Muting a
+// viewer's language; free text is shown as text, never as HTML. Lines go
+// over the table's WebSocket while it is open, else by POST. Muting a
 // seat is this viewer's own choice, remembered per table in this browser.
 import { h } from "./dom";
 import { t } from "./i18n";
@@ -14,7 +15,10 @@ export class ChatBox {
   private busy = false;
   private muted: Set<number>;
   private key: string;
-  constructor(private id: string, private token: string, private onError: (e: string) => void, private redraw: () => void) {
+  // viaSocket: sends a line over the table's open WebSocket (false when it is
+  // not open: then the line goes by POST). Its errors come back on the socket.
+  constructor(private id: string, private token: string, private onError: (e: string) => void, private redraw: () => void,
+    private viaSocket: (line: { text?: string; phrase?: string }) => boolean = () => false) {
     this.key = `boneyard.mute.${id}`;
     let saved: number[] = [];
     try { saved = JSON.parse(localStorage.getItem(this.key) || "[]"); } catch { saved = []; }
@@ -25,7 +29,7 @@ export class ChatBox {
     if (this.busy) return;
     this.busy = true;
     try {
-      await api.chat(this.id, this.token, body);
+      if (!this.viaSocket(body)) await api.chat(this.id, this.token, body);
       if (body.text !== undefined) this.draft = "";
     } catch (e) {
       this.onError(String((e as Error).message));

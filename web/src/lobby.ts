@@ -6,6 +6,7 @@ import { tileSvg } from "./tiles";
 import { openRecord } from "./replay";
 import { rulesUrl } from "./rules";
 import { leaderboardCard, playerUrl } from "./players";
+import { youPanel } from "./you";
 
 const FAMILIES = ["line", "mexican-train", "texas-42", "dice-and-dominoes"];
 const LEVELS = ["beginner", "casual", "strong", "expert"];
@@ -71,9 +72,18 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   root.appendChild(main);
   const toRules = (e: Event) => { e.preventDefault(); go((e.currentTarget as HTMLAnchorElement).getAttribute("href")!); };
   const mePlayer = myPlayer();
+  // "Your player": a password for this player, or this browser signed in as a player made elsewhere.
+  const you = youPanel(() => renderLobby(root, go));
+  you.hidden = true;
   main.appendChild(h("header", { class: "lobby-top" },
     mePlayer ? h("a", { class: "rules-link", id: "my-page", href: playerUrl(mePlayer.id), onclick: (e: Event) => { e.preventDefault(); go(playerUrl(mePlayer.id)); } }, t("lobby.my_page", { name: mePlayer.name })) : null,
+    " ", h("button", { class: "link", id: "you-open", "aria-expanded": "false", "aria-controls": "you-panel", onclick: (e: Event) => {
+      you.hidden = !you.hidden;
+      (e.currentTarget as HTMLElement).setAttribute("aria-expanded", String(!you.hidden));
+      if (!you.hidden) you.querySelector<HTMLInputElement>("input")?.focus();
+    } }, t("you.open")),
     " ", h("a", { class: "rules-link", id: "rules-link", href: rulesUrl("line"), onclick: toRules }, t("rules.link")), " ", langPicker()));
+  main.appendChild(you);
   main.appendChild(h("section", { class: "hero" },
     h("div", { class: "hero-tiles" }, tileSvg(6, 6, { vertical: true, size: 30 }), tileSvg(6, 4, { size: 30 }), tileSvg(4, 1, { size: 30 })),
     h("h1", null, t("app.title")),

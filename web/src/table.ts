@@ -110,7 +110,7 @@ export class Table implements Frame {
       this.close();
       badLink(root, e.status === 404 ? "link.no_table" : e.status === 403 ? "link.bad_key" : "link.damaged", go);
     });
-    this.chat = new ChatBox(id, token, (e) => this.onError(e), () => this.render());
+    this.chat = new ChatBox(id, token, (e) => this.onError(e), () => this.render(), (line) => this.live?.chat(line) ?? false);
     this.live = new Live(id, token, (m) => this.onState(m), (c) => { this.connected = c; this.render(); }, (e) => this.onError(e), entropy);
     document.addEventListener("keydown", this.keyHandler);
   }

@@ -5,48 +5,25 @@
 // (a 15 s move lasts 1.5 s): the same rules, faster.
 //   node tests/browser.mjs BONEYARD_EXE SCREENSHOT_DIR
 // Exits 77 (ctest: skipped) with a message when Chromium is missing.
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const webDir = resolve(here, "..");
-const exe = process.argv[2];
-const shots = resolve(process.argv[3] || join(webDir, "..", "build", "screenshots"));
-const chromium = process.env.CHROMIUM || "/usr/bin/chromium";
-if (!existsSync(chromium)) { console.log(`SKIP: no Chromium at ${chromium} (apt-get install chromium; scripts/setup.sh does)`); process.exit(77); }
-if (!exe || !existsSync(exe)) { console.error(`no boneyard executable: ${exe}`); process.exit(2); }
-if (!existsSync(join(webDir, "dist", "index.html"))) { console.error("web/dist is not built: cd web && npm run build"); process.exit(2); }
-const puppeteer = (await import("puppeteer-core")).default;
-mkdirSync(shots, { recursive: true });
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { setUp, webDir } from "./harness.mjs";
 
 const t0 = Date.now();
-const tmp = mkdtempSync(join(tmpdir(), "boneyard-web-"));
-const server = spawn(exe, ["serve", "--port", "0", "--db", join(tmp, "t.db"), "--static", join(webDir, "dist"), "--strong-ms", "30",
-  "--clock-second-ms", "100"], { stdio: ["ignore", "pipe", "pipe"] });
-const port = await new Promise((res, rej) => {
-  let out = "";
-  server.stdout.on("data", (d) => { out += d; const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out); if (m) res(Number(m[1])); });
-  server.stderr.on("data", (d) => process.stderr.write(d));
-  server.on("exit", (c) => rej(new Error("server exited " + c)));
-  setTimeout(() => rej(new Error("server did not start")), 15000);
-});
-const base = `http://127.0.0.1:${port}`;
-const browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ["--no-sandbox", "--disable-gpu", "--lang=en-US", "--disable-dev-shm-usage"] });
+const H = await setUp({ name: "web", serveArgs: ["--strong-ms", "30", "--clock-second-ms", "100"] });
+const { shots, base, browser, check, tmp } = H;
+
 const figures = {};
-let failures = 0;
-const check = (cond, what) => { if (!cond) { console.error("FAIL " + what); failures++; } else console.log("ok   " + what); };
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 1 };
 
 async function newPage(ctx, viewport = DESKTOP) {
   const page = await ctx.newPage();
   await page.setViewport(viewport);
-  page.on("pageerror", (e) => { console.error("page error: " + e.message); failures++; });
+  page.on("pageerror", (e) => { console.error("page error: " + e.message); H.failures++; });
   // The server's Content-Security-Policy must not block anything the app does.
-  page.on("console", (m) => { if (/Content Security Policy/i.test(m.text())) { console.error("CSP violation: " + m.text()); failures++; } });
+  page.on("console", (m) => { if (/Content Security Policy/i.test(m.text())) { console.error("CSP violation: " + m.text()); H.failures++; } });
   // Item 16: every bubble shown on a seat (a pass, a draw), in window.__bubbles.
   await page.evaluateOnNewDocument(() => {
     window.__bubbles = [];
@@ -765,15 +742,12 @@ try {
   figures.bundle_css_gzip_bytes = sizes.css_gzip;
   check(sizes.js_gzip < 300 * 1024, `bundle ${sizes.js_gzip} B gzip < 300 KB`);
 } catch (e) {
-  console.error("FAIL " + (e.stack || e));
-  failures++;
+  H.fail(e);
 } finally {
-  await browser.close().catch(() => {});
-  server.kill("SIGTERM");
-  rmSync(tmp, { recursive: true, force: true });
+  await H.close();
 }
 figures.total_s = Math.round((Date.now() - t0) / 1000);
 writeFileSync(join(shots, "figures.json"), JSON.stringify(figures, null, 2));
 console.log("figures: " + JSON.stringify(figures));
-console.log(failures ? `${failures} failure(s)` : "browser tests passed");
-process.exit(failures ? 1 : 0);
+console.log(H.failures ? `${H.failures} failure(s)` : "browser tests passed");
+process.exit(H.failures ? 1 : 0);

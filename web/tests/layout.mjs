@@ -6,37 +6,16 @@
 // and 844x390 (SCREENSHOT_DIR/sizes/) for a person to look at.
 //   node tests/layout.mjs BONEYARD_EXE SCREENSHOT_DIR
 // Exits 77 (ctest: skipped) when Chromium is missing.
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const webDir = resolve(here, "..");
-const exe = process.argv[2];
-const shots = resolve(process.argv[3] || join(webDir, "..", "build", "screenshots"));
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { setUp } from "./harness.mjs";
+
+const H = await setUp({ name: "layout", serveArgs: ["--strong-ms", "30"] });
+const { shots, base, browser, check } = H;
 const only = process.env.LAYOUT_ONLY || ""; // a regex over the parts' names (development)
-const chromium = process.env.CHROMIUM || "/usr/bin/chromium";
-if (!existsSync(chromium)) { console.log(`SKIP: no Chromium at ${chromium}`); process.exit(77); }
-if (!exe || !existsSync(exe)) { console.error(`no boneyard executable: ${exe}`); process.exit(2); }
-if (!existsSync(join(webDir, "dist", "index.html"))) { console.error("web/dist is not built: cd web && npm run build"); process.exit(2); }
-const puppeteer = (await import("puppeteer-core")).default;
 mkdirSync(join(shots, "sizes"), { recursive: true });
 
-const tmp = mkdtempSync(join(tmpdir(), "boneyard-layout-"));
-const server = spawn(exe, ["serve", "--port", "0", "--db", join(tmp, "t.db"), "--static", join(webDir, "dist"), "--strong-ms", "30"], { stdio: ["ignore", "pipe", "pipe"] });
-const port = await new Promise((res, rej) => {
-  let out = "";
-  server.stdout.on("data", (d) => { out += d; const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out); if (m) res(Number(m[1])); });
-  server.stderr.on("data", (d) => process.stderr.write(d));
-  server.on("exit", (c) => rej(new Error("server exited " + c)));
-  setTimeout(() => rej(new Error("server did not start")), 15000);
-});
-const base = `http://127.0.0.1:${port}`;
-const browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ["--no-sandbox", "--disable-gpu", "--lang=en-US", "--disable-dev-shm-usage"] });
-let failures = 0;
-const check = (cond, what) => { if (!cond) { console.error("FAIL " + what); failures++; } else console.log("ok   " + what); };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const SIZES = [["desktop", { width: 1280, height: 800 }], ["tablet", { width: 768, height: 1024 }], ["phone", { width: 390, height: 844 }], ["landscape", { width: 844, height: 390 }]];
 const VP = Object.fromEntries(SIZES);
@@ -46,7 +25,7 @@ const FAMILIES = [["line", "latin"], ["mexican-train", "mexican-train"], ["texas
 async function newPage(ctx, viewport, lang = "en") {
   const page = await ctx.newPage();
   await page.setViewport(viewport);
-  page.on("pageerror", (e) => { console.error("page error: " + e.message); failures++; });
+  page.on("pageerror", (e) => { console.error("page error: " + e.message); H.failures++; });
   await page.evaluateOnNewDocument((l) => localStorage.setItem("boneyard.lang", l), lang);
   return page;
 }
@@ -357,12 +336,9 @@ try {
     await page.close();
   }
 } catch (e) {
-  console.error("FAIL " + (e.stack || e));
-  failures++;
+  H.fail(e);
 } finally {
-  await browser.close().catch(() => {});
-  server.kill("SIGTERM");
-  rmSync(tmp, { recursive: true, force: true });
+  await H.close();
 }
-console.log(failures ? `${failures} failure(s)` : "layout tests passed");
-process.exit(failures ? 1 : 0);
+console.log(H.failures ? `${H.failures} failure(s)` : "layout tests passed");
+process.exit(H.failures ? 1 : 0);

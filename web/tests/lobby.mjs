@@ -10,41 +10,18 @@
 // player-page.png.
 //   node tests/lobby.mjs BONEYARD_EXE SCREENSHOT_DIR
 // Exits 77 (ctest: skipped) with a message when Chromium is missing.
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const webDir = resolve(here, "..");
-const exe = process.argv[2];
-const shots = resolve(process.argv[3] || join(webDir, "..", "build", "screenshots"));
-const chromium = process.env.CHROMIUM || "/usr/bin/chromium";
-if (!existsSync(chromium)) { console.log(`SKIP: no Chromium at ${chromium} (apt-get install chromium; scripts/setup.sh does)`); process.exit(77); }
-if (!exe || !existsSync(exe)) { console.error(`no boneyard executable: ${exe}`); process.exit(2); }
-if (!existsSync(join(webDir, "dist", "index.html"))) { console.error("web/dist is not built: cd web && npm run build"); process.exit(2); }
-const puppeteer = (await import("puppeteer-core")).default;
-mkdirSync(shots, { recursive: true });
+import { join } from "node:path";
+import { setUp } from "./harness.mjs";
 
-const tmp = mkdtempSync(join(tmpdir(), "boneyard-lobby-"));
-const server = spawn(exe, ["serve", "--port", "0", "--db", join(tmp, "t.db"), "--static", join(webDir, "dist"), "--quickmatch-wait", "3"], { stdio: ["ignore", "pipe", "pipe"] });
-const port = await new Promise((res, rej) => {
-  let out = "";
-  server.stdout.on("data", (d) => { out += d; const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out); if (m) res(Number(m[1])); });
-  server.stderr.on("data", (d) => process.stderr.write(d));
-  server.on("exit", (c) => rej(new Error("server exited " + c)));
-  setTimeout(() => rej(new Error("server did not start")), 15000);
-});
-const base = `http://127.0.0.1:${port}`;
-const browser = await puppeteer.launch({ executablePath: chromium, headless: true, defaultViewport: { width: 1280, height: 800 }, args: ["--no-sandbox", "--disable-gpu", "--lang=en-US", "--disable-dev-shm-usage"] });
-let failures = 0;
-const check = (cond, what) => { if (!cond) { console.error("FAIL " + what); failures++; } else console.log("ok   " + what); };
+const H = await setUp({ name: "lobby", serveArgs: ["--quickmatch-wait", "3"], launch: { defaultViewport: { width: 1280, height: 800 } } });
+const { shots, base, browser, check } = H;
+
 async function newPage(viewport = { width: 1280, height: 800 }) {
   const page = await (await browser.createBrowserContext()).newPage();
   await page.setViewport(viewport);
-  page.on("pageerror", (e) => { console.error("page error: " + e.message); failures++; });
-  page.on("dialog", async (d) => { console.error("a script ran: " + d.message()); failures++; await d.dismiss().catch(() => {}); });
+  page.on("pageerror", (e) => { console.error("page error: " + e.message); H.failures++; });
+  page.on("dialog", async (d) => { console.error("a script ran: " + d.message()); H.failures++; await d.dismiss().catch(() => {}); });
   return page;
 }
 const listed = (page, id) => page.$(`.open-tables li[data-table="${id}"]`).then((x) => !!x);
@@ -127,13 +104,48 @@ try {
   check(names === "Dee,Eve" && bots === 2, `at their seats with their names (${names}), bots in the other two (${bots})`);
   const plays = await pe.waitForFunction(() => ["playing", "over"].includes(document.querySelector(".table")?.dataset.status), { timeout: 15000 }).then(() => true, () => false);
   check(plays, "and the game starts");
-  // And they talk, both ways.
+  // And they talk, both ways, over their tables' WebSockets (no chat POST).
+  let chatPosts = 0;
+  for (const p of [pd, pe]) p.on("request", (r) => { if (r.method() === "POST" && /\/chat$/.test(r.url())) chatPosts++; });
   const say = async (p, text) => { await p.type("#chat-input", text); await p.click("#chat-send"); };
   const hears = (p, text) => p.waitForFunction((x) => [...document.querySelectorAll(".chat .chat-text")].some((e) => e.textContent === x), { timeout: 10000 }, text).then(() => true, () => false);
   await say(pd, "hola Eve");
   check(await hears(pe, "hola Eve"), "a line from one reaches the other");
   await say(pe, "hi Dee");
   check(await hears(pd, "hi Dee"), "and back");
+  check(chatPosts === 0, `the lines went over the open WebSockets (${chatPosts} chat POSTs)`);
+
+  // "Your player": Dee sets a password in her browser; a fresh browser signs
+  // in with her name and password and is the same player.
+  await pd.goto(base + "/");
+  await pd.click("#you-open");
+  await pd.waitForSelector("#you-password", { visible: true });
+  await pd.type("#you-password", "short");
+  await pd.click("#you-password-save");
+  check(await pd.waitForFunction(() => /too short/.test(document.querySelector("#you-password-msg")?.textContent || ""), { timeout: 5000 }).then(() => true, () => false),
+    "a password too short is refused in words");
+  await pd.$eval("#you-password", (e) => { e.value = ""; });
+  await pd.type("#you-password", "dee's secret 1");
+  await pd.click("#you-password-save");
+  check(await pd.waitForFunction(() => /Saved/.test(document.querySelector("#you-password-msg")?.textContent || ""), { timeout: 10000 }).then(() => true, () => false),
+    "a player sets a password from the lobby's \"Your player\"");
+  await pd.screenshot({ path: join(shots, "lobby-your-player.png") });
+  const deeId = await pd.evaluate(() => JSON.parse(localStorage.getItem("boneyard.player")).id);
+  const pg = await newPage({ width: 390, height: 844 });
+  await pg.goto(base + "/");
+  await pg.click("#you-open");
+  await pg.waitForSelector("#you-login-name", { visible: true });
+  await pg.type("#you-login-name", "Dee");
+  await pg.type("#you-login-password", "wrong password");
+  await pg.click("#you-login");
+  check(await pg.waitForFunction(() => /do not match/.test(document.querySelector("#you-login-msg")?.textContent || ""), { timeout: 10000 }).then(() => true, () => false),
+    "a wrong password is refused in words");
+  await pg.$eval("#you-login-password", (e) => { e.value = ""; });
+  await pg.type("#you-login-password", "dee's secret 1");
+  await pg.click("#you-login");
+  const signed = await pg.waitForFunction(() => /Dee/.test(document.querySelector("#my-page")?.textContent || ""), { timeout: 10000 }).then(() => true, () => false);
+  const gId = await pg.evaluate(() => JSON.parse(localStorage.getItem("boneyard.player") || "null")?.id);
+  check(signed && gId === deeId, `another browser signs in with the name and password: its lobby shows Dee, the same player (${gId} = ${deeId})`);
 
   // A rated game of two players (played by the takeover bots: both leave).
   const api = async (method, path, body) => (await fetch(base + path, { method, headers: body ? { "content-type": "application/json" } : {}, body: body ? JSON.stringify(body) : undefined })).json();
@@ -158,12 +170,9 @@ try {
   check(/Line games/.test(page) && /1 game(?!s)/.test(page) && /Replay/.test(page), "a player's page shows the rating per family and the game with its replay link");
   await pf.screenshot({ path: join(shots, "player-page.png") });
 } catch (e) {
-  console.error("FAIL " + (e.stack || e));
-  failures++;
+  H.fail(e);
 } finally {
-  await browser.close().catch(() => {});
-  server.kill("SIGTERM");
-  rmSync(tmp, { recursive: true, force: true });
+  await H.close();
 }
-console.log(failures ? `${failures} check(s) failed` : "all lobby checks passed");
-process.exit(failures ? 1 : 0);
+console.log(H.failures ? `${H.failures} check(s) failed` : "all lobby checks passed");
+process.exit(H.failures ? 1 : 0);

@@ -5,22 +5,13 @@
 // en, es and ja (build/screenshots/rules-*.png); sizes in figures-rules.json.
 //   node tests/rules.mjs BONEYARD_EXE SCREENSHOT_DIR
 // Exits 77 (ctest: skipped) with a message when Chromium is missing.
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const webDir = resolve(here, "..");
-const exe = process.argv[2];
-const shots = resolve(process.argv[3] || join(webDir, "..", "build", "screenshots"));
-const chromium = process.env.CHROMIUM || "/usr/bin/chromium";
-if (!existsSync(chromium)) { console.log(`SKIP: no Chromium at ${chromium} (apt-get install chromium; scripts/setup.sh does)`); process.exit(77); }
-if (!exe || !existsSync(exe)) { console.error(`no boneyard executable: ${exe}`); process.exit(2); }
-if (!existsSync(join(webDir, "dist", "rules", "en.txt"))) { console.error("web/dist is not built: cd web && npm run build"); process.exit(2); }
-const puppeteer = (await import("puppeteer-core")).default;
-mkdirSync(shots, { recursive: true });
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { setUp, webDir } from "./harness.mjs";
+
+const H = await setUp({ name: "rules", needs: join("rules", "en.txt"), launch: { defaultViewport: { width: 1280, height: 800 } } });
+const { shots, base, browser, check } = H;
 
 // Each language's page titles, straight from the text files.
 const LANGS = ["en", "es", "ja"];
@@ -30,26 +21,13 @@ for (const l of LANGS) {
   for (const m of readFileSync(join(webDir, "src", "rules", l + ".txt"), "utf8").matchAll(/^=== ([a-z0-9-]+)\n+# (.+)$/gm)) titles[l][m[1]] = m[2].replace(/\*\*/g, "");
 }
 
-const tmp = mkdtempSync(join(tmpdir(), "boneyard-rules-"));
-const server = spawn(exe, ["serve", "--port", "0", "--db", join(tmp, "t.db"), "--static", join(webDir, "dist")], { stdio: ["ignore", "pipe", "pipe"] });
-const port = await new Promise((res, rej) => {
-  let out = "";
-  server.stdout.on("data", (d) => { out += d; const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out); if (m) res(Number(m[1])); });
-  server.stderr.on("data", (d) => process.stderr.write(d));
-  server.on("exit", (c) => rej(new Error("server exited " + c)));
-  setTimeout(() => rej(new Error("server did not start")), 15000);
-});
-const base = `http://127.0.0.1:${port}`;
-const browser = await puppeteer.launch({ executablePath: chromium, headless: true, defaultViewport: { width: 1280, height: 800 }, args: ["--no-sandbox", "--disable-gpu", "--lang=en-US", "--disable-dev-shm-usage"] });
-let failures = 0;
-const check = (cond, what) => { if (!cond) { console.error("FAIL " + what); failures++; } else console.log("ok   " + what); };
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const figures = {};
 
 function watch(page) {
-  page.on("pageerror", (e) => { console.error("page error: " + e.message); failures++; });
-  page.on("console", (m) => { if (/Content Security Policy/i.test(m.text())) { console.error("CSP violation: " + m.text()); failures++; } });
+  page.on("pageerror", (e) => { console.error("page error: " + e.message); H.failures++; });
+  page.on("console", (m) => { if (/Content Security Policy/i.test(m.text())) { console.error("CSP violation: " + m.text()); H.failures++; } });
 }
 async function newPage(ctx, lang, viewport = DESKTOP) {
   const page = await ctx.newPage();
@@ -187,14 +165,11 @@ try {
   check(total < 100 * 1024, `the app's bundle (script and style) is ${total} B gzip < 100 KB; the rules load on demand`);
   check(Object.values(sizes.rules_text_gzip).every((n) => n < 40 * 1024), "each language's rules are under 40 KB gzip");
 } catch (e) {
-  console.error("FAIL " + (e.stack || e));
-  failures++;
+  H.fail(e);
 } finally {
-  await browser.close().catch(() => {});
-  server.kill("SIGTERM");
-  rmSync(tmp, { recursive: true, force: true });
+  await H.close();
 }
 writeFileSync(join(shots, "figures-rules.json"), JSON.stringify(figures, null, 2));
 console.log("figures: " + JSON.stringify(figures));
-console.log(failures ? `${failures} failure(s)` : "rules browser tests passed");
-process.exit(failures ? 1 : 0);
+console.log(H.failures ? `${H.failures} failure(s)` : "rules browser tests passed");
+process.exit(H.failures ? 1 : 0);

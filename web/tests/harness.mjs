@@ -1,0 +1,58 @@
+// What every browser test (lobby, rules, layout, browser) sets up the same
+// way: its arguments (BONEYARD_EXE SCREENSHOT_DIR), a skip (exit 77, ctest's
+// "skipped") without Chromium, a `boneyard serve` of web/dist on a free port
+// with a database of its own, headless Chromium, check() counting the
+// failures, and the tidy end.
+//   const H = await setUp({ name: "lobby", serveArgs: ["--quickmatch-wait", "3"] });
+//   try { ... H.check(ok, "what") ... } catch (e) { H.fail(e); } finally { await H.close(); }
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const webDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+// name: the temporary folder's tag; serveArgs: more `boneyard serve`
+// options; needs: a file of web/dist the test reads (the app is built);
+// launch: more of puppeteer's launch options (a default viewport).
+export async function setUp({ name, serveArgs = [], needs = "index.html", launch = {} }) {
+  const exe = process.argv[2];
+  const shots = resolve(process.argv[3] || join(webDir, "..", "build", "screenshots"));
+  const chromium = process.env.CHROMIUM || "/usr/bin/chromium";
+  if (!existsSync(chromium)) { console.log(`SKIP: no Chromium at ${chromium} (apt-get install chromium; scripts/setup.sh does)`); process.exit(77); }
+  if (!exe || !existsSync(exe)) { console.error(`no boneyard executable: ${exe}`); process.exit(2); }
+  if (!existsSync(join(webDir, "dist", needs))) { console.error("web/dist is not built: cd web && npm run build"); process.exit(2); }
+  const puppeteer = (await import("puppeteer-core")).default;
+  mkdirSync(shots, { recursive: true });
+  const tmp = mkdtempSync(join(tmpdir(), `boneyard-${name}-`));
+  const server = spawn(exe, ["serve", "--port", "0", "--db", join(tmp, "t.db"), "--static", join(webDir, "dist"), ...serveArgs], { stdio: ["ignore", "pipe", "pipe"] });
+  const port = await new Promise((res, rej) => {
+    let out = "";
+    server.stdout.on("data", (d) => { out += d; const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out); if (m) res(Number(m[1])); });
+    server.stderr.on("data", (d) => process.stderr.write(d));
+    server.on("exit", (c) => rej(new Error("server exited " + c)));
+    setTimeout(() => rej(new Error("server did not start")), 15000);
+  });
+  let browser;
+  try {
+    browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ["--no-sandbox", "--disable-gpu", "--lang=en-US", "--disable-dev-shm-usage"], ...launch });
+  } catch (e) {
+    server.kill("SIGTERM");
+    rmSync(tmp, { recursive: true, force: true });
+    throw e;
+  }
+  const H = {
+    exe, shots, tmp, server, browser, port, base: `http://127.0.0.1:${port}`,
+    failures: 0,
+    check: (cond, what) => { if (!cond) { console.error("FAIL " + what); H.failures++; } else console.log("ok   " + what); },
+    // An exception that ended the test's body.
+    fail: (e) => { console.error("FAIL " + (e.stack || e)); H.failures++; },
+    close: async () => {
+      await browser.close().catch(() => {});
+      server.kill("SIGTERM");
+      rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+  return H;
+}
