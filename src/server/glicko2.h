@@ -2,8 +2,9 @@
 // Glicko-2 ratings (Mark E. Glickman, "Example of the Glicko-2 system",
 // 2013): a rating r, a rating deviation RD (how unsure the rating is) and a
 // volatility sigma (how erratic the player's results are), updated once per
-// rating period from that period's games. docs/server.md, "Ratings (planned
-// wiring)", says how the server will use it.
+// rating period from that period's games. docs/server.md, "Ratings", says
+// how the server uses it (each rated game is a period of its own; time
+// without games widens RD).
 #include <vector>
 
 namespace boneyard::server::glicko2 {

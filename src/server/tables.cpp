@@ -865,6 +865,7 @@ json Hub::sit(const std::string& id, const json& body) {
   {
     std::lock_guard lk(t->m);
     claim_timer(t, seat, token);
+    lobby_update(*t);  // before the answer: whoever asks the lobby next sees the seat taken (the broadcast comes later)
   }
   return {{"table", t->id}, {"seat", seat}, {"token", token}};
 }
