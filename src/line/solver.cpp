@@ -42,6 +42,23 @@ uint64_t hands_key(const State& s) {
 
 using List = MoveList<Move, 64>;
 
+// Pips of a set of tiles, a byte of the mask at a time.
+struct PipTable {
+  uint16_t byte[8][256] = {};
+  PipTable() {
+    for (int c = 0; c < 8; ++c)
+      for (int b = 0; b < 256; ++b)
+        for (int i = 0; i < 8; ++i)
+          if ((b >> i & 1) && c * 8 + i < kMaxTiles) byte[c][b] = static_cast<uint16_t>(byte[c][b] + Tile{static_cast<uint8_t>(c * 8 + i)}.pips());
+  }
+  int operator()(uint64_t m) const {
+    int p = 0;
+    for (int c = 0; m; ++c, m >>= 8) p += byte[c][m & 255];
+    return p;
+  }
+};
+const PipTable kPips;
+
 // Likely-best moves first: doubles (they are hard to place later), then
 // heavy tiles (they count against whoever keeps them).
 int order_score(Move m) {
@@ -94,6 +111,9 @@ void Solver::begin(const State& s, int seat) {
   salt_ = mix(++generation_ * 0x9e3779b97f4a7c15ULL);
   stopped_ = false;
   me_side_ = s.side_of(seat);
+  const Scoring sc = s.r_.scoring;
+  pip_scoring_ = s.r_.bonuses == Bonuses{} && (sc == Scoring::AllPips || sc == Scoring::OthersPips ||
+                                                 sc == Scoring::AllPipsFloor10 || sc == Scoring::AllPipsRound10);
   hands_ = s.hands_finished();
   for (int sd = 0; sd < s.num_sides(); ++sd) base_[sd] = s.score(sd);
 }
@@ -125,6 +145,18 @@ uint64_t Solver::key(const State& s, uint64_t zobrist) const {
   return zobrist ^ mix(k) ^ mix(bonus + 0x632be59bd9b4e019ULL) ^ salt_;
 }
 
+// What State::end_hand and score_hand would add for a domino by `seat`
+// when the hand scores pips only (pip_scoring_): the points go to its side.
+int Solver::domino_value(const State& s, int seat) const {
+  const int w = s.side_of(seat);
+  int pts = 0;
+  for (int i = 0; i < s.seats_; ++i)
+    if (i != seat && (s.r_.scoring != Scoring::OthersPips || s.side_of(i) != w)) pts += kPips(s.hand_[i]);
+  if (s.r_.scoring == Scoring::AllPipsFloor10) pts -= pts % 10;
+  else if (s.r_.scoring == Scoring::AllPipsRound10) pts = (pts + 5) / 10 * 10;
+  return w == me_side_ ? pts : -pts;
+}
+
 int Solver::search(State& s, uint64_t zobrist, int alpha, int beta) {
   // The clock is read every 4096 nodes (about half a millisecond).
   if ((++nodes_ & 4095) == 0 && deadline_ != Clock::time_point::max() && Clock::now() >= deadline_) stopped_ = true;
@@ -133,6 +165,12 @@ int Solver::search(State& s, uint64_t zobrist, int alpha, int beta) {
   const Actor a = s.actor();
   if (a.kind != Actor::Seat) return 0;  // a fresh deal (redeal): unknown, valued 0
   const int seat = a.seat;
+
+  // The seat's last tile fits: it dominoes (its one or two moves all end
+  // the hand the same way, there being no bonus), scored here without
+  // playing it.
+  if (pip_scoring_ && s.count_[seat] == 1 && s.phase_ == Phase::Play && s.playable_mask(seat) != 0)
+    return domino_value(s, seat);
 
   // Forced moves (a pass, a draw) need no table entry and no ordering.
   if (s.to_move_ >= 0 && s.n_placed_ > 0 && s.playable_mask(seat) == 0 && s.phase_ == Phase::Play) {
@@ -176,6 +214,17 @@ int Solver::search(State& s, uint64_t zobrist, int alpha, int beta) {
   // time went to it), so there the table is not used at all.
   uint64_t all = 0;
   for (int i = 0; i < s.seats_; ++i) all |= s.hand_[i];
+  if (pip_scoring_ && exact_) {
+    // No side can score more than every pip still in the hands and the
+    // drawable stock: a window beyond that is decided already. Exact
+    // searches only: with a margin, the bound a worse move gets would change
+    // (pimc and the fair review average those bounds).
+    int most = kPips(all);
+    for (int i = s.stock_pos_; i < s.drawable_; ++i) most += Tile{s.stock_[i]}.pips();
+    if (s.r_.scoring == Scoring::AllPipsRound10) most = (most + 5) / 10 * 10;
+    if (alpha >= most) return most;
+    if (beta <= -most) return -most;
+  }
   // Measured for four seats only: with two (two-draw) the endgames
   // transpose so much that five times the nodes came back without it.
   const bool use_table = s.seats_ != 4 || std::popcount(all) + (s.drawable_ - s.stock_pos_) > kNoTableTiles;
@@ -279,12 +328,14 @@ int Solver::search(State& s, uint64_t zobrist, int alpha, int beta) {
 
 int Solver::solve(const State& s, int seat) {
   begin(s, seat);
+  exact_ = true;
   State root = s;  // the search makes and undoes moves in it
   return search(root, hands_key(s), -kInf, kInf);
 }
 
 void Solver::values(const State& s, int seat, std::span<const Move> moves, double* out) {
   begin(s, seat);
+  exact_ = margin_ == 0;
   const uint64_t z = hands_key(s);
   // Likely-best first, so that the window is set early.
   std::vector<int> order(moves.size()), score(moves.size());
