@@ -11,6 +11,7 @@ namespace {
 
 constexpr int kInf = 1 << 20;
 constexpr int kBlockBonus = 64;
+constexpr uint64_t kBonusSeed = 0x632be59bd9b4e019ULL;
 // Positions with at most this many tiles left to play (in the hands and the
 // drawable stock) skip the table.
 constexpr int kNoTableTiles = 8;
@@ -114,6 +115,7 @@ void Solver::begin(const State& s, int seat) {
   const Scoring sc = s.r_.scoring;
   pip_scoring_ = s.r_.bonuses == Bonuses{} && (sc == Scoring::AllPips || sc == Scoring::OthersPips ||
                                                  sc == Scoring::AllPipsFloor10 || sc == Scoring::AllPipsRound10);
+  if (pip_scoring_) salt_ ^= mix(kBonusSeed);  // key(): the same keys, one mix fewer
   hands_ = s.hands_finished();
   for (int sd = 0; sd < s.num_sides(); ++sd) base_[sd] = s.score(sd);
 }
@@ -139,19 +141,22 @@ uint64_t Solver::key(const State& s, uint64_t zobrist) const {
                static_cast<uint64_t>(std::min<int>(s.n_placed_, 2)) << 24 | static_cast<uint64_t>(s.lead_pass_) << 26 |
                static_cast<uint64_t>(s.pass2010_n_ > 0) << 28 | static_cast<uint64_t>(s.first_pass_side_ + 1) << 29 |
                static_cast<uint64_t>(s.phase_) << 32;
+  // Without bonuses the bonuses' word is always 0: its mix is in salt_.
+  if (pip_scoring_) return zobrist ^ mix(k) ^ salt_;
   uint64_t bonus = 0;
   for (int sd = 0; sd < s.num_sides(); ++sd)
     bonus = bonus * 0x10001 + static_cast<uint16_t>(s.hand_bonus_[sd]) * 0x9e37 + static_cast<uint16_t>(s.three_pass_[sd]);
-  return zobrist ^ mix(k) ^ mix(bonus + 0x632be59bd9b4e019ULL) ^ salt_;
+  return zobrist ^ mix(k) ^ mix(bonus + kBonusSeed) ^ salt_;
 }
 
-// What State::end_hand and score_hand would add for a domino by `seat`
-// when the hand scores pips only (pip_scoring_): the points go to its side.
-int Solver::domino_value(const State& s, int seat) const {
-  const int w = s.side_of(seat);
+// What State::end_hand and score_hand would add when the hand ends now,
+// won by side w (-1: nobody), the hand scoring pips only (pip_scoring_);
+// `out` (a domino's last tile) has left its hand already.
+int Solver::end_value(const State& s, int w, int out) const {
+  if (w < 0) return 0;
   int pts = 0;
   for (int i = 0; i < s.seats_; ++i)
-    if (i != seat && (s.r_.scoring != Scoring::OthersPips || s.side_of(i) != w)) pts += kPips(s.hand_[i]);
+    if (i != out && (s.r_.scoring != Scoring::OthersPips || s.side_of(i) != w)) pts += kPips(s.hand_[i]);
   if (s.r_.scoring == Scoring::AllPipsFloor10) pts -= pts % 10;
   else if (s.r_.scoring == Scoring::AllPipsRound10) pts = (pts + 5) / 10 * 10;
   return w == me_side_ ? pts : -pts;
@@ -170,7 +175,7 @@ int Solver::search(State& s, uint64_t zobrist, int alpha, int beta) {
   // the hand the same way, there being no bonus), scored here without
   // playing it.
   if (pip_scoring_ && s.count_[seat] == 1 && s.phase_ == Phase::Play && s.playable_mask(seat) != 0)
-    return domino_value(s, seat);
+    return end_value(s, s.side_of(seat), seat);
 
   // Forced moves (a pass, a draw) need no table entry and no ordering.
   if (s.to_move_ >= 0 && s.n_placed_ > 0 && s.playable_mask(seat) == 0 && s.phase_ == Phase::Play) {
@@ -203,6 +208,11 @@ int Solver::search(State& s, uint64_t zobrist, int alpha, int beta) {
       s.not_holding_[seat] = not_holding;
       return v;
     }
+    if (pip_scoring_) {
+      // A pass that blocks the hand: scored here, as State::end_hand would.
+      bool tied = false;
+      return end_value(s, s.block_winner(tied), -1);
+    }
     State child = s;  // a pass that blocks the hand ends it: a copy
     child.apply(seat, Move{Move::Pass, 0});
     return search(child, zobrist, alpha, beta);
@@ -221,6 +231,14 @@ int Solver::search(State& s, uint64_t zobrist, int alpha, int beta) {
     // (pimc and the fair review average those bounds).
     int most = kPips(all);
     for (int i = s.stock_pos_; i < s.drawable_; ++i) most += Tile{s.stock_[i]}.pips();
+    if (s.phase_ == Phase::Play) {
+      // The seat places a tile now (a forced pass or draw was dealt with
+      // above): at least its lightest playable one leaves the hands.
+      int least = 2 * kMaxPip;
+      for (uint64_t x = s.playable_mask(seat); x; x &= x - 1)
+        least = std::min(least, Tile{static_cast<uint8_t>(std::countr_zero(x))}.pips());
+      most -= least;
+    }
     if (s.r_.scoring == Scoring::AllPipsRound10) most = (most + 5) / 10 * 10;
     if (alpha >= most) return most;
     if (beta <= -most) return -most;
