@@ -51,7 +51,6 @@ class Solver {
   int search(State& s, uint64_t zobrist, int alpha, int beta);
   int leaf(const State& s) const;
   int end_value(const State& s, int w, int out) const;
-  static int blocks_next(const State& s, int seat, Move m);
   static int priority(const State& s, int seat, Move m);  // move ordering: higher first
   uint64_t key(const State& s, uint64_t zobrist) const;
   void begin(const State& s, int seat);
