@@ -68,7 +68,7 @@ const PipTable kPips;
 // (hard to place later), then heavy tiles (they count against whoever
 // keeps them). Counting the next seat's tiles, not only whether it has
 // one, took the latin solve from 241k to 86k nodes a deal; the other
-// seat's count, to 74k (bench_line, BM_LineSolveDeals).
+// seat's count, to 72k (bench_line, BM_LineSolveDeals).
 int Solver::priority(const State& s, int seat, Move m) {
   int l = s.left_, r = s.right_;
   const Tile t = m.tile();
@@ -224,8 +224,8 @@ int Solver::search(State& s, uint64_t zobrist, int alpha, int beta) {
   if (pip_scoring_ && exact_) {
     // No side can score more than every pip still in the hands and the
     // drawable stock: a window beyond that is decided already. Exact
-    // searches only: with a margin, the bound a worse move gets would change
-    // (pimc and the fair review average those bounds).
+    // searches only: with a margin, a far worse move would get this looser
+    // bound, and pimc and the fair review average those bounds.
     int most = kPips(all);
     for (int i = s.stock_pos_; i < s.drawable_; ++i) most += Tile{s.stock_[i]}.pips();
     if (s.phase_ == Phase::Play) {
