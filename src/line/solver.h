@@ -50,7 +50,7 @@ class Solver {
   struct Entry;
   int search(State& s, uint64_t zobrist, int alpha, int beta);
   int leaf(const State& s) const;
-  static int blocks_next(const State& s, int seat, Move m);
+  int end_value(const State& s, int w, int out) const;
   static int priority(const State& s, int seat, Move m);  // move ordering: higher first
   uint64_t key(const State& s, uint64_t zobrist) const;
   void begin(const State& s, int seat);
@@ -65,6 +65,8 @@ class Solver {
   bool stopped_ = false;
   // The solve under way.
   int me_side_ = 0;
+  bool pip_scoring_ = false;  // a hand scores its pips only: no bonus, no wins
+  bool exact_ = false;        // every value this call returns is exact (no margin)
   int hands_ = 0;
   int32_t base_[kMaxSeats] = {};  // scores when it began
 };

@@ -327,6 +327,109 @@ int State::nearest_to_leader(unsigned seat_mask) const {
   return -1;
 }
 
+// The seats among `among` with the fewest pips.
+unsigned State::lowest_of(const uint8_t* pips, unsigned among) const {
+  int m = 1 << 20;
+  unsigned mask = 0;
+  for (int s = 0; s < seats_; ++s)
+    if ((among >> s) & 1) {
+      if (pips[s] < m) { m = pips[s]; mask = 0; }
+      if (pips[s] == m) mask |= 1u << s;
+    }
+  return mask;
+}
+
+// The side that wins the hand blocked now, after the tie rule (-1: nobody
+// scores), and whether block_winner alone left a tie (spec: Decision).
+// The solver scores blocks with it too.
+int State::block_winner(bool& tied) const {
+  uint8_t pips[kMaxSeats] = {};
+  for (int s = 0; s < seats_; ++s) pips[s] = static_cast<uint8_t>(SmallSet{{hand_[s]}}.pips());
+  const int sides = num_sides();
+  int side_pips[kMaxSeats] = {};
+  for (int s = 0; s < seats_; ++s) side_pips[side_of(s)] += pips[s];
+  int winner = -1;          // side
+  unsigned tied_seats = 0;  // who is level when the block is a tie
+  auto lowest_seats = [&](unsigned among) { return lowest_of(pips, among); };
+  auto side_of_mask = [&](unsigned mask) {  // the one side of these seats, or -1
+    int side = -1;
+    for (int s = 0; s < seats_; ++s)
+      if ((mask >> s) & 1) {
+        if (side >= 0 && side != side_of(s)) return -1;
+        side = side_of(s);
+      }
+    return side;
+  };
+  const unsigned all = (1u << seats_) - 1;
+  switch (r_.block_winner) {
+    case BlockWinner::LowestPlayer: {
+      // Two partners sharing the lowest count is no tie (Decision).
+      const unsigned low = lowest_seats(all);
+      winner = side_of_mask(low);
+      if (winner < 0) tied_seats = low;
+      break;
+    }
+    case BlockWinner::LowestTeam: {
+      int m = 1 << 20, count = 0;
+      for (int sd = 0; sd < sides; ++sd) {
+        if (side_pips[sd] < m) { m = side_pips[sd]; count = 0; winner = sd; }
+        if (side_pips[sd] == m) ++count;
+      }
+      if (count > 1) {
+        winner = -1;
+        for (int s = 0; s < seats_; ++s)
+          if (side_pips[side_of(s)] == m) tied_seats |= 1u << s;
+      }
+      break;
+    }
+    case BlockWinner::LastVsNext: {
+      const int a = last_placer_, n = (a + 1) % seats_;
+      if (pips[a] != pips[n]) winner = side_of(pips[a] < pips[n] ? a : n);
+      else tied_seats = (1u << a) | (1u << n);
+      break;
+    }
+    case BlockWinner::LastVsOpponents: {
+      const int a = last_placer_;
+      unsigned opp = 0;
+      for (int s = 0; s < seats_; ++s)
+        if (side_of(s) != side_of(a)) opp |= 1u << s;
+      const unsigned low = lowest_seats(opp);
+      const int lo = pips[std::countr_zero(low)];
+      if (pips[a] < lo) winner = side_of(a);
+      else if (pips[a] == lo) tied_seats = low | (1u << a);
+      else {
+        winner = side_of_mask(low);  // individual play: the lowest opponent
+        if (winner < 0) tied_seats = low;
+      }
+      break;
+    }
+  }
+  tied = winner < 0;
+  if (winner < 0) {
+    switch (r_.block_tie) {
+      case BlockTie::LastPlayerWins: winner = side_of(last_placer_); break;
+      case BlockTie::ClosestToLeader:
+        winner = r_.teams() ? side_of(leader_) : side_of(nearest_to_leader(tied_seats));
+        break;
+      case BlockTie::LastPlayerLoses:
+        if (r_.teams()) winner = 1 - side_of(last_placer_);
+        else {
+          const unsigned others = tied_seats & ~(1u << last_placer_);
+          winner = side_of(nearest_to_leader(others ? others : (all & ~(1u << last_placer_))));
+        }
+        break;
+      case BlockTie::LowestPlayerWins: {
+        const unsigned low = lowest_seats(all);
+        winner = side_of_mask(low);
+        if (std::popcount(low) > 1 && !r_.teams()) winner = -1;
+        break;
+      }
+      default: break;  // void rules: nobody scores
+    }
+  }
+  return winner;
+}
+
 void State::end_hand(HandEnd how) {
   const bool capicua = last_.capicua;
   last_ = HandResult{};
@@ -335,108 +438,19 @@ void State::end_hand(HandEnd how) {
   last_.last_placer = last_placer_;
   last_.leader = leader_;
   for (int s = 0; s < seats_; ++s) last_.pips[s] = static_cast<uint8_t>(SmallSet{{hand_[s]}}.pips());
-  const auto* pips = last_.pips;
-  const int sides = num_sides();
-  int side_pips[kMaxSeats] = {};
-  for (int s = 0; s < seats_; ++s) side_pips[side_of(s)] += pips[s];
-
-  int winner = -1;        // side
-  unsigned tied_seats = 0;  // who is level when the block is a tie
+  int winner = -1;  // side
   if (how == HandEnd::Domino) {
     winner = side_of(last_placer_);
     last_.winner_seat = last_placer_;
   } else {
-    auto lowest_seats = [&](unsigned among) {
-      int m = 1 << 20;
-      unsigned mask = 0;
-      for (int s = 0; s < seats_; ++s)
-        if ((among >> s) & 1) {
-          if (pips[s] < m) { m = pips[s]; mask = 0; }
-          if (pips[s] == m) mask |= 1u << s;
-        }
-      return mask;
-    };
-    auto side_of_mask = [&](unsigned mask) {  // the one side of these seats, or -1
-      int side = -1;
-      for (int s = 0; s < seats_; ++s)
-        if ((mask >> s) & 1) {
-          if (side >= 0 && side != side_of(s)) return -1;
-          side = side_of(s);
-        }
-      return side;
-    };
-    const unsigned all = (1u << seats_) - 1;
-    switch (r_.block_winner) {
-      case BlockWinner::LowestPlayer: {
-        // Two partners sharing the lowest count is no tie (Decision).
-        const unsigned low = lowest_seats(all);
-        winner = side_of_mask(low);
-        if (winner < 0) tied_seats = low;
-        break;
-      }
-      case BlockWinner::LowestTeam: {
-        int m = 1 << 20, count = 0;
-        for (int sd = 0; sd < sides; ++sd) {
-          if (side_pips[sd] < m) { m = side_pips[sd]; count = 0; winner = sd; }
-          if (side_pips[sd] == m) ++count;
-        }
-        if (count > 1) {
-          winner = -1;
-          for (int s = 0; s < seats_; ++s)
-            if (side_pips[side_of(s)] == m) tied_seats |= 1u << s;
-        }
-        break;
-      }
-      case BlockWinner::LastVsNext: {
-        const int a = last_placer_, n = (a + 1) % seats_;
-        if (pips[a] != pips[n]) winner = side_of(pips[a] < pips[n] ? a : n);
-        else tied_seats = (1u << a) | (1u << n);
-        break;
-      }
-      case BlockWinner::LastVsOpponents: {
-        const int a = last_placer_;
-        unsigned opp = 0;
-        for (int s = 0; s < seats_; ++s)
-          if (side_of(s) != side_of(a)) opp |= 1u << s;
-        const unsigned low = lowest_seats(opp);
-        const int lo = pips[std::countr_zero(low)];
-        if (pips[a] < lo) winner = side_of(a);
-        else if (pips[a] == lo) tied_seats = low | (1u << a);
-        else {
-          winner = side_of_mask(low);  // individual play: the lowest opponent
-          if (winner < 0) tied_seats = low;
-        }
-        break;
-      }
-    }
-    last_.tied = winner < 0;
-    if (winner < 0) {
-      switch (r_.block_tie) {
-        case BlockTie::LastPlayerWins: winner = side_of(last_placer_); break;
-        case BlockTie::ClosestToLeader:
-          winner = r_.teams() ? side_of(leader_) : side_of(nearest_to_leader(tied_seats));
-          break;
-        case BlockTie::LastPlayerLoses:
-          if (r_.teams()) winner = 1 - side_of(last_placer_);
-          else {
-            const unsigned others = tied_seats & ~(1u << last_placer_);
-            winner = side_of(nearest_to_leader(others ? others : (all & ~(1u << last_placer_))));
-          }
-          break;
-        case BlockTie::LowestPlayerWins: {
-          const unsigned low = lowest_seats(all);
-          winner = side_of_mask(low);
-          if (std::popcount(low) > 1 && !r_.teams()) winner = -1;
-          break;
-        }
-        default: break;  // void rules: nobody scores
-      }
-    }
+    bool tied = false;
+    winner = block_winner(tied);
+    last_.tied = tied;
     if (winner >= 0) {
       unsigned mine = 0;
       for (int s = 0; s < seats_; ++s)
         if (side_of(s) == winner) mine |= 1u << s;
-      last_.winner_seat = static_cast<int8_t>(nearest_to_leader(lowest_seats(mine)));
+      last_.winner_seat = static_cast<int8_t>(nearest_to_leader(lowest_of(last_.pips, mine)));
     }
   }
   last_.winner_side = static_cast<int8_t>(winner);

@@ -188,6 +188,8 @@ class State {
   int draw_leader(const uint8_t* pool, int pool_n);
   bool can_play(int seat) const { return playable_mask(seat) != 0; }
   int nearest_to_leader(unsigned seat_mask) const;
+  unsigned lowest_of(const uint8_t* pips, unsigned among) const;
+  int block_winner(bool& tied) const;
 
   Rules r_;
   Rng rng_;
