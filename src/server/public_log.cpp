@@ -1,6 +1,8 @@
 #include "server/public_log.h"
 
 #include <algorithm>
+#include <iterator>
+#include <string_view>
 #include <string>
 
 #include <fmt/format.h>
@@ -56,33 +58,54 @@ json public_log(const Session& s, std::size_t max, int hand) {
   return out;
 }
 
-void PublicLogText::clear() {
-  first_ = next_ = 0;
-  entries_.clear();
+namespace {
+
+// Text that JSON takes as it is (the engine's canonical moves are).
+bool plain(const std::string& t) {
+  for (const unsigned char c : t)
+    if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80) return false;
+  return true;
 }
 
+}  // namespace
+
+// The text nlohmann's dump gives public_log's entries: keys in order
+// (hand, kind, move, n, seat), no spaces.
 void PublicLogText::append(const Session& s, int hand, std::string& out) {
   const auto& ev = s.events();
-  if (next_ > ev.size()) clear();  // not this session's (the owner forgot clear())
-  for (; next_ < ev.size(); ++next_) {
-    if (is_deal(ev[next_])) {  // earlier hands' entries are never shown again
-      entries_.clear();
-      first_ = next_;
-    }
-    // Keys in the order nlohmann's dump gives them, "hand" first.
-    const std::string text = entry(ev[next_], next_, face_down(s)).dump(-1, ' ', false, json::error_handler_t::replace);
-    entries_.push_back(text.substr(1));
-    if (entries_.size() > max_) {
-      entries_.pop_front();
-      ++first_;
-    }
-  }
+  if (scanned_ > ev.size()) clear();  // not this session's (the owner forgot clear())
+  for (; scanned_ < ev.size(); ++scanned_)
+    if (is_deal(ev[scanned_])) deal_ = scanned_;
+  const std::size_t from = std::max(ev.size() > max_ ? ev.size() - max_ : 0, deal_);
+  const bool down = face_down(s);
+  auto it = std::back_inserter(out);
   out += '[';
-  const std::string head = fmt::format("{{\"hand\":{},", hand);
-  for (std::size_t i = 0; i < entries_.size(); ++i) {
-    if (i) out += ',';
-    out += head;
-    out += entries_[i];
+  for (std::size_t i = from; i < ev.size(); ++i) {
+    const RecordEvent& e = ev[i];
+    if (i > from) out += ',';
+    const char* kind = "move";
+    std::string_view move = e.text;
+    bool shown = true;
+    if (e.chance) {
+      shown = !is_deal(e) && starts_with(e.text, "roll ");
+      kind = is_deal(e) ? "deal" : shown ? "roll" : "chance";
+      if (shown) move.remove_prefix(5);
+    } else if (down && e.text.find('-') != std::string::npos) {
+      kind = "laid";
+      shown = false;
+    }
+    fmt::format_to(it, "{{\"hand\":{},\"kind\":\"{}\",\"move\":", hand, kind);
+    if (!shown) {
+      out += "null";
+    } else if (const std::string m(move); plain(m)) {
+      out += '"';
+      out += m;
+      out += '"';
+    } else {
+      out += json(m).dump(-1, ' ', false, json::error_handler_t::replace);
+    }
+    if (e.seat >= 0) fmt::format_to(it, ",\"n\":{},\"seat\":{}}}", i, e.seat);
+    else fmt::format_to(it, ",\"n\":{},\"seat\":null}}", i);
   }
   out += ']';
 }

@@ -2,7 +2,6 @@
 // The public log of a table: what every seat may know of each event, for
 // the browser's "Last moves" (docs/server.md, State message, "log").
 #include <cstddef>
-#include <deque>
 #include <string>
 #include <nlohmann/json.hpp>
 
@@ -21,21 +20,21 @@ namespace boneyard::server {
 nlohmann::json public_log(const Session& s, std::size_t max, int hand);
 
 // The same log as JSON text, for the messages a table sends on each move:
-// each event's entry is serialized once, not 40 times (rebuilding the
-// entries was most of a spectator message's cost). It keeps the last `max`
-// entries of the hand in play. Use one per Session; clear() when the table
-// gets another one (a rollback, a restore).
+// written straight into the message, without building 40 JSON objects each
+// time (that was most of a spectator message's cost), and without keeping
+// the entries (5,000 tables would hold 25 MB of them). It remembers only
+// where the hand in play was dealt. Use one per Session; clear() when the
+// table gets another one (a rollback, a restore).
 class PublicLogText {
  public:
   explicit PublicLogText(std::size_t max) : max_(max) {}
-  void clear();
+  void clear() { deal_ = scanned_ = 0; }
   // Appends the JSON text of public_log(s, max, hand) to out.
   void append(const Session& s, int hand, std::string& out);
 
  private:
   std::size_t max_;
-  std::size_t first_ = 0, next_ = 0;  // the events [first_, next_) kept
-  std::deque<std::string> entries_;  // their entries without "hand": from "kind" on
+  std::size_t deal_ = 0, scanned_ = 0;  // the latest deal among the events [0, scanned_)
 };
 
 }  // namespace boneyard::server
