@@ -5,6 +5,7 @@
 
 #include <random>
 
+#include "core/game.h"
 #include "record/session.h"
 #include "server/public_log.h"
 
@@ -59,6 +60,7 @@ void check_game(const std::string& game, uint64_t seed) {
 }
 
 TEST(PublicLogText, IsThePublicLogEventByEventInEveryFamily) {
+  register_all_games();
   for (const char* game : {"latin", "texas-42", "mexican-train", "dice-and-dominoes"}) check_game(game, 11);
 }
 
