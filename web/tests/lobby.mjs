@@ -67,6 +67,10 @@ try {
   await pb.click(`button[data-sit="${id}"]`);
   await pb.waitForFunction((t) => new URLSearchParams(location.search).get("t") === t, { timeout: 10000 }, id);
   await pb.waitForSelector("#name-input", { timeout: 10000 });
+  // Already at the seat (the game may be running): the name's button saves a
+  // name, it does not ask the person to "Sit down" a second time.
+  const nameButton = await pb.$eval("#name-save", (e) => e.textContent);
+  check(nameButton === "Save my name", `at the table the name's button says what it does (${nameButton})`);
   await pb.type("#name-input", "Bea");
   await pb.click("#name-save");
   const started = await pb.waitForFunction(() => ["playing", "over"].includes(document.querySelector(".table")?.dataset.status), { timeout: 15000 }).then(() => true, () => false);

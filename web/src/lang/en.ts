@@ -351,7 +351,7 @@ export const en: Record<string, string> = {
   "summary.continue": "Next hand",
   "summary.new_game": "Back to the lobby",
   "name.label": "Your name",
-  "name.save": "Sit down",
+  "name.save": "Save my name",
   "name.playing_as": "Playing as {name}",
   "summary.play_again": "Play again",
   "summary.verify": "Verify this game",

@@ -351,7 +351,7 @@ export const es: Record<string, string> = {
   "summary.continue": "Siguiente mano",
   "summary.new_game": "Volver al salón",
   "name.label": "Tu nombre",
-  "name.save": "Sentarse",
+  "name.save": "Guardar mi nombre",
   "name.playing_as": "Juegas como {name}",
   "summary.play_again": "Jugar otra vez",
   "summary.verify": "Verificar esta partida",

@@ -351,7 +351,7 @@ export const ja: Record<string, string> = {
   "summary.continue": "次のハンドへ",
   "summary.new_game": "ロビーに戻る",
   "name.label": "あなたの名前",
-  "name.save": "席に着く",
+  "name.save": "名前を保存",
   "name.playing_as": "{name} としてプレイ中",
   "summary.play_again": "もう一度遊ぶ",
   "summary.verify": "このゲームを検証",
