@@ -140,6 +140,9 @@ try {
   await pg.click("#you-open");
   await pg.waitForSelector("#you-login-name", { visible: true });
   await pg.type("#you-login-name", "Dee");
+  await pg.click("#you-login");
+  check(await pg.waitForFunction(() => /Type your password/.test(document.querySelector("#you-login-msg")?.textContent || ""), { timeout: 5000 }).then(() => true, () => false),
+    "signing in with no password asks for it (not \"too short\")");
   await pg.type("#you-login-password", "wrong password");
   await pg.click("#you-login");
   check(await pg.waitForFunction(() => /do not match/.test(document.querySelector("#you-login-msg")?.textContent || ""), { timeout: 10000 }).then(() => true, () => false),

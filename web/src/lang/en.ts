@@ -135,6 +135,7 @@ export const en: Record<string, string> = {
   "you.login_help_replace": "Signing in as another player replaces the player on this device.",
   "you.login": "Sign in",
   "you.name_needed": "Type your player’s name.",
+  "you.password_needed": "Type your password.",
   "you.wrong_password": "That name and password do not match. Check both and try again.",
   "seatkind.you": "You",
   "seatkind.friend": "A friend (invitation link)",

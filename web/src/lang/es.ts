@@ -135,6 +135,7 @@ export const es: Record<string, string> = {
   "you.login_help_replace": "Entrar como otro jugador sustituye al jugador de este dispositivo.",
   "you.login": "Entrar",
   "you.name_needed": "Escribe el nombre de tu jugador.",
+  "you.password_needed": "Escribe tu contraseña.",
   "you.wrong_password": "Ese nombre y esa contraseña no coinciden. Revisa ambos y vuelve a probar.",
   "seatkind.you": "Tú",
   "seatkind.friend": "Un amigo (enlace de invitación)",

@@ -135,6 +135,7 @@ export const ja: Record<string, string> = {
   "you.login_help_replace": "別のプレイヤーでログインすると、この端末のプレイヤーが置き換わります。",
   "you.login": "ログイン",
   "you.name_needed": "プレイヤーの名前を入力してください。",
+  "you.password_needed": "パスワードを入力してください。",
   "you.wrong_password": "名前とパスワードが一致しません。両方を確かめてもう一度どうぞ。",
   "seatkind.you": "あなた",
   "seatkind.friend": "友だち（招待リンク）",
