@@ -144,6 +144,12 @@ try {
   check(await pg.waitForFunction(() => /Type your password/.test(document.querySelector("#you-login-msg")?.textContent || ""), { timeout: 5000 }).then(() => true, () => false),
     "signing in with no password asks for it (not \"too short\")");
   await pg.type("#you-login-password", "wrong password");
+  // No network: said in words, not the browser's "Failed to fetch".
+  await pg.setOfflineMode(true);
+  await pg.click("#you-login");
+  const offline = await pg.waitForFunction(() => document.querySelector("#you-login-msg")?.textContent || "", { timeout: 5000 }).then((x) => x.jsonValue(), () => "");
+  check(/cannot be reached/.test(offline) && !/fetch/i.test(offline), `without a connection the sign-in says so in words (${offline})`);
+  await pg.setOfflineMode(false);
   await pg.click("#you-login");
   check(await pg.waitForFunction(() => /do not match/.test(document.querySelector("#you-login-msg")?.textContent || ""), { timeout: 10000 }).then(() => true, () => false),
     "a wrong password is refused in words");

@@ -16,6 +16,7 @@ export const en: Record<string, string> = {
   "error.rate_limited": "Too many requests: wait a moment",
   "error.busy": "The server is busy: try again",
   "error.server_error": "Server error",
+  "error.unreachable": "The server cannot be reached: check your connection and try again",
   "common.language": "Language",
 
   "lobby.tagline": "Dominoes at a real table: play with bots or send friends a link.",

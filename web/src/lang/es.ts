@@ -16,6 +16,7 @@ export const es: Record<string, string> = {
   "error.rate_limited": "Demasiadas peticiones: espera un momento",
   "error.busy": "El servidor está ocupado: inténtalo de nuevo",
   "error.server_error": "Error del servidor",
+  "error.unreachable": "No se puede conectar con el servidor: revisa tu conexión y vuelve a intentarlo",
   "common.language": "Idioma",
 
   "lobby.tagline": "Dominó en una mesa de verdad: juega con bots o manda un enlace a tus amigos.",

@@ -16,6 +16,7 @@ export const ja: Record<string, string> = {
   "error.rate_limited": "リクエストが多すぎます。少し待ってください",
   "error.busy": "サーバーが混んでいます。もう一度お試しください",
   "error.server_error": "サーバーのエラー",
+  "error.unreachable": "サーバーに接続できません。接続を確認してもう一度お試しください",
   "common.language": "言語",
 
   "lobby.tagline": "本物のテーブルでドミノを。ボットと遊ぶか、友だちにリンクを送ろう。",
