@@ -355,6 +355,7 @@ export const en: Record<string, string> = {
   "name.label": "Your name",
   "name.save": "Save my name",
   "name.playing_as": "Playing as {name}",
+  "name.taken": "(“{typed}” was already taken)",
   "summary.play_again": "Play again",
   "summary.verify": "Verify this game",
   "summary.see_board": "See the board",

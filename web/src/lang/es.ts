@@ -355,6 +355,7 @@ export const es: Record<string, string> = {
   "name.label": "Tu nombre",
   "name.save": "Guardar mi nombre",
   "name.playing_as": "Juegas como {name}",
+  "name.taken": "(“{typed}” ya estaba en uso)",
   "summary.play_again": "Jugar otra vez",
   "summary.verify": "Verificar esta partida",
   "summary.see_board": "Ver la mesa",

@@ -355,6 +355,7 @@ export const ja: Record<string, string> = {
   "name.label": "あなたの名前",
   "name.save": "名前を保存",
   "name.playing_as": "{name} としてプレイ中",
+  "name.taken": "（「{typed}」は使用済みでした）",
   "summary.play_again": "もう一度遊ぶ",
   "summary.verify": "このゲームを検証",
   "summary.see_board": "盤面を見る",
