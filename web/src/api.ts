@@ -1,5 +1,5 @@
 // The server's API (docs/server.md): HTTP for the lobby, a WebSocket per seat.
-import { serverError } from "./i18n";
+import { serverError, t } from "./i18n";
 export interface GameInfo {
   name: string;
   family: string;
@@ -63,11 +63,13 @@ export class ApiError extends Error {
 
 // body: an object to send as JSON, or JSON text sent as it is.
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  // fetch itself fails (offline, server down) with a browser's own words
+  // ("Failed to fetch"): said in the user's language instead.
   const r = await fetch(path, {
     method,
     headers: body ? { "content-type": "application/json" } : undefined,
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-  });
+  }).catch(() => { throw new ApiError(t("error.unreachable"), 0); });
   const j = await r.json().catch(() => ({ error: r.statusText }));
   if (!r.ok) throw new ApiError(serverError(j.error || `HTTP ${r.status}`, j.code), r.status);
   return j as T;

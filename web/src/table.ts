@@ -79,7 +79,7 @@ export class Table implements Frame {
   private reviewHand: number | null = null; // the hand chosen for the review (null: the last)
   private fairness: HTMLElement | null = null; // the fairness check, once asked
   private review: { hand: number; seat: number | null; open: boolean; busy: boolean; data: Review | null; error: string } | null = null;
-  private naming = { busy: false, error: "", sat: false }; // the name typed when sitting down
+  private naming = { busy: false, error: "", sat: false, taken: "" }; // the name typed when sitting down; taken: the one typed, when the server gave another
   private following = false; // on the way to the rematch
   private chat: ChatBox | null = null;
 
@@ -281,6 +281,9 @@ export class Table implements Frame {
     this.render();
     try {
       const p = await api.createPlayer(name);
+      // A taken name gets a suffix ("Ann 2"): said, so the person knows
+      // why the seat shows another name than the one typed.
+      this.naming.taken = p.name !== name.trim() ? name.trim() : "";
       saveMyPlayer(p);
       await this.sitAs(p);
     } catch (e) { this.naming.error = String((e as Error).message); }
@@ -293,7 +296,8 @@ export class Table implements Frame {
   private nameBar(c: Ctx): HTMLElement | null {
     if (this.still || c.me === null) return null;
     const name = c.msg.seats[c.me]?.name;
-    if (name) return h("p", { class: "my-name", id: "my-name" }, t("name.playing_as", { name }));
+    if (name) return h("p", { class: "my-name", id: "my-name" }, t("name.playing_as", { name }),
+      this.naming.taken ? h("span", { class: "muted name-taken" }, " ", t("name.taken", { typed: this.naming.taken })) : null);
     if (c.msg.status === "over") return null; // a finished game's names stay as they were
     if (myPlayer() && this.naming.sat && !this.naming.error) return null;
     const input = h("input", { id: "name-input", name: "name", maxlength: "32", autocomplete: "nickname", required: true, "aria-label": t("name.label") }) as HTMLInputElement;

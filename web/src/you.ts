@@ -52,7 +52,7 @@ export function youPanel(changed: () => void): HTMLElement {
       e.preventDefault();
       err.textContent = "";
       if (!name.value.trim()) { err.textContent = t("you.name_needed"); return; }
-      if (!pw.value) { err.textContent = t("you.too_short"); return; }
+      if (!pw.value) { err.textContent = t("you.password_needed"); return; }
       try {
         saveMyPlayer(await api.login(name.value, pw.value));
         changed();

@@ -645,7 +645,7 @@ try {
     const shown = counting ? await page.$eval(".turnbar .clock.running", (e) => e.textContent) : "";
     check(counting && /^\d+ s$/.test(shown || ""), `the clock counts down on the seat to act (${shown})`);
     const bank = await page.waitForSelector(".turnbar .clock.running.bank", { timeout: 8000 }).then(() => true, () => false);
-    check(bank && /^bank \d+ s$/.test(await page.$eval(".turnbar .clock.running", (e) => e.textContent).catch(() => "")), "then the bank counts down");
+    check(bank && /^extra time \d+ s$/.test(await page.$eval(".turnbar .clock.running", (e) => e.textContent).catch(() => "")), "then the bank counts down, called extra time (no internal word \"bank\" on screen)");
     // The mark comes with the timeout, the bot's move a moment later.
     const v0 = (await state(page)).v;
     const marked = await page.waitForFunction((v) => document.querySelector(".turnbar .timeouts[data-timeouts]") &&

@@ -67,17 +67,26 @@ try {
   await pb.click(`button[data-sit="${id}"]`);
   await pb.waitForFunction((t) => new URLSearchParams(location.search).get("t") === t, { timeout: 10000 }, id);
   await pb.waitForSelector("#name-input", { timeout: 10000 });
+  // Already at the seat (the game may be running): the name's button saves a
+  // name, it does not ask the person to "Sit down" a second time.
+  const nameButton = await pb.$eval("#name-save", (e) => e.textContent);
+  check(nameButton === "Save my name", `at the table the name's button says what it does (${nameButton})`);
+  // "Bea" is someone else's already: the server gives "Bea 2", and the
+  // table says why the name shown is not the one typed.
+  await fetch(`${base}/api/players`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "Bea" }) });
   await pb.type("#name-input", "Bea");
   await pb.click("#name-save");
   const started = await pb.waitForFunction(() => ["playing", "over"].includes(document.querySelector(".table")?.dataset.status), { timeout: 15000 }).then(() => true, () => false);
   check(started, "sitting down from the lobby seats the person and the game starts");
   // The name comes with the join that follows the typing (the game may start first).
   let seat = {};
-  for (let i = 0; i < 80 && seat.seats?.[1]?.name !== "Bea"; i++) {
+  for (let i = 0; i < 80 && seat.seats?.[1]?.name !== "Bea 2"; i++) {
     seat = await (await fetch(`${base}/api/tables/${id}?token=${new URL(pb.url()).searchParams.get("k")}`)).json();
-    if (seat.seats?.[1]?.name !== "Bea") await new Promise((r) => setTimeout(r, 100));
+    if (seat.seats?.[1]?.name !== "Bea 2") await new Promise((r) => setTimeout(r, 100));
   }
-  check(seat.seat === 1 && seat.seats[1].name === "Bea", `the seat taken is the open one, with the name typed (${seat.seat}, ${seat.seats?.[1]?.name})`);
+  check(seat.seat === 1 && seat.seats[1].name === "Bea 2", `the seat taken is the open one, with the name typed, suffixed as it was taken (${seat.seat}, ${seat.seats?.[1]?.name})`);
+  const myName = await pb.waitForFunction(() => /Bea 2/.test(document.querySelector("#my-name")?.textContent || "") && document.querySelector("#my-name").textContent, { timeout: 8000 }).then((x) => x.jsonValue(), () => "");
+  check(/“Bea” was already taken/.test(myName), `the table says the name typed was taken (${myName})`);
   const gone = await pc.waitForFunction((t) => !document.querySelector(`.open-tables li[data-table="${t}"]`), { timeout: 10000 }, id).then(() => true, () => false);
   check(gone, "a full table leaves the other lobbies live");
   check(!(await listed(pc, id)), "and is not listed any more");
@@ -136,7 +145,16 @@ try {
   await pg.click("#you-open");
   await pg.waitForSelector("#you-login-name", { visible: true });
   await pg.type("#you-login-name", "Dee");
+  await pg.click("#you-login");
+  check(await pg.waitForFunction(() => /Type your password/.test(document.querySelector("#you-login-msg")?.textContent || ""), { timeout: 5000 }).then(() => true, () => false),
+    "signing in with no password asks for it (not \"too short\")");
   await pg.type("#you-login-password", "wrong password");
+  // No network: said in words, not the browser's "Failed to fetch".
+  await pg.setOfflineMode(true);
+  await pg.click("#you-login");
+  const offline = await pg.waitForFunction(() => document.querySelector("#you-login-msg")?.textContent || "", { timeout: 5000 }).then((x) => x.jsonValue(), () => "");
+  check(/cannot be reached/.test(offline) && !/fetch/i.test(offline), `without a connection the sign-in says so in words (${offline})`);
+  await pg.setOfflineMode(false);
   await pg.click("#you-login");
   check(await pg.waitForFunction(() => /do not match/.test(document.querySelector("#you-login-msg")?.textContent || ""), { timeout: 10000 }).then(() => true, () => false),
     "a wrong password is refused in words");
