@@ -670,7 +670,8 @@ export class Table implements Frame {
       if (clock) extra.push(clock);
       box.appendChild(h("div", { class: `opp pos-${pos}` + (turn ? " turn" : ""), "data-seat": k, "data-key": "seat-" + k },
         h("div", { class: "opp-name" }, h("span", { class: "dot " + (c.msg.seats[k]?.connected === false ? "off" : "on") }), this.seatName(c, k)),
-        h("div", { class: "opp-kind" }, this.seatKind(c, k)),
+        // At a live table a bot stays marked on a phone too (not in a replay, where the line needs the room).
+        h("div", { class: "opp-kind" + (!this.still && c.msg.seats[k]?.player.startsWith("bot:") ? " bot" : "") }, this.seatKind(c, k)),
         h("div", { class: "opp-tiles" }, backs, h("span", { class: "count" }, t("table.tiles", { n: count }))),
         extra.length ? h("div", { class: "tags" }, extra) : null));
     }

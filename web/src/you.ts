@@ -19,7 +19,14 @@ function lengthError(pw: string): string {
 
 export function youPanel(changed: () => void): HTMLElement {
   const me = myPlayer();
-  const panel = h("section", { class: "card you", id: "you-panel", "aria-labelledby": "you-title" }, h("h2", { id: "you-title" }, t("you.title")));
+  const panel = h("section", { class: "card you", id: "you-panel", "aria-labelledby": "you-title" },
+    h("div", { class: "you-head" }, h("h2", { id: "you-title" }, t("you.title")),
+      h("button", { class: "link", id: "you-close", type: "button", onclick: () => {
+        panel.hidden = true;
+        const open = document.getElementById("you-open");
+        open?.setAttribute("aria-expanded", "false");
+        open?.focus();
+      } }, t("common.close"))));
   if (me) {
     const pw = h("input", { id: "you-password", type: "password", autocomplete: "new-password", minlength: "8", required: true }) as HTMLInputElement;
     const msg = h("p", { id: "you-password-msg", role: "status", "aria-live": "polite" });
@@ -60,7 +67,7 @@ export function youPanel(changed: () => void): HTMLElement {
         err.textContent = x instanceof ApiError && x.status === 401 ? t("you.wrong_password") : x instanceof ApiError && x.status === 429 ? t("you.too_many") : String((x as Error).message);
       }
     } },
-    h("label", { for: "you-login-name" }, t("name.label")), name,
+    h("label", { for: "you-login-name" }, t("you.player_name")), name,
     h("label", { for: "you-login-password" }, t("you.password")), pw,
     h("button", { class: "primary", id: "you-login" }, t("you.login"))), err);
   return panel;

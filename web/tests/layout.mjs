@@ -248,6 +248,11 @@ try {
           n++;
           const min = name === "phone" || name === "landscape" ? { ".hand svg.tile": 26, ".train-tiles svg.tile": 22, ".station svg.tile": 22 } : { ".hand svg.tile": 30, ".train-tiles svg.tile": 24 };
           for (const x of await page.evaluate(tableSlips, min)) slips.push(`${family} ${lang} ${name}: ${x}`);
+          // On a phone too, a bot's seat says it is a bot (a person and a bot must not look alike).
+          if (name === "phone") {
+            const bots = await page.$$eval(".opp .opp-kind.bot", (r) => r.map((e) => getComputedStyle(e).display !== "none" && e.getBoundingClientRect().height > 0));
+            if (!bots.length || bots.includes(false)) slips.push(`${family} ${lang} phone: the bots' seats are not marked as bots (${bots})`);
+          }
         }
       }
       // The hint's tiles, readable too (they were 14 px).

@@ -139,6 +139,9 @@ try {
   check(await pd.waitForFunction(() => /Saved/.test(document.querySelector("#you-password-msg")?.textContent || ""), { timeout: 10000 }).then(() => true, () => false),
     "a player sets a password from the lobby's \"Your player\"");
   await pd.screenshot({ path: join(shots, "lobby-your-player.png") });
+  await pd.click("#you-close");
+  check(await pd.$eval("#you-panel", (e) => e.hidden) && (await pd.evaluate(() => document.activeElement?.id)) === "you-open",
+    "\"Your player\" closes with its own button, and the focus goes back to the button that opened it");
   const deeId = await pd.evaluate(() => JSON.parse(localStorage.getItem("boneyard.player")).id);
   const pg = await newPage({ width: 390, height: 844 });
   await pg.goto(base + "/");

@@ -134,6 +134,7 @@ export const en: Record<string, string> = {
   "you.login_title": "Use my player on this device",
   "you.login_help": "Played elsewhere and set a password there? Sign in with that name and password to keep your name and ratings.",
   "you.login_help_replace": "Signing in as another player replaces the player on this device.",
+  "you.player_name": "Player name",
   "you.login": "Sign in",
   "you.name_needed": "Type your player’s name.",
   "you.password_needed": "Type your password.",

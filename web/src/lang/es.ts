@@ -134,6 +134,7 @@ export const es: Record<string, string> = {
   "you.login_title": "Usar mi jugador en este dispositivo",
   "you.login_help": "¿Jugaste en otro sitio y pusiste allí una contraseña? Entra con ese nombre y contraseña para conservar tu nombre y tus puntuaciones.",
   "you.login_help_replace": "Entrar como otro jugador sustituye al jugador de este dispositivo.",
+  "you.player_name": "Nombre del jugador",
   "you.login": "Entrar",
   "you.name_needed": "Escribe el nombre de tu jugador.",
   "you.password_needed": "Escribe tu contraseña.",

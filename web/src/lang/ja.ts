@@ -134,6 +134,7 @@ export const ja: Record<string, string> = {
   "you.login_title": "この端末で自分のプレイヤーを使う",
   "you.login_help": "ほかの端末でプレイしてパスワードを設定しましたか？その名前とパスワードでログインすると、名前とレーティングを引き継げます。",
   "you.login_help_replace": "別のプレイヤーでログインすると、この端末のプレイヤーが置き換わります。",
+  "you.player_name": "プレイヤー名",
   "you.login": "ログイン",
   "you.name_needed": "プレイヤーの名前を入力してください。",
   "you.password_needed": "パスワードを入力してください。",
