@@ -278,6 +278,7 @@ function quickMatch(all: GameInfo[], go: (url: string) => void, status: HTMLElem
   const box = h("div", { class: "qm" });
   const games = ["latin", "mexican-train", "texas-42", "dice-and-dominoes"].filter((n) => all.some((g) => g.name === n));
   let poll = 0;
+  let taken = ""; // the name typed, when the server gave another ("Ann 2")
   const stop = () => { if (poll) clearInterval(poll); poll = 0; };
   const idle = () => {
     stop();
@@ -295,7 +296,12 @@ function quickMatch(all: GameInfo[], go: (url: string) => void, status: HTMLElem
       const err = h("p", { class: "error", role: "alert" });
       box.append(h("form", { class: "qm-name", onsubmit: async (e: Event) => {
         e.preventDefault();
-        try { const made = await api.createPlayer(input.value); saveMyPlayer(made); resolve(made); } catch (x) { err.textContent = String((x as Error).message); }
+        try {
+          const made = await api.createPlayer(input.value);
+          taken = made.name !== input.value.trim() ? input.value.trim() : "";
+          saveMyPlayer(made);
+          resolve(made);
+        } catch (x) { err.textContent = String((x as Error).message); }
       } }, h("label", { for: "qm-name" }, t("name.label")), input, h("button", { class: "primary", id: "qm-name-save" }, t("qm.go"))), err);
       input.focus();
     });
@@ -321,6 +327,7 @@ function quickMatch(all: GameInfo[], go: (url: string) => void, status: HTMLElem
         clear(box);
         box.append(h("h3", null, t("qm.title")),
           h("p", { class: "qm-wait", "aria-live": "polite" }, t("qm.waiting", { game: gameName(game), n: q.waiting ?? 1, seats: q.seats ?? 4 })),
+          taken ? h("p", { class: "muted qm-taken" }, t("name.playing_as", { name: p.name }), " ", t("name.taken", { typed: taken })) : null,
           h("p", { class: "muted" }, t("qm.bots_in", { s: Math.ceil(q.seconds_left ?? 0) })),
           h("button", { class: "link", id: "qm-cancel", onclick: () => { stop(); api.quickmatchLeave(p.key).catch(() => {}); idle(); } }, t("common.cancel")));
       };

@@ -91,9 +91,10 @@ try {
   check(gone, "a full table leaves the other lobbies live");
   check(!(await listed(pc, id)), "and is not listed any more");
 
-  // Quick match: two people, each naming themselves once, ask for latin.
+  // Quick match: two people, each naming themselves once, ask for latin
+  // (the second types "Dee" too: the wait says she plays as "Dee 2").
   const pd = await newPage(), pe = await newPage({ width: 390, height: 844 });
-  for (const [p, name] of [[pd, "Dee"], [pe, "Eve"]]) {
+  for (const [p, name] of [[pd, "Dee"], [pe, "Dee"]]) {
     await p.goto(base + "/");
     await p.waitForSelector('button[data-qm="latin"]');
     await p.click('button[data-qm="latin"]');
@@ -103,6 +104,8 @@ try {
   }
   const waitShown = await pe.waitForFunction(() => /Looking for players for Latin dominoes: [12] of 4 here/.test(document.querySelector(".qm-wait")?.textContent || ""), { timeout: 8000 }).then(() => true, () => false);
   check(waitShown, "the wait shows how many of the table's players are here");
+  const evesNote = await pe.$eval(".qm-taken", (e) => e.textContent).catch(() => "");
+  check(/Dee 2/.test(evesNote) && /“Dee” was already taken/.test(evesNote), `the wait says the name typed was taken (${evesNote})`);
   await pe.screenshot({ path: join(shots, "lobby-quickmatch.png") });
   const at = async (p) => { await p.waitForFunction(() => /[?&]t=/.test(location.search), { timeout: 20000 }); return new URL(p.url()); };
   const [ud, ue] = await Promise.all([at(pd), at(pe)]);
@@ -110,7 +113,7 @@ try {
   const st = await (await fetch(`${base}/api/tables/${ud.searchParams.get("t")}?token=${ud.searchParams.get("k")}`)).json();
   const names = st.seats.map((x) => x.name).filter(Boolean).sort().join(",");
   const bots = st.seats.filter((x) => x.player.startsWith("bot:")).length;
-  check(names === "Dee,Eve" && bots === 2, `at their seats with their names (${names}), bots in the other two (${bots})`);
+  check(names === "Dee,Dee 2" && bots === 2, `at their seats with their names (${names}), bots in the other two (${bots})`);
   const plays = await pe.waitForFunction(() => ["playing", "over"].includes(document.querySelector(".table")?.dataset.status), { timeout: 15000 }).then(() => true, () => false);
   check(plays, "and the game starts");
   // And they talk, both ways, over their tables' WebSockets (no chat POST).

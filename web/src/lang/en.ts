@@ -383,7 +383,7 @@ export const en: Record<string, string> = {
   "chat.unmute": "Unmute {who}",
   "chat.phrase.hello": "Hello!",
   "chat.phrase.buena": "¡Buena!",
-  "chat.phrase.capicua": "Capicúa!",
+  "chat.phrase.capicua": "¡Capicúa!",
   "chat.phrase.paso": "I pass",
   "chat.phrase.good_game": "Good game",
   "chat.phrase.well_played": "Well played",
