@@ -91,6 +91,7 @@ export class PlayerView {
         h("h3", null, t("family." + f)), h("p", null, h("strong", { class: "rating", title: r.provisional ? t("board.provisional") : null }, ratingText(r)), " · ", t("board.games", { n: r.games })),
         course(r.history || [])));
     }
+    if (fams.length) ratings.appendChild(h("p", { class: "muted" }, t("board.provisional")));
     main.appendChild(ratings);
     const games = h("ul", { class: "my-tables" });
     for (const g of p.games)

@@ -108,7 +108,7 @@ export const en: Record<string, string> = {
   "board.family": "Game",
   "board.none": "Nobody has played a rated game of this kind yet.",
   "board.games_one": "1 game",
-  "board.provisional": "A “?” marks a provisional rating: too few games to be sure yet.",
+  "board.provisional": "“± 84” says how sure a rating is: the smaller, the surer. A “?” marks a provisional rating: too few recent games to be sure yet.",
   "board.games": "{n} games",
   "board.bots": "Bots:",
   "player.course": "The rating over the last games",

@@ -108,7 +108,7 @@ export const es: Record<string, string> = {
   "board.family": "Juego",
   "board.none": "Nadie ha jugado todavía una partida puntuada de este juego.",
   "board.games_one": "1 partida",
-  "board.provisional": "Un «?» marca una puntuación provisional: aún hay pocas partidas para estar seguros.",
+  "board.provisional": "«± 84» indica cuán segura es una puntuación: cuanto menor, más segura. Un «?» marca una puntuación provisional: aún hay pocas partidas recientes para estar seguros.",
   "board.games": "{n} partidas",
   "board.bots": "Bots:",
   "player.course": "La puntuación en las últimas partidas",

@@ -108,7 +108,7 @@ export const ja: Record<string, string> = {
   "board.family": "ゲーム",
   "board.none": "このゲームのレーティング戦はまだありません。",
   "board.games_one": "1ゲーム",
-  "board.provisional": "「?」は暫定のレーティングです（まだ対局数が少ないため）。",
+  "board.provisional": "「± 84」はレーティングの確かさを表します（小さいほど確か）。「?」は暫定のレーティングです（最近の対局がまだ少ないため）。",
   "board.games": "{n}ゲーム",
   "board.bots": "ボット：",
   "player.course": "最近のゲームでのレーティングの推移",
