@@ -122,7 +122,7 @@ int Storage::on_wal(void* self, sqlite3*, const char*, int frames) {
 
 // Checkpoints on a connection of their own, so that copying the WAL into
 // the database (and its fsync) never delays a commit. PASSIVE: it never
-// blocks the writer. The writer finishes the job (see writer()).
+// blocks the writer. The writer finishes the job (finish_checkpoint).
 void Storage::checkpointer() {
   sqlite3* db = nullptr;
   auto due = [&] {
@@ -156,6 +156,9 @@ void Storage::checkpointer() {
     if (rc == SQLITE_OK) {
       ++checkpoints_;
       backfilled_.store(copied, std::memory_order_relaxed);
+      // A reader on an old snapshot holds pages back: no spinning meanwhile.
+      if (log - copied >= kCheckpointFrames / 2)
+        ck_cv_.wait_for(lk, std::chrono::milliseconds(5), [&] { return ck_stop_; });
     } else {
       ck_cv_.wait_for(lk, std::chrono::milliseconds(rc == SQLITE_BUSY ? 5 : 500), [&] { return ck_stop_; });
     }
