@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 #include <string_view>
 #include <string>
 
@@ -19,25 +20,21 @@ bool is_deal(const RecordEvent& e) { return e.chance && starts_with(e.text, "dea
 
 bool face_down(const Session& s) { return s.entry().family == "dice-and-dominoes"; }
 
-// One event's entry, without its hand.
-json entry(const RecordEvent& e, std::size_t i, bool face_down) {
-  json j{{"n", i}, {"seat", e.seat >= 0 ? json(e.seat) : json(nullptr)}, {"move", nullptr}};
+// What every seat may know of one event: its kind and, when shown, the
+// move's text (the secrecy rule of the log, for both of its forms below).
+struct Shown {
+  const char* kind;
+  std::optional<std::string_view> move;  // none: withheld
+};
+
+Shown shown(const RecordEvent& e, bool face_down) {
   if (e.chance) {
-    if (is_deal(e)) {
-      j["kind"] = "deal";
-    } else if (starts_with(e.text, "roll ")) {
-      j["kind"] = "roll";
-      j["move"] = e.text.substr(5);  // the dice are on the table for all
-    } else {
-      j["kind"] = "chance";
-    }
-  } else if (face_down && e.text.find('-') != std::string::npos) {
-    j["kind"] = "laid";  // tiles laid face down: which ones is the player's secret
-  } else {
-    j["kind"] = "move";
-    j["move"] = e.text;
+    if (is_deal(e)) return {"deal", std::nullopt};
+    if (starts_with(e.text, "roll ")) return {"roll", std::string_view(e.text).substr(5)};  // the dice are on the table for all
+    return {"chance", std::nullopt};
   }
-  return j;
+  if (face_down && e.text.find('-') != std::string::npos) return {"laid", std::nullopt};  // which tiles is the player's secret
+  return {"move", std::string_view(e.text)};
 }
 
 }  // namespace
@@ -51,9 +48,12 @@ json public_log(const Session& s, std::size_t max, int hand) {
   from = std::max(from, deal);
   json out = json::array();
   for (std::size_t i = from; i < ev.size(); ++i) {
-    json j = entry(ev[i], i, face_down(s));
-    j["hand"] = hand;
-    out.push_back(std::move(j));
+    const Shown x = shown(ev[i], face_down(s));
+    out.push_back({{"n", i},
+                   {"hand", hand},
+                   {"seat", ev[i].seat >= 0 ? json(ev[i].seat) : json(nullptr)},
+                   {"kind", x.kind},
+                   {"move", x.move ? json(std::string(*x.move)) : json(nullptr)}});
   }
   return out;
 }
@@ -61,7 +61,7 @@ json public_log(const Session& s, std::size_t max, int hand) {
 namespace {
 
 // Text that JSON takes as it is (the engine's canonical moves are).
-bool plain(const std::string& t) {
+bool plain(std::string_view t) {
   for (const unsigned char c : t)
     if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80) return false;
   return true;
@@ -83,26 +83,16 @@ void PublicLogText::append(const Session& s, int hand, std::string& out) {
   for (std::size_t i = from; i < ev.size(); ++i) {
     const RecordEvent& e = ev[i];
     if (i > from) out += ',';
-    const char* kind = "move";
-    std::string_view move = e.text;
-    bool shown = true;
-    if (e.chance) {
-      shown = !is_deal(e) && starts_with(e.text, "roll ");
-      kind = is_deal(e) ? "deal" : shown ? "roll" : "chance";
-      if (shown) move.remove_prefix(5);
-    } else if (down && e.text.find('-') != std::string::npos) {
-      kind = "laid";
-      shown = false;
-    }
-    fmt::format_to(it, "{{\"hand\":{},\"kind\":\"{}\",\"move\":", hand, kind);
-    if (!shown) {
+    const Shown x = shown(e, down);
+    fmt::format_to(it, "{{\"hand\":{},\"kind\":\"{}\",\"move\":", hand, x.kind);
+    if (!x.move) {
       out += "null";
-    } else if (const std::string m(move); plain(m)) {
+    } else if (plain(*x.move)) {
       out += '"';
-      out += m;
+      out += *x.move;
       out += '"';
     } else {
-      out += json(m).dump(-1, ' ', false, json::error_handler_t::replace);
+      out += json(std::string(*x.move)).dump(-1, ' ', false, json::error_handler_t::replace);
     }
     if (e.seat >= 0) fmt::format_to(it, ",\"n\":{},\"seat\":{}}}", i, e.seat);
     else fmt::format_to(it, ",\"n\":{},\"seat\":null}}", i);
