@@ -2,6 +2,7 @@
 // audience sees only its own), free text or quick phrases, stored with the
 // table in the same group commit as its moves.
 #include "server/chat.h"
+#include "server/players.h"
 
 #include <fmt/format.h>
 
@@ -24,28 +25,15 @@ const std::vector<std::string>& chat_phrases() {
 }
 
 namespace {
-// Code points of valid UTF-8 text; -1 when it is not valid UTF-8 or holds
-// a control character (a line is one line of visible text).
+// Code points of valid UTF-8 text; -1 when it is not valid UTF-8, holds a
+// control character (a line is one line of visible text) or a bidirectional
+// control other than the marks (an override would reorder the text after it).
 long visible_chars(const std::string& s) {
-  long n = 0;
-  for (size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
-    if (len == 0 || i + len > s.size()) return -1;
-    uint32_t cp = len == 1 ? c : c & (0x7f >> len);
-    for (size_t k = 1; k < len; ++k) {
-      const auto d = static_cast<unsigned char>(s[i + k]);
-      if ((d >> 6) != 0x2) return -1;
-      cp = (cp << 6) | (d & 0x3f);
-    }
-    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-        (cp >= 0xd800 && cp <= 0xdfff))
-      return -1;  // overlong or a surrogate
-    if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0)) return -1;
-    i += len;
-    ++n;
-  }
-  return n;
+  std::vector<char32_t> cps;
+  if (!decode_utf8(s, cps)) return -1;
+  for (const char32_t c : cps)
+    if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || (is_bidi_control(c) && c != 0x200E && c != 0x200F)) return -1;
+  return static_cast<long>(cps.size());
 }
 
 std::string trim(const std::string& s) {
@@ -72,7 +60,7 @@ ChatLine parse_chat(const json& body) {
   if (raw.size() > 4 * kChatChars) throw ApiError(400, fmt::format("a chat line is at most {} characters", kChatChars));
   line.text = trim(raw);
   const long n = visible_chars(line.text);
-  if (n < 0) throw ApiError(400, "a chat line must be valid UTF-8 text on one line, without control characters");
+  if (n < 0) throw ApiError(400, "a chat line must be valid UTF-8 text on one line, without control characters or direction overrides");
   if (n == 0) throw ApiError(400, "a chat line must not be empty");
   if (static_cast<size_t>(n) > kChatChars)
     throw ApiError(400, fmt::format("a chat line is at most {} characters; this one has {}", kChatChars, n));

@@ -15,7 +15,6 @@
 
 namespace boneyard::server {
 
-namespace {
 // Decodes UTF-8 strictly (no overlong forms, no surrogates, nothing above
 // U+10FFFF); false when the bytes are not UTF-8.
 bool decode_utf8(std::string_view s, std::vector<char32_t>& out) {
@@ -45,6 +44,7 @@ bool decode_utf8(std::string_view s, std::vector<char32_t>& out) {
 bool is_bidi_control(char32_t c) {
   return c == 0x061C || c == 0x200E || c == 0x200F || (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
 }
+namespace {
 // Invisible: zero-width characters, the word joiner and the byte order mark,
 // the line and paragraph separators, and the Unicode tag characters.
 bool is_invisible(char32_t c) {
@@ -310,7 +310,6 @@ json Hub::player(const std::string& id) {
     }
     games.push_back(std::move(j));
   }
-  // Ratings per family come with the rating system; none yet.
   return {{"id", p->id}, {"name", p->name}, {"created", p->created}, {"ratings", ratings_json(p->id)}, {"games", games}};
 }
 

@@ -5,6 +5,7 @@
 // passwords are stored.
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace boneyard::server {
 
@@ -17,6 +18,12 @@ constexpr size_t kMaxNameChars = 32;
 // invisible character (which would make a name look like another or reorder
 // the text around it).
 std::string check_name(std::string_view name);
+
+// Decodes UTF-8 strictly (no overlong forms, no surrogates, nothing above
+// U+10FFFF); false when the bytes are not UTF-8. Names and chat lines.
+bool decode_utf8(std::string_view s, std::vector<char32_t>& out);
+// The bidirectional controls: marks, embeddings, overrides and isolates.
+bool is_bidi_control(char32_t c);
 
 // The form two names are the same in (ASCII letters folded to lower case):
 // "Ann" and "ann" are one name.

@@ -81,6 +81,7 @@ TEST(Chat, TextIsKeptLiterallyAndBadLinesAreRefusedWithAClearError) {
   expect_400({{"text", std::string(5000, 'a')}}, "at most 200 characters");
   expect_400({{"text", "   "}}, "must not be empty");
   expect_400({{"text", "two\nlines"}}, "without control characters");
+  expect_400({{"text", "\u202Eevil"}}, "direction overrides");  // would reorder the text after it
   expect_400({{"text", 42}}, "'text' must be a string");
   expect_400({{"phrase", "insult"}}, "'phrase' must be one of hello, buena");
   expect_400({{"text", "hi"}, {"phrase", "hello"}}, "one of them");
