@@ -133,8 +133,10 @@ static void BM_LineFairReview(benchmark::State& st, bool face_up) {
     auto greedy = make_bot(s.entry(), "greedy", seed);
     while (s.state().hands().empty()) {
       const Actor a = s.state().actor();
-      if (a.kind == Actor::Chance) s.chance();
-      else s.bot_move(a.seat, *greedy);
+      if (a.kind == Actor::Chance)
+        s.chance();
+      else
+        s.bot_move(a.seat, *greedy);
     }
     records.push_back(s.record());
   }

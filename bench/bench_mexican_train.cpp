@@ -10,7 +10,6 @@
 #include <memory>
 
 #include "bots/ismcts.h"
-
 #include "core/playout.h"
 #include "mexican_train/bots.h"
 #include "mexican_train/state.h"

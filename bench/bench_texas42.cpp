@@ -70,8 +70,9 @@ static void BM_Texas42GreedyVsRandom(benchmark::State& st) {
           continue;
         }
         s.legal_moves(a.seat, l);
-        const Move m = State::side_of(a.seat) == gside ? greedy.choose(s.observe(a.seat), l.span())
-                                                        : l[static_cast<int>(rng.below(static_cast<uint32_t>(l.size())))];
+        const Move m = State::side_of(a.seat) == gside
+                           ? greedy.choose(s.observe(a.seat), l.span())
+                           : l[static_cast<int>(rng.below(static_cast<uint32_t>(l.size())))];
         s.apply(a.seat, m);
       }
       double r[4];

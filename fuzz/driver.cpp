@@ -31,15 +31,23 @@ int main(int argc, char** argv) {
     for (int k = 0; k < edits; ++k) {
       const uint32_t pos = s.empty() ? 0 : rng.below(static_cast<uint32_t>(s.size()));
       switch (rng.below(5)) {
-        case 0: if (!s.empty()) s[pos] = static_cast<char>(rng.below(256)); break;
-        case 1: s.insert(s.begin() + pos, dict[rng.below(sizeof dict - 1)]); break;
-        case 2: if (!s.empty()) s.erase(pos, 1 + rng.below(4)); break;
+        case 0:
+          if (!s.empty()) s[pos] = static_cast<char>(rng.below(256));
+          break;
+        case 1:
+          s.insert(s.begin() + pos, dict[rng.below(sizeof dict - 1)]);
+          break;
+        case 2:
+          if (!s.empty()) s.erase(pos, 1 + rng.below(4));
+          break;
         case 3: {
           const auto& o = corpus[rng.below(static_cast<uint32_t>(corpus.size()))];
           if (!o.empty()) s.insert(pos, o.substr(rng.below(static_cast<uint32_t>(o.size()))));
           break;
         }
-        default: if (!s.empty()) s[pos] = dict[rng.below(sizeof dict - 1)]; break;
+        default:
+          if (!s.empty()) s[pos] = dict[rng.below(sizeof dict - 1)];
+          break;
       }
     }
     if (s.size() > 4096) s.resize(4096);

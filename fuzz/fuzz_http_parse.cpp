@@ -19,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   boost::asio::io_context ioc;
   beast::test::stream in(ioc, beast::string_view(reinterpret_cast<const char*>(data), size));
   in.read_size(1 + size % 4096);  // the bytes arrive in pieces, as from a socket
-  in.close_remote();               // then the client hangs up (end of file)
+  in.close_remote();              // then the client hangs up (end of file)
   beast::flat_buffer buf(boneyard::server::read_buffer_max(cfg));
   for (int n = 0; n < 16; ++n) {
     http::request_parser<http::string_body> p;

@@ -27,7 +27,8 @@ struct Setup {
 std::unique_ptr<boneyard::AnyState> advance(const boneyard::GameEntry& g, const Setup& s) {
   auto st = g.make({}, s.seed);
   std::vector<std::unique_ptr<boneyard::AnyBot>> bots;
-  for (int k = 0; k < st->num_seats(); ++k) bots.push_back(g.make_bot("random", s.seed * 31 + static_cast<uint64_t>(k)));
+  for (int k = 0; k < st->num_seats(); ++k)
+    bots.push_back(g.make_bot("random", s.seed * 31 + static_cast<uint64_t>(k)));
   for (int step = 0; step < s.steps && !st->terminal();) {
     const boneyard::Actor a = st->actor();
     if (a.kind == boneyard::Actor::Chance) {

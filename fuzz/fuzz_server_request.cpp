@@ -52,11 +52,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const size_t sp = req.find(' ');
     const size_t nl = req.find('\n');
     const std::string method = req.substr(0, sp);
-    const std::string target = sp == std::string::npos ? "" : req.substr(sp + 1, nl == std::string::npos ? std::string::npos : nl - sp - 1);
+    const std::string target =
+        sp == std::string::npos ? "" : req.substr(sp + 1, nl == std::string::npos ? std::string::npos : nl - sp - 1);
     const std::string body = nl == std::string::npos ? "" : req.substr(nl + 1);
     const auto r = boneyard::server::handle_request(*w.hub, "", method, target, body);
     if (r.status < 200 || r.status > 599) __builtin_trap();
-    if (r.content_type == "application/json" && nlohmann::json::parse(r.body, nullptr, false).is_discarded()) __builtin_trap();
+    if (r.content_type == "application/json" && nlohmann::json::parse(r.body, nullptr, false).is_discarded())
+      __builtin_trap();
   }
   return 0;
 }

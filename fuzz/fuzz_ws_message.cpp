@@ -26,7 +26,8 @@ struct World {
     cfg.run_bots = false;
     cfg.bot_threads = 1;
     hub = std::make_unique<boneyard::server::Hub>(*db, ioc, cfg);
-    auto r = hub->create({{"game", "latin"}, {"seats", {"human", "bot:casual", "bot:casual", "bot:casual"}}, {"seed", 1}});
+    auto r =
+        hub->create({{"game", "latin"}, {"seats", {"human", "bot:casual", "bot:casual", "bot:casual"}}, {"seed", 1}});
     table = r["id"];
     token = r["tokens"]["0"];
     spectate = r["spectate"];
@@ -44,7 +45,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (int n = 0; n < 8 && pos <= in.size(); ++n) {
     size_t end = in.find("\n---\n", pos);
     if (end == std::string::npos) end = in.size();
-    const std::string reply = boneyard::server::handle_ws_message(*w.hub, w.table, token, who != 3, in.substr(pos, end - pos));
+    const std::string reply =
+        boneyard::server::handle_ws_message(*w.hub, w.table, token, who != 3, in.substr(pos, end - pos));
     pos = end + 5;
     const auto j = nlohmann::json::parse(reply, nullptr, false);
     if (j.is_discarded() || !j.is_object() || !j.contains("type")) __builtin_trap();

@@ -3,6 +3,7 @@
 // runs in C++ with the GIL released. Game logic, action codes and tensor
 // encoders live in each game folder (src/<game>/research.h); this file only
 // marshals.
+#include <fmt/format.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -12,15 +13,12 @@
 #include <bit>
 #include <chrono>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <random>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <fmt/format.h>
-
-#include <nlohmann/json.hpp>
 
 #include "core/adapter.h"
 #include "core/game.h"
@@ -143,16 +141,15 @@ class StateImpl final : public StateBase {
   }
 
   std::unique_ptr<StateBase> clone() const override { return std::make_unique<StateImpl>(*this); }
-  std::shared_ptr<GameBase> game_shared() const override {
-    return std::const_pointer_cast<GameImpl<G, R>>(g_);
-  }
+  std::shared_ptr<GameBase> game_shared() const override { return std::const_pointer_cast<GameImpl<G, R>>(g_); }
 
   // A seeded state carries its future: the stock's order and the generator
   // of later deals and rolls (a clone carries the same). This deals the
   // undrawn stock anew, uniformly, and reseeds the generator; what any seat
   // sees is unchanged.
   void reshuffle(uint64_t seed) override {
-    if (explicit_) throw Error("resample_chance: an explicit-chance state has no stock order yet: each draw is a chance node");
+    if (explicit_)
+      throw Error("resample_chance: an explicit-chance state has no stock order yet: each draw is a chance node");
     Rng rng(seed);
     std::vector<Outcome> o;
     for (int k = 0;; ++k) {
@@ -170,7 +167,7 @@ class StateImpl final : public StateBase {
       R::put_next_draw(s_, k, o[pick].action);
     }
     s_.reseed(rng.next());
-    seeded_ = false;  // no seed replays this state now
+    seeded_ = false;            // no seed replays this state now
     root_ = make_root(s_, -1);  // nobody saw the stock: every text stays
   }
 
@@ -182,9 +179,9 @@ class StateImpl final : public StateBase {
     const std::string pub = history_text(0, false);
     root->public_prefix = pub.substr(pub.find('\n') + 1);  // without the "seat N" line
     for (int q = 0; q < s_.num_seats(); ++q)
-      root->prefix.push_back(keep < 0 || q == keep
-                                 ? info_string(q)
-                                 : fmt::format("seat {}\n{}you hold {}\n", q, root->public_prefix, R::hand_text(at, q)));
+      root->prefix.push_back(
+          keep < 0 || q == keep ? info_string(q)
+                                : fmt::format("seat {}\n{}you hold {}\n", q, root->public_prefix, R::hand_text(at, q)));
     root->state = at;
     root->index = actions_.size();
     return root;
@@ -210,9 +207,10 @@ class StateImpl final : public StateBase {
 
   std::vector<std::pair<int, double>> chance_outcomes() const override {
     if (!chance_now())
-      throw Error(explicit_ ? fmt::format("chance_outcomes: not a chance node ({})", to_string(s_.actor()))
-                            : std::string("chance_outcomes: not a chance node (this state resolves chance with its own "
-                                          "seeded generator; new_initial_state(seed, explicit_chance=True) exposes it)"));
+      throw Error(explicit_
+                      ? fmt::format("chance_outcomes: not a chance node ({})", to_string(s_.actor()))
+                      : std::string("chance_outcomes: not a chance node (this state resolves chance with its own "
+                                    "seeded generator; new_initial_state(seed, explicit_chance=True) exposes it)"));
     std::vector<Outcome> o;
     outcomes(o);
     std::vector<std::pair<int, double>> out;
@@ -250,10 +248,14 @@ class StateImpl final : public StateBase {
     if (chance_now()) return kChancePlayer;
     const Actor a = s_.actor();
     switch (a.kind) {
-      case Actor::Seat: return a.seat;
-      case Actor::Chance: return kChancePlayer;
-      case Actor::Simultaneous: return kSimultaneousPlayer;
-      case Actor::Terminal: return kTerminalPlayer;
+      case Actor::Seat:
+        return a.seat;
+      case Actor::Chance:
+        return kChancePlayer;
+      case Actor::Simultaneous:
+        return kSimultaneousPlayer;
+      case Actor::Terminal:
+        return kTerminalPlayer;
     }
     return kTerminalPlayer;
   }
@@ -327,7 +329,8 @@ class StateImpl final : public StateBase {
   int string_to_action(int player, const std::string& text) const override {
     if (player == kChancePlayer) return R::chance_action_of(s_, text);
     check_player(player, s_.num_seats());
-    if (!s_.actor().acts(player)) throw Error(fmt::format("it is not player {}'s turn: {}", player, to_string(s_.actor())));
+    if (!s_.actor().acts(player))
+      throw Error(fmt::format("it is not player {}'s turn: {}", player, to_string(s_.actor())));
     return R::to_action(s_, s_.parse_move(player, text));
   }
 
@@ -340,8 +343,8 @@ class StateImpl final : public StateBase {
       std::vector<double> points;  // HandSummary::side_points, without its texts
       R::hand_points(s_, points);
       const double sign = g_->family == "mexican-train" ? -1.0 : 1.0;
-      const double mean = std::accumulate(points.begin(), points.end(), 0.0) /
-                          static_cast<double>(std::max<size_t>(1, points.size()));
+      const double mean =
+          std::accumulate(points.begin(), points.end(), 0.0) / static_cast<double>(std::max<size_t>(1, points.size()));
       for (int p = 0; p < s_.num_seats(); ++p) {
         const auto sd = static_cast<size_t>(s_.side_of(p));
         r[static_cast<size_t>(p)] = sd < points.size() ? sign * (points[sd] - mean) : 0.0;
@@ -384,7 +387,9 @@ class StateImpl final : public StateBase {
 
   std::string serialize() const override {
     if (!seeded_)
-      throw Error("this state was resampled (resample_from_infostate or resample_chance): no seed replays it, so it has no record");
+      throw Error(
+          "this state was resampled (resample_from_infostate or resample_chance): no seed replays it, so it has no "
+          "record");
     if (explicit_) {
       // Explicit chance: the game, its seed and every action, chance ones
       // included (as OpenSpiel serializes a state): no CLI record can hold a
@@ -419,7 +424,8 @@ class StateImpl final : public StateBase {
 
   std::unique_ptr<StateBase> resample(int player, uint64_t seed) const override {
     check_player(player, s_.num_seats());
-    if (chance_now()) throw Error("resample_from_infostate: the state is at a chance node; resolve the chance event first");
+    if (chance_now())
+      throw Error("resample_from_infostate: the state is at a chance node; resolve the chance event first");
     Rng rng(seed);
     State s = G::sample(s_.observe(player), rng);
     s.reseed(rng.next());
@@ -435,7 +441,8 @@ class StateImpl final : public StateBase {
 
   int bot_action(AnyBot& bot, int player) const override {
     check_player(player, s_.num_seats());
-    if (!s_.actor().acts(player)) throw Error(fmt::format("it is not player {}'s turn: {}", player, to_string(s_.actor())));
+    if (!s_.actor().acts(player))
+      throw Error(fmt::format("it is not player {}'s turn: {}", player, to_string(s_.actor())));
     auto* typed = dynamic_cast<Bot<G>*>(&bot);
     if (!typed) throw Error(fmt::format("bot '{}' does not play {}", bot.name(), g_->name));
     List l;
@@ -448,7 +455,8 @@ class StateImpl final : public StateBase {
 
   std::vector<std::pair<int, double>> bot_values(AnyBot& bot, int player) const override {
     check_player(player, s_.num_seats());
-    if (!s_.actor().acts(player)) throw Error(fmt::format("it is not player {}'s turn: {}", player, to_string(s_.actor())));
+    if (!s_.actor().acts(player))
+      throw Error(fmt::format("it is not player {}'s turn: {}", player, to_string(s_.actor())));
     auto* typed = dynamic_cast<Bot<G>*>(&bot);
     if (!typed) throw Error(fmt::format("bot '{}' does not play {}", bot.name(), g_->name));
     List l;
@@ -485,13 +493,17 @@ class StateImpl final : public StateBase {
     for (const Move& x : l)
       if (x == m) return x;
     std::string legal;
-    for (const Move& x : l) legal += fmt::format("{}{} ({})", legal.empty() ? "" : ", ", R::to_action(s_, x), s_.move_text(x));
-    throw Error(fmt::format("illegal action {} for player {}; legal: {}", action, player, legal.empty() ? "none" : legal));
+    for (const Move& x : l)
+      legal += fmt::format("{}{} ({})", legal.empty() ? "" : ", ", R::to_action(s_, x), s_.move_text(x));
+    throw Error(
+        fmt::format("illegal action {} for player {}; legal: {}", action, player, legal.empty() ? "none" : legal));
   }
 
   void outcomes(std::vector<Outcome>& o) const {
-    if (draws_needed_ > 0) R::draw_outcomes(s_, draws_done_, o);
-    else R::chance_outcomes(s_, std::span<const uint8_t>(chosen_), o);
+    if (draws_needed_ > 0)
+      R::draw_outcomes(s_, draws_done_, o);
+    else
+      R::chance_outcomes(s_, std::span<const uint8_t>(chosen_), o);
   }
 
   // Explicit chance: if this move (or simultaneous round) draws tiles from
@@ -527,7 +539,8 @@ class StateImpl final : public StateBase {
     for (const Outcome& x : o) ok = ok || x.action == action;
     if (!ok) {
       std::string list;
-      for (const Outcome& x : o) list += fmt::format("{}{} ({})", list.empty() ? "" : ", ", x.action, R::chance_action_text(x.action));
+      for (const Outcome& x : o)
+        list += fmt::format("{}{} ({})", list.empty() ? "" : ", ", x.action, R::chance_action_text(x.action));
       throw Error(fmt::format("illegal chance action {}; the outcomes now: {}", action, list.empty() ? "none" : list));
     }
     if (draws_needed_ > 0) {
@@ -555,8 +568,10 @@ class StateImpl final : public StateBase {
     const int hands = s_.hands_finished();
     s_.apply(player, m);
     if (record) actions_.emplace_back(player, action);
-    if (s_.hands_finished() != hands) hand_moves_.clear();
-    else hand_moves_.push_back({player, m});
+    if (s_.hands_finished() != hands)
+      hand_moves_.clear();
+    else
+      hand_moves_.push_back({player, m});
   }
 
   // Auto chance: the state's own seeded generator resolves deals, draws and dice.
@@ -613,8 +628,10 @@ class StateImpl final : public StateBase {
     }
     auto hand = [&] { return own ? R::hand_text(r.s_, player) : std::string(); };
     auto round = [&] {
-      if constexpr (requires { R::public_round_text(r.s_); }) return R::public_round_text(r.s_);
-      else return std::string();
+      if constexpr (requires { R::public_round_text(r.s_); })
+        return R::public_round_text(r.s_);
+      else
+        return std::string();
     };
     std::string last_hand = root_ ? hand() : std::string(), last_round = round();
     auto flush = [&] {
@@ -632,8 +649,10 @@ class StateImpl final : public StateBase {
     auto move_line = [&](int q, int action) {
       const Move m = R::from_action(r.s_, action);
       std::string text;
-      if constexpr (requires { R::public_move_text(r.s_, q, m); }) text = own && q == player ? r.s_.move_text(m) : R::public_move_text(r.s_, q, m);
-      else text = r.s_.move_text(m);
+      if constexpr (requires { R::public_move_text(r.s_, q, m); })
+        text = own && q == player ? r.s_.move_text(m) : R::public_move_text(r.s_, q, m);
+      else
+        text = r.s_.move_text(m);
       out += fmt::format("seat {} {}\n", q, text);
     };
     flush();
@@ -725,8 +744,7 @@ class GameImpl final : public GameBase, public std::enable_shared_from_this<Game
     const nlohmann::json rec = parse_record_text(text);
     if (rec.is_object() && rec.contains("explicit_chance")) {
       // An explicit-chance state (StateImpl::serialize): replay its actions.
-      if (!rec.contains("game") || rec["game"] != name)
-        throw Error(fmt::format("the state is not a game of {}", name));
+      if (!rec.contains("game") || rec["game"] != name) throw Error(fmt::format("the state is not a game of {}", name));
       if (!rec.contains("seed") || !rec.contains("actions") || !rec["actions"].is_array())
         throw Error("an explicit-chance state needs 'seed' and 'actions'");
       const uint64_t seed = whole_number_u64(rec["seed"], "seed");
@@ -792,7 +810,8 @@ class GameImpl final : public GameBase, public std::enable_shared_from_this<Game
     for (const auto& b : bots) make_bot(*entry, b, 1, budget);  // unknown names fail here, with the GIL held
     threads = std::max(1, threads);
     const int n = players;
-    std::vector<std::vector<double>> sums(static_cast<size_t>(threads), std::vector<double>(static_cast<size_t>(n), 0.0));
+    std::vector<std::vector<double>> sums(static_cast<size_t>(threads),
+                                          std::vector<double>(static_cast<size_t>(n), 0.0));
     std::atomic<uint64_t> next{0};
     const auto start = std::chrono::steady_clock::now();
     auto work = [&](int t) {
@@ -851,8 +870,10 @@ OptionList to_options(const py::object& params) {
     const std::string key = py::str(item.first);
     py::handle v = item.second;
     std::string value;
-    if (py::isinstance<py::bool_>(v)) value = v.cast<bool>() ? "on" : "off";
-    else value = py::str(v);
+    if (py::isinstance<py::bool_>(v))
+      value = v.cast<bool>() ? "on" : "off";
+    else
+      value = py::str(v);
     out.emplace_back(key, value);
   }
   return out;
@@ -872,12 +893,16 @@ std::shared_ptr<GameBase> load_game(const std::string& name, const py::object& p
     impl->init();
     g = impl;
   };
-  if (e.family == "line") build.template operator()<line::LineGame, line::Research>();
-  else if (e.family == "mexican-train") build.template operator()<mexican_train::MexicanTrain, mexican_train::Research>();
-  else if (e.family == "texas-42") build.template operator()<texas42::Texas42, texas42::Research>();
+  if (e.family == "line")
+    build.template operator()<line::LineGame, line::Research>();
+  else if (e.family == "mexican-train")
+    build.template operator()<mexican_train::MexicanTrain, mexican_train::Research>();
+  else if (e.family == "texas-42")
+    build.template operator()<texas42::Texas42, texas42::Research>();
   else if (e.family == "dice-and-dominoes")
     build.template operator()<dice_dominoes::DiceDominoes, dice_dominoes::Research>();
-  else throw Error(fmt::format("game '{}' (family {}) has no Python support yet", name, e.family));
+  else
+    throw Error(fmt::format("game '{}' (family {}) has no Python support yet", name, e.family));
   return g;
 }
 
@@ -916,7 +941,8 @@ uint64_t seed_of(const py::object& seed) {
 // player; anything else must be a seat.
 int player_arg(const StateBase& s, const py::object& player) {
   if (player.is_none()) return s.current_player();
-  if (!py::isinstance<py::int_>(player)) throw Error(fmt::format("player must be an int, got {}", std::string(py::repr(player))));
+  if (!py::isinstance<py::int_>(player))
+    throw Error(fmt::format("player must be an int, got {}", std::string(py::repr(player))));
   const int p = player.cast<int>();
   if (p != kChancePlayer) check_player(p, s.num_players());
   return p;
@@ -927,11 +953,11 @@ int player_arg(const StateBase& s, const py::object& player) {
 int seat_arg(const StateBase& s, const py::object& player) {
   if (player.is_none()) {
     const int p = s.current_player();
-    if (p < 0)
-      throw Error(fmt::format("no player to act now (current player {}): name the player", p));
+    if (p < 0) throw Error(fmt::format("no player to act now (current player {}): name the player", p));
     return p;
   }
-  if (!py::isinstance<py::int_>(player)) throw Error(fmt::format("player must be an int, got {}", std::string(py::repr(player))));
+  if (!py::isinstance<py::int_>(player))
+    throw Error(fmt::format("player must be an int, got {}", std::string(py::repr(player))));
   const int p = player.cast<int>();
   check_player(p, s.num_players());
   return p;
@@ -987,11 +1013,12 @@ PYBIND11_MODULE(_boneyard, m) {
   py::class_<PyGame>(m, "Game")
       .def("name", [](const PyGame& g) { return g.g->name; })
       .def("family", [](const PyGame& g) { return g.g->family; })
-      .def("params", [](const PyGame& g) {
-        py::dict d;
-        for (const auto& [k, v] : g.g->options) d[py::str(k)] = v;
-        return d;
-      })
+      .def("params",
+           [](const PyGame& g) {
+             py::dict d;
+             for (const auto& [k, v] : g.g->options) d[py::str(k)] = v;
+             return d;
+           })
       .def("options_json", [](const PyGame& g) { return g.g->options_text; })
       .def("num_players", [](const PyGame& g) { return g.g->players; })
       .def("num_distinct_actions", [](const PyGame& g) { return g.g->actions; })
@@ -1008,7 +1035,8 @@ PYBIND11_MODULE(_boneyard, m) {
             return PyState{g.g->new_state(seed_of(seed), explicit_chance)};
           },
           py::arg("seed") = py::none(), py::arg("explicit_chance") = false)
-      .def("deserialize_state", [](const PyGame& g, const std::string& text) { return PyState{g.g->from_record(text)}; })
+      .def("deserialize_state",
+           [](const PyGame& g, const std::string& text) { return PyState{g.g->from_record(text)}; })
       .def("_random_playouts",
            [](const PyGame& g, uint64_t n, uint64_t seed, int threads) {
              PlayoutResult r;
@@ -1044,8 +1072,9 @@ PYBIND11_MODULE(_boneyard, m) {
            })
       .def("__str__", [](const PyGame& g) { return g.g->name; });
 
-  m.def("_load_game", [](const std::string& name, const py::object& params) { return PyGame{load_game(name, params)}; },
-        py::arg("name"), py::arg("params") = py::none());
+  m.def(
+      "_load_game", [](const std::string& name, const py::object& params) { return PyGame{load_game(name, params)}; },
+      py::arg("name"), py::arg("params") = py::none());
 
   py::class_<PyState>(m, "State")
       .def("current_player", [](const PyState& s) { return s.s->current_player(); })
@@ -1065,7 +1094,8 @@ PYBIND11_MODULE(_boneyard, m) {
             static thread_local std::vector<int> buf;
             s.s->legal_actions(p, buf);
             py::list out(buf.size());
-            for (size_t i = 0; i < buf.size(); ++i) PyList_SET_ITEM(out.ptr(), static_cast<py::ssize_t>(i), PyLong_FromLong(buf[i]));
+            for (size_t i = 0; i < buf.size(); ++i)
+              PyList_SET_ITEM(out.ptr(), static_cast<py::ssize_t>(i), PyLong_FromLong(buf[i]));
             return out;
           },
           py::arg("player") = py::none())
@@ -1102,21 +1132,26 @@ PYBIND11_MODULE(_boneyard, m) {
       .def("apply_action", [](PyState& s, int a) { s.s->apply_action(a); })
       .def("apply_actions", [](PyState& s, const std::vector<int>& a) { s.s->apply_actions(a); })
       .def("action_to_string", [](const PyState& s, int p, int a) { return s.s->action_to_string(p, a); })
-      .def("string_to_action", [](const PyState& s, int p, const std::string& t) { return s.s->string_to_action(p, t); })
+      .def("string_to_action",
+           [](const PyState& s, int p, const std::string& t) { return s.s->string_to_action(p, t); })
       .def("returns", [](const PyState& s) { return s.s->returns(); })
       .def("scores", [](const PyState& s) { return s.s->scores(); })
-      .def("history", [](const PyState& s) {
-        std::vector<int> out;
-        for (const auto& [p, a] : s.s->history()) out.push_back(a);
-        return out;
-      })
+      .def("history",
+           [](const PyState& s) {
+             std::vector<int> out;
+             for (const auto& [p, a] : s.s->history()) out.push_back(a);
+             return out;
+           })
       .def("full_history", [](const PyState& s) { return s.s->history(); })
-      .def("observation_string", [](const PyState& s, const py::object& p) { return s.s->render(seat_arg(*s.s, p)); },
-           py::arg("player") = py::none())
-      .def("information_state_string",
-           [](const PyState& s, const py::object& p) { return s.s->info_string(seat_arg(*s.s, p)); },
-           py::arg("player") = py::none())
-      .def("view_json", [](const PyState& s, int p) { return s.s->view_json(p); }, py::arg("player") = -1)
+      .def(
+          "observation_string", [](const PyState& s, const py::object& p) { return s.s->render(seat_arg(*s.s, p)); },
+          py::arg("player") = py::none())
+      .def(
+          "information_state_string",
+          [](const PyState& s, const py::object& p) { return s.s->info_string(seat_arg(*s.s, p)); },
+          py::arg("player") = py::none())
+      .def(
+          "view_json", [](const PyState& s, int p) { return s.s->view_json(p); }, py::arg("player") = -1)
       .def(
           "observation_tensor",
           [](const PyState& s, const py::object& p) {
@@ -1136,40 +1171,39 @@ PYBIND11_MODULE(_boneyard, m) {
           },
           py::arg("player") = py::none())
       .def("information_state_tensor_into",
-           [](const PyState& s, int p, py::array& buf) {
-             s.s->info_state(p, buffer_of(buf, s.s->game().info_size));
-           })
+           [](const PyState& s, int p, py::array& buf) { s.s->info_state(p, buffer_of(buf, s.s->game().info_size)); })
       .def("clone", &PyState::clone)
       .def("__copy__", &PyState::clone)
       .def("__deepcopy__", [](const PyState& s, py::object) { return s.clone(); })
       .def("serialize", [](const PyState& s) { return s.s->serialize(); })
       .def("resample_from_infostate",
            [](const PyState& s, int p, uint64_t seed) { return PyState{s.s->resample(p, seed)}; })
-      .def("_bot_action", [](const PyState& s, PyBot& b, int p) {
-        py::gil_scoped_release nogil;
-        return s.s->bot_action(*b.bot, p);
-      })
-      .def("_bot_values", [](const PyState& s, PyBot& b, int p) {
-        py::gil_scoped_release nogil;
-        return s.s->bot_values(*b.bot, p);
-      })
+      .def("_bot_action",
+           [](const PyState& s, PyBot& b, int p) {
+             py::gil_scoped_release nogil;
+             return s.s->bot_action(*b.bot, p);
+           })
+      .def("_bot_values",
+           [](const PyState& s, PyBot& b, int p) {
+             py::gil_scoped_release nogil;
+             return s.s->bot_values(*b.bot, p);
+           })
       .def("game_name", [](const PyState& s) { return s.s->game().name; })
       .def("get_game", [](const PyState& s) { return PyGame{s.s->game_shared()}; })
       .def("_reshuffle", [](PyState& s, const py::object& seed) { s.s->reshuffle(seed_of(seed)); })
       .def("__str__", [](const PyState& s) { return s.s->render(-1); })
       .def("__repr__", [](const PyState& s) { return fmt::format("<boneyard.State of {}>", s.s->game().name); });
 
-  py::class_<PyBot>(m, "Bot")
-      .def_readonly("seat", &PyBot::seat)
-      .def("name", [](const PyBot& b) { return b.bot->name(); });
-  m.def(
-      "_make_bot",
-      [](const PyGame& g, const std::string& name, int seat, double think_ms, int iterations, uint64_t seed, int threads) {
-        BotOptions o;
-        o.think_ms = think_ms;
-        o.iterations = iterations;
-        o.threads = std::max(1, threads);
-        check_player(seat, g.g->players);
-        return PyBot{make_bot(*g.g->entry, name, seed, o), g.g->name, seat};
-      });
+  py::class_<PyBot>(m, "Bot").def_readonly("seat", &PyBot::seat).def("name", [](const PyBot& b) {
+    return b.bot->name();
+  });
+  m.def("_make_bot", [](const PyGame& g, const std::string& name, int seat, double think_ms, int iterations,
+                        uint64_t seed, int threads) {
+    BotOptions o;
+    o.think_ms = think_ms;
+    o.iterations = iterations;
+    o.threads = std::max(1, threads);
+    check_player(seat, g.g->players);
+    return PyBot{make_bot(*g.g->entry, name, seed, o), g.g->name, seat};
+  });
 }

@@ -16,9 +16,9 @@
 // std::span<const Move> legal, Rng&)` for playouts better than random.
 #include <cmath>
 #include <cstring>
-#include <unordered_map>
 #include <memory>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "bots/budget.h"
@@ -68,7 +68,7 @@ class IsmctsBot final : public Bot<G> {
   struct Node {
     std::vector<Edge> edges;
     std::unordered_map<uint64_t, int> index;  // (seat, move) -> edge: no scans
-    int after = -1;  // simultaneous nodes: the one successor
+    int after = -1;                           // simultaneous nodes: the one successor
   };
   static_assert(sizeof(Move) <= 7, "ismcts keys a move by its bytes");
   static uint64_t key_of(int seat, const Move& m) {
@@ -162,8 +162,9 @@ class IsmctsBot final : public Bot<G> {
       double best_score = -1;
       for (int j = 0; j < n_found; ++j) {
         const Edge& x = nd.edges[static_cast<size_t>(found[j])];
-        const double score = x.visits == 0 ? 1e9 + rng_.uniform()
-                                           : x.total / x.visits + kExploration * std::sqrt(std::log(double(x.avail)) / x.visits);
+        const double score = x.visits == 0
+                                 ? 1e9 + rng_.uniform()
+                                 : x.total / x.visits + kExploration * std::sqrt(std::log(double(x.avail)) / x.visits);
         if (score > best_score) best_score = score, best = found[j];
       }
       return best;

@@ -15,7 +15,9 @@
 namespace boneyard {
 
 template <class G>
-concept HasSolver = requires { typename G::Solver; };
+concept HasSolver = requires {
+  typename G::Solver;
+};
 
 // A solver that can give up at a deadline (line/solver.h).
 template <class S>
@@ -25,7 +27,7 @@ concept HasDeadline = requires(S& s) {
 };
 
 template <class G>
-  requires HasSolver<G>
+requires HasSolver<G>
 class PimcBot final : public Bot<G> {
  public:
   using Move = typename G::Move;
@@ -89,7 +91,7 @@ class PimcBot final : public Bot<G> {
 
 // Solves the true state: a reference for measuring, never a fair opponent.
 template <class G>
-  requires HasSolver<G>
+requires HasSolver<G>
 class OmniscientBot final : public Bot<G> {
  public:
   using Move = typename G::Move;

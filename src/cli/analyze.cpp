@@ -38,14 +38,17 @@ std::string decision_events(const nlohmann::json& rec, const std::vector<RecordE
   for (size_t k = 0;; ++k) {
     const Actor a = s.state().actor();
     if (a.kind == Actor::Seat || a.kind == Actor::Simultaneous) {
-      if (!r.empty() && r.back().second + 1 == k) r.back().second = k;
-      else r.push_back({k, k});
+      if (!r.empty() && r.back().second + 1 == k)
+        r.back().second = k;
+      else
+        r.push_back({k, k});
     }
     if (k == events.size()) break;
     s.apply_event(events[k]);
   }
   std::string out;
-  for (const auto& [a, b] : r) out += (out.empty() ? "" : ", ") + (a == b ? std::to_string(a) : fmt::format("{}-{}", a, b));
+  for (const auto& [a, b] : r)
+    out += (out.empty() ? "" : ", ") + (a == b ? std::to_string(a) : fmt::format("{}-{}", a, b));
   return out.empty() ? "none" : out;
 }
 
@@ -68,8 +71,10 @@ void run_review(const AnalyzeConfig& c, const nlohmann::json& rec) {
     for (int seat = 0; seat < n; ++seat) {
       if (c.seat >= 0 && seat != c.seat) continue;
       const HandReview r = review_hand(rec, seat, h, o);
-      if (c.json) all.push_back(review_json(r));
-      else std::cout << review_text(r) << "\n";
+      if (c.json)
+        all.push_back(review_json(r));
+      else
+        std::cout << review_text(r) << "\n";
     }
   }
   if (c.json) std::cout << nlohmann::json{{"game", full.entry().name}, {"reviews", all}}.dump(2) << "\n";
@@ -87,7 +92,8 @@ void run_analyze(const AnalyzeConfig& c) {
     run_review(c, rec);
     return;
   }
-  if (c.event == AnalyzeConfig::kNoEvent) throw Error("name the point to analyse with --event N, or review the finished hands with --review");
+  if (c.event == AnalyzeConfig::kNoEvent)
+    throw Error("name the point to analyse with --event N, or review the finished hands with --review");
   if (c.event < 0 || c.event > static_cast<int>(events.size()))
     throw Error(fmt::format("--event {} is out of range: the record has {} events (0..{})", c.event, events.size(),
                             events.size()));
@@ -99,18 +105,21 @@ void run_analyze(const AnalyzeConfig& c) {
   int seat = c.seat;
   if (seat < 0) {
     if (a.kind == Actor::Chance || a.kind == Actor::Terminal)
-      throw Error(fmt::format("after event {} nobody has a decision ({}); events that can be analysed: {}", c.event,
-                              a.kind == Actor::Chance ? "a chance event comes next: a deal, a draw or dice" : "the game is over",
-                              decision_events(rec, events)));
+      throw Error(fmt::format(
+          "after event {} nobody has a decision ({}); events that can be analysed: {}", c.event,
+          a.kind == Actor::Chance ? "a chance event comes next: a deal, a draw or dice" : "the game is over",
+          decision_events(rec, events)));
     if (a.kind != Actor::Seat)
-      throw Error(fmt::format("after event {} no single seat is to move ({}); name one with --seat", c.event, to_string(a)));
+      throw Error(
+          fmt::format("after event {} no single seat is to move ({}); name one with --seat", c.event, to_string(a)));
     seat = a.seat;
   }
   if (!a.acts(seat))
     throw Error(fmt::format("after event {} seat {} has no decision to make ({}); events that can be analysed: {}",
                             c.event, seat, to_string(a), decision_events(rec, events)));
   const GameEntry& g = s.entry();
-  const std::string played = c.event < static_cast<int>(events.size()) && !events[static_cast<size_t>(c.event)].chance &&
+  const std::string played = c.event < static_cast<int>(events.size()) &&
+                                     !events[static_cast<size_t>(c.event)].chance &&
                                      events[static_cast<size_t>(c.event)].seat == seat
                                  ? events[static_cast<size_t>(c.event)].text
                                  : "";
@@ -123,8 +132,8 @@ void run_analyze(const AnalyzeConfig& c) {
       const ExpectedValues ev = expected_values(st, seat, seed, coach_options(c.budget));
       nlohmann::json moves = nlohmann::json::array();
       for (const auto& [m, v] : ev.moves) moves.push_back({{"move", m}, {"value", v}});
-      nlohmann::json out = {{"game", g.name}, {"event", c.event}, {"seat", seat}, {"method", ev.method},
-                            {"unit", ev.unit},  {"samples", ev.samples}, {"moves", moves}};
+      nlohmann::json out = {{"game", g.name},  {"event", c.event},      {"seat", seat},  {"method", ev.method},
+                            {"unit", ev.unit}, {"samples", ev.samples}, {"moves", moves}};
       if (!played.empty()) out["played"] = played;
       std::cout << out.dump(2) << "\n";
       return;
@@ -137,7 +146,8 @@ void run_analyze(const AnalyzeConfig& c) {
   }
   const std::string name = c.bot;
   auto bot = make_bot(g, name, values_bot_seed(s.seed(), seat), c.budget);
-  if (bot->omniscient()) throw Error(fmt::format("'{}' sees every hand; analysis is from one seat's view: use a fair bot", name));
+  if (bot->omniscient())
+    throw Error(fmt::format("'{}' sees every hand; analysis is from one seat's view: use a fair bot", name));
   if (c.json) {
     const auto values = st.bot_values(seat, *bot);
     nlohmann::json moves = nlohmann::json::array();
@@ -157,17 +167,18 @@ void run_analyze(const AnalyzeConfig& c) {
 }  // namespace
 
 void add_analyze(CLI::App& app) {
-  auto* cmd = app.add_subcommand(
-      "analyze",
-      "Every legal move's expected value at one point of a recorded game, from what one seat could see; or the review of "
-      "every finished hand");
+  auto* cmd = app.add_subcommand("analyze",
+                                 "Every legal move's expected value at one point of a recorded game, from what one "
+                                 "seat could see; or the review of "
+                                 "every finished hand");
   auto c = std::make_shared<AnalyzeConfig>();
   cmd->add_option("file", c->file, "Record file (JSON), as written by play/arena --record")->required();
   cmd->add_option("--event", c->event, "Analyse the position after this many events of the record (0: the start)");
-  cmd->add_flag("--review", c->review,
-                "Grade every move of each finished hand by the expected value it lost from what its seat could see "
-                "(docs/bots.md, Review): deals consistent with the seat's view, each solved exactly, for the line games "
-                "and Texas 42; the strongest fair bot's values for the others. Face-up values come as a separate line");
+  cmd->add_flag(
+      "--review", c->review,
+      "Grade every move of each finished hand by the expected value it lost from what its seat could see "
+      "(docs/bots.md, Review): deals consistent with the seat's view, each solved exactly, for the line games "
+      "and Texas 42; the strongest fair bot's values for the others. Face-up values come as a separate line");
   cmd->add_option("--hand", c->hand, "With --review: only this hand (1-based; default: every finished hand)");
   cmd->add_option("--seat", c->seat,
                   "The seat whose view and decision to analyse (default: the seat to move; with --review: every seat)");
@@ -176,7 +187,8 @@ void add_analyze(CLI::App& app) {
   cmd->add_flag("--json", c->json, "Machine-readable output");
   add_bot_budget(cmd, c->budget);
   cmd->callback([c] {
-    if (c->review && c->event != AnalyzeConfig::kNoEvent) throw Error("--review grades whole hands; it takes no --event");
+    if (c->review && c->event != AnalyzeConfig::kNoEvent)
+      throw Error("--review grades whole hands; it takes no --event");
     run_analyze(*c);
   });
 }

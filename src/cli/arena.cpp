@@ -3,20 +3,20 @@
 
 #include <atomic>
 #include <chrono>
-#include <iostream>
-#include <mutex>
-#include <nlohmann/json.hpp>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <thread>
 
 #include "cli/cluster.h"
 #include "cli/common.h"
-#include "core/text.h"
 #include "core/sprt.h"
+#include "core/text.h"
 #include "record/session.h"
 
 namespace boneyard::cli {
@@ -79,10 +79,10 @@ struct Interrupted {};
 
 // What one game gave each entry of the bot list.
 struct GameOutcome {
-  std::vector<int> seats;           // how many seats each entry held
-  std::vector<double> share;        // of the game won (draws split)
+  std::vector<int> seats;     // how many seats each entry held
+  std::vector<double> share;  // of the game won (draws split)
   std::vector<double> hands_won;
-  std::vector<double> points;       // summed over hands
+  std::vector<double> points;  // summed over hands
   int hands = 0;
   int void_hands = 0;
 };
@@ -134,7 +134,8 @@ GameOutcome play_one(const ArenaConfig& c, const OptionList& opts, const std::ve
       o.share[static_cast<size_t>(e)] += side_share[static_cast<size_t>(sd)];
       for (const auto& h : st.hands()) {
         if (h.winner_side == sd) o.hands_won[static_cast<size_t>(e)] += 1;
-        if (static_cast<size_t>(sd) < h.side_points.size()) o.points[static_cast<size_t>(e)] += h.side_points[static_cast<size_t>(sd)];
+        if (static_cast<size_t>(sd) < h.side_points.size())
+          o.points[static_cast<size_t>(e)] += h.side_points[static_cast<size_t>(sd)];
       }
     }
   o.hands = static_cast<int>(st.hands().size());
@@ -147,7 +148,8 @@ GameOutcome play_one(const ArenaConfig& c, const OptionList& opts, const std::ve
 // JSON numbers for the checkpoint (nlohmann writes doubles that read back
 // exactly).
 std::vector<double> outcome_values(const GameOutcome& o) {
-  std::vector<double> v{static_cast<double>(o.hands), static_cast<double>(o.void_hands), static_cast<double>(o.seats.size())};
+  std::vector<double> v{static_cast<double>(o.hands), static_cast<double>(o.void_hands),
+                        static_cast<double>(o.seats.size())};
   for (int x : o.seats) v.push_back(x);
   for (const auto* f : {&o.share, &o.hands_won, &o.points}) v.insert(v.end(), f->begin(), f->end());
   return v;
@@ -181,7 +183,7 @@ void run_arena(const ArenaConfig& c) {
   const auto list = split(c.bots, ',');
   for (const auto& b : list) make_bot(g, b, 0, c.budget);  // unknown names fail before any game
   const OptionList opts = parse_options(c.options);
-  Session probe(c.name, opts, 0);  // bad options fail before any game
+  Session probe(c.name, opts, 0);                             // bad options fail before any game
   if (!c.record_dir.empty()) check_record_dir(c.record_dir);  // and an unwritable record folder
   install_stop_handlers();
   const int L = static_cast<int>(list.size());
@@ -206,7 +208,9 @@ void run_arena(const ArenaConfig& c) {
         v += field(o, e), seats += o.seats[static_cast<size_t>(e)];
     return seats ? v / seats : 0.0;
   };
-  auto share_of = [](const GameOutcome& o, int e) { return o.share[static_cast<size_t>(e)] * o.seats[static_cast<size_t>(e)]; };
+  auto share_of = [](const GameOutcome& o, int e) {
+    return o.share[static_cast<size_t>(e)] * o.seats[static_cast<size_t>(e)];
+  };
   auto points_of = [](const GameOutcome& o, int e) {
     return o.hands ? o.points[static_cast<size_t>(e)] / o.hands * o.seats[static_cast<size_t>(e)] : 0.0;
   };
@@ -246,7 +250,8 @@ void run_arena(const ArenaConfig& c) {
   bool decided = false;
   nlohmann::json saved = nlohmann::json::object();  // the checkpoint's games
   const bool root = cluster::rank() == 0;
-  const std::string ck_path = c.checkpoint.empty() ? "" : (std::filesystem::path(c.checkpoint) / kCheckpointFile).string();
+  const std::string ck_path =
+      c.checkpoint.empty() ? "" : (std::filesystem::path(c.checkpoint) / kCheckpointFile).string();
   auto take = [&](int k, const GameOutcome& o) {  // returns true when the SPRT has decided
     if (have[static_cast<size_t>(k)]) return decided;
     have[static_cast<size_t>(k)] = 1;
@@ -266,10 +271,10 @@ void run_arena(const ArenaConfig& c) {
     for (const auto& [k, v] : j.at("outcomes").items()) take(std::stoi(k), outcome_of(v.get<std::vector<double>>()));
   }
   auto write_checkpoint = [&] {
-    write_file_atomically(ck_path, nlohmann::json{{"format", "boneyard-arena-checkpoint"},
-                                             {"settings", settings_json(c)},
-                                             {"outcomes", saved}}
-                                  .dump());
+    write_file_atomically(
+        ck_path,
+        nlohmann::json{{"format", "boneyard-arena-checkpoint"}, {"settings", settings_json(c)}, {"outcomes", saved}}
+            .dump());
   };
   if (!ck_path.empty() && root && !c.resume) write_checkpoint();
   // Every rank learns which games are done (the checkpoint is on rank 0's disk).
@@ -375,7 +380,7 @@ void run_arena(const ArenaConfig& c) {
     }
     per.push_back(row);
   }
-  const std::string how = c.duplicate ? fmt::format("duplicate: {} deal sets x {} seatings", sets, seatings)
+  const std::string how = c.duplicate   ? fmt::format("duplicate: {} deal sets x {} seatings", sets, seatings)
                           : c.no_rotate ? "bots stay in their seats"
                                         : "bots rotated through the seats each game";
   nlohmann::json sprt_json;
@@ -400,10 +405,10 @@ void run_arena(const ArenaConfig& c) {
                  {"elo_ci95", {sprt->elo_lo(), sprt->elo_hi()}}};
   }
   if (c.json) {
-    nlohmann::json j{{"game", c.name},         {"games", games},        {"deal_sets", sets},
-                     {"seatings", seatings},   {"duplicate", c.duplicate}, {"seed", c.seed},
-                     {"threads", c.threads},   {"rotate", !c.no_rotate}, {"seconds", secs},
-                     {"hands", total_hands},   {"void_hands", void_hands}, {"bots", per}};
+    nlohmann::json j{{"game", c.name},       {"games", games},           {"deal_sets", sets},
+                     {"seatings", seatings}, {"duplicate", c.duplicate}, {"seed", c.seed},
+                     {"threads", c.threads}, {"rotate", !c.no_rotate},   {"seconds", secs},
+                     {"hands", total_hands}, {"void_hands", void_hands}, {"bots", per}};
     if (cluster::size() > 1) j["ranks"] = cluster::size();
     if (sprt) j["sprt"] = sprt_json;
     if (interrupted) j["interrupted"] = true;
@@ -414,22 +419,26 @@ void run_arena(const ArenaConfig& c) {
   if (interrupted) std::cout << fmt::format("Partial results (interrupted after {} games):\n", games);
   // The report fits 80 columns (the table) or the terminal (the notes).
   const int width = std::min(80, terminal_width());
-  std::cout << wrap_text(fmt::format("{}: {} games, {} hands ({} with no winner), seed {}, {}{} thread{}, {:.1f} s; {}\n", c.name,
-                                     games, total_hands, void_hands, c.seed,
-                                     cluster::size() > 1 ? fmt::format("{} ranks x ", cluster::size()) : "", c.threads,
-                                     c.threads > 1 ? "s" : "", secs, how),
-                         width);
+  std::cout << wrap_text(
+      fmt::format("{}: {} games, {} hands ({} with no winner), seed {}, {}{} thread{}, {:.1f} s; {}\n", c.name, games,
+                  total_hands, void_hands, c.seed,
+                  cluster::size() > 1 ? fmt::format("{} ranks x ", cluster::size()) : "", c.threads,
+                  c.threads > 1 ? "s" : "", secs, how),
+      width);
   if (sprt) {
     const SprtParams& sp = sprt->params();
-    std::cout << wrap_text(fmt::format(
-        "  SPRT {} vs {} (elo0 {}, elo1 {}, alpha {}, beta {}): {} after {} deal sets; LLR {:.3f} in [{:.3f}, {:.3f}]; "
-        "Elo {:+.1f} [{:+.1f}, {:+.1f}]\n",
-        names[0], names[1], sp.elo0, sp.elo1, sp.alpha, sp.beta, sprt_json["result"].get<std::string>(), sprt->samples(),
-        sprt->llr(), sp.lower(), sp.upper(), sprt->elo(), sprt->elo_lo(), sprt->elo_hi()), width);
+    std::cout << wrap_text(
+        fmt::format("  SPRT {} vs {} (elo0 {}, elo1 {}, alpha {}, beta {}): {} after {} deal sets; LLR {:.3f} in "
+                    "[{:.3f}, {:.3f}]; "
+                    "Elo {:+.1f} [{:+.1f}, {:+.1f}]\n",
+                    names[0], names[1], sp.elo0, sp.elo1, sp.alpha, sp.beta, sprt_json["result"].get<std::string>(),
+                    sprt->samples(), sprt->llr(), sp.lower(), sp.upper(), sprt->elo(), sprt->elo_lo(), sprt->elo_hi()),
+        width);
   }
-  std::cout << wrap_text("  shares per entry of --bots (the seats it is cycled to count as one side); 95% intervals; Elo from the "
-                         "head-to-head share\n",
-                         width);
+  std::cout << wrap_text(
+      "  shares per entry of --bots (the seats it is cycled to count as one side); 95% intervals; Elo from the "
+      "head-to-head share\n",
+      width);
   if (sets < 2) std::cout << "  (one sample only: the intervals need at least two games or deal sets)\n";
   // Mexican Train scores penalty pips: there a smaller number is better.
   const bool penalty = find_game(c.name).family == "mexican-train";
@@ -460,7 +469,8 @@ void add_arena(CLI::App& app) {
   cmd->add_option("name", c->name, "Game or preset (with --resume: from the checkpoint)");
   cmd->add_option("--bots", c->bots,
                   "Comma list of bots, cycled over the seats (greedy,random: seats 0,2 greedy and 1,3 random)");
-  cmd->add_option("--games", c->games, "Number of games (with --duplicate: deal sets)")->check(CLI::Range(1, 100000000));
+  cmd->add_option("--games", c->games, "Number of games (with --duplicate: deal sets)")
+      ->check(CLI::Range(1, 100000000));
   add_seed_option(cmd, c->seed_text, "Base seed, 0 to 2^64-1 (game k uses a seed derived from it; default 1)");
   cmd->add_option("--threads", c->threads, "Games played at once")->check(CLI::Range(1, 256));
   cmd->add_option("--option,-o", c->options, "Rule option key=value (repeatable)");
@@ -477,11 +487,13 @@ void add_arena(CLI::App& app) {
   cmd->add_option("--checkpoint", c->checkpoint,
                   "Keep a checkpoint of the finished games in this folder (written atomically as they finish)");
   auto resume_dir = std::make_shared<std::string>();
-  cmd->add_option("--resume", *resume_dir,
-                  "Go on with the interrupted run whose --checkpoint is this folder (its settings; games done are not replayed)");
+  cmd->add_option(
+      "--resume", *resume_dir,
+      "Go on with the interrupted run whose --checkpoint is this folder (its settings; games done are not replayed)");
   cmd->callback([c, cmd, resume_dir] {
     if (!resume_dir->empty()) {
-      if (!c->checkpoint.empty() && c->checkpoint != *resume_dir) throw Error("--resume and --checkpoint name different folders");
+      if (!c->checkpoint.empty() && c->checkpoint != *resume_dir)
+        throw Error("--resume and --checkpoint name different folders");
       const std::string path = (std::filesystem::path(*resume_dir) / kCheckpointFile).string();
       std::string text;  // rank 0's disk holds it; the other ranks get it from there
       if (cluster::rank() == 0) {
@@ -497,8 +509,8 @@ void add_arena(CLI::App& app) {
         j = nlohmann::json::parse(text);
         ArenaConfig stored = *c;
         settings_from_json(stored, j.at("settings"));
-        for (const char* opt : {"name", "--bots", "--games", "--seed", "--option", "--duplicate", "--no-rotate", "--sprt",
-                                "--think-ms", "--iterations", "--bot-threads", "--record"})
+        for (const char* opt : {"name", "--bots", "--games", "--seed", "--option", "--duplicate", "--no-rotate",
+                                "--sprt", "--think-ms", "--iterations", "--bot-threads", "--record"})
           if (cmd->count(opt))
             throw Error(fmt::format("--resume takes the run's settings from its checkpoint; leave out {}", opt));
         *c = stored;
@@ -513,7 +525,8 @@ void add_arena(CLI::App& app) {
       if (!c->checkpoint.empty() && cluster::rank() == 0) {
         std::filesystem::create_directories(c->checkpoint);
         if (std::filesystem::exists(std::filesystem::path(c->checkpoint) / kCheckpointFile))
-          throw Error(fmt::format("'{}' already holds a checkpoint: --resume {} goes on with it", c->checkpoint, c->checkpoint));
+          throw Error(fmt::format("'{}' already holds a checkpoint: --resume {} goes on with it", c->checkpoint,
+                                  c->checkpoint));
       }
     }
     run_arena(*c);

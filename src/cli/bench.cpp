@@ -23,7 +23,8 @@ void add_bench(CLI::App& app) {
   cmd->add_flag("--json", *json_out, "Machine-readable output");
   cmd->callback([=] {
     std::vector<std::string> names;  // NAME, or the first name of each family
-    if (!name->empty()) names.push_back(find_game(*name).name);
+    if (!name->empty())
+      names.push_back(find_game(*name).name);
     else
       for (const auto& g : games())
         if (names.empty() || find_game(names.back()).family != g.family) names.push_back(g.name);
@@ -35,7 +36,8 @@ void add_bench(CLI::App& app) {
       std::vector<BenchResult> res(static_cast<size_t>(*threads));
       std::vector<std::thread> pool;
       for (int t = 0; t < *threads; ++t)
-        pool.emplace_back([&, t] { res[static_cast<size_t>(t)] = g.bench(o, mix_seed(42, static_cast<uint64_t>(t)), *seconds); });
+        pool.emplace_back(
+            [&, t] { res[static_cast<size_t>(t)] = g.bench(o, mix_seed(42, static_cast<uint64_t>(t)), *seconds); });
       for (auto& th : pool) th.join();
       BenchResult total = res[0];
       for (size_t t = 1; t < res.size(); ++t) {
@@ -50,12 +52,20 @@ void add_bench(CLI::App& app) {
       // of its own, even when other work shares the machine.
       const double per_cpu = static_cast<double>(total.hands) / total.cpu_seconds * *threads;
       if (*json_out)
-        out.push_back({{"game", n}, {"threads", *threads}, {"seconds", total.seconds}, {"cpu_seconds", total.cpu_seconds},
-                       {"hands", total.hands}, {"unit", total.unit}, {"hands_per_second", hps},
-                       {"hands_per_second_cpu", per_cpu}, {"moves_per_second", mps}, {"state_bytes", total.state_bytes}});
+        out.push_back({{"game", n},
+                       {"threads", *threads},
+                       {"seconds", total.seconds},
+                       {"cpu_seconds", total.cpu_seconds},
+                       {"hands", total.hands},
+                       {"unit", total.unit},
+                       {"hands_per_second", hps},
+                       {"hands_per_second_cpu", per_cpu},
+                       {"moves_per_second", mps},
+                       {"state_bytes", total.state_bytes}});
       else
-        std::cout << fmt::format("{:18} {:>12.0f} {}/s  {:>12.0f} moves/s  ({} thread{}, state {} bytes; {:.0f} {}/s in CPU time)\n",
-                                 n, hps, total.unit, mps, *threads, *threads > 1 ? "s" : "", total.state_bytes, per_cpu, total.unit);
+        std::cout << fmt::format(
+            "{:18} {:>12.0f} {}/s  {:>12.0f} moves/s  ({} thread{}, state {} bytes; {:.0f} {}/s in CPU time)\n", n, hps,
+            total.unit, mps, *threads, *threads > 1 ? "s" : "", total.state_bytes, per_cpu, total.unit);
     }
     if (*json_out) std::cout << out.dump(2) << "\n";
   });

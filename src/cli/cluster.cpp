@@ -216,7 +216,8 @@ bool run(const Work& w) {
           send(0, kDone, "");
           // Polling with sleeps: a blocking receive spins a core in Open MPI,
           // taking it from the ranks still playing on the same machine.
-          while (!(poll(&from, &tag, &bytes) && tag == kFinal)) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+          while (!(poll(&from, &tag, &bytes) && tag == kFinal))
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
           break;
         }
         if (dones == R - 1) {

@@ -1,16 +1,15 @@
 #include "cli/common.h"
 
-#include <algorithm>
-#include <cmath>
-
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "core/error.h"
 #include "core/text.h"
@@ -155,7 +154,8 @@ std::string move_values_text(const AnyState& st, int seat, const GameEntry& g, c
   for (const auto& [move, v] : values) w = std::max(w, (words.emplace_back(st.move_words(seat, move))).size());
   for (size_t i = 0; i < values.size(); ++i) {
     const auto at = std::find(legal.begin(), legal.end(), values[i].first);
-    out += fmt::format("  {:>4}  {:<{}}  {:+.3f}\n", fmt::format("{})", at - legal.begin() + 1), words[i], w, values[i].second);
+    out += fmt::format("  {:>4}  {:<{}}  {:+.3f}\n", fmt::format("{})", at - legal.begin() + 1), words[i], w,
+                       values[i].second);
   }
   return out;
 }
@@ -164,13 +164,15 @@ std::string hint_text(const AnyState& st, int seat, const GameEntry& g, const Bo
   const ExpectedValues ev = expected_values(st, seat, seed, coach_options(budget));
   if (ev.moves.empty()) return "No values: the time allowed ran out before the first deal was solved.\n";
   // In the game's own unit, as a solver's values are (value_unit).
-  const std::string unit = ev.unit == "pips" ? "pips for your side this hand (the other players' penalty pips less yours)"
-                                             : value_unit(g, "pimc", st);
+  const std::string unit = ev.unit == "pips"
+                               ? "pips for your side this hand (the other players' penalty pips less yours)"
+                               : value_unit(g, "pimc", st);
   std::string out =
       ev.samples > 0
-          ? fmt::format("Expected values over {} deals consistent with what you can see, each solved, in {}; larger is "
-                        "better:\n",
-                        ev.samples, unit)
+          ? fmt::format(
+                "Expected values over {} deals consistent with what you can see, each solved, in {}; larger is "
+                "better:\n",
+                ev.samples, unit)
           : fmt::format("Expected values by {} from what you can see, in {}; larger is better:\n", ev.method, unit);
   const auto legal = st.legal_moves(seat);
   // Each move by its number in the list and in words, the values in a column.
@@ -205,7 +207,8 @@ std::string eta_text(uint64_t done, uint64_t total, double elapsed) {
   // Nothing finished yet: no rate to go by.
   if (done == 0 || elapsed <= 0) return "estimating...";
   const double left = elapsed / static_cast<double>(done) * static_cast<double>(total - std::min(done, total));
-  if (left >= 3600) return fmt::format("{:.0f}h{:02.0f}m left", std::floor(left / 3600), std::floor(std::fmod(left, 3600) / 60));
+  if (left >= 3600)
+    return fmt::format("{:.0f}h{:02.0f}m left", std::floor(left / 3600), std::floor(std::fmod(left, 3600) / 60));
   if (left >= 60) return fmt::format("{:.0f}m{:02.0f}s left", std::floor(left / 60), std::fmod(left, 60));
   return fmt::format("{:.0f}s left", left);
 }
@@ -219,7 +222,8 @@ void Progress::update(uint64_t done) {
   const int width = 30;
   const int fill = static_cast<int>(frac * width);
   const double el = now_s() - start_;
-  std::fprintf(stderr, "\r%s [%s%s] %llu/%llu  %s ", label_.c_str(), std::string(static_cast<size_t>(fill), '#').c_str(),
+  std::fprintf(stderr, "\r%s [%s%s] %llu/%llu  %s ", label_.c_str(),
+               std::string(static_cast<size_t>(fill), '#').c_str(),
                std::string(static_cast<size_t>(width - fill), '.').c_str(), static_cast<unsigned long long>(done),
                static_cast<unsigned long long>(total_), eta_text(done, total_, el).c_str());
   std::fflush(stderr);

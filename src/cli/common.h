@@ -100,7 +100,8 @@ inline int64_t number_after(std::string_view s, std::string_view key) {
   if (at == std::string_view::npos) return -1;
   int64_t v = 0;
   bool any = false;
-  for (size_t i = at + key.size(); i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, any = true) v = v * 10 + (s[i] - '0');
+  for (size_t i = at + key.size(); i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, any = true)
+    v = v * 10 + (s[i] - '0');
   return any ? v : -1;
 }
 

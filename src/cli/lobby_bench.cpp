@@ -4,7 +4,6 @@
 // pace (a public table opens, a seat is taken, a full table leaves) and
 // measures, for every change and every watcher, the time from the change
 // to its arrival at the watcher.
-#include <utility>  // before Boost.Asio, which uses std::exchange without it
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -18,6 +17,7 @@
 #include <mutex>
 #include <set>
 #include <thread>
+#include <utility>  // before Boost.Asio, which uses std::exchange without it
 
 #include "cli/common.h"
 #include "server/net.h"
@@ -32,7 +32,8 @@ using tcp = net::ip::tcp;
 using nlohmann::json;
 
 int64_t wall_us() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
 }
 
 // A watcher notes, for each change, its delay (now - the message's at_us),
@@ -46,14 +47,14 @@ struct LobbyWatcher : std::enable_shared_from_this<LobbyWatcher> {
   int64_t version = -1;
   explicit LobbyWatcher(net::io_context& ioc) : ws(net::make_strand(ioc)) {}
   void start(unsigned short port) {
-    beast::get_lowest_layer(ws).async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port),
-                                              [self = shared_from_this()](beast::error_code ec) {
-                                                if (ec) return void(self->failed = true);
-                                                self->ws.async_handshake("127.0.0.1", "/ws/lobby", [self](beast::error_code ec2) {
-                                                  if (ec2) return void(self->failed = true);
-                                                  self->read();
-                                                });
-                                              });
+    beast::get_lowest_layer(ws).async_connect(
+        tcp::endpoint(net::ip::make_address("127.0.0.1"), port), [self = shared_from_this()](beast::error_code ec) {
+          if (ec) return void(self->failed = true);
+          self->ws.async_handshake("127.0.0.1", "/ws/lobby", [self](beast::error_code ec2) {
+            if (ec2) return void(self->failed = true);
+            self->read();
+          });
+        });
   }
   void read() {
     ws.async_read(buf, [self = shared_from_this()](beast::error_code ec, size_t) {
@@ -79,14 +80,17 @@ struct LobbyWatcher : std::enable_shared_from_this<LobbyWatcher> {
 }  // namespace
 
 void add_lobby_bench(CLI::App& app) {
-  auto* cmd = app.add_subcommand("lobby-bench", "Load-test the lobby's feed: how long a change takes to reach every watcher");
+  auto* cmd =
+      app.add_subcommand("lobby-bench", "Load-test the lobby's feed: how long a change takes to reach every watcher");
   auto watchers = std::make_shared<int>(1000);
   auto changes = std::make_shared<int>(300);
   auto rate = std::make_shared<double>(50);
   auto threads = std::make_shared<int>(2);
   auto rounds = std::make_shared<int>(50);
   auto as_json = std::make_shared<bool>(false);
-  cmd->add_option("--watchers", *watchers, "Lobby watchers (WebSockets on /ws/lobby)")->check(CLI::Range(1, 20000))->capture_default_str();
+  cmd->add_option("--watchers", *watchers, "Lobby watchers (WebSockets on /ws/lobby)")
+      ->check(CLI::Range(1, 20000))
+      ->capture_default_str();
   cmd->add_option("--changes", *changes, "Lobby changes to make")->check(CLI::Range(1, 100000))->capture_default_str();
   cmd->add_option("--rate", *rate, "Changes per second")->check(CLI::Range(0.1, 10000.0))->capture_default_str();
   cmd->add_option("--threads", *threads, "Server network threads (the watchers get as many of their own)")
@@ -128,8 +132,11 @@ void add_lobby_bench(CLI::App& app) {
       auto waiting = [&] {
         return std::count_if(ws.begin(), ws.end(), [](const auto& w) { return !w->ready && !w->failed; });
       };
-      while (waiting() > 0 && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      if (!*as_json) std::cerr << fmt::format("lobby-bench: {} watchers connected; {} changes at {}/s\n", *watchers, *changes, *rate);
+      while (waiting() > 0 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      if (!*as_json)
+        std::cerr << fmt::format("lobby-bench: {} watchers connected; {} changes at {}/s\n", *watchers, *changes,
+                                 *rate);
       // The changes: a public table of two open seats opens (1), both seats
       // are taken (2, and the full table leaves the lobby: 3).
       const auto t0 = std::chrono::steady_clock::now();
@@ -138,14 +145,16 @@ void add_lobby_bench(CLI::App& app) {
       for (int i = 0; i < *changes; ++i) {
         std::this_thread::sleep_until(t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(step * i));
         if (open_table.empty()) {
-          open_table = srv.hub()
-                           .create({{"game", "latin"}, {"seats", {"human", "open", "bot:casual", "open"}}, {"public", true}})
-                           .at("id");
+          open_table =
+              srv.hub()
+                  .create({{"game", "latin"}, {"seats", {"human", "open", "bot:casual", "open"}}, {"public", true}})
+                  .at("id");
         } else {
           const json r = srv.hub().sit(open_table, json::object());
           if (r.at("seat") == 3) open_table.clear();
         }
-        if (!*as_json && (i + 1) % 50 == 0) std::cerr << fmt::format("\r  {}/{} changes", i + 1, *changes) << std::flush;
+        if (!*as_json && (i + 1) % 50 == 0)
+          std::cerr << fmt::format("\r  {}/{} changes", i + 1, *changes) << std::flush;
       }
       // Every watcher's last change (bounded).
       const int64_t want = *changes;
@@ -158,8 +167,10 @@ void add_lobby_bench(CLI::App& app) {
       // until all four hold a seat at one table.
       for (int r = 0; r < *rounds; ++r) {
         std::vector<std::string> keys;
-        for (int i = 0; i < 4; ++i) keys.push_back(srv.hub().create_player({{"name", fmt::format("Bench {}", i)}}).at("key"));
-        for (int i = 0; i < 3; ++i) srv.hub().quickmatch_join({{"key", keys[static_cast<size_t>(i)]}, {"game", "latin"}});
+        for (int i = 0; i < 4; ++i)
+          keys.push_back(srv.hub().create_player({{"name", fmt::format("Bench {}", i)}}).at("key"));
+        for (int i = 0; i < 3; ++i)
+          srv.hub().quickmatch_join({{"key", keys[static_cast<size_t>(i)]}, {"game", "latin"}});
         const auto q0 = std::chrono::steady_clock::now();
         srv.hub().quickmatch_join({{"key", keys[3]}, {"game", "latin"}});
         std::set<std::string> tables;
@@ -184,12 +195,28 @@ void add_lobby_bench(CLI::App& app) {
     for (const char* ext : {"", "-wal", "-shm", ".lock"}) fs::remove(db.string() + ext);
     std::sort(all.begin(), all.end());
     std::sort(qm_ms.begin(), qm_ms.end());
-    auto qpct = [&](double q) { return qm_ms.empty() ? 0.0 : qm_ms[std::min(qm_ms.size() - 1, static_cast<size_t>(static_cast<double>(qm_ms.size()) * q))]; };
-    auto pct = [&](double q) { return all.empty() ? 0.0 : all[std::min(all.size() - 1, static_cast<size_t>(static_cast<double>(all.size()) * q))]; };
-    const json out{{"watchers", *watchers}, {"changes", *changes},   {"rate", *rate},       {"delivered", got},
-                   {"expected", static_cast<int64_t>(*watchers) * *changes}, {"gaps", gaps}, {"incomplete_watchers", failed},
-                   {"p50_ms", pct(0.5)},   {"p99_ms", pct(0.99)},   {"max_ms", all.empty() ? 0.0 : all.back()},
-                   {"seconds", seconds}, {"quickmatch_rounds", qm_ms.size()}, {"quickmatch_p50_ms", qpct(0.5)},
+    auto qpct = [&](double q) {
+      return qm_ms.empty()
+                 ? 0.0
+                 : qm_ms[std::min(qm_ms.size() - 1, static_cast<size_t>(static_cast<double>(qm_ms.size()) * q))];
+    };
+    auto pct = [&](double q) {
+      return all.empty() ? 0.0
+                         : all[std::min(all.size() - 1, static_cast<size_t>(static_cast<double>(all.size()) * q))];
+    };
+    const json out{{"watchers", *watchers},
+                   {"changes", *changes},
+                   {"rate", *rate},
+                   {"delivered", got},
+                   {"expected", static_cast<int64_t>(*watchers) * *changes},
+                   {"gaps", gaps},
+                   {"incomplete_watchers", failed},
+                   {"p50_ms", pct(0.5)},
+                   {"p99_ms", pct(0.99)},
+                   {"max_ms", all.empty() ? 0.0 : all.back()},
+                   {"seconds", seconds},
+                   {"quickmatch_rounds", qm_ms.size()},
+                   {"quickmatch_p50_ms", qpct(0.5)},
                    {"quickmatch_p99_ms", qpct(0.99)}};
     if (*as_json) {
       std::cout << out.dump() << "\n";

@@ -1,18 +1,18 @@
 // boneyard play NAME: a terminal game for a person (or bots, with --watch).
+#include "cli/play.h"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <future>
-#include <thread>
-#include <unistd.h>
-
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "cli/common.h"
-#include "cli/play.h"
 #include "core/text.h"
 #include "record/session.h"
 
@@ -28,7 +28,8 @@ std::string scores_text(const AnyState& st, const std::string& family) {
   const nlohmann::json o = st.options();
   if (family == "dice-and-dominoes" && !st.terminal())
     line = fmt::format("Chips (the next hand's ante of {} already paid):", o.value("ante", 1));
-  for (int sd = 0; sd < st.num_sides(); ++sd) line += fmt::format("{}{}: {}", sd ? "   " : " ", st.side_name(sd), sc[static_cast<size_t>(sd)]);
+  for (int sd = 0; sd < st.num_sides(); ++sd)
+    line += fmt::format("{}{}: {}", sd ? "   " : " ", st.side_name(sd), sc[static_cast<size_t>(sd)]);
   return line + "\n";
 }
 
@@ -85,9 +86,10 @@ std::string bare_bid(const std::string& line) {
   const auto x = parse_whole<int>(line);
   if (x && *x >= 30 && *x <= 42) return fmt::format("bid:{}", *x);
   if (x && *x >= 84 && *x % 42 == 0 && *x / 42 <= 100) return fmt::format("bid:{}marks", *x / 42);
-  throw Error(fmt::format("{} is no bid: bid 30 to 42 points, or marks as 84, 126, ... (42 points a mark); "
-                          "#{} picks move {} of the list",
-                          line, line, line));
+  throw Error(
+      fmt::format("{} is no bid: bid 30 to 42 points, or marks as 84, 126, ... (42 points a mark); "
+                  "#{} picks move {} of the list",
+                  line, line, line));
 }
 
 bool is_bidding(const std::vector<std::string>& legal) {
@@ -101,7 +103,8 @@ bool big_bid(const std::string& move) {
   const std::string t = lower_trim(move);
   if (t.rfind("bid", 0) != 0) return false;
   std::string digits;
-  for (char ch : t) if (ch >= '0' && ch <= '9') digits += ch;
+  for (char ch : t)
+    if (ch >= '0' && ch <= '9') digits += ch;
   return t.find("mark") != std::string::npos || digits == "42";
 }
 
@@ -146,7 +149,12 @@ size_t tricks_done(const AnyState& st) {
 class Game {
  public:
   Game(const PlayConfig& c, Session& s, std::vector<std::unique_ptr<AnyBot>>& bots, RecordFile* record, Terminal& io)
-      : c_(c), s_(s), bots_(bots), record_(record), io_(io), g_(s.entry()),
+      : c_(c),
+        s_(s),
+        bots_(bots),
+        record_(record),
+        io_(io),
+        g_(s.entry()),
         viewer_(c.watch ? (c.seat_given ? c.seat : -1) : c.seat) {}
   void run();
 
@@ -175,7 +183,7 @@ class Game {
   const int viewer_;  // whose view is shown: the person's seat, or -1 for a watcher of every hand
   std::string printed_;
   bool brief_ = false, quit_ = false;
-  int bot_draws_ = 0;  // draws by the seat to act, not yet shown
+  int bot_draws_ = 0;                                  // draws by the seat to act, not yet shown
   std::vector<int> passes_ = std::vector<int>(16, 0);  // passes per seat this hand (line games' summary)
 };
 
@@ -192,7 +200,8 @@ std::string Game::passes_text() {
 
 std::string Game::move_list(int seat, const std::vector<std::string>& legal) const {
   std::vector<std::string> items;
-  for (size_t i = 0; i < legal.size(); ++i) items.push_back(fmt::format("{}) {}", i + 1, s_.state().move_words(seat, legal[i])));
+  for (size_t i = 0; i < legal.size(); ++i)
+    items.push_back(fmt::format("{}) {}", i + 1, s_.state().move_words(seat, legal[i])));
   return wrap_items(items, "Your moves:  ", "  ", io_.width, "  ");
 }
 
@@ -298,11 +307,13 @@ void Game::bot_turn(int k, const Actor& a) {
     ++bot_draws_;
     return;
   }
-  std::string what = m == "draw" ? fmt::format("draws {}", count_of(bot_draws_ + 1, "tile", "tiles")) : before->move_words(k, m);
+  std::string what =
+      m == "draw" ? fmt::format("draws {}", count_of(bot_draws_ + 1, "tile", "tiles")) : before->move_words(k, m);
   // Tiles laid face down stay hidden from the other seats: only their number shows.
   if (a.kind == Actor::Simultaneous && viewer_ >= 0 && viewer_ != k) {
     const int n = 1 + static_cast<int>(std::count(m.begin(), m.end(), ','));
-    what = g_.family == "dice-and-dominoes" ? fmt::format("lays {} face down", count_of(n, "tile", "tiles")) : "has chosen";
+    what = g_.family == "dice-and-dominoes" ? fmt::format("lays {} face down", count_of(n, "tile", "tiles"))
+                                            : "has chosen";
   }
   bot_draws_ = 0;
   if (m == "pass") ++passes_[static_cast<size_t>(k)];
@@ -321,7 +332,7 @@ void Game::run() {
   AnyState& st = s_.state();
   const int n = st.num_seats();
   say(fmt::format("{}: {} (seed {}).\n{}\n", g_.name, g_.summary, c_.seed,
-                  !c_.watch          ? fmt::format("You are seat {}. Type help for commands.", c_.seat)
+                  !c_.watch      ? fmt::format("You are seat {}. Type help for commands.", c_.seat)
                   : viewer_ >= 0 ? fmt::format("Watching the bots as seat {} sees the table.", viewer_)
                                  : "Watching the bots."));
   for (int k = 0; k < n; ++k)
@@ -332,8 +343,10 @@ void Game::run() {
     step();
     const Actor a = st.actor();
     if (a.kind == Actor::Chance) {
-      if (deal_i < c_.deal.size()) s_.chance(c_.deal[deal_i++]);
-      else s_.chance();
+      if (deal_i < c_.deal.size())
+        s_.chance(c_.deal[deal_i++]);
+      else
+        s_.chance();
       // The watcher sees each hand's deal as it starts.
       if (c_.watch && st.actor().kind != Actor::Chance && !st.terminal() && deal_shown != st.hands().size()) {
         deal_shown = st.hands().size();
@@ -342,8 +355,10 @@ void Game::run() {
     } else {
       for (int k = 0; k < n && !quit_; ++k) {
         if (!a.acts(k)) continue;
-        if (bots_[static_cast<size_t>(k)]) bot_turn(k, a);
-        else quit_ = !human_turn(k);
+        if (bots_[static_cast<size_t>(k)])
+          bot_turn(k, a);
+        else
+          quit_ = !human_turn(k);
         if (a.kind == Actor::Seat || bot_draws_) break;
       }
       // A simultaneous round resolves once everyone has chosen: show the
@@ -445,19 +460,22 @@ void play_game(const PlayConfig& c, Session& s, std::vector<std::unique_ptr<AnyB
 void add_play(CLI::App& app) {
   auto* cmd = app.add_subcommand("play", "Play a game in the terminal against bots (or watch bots play)");
   auto c = std::make_shared<PlayConfig>();
-  cmd->add_option("name", c->name, "Game or preset, e.g. latin, dominican-patio, jamaica (see `boneyard rules`)")->required();
+  cmd->add_option("name", c->name, "Game or preset, e.g. latin, dominican-patio, jamaica (see `boneyard rules`)")
+      ->required();
   cmd->add_option("--option,-o", c->options, "Rule option key=value over the preset (repeatable)");
   add_seed_option(cmd, c->seed_text, "Seed of the game's random generator, 0 to 2^64-1 (default: from the clock)");
   cmd->add_option("--seat", c->seat, "Your seat (default 0); with --watch, watch as that seat sees the table");
   cmd->add_option("--bots", c->bots, "Bots for the other seats, comma list cycled over them (default greedy)");
   cmd->add_flag("--watch", c->watch, "Bots play every seat; you watch");
   cmd->add_option("--pace", c->pace,
-                  fmt::format("--watch: seconds between moves (default {} on a terminal, 0 when the output is piped)", kWatchPace))
+                  fmt::format("--watch: seconds between moves (default {} on a terminal, 0 when the output is piped)",
+                              kWatchPace))
       ->check(CLI::Range(0.0, 60.0));
   cmd->add_flag("--step", c->step, "--watch: wait for Enter after each move (q stops)");
   cmd->add_option("--record", c->record_dir, "Write the game record (JSON) into this folder");
   add_bot_budget(cmd, c->budget);
-  cmd->add_option("--deal", c->deal, "Explicit chance outcome(s) for the first chance events, e.g. a deal (repeatable)");
+  cmd->add_option("--deal", c->deal,
+                  "Explicit chance outcome(s) for the first chance events, e.g. a deal (repeatable)");
   cmd->callback([c, cmd] {
     c->seed = cmd->count("--seed") == 0 ? default_seed() : parse_seed(c->seed_text);
     c->seat_given = cmd->count("--seat") > 0;

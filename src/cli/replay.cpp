@@ -50,7 +50,8 @@ std::string record_text(std::string path, int game) {
   }
   if (game < 0) {
     if (lines.size() == 1) return lines[0];
-    throw Error(fmt::format("'{}' holds {} games: pick one with --game K or {}:K (K from 0)", path, lines.size(), path));
+    throw Error(
+        fmt::format("'{}' holds {} games: pick one with --game K or {}:K (K from 0)", path, lines.size(), path));
   }
   if (static_cast<size_t>(game) >= lines.size())
     throw Error(fmt::format("'{}' holds {} games (0 to {}); there is no game {}", path, lines.size(),
@@ -79,9 +80,13 @@ void add_replay(CLI::App& app) {
     const nlohmann::json rec = parse_record_text(record_text(*file, *game));
     const Session verified = Session::from_record(rec);  // throws on any mismatch
     if (*json_out) {
-      std::cout << nlohmann::json{{"file", *file}, {"game", verified.entry().name}, {"events", verified.events().size()},
-                                  {"hands", verified.state().hands().size()}, {"scores", verified.state().scores()},
-                                  {"over", verified.state().terminal()}, {"verified", true}}
+      std::cout << nlohmann::json{{"file", *file},
+                                  {"game", verified.entry().name},
+                                  {"events", verified.events().size()},
+                                  {"hands", verified.state().hands().size()},
+                                  {"scores", verified.state().scores()},
+                                  {"over", verified.state().terminal()},
+                                  {"verified", true}}
                        .dump(2)
                 << "\n";
       return;
@@ -96,8 +101,9 @@ void add_replay(CLI::App& app) {
     for (size_t i = 0; i < events.size(); ++i) {
       const auto& e = events[i];
       if (*step) {
-        std::cout << "\n" << s.state().render(*seat) << fmt::format("[event {}/{}] Enter to go on, q to quit: ", i + 1, events.size())
-                  << std::flush;
+        std::cout << "\n"
+                  << s.state().render(*seat)
+                  << fmt::format("[event {}/{}] Enter to go on, q to quit: ", i + 1, events.size()) << std::flush;
         std::string line;
         if (!std::getline(std::cin, line) || line == "q") return;
       }
@@ -112,16 +118,22 @@ void add_replay(CLI::App& app) {
       }
       s.apply_event(e);
       if (!*quiet) {
-        if (e.chance) std::cout << "  chance: " << (*seat >= 0 ? "(hidden from seat " + std::to_string(*seat) + ")" : e.text) << "\n";
-        else std::cout << fmt::format("  seat {}{}: {}\n", e.seat,
-                                      s.players()[static_cast<size_t>(e.seat)].empty() ? "" : " (" + s.players()[static_cast<size_t>(e.seat)] + ")",
-                                      said);
+        if (e.chance)
+          std::cout << "  chance: " << (*seat >= 0 ? "(hidden from seat " + std::to_string(*seat) + ")" : e.text)
+                    << "\n";
+        else
+          std::cout << fmt::format("  seat {}{}: {}\n", e.seat,
+                                   s.players()[static_cast<size_t>(e.seat)].empty()
+                                       ? ""
+                                       : " (" + s.players()[static_cast<size_t>(e.seat)] + ")",
+                                   said);
       }
       while (hands < s.state().hands().size()) {
         std::cout << s.state().hands()[hands++].text << "\n";
         std::string sc = "  score:";
         const auto scores = s.state().scores();
-        for (int sd = 0; sd < s.state().num_sides(); ++sd) sc += fmt::format(" {}: {}", s.state().side_name(sd), scores[static_cast<size_t>(sd)]);
+        for (int sd = 0; sd < s.state().num_sides(); ++sd)
+          sc += fmt::format(" {}: {}", s.state().side_name(sd), scores[static_cast<size_t>(sd)]);
         std::cout << sc << "\n";
       }
     }
@@ -133,11 +145,12 @@ void add_replay(CLI::App& app) {
     else if (*quiet) {
       std::string sc = "Game over. Final score:";
       const auto scores = s.state().scores();
-      for (int sd = 0; sd < s.state().num_sides(); ++sd) sc += fmt::format(" {}: {}", s.state().side_name(sd), scores[static_cast<size_t>(sd)]);
+      for (int sd = 0; sd < s.state().num_sides(); ++sd)
+        sc += fmt::format(" {}: {}", s.state().side_name(sd), scores[static_cast<size_t>(sd)]);
       std::cout << sc << "\n";
     }
     std::cout << "Replay verified: every move legal; every hand's winner, points and detail, and the scores and "
-                   "result, as recorded (docs/records.md).\n";
+                 "result, as recorded (docs/records.md).\n";
   });
 }
 

@@ -37,8 +37,12 @@ void add_rules(CLI::App& app) {
       if (!name->empty() && g.name != *name) continue;
       const nlohmann::json d = g.describe();
       if (*json_out) {
-        all.push_back({{"name", g.name}, {"family", g.family}, {"summary", g.summary}, {"sources", g.sources},
-                       {"bots", all_bots(g)}, {"options", d.value("options", nlohmann::json::object())},
+        all.push_back({{"name", g.name},
+                       {"family", g.family},
+                       {"summary", g.summary},
+                       {"sources", g.sources},
+                       {"bots", all_bots(g)},
+                       {"options", d.value("options", nlohmann::json::object())},
                        {"catalogue", d.value("catalogue", nlohmann::json::object())},
                        {"explain", d.value("explain", nlohmann::json::object())}});
         continue;
@@ -70,21 +74,24 @@ void add_rules(CLI::App& app) {
           const std::string now = options.contains(k) ? value_text(options[k]) : "";
           text += fmt::format("\n  {} = {}: {}\n", k, now.empty() ? "(none)" : now, e.value("about", value_text(cat)));
           const nlohmann::json vals = e.value("values", nlohmann::json::object());
-          if (vals.contains(now)) text += fmt::format("      {}: {}  <- this preset\n", now, vals[now].get<std::string>());
+          if (vals.contains(now))
+            text += fmt::format("      {}: {}  <- this preset\n", now, vals[now].get<std::string>());
           for (const auto& [v, words] : vals.items())
             if (v != now) text += fmt::format("      {}: {}\n", v, words.get<std::string>());
           if (vals.empty() && cat.is_string()) text += fmt::format("      values: {}\n", cat.get<std::string>());
         }
         std::cout << wrap_text(text, terminal_width());
         std::cout << wrap_text(
-            fmt::format("  bots: {} (search bots take --think-ms, --iterations, --bot-threads; omniscient sees every hand)\n",
-                        fmt::join(all_bots(g), ", ")),
+            fmt::format(
+                "  bots: {} (search bots take --think-ms, --iterations, --bot-threads; omniscient sees every hand)\n",
+                fmt::join(all_bots(g), ", ")),
             terminal_width());
       }
     }
     if (!name->empty() && all.empty() && *json_out) find_game(*name);  // throws with the list
     if (!name->empty() && !*json_out) find_game(*name);
-    if (*json_out) std::cout << all.dump(2) << "\n";
+    if (*json_out)
+      std::cout << all.dump(2) << "\n";
     else if (name->empty())
       std::cout << "\nOverride any option: boneyard play latin --option target=100 --option bonuses=capicua_25\n";
   });

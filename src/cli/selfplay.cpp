@@ -39,9 +39,14 @@ struct SelfplayConfig {
 const char* kManifest = "manifest.json";
 
 nlohmann::json settings_json(const SelfplayConfig& c) {
-  return {{"game", c.name},         {"options", c.options},         {"bots", c.bots},
-          {"games", c.games},       {"seed", c.seed},               {"think_ms", c.budget.think_ms},
-          {"iterations", c.budget.iterations}, {"bot_threads", c.budget.threads}};
+  return {{"game", c.name},
+          {"options", c.options},
+          {"bots", c.bots},
+          {"games", c.games},
+          {"seed", c.seed},
+          {"think_ms", c.budget.think_ms},
+          {"iterations", c.budget.iterations},
+          {"bot_threads", c.budget.threads}};
 }
 
 void settings_from_json(SelfplayConfig& c, const nlohmann::json& j) {
@@ -88,13 +93,15 @@ ShardScan scan_shards(const std::string& dir) {
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string f = e.path().filename().string();
-    if (f.rfind("shard-", 0) == 0 && f.size() > 10 && f.substr(f.size() - 10) == ".jsonl.zst") files.push_back(e.path());
+    if (f.rfind("shard-", 0) == 0 && f.size() > 10 && f.substr(f.size() - 10) == ".jsonl.zst")
+      files.push_back(e.path());
   }
   std::sort(files.begin(), files.end());
   for (const auto& p : files) {
     const ZstdLines z = read_zstd_lines(p.string());
     if (z.valid_bytes < z.file_bytes) {
-      std::cerr << fmt::format("{}: dropping a game cut off at byte {} (of {})\n", p.string(), z.valid_bytes, z.file_bytes);
+      std::cerr << fmt::format("{}: dropping a game cut off at byte {} (of {})\n", p.string(), z.valid_bytes,
+                               z.file_bytes);
       fs::resize_file(p, z.valid_bytes);
     }
     auto& v = r.shards[p.filename().string()];
@@ -149,7 +156,8 @@ void run_selfplay(SelfplayConfig& c) {
   const OptionList opts = parse_options(c.options);
   Session probe(c.name, opts, 0);
   if (static_cast<int>(list.size()) > probe.state().num_seats())
-    throw Error(fmt::format("--bots lists {} bots but {} has {} seats", list.size(), c.name, probe.state().num_seats()));
+    throw Error(
+        fmt::format("--bots lists {} bots but {} has {} seats", list.size(), c.name, probe.state().num_seats()));
   install_stop_handlers();
 
   auto manifest_json = [&](bool complete) {
@@ -161,8 +169,9 @@ void run_selfplay(SelfplayConfig& c) {
     }
     return nlohmann::json{{"format", "boneyard-selfplay"},
                           {"settings", settings_json(c)},
-                          {"seeds", "game k has seed mix_seed(seed, k) (its record's \"seed\") and the bots of --bots "
-                                    "rotated k seats; each record's \"selfplay\".\"index\" is k"},
+                          {"seeds",
+                           "game k has seed mix_seed(seed, k) (its record's \"seed\") and the bots of --bots "
+                           "rotated k seats; each record's \"selfplay\".\"index\" is k"},
                           {"parts", part + 1},
                           {"complete", complete},
                           {"games_written", total},
@@ -202,8 +211,8 @@ void run_selfplay(SelfplayConfig& c) {
   bar.finish();
   write_file_atomically(manifest.string(), manifest_json(finished));
   if (!finished) {
-    std::cerr << fmt::format("Interrupted (signal {}) after {} of {} games; --resume {} goes on.\n", stop_signal(), count,
-                             c.games, c.out);
+    std::cerr << fmt::format("Interrupted (signal {}) after {} of {} games; --resume {} goes on.\n", stop_signal(),
+                             count, c.games, c.out);
     die_of_stop_signal();
   }
   std::cout << fmt::format("{} games of {} in {} shard{} under {} (manifest: {})\n", count, c.name, scan.shards.size(),
@@ -229,8 +238,10 @@ void add_selfplay(CLI::App& app) {
                   "Go on with the interrupted run in this folder (its settings; games written are kept)");
   cmd->callback([c, cmd, resume_dir] {
     if (!resume_dir->empty()) {
-      for (const char* opt : {"name", "--bots", "--games", "--seed", "--option", "--think-ms", "--iterations", "--bot-threads"})
-        if (cmd->count(opt)) throw Error(fmt::format("--resume takes the run's settings from its manifest; leave out {}", opt));
+      for (const char* opt :
+           {"name", "--bots", "--games", "--seed", "--option", "--think-ms", "--iterations", "--bot-threads"})
+        if (cmd->count(opt))
+          throw Error(fmt::format("--resume takes the run's settings from its manifest; leave out {}", opt));
       if (!c->out.empty() && c->out != *resume_dir) throw Error("--resume and --out name different folders");
       c->out = *resume_dir;
       c->resume = true;

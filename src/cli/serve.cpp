@@ -23,7 +23,8 @@ void add_serve(CLI::App& app) {
                   "'none' serves no files)");
   cmd->add_option("--threads", cfg->io_threads, "Network threads")->capture_default_str();
   cmd->add_option("--bot-pipeline", cfg->hub.bot_pipeline,
-                  "Cheap bots' moves between decision and broadcast, at most; under load the next bot waits before it thinks (0: no cap)")
+                  "Cheap bots' moves between decision and broadcast, at most; under load the next bot waits before it "
+                  "thinks (0: no cap)")
       ->check(CLI::Range(0, 1000000))
       ->capture_default_str();
   cmd->add_option("--bot-threads", cfg->hub.bot_threads, "Threads for cheap bots (beginner, casual) (0: one per core)")
@@ -34,25 +35,32 @@ void add_serve(CLI::App& app) {
   cmd->add_option("--strong-per-client", cfg->hub.strong_per_client,
                   "Strong and expert decisions at once for the tables of one address (0: no cap)")
       ->capture_default_str();
-  cmd->add_option("--max-tables", cfg->hub.max_tables, "Live tables at most (finished ones leave memory)")->capture_default_str();
+  cmd->add_option("--max-tables", cfg->hub.max_tables, "Live tables at most (finished ones leave memory)")
+      ->capture_default_str();
   cmd->add_option("--sync", *sync, "SQLite synchronous mode: full (survives power loss) or normal (survives a crash)")
       ->check(CLI::IsMember({"full", "normal"}))
       ->capture_default_str();
-  cmd->add_option("--strong-ms", cfg->hub.strong_ms, "Thinking time of the strong bots per decision")->capture_default_str();
-  cmd->add_option("--expert-ms", cfg->hub.expert_ms, "Thinking time of the expert bots per decision")->capture_default_str();
+  cmd->add_option("--strong-ms", cfg->hub.strong_ms, "Thinking time of the strong bots per decision")
+      ->capture_default_str();
+  cmd->add_option("--expert-ms", cfg->hub.expert_ms, "Thinking time of the expert bots per decision")
+      ->capture_default_str();
   cmd->add_option("--clock-second-ms", cfg->hub.clock_second_ms,
                   "Milliseconds in one second of the turn clock: 1000; less only for tests (the same rules, faster)")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
-  cmd->add_option("--allow-origin", cfg->allow_origins,
-                  "A web origin (https://example.org) whose pages may open WebSockets here, besides this server's own; repeatable");
-  cmd->add_option("--max-connections", cfg->limits.max_connections, "Open connections in total (kept below the descriptor limit)")
+  cmd->add_option(
+      "--allow-origin", cfg->allow_origins,
+      "A web origin (https://example.org) whose pages may open WebSockets here, besides this server's own; repeatable");
+  cmd->add_option("--max-connections", cfg->limits.max_connections,
+                  "Open connections in total (kept below the descriptor limit)")
       ->capture_default_str();
   cmd->add_option("--max-connections-per-address", cfg->limits.max_connections_per_address,
                   "Open connections from one client address")
       ->capture_default_str();
-  cmd->add_option("--create-rate", cfg->limits.create.rate, "New tables per second per client address")->capture_default_str();
-  cmd->add_option("--create-burst", cfg->limits.create.burst, "New tables at once per client address")->capture_default_str();
+  cmd->add_option("--create-rate", cfg->limits.create.rate, "New tables per second per client address")
+      ->capture_default_str();
+  cmd->add_option("--create-burst", cfg->limits.create.burst, "New tables at once per client address")
+      ->capture_default_str();
   cmd->add_option("--think-rate", cfg->limits.think.rate, "Hints, reviews and replays per second per client address")
       ->capture_default_str();
   cmd->add_option("--think-burst", cfg->limits.think.burst, "Hints, reviews and replays at once per client address")
@@ -61,8 +69,9 @@ void add_serve(CLI::App& app) {
                   "Seconds a quick match waits for people before bots fill the empty seats")
       ->check(CLI::Range(0.0, 3600.0))
       ->capture_default_str();
-  cmd->add_option("--rating-period", cfg->hub.rating_period_s,
-                  "Seconds of Glicko-2's rating period: each whole one without a rated game widens a rating's deviation")
+  cmd->add_option(
+         "--rating-period", cfg->hub.rating_period_s,
+         "Seconds of Glicko-2's rating period: each whole one without a rated game widens a rating's deviation")
       ->check(CLI::Range(1.0, 1e9))
       ->capture_default_str();
   cmd->add_option("--claim", cfg->hub.claim_s, "Seconds a seat taken from the lobby waits for its player to connect")
@@ -78,7 +87,8 @@ void add_serve(CLI::App& app) {
       ->capture_default_str();
   cmd->callback([=] {
     cfg->full_sync = *sync == "full";
-    if (cfg->static_dir == "none") cfg->static_dir.clear();
+    if (cfg->static_dir == "none")
+      cfg->static_dir.clear();
     else if (cfg->static_dir.empty()) {
       // The browser app (web/, built into web/dist by scripts/setup.sh): next
       // to the working directory, or to the program's own build folder.
@@ -99,8 +109,9 @@ void add_serve(CLI::App& app) {
     std::signal(SIGPIPE, SIG_IGN);
     server::Server srv(*cfg);
     srv.start();
-    std::cout << fmt::format("boneyard serve: listening on http://{}:{} (database {}{})", cfg->host, srv.port(), cfg->db,
-                             cfg->static_dir.empty() ? std::string(", no static files") : ", app from " + cfg->static_dir)
+    std::cout << fmt::format(
+                     "boneyard serve: listening on http://{}:{} (database {}{})", cfg->host, srv.port(), cfg->db,
+                     cfg->static_dir.empty() ? std::string(", no static files") : ", app from " + cfg->static_dir)
               << std::endl;
     int sig = 0;
     sigwait(&set, &sig);

@@ -4,7 +4,6 @@
 // server's), plays many tables of bots at full speed, and reports each move's
 // latency from its arrival to its broadcast, the server's peak memory and
 // CPU, and whether any move was lost or duplicated.
-#include <utility>  // before Boost.Asio, which uses std::exchange without it
 #include <fmt/format.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -20,6 +19,7 @@
 #include <filesystem>
 #include <iostream>
 #include <thread>
+#include <utility>  // before Boost.Asio, which uses std::exchange without it
 #include <utility>
 
 #include "cli/common.h"
@@ -47,14 +47,14 @@ struct Watcher : std::enable_shared_from_this<Watcher> {
   std::atomic<uint64_t> msgs{0}, repeats{0}, backwards{0};
   explicit Watcher(net::io_context& ioc) : ws(net::make_strand(ioc)) {}
   void start(unsigned short port) {
-    beast::get_lowest_layer(ws).async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port),
-                                              [self = shared_from_this()](beast::error_code ec) {
-                                                if (ec) return self->fail();
-                                                self->ws.async_handshake("127.0.0.1", self->target, [self](beast::error_code ec2) {
-                                                  if (ec2) return self->fail();
-                                                  self->read();
-                                                });
-                                              });
+    beast::get_lowest_layer(ws).async_connect(
+        tcp::endpoint(net::ip::make_address("127.0.0.1"), port), [self = shared_from_this()](beast::error_code ec) {
+          if (ec) return self->fail();
+          self->ws.async_handshake("127.0.0.1", self->target, [self](beast::error_code ec2) {
+            if (ec2) return self->fail();
+            self->read();
+          });
+        });
   }
   void fail() { failed = true; }
   void read() {
@@ -69,8 +69,10 @@ struct Watcher : std::enable_shared_from_this<Watcher> {
       if (s.find("\"type\":\"state\"") != std::string_view::npos) {
         const int64_t v = number_after(s, "\"version\":");
         if (v >= 0) {
-          if (v < self->last) ++self->backwards;
-          else if (v == self->last) ++self->repeats;
+          if (v < self->last)
+            ++self->backwards;
+          else if (v == self->last)
+            ++self->repeats;
           self->last = v;
         }
         if (s.find("\"status\":\"over\"") != std::string_view::npos) {
@@ -87,7 +89,8 @@ struct Watcher : std::enable_shared_from_this<Watcher> {
 };
 
 double cpu_s(const rusage& r) {
-  return static_cast<double>(r.ru_utime.tv_sec + r.ru_stime.tv_sec) + static_cast<double>(r.ru_utime.tv_usec + r.ru_stime.tv_usec) / 1e6;
+  return static_cast<double>(r.ru_utime.tv_sec + r.ru_stime.tv_sec) +
+         static_cast<double>(r.ru_utime.tv_usec + r.ru_stime.tv_usec) / 1e6;
 }
 
 // The load process: reads "PORT THREADS" and one target per line, then an
@@ -151,8 +154,9 @@ int load_process(FILE* in, FILE* out) {
 }  // namespace
 
 void add_serve_bench(CLI::App& app) {
-  auto* cmd = app.add_subcommand("serve-bench",
-                                 "Load-test the game server: tables of bots at full speed in this process, WebSocket watchers in a child process");
+  auto* cmd = app.add_subcommand(
+      "serve-bench",
+      "Load-test the game server: tables of bots at full speed in this process, WebSocket watchers in a child process");
   auto tables = std::make_shared<int>(500);
   auto watchers = std::make_shared<int>(500);
   auto game = std::make_shared<std::string>("latin");
@@ -166,11 +170,16 @@ void add_serve_bench(CLI::App& app) {
   cmd->add_option("--tables", *tables, "Tables of bots, all playing at once")->capture_default_str();
   cmd->add_option("--watchers", *watchers, "WebSocket spectators (spread over the tables)")->capture_default_str();
   cmd->add_option("--game", *game, "Game or preset")->capture_default_str();
-  cmd->add_option("--level", *level, "Bot level")->check(CLI::IsMember({"beginner", "casual", "strong", "expert"}))->capture_default_str();
-  cmd->add_option("--sync", *sync, "SQLite synchronous mode")->check(CLI::IsMember({"full", "normal"}))->capture_default_str();
+  cmd->add_option("--level", *level, "Bot level")
+      ->check(CLI::IsMember({"beginner", "casual", "strong", "expert"}))
+      ->capture_default_str();
+  cmd->add_option("--sync", *sync, "SQLite synchronous mode")
+      ->check(CLI::IsMember({"full", "normal"}))
+      ->capture_default_str();
   cmd->add_option("--threads", *threads, "Server network threads")->capture_default_str();
   cmd->add_option("--bot-threads", *bot_threads, "Bot threads (0: one per core)")->capture_default_str();
-  cmd->add_option("--bot-pipeline", *bot_pipeline, "Bots' moves between decision and broadcast, at most (0: no cap; see serve --help)")
+  cmd->add_option("--bot-pipeline", *bot_pipeline,
+                  "Bots' moves between decision and broadcast, at most (0: no cap; see serve --help)")
       ->check(CLI::Range(0, 1000000))
       ->capture_default_str();
   cmd->add_option("--load-threads", *load_threads, "Threads of the watchers' process")->capture_default_str();
@@ -225,8 +234,8 @@ void add_serve_bench(CLI::App& app) {
       for (int i = 0; i < *tables; ++i) {
         std::vector<std::string> seats(static_cast<size_t>(n), "bot:" + *level);
         seats[0] = "human";
-        json r = srv.hub().create({{"game", *game}, {"seats", seats}, {"bot_delay_ms", 0}, {"drop_delay_ms", 0},
-                                   {"takeover_level", *level}});
+        json r = srv.hub().create(
+            {{"game", *game}, {"seats", seats}, {"bot_delay_ms", 0}, {"drop_delay_ms", 0}, {"takeover_level", *level}});
         ids.push_back(r["id"]);
         specs.push_back(r["spectate"]);
         tokens.push_back(r["tokens"]["0"]);
@@ -279,7 +288,8 @@ void add_serve_bench(CLI::App& app) {
       commits = srv.hub().storage_commits();
       checkpoints = srv.hub().storage_checkpoints();
       // Final versions as the server has them.
-      for (size_t i = 0; i < ids.size(); ++i) final_version.push_back(srv.hub().get(ids[i], specs[i])["version"].get<int64_t>());
+      for (size_t i = 0; i < ids.size(); ++i)
+        final_version.push_back(srv.hub().get(ids[i], specs[i])["version"].get<int64_t>());
       std::fprintf(to, "finish\n");
       std::fflush(to);
       // The server stays up until the load has seen every end.
@@ -307,29 +317,41 @@ void add_serve_bench(CLI::App& app) {
       srv.stop();
       // What the server played in the end (a game cut by the timeout went
       // on until the stop), for the check against the database below.
-      for (size_t i = 0; i < ids.size(); ++i) played.push_back(srv.hub().get(ids[i], specs[i])["version"].get<int64_t>());
+      for (size_t i = 0; i < ids.size(); ++i)
+        played.push_back(srv.hub().get(ids[i], specs[i])["version"].get<int64_t>());
       rusage ru{};
       getrusage(RUSAGE_SELF, &ru);
       auto pct = [](const server::Histogram& v, double q) { return v.quantile(q) / 1000; };
       std::cout << fmt::format(
-          "serve-bench: {} tables of {} bots ({}), {} watchers, {} network + {} bot threads, sqlite synchronous={}\n"
-          "  games finished: {}/{} in {:.1f} s; moves: {} ({:.0f}/s), in {} transactions ({:.1f} writes each); checkpoints: {} in the background, {} finished by the writer, {} whole by the writer\n"
-          "  move arrival -> broadcast: p50 {:.3f} ms, p99 {:.3f} ms, max {:.3f} ms\n"
-          "    of which arrival -> durable: p50 {:.3f} ms, p99 {:.3f} ms (one commit, its fsync included: p50 {:.3f} ms, p99 {:.3f} ms)\n"
-          "    durable -> broadcast starts: p50 {:.3f} ms, p99 {:.3f} ms; the broadcast: p50 {:.3f} ms, p99 {:.3f} ms\n"
-          "  before the arrival, a bot's wait at the gate ({} moves in flight at most): p50 {:.3f} ms, p99 {:.3f} ms\n"
-          "  watchers: {} messages; {} failed, {} missed the end, {} re-sent versions (a join, disconnect or takeover notice: no new event), {} out-of-order versions\n"
-          "  server: peak RSS {:.1f} MiB, CPU {:.1f} s during the games ({:.2f} cores); load process ({} threads): CPU {:.1f} s in all, peak RSS {:.1f} MiB\n",
-          ids.size(), *level, *game, *watchers, c.io_threads,
-          c.hub.bot_threads > 0 ? c.hub.bot_threads : static_cast<int>(std::max(2u, std::thread::hardware_concurrency())), *sync,
-          finished, ids.size(), elapsed, lat.count(), static_cast<double>(lat.count()) / std::max(elapsed, 1e-9), commits,
-          static_cast<double>(ids.size() + lat.count()) / static_cast<double>(std::max<uint64_t>(commits, 1)), checkpoints.background,
-          checkpoints.finished, checkpoints.whole,
-          pct(lat, 0.5), pct(lat, 0.99), lat.max() / 1000, pct(durable, 0.5), pct(durable, 0.99), pct(commit_us, 0.5), pct(commit_us, 0.99),
-          pct(queued, 0.5), pct(queued, 0.99), pct(sending, 0.5), pct(sending, 0.99),
-          c.hub.bot_pipeline, pct(gated, 0.5), pct(gated, 0.99), msgs, failed, incomplete, repeats, backwards,
-          static_cast<double>(ru.ru_maxrss) / 1024, server_cpu, server_cpu / std::max(elapsed, 1e-9), *load_threads, load_cpu,
-          static_cast<double>(load_rss) / 1024)
+                       "serve-bench: {} tables of {} bots ({}), {} watchers, {} network + {} bot threads, sqlite "
+                       "synchronous={}\n"
+                       "  games finished: {}/{} in {:.1f} s; moves: {} ({:.0f}/s), in {} transactions ({:.1f} writes "
+                       "each); checkpoints: {} in the background, {} finished by the writer, {} whole by the writer\n"
+                       "  move arrival -> broadcast: p50 {:.3f} ms, p99 {:.3f} ms, max {:.3f} ms\n"
+                       "    of which arrival -> durable: p50 {:.3f} ms, p99 {:.3f} ms (one commit, its fsync included: "
+                       "p50 {:.3f} ms, p99 {:.3f} ms)\n"
+                       "    durable -> broadcast starts: p50 {:.3f} ms, p99 {:.3f} ms; the broadcast: p50 {:.3f} ms, "
+                       "p99 {:.3f} ms\n"
+                       "  before the arrival, a bot's wait at the gate ({} moves in flight at most): p50 {:.3f} ms, "
+                       "p99 {:.3f} ms\n"
+                       "  watchers: {} messages; {} failed, {} missed the end, {} re-sent versions (a join, disconnect "
+                       "or takeover notice: no new event), {} out-of-order versions\n"
+                       "  server: peak RSS {:.1f} MiB, CPU {:.1f} s during the games ({:.2f} cores); load process ({} "
+                       "threads): CPU {:.1f} s in all, peak RSS {:.1f} MiB\n",
+                       ids.size(), *level, *game, *watchers, c.io_threads,
+                       c.hub.bot_threads > 0 ? c.hub.bot_threads
+                                             : static_cast<int>(std::max(2u, std::thread::hardware_concurrency())),
+                       *sync, finished, ids.size(), elapsed, lat.count(),
+                       static_cast<double>(lat.count()) / std::max(elapsed, 1e-9), commits,
+                       static_cast<double>(ids.size() + lat.count()) /
+                           static_cast<double>(std::max<uint64_t>(commits, 1)),
+                       checkpoints.background, checkpoints.finished, checkpoints.whole, pct(lat, 0.5), pct(lat, 0.99),
+                       lat.max() / 1000, pct(durable, 0.5), pct(durable, 0.99), pct(commit_us, 0.5),
+                       pct(commit_us, 0.99), pct(queued, 0.5), pct(queued, 0.99), pct(sending, 0.5), pct(sending, 0.99),
+                       c.hub.bot_pipeline, pct(gated, 0.5), pct(gated, 0.99), msgs, failed, incomplete, repeats,
+                       backwards, static_cast<double>(ru.ru_maxrss) / 1024, server_cpu,
+                       server_cpu / std::max(elapsed, 1e-9), *load_threads, load_cpu,
+                       static_cast<double>(load_rss) / 1024)
                 << std::flush;
     }
     // Nothing lost, nothing twice: the database, read back (the server is
@@ -356,8 +378,10 @@ void add_serve_bench(CLI::App& app) {
         lost += !ok;
       }
     }
-    std::cout << fmt::format("  tables whose stored events differ from what was played or do not replay: {} ({} games unfinished when the server stopped)\n",
-                             lost, unfinished)
+    std::cout << fmt::format(
+                     "  tables whose stored events differ from what was played or do not replay: {} ({} games "
+                     "unfinished when the server stopped)\n",
+                     lost, unfinished)
               << std::flush;
     for (const char* ext : {"", "-wal", "-shm", ".lock"}) fs::remove(db.string() + ext);
   });

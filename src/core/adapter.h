@@ -1,9 +1,8 @@
 #pragma once
 // GameAdapter<G>: the one implementation of AnyState for every concrete game.
-#include <algorithm>
-
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "core/game.h"
@@ -40,8 +39,10 @@ class GameAdapter final : public AnyState {
   std::string move_words(int seat, std::string_view text) const override {
     check_turn(seat);
     const Move m = s_.parse_move(seat, text);
-    if constexpr (requires { s_.move_words(seat, m); }) return s_.move_words(seat, m);
-    else return s_.move_text(m);
+    if constexpr (requires { s_.move_words(seat, m); })
+      return s_.move_words(seat, m);
+    else
+      return s_.move_text(m);
   }
 
   std::string apply(int seat, std::string_view text) override {

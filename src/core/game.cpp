@@ -8,9 +8,12 @@ namespace boneyard {
 
 std::string to_string(const Actor& a) {
   switch (a.kind) {
-    case Actor::Seat: return fmt::format("seat {} to act", a.seat);
-    case Actor::Chance: return "a chance event (deal, draw or dice) is pending";
-    case Actor::Terminal: return "the game is over";
+    case Actor::Seat:
+      return fmt::format("seat {} to act", a.seat);
+    case Actor::Chance:
+      return "a chance event (deal, draw or dice) is pending";
+    case Actor::Terminal:
+      return "the game is over";
     case Actor::Simultaneous: {
       std::string s = "simultaneous choice, waiting for seats";
       for (int i = 0; i < 16; ++i)
@@ -44,8 +47,7 @@ const GameEntry& find_game(std::string_view name) {
   throw Error(fmt::format("unknown game '{}'; known games: {} (see `boneyard rules`)", name, names));
 }
 
-std::unique_ptr<AnyBot> make_bot(const GameEntry& g, std::string_view bot, uint64_t seed,
-                                 const BotOptions& options) {
+std::unique_ptr<AnyBot> make_bot(const GameEntry& g, std::string_view bot, uint64_t seed, const BotOptions& options) {
   for (const auto& b : g.bots)
     if (b == bot) return g.make_bot(bot, seed);
   for (const auto& b : g.search_bots)

@@ -45,13 +45,12 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "core/error.h"
 #include "core/rng.h"
@@ -108,11 +107,11 @@ class MoveList {
 
 // One finished hand (or round), as every front-end reports it.
 struct HandSummary {
-  int winner_side = -1;              // -1: nobody won the hand
-  std::vector<double> side_points;   // what the hand gave each side (game's own unit)
-  std::string how;                   // "domino", "block", "tie", "set", ...
-  std::string text;                  // for a person: the result, and the hands as it ended where the game shows them
-  std::string detail_json;           // game-specific itemised result (JSON text)
+  int winner_side = -1;             // -1: nobody won the hand
+  std::vector<double> side_points;  // what the hand gave each side (game's own unit)
+  std::string how;                  // "domino", "block", "tie", "set", ...
+  std::string text;                 // for a person: the result, and the hands as it ended where the game shows them
+  std::string detail_json;          // game-specific itemised result (JSON text)
   // Who leads (starts) the next hand, where the game names it (line games:
   // {"seat", "how", ...}, null once the game is over); JSON text, empty: not given.
   std::string next_json;
@@ -221,13 +220,13 @@ struct BenchResult {
 
 // One registered name: a game or one of its presets.
 struct GameEntry {
-  std::string name;     // "latin", "mexican-train", ...
-  std::string family;   // "line", "mexican-train", "texas-42", "dice-and-dominoes"
-  std::string summary;  // one line
-  std::string sources;  // source letters / seed file
+  std::string name;                          // "latin", "mexican-train", ...
+  std::string family;                        // "line", "mexican-train", "texas-42", "dice-and-dominoes"
+  std::string summary;                       // one line
+  std::string sources;                       // source letters / seed file
   std::function<nlohmann::json()> describe;  // options with values, for `rules`
   std::function<std::unique_ptr<AnyState>(const OptionList&, uint64_t seed)> make;
-  std::vector<std::string> bots;             // names accepted by make_bot
+  std::vector<std::string> bots;  // names accepted by make_bot
   std::function<std::unique_ptr<AnyBot>(std::string_view bot, uint64_t seed)> make_bot;
   // The search bots (ismcts, pimc, omniscient), which take a budget.
   std::vector<std::string> search_bots;
@@ -240,7 +239,7 @@ struct GameEntry {
 };
 
 void register_game(GameEntry entry);
-const std::vector<GameEntry>& games();             // every registered name, in order
+const std::vector<GameEntry>& games();              // every registered name, in order
 const GameEntry& find_game(std::string_view name);  // throws Error listing the names
 std::unique_ptr<AnyBot> make_bot(const GameEntry& g, std::string_view bot, uint64_t seed,
                                  const BotOptions& options = {});

@@ -11,7 +11,9 @@ namespace boneyard {
 // `legal_moves(seat)[rng.below(size)]` would pick, applied without listing
 // the moves (same move, same draws from `rng`), for speed.
 template <class G>
-concept HasApplyRandom = requires(typename G::State& s, Rng& rng) { s.apply_random(0, rng); };
+concept HasApplyRandom = requires(typename G::State& s, Rng& rng) {
+  s.apply_random(0, rng);
+};
 
 template <class G>
 void apply_random_move(typename G::State& s, int seat, Rng& rng, MoveList<typename G::Move, G::kMaxMoves>& l) {

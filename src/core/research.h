@@ -62,9 +62,7 @@ struct Step {
 // A small writer over a float buffer: each field in order.
 struct TensorWriter {
   float* p;
-  void zeros(int n) {
-    std::fill(p, p + n, 0.0f);
-  }
+  void zeros(int n) { std::fill(p, p + n, 0.0f); }
   // n zeros with a one at i (none if i is outside 0..n-1).
   void one_hot(int n, int i) {
     zeros(n);

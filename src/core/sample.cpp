@@ -40,7 +40,10 @@ std::vector<int8_t> sample_assignment(const std::vector<Tile>& tiles, const std:
     for (int p = 0; p < places && ok; ++p)
       for (int c = 0; c < capacity[static_cast<size_t>(p)]; ++c, ++k) {
         const int i = order[static_cast<size_t>(k)];
-        if (!((allowed[static_cast<size_t>(i)] >> p) & 1)) { ok = false; break; }
+        if (!((allowed[static_cast<size_t>(i)] >> p) & 1)) {
+          ok = false;
+          break;
+        }
         place[static_cast<size_t>(i)] = static_cast<int8_t>(p);
       }
     if (ok) return place;

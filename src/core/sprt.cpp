@@ -31,8 +31,10 @@ std::vector<double> mle_with_mean(const std::vector<double>& a, const std::vecto
   for (int it = 0; it < 200; ++it) {
     const double mid = lo / 2 + hi / 2;
     if (mid <= lo || mid >= hi) break;
-    if (f(mid) > 0) lo = mid;
-    else hi = mid;
+    if (f(mid) > 0)
+      lo = mid;
+    else
+      hi = mid;
   }
   const double x = lo / 2 + hi / 2;
   std::vector<double> q(a.size());
@@ -57,7 +59,8 @@ SprtParams SprtParams::parse(const std::string& text) {
     const std::string kv = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     const size_t eq = kv.find('=');
     if (eq == std::string::npos)
-      throw Error(fmt::format("bad --sprt '{}': expected key=value pairs such as elo0=0,elo1=5,alpha=0.05,beta=0.05", text));
+      throw Error(
+          fmt::format("bad --sprt '{}': expected key=value pairs such as elo0=0,elo1=5,alpha=0.05,beta=0.05", text));
     const std::string k = kv.substr(0, eq), v = kv.substr(eq + 1);
     double x = 0;
     try {
@@ -67,11 +70,16 @@ SprtParams SprtParams::parse(const std::string& text) {
     } catch (const std::exception&) {
       throw Error(fmt::format("bad --sprt value '{}' for {}: expected a number", v, k));
     }
-    if (k == "elo0") p.elo0 = x;
-    else if (k == "elo1") p.elo1 = x;
-    else if (k == "alpha") p.alpha = x;
-    else if (k == "beta") p.beta = x;
-    else throw Error(fmt::format("bad --sprt key '{}': the keys are elo0, elo1, alpha, beta", k));
+    if (k == "elo0")
+      p.elo0 = x;
+    else if (k == "elo1")
+      p.elo1 = x;
+    else if (k == "alpha")
+      p.alpha = x;
+    else if (k == "beta")
+      p.beta = x;
+    else
+      throw Error(fmt::format("bad --sprt key '{}': the keys are elo0, elo1, alpha, beta", k));
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
@@ -108,8 +116,10 @@ Sprt::Result Sprt::add(double score) {
   sum_sq_ += score * score;
   llr_ = llr_of(hist_, p_.elo0, p_.elo1);
   if (result_ == Result::Continue) {
-    if (llr_ >= p_.upper()) result_ = Result::H1;
-    else if (llr_ <= p_.lower()) result_ = Result::H0;
+    if (llr_ >= p_.upper())
+      result_ = Result::H1;
+    else if (llr_ <= p_.lower())
+      result_ = Result::H0;
   }
   return result_;
 }

@@ -83,7 +83,7 @@ std::string wrap_line(std::string_view line, size_t width) {
     }
     const std::string_view word = line.substr(i, we - i);
     i = we;
-    if (word.empty()) break;  // trailing blanks
+    if (word.empty()) break;   // trailing blanks
     std::string_view g = gap;  // the blanks before the word, not between its pieces
     for (const std::string& piece : cut_word(word, width - indent.size())) {
       if (!row_empty && col + g.size() + piece.size() > width) {

@@ -1,13 +1,13 @@
 #pragma once
 // Small text helpers shared by every game's move parser.
+#include <fmt/format.h>
+
 #include <cctype>
 #include <charconv>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "core/error.h"
 

@@ -24,8 +24,8 @@ Tile parse_tile(std::string_view text, int max_pip) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   auto fail = [&](std::string_view why) -> Error {
-    return Error(fmt::format("bad tile '{}': {}; expected a-b, a|b or [a|b] with numbers 0..{} (e.g. 6-4)",
-                             text, why, max_pip));
+    return Error(
+        fmt::format("bad tile '{}': {}; expected a-b, a|b or [a|b] with numbers 0..{} (e.g. 6-4)", text, why, max_pip));
   };
   bool bracket = false;
   if (!s.empty() && s.front() == '[') {

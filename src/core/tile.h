@@ -66,8 +66,10 @@ struct TileBits {
     TileBits s;
     for (int i = 0; i < W; ++i) {
       const int lo = i * 64;
-      if (n >= lo + 64) s.w[i] = ~uint64_t{0};
-      else if (n > lo) s.w[i] = (uint64_t{1} << (n - lo)) - 1;
+      if (n >= lo + 64)
+        s.w[i] = ~uint64_t{0};
+      else if (n > lo)
+        s.w[i] = (uint64_t{1} << (n - lo)) - 1;
     }
     return s;
   }
@@ -84,11 +86,29 @@ struct TileBits {
       if (x) return false;
     return true;
   }
-  constexpr TileBits operator|(const TileBits& o) const { TileBits r; for (int i = 0; i < W; ++i) r.w[i] = w[i] | o.w[i]; return r; }
-  constexpr TileBits operator&(const TileBits& o) const { TileBits r; for (int i = 0; i < W; ++i) r.w[i] = w[i] & o.w[i]; return r; }
-  constexpr TileBits operator~() const { TileBits r; for (int i = 0; i < W; ++i) r.w[i] = ~w[i]; return r; }
-  constexpr TileBits& operator|=(const TileBits& o) { for (int i = 0; i < W; ++i) w[i] |= o.w[i]; return *this; }
-  constexpr TileBits& operator&=(const TileBits& o) { for (int i = 0; i < W; ++i) w[i] &= o.w[i]; return *this; }
+  constexpr TileBits operator|(const TileBits& o) const {
+    TileBits r;
+    for (int i = 0; i < W; ++i) r.w[i] = w[i] | o.w[i];
+    return r;
+  }
+  constexpr TileBits operator&(const TileBits& o) const {
+    TileBits r;
+    for (int i = 0; i < W; ++i) r.w[i] = w[i] & o.w[i];
+    return r;
+  }
+  constexpr TileBits operator~() const {
+    TileBits r;
+    for (int i = 0; i < W; ++i) r.w[i] = ~w[i];
+    return r;
+  }
+  constexpr TileBits& operator|=(const TileBits& o) {
+    for (int i = 0; i < W; ++i) w[i] |= o.w[i];
+    return *this;
+  }
+  constexpr TileBits& operator&=(const TileBits& o) {
+    for (int i = 0; i < W; ++i) w[i] &= o.w[i];
+    return *this;
+  }
   constexpr TileBits minus(const TileBits& o) const { return *this & ~o; }
   constexpr bool operator==(const TileBits&) const = default;
 
@@ -117,7 +137,7 @@ struct TileBits {
   }
 };
 
-using TileSet = TileBits<3>;    // any set up to double-eighteen
+using TileSet = TileBits<3>;   // any set up to double-eighteen
 using SmallSet = TileBits<1>;  // sets up to double-nine
 
 // All tiles showing n, within the double-max set.

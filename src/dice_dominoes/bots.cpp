@@ -87,9 +87,9 @@ double GreedyBot::value(const State& s, int seat, const SpecialRisk& risk, Move 
     ++shed_n;
   }
   double v = stand * shed;
-  if (rank >= kRankPerfect && s.boneyard() > 0) v += stand * 0.8;  // no draw this round
+  if (rank >= kRankPerfect && s.boneyard() > 0) v += stand * 0.8;                 // no draw this round
   if (rank > 0) v += stand * 0.3 * (s.num_seats() - 1) * (1 - risk.at_least[1]);  // others' tiles go back
-  if (shed_n == s.hand_count(seat)) v += stand * 6.0;                              // out: the pot
+  if (shed_n == s.hand_count(seat)) v += stand * 6.0;                             // out: the pot
   // A revealed tile that goes back tells everyone what I hold: hide it when
   // it is likely to be sent back anyway.
   v -= 0.5 * (1 - stand) * revealed;

@@ -17,9 +17,13 @@ void register_games() {
   GameEntry e;
   e.name = "dice-and-dominoes";
   e.family = "dice-and-dominoes";
-  e.summary = "Dice & Dominoes: two dice set the match points, everyone lays two tiles at once; first out takes the pot";
+  e.summary =
+      "Dice & Dominoes: two dice set the match points, everyone lays two tiles at once; first out takes the pot";
   e.sources = "001";
-  e.describe = [] { return nlohmann::json{{"options", to_json(make_rules({}))}, {"catalogue", option_catalogue()}, {"explain", option_explanations()}}; };
+  e.describe = [] {
+    return nlohmann::json{
+        {"options", to_json(make_rules({}))}, {"catalogue", option_catalogue()}, {"explain", option_explanations()}};
+  };
   e.make = [](const OptionList& o, uint64_t seed) -> std::unique_ptr<AnyState> {
     return std::make_unique<GameAdapter<DiceDominoes>>("dice-and-dominoes", State(make_rules(o), seed));
   };

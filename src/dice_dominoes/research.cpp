@@ -19,9 +19,12 @@ int Research::num_actions(const State&) { return kActions; }
 
 int Research::to_action(const State&, Move m) {
   switch (m.kind) {
-    case Move::Lay: return m.first * (kFaces + 1) + (m.second == kNone ? kFaces : m.second);
-    case Move::Reroll: return kLays;
-    case Move::Keep: return kLays + 1;
+    case Move::Lay:
+      return m.first * (kFaces + 1) + (m.second == kNone ? kFaces : m.second);
+    case Move::Reroll:
+      return kLays;
+    case Move::Keep:
+      return kLays + 1;
   }
   return 0;
 }
@@ -82,9 +85,7 @@ void Research::info_state(const State& s, int seat, std::span<const Step<Move>>,
 
 // Not a hard bound (rounds repeat until someone goes out): 50 rounds of S
 // submissions and a reroll choice per hand.
-int Research::max_game_length(const State& fresh) {
-  return fresh.rules().hands * 50 * (fresh.num_seats() + 1);
-}
+int Research::max_game_length(const State& fresh) { return fresh.rules().hands * 50 * (fresh.num_seats() + 1); }
 
 }  // namespace boneyard::dice_dominoes
 
@@ -144,7 +145,8 @@ void Research::draw_outcomes(const State& s, int k, std::vector<Outcome>& out) {
 }
 
 void Research::put_next_draw(State& s, int k, int action) {
-  if (action < 0 || action >= kFaces) throw Error(fmt::format("chance action {} is not a tile's face (0..{})", action, kFaces - 1));
+  if (action < 0 || action >= kFaces)
+    throw Error(fmt::format("chance action {} is not a tile's face (0..{})", action, kFaces - 1));
   s.put_next_draw(k, action);
 }
 
@@ -154,7 +156,8 @@ std::string Research::chance_action_text(int action) {
 }
 
 int Research::chance_action_of(const State&, std::string_view text) {
-  if (text.size() == 5 && text.substr(0, 4) == "die " && text[4] >= '1' && text[4] <= '6') return kDie0 + (text[4] - '0');
+  if (text.size() == 5 && text.substr(0, 4) == "die " && text[4] >= '1' && text[4] <= '6')
+    return kDie0 + (text[4] - '0');
   return parse_tile(text, 6).index;
 }
 
@@ -190,7 +193,8 @@ std::string Research::public_round_text(const State& s) {
     const SeatRound& x = r.seat[k];
     out += fmt::format("; s{} laid {}", k, x.n_laid);
     for (int i = 0; i < x.n_laid; ++i)
-      if ((x.revealed >> i) & 1) out += fmt::format(" shown {}{}", face_text(x.laid[i]), ((x.stood >> i) & 1) ? " stood" : " back");
+      if ((x.revealed >> i) & 1)
+        out += fmt::format(" shown {}{}", face_text(x.laid[i]), ((x.stood >> i) & 1) ? " stood" : " back");
     if (x.drew) out += " drew";
     if (x.out) out += " out";
   }

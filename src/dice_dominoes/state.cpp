@@ -11,10 +11,14 @@ namespace boneyard::dice_dominoes {
 
 const char* rank_name(int rank) {
   switch (rank) {
-    case kRankWild: return "wild";
-    case kRankPerfect: return "perfect";
-    case kRankDoublePerfect: return "W-perfect";
-    default: return "none";
+    case kRankWild:
+      return "wild";
+    case kRankPerfect:
+      return "perfect";
+    case kRankDoublePerfect:
+      return "W-perfect";
+    default:
+      return "none";
   }
 }
 
@@ -71,8 +75,10 @@ void State::apply_deal_chance() {
   for (int s = 0; s < r_.players; ++s)
     for (int i = 0; i < 4; ++i) {
       const uint8_t t = tiles[stock_n + s * 4 + i];
-      if (r_.sets == 1) hands[s] |= uint64_t{1} << t;  // no twins: plain bits
-      else pile::add(hands[s], t);
+      if (r_.sets == 1)
+        hands[s] |= uint64_t{1} << t;  // no twins: plain bits
+      else
+        pile::add(hands[s], t);
     }
   // A shuffled set is a valid deal: nothing to check (the hot path).
   lay_out_deal(hands, tiles, stock_n);
@@ -89,8 +95,8 @@ void State::deal(const uint64_t* hands, const uint8_t* stock, int stock_n) {
   }
   for (int f = 0; f < kFaces; ++f)
     if (used[f] > r_.sets)
-      throw Error(fmt::format("bad deal: {} is dealt {} times but there {} only {} in play", to_string(Tile{static_cast<uint8_t>(f)}),
-                              used[f], r_.sets == 1 ? "is" : "are", r_.sets));
+      throw Error(fmt::format("bad deal: {} is dealt {} times but there {} only {} in play",
+                              to_string(Tile{static_cast<uint8_t>(f)}), used[f], r_.sets == 1 ? "is" : "are", r_.sets));
   const int rest = r_.tiles() - 4 * n;
   if (stock_n >= 0) {
     if (stock_n != rest)
@@ -149,7 +155,8 @@ void State::next_round() {
 
 void State::apply_dice_choice(Move m) {
   switch (m.kind) {
-    case Move::Lay: return;  // apply() handles lays
+    case Move::Lay:
+      return;  // apply() handles lays
     case Move::Reroll: {
       // Spec: A round 4, W-perfect: the player rolls the next round; the
       // rotation then continues as if nothing had changed (Decision).
@@ -185,7 +192,8 @@ constexpr StoodTable kStood = [] {
       const int revealed = c & 3, r0 = (c >> 2) & 3, r1 = (c >> 4) & 3;
       const int rank = std::max(r0, r1);
       int stood = 0;
-      if (top == 0) stood = revealed;
+      if (top == 0)
+        stood = revealed;
       else if (rank == top)
         for (int i = 0; i < 2; ++i) {
           const int rank_i = i == 0 ? r0 : r1;
@@ -457,8 +465,10 @@ State State::sample(const Observation& o, Rng& rng) {
   int un = 0;
   for (size_t i = 0; i < tiles.size(); ++i) {
     const size_t p = place.empty() ? cap.size() - 1 : static_cast<size_t>(place[i]);
-    if (p < seat_of_place.size()) pile::add(s.hand_[seat_of_place[p]], tiles[i].index);
-    else undealt[un++] = tiles[i].index;
+    if (p < seat_of_place.size())
+      pile::add(s.hand_[seat_of_place[p]], tiles[i].index);
+    else
+      undealt[un++] = tiles[i].index;
   }
   rng.shuffle(undealt, un);
   std::copy(undealt, undealt + un, s.stock_ + s.stock_pos_);

@@ -8,12 +8,11 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <span>
 #include <string>
 #include <string_view>
 #include <utility>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "core/game.h"
 #include "core/tile.h"
@@ -52,8 +51,10 @@ inline constexpr ClassTable kClass = [] {
       for (int f = 0; f < kFaces; ++f) {
         const Tile x{static_cast<uint8_t>(f)};
         uint8_t c = 0;
-        if (f == Tile::of(0, 0).index) c = kWild;  // wild: 0-0, no die
-        else if (x == Tile::of(p, q)) c = kPerfect;  // shows both match points
+        if (f == Tile::of(0, 0).index)
+          c = kWild;  // wild: 0-0, no die
+        else if (x == Tile::of(p, q))
+          c = kPerfect;  // shows both match points
         else {
           if (x.shows(p)) c |= kDieA;
           if (x.shows(q)) c |= kDieB;
@@ -66,7 +67,7 @@ inline constexpr ClassTable kClass = [] {
 // What one submission reveals under match points (p, q): which of the laid
 // tiles turn face up and the special rank of each (spec: A round 3-4).
 struct Reveal {
-  uint8_t mask = 0;        // bit i: laid tile i turns face up
+  uint8_t mask = 0;  // bit i: laid tile i turns face up
   uint8_t rank[2] = {0, 0};
   bool order_matters = false;  // the other order reveals the other tile
 };
@@ -93,8 +94,8 @@ constexpr Reveal reveal_rule(int p, int q, uint8_t a, uint8_t b) {
   if (ca && cb) {
     // One tile per die: a wild needs no die, a perfect needs both, a plain
     // tile one of those it shows. Both go when the dice can be shared out.
-    const bool both = ((ca | cb) & kWild) ||
-                      (!((ca | cb) & kPerfect) && std::popcount(static_cast<unsigned>((ca | cb) & 3)) == 2);
+    const bool both =
+        ((ca | cb) & kWild) || (!((ca | cb) & kPerfect) && std::popcount(static_cast<unsigned>((ca | cb) & 3)) == 2);
     r.mask = both ? 3 : 1;  // otherwise the earlier-listed tile (Decision)
     r.order_matters = !both && a != b;
   } else {
@@ -178,10 +179,10 @@ struct HandResult {
   uint16_t out_mask = 0;
   uint16_t winner_mask = 0;
   Payout how = Payout::Single;
-  uint8_t winning_rank = 0;  // Special: the best special among those out
-  int32_t pot = 0;           // before the pay-out
-  int32_t share = 0;         // chips to each winner
-  int32_t kept = 0;          // chips left in the pot for the next hand
+  uint8_t winning_rank = 0;     // Special: the best special among those out
+  int32_t pot = 0;              // before the pay-out
+  int32_t share = 0;            // chips to each winner
+  int32_t kept = 0;             // chips left in the pot for the next hand
   int32_t net[kMaxSeats] = {};  // this hand's chips won less the ante
 };
 
@@ -232,10 +233,10 @@ class State {
   uint64_t discards(int seat) const { return discards_[seat]; }
   // Tiles this seat revealed that went back: public, still in its hand.
   uint64_t known(int seat) const { return known_[seat]; }
-  int best_special(int seat) const { return best_rank_[seat]; }  // discarded this hand
+  int best_special(int seat) const { return best_rank_[seat]; }             // discarded this hand
   int boneyard() const { return stock_dead_ ? 0 : stock_n_ - stock_pos_; }  // tiles that can be drawn
-  int unused() const { return stock_dead_ ? stock_n_ - stock_pos_ : 0; }     // left over, never drawn
-  int stock_size() const { return stock_n_; }  // undealt tiles, drawn or not
+  int unused() const { return stock_dead_ ? stock_n_ - stock_pos_ : 0; }    // left over, never drawn
+  int stock_size() const { return stock_n_; }                               // undealt tiles, drawn or not
   int stock_drawn() const { return stock_pos_; }
   uint8_t stock_tile(int i) const { return stock_[i]; }  // face, in draw order
   // Explicit chance (the Python package): tiles drawn from the boneyard
@@ -345,10 +346,14 @@ inline void lay_pairs(const uint8_t* f, const uint8_t (&table)[kFaces][kFaces + 
 inline Actor State::actor() const {
   switch (phase_) {
     case Phase::Deal:
-    case Phase::Roll: return Actor::chance();
-    case Phase::Choose: return Actor::simultaneous(pending_);
-    case Phase::RerollChoice: return Actor::at(chooser_);
-    case Phase::GameOver: return Actor::terminal();
+    case Phase::Roll:
+      return Actor::chance();
+    case Phase::Choose:
+      return Actor::simultaneous(pending_);
+    case Phase::RerollChoice:
+      return Actor::at(chooser_);
+    case Phase::GameOver:
+      return Actor::terminal();
   }
   return Actor::terminal();
 }
@@ -395,12 +400,18 @@ void State::legal_moves(int seat, MoveList<Move, N>& out) const {
   if (!twins) {
     // The usual hands, unrolled (this is most of a random playout).
     switch (n) {
-      case 2: return lay_pairs<2>(f, table, out, std::make_index_sequence<1>());
-      case 3: return lay_pairs<3>(f, table, out, std::make_index_sequence<3>());
-      case 4: return lay_pairs<4>(f, table, out, std::make_index_sequence<6>());
-      case 5: return lay_pairs<5>(f, table, out, std::make_index_sequence<10>());
-      case 6: return lay_pairs<6>(f, table, out, std::make_index_sequence<15>());
-      default: break;
+      case 2:
+        return lay_pairs<2>(f, table, out, std::make_index_sequence<1>());
+      case 3:
+        return lay_pairs<3>(f, table, out, std::make_index_sequence<3>());
+      case 4:
+        return lay_pairs<4>(f, table, out, std::make_index_sequence<6>());
+      case 5:
+        return lay_pairs<5>(f, table, out, std::make_index_sequence<10>());
+      case 6:
+        return lay_pairs<6>(f, table, out, std::make_index_sequence<15>());
+      default:
+        break;
     }
   }
   for (int i = n - 1; i >= 0; --i) {

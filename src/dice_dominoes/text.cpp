@@ -1,12 +1,13 @@
 // Text forms of Dice & Dominoes: moves, deals and dice, the JSON view and the
 // table as a person sees it.
+#include "core/text.h"
+
 #include <fmt/format.h>
 
 #include <cctype>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "core/text.h"
 #include "dice_dominoes/state.h"
 
 namespace boneyard::dice_dominoes {
@@ -37,21 +38,30 @@ json pile_json(uint64_t p) {
 
 const char* phase_name(Phase p) {
   switch (p) {
-    case Phase::Deal: return "deal";
-    case Phase::Roll: return "roll";
-    case Phase::Choose: return "choose";
-    case Phase::RerollChoice: return "reroll_or_keep";
-    case Phase::GameOver: return "game_over";
+    case Phase::Deal:
+      return "deal";
+    case Phase::Roll:
+      return "roll";
+    case Phase::Choose:
+      return "choose";
+    case Phase::RerollChoice:
+      return "reroll_or_keep";
+    case Phase::GameOver:
+      return "game_over";
   }
   return "?";
 }
 
 const char* payout_name(Payout p) {
   switch (p) {
-    case Payout::Single: return "single";
-    case Payout::Special: return "special";
-    case Payout::Split: return "split";
-    case Payout::AllOut: return "all_out";
+    case Payout::Single:
+      return "single";
+    case Payout::Special:
+      return "special";
+    case Payout::Split:
+      return "split";
+    case Payout::AllOut:
+      return "all_out";
   }
   return "?";
 }
@@ -68,9 +78,12 @@ std::string DiceDominoes::side_name(const State&, int side) { return fmt::format
 
 std::string State::move_text(Move m) const {
   switch (m.kind) {
-    case Move::Lay: return m.second == kNone ? face(m.first) : face(m.first) + "," + face(m.second);
-    case Move::Reroll: return "reroll";
-    case Move::Keep: return "keep";
+    case Move::Lay:
+      return m.second == kNone ? face(m.first) : face(m.first) + "," + face(m.second);
+    case Move::Reroll:
+      return "reroll";
+    case Move::Keep:
+      return "keep";
   }
   return "?";
 }
@@ -82,8 +95,10 @@ std::string State::move_words(int seat, Move m) const {
     case Move::Lay:
       return m.second == kNone ? fmt::format("lay {} face down", face(m.first))
                                : fmt::format("lay {} then {} face down", face(m.first), face(m.second));
-    case Move::Reroll: return "reroll (new match points)";
-    case Move::Keep: return "keep the match points";
+    case Move::Reroll:
+      return "reroll (new match points)";
+    case Move::Keep:
+      return "keep the match points";
   }
   return move_text(m);
 }
@@ -163,8 +178,10 @@ std::string State::chance_text() const {
 void State::apply_chance_text(std::string_view text) {
   std::string spaced;
   for (char c : text) {
-    if (c == '/') spaced += " / ";
-    else spaced += c;
+    if (c == '/')
+      spaced += " / ";
+    else
+      spaced += c;
   }
   std::istringstream in(spaced);
   std::string tok;
@@ -174,20 +191,23 @@ void State::apply_chance_text(std::string_view text) {
       throw Error(fmt::format("bad chance outcome '{}': no roll is pending now ({})", text, phase_name(phase_)));
     int a = 0, b = 0;
     std::string extra;
-    if (!(in >> a >> b) || (in >> extra)) throw Error(fmt::format("bad roll '{}': expected 'roll A B' with dice 1..6", text));
+    if (!(in >> a >> b) || (in >> extra))
+      throw Error(fmt::format("bad roll '{}': expected 'roll A B' with dice 1..6", text));
     roll(a, b);
     return;
   }
   const char* form = "expected 'deal <4 tiles of seat 0> / <seat 1> / ... [stock <undealt tiles in draw order>]'";
   if (tok != "deal") throw Error(fmt::format("bad chance outcome '{}': expected 'deal ...' or 'roll A B'", text));
-  if (phase_ != Phase::Deal) throw Error(fmt::format("bad deal '{}': no deal is pending now ({})", text, phase_name(phase_)));
+  if (phase_ != Phase::Deal)
+    throw Error(fmt::format("bad deal '{}': no deal is pending now ({})", text, phase_name(phase_)));
   uint64_t hands[kMaxSeats] = {};
   uint8_t stock[kMaxTiles];
   int seat = 0, stock_n = -1;
   while (in >> tok) {
     if (tok == "/") {
       if (stock_n >= 0) throw Error(fmt::format("bad deal '{}': '/' after the stock; {}", text, form));
-      if (++seat >= r_.players) throw Error(fmt::format("bad deal '{}': more than {} hands; {}", text, static_cast<int>(r_.players), form));
+      if (++seat >= r_.players)
+        throw Error(fmt::format("bad deal '{}': more than {} hands; {}", text, static_cast<int>(r_.players), form));
       continue;
     }
     if (tok == "stock") {
@@ -212,7 +232,10 @@ void State::apply_chance_text(std::string_view text) {
 }
 
 json round_json(const State& s, const RoundRecord& r, int seat) {
-  json j{{"number", r.number}, {"match_points", {r.dice[0], r.dice[1]}}, {"roller", r.roller}, {"kept_match_points", r.kept_dice}};
+  json j{{"number", r.number},
+         {"match_points", {r.dice[0], r.dice[1]}},
+         {"roller", r.roller},
+         {"kept_match_points", r.kept_dice}};
   j["top_special"] = r.top_rank ? json(rank_name(r.top_rank)) : json(nullptr);
   j["top_seat"] = r.top_seat >= 0 ? json(r.top_seat) : json(nullptr);
   j["leftover_unused"] = r.leftover_unused;
@@ -256,7 +279,8 @@ std::string round_text(const State& s, const RoundRecord& r, int seat) {
       std::string t;
       if (sr.revealed >> i & 1) {
         t = face(sr.laid[i]);
-        if (sr.stood >> i & 1) t += " discarded";
+        if (sr.stood >> i & 1)
+          t += " discarded";
         else
           t += fmt::format(" sent back by the {} of seat {}", rank_name(r.top_rank), static_cast<int>(r.top_seat));
       } else if (seat < 0 || seat == k) {
@@ -278,7 +302,8 @@ std::string round_text(const State& s, const RoundRecord& r, int seat) {
 }
 
 json hand_result_json(const State& s, const HandResult& h) {
-  json j{{"number", h.number}, {"rounds", h.rounds}, {"how", payout_name(h.how)}, {"pot", h.pot}, {"share", h.share}, {"kept_in_pot", h.kept}};
+  json j{{"number", h.number}, {"rounds", h.rounds}, {"how", payout_name(h.how)},
+         {"pot", h.pot},       {"share", h.share},   {"kept_in_pot", h.kept}};
   j["out"] = json::array();
   j["winners"] = json::array();
   j["net"] = json::array();
@@ -294,14 +319,20 @@ json hand_result_json(const State& s, const HandResult& h) {
 std::string hand_result_text(const State& s, const HandResult& h) {
   std::string out = fmt::format("Hand {} ({} rounds): {} out. ", h.number, h.rounds, seats_text(h.out_mask));
   switch (h.how) {
-    case Payout::Single: out += fmt::format("{} takes the pot of {}.", seats_text(h.winner_mask), h.pot); break;
+    case Payout::Single:
+      out += fmt::format("{} takes the pot of {}.", seats_text(h.winner_mask), h.pot);
+      break;
     case Payout::Special:
       out += fmt::format("{} played a {} and {} the pot of {}", seats_text(h.winner_mask), rank_name(h.winning_rank),
                          std::popcount(static_cast<unsigned>(h.winner_mask)) > 1 ? "split" : "takes", h.pot);
       out += std::popcount(static_cast<unsigned>(h.winner_mask)) > 1 ? fmt::format(" ({} each).", h.share) : ".";
       break;
-    case Payout::Split: out += fmt::format("The pot of {} is split: {} each.", h.pot, h.share); break;
-    case Payout::AllOut: out += fmt::format("Everyone is out at once: the pot of {} carries over.", h.pot); break;
+    case Payout::Split:
+      out += fmt::format("The pot of {} is split: {} each.", h.pot, h.share);
+      break;
+    case Payout::AllOut:
+      out += fmt::format("Everyone is out at once: the pot of {} carries over.", h.pot);
+      break;
   }
   if (h.how != Payout::AllOut && h.kept) out += fmt::format(" {} chip(s) stay in the pot.", h.kept);
   out += "\n  chips this hand:";
@@ -311,7 +342,9 @@ std::string hand_result_text(const State& s, const HandResult& h) {
 
 HandSummary State::last_hand() const {
   HandSummary h;
-  h.winner_side = std::popcount(static_cast<unsigned>(last_.winner_mask)) == 1 ? std::countr_zero(static_cast<unsigned>(last_.winner_mask)) : -1;
+  h.winner_side = std::popcount(static_cast<unsigned>(last_.winner_mask)) == 1
+                      ? std::countr_zero(static_cast<unsigned>(last_.winner_mask))
+                      : -1;
   for (int k = 0; k < r_.players; ++k) h.side_points.push_back(last_.net[k]);
   h.how = payout_name(last_.how);
   // The round that ended the hand, as everyone saw it (face-down tiles stay hidden).
@@ -325,18 +358,24 @@ json State::options_json() const { return to_json(r_); }
 json State::view(int seat) const {
   const bool all = seat < 0;
   const int n = r_.players;
-  json j{{"family", "dice-and-dominoes"}, {"phase", phase_name(phase_)}, {"hand_number", hands_ + (terminal() ? 0 : 1)},
-         {"hands", r_.hands}, {"round", round_}};
+  json j{{"family", "dice-and-dominoes"},
+         {"phase", phase_name(phase_)},
+         {"hand_number", hands_ + (terminal() ? 0 : 1)},
+         {"hands", r_.hands},
+         {"round", round_}};
   j["seat"] = all ? json(nullptr) : json(seat);
   const Actor a = actor();
-  if (a.kind == Actor::Seat) j["actor"] = a.seat;
-  else if (a.kind == Actor::Chance) j["actor"] = "chance";
+  if (a.kind == Actor::Seat)
+    j["actor"] = a.seat;
+  else if (a.kind == Actor::Chance)
+    j["actor"] = "chance";
   else if (a.kind == Actor::Simultaneous) {
     j["actor"] = "simultaneous";
     j["waiting_for"] = json::array();
     for (int k = 0; k < n; ++k)
       if (a.seats >> k & 1) j["waiting_for"].push_back(k);
-  } else j["actor"] = nullptr;
+  } else
+    j["actor"] = nullptr;
   j["roller"] = roller_;
   j["match_points"] = dice_[0] ? json::array({dice_[0], dice_[1]}) : json(nullptr);
   j["kept_match_points"] = kept_;
@@ -375,8 +414,8 @@ json State::view(int seat) const {
 
 std::string State::render(int seat) const {
   const int n = r_.players;
-  std::string out = fmt::format("Hand {}/{}   round {}   pot {}   ante {}\nChips:", hands_ + (terminal() ? 0 : 1), r_.hands,
-                                round_, pot_, r_.ante);
+  std::string out = fmt::format("Hand {}/{}   round {}   pot {}   ante {}\nChips:", hands_ + (terminal() ? 0 : 1),
+                                r_.hands, round_, pot_, r_.ante);
   for (int k = 0; k < n; ++k) out += fmt::format("  seat {} {:+d}", k, balance_[k]);
   out += "\n";
   if (hands_ > 0 && (phase_ == Phase::Deal || phase_ == Phase::GameOver || round_ <= 1))
@@ -389,8 +428,10 @@ std::string State::render(int seat) const {
   for (int k = 0; k < n; ++k) {
     const bool show = seat < 0 || k == seat;
     out += fmt::format("  seat {}{}: {:>8}", k, k == seat ? " (you)" : "", count_of(count_[k], "tile", "tiles"));
-    if (show) out += "   " + pile_text(hand_[k]);
-    else if (known_[k]) out += "   known: " + pile_text(known_[k]);
+    if (show)
+      out += "   " + pile_text(hand_[k]);
+    else if (known_[k])
+      out += "   known: " + pile_text(known_[k]);
     if (discards_[k]) out += "   discarded: " + pile_text(discards_[k]);
     if (phase_ == Phase::Choose) out += submitted(k) ? "   [laid]" : "   [choosing]";
     out += "\n";
@@ -399,21 +440,27 @@ std::string State::render(int seat) const {
   if (unused()) out += fmt::format(" ({} left over, never used)", unused());
   out += "\n";
   switch (phase_) {
-    case Phase::Deal: out += "Waiting for the deal\n"; break;
-    case Phase::Roll: out += fmt::format("Seat {} rolls the dice\n", roller_); break;
+    case Phase::Deal:
+      out += "Waiting for the deal\n";
+      break;
+    case Phase::Roll:
+      out += fmt::format("Seat {} rolls the dice\n", roller_);
+      break;
     case Phase::Choose:
       // The example from the seat's own tiles: any other would name a tile it may not hold.
       if (seat >= 0 && count_[seat] >= 2) {
         const std::string mine = pile_text(hand_[seat]);
         const size_t a = mine.find(' '), b = mine.find(' ', a + 1);
-        out += fmt::format("Lay two tiles face down (your last one if you hold one), best first: e.g. {},{}\n",
-                           mine.substr(0, a), mine.substr(a + 1, b == std::string::npos ? std::string::npos : b - a - 1));
+        out +=
+            fmt::format("Lay two tiles face down (your last one if you hold one), best first: e.g. {},{}\n",
+                        mine.substr(0, a), mine.substr(a + 1, b == std::string::npos ? std::string::npos : b - a - 1));
       } else {
         out += "Lay two tiles face down (your last one if you hold one), best first\n";
       }
       break;
     case Phase::RerollChoice:
-      out += fmt::format("Seat {} made a W-perfect: reroll (roll new match points) or keep (play these again)\n", chooser_);
+      out += fmt::format("Seat {} made a W-perfect: reroll (roll new match points) or keep (play these again)\n",
+                         chooser_);
       break;
     case Phase::GameOver: {
       double r[kMaxSeats];

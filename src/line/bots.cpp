@@ -4,28 +4,33 @@ namespace boneyard::line {
 
 double GreedyBot::value(const State& s, int seat, Move m) {
   switch (m.kind) {
-    case Move::Redeal: return 1;  // five doubles is a weak hand: take the new deal
-    case Move::Keep: return 0;
+    case Move::Redeal:
+      return 1;  // five doubles is a weak hand: take the new deal
+    case Move::Keep:
+      return 0;
     case Move::Leader: {
       // Lead ourselves with a strong hand: a long suit or several doubles.
       const SmallSet h = s.hand(seat);
       int longest = 0;
-      for (int n = 0; n <= s.rules().max_pip(); ++n) longest = std::max(longest, (h & suit<1>(n, s.rules().max_pip())).size());
+      for (int n = 0; n <= s.rules().max_pip(); ++n)
+        longest = std::max(longest, (h & suit<1>(n, s.rules().max_pip())).size());
       const int dbl = (h & doubles<1>(s.rules().max_pip())).size();
       const bool strong = longest >= 4 || dbl >= 3;
       return (m.arg == seat) == strong ? 1 : 0;
     }
     case Move::Pass:
-    case Move::Draw: return 0;
-    default: break;
+    case Move::Draw:
+      return 0;
+    default:
+      break;
   }
   const Tile t = m.tile();
   const SmallSet hand = s.hand(seat);
   const int mp = s.rules().max_pip();
   auto held = [&](int n) { return (hand & suit<1>(n, mp)).size() - (t.shows(n) ? 1 : 0); };
-  double v = t.pips();                  // shed weight
-  if (t.is_double()) v += 4;            // doubles are the easiest tiles to strand
-  int open_a, open_b;                   // the ends after this move
+  double v = t.pips();        // shed weight
+  if (t.is_double()) v += 4;  // doubles are the easiest tiles to strand
+  int open_a, open_b;         // the ends after this move
   if (m.kind == Move::Lead) {
     open_a = t.high();
     open_b = t.low();

@@ -1,7 +1,8 @@
 // Registers every line-game preset by name.
+#include "bots/register.h"
+
 #include <nlohmann/json.hpp>
 
-#include "bots/register.h"
 #include "core/adapter.h"
 #include "core/playout.h"
 #include "line/bots.h"

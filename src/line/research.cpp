@@ -20,14 +20,22 @@ int Research::num_actions(const State& fresh) { return 3 * tiles(fresh) + 8; }
 int Research::to_action(const State& s, Move m) {
   const int T = tiles(s);
   switch (m.kind) {
-    case Move::Lead: return m.arg;
-    case Move::Left: return T + m.arg;
-    case Move::Right: return 2 * T + m.arg;
-    case Move::Pass: return 3 * T;
-    case Move::Draw: return 3 * T + 1;
-    case Move::Redeal: return 3 * T + 2;
-    case Move::Keep: return 3 * T + 3;
-    case Move::Leader: return 3 * T + 4 + m.arg;
+    case Move::Lead:
+      return m.arg;
+    case Move::Left:
+      return T + m.arg;
+    case Move::Right:
+      return 2 * T + m.arg;
+    case Move::Pass:
+      return 3 * T;
+    case Move::Draw:
+      return 3 * T + 1;
+    case Move::Redeal:
+      return 3 * T + 2;
+    case Move::Keep:
+      return 3 * T + 3;
+    case Move::Leader:
+      return 3 * T + 4 + m.arg;
   }
   return 0;
 }
@@ -40,11 +48,16 @@ Move Research::from_action(const State& s, int a) {
   if (a < 2 * T) return {Move::Left, u(a - T)};
   if (a < 3 * T) return {Move::Right, u(a - 2 * T)};
   switch (a - 3 * T) {
-    case 0: return {Move::Pass, 0};
-    case 1: return {Move::Draw, 0};
-    case 2: return {Move::Redeal, 0};
-    case 3: return {Move::Keep, 0};
-    default: return {Move::Leader, u(a - 3 * T - 4)};
+    case 0:
+      return {Move::Pass, 0};
+    case 1:
+      return {Move::Draw, 0};
+    case 2:
+      return {Move::Redeal, 0};
+    case 3:
+      return {Move::Keep, 0};
+    default:
+      return {Move::Leader, u(a - 3 * T - 4)};
   }
 }
 
@@ -92,10 +105,17 @@ void Research::info_state(const State& s, int seat, std::span<const Step<Move>> 
     switch (st.move.kind) {
       case Move::Lead:
       case Move::Left:
-      case Move::Right: laid[k * T + st.move.arg] = 1.0f; break;
-      case Move::Pass: counts[2 * k] += 1.0f / static_cast<float>(T); break;
-      case Move::Draw: counts[2 * k + 1] += 1.0f / static_cast<float>(T); break;
-      default: break;
+      case Move::Right:
+        laid[k * T + st.move.arg] = 1.0f;
+        break;
+      case Move::Pass:
+        counts[2 * k] += 1.0f / static_cast<float>(T);
+        break;
+      case Move::Draw:
+        counts[2 * k + 1] += 1.0f / static_cast<float>(T);
+        break;
+      default:
+        break;
     }
   }
 }
@@ -150,7 +170,8 @@ int lead_of(std::span<const uint8_t> seq, int seats, bool redraws, int pool_n) {
       int best = -1;
       for (int s = 0; s < seats; ++s)
         if ((tied >> s) & 1)
-          if (best < 0 || beats_tile(Tile{static_cast<uint8_t>(drawn[s])}, Tile{static_cast<uint8_t>(drawn[best])})) best = s;
+          if (best < 0 || beats_tile(Tile{static_cast<uint8_t>(drawn[s])}, Tile{static_cast<uint8_t>(drawn[best])}))
+            best = s;
       return best;
     }
     in = tied;
@@ -228,13 +249,16 @@ void Research::draw_outcomes(const State& s, int k, std::vector<Outcome>& out) {
 }
 
 void Research::put_next_draw(State& s, int k, int action) {
-  if (action < 0 || action >= tiles(s)) throw Error(fmt::format("chance action {} is outside 0..{}", action, tiles(s) - 1));
+  if (action < 0 || action >= tiles(s))
+    throw Error(fmt::format("chance action {} is outside 0..{}", action, tiles(s) - 1));
   s.put_next_draw(k, Tile{static_cast<uint8_t>(action)});
 }
 
 std::string Research::chance_action_text(int action) { return to_string(Tile{static_cast<uint8_t>(action)}); }
 
-int Research::chance_action_of(const State& s, std::string_view text) { return parse_tile(text, s.rules().max_pip()).index; }
+int Research::chance_action_of(const State& s, std::string_view text) {
+  return parse_tile(text, s.rules().max_pip()).index;
+}
 
 const char* Research::chance_event(const State&) { return "deal"; }
 

@@ -2,11 +2,10 @@
 // Line games (spec: rules/line-games.md): every option of the shared play
 // mechanism, and the presets as data.
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "core/game.h"
 
@@ -18,18 +17,26 @@ enum class Undealt : uint8_t { Sleep, Draw };
 enum class FirstLeader : uint8_t { HighestDouble, DrawBeforeDeal, DrawAfterDeal };
 enum class NextLeader : uint8_t { WinningTeamChooses, Rotate, Winner };
 enum class BlockWinner : uint8_t { LowestPlayer, LowestTeam, LastVsNext, LastVsOpponents };
-enum class BlockTie : uint8_t { VoidReset, LastPlayerWins, ClosestToLeader, Void, VoidSameLeader, LastPlayerLoses, LowestPlayerWins };
+enum class BlockTie : uint8_t {
+  VoidReset,
+  LastPlayerWins,
+  ClosestToLeader,
+  Void,
+  VoidSameLeader,
+  LastPlayerLoses,
+  LowestPlayerWins
+};
 enum class Scoring : uint8_t { Wins, OthersPips, AllPips, LosersOwnPips, AllPipsFloor10, AllPipsRound10, CubanTens };
 
 // Bonuses (spec: Bonuses). Points 0 = off.
 struct Bonuses {
   bool first_pass_2 = false;
   bool capicua_double = false;
-  int16_t capicua = 0;          // capicua_N
-  bool capicua_no_zero = false;  // variant: tiles showing 0 do not count
-  int16_t lead_pass = 0;         // lead_pass_N
+  int16_t capicua = 0;            // capicua_N
+  bool capicua_no_zero = false;   // variant: tiles showing 0 do not count
+  int16_t lead_pass = 0;          // lead_pass_N
   bool lead_pass_cancel = false;  // variant: cancelled if the leader's partner passes too
-  int16_t three_passes = 0;      // three_passes_N
+  int16_t three_passes = 0;       // three_passes_N
   bool pass_20_10 = false;
   bool early_hands = false;
   bool blank_double_domino = false;
@@ -39,7 +46,18 @@ struct Bonuses {
 };
 
 // Names of bonus items in hand results.
-enum class BonusKind : uint8_t { FirstPass, CapicuaDouble, Capicua, LeadPass, ThreePasses, Pass2010, EarlyHand, BlankDoubleDomino, OnesEnds, FirstBlockWin };
+enum class BonusKind : uint8_t {
+  FirstPass,
+  CapicuaDouble,
+  Capicua,
+  LeadPass,
+  ThreePasses,
+  Pass2010,
+  EarlyHand,
+  BlankDoubleDomino,
+  OnesEnds,
+  FirstBlockWin
+};
 const char* bonus_name(BonusKind k);
 
 struct Rules {
@@ -61,7 +79,9 @@ struct Rules {
   Bonuses bonuses;
   bool operator==(const Rules&) const = default;
 
-  int seats() const { return players == Players::Teams ? 4 : players == Players::Two ? 2 : players == Players::Three ? 3 : 4; }
+  int seats() const {
+    return players == Players::Teams ? 4 : players == Players::Two ? 2 : players == Players::Three ? 3 : 4;
+  }
   bool teams() const { return players == Players::Teams; }
   int sides() const { return teams() ? 2 : seats(); }
   int max_pip() const { return set == SetKind::DoubleNine ? 9 : 6; }

@@ -37,7 +37,8 @@ uint64_t mix(uint64_t x) {
 
 uint64_t hands_key(const State& s) {
   uint64_t k = 0;
-  for (int seat = 0; seat < s.num_seats(); ++seat) s.hand(seat).for_each([&](Tile t) { k ^= kZobrist.tile[seat][t.index]; });
+  for (int seat = 0; seat < s.num_seats(); ++seat)
+    s.hand(seat).for_each([&](Tile t) { k ^= kZobrist.tile[seat][t.index]; });
   return k;
 }
 
@@ -50,7 +51,8 @@ struct PipTable {
     for (int c = 0; c < 8; ++c)
       for (int b = 0; b < 256; ++b)
         for (int i = 0; i < 8; ++i)
-          if ((b >> i & 1) && c * 8 + i < kMaxTiles) byte[c][b] = static_cast<uint16_t>(byte[c][b] + Tile{static_cast<uint8_t>(c * 8 + i)}.pips());
+          if ((b >> i & 1) && c * 8 + i < kMaxTiles)
+            byte[c][b] = static_cast<uint16_t>(byte[c][b] + Tile{static_cast<uint8_t>(c * 8 + i)}.pips());
   }
   int operator()(uint64_t m) const {
     int p = 0;
@@ -73,10 +75,17 @@ int Solver::priority(const State& s, int seat, Move m) {
   int l = s.left_, r = s.right_;
   const Tile t = m.tile();
   switch (m.kind) {
-    case Move::Lead: l = t.high(), r = t.low(); break;
-    case Move::Left: l = t.other(l); break;
-    case Move::Right: r = t.other(r); break;
-    default: return 0;
+    case Move::Lead:
+      l = t.high(), r = t.low();
+      break;
+    case Move::Left:
+      l = t.other(l);
+      break;
+    case Move::Right:
+      r = t.other(r);
+      break;
+    default:
+      return 0;
   }
   const uint64_t ends = s.suit_[l] | s.suit_[r];
   const int next = seat + 1 == s.seats_ ? 0 : seat + 1, before = seat == 0 ? s.seats_ - 1 : seat - 1;
@@ -111,7 +120,7 @@ void Solver::begin(const State& s, int seat) {
   me_side_ = s.side_of(seat);
   const Scoring sc = s.r_.scoring;
   pip_scoring_ = s.r_.bonuses == Bonuses{} && (sc == Scoring::AllPips || sc == Scoring::OthersPips ||
-                                                 sc == Scoring::AllPipsFloor10 || sc == Scoring::AllPipsRound10);
+                                               sc == Scoring::AllPipsFloor10 || sc == Scoring::AllPipsRound10);
   if (pip_scoring_) salt_ ^= mix(kBonusSeed);  // key(): the same keys, one mix fewer
   hands_ = s.hands_finished();
   for (int sd = 0; sd < s.num_sides(); ++sd) base_[sd] = s.score(sd);
@@ -121,8 +130,10 @@ int Solver::leaf(const State& s) const {
   int mine = 0, best_other = -kInf;
   for (int sd = 0; sd < s.num_sides(); ++sd) {
     const int gain = s.score(sd) - base_[sd];
-    if (sd == me_side_) mine = gain;
-    else best_other = std::max(best_other, gain);
+    if (sd == me_side_)
+      mine = gain;
+    else
+      best_other = std::max(best_other, gain);
   }
   return mine - best_other;
 }
@@ -142,7 +153,8 @@ uint64_t Solver::key(const State& s, uint64_t zobrist) const {
   if (pip_scoring_) return zobrist ^ mix(k) ^ salt_;
   uint64_t bonus = 0;
   for (int sd = 0; sd < s.num_sides(); ++sd)
-    bonus = bonus * 0x10001 + static_cast<uint16_t>(s.hand_bonus_[sd]) * 0x9e37 + static_cast<uint16_t>(s.three_pass_[sd]);
+    bonus =
+        bonus * 0x10001 + static_cast<uint16_t>(s.hand_bonus_[sd]) * 0x9e37 + static_cast<uint16_t>(s.three_pass_[sd]);
   return zobrist ^ mix(k) ^ mix(bonus + kBonusSeed) ^ salt_;
 }
 
@@ -154,8 +166,10 @@ int Solver::end_value(const State& s, int w, int out) const {
   int pts = 0;
   for (int i = 0; i < s.seats_; ++i)
     if (i != out && (s.r_.scoring != Scoring::OthersPips || s.side_of(i) != w)) pts += kPips(s.hand_[i]);
-  if (s.r_.scoring == Scoring::AllPipsFloor10) pts -= pts % 10;
-  else if (s.r_.scoring == Scoring::AllPipsRound10) pts = (pts + 5) / 10 * 10;
+  if (s.r_.scoring == Scoring::AllPipsFloor10)
+    pts -= pts % 10;
+  else if (s.r_.scoring == Scoring::AllPipsRound10)
+    pts = (pts + 5) / 10 * 10;
   return w == me_side_ ? pts : -pts;
 }
 
@@ -304,15 +318,19 @@ int Solver::search(State& s, uint64_t zobrist, int alpha, int beta) {
       s.left_ = left, s.right_ = right, s.last_placer_ = last_placer, s.passes_ = passes, s.to_move_ = to_move;
     } else {
       uint64_t z = zobrist;
-      if (m.kind == Move::Draw) z ^= kZobrist.tile[seat][s.stock_[s.stock_pos_]];
-      else if (placement) z ^= kZobrist.tile[seat][m.arg];
+      if (m.kind == Move::Draw)
+        z ^= kZobrist.tile[seat][s.stock_[s.stock_pos_]];
+      else if (placement)
+        z ^= kZobrist.tile[seat][m.arg];
       State child = s;
       child.apply(seat, m);
       v = child_value(child, z);
     }
     if (maximise ? v > best : v < best) best = v, best_i = i;
-    if (maximise) alpha = std::max(alpha, v);
-    else beta = std::min(beta, v);
+    if (maximise)
+      alpha = std::max(alpha, v);
+    else
+      beta = std::min(beta, v);
     if (alpha >= beta) {
       break;
     }
@@ -348,8 +366,10 @@ void Solver::values(const State& s, int seat, std::span<const Move> moves, doubl
     const Move m = moves[static_cast<size_t>(i)];
     State child = s;
     uint64_t zc = z;
-    if (m.kind == Move::Draw) zc ^= kZobrist.tile[seat][s.stock_[s.stock_pos_]];
-    else if (m.kind == Move::Lead || m.kind == Move::Left || m.kind == Move::Right) zc ^= kZobrist.tile[seat][m.arg];
+    if (m.kind == Move::Draw)
+      zc ^= kZobrist.tile[seat][s.stock_[s.stock_pos_]];
+    else if (m.kind == Move::Lead || m.kind == Move::Left || m.kind == Move::Right)
+      zc ^= kZobrist.tile[seat][m.arg];
     child.apply(seat, m);
     // Exact within `margin_` of the best so far; a move further below gets
     // the bound its search proved (still below the best).
@@ -370,8 +390,10 @@ double LineGame::reward(const State& from, const State& to, int seat) {
   double mine = 0, best_other = -1e9;
   for (int sd = 0; sd < to.num_sides(); ++sd) {
     const double gain = to.score(sd) - from.score(sd);
-    if (sd == me) mine = gain;
-    else best_other = std::max(best_other, gain);
+    if (sd == me)
+      mine = gain;
+    else
+      best_other = std::max(best_other, gain);
   }
   return std::clamp((mine - best_other) / 100.0, -1.0, 1.0);
 }

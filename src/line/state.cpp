@@ -71,7 +71,8 @@ int State::draw_leader(const uint8_t* pool, int pool_n) {
       int best = -1;
       for (int s = 0; s < seats_; ++s)
         if ((tied >> s) & 1)
-          if (best < 0 || beats(Tile{static_cast<uint8_t>(leader_draw_[s])}, Tile{static_cast<uint8_t>(leader_draw_[best])}))
+          if (best < 0 ||
+              beats(Tile{static_cast<uint8_t>(leader_draw_[s])}, Tile{static_cast<uint8_t>(leader_draw_[best])}))
             best = s;
       return best;
     }
@@ -128,8 +129,10 @@ void State::deal(const SmallSet* hands, const uint8_t* stock, int stock_n, int l
   for (int s = 0; s < seats_; ++s) {
     const uint64_t h = hands[s].w[0];
     if (std::popcount(h) != r_.hand_size)
-      throw Error(fmt::format("bad deal: seat {} has {} tiles; this game deals {} each", s, std::popcount(h), r_.hand_size));
-    if (h & ~set_mask_) throw Error(fmt::format("bad deal: seat {} holds a tile that is not in the {} set", s, name(r_.set)));
+      throw Error(
+          fmt::format("bad deal: seat {} has {} tiles; this game deals {} each", s, std::popcount(h), r_.hand_size));
+    if (h & ~set_mask_)
+      throw Error(fmt::format("bad deal: seat {} holds a tile that is not in the {} set", s, name(r_.set)));
     if (h & seen) throw Error(fmt::format("bad deal: seat {} holds a tile already dealt to another seat", s));
     seen |= h;
   }
@@ -145,7 +148,8 @@ void State::deal(const SmallSet* hands, const uint8_t* stock, int stock_n, int l
   }
   if (deals_leader_by_draw()) {
     if (leader < 0 || leader >= seats_)
-      throw Error(fmt::format("bad deal: this hand's leader is chosen by a draw; add 'leader K' with K in 0..{}", seats_ - 1));
+      throw Error(
+          fmt::format("bad deal: this hand's leader is chosen by a draw; add 'leader K' with K in 0..{}", seats_ - 1));
   } else if (leader >= 0) {
     throw Error("bad deal: 'leader' may only be given when the leader is chosen by a draw");
   }
@@ -156,11 +160,13 @@ void State::deal(const SmallSet* hands, const uint8_t* stock, int stock_n, int l
     const uint64_t pool = rest | (r_.max_pip() == 6 ? ~set_mask_ & ((uint64_t{1} << 28) - 1) : 0);
     if (lead_drawn & ~pool) throw Error("bad deal: the tiles drawn for the lead must be undealt tiles");
     if (std::popcount(lead_drawn) < seats_)
-      throw Error(fmt::format("bad deal: every seat draws for the lead: at least {} tiles drawn", static_cast<int>(seats_)));
+      throw Error(
+          fmt::format("bad deal: every seat draws for the lead: at least {} tiles drawn", static_cast<int>(seats_)));
   }
   for (int s = 0; s < seats_; ++s) hand_[s] = hands[s].w[0];
   stock_n_ = static_cast<uint8_t>(std::popcount(rest));
-  if (stock_n >= 0) std::copy(stock, stock + stock_n, stock_);
+  if (stock_n >= 0)
+    std::copy(stock, stock + stock_n, stock_);
   else {
     int i = 0;
     for (uint64_t x = rest; x; x &= x - 1) stock_[i++] = static_cast<uint8_t>(std::countr_zero(x));
@@ -184,8 +190,10 @@ void State::after_deal(int drawn_leader) {
     uint8_t kept[kMaxSetTiles], drawn[kMaxSetTiles];
     int nk = 0;
     for (int i = 0; i < stock_n_; ++i) {
-      if ((lead_drawn_ >> stock_[i]) & 1) drawn[sleeping_drawn++] = stock_[i];
-      else kept[nk++] = stock_[i];
+      if ((lead_drawn_ >> stock_[i]) & 1)
+        drawn[sleeping_drawn++] = stock_[i];
+      else
+        kept[nk++] = stock_[i];
     }
     std::copy(kept, kept + nk, stock_);
     std::copy(drawn, drawn + sleeping_drawn, stock_ + nk);
@@ -265,15 +273,23 @@ void State::apply(int seat, Move m) {
   switch (m.kind) {
     case Move::Lead:
     case Move::Left:
-    case Move::Right: place(seat, m.tile(), m.kind != Move::Right); return;
-    case Move::Pass: pass(seat); return;
-    case Move::Draw: draw(seat); return;
+    case Move::Right:
+      place(seat, m.tile(), m.kind != Move::Right);
+      return;
+    case Move::Pass:
+      pass(seat);
+      return;
+    case Move::Draw:
+      draw(seat);
+      return;
     case Move::Redeal:
       keep_leader_ = true;
       redeal_k_ = -1;
       phase_ = Phase::Deal;
       return;
-    case Move::Keep: offer_redeal(redeal_k_ + 1); return;
+    case Move::Keep:
+      offer_redeal(redeal_k_ + 1);
+      return;
     case Move::Leader:
       leader_ = static_cast<int8_t>(m.arg);
       choice_pending_ = false;
@@ -296,13 +312,16 @@ void State::pass(int seat) {
   not_holding_[seat] |= suit_[left_] | suit_[right_];
   const Bonuses& b = r_.bonuses;
   if (b.lead_pass && n_placed_ == 1) {
-    if (passes_ == 1 && seat == (leader_ + 1) % seats_) lead_pass_ = 1;
-    else if (b.lead_pass_cancel && passes_ == 2 && lead_pass_ == 1 && seat == (leader_ + 2) % seats_) lead_pass_ = 2;
+    if (passes_ == 1 && seat == (leader_ + 1) % seats_)
+      lead_pass_ = 1;
+    else if (b.lead_pass_cancel && passes_ == 2 && lead_pass_ == 1 && seat == (leader_ + 2) % seats_)
+      lead_pass_ = 2;
   }
   const int placer_side = side_of(last_placer_);
   if (side_of(seat) != placer_side) {
     // first_pass_2: the first side in the game to make an opponent pass.
-    if (b.first_pass_2 && !first_pass_done_ && first_pass_side_ < 0) first_pass_side_ = static_cast<int8_t>(placer_side);
+    if (b.first_pass_2 && !first_pass_done_ && first_pass_side_ < 0)
+      first_pass_side_ = static_cast<int8_t>(placer_side);
     if (b.pass_20_10) {
       hand_bonus_[placer_side] = static_cast<int16_t>(hand_bonus_[placer_side] + (pass2010_n_ == 0 ? 20 : 10));
       ++pass2010_n_;
@@ -333,7 +352,10 @@ unsigned State::lowest_of(const uint8_t* pips, unsigned among) const {
   unsigned mask = 0;
   for (int s = 0; s < seats_; ++s)
     if ((among >> s) & 1) {
-      if (pips[s] < m) { m = pips[s]; mask = 0; }
+      if (pips[s] < m) {
+        m = pips[s];
+        mask = 0;
+      }
       if (pips[s] == m) mask |= 1u << s;
     }
   return mask;
@@ -372,7 +394,11 @@ int State::block_winner(bool& tied) const {
     case BlockWinner::LowestTeam: {
       int m = 1 << 20, count = 0;
       for (int sd = 0; sd < sides; ++sd) {
-        if (side_pips[sd] < m) { m = side_pips[sd]; count = 0; winner = sd; }
+        if (side_pips[sd] < m) {
+          m = side_pips[sd];
+          count = 0;
+          winner = sd;
+        }
         if (side_pips[sd] == m) ++count;
       }
       if (count > 1) {
@@ -384,8 +410,10 @@ int State::block_winner(bool& tied) const {
     }
     case BlockWinner::LastVsNext: {
       const int a = last_placer_, n = (a + 1) % seats_;
-      if (pips[a] != pips[n]) winner = side_of(pips[a] < pips[n] ? a : n);
-      else tied_seats = (1u << a) | (1u << n);
+      if (pips[a] != pips[n])
+        winner = side_of(pips[a] < pips[n] ? a : n);
+      else
+        tied_seats = (1u << a) | (1u << n);
       break;
     }
     case BlockWinner::LastVsOpponents: {
@@ -395,8 +423,10 @@ int State::block_winner(bool& tied) const {
         if (side_of(s) != side_of(a)) opp |= 1u << s;
       const unsigned low = lowest_seats(opp);
       const int lo = pips[std::countr_zero(low)];
-      if (pips[a] < lo) winner = side_of(a);
-      else if (pips[a] == lo) tied_seats = low | (1u << a);
+      if (pips[a] < lo)
+        winner = side_of(a);
+      else if (pips[a] == lo)
+        tied_seats = low | (1u << a);
       else {
         winner = side_of_mask(low);  // individual play: the lowest opponent
         if (winner < 0) tied_seats = low;
@@ -407,12 +437,15 @@ int State::block_winner(bool& tied) const {
   tied = winner < 0;
   if (winner < 0) {
     switch (r_.block_tie) {
-      case BlockTie::LastPlayerWins: winner = side_of(last_placer_); break;
+      case BlockTie::LastPlayerWins:
+        winner = side_of(last_placer_);
+        break;
       case BlockTie::ClosestToLeader:
         winner = r_.teams() ? side_of(leader_) : side_of(nearest_to_leader(tied_seats));
         break;
       case BlockTie::LastPlayerLoses:
-        if (r_.teams()) winner = 1 - side_of(last_placer_);
+        if (r_.teams())
+          winner = 1 - side_of(last_placer_);
         else {
           const unsigned others = tied_seats & ~(1u << last_placer_);
           winner = side_of(nearest_to_leader(others ? others : (all & ~(1u << last_placer_))));
@@ -424,7 +457,8 @@ int State::block_winner(bool& tied) const {
         if (std::popcount(low) > 1 && !r_.teams()) winner = -1;
         break;
       }
-      default: break;  // void rules: nobody scores
+      default:
+        break;  // void rules: nobody scores
     }
   }
   return winner;
@@ -469,15 +503,26 @@ void State::score_hand() {
   if (w >= 0) {
     int pts = 0;
     switch (r_.scoring) {
-      case Scoring::Wins: pts = 0; break;  // counted below
+      case Scoring::Wins:
+        pts = 0;
+        break;  // counted below
       case Scoring::OthersPips:
         for (int s = 0; s < seats_; ++s)
           if (side_of(s) != w) pts += h.pips[s];
         break;
-      case Scoring::AllPips: pts = total; break;
-      case Scoring::AllPipsFloor10: pts = total - total % 10; break;
-      case Scoring::AllPipsRound10: pts = (total + 5) / 10 * 10; break;
-      case Scoring::CubanTens: pts = (total + 9) / 10; if (pts == 1) pts = 2; break;
+      case Scoring::AllPips:
+        pts = total;
+        break;
+      case Scoring::AllPipsFloor10:
+        pts = total - total % 10;
+        break;
+      case Scoring::AllPipsRound10:
+        pts = (total + 5) / 10 * 10;
+        break;
+      case Scoring::CubanTens:
+        pts = (total + 9) / 10;
+        if (pts == 1) pts = 2;
+        break;
       case Scoring::LosersOwnPips:
         for (int s = 0; s < seats_; ++s)
           if (side_of(s) != w) h.pip_points[side_of(s)] = static_cast<int16_t>(h.pip_points[side_of(s)] + h.pips[s]);
@@ -534,7 +579,10 @@ void State::score_hand() {
     for (int sd = 0; sd < sides; ++sd) score_[sd] += h.total[sd];  // bonuses, if any
     if (w >= 0) {
       int add = 1;
-      if (tie_double_pending_) { add = 2; tie_double_pending_ = false; }
+      if (tie_double_pending_) {
+        add = 2;
+        tie_double_pending_ = false;
+      }
       if (double_up_pending_) {
         double_up_pending_ = false;
         for (int sd = 0; sd < sides; ++sd) score_[sd] = 0;
@@ -593,19 +641,30 @@ void State::score_hand() {
   first_rule_ = false;
   choice_pending_ = false;
   h.next = NextLead::Rotate;
-  if (restart) first_rule_ = true;
+  if (restart)
+    first_rule_ = true;
   else if (w < 0) {
     switch (r_.block_tie) {
-      case BlockTie::Void: leader_ = static_cast<int8_t>((leader_ + 1) % seats_); break;
-      case BlockTie::VoidSameLeader: h.next = NextLead::SameLeader; break;
-      case BlockTie::VoidReset: first_rule_ = true; break;
+      case BlockTie::Void:
+        leader_ = static_cast<int8_t>((leader_ + 1) % seats_);
+        break;
+      case BlockTie::VoidSameLeader:
+        h.next = NextLead::SameLeader;
+        break;
+      case BlockTie::VoidReset:
+        first_rule_ = true;
+        break;
       default:  // a tie rule that still left nobody (lowest_player_wins)
-        if (r_.next_leader == NextLeader::Rotate) leader_ = static_cast<int8_t>((leader_ + 1) % seats_);
-        else first_rule_ = true;
+        if (r_.next_leader == NextLeader::Rotate)
+          leader_ = static_cast<int8_t>((leader_ + 1) % seats_);
+        else
+          first_rule_ = true;
     }
   } else {
     switch (r_.next_leader) {
-      case NextLeader::Rotate: leader_ = static_cast<int8_t>((leader_ + 1) % seats_); break;
+      case NextLeader::Rotate:
+        leader_ = static_cast<int8_t>((leader_ + 1) % seats_);
+        break;
       case NextLeader::Winner:
         leader_ = h.winner_seat;
         h.next = NextLead::Winner;
@@ -716,8 +775,10 @@ State State::sample(const Observation& o, Rng& rng) {
   int un = 0;
   for (size_t i = 0; i < tiles.size(); ++i) {
     const size_t p = static_cast<size_t>(place[i]);
-    if (p < seat_of_place.size()) s.hand_[seat_of_place[p]] |= uint64_t{1} << tiles[i].index;
-    else undealt[un++] = tiles[i].index;
+    if (p < seat_of_place.size())
+      s.hand_[seat_of_place[p]] |= uint64_t{1} << tiles[i].index;
+    else
+      undealt[un++] = tiles[i].index;
   }
   rng.shuffle(undealt, un);
   for (uint64_t x = known_asleep; x; x &= x - 1) undealt[un++] = static_cast<uint8_t>(std::countr_zero(x));

@@ -2,11 +2,10 @@
 // The line-game state (spec: rules/line-games.md, "The play mechanism").
 // A value type of fixed size: copying it never allocates.
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
 #include <utility>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "core/game.h"
 #include "core/tile.h"
@@ -57,7 +56,7 @@ struct HandResult {
   int16_t total[kMaxSeats] = {};       // per side, pip points plus bonuses
   Item items[16] = {};
   uint8_t n_items = 0;
-  uint16_t number = 0;  // 1-based hand number in the game
+  uint16_t number = 0;      // 1-based hand number in the game
   bool wins_reset = false;  // win counting started over after this hand
   bool double_up = false;   // Jamaican double-up now pending
   NextLead next = NextLead::None;
@@ -79,9 +78,12 @@ class State {
   int side_of(int seat) const { return r_.teams() ? (seat & 1) : seat; }
   Actor actor() const {
     switch (phase_) {
-      case Phase::Deal: return Actor::chance();
-      case Phase::GameOver: return Actor::terminal();
-      default: return Actor::at(to_move_);
+      case Phase::Deal:
+        return Actor::chance();
+      case Phase::GameOver:
+        return Actor::terminal();
+      default:
+        return Actor::at(to_move_);
     }
   }
   template <int N>
@@ -112,7 +114,7 @@ class State {
   int to_move() const { return to_move_; }
   int leader() const { return leader_; }
   int last_placer() const { return last_placer_; }
-  int left_end() const { return left_; }   // -1 before the lead
+  int left_end() const { return left_; }  // -1 before the lead
   int right_end() const { return right_; }
   int placed_count() const { return n_placed_; }
   // Tiles on the line from left to right, oriented so touching numbers match:
@@ -126,7 +128,7 @@ class State {
   SmallSet set_tiles() const { return SmallSet{{set_mask_}}; }
   // Tiles the public history proves this seat does not hold (its passes).
   SmallSet not_holding(int seat) const { return SmallSet{{not_holding_[seat]}}; }
-  int stock_left() const { return drawable_ - stock_pos_; }  // tiles that can still be drawn
+  int stock_left() const { return drawable_ - stock_pos_; }    // tiles that can still be drawn
   int undealt_count() const { return stock_n_ - stock_pos_; }  // drawable + sleeping
   int passes_in_row() const { return passes_; }
   int score(int side) const { return score_[side]; }
@@ -134,13 +136,13 @@ class State {
   const HandResult& last_result() const { return last_; }
   int forced_lead() const { return forced_lead_; }  // tile index the leader must lead, or -1
   int chooser() const { return chooser_; }
-  int leader_draw(int seat) const { return leader_draw_[seat]; }  // last tile drawn for the lead, or -1
+  int leader_draw(int seat) const { return leader_draw_[seat]; }         // last tile drawn for the lead, or -1
   int leader_draw_round(int seat) const { return leader_round_[seat]; }  // in which round (0 first)
   // draw_after_deal: every tile drawn for the lead; public, back face down,
   // never used in play (they sleep at the end of the stock).
   SmallSet lead_drawn() const { return SmallSet{{lead_drawn_}}; }
   int redeal_seat() const { return phase_ == Phase::Redeal ? to_move_ : -1; }
-  bool deals_leader_by_draw() const;  // this deal's leader comes from a draw
+  bool deals_leader_by_draw() const;                                        // this deal's leader comes from a draw
   bool first_rule_pending() const { return first_rule_ && !keep_leader_; }  // next deal uses the first-hand rule
   bool choice_pending() const { return choice_pending_; }
   // Explicit chance (the Python package): tiles drawn from the stock this
@@ -199,7 +201,7 @@ class State {
   uint64_t dealt_[kMaxSeats] = {};  // hands as dealt (for the chance text)
   uint64_t not_holding_[kMaxSeats] = {};
   uint64_t played_ = 0;
-  uint8_t stock_[kMaxSetTiles] = {};  // undealt tiles; the first drawable_ may be drawn, in order
+  uint8_t stock_[kMaxSetTiles] = {};   // undealt tiles; the first drawable_ may be drawn, in order
   uint8_t placed_[kMaxSetTiles] = {};  // tile index, 0x80 when laid on the left end
   uint8_t count_[kMaxSeats] = {};
   uint8_t stock_n_ = 0, drawable_ = 0, stock_pos_ = 0, n_placed_ = 0;
@@ -208,19 +210,19 @@ class State {
   Phase phase_ = Phase::Deal;
   int8_t to_move_ = 0, leader_ = 0, last_placer_ = -1, passes_ = 0;
   int8_t forced_lead_ = -1;
-  int8_t chooser_ = -1;      // seat entering the winning team's choice of leader
+  int8_t chooser_ = -1;  // seat entering the winning team's choice of leader
   bool choice_pending_ = false;
-  int8_t redeal_k_ = -1;  // offset from the leader of the seat offered a redeal
-  bool first_rule_ = true;   // this hand's leader comes from the first-hand rule
-  bool keep_leader_ = false;  // redeal: the leader does not change
-  bool drawn_leader_ = false;  // the current deal's leader came from a draw
+  int8_t redeal_k_ = -1;                              // offset from the leader of the seat offered a redeal
+  bool first_rule_ = true;                            // this hand's leader comes from the first-hand rule
+  bool keep_leader_ = false;                          // redeal: the leader does not change
+  bool drawn_leader_ = false;                         // the current deal's leader came from a draw
   int8_t leader_draw_[kMaxSeats] = {-1, -1, -1, -1};  // tiles drawn for the lead (display)
   int8_t leader_round_[kMaxSeats] = {};
   uint64_t lead_drawn_ = 0;  // draw_after_deal: tiles drawn for the lead this deal
   // per hand
   int8_t lead_pass_ = 0;  // 0 none, 1 earned, 2 cancelled
   uint8_t pass2010_n_ = 0;
-  int16_t hand_bonus_[kMaxSeats] = {};   // three_passes and pass_20_10 so far, per side
+  int16_t hand_bonus_[kMaxSeats] = {};  // three_passes and pass_20_10 so far, per side
   int16_t three_pass_[kMaxSeats] = {};
   int8_t first_pass_side_ = -1;  // first_pass_2: side credited in this hand
   // per game
@@ -273,7 +275,8 @@ void State::legal_moves(int seat, MoveList<Move, N>& out) const {
       out.push_back({Move::Leader, static_cast<uint8_t>(seat)});
       out.push_back({Move::Leader, static_cast<uint8_t>((seat + 2) % seats_)});
       return;
-    default: return;
+    default:
+      return;
   }
 }
 
@@ -326,8 +329,10 @@ inline void State::apply_random(int seat, Rng& rng) {
   const uint32_t n = nl + static_cast<uint32_t>(std::popcount(r));
   if (n == 0) {
     rng.below(1);  // the one move is drawn for too
-    if (stock_pos_ < drawable_) draw(seat);
-    else pass(seat);
+    if (stock_pos_ < drawable_)
+      draw(seat);
+    else
+      pass(seat);
     return;
   }
   // The k-th listed move, chosen without branches on random data (they

@@ -1,5 +1,7 @@
 // Text forms of the line game: moves, deals, the JSON view and the table as
 // a person sees it.
+#include "core/text.h"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -8,7 +10,6 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "core/text.h"
 #include "line/state.h"
 
 namespace boneyard::line {
@@ -19,11 +20,16 @@ namespace {
 
 const char* phase_name(Phase p) {
   switch (p) {
-    case Phase::Deal: return "deal";
-    case Phase::Redeal: return "redeal";
-    case Phase::ChooseLeader: return "choose_leader";
-    case Phase::Play: return "play";
-    case Phase::GameOver: return "game_over";
+    case Phase::Deal:
+      return "deal";
+    case Phase::Redeal:
+      return "redeal";
+    case Phase::ChooseLeader:
+      return "choose_leader";
+    case Phase::Play:
+      return "play";
+    case Phase::GameOver:
+      return "game_over";
   }
   return "?";
 }
@@ -38,16 +44,26 @@ json tiles_json(uint64_t bits) {
 // Bonus items in words, as players say them (spec: Bonuses).
 const char* bonus_words(BonusKind k) {
   switch (k) {
-    case BonusKind::FirstPass: return "first pass";
-    case BonusKind::CapicuaDouble: return "capicúa doubles the pips";
-    case BonusKind::Capicua: return "capicúa";
-    case BonusKind::LeadPass: return "pass on the lead";
-    case BonusKind::ThreePasses: return "three passes";
-    case BonusKind::Pass2010: return "passes forced";
-    case BonusKind::EarlyHand: return "early hand";
-    case BonusKind::BlankDoubleDomino: return "out with 0-0";
-    case BonusKind::OnesEnds: return "out with both ends 1";
-    case BonusKind::FirstBlockWin: return "first block won";
+    case BonusKind::FirstPass:
+      return "first pass";
+    case BonusKind::CapicuaDouble:
+      return "capicúa doubles the pips";
+    case BonusKind::Capicua:
+      return "capicúa";
+    case BonusKind::LeadPass:
+      return "pass on the lead";
+    case BonusKind::ThreePasses:
+      return "three passes";
+    case BonusKind::Pass2010:
+      return "passes forced";
+    case BonusKind::EarlyHand:
+      return "early hand";
+    case BonusKind::BlankDoubleDomino:
+      return "out with 0-0";
+    case BonusKind::OnesEnds:
+      return "out with both ends 1";
+    case BonusKind::FirstBlockWin:
+      return "first block won";
   }
   return "bonus";
 }
@@ -58,15 +74,21 @@ std::string scoring_words(const Rules& r) {
   switch (r.scoring) {
     case Scoring::Wins:
       // Jamaica's six-love: the target wins only while another side has none.
-      return r.wins_need_shutout ? fmt::format("1 win per hand; {} wins only as a shutout ({}-love)", r.target, r.target)
-                                 : "1 win per hand";
+      return r.wins_need_shutout
+                 ? fmt::format("1 win per hand; {} wins only as a shutout ({}-love)", r.target, r.target)
+                 : "1 win per hand";
     case Scoring::OthersPips:
       return teams ? "the losing team's pips" : r.seats() == 2 ? "the opponent's pips" : "the other players' pips";
-    case Scoring::AllPips: return teams ? "all pips (both teams)" : "all pips (every hand)";
-    case Scoring::LosersOwnPips: return "losers score their own pips; reaching the target loses";
-    case Scoring::AllPipsFloor10: return "all pips, rounded down to tens";
-    case Scoring::AllPipsRound10: return "all pips, rounded to the nearest ten";
-    case Scoring::CubanTens: return "all pips in tens, rounded up (at least 2)";
+    case Scoring::AllPips:
+      return teams ? "all pips (both teams)" : "all pips (every hand)";
+    case Scoring::LosersOwnPips:
+      return "losers score their own pips; reaching the target loses";
+    case Scoring::AllPipsFloor10:
+      return "all pips, rounded down to tens";
+    case Scoring::AllPipsRound10:
+      return "all pips, rounded to the nearest ten";
+    case Scoring::CubanTens:
+      return "all pips in tens, rounded up (at least 2)";
   }
   return "?";
 }
@@ -74,7 +96,9 @@ std::string scoring_words(const Rules& r) {
 // The active bonuses in words for the header; empty when there are none.
 std::string bonuses_words(const Bonuses& b) {
   std::vector<std::string> v;
-  if (b.lead_pass) v.push_back(fmt::format("pass on the lead +{}{}", b.lead_pass, b.lead_pass_cancel ? " (void if the partner passes too)" : ""));
+  if (b.lead_pass)
+    v.push_back(fmt::format("pass on the lead +{}{}", b.lead_pass,
+                            b.lead_pass_cancel ? " (void if the partner passes too)" : ""));
   if (b.three_passes) v.push_back(fmt::format("three passes +{}", b.three_passes));
   if (b.capicua) v.push_back(fmt::format("capicúa +{}{}", b.capicua, b.capicua_no_zero ? " (no tile showing 0)" : ""));
   if (b.capicua_double) v.push_back("capicúa doubles the pips");
@@ -92,13 +116,20 @@ std::string bonuses_words(const Bonuses& b) {
 // What happens after a tied block (spec: Options, block_tie).
 const char* tie_words(BlockTie t, bool teams) {
   switch (t) {
-    case BlockTie::VoidReset: return "nobody scores; the next leader is chosen as for a first hand";
-    case BlockTie::LastPlayerWins: return "the side of the last tile wins";
-    case BlockTie::ClosestToLeader: return teams ? "the leader's team wins" : "the tied player nearest the leader wins";
-    case BlockTie::Void: return "nobody scores; the seat after the leader leads next";
-    case BlockTie::VoidSameLeader: return "nobody scores; the same leader leads again";
-    case BlockTie::LastPlayerLoses: return "the side of the last tile loses";
-    case BlockTie::LowestPlayerWins: return "the single lowest player wins";
+    case BlockTie::VoidReset:
+      return "nobody scores; the next leader is chosen as for a first hand";
+    case BlockTie::LastPlayerWins:
+      return "the side of the last tile wins";
+    case BlockTie::ClosestToLeader:
+      return teams ? "the leader's team wins" : "the tied player nearest the leader wins";
+    case BlockTie::Void:
+      return "nobody scores; the seat after the leader leads next";
+    case BlockTie::VoidSameLeader:
+      return "nobody scores; the same leader leads again";
+    case BlockTie::LastPlayerLoses:
+      return "the side of the last tile loses";
+    case BlockTie::LowestPlayerWins:
+      return "the single lowest player wins";
   }
   return "?";
 }
@@ -124,20 +155,21 @@ std::string block_why(const State& s, const HandResult& h) {
   auto cmp = [](int a, int b) { return a < b ? "<" : a > b ? ">" : "="; };
   std::string out;
   // Individual play: a team is one player.
-  const BlockWinner rule = r.block_winner == BlockWinner::LowestTeam && !r.teams() ? BlockWinner::LowestPlayer : r.block_winner;
+  const BlockWinner rule =
+      r.block_winner == BlockWinner::LowestTeam && !r.teams() ? BlockWinner::LowestPlayer : r.block_winner;
   switch (rule) {
     case BlockWinner::LowestTeam: {
       int tot[2] = {};
       for (int k = 0; k < seats; ++k) tot[s.side_of(k)] += h.pips[k];
       const int first = tot[1] < tot[0] ? 1 : 0;
-      out = fmt::format("team {}: {} {} team {}: {}", first, side_pips_text(s, h, first), cmp(tot[first], tot[1 - first]),
-                        1 - first, side_pips_text(s, h, 1 - first));
+      out = fmt::format("team {}: {} {} team {}: {}", first, side_pips_text(s, h, first),
+                        cmp(tot[first], tot[1 - first]), 1 - first, side_pips_text(s, h, 1 - first));
       break;
     }
     case BlockWinner::LastVsNext: {
       const int a = h.last_placer, n = (a + 1) % seats;
-      out = fmt::format("seat {} (last tile): {} {} seat {} (next): {}", a, pips_word(h.pips[a]), cmp(h.pips[a], h.pips[n]), n,
-                        pips_word(h.pips[n]));
+      out = fmt::format("seat {} (last tile): {} {} seat {} (next): {}", a, pips_word(h.pips[a]),
+                        cmp(h.pips[a], h.pips[n]), n, pips_word(h.pips[n]));
       break;
     }
     case BlockWinner::LastVsOpponents: {
@@ -149,8 +181,8 @@ std::string block_why(const State& s, const HandResult& h) {
           opp.push_back(seat_pips(k));
           lo = std::min(lo, static_cast<int>(h.pips[k]));
         }
-      out = fmt::format("seat {} (last tile): {} {} the lower opponent ({})", a, pips_word(h.pips[a]), cmp(h.pips[a], lo),
-                        fmt::join(opp, ", "));
+      out = fmt::format("seat {} (last tile): {} {} the lower opponent ({})", a, pips_word(h.pips[a]),
+                        cmp(h.pips[a], lo), fmt::join(opp, ", "));
       break;
     }
     case BlockWinner::LowestPlayer: {
@@ -179,12 +211,18 @@ std::string line_text(const State& s, std::string_view first, std::string_view i
 
 const char* name(NextLead n) {
   switch (n) {
-    case NextLead::None: return "none";
-    case NextLead::Rotate: return "rotate";
-    case NextLead::Winner: return "winner";
-    case NextLead::SameLeader: return "same_leader";
-    case NextLead::TeamChooses: return "winning_team_chooses";
-    case NextLead::FirstHandRule: return "first_hand_rule";
+    case NextLead::None:
+      return "none";
+    case NextLead::Rotate:
+      return "rotate";
+    case NextLead::Winner:
+      return "winner";
+    case NextLead::SameLeader:
+      return "same_leader";
+    case NextLead::TeamChooses:
+      return "winning_team_chooses";
+    case NextLead::FirstHandRule:
+      return "first_hand_rule";
   }
   return "?";
 }
@@ -207,19 +245,23 @@ static json next_leader_json(const State& s, const HandResult& h) {
       j["seat"] = nullptr;  // known after the next deal
       j["rule"] = name(s.rules().first_leader);
       break;
-    default: j["seat"] = h.next_leader; break;
+    default:
+      j["seat"] = h.next_leader;
+      break;
   }
   return j;
 }
 
 static std::string next_leader_text(const State& s, const HandResult& h) {
   switch (h.next) {
-    case NextLead::None: return "";
+    case NextLead::None:
+      return "";
     case NextLead::TeamChooses:
       return fmt::format("; {} chooses who leads next", LineGame::side_name(s, s.side_of(h.next_leader)));
     case NextLead::FirstHandRule:
       return fmt::format("; the next leader comes from the first-hand rule ({})", name(s.rules().first_leader));
-    default: return fmt::format("; seat {} leads next", h.next_leader);
+    default:
+      return fmt::format("; seat {} leads next", h.next_leader);
   }
 }
 
@@ -230,14 +272,22 @@ std::string LineGame::side_name(const State& s, int side) {
 
 std::string State::move_text(Move m) const {
   switch (m.kind) {
-    case Move::Lead: return to_string(m.tile());
-    case Move::Left: return to_string(m.tile()) + ":L";
-    case Move::Right: return to_string(m.tile()) + ":R";
-    case Move::Pass: return "pass";
-    case Move::Draw: return "draw";
-    case Move::Redeal: return "redeal";
-    case Move::Keep: return "keep";
-    case Move::Leader: return fmt::format("leader:{}", m.arg);
+    case Move::Lead:
+      return to_string(m.tile());
+    case Move::Left:
+      return to_string(m.tile()) + ":L";
+    case Move::Right:
+      return to_string(m.tile()) + ":R";
+    case Move::Pass:
+      return "pass";
+    case Move::Draw:
+      return "draw";
+    case Move::Redeal:
+      return "redeal";
+    case Move::Keep:
+      return "keep";
+    case Move::Leader:
+      return fmt::format("leader:{}", m.arg);
   }
   return "?";
 }
@@ -245,14 +295,22 @@ std::string State::move_text(Move m) const {
 // The move for people: "lead 6-6", "6-4 on the left", "seat 2 leads".
 std::string State::move_words(int seat, Move m) const {
   switch (m.kind) {
-    case Move::Lead: return "lead " + to_string(m.tile());
-    case Move::Left: return to_string(m.tile()) + " on the left";
-    case Move::Right: return to_string(m.tile()) + " on the right";
-    case Move::Pass: return "pass";
-    case Move::Draw: return "draw";
-    case Move::Redeal: return "redeal (a new deal)";
-    case Move::Keep: return "keep this deal";
-    case Move::Leader: return m.arg == seat ? "you lead" : fmt::format("seat {} leads", m.arg);
+    case Move::Lead:
+      return "lead " + to_string(m.tile());
+    case Move::Left:
+      return to_string(m.tile()) + " on the left";
+    case Move::Right:
+      return to_string(m.tile()) + " on the right";
+    case Move::Pass:
+      return "pass";
+    case Move::Draw:
+      return "draw";
+    case Move::Redeal:
+      return "redeal (a new deal)";
+    case Move::Keep:
+      return "keep this deal";
+    case Move::Leader:
+      return m.arg == seat ? "you lead" : fmt::format("seat {} leads", m.arg);
   }
   return move_text(m);
 }
@@ -284,9 +342,12 @@ Move State::parse_move(int seat, std::string_view text) const {
   if (cut != std::string::npos) {
     std::string e = lower_trim(t.substr(cut + 1));
     tile_part = t.substr(0, cut);
-    if (e == "l" || e == "left") end = 1;
-    else if (e == "r" || e == "right") end = 2;
-    else throw fail(fmt::format("unknown end '{}'; use L or R", e));
+    if (e == "l" || e == "left")
+      end = 1;
+    else if (e == "r" || e == "right")
+      end = 2;
+    else
+      throw fail(fmt::format("unknown end '{}'; use L or R", e));
   }
   Tile tile;
   try {
@@ -305,8 +366,10 @@ Move State::parse_move(int seat, std::string_view text) const {
     ++n;
   }
   if (n == 1) return found;
-  if (n > 1) throw fail(fmt::format("{} fits both ends; say {}:L or {}:R", to_string(tile), to_string(tile), to_string(tile)));
-  if (n_placed_ == 0) throw fail(fmt::format("this lead must be {}", to_string(Tile{static_cast<uint8_t>(forced_lead_)})));
+  if (n > 1)
+    throw fail(fmt::format("{} fits both ends; say {}:L or {}:R", to_string(tile), to_string(tile), to_string(tile)));
+  if (n_placed_ == 0)
+    throw fail(fmt::format("this lead must be {}", to_string(Tile{static_cast<uint8_t>(forced_lead_)})));
   if (end && ((hand_[seat] & (suit_[left_] | suit_[right_])) >> tile.index & 1))
     throw fail(fmt::format("{} does not fit the {} end ({})", to_string(tile), end == 1 ? "left" : "right",
                            end == 1 ? left_ : right_));
@@ -337,8 +400,10 @@ void State::apply_chance_text(std::string_view text) {
   std::string t(text);
   std::string spaced;
   for (char c : t) {
-    if (c == '/') spaced += " / ";
-    else spaced += c;
+    if (c == '/')
+      spaced += " / ";
+    else
+      spaced += c;
   }
   std::istringstream in(spaced);
   std::string tok;
@@ -355,11 +420,19 @@ void State::apply_chance_text(std::string_view text) {
   while (in >> tok) {
     if (tok == "/") {
       if (part != Hands) throw Error(fmt::format("bad deal '{}': '/' after the hands; {}", text, form));
-      if (++seat >= seats_) throw Error(fmt::format("bad deal '{}': more than {} hands; {}", text, static_cast<int>(seats_), form));
+      if (++seat >= seats_)
+        throw Error(fmt::format("bad deal '{}': more than {} hands; {}", text, static_cast<int>(seats_), form));
       continue;
     }
-    if (tok == "stock") { part = Stock; stock_n = 0; continue; }
-    if (tok == "leader") { part = Leader; continue; }
+    if (tok == "stock") {
+      part = Stock;
+      stock_n = 0;
+      continue;
+    }
+    if (tok == "leader") {
+      part = Leader;
+      continue;
+    }
     if (tok == "drawn") {
       if (part != Done) throw Error(fmt::format("bad deal '{}': 'drawn' goes after 'leader K'; {}", text, form));
       part = Drawn;
@@ -388,7 +461,8 @@ void State::apply_chance_text(std::string_view text) {
     }
   }
   if (seat != seats_ - 1)
-    throw Error(fmt::format("bad deal '{}': {} hands given, this game has {} seats; {}", text, seat + 1, static_cast<int>(seats_), form));
+    throw Error(fmt::format("bad deal '{}': {} hands given, this game has {} seats; {}", text, seat + 1,
+                            static_cast<int>(seats_), form));
   if (part == Leader) throw Error(fmt::format("bad deal '{}': 'leader' needs a seat number", text));
   deal(hands, stock, stock_n, leader, drawn);
 }
@@ -413,7 +487,8 @@ json hand_result_json(const State& s, const HandResult& h) {
   }
   j["bonuses"] = json::array();
   for (int i = 0; i < h.n_items; ++i)
-    j["bonuses"].push_back({{"bonus", bonus_name(h.items[i].kind)}, {"side", h.items[i].side}, {"points", h.items[i].points}});
+    j["bonuses"].push_back(
+        {{"bonus", bonus_name(h.items[i].kind)}, {"side", h.items[i].side}, {"points", h.items[i].points}});
   if (h.wins_reset) j["wins_reset"] = true;
   if (h.double_up) j["double_up_pending"] = true;
   j["next_leader"] = next_leader_json(s, h);
@@ -422,8 +497,10 @@ json hand_result_json(const State& s, const HandResult& h) {
 
 std::string hand_result_text(const State& s, const HandResult& h) {
   std::string out = fmt::format("Hand {}: ", h.number);
-  if (h.end == HandEnd::Domino) out += fmt::format("seat {} went out{}", h.last_placer, h.capicua ? " with a capicúa" : "");
-  else out += fmt::format("blocked (last tile by seat {}){}", h.last_placer, h.tied ? ", tied" : "");
+  if (h.end == HandEnd::Domino)
+    out += fmt::format("seat {} went out{}", h.last_placer, h.capicua ? " with a capicúa" : "");
+  else
+    out += fmt::format("blocked (last tile by seat {}){}", h.last_placer, h.tied ? ", tied" : "");
   out += ".";  // the pips left are in the table that follows
   if (h.end == HandEnd::Block) out += "\n  Block: " + block_why(s, h);
   out += "\n  ";
@@ -433,10 +510,12 @@ std::string hand_result_text(const State& s, const HandResult& h) {
   auto scored = [&](int sd) {
     std::vector<std::string> bonus;
     for (int i = 0; i < h.n_items; ++i)
-      if (h.items[i].side == sd) bonus.push_back(fmt::format("{} {:+d}", bonus_words(h.items[i].kind), h.items[i].points));
+      if (h.items[i].side == sd)
+        bonus.push_back(fmt::format("{} {:+d}", bonus_words(h.items[i].kind), h.items[i].points));
     std::string x = wins ? count_of(h.total[sd], "win", "wins") : std::to_string(h.total[sd]);
     if (!bonus.empty())
-      x += fmt::format(" ({}{})", h.pip_points[sd] ? fmt::format("{} {}, ", wins ? "wins" : "pips", h.pip_points[sd]) : "",
+      x += fmt::format(" ({}{})",
+                       h.pip_points[sd] ? fmt::format("{} {}, ", wins ? "wins" : "pips", h.pip_points[sd]) : "",
                        fmt::join(bonus, ", "));
     return x;
   };
@@ -447,9 +526,11 @@ std::string hand_result_text(const State& s, const HandResult& h) {
     out += "nobody wins the hand";
   }
   for (int sd = 0; sd < s.num_sides(); ++sd)
-    if (sd != h.winner_side && h.total[sd]) out += fmt::format("; {} scores {}", LineGame::side_name(s, sd), scored(sd));
+    if (sd != h.winner_side && h.total[sd])
+      out += fmt::format("; {} scores {}", LineGame::side_name(s, sd), scored(sd));
   if (h.wins_reset)
-    out += fmt::format("; every side has a win, so no {}-love shutout is left: the counts start over", s.rules().target);
+    out +=
+        fmt::format("; every side has a win, so no {}-love shutout is left: the counts start over", s.rules().target);
   if (h.double_up) out += "; all square: the next hand's winner goes to 2";
   out += next_leader_text(s, h);
   return out;
@@ -461,7 +542,8 @@ std::string hand_end_table(const State& s) {
   std::string out = s.placed_count() ? line_text(s, "  Final line: ", "              ") : "  Final line: (empty)";
   for (int k = 0; k < s.num_seats(); ++k) {
     const SmallSet h = s.hand(k);
-    out += fmt::format("\n  seat {}: {}", k, h.empty() ? "out" : fmt::format("{}  ({})", to_string(h), pips_word(h.pips())));
+    out += fmt::format("\n  seat {}: {}", k,
+                       h.empty() ? "out" : fmt::format("{}  ({})", to_string(h), pips_word(h.pips())));
   }
   return out;
 }
@@ -470,7 +552,9 @@ HandSummary State::last_hand() const {
   HandSummary h;
   h.winner_side = last_.winner_side;
   for (int sd = 0; sd < num_sides(); ++sd) h.side_points.push_back(last_.total[sd]);
-  h.how = last_.end == HandEnd::Domino ? "domino" : last_.tied ? (last_.winner_side >= 0 ? "block (tie rule)" : "block (void)") : "block";
+  h.how = last_.end == HandEnd::Domino ? "domino"
+          : last_.tied                 ? (last_.winner_side >= 0 ? "block (tie rule)" : "block (void)")
+                                       : "block";
   const json detail = hand_result_json(*this, last_);
   h.detail_json = detail.dump();
   h.next_json = detail["next_leader"].dump();
@@ -510,7 +594,8 @@ json State::view(int seat) const {
     for (int i = stock_pos_; i < stock_n_; ++i) j["stock"].push_back(to_string(Tile{stock_[i]}));
   }
   j["passes_in_row"] = passes_;
-  if (forced_lead_ >= 0 && n_placed_ == 0 && phase_ == Phase::Play) j["must_lead"] = to_string(Tile{static_cast<uint8_t>(forced_lead_)});
+  if (forced_lead_ >= 0 && n_placed_ == 0 && phase_ == Phase::Play)
+    j["must_lead"] = to_string(Tile{static_cast<uint8_t>(forced_lead_)});
   j["scores"] = json::array();
   for (int sd = 0; sd < num_sides(); ++sd) j["scores"].push_back(score_[sd]);
   j["target"] = r_.target;
@@ -531,7 +616,8 @@ std::string lead_reason(const State& s) {
   const Rules& r = s.rules();
   if (s.forced_lead() >= 0) {
     const Tile t{static_cast<uint8_t>(s.forced_lead())};
-    return fmt::format("Seat {} has the lead: {} is the {} dealt", l, to_string(t), t.is_double() ? "highest double" : "tile with the most pips (no doubles were dealt)");
+    return fmt::format("Seat {} has the lead: {} is the {} dealt", l, to_string(t),
+                       t.is_double() ? "highest double" : "tile with the most pips (no doubles were dealt)");
   }
   bool drew = false;
   for (int k = 0; k < s.num_seats(); ++k) drew |= s.leader_draw(k) >= 0;
@@ -551,17 +637,22 @@ std::string lead_reason(const State& s) {
       if (s.leader_draw(k) >= 0 && Tile{static_cast<uint8_t>(s.leader_draw(k))}.pips() == lt.pips()) ++tied;
     if (tied > 1) {
       d.back() += ";";
-      for (const std::string& w : std::vector<std::string>{"tie", "on", std::to_string(lt.pips()), "pips:", "the", "higher", "number,"})
+      for (const std::string& w :
+           std::vector<std::string>{"tie", "on", std::to_string(lt.pips()), "pips:", "the", "higher", "number,"})
         d.push_back(w);
       d.push_back(fmt::format("{}", lt.high()));
     }
-    return wrap_items(d, fmt::format("Seat {} has the lead: the highest draw for the lead ", l), "  ", terminal_width(), " ");
+    return wrap_items(d, fmt::format("Seat {} has the lead: the highest draw for the lead ", l), "  ", terminal_width(),
+                      " ");
   }
   if (s.hands_finished() == 0) return fmt::format("Seat {} has the lead", l);
-  if (s.last_result().winner_side < 0) return fmt::format("Seat {} has the lead: the last hand was void ({})", l, tie_words(r.block_tie, r.teams()));
+  if (s.last_result().winner_side < 0)
+    return fmt::format("Seat {} has the lead: the last hand was void ({})", l, tie_words(r.block_tie, r.teams()));
   switch (r.next_leader) {
-    case NextLeader::Rotate: return fmt::format("Seat {} has the lead: the lead passes to the next seat each hand", l);
-    case NextLeader::Winner: return fmt::format("Seat {} has the lead: the winner of the last hand leads", l);
+    case NextLeader::Rotate:
+      return fmt::format("Seat {} has the lead: the lead passes to the next seat each hand", l);
+    case NextLeader::Winner:
+      return fmt::format("Seat {} has the lead: the winner of the last hand leads", l);
     case NextLeader::WinningTeamChooses:
       return r.teams() ? fmt::format("Seat {} has the lead: chosen by the team that won the last hand", l)
                        : fmt::format("Seat {} has the lead: the winner of the last hand leads", l);
@@ -578,8 +669,10 @@ std::string State::render(int seat) const {
   std::vector<std::string> sc;
   for (int sd = 0; sd < sides; ++sd) sc.push_back(fmt::format("{}: {}", LineGame::side_name(*this, sd), score_[sd]));
   out += wrap_items(sc, "Score: ", "       ", width, "   ") + "\n";
-  if (n_placed_ == 0) out += "Line: (empty)\n";
-  else out += line_text(*this, "Line: ", "      ") + fmt::format("\n      open ends: left {}, right {}\n", left_, right_);
+  if (n_placed_ == 0)
+    out += "Line: (empty)\n";
+  else
+    out += line_text(*this, "Line: ", "      ") + fmt::format("\n      open ends: left {}, right {}\n", left_, right_);
   const bool playing = phase_ == Phase::Play || phase_ == Phase::Redeal || phase_ == Phase::ChooseLeader;
   std::vector<std::string> label;
   size_t label_w = 0;
@@ -601,13 +694,21 @@ std::string State::render(int seat) const {
   switch (phase_) {
     case Phase::Play:
       out += fmt::format("Seat {} to play", to_move_);
-      if (n_placed_ == 0 && forced_lead_ >= 0) out += fmt::format(" (must lead {})", to_string(Tile{static_cast<uint8_t>(forced_lead_)}));
+      if (n_placed_ == 0 && forced_lead_ >= 0)
+        out += fmt::format(" (must lead {})", to_string(Tile{static_cast<uint8_t>(forced_lead_)}));
       out += "\n";
       if (n_placed_ < seats_) out += lead_reason(*this) + "\n";  // for everyone's first turn
       break;
-    case Phase::Redeal: out += fmt::format("Seat {} holds five or more doubles and may demand a redeal\n", to_move_); break;
-    case Phase::ChooseLeader: out += fmt::format("Seat {}'s team chooses who leads (leader:{} or leader:{})\n", to_move_, to_move_, (to_move_ + 2) % seats_); break;
-    case Phase::Deal: out += "Waiting for the deal\n"; break;
+    case Phase::Redeal:
+      out += fmt::format("Seat {} holds five or more doubles and may demand a redeal\n", to_move_);
+      break;
+    case Phase::ChooseLeader:
+      out += fmt::format("Seat {}'s team chooses who leads (leader:{} or leader:{})\n", to_move_, to_move_,
+                         (to_move_ + 2) % seats_);
+      break;
+    case Phase::Deal:
+      out += "Waiting for the deal\n";
+      break;
     case Phase::GameOver: {
       out += "Game over: ";
       const int w = std::popcount(static_cast<unsigned>(winners_));

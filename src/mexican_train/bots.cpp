@@ -60,7 +60,7 @@ double GreedyBot::value(const State& s, int seat, const Chain& plan, Move m) {
     return (s.marked(seat) ? 300 : 5) + 0.1 * t.pips();
   }
   if (on_chain) return 10 + 0.1 * t.pips();  // spending our own chain elsewhere
-  double v = 200 + t.pips();                  // off-chain tile elsewhere: shed it
+  double v = 200 + t.pips();                 // off-chain tile elsewhere: shed it
   if (t.is_double()) {
     // A double we can cover (with an off-chain tile) sheds two tiles; one we
     // cannot cover earns a marker.

@@ -1,7 +1,8 @@
 // Registers Mexican Train by name.
+#include "bots/register.h"
+
 #include <nlohmann/json.hpp>
 
-#include "bots/register.h"
 #include "core/adapter.h"
 #include "core/playout.h"
 #include "mexican_train/bots.h"
@@ -13,9 +14,13 @@ void register_games() {
   GameEntry e;
   e.name = "mexican-train";
   e.family = "mexican-train";
-  e.summary = "Mexican Train: 2-8 players, personal trains and the Mexican train, double-twelve; penalty pips over 13 rounds";
+  e.summary =
+      "Mexican Train: 2-8 players, personal trains and the Mexican train, double-twelve; penalty pips over 13 rounds";
   e.sources = "seed 002 (Cardinal's rules)";
-  e.describe = [] { return nlohmann::json{{"options", to_json(make_rules({}))}, {"catalogue", option_catalogue()}, {"explain", option_explanations()}}; };
+  e.describe = [] {
+    return nlohmann::json{
+        {"options", to_json(make_rules({}))}, {"catalogue", option_catalogue()}, {"explain", option_explanations()}};
+  };
   e.make = [](const OptionList& o, uint64_t seed) -> std::unique_ptr<AnyState> {
     return std::make_unique<GameAdapter<MexicanTrain>>("mexican-train", State(make_rules(o), seed));
   };

@@ -22,10 +22,14 @@ int Research::num_actions(const State& fresh) { return tiles(fresh) * (fresh.num
 int Research::to_action(const State& s, Move m) {
   const int S = s.num_seats(), base = tiles(s) * (S + 1);
   switch (m.kind) {
-    case Move::Lay: return m.tile * (S + 1) + (m.train == kMexican ? S : m.train);
-    case Move::Draw: return base;
-    case Move::Pass: return base + 1;
-    case Move::EndOpening: return base + 2;
+    case Move::Lay:
+      return m.tile * (S + 1) + (m.train == kMexican ? S : m.train);
+    case Move::Draw:
+      return base;
+    case Move::Pass:
+      return base + 1;
+    case Move::EndOpening:
+      return base + 2;
   }
   return 0;
 }
@@ -169,13 +173,16 @@ void Research::draw_outcomes(const State& s, int k, std::vector<Outcome>& out) {
 }
 
 void Research::put_next_draw(State& s, int k, int action) {
-  if (action < 0 || action >= tiles(s)) throw Error(fmt::format("chance action {} is outside 0..{}", action, tiles(s) - 1));
+  if (action < 0 || action >= tiles(s))
+    throw Error(fmt::format("chance action {} is outside 0..{}", action, tiles(s) - 1));
   s.put_next_draw(k, Tile{static_cast<uint8_t>(action)});
 }
 
 std::string Research::chance_action_text(int action) { return to_string(Tile{static_cast<uint8_t>(action)}); }
 
-int Research::chance_action_of(const State& s, std::string_view text) { return parse_tile(text, s.rules().max_pip()).index; }
+int Research::chance_action_of(const State& s, std::string_view text) {
+  return parse_tile(text, s.rules().max_pip()).index;
+}
 
 const char* Research::chance_event(const State&) { return "deal"; }
 

@@ -1,12 +1,11 @@
 #include "mexican_train/rules.h"
 
-#include "core/text.h"
-
 #include <fmt/format.h>
 
 #include <charconv>
 #include <nlohmann/json.hpp>
 
+#include "core/text.h"
 #include "core/tile.h"
 
 namespace boneyard::mexican_train {
@@ -46,23 +45,32 @@ int Rules::total_rounds() const {
 }
 
 void set_option(Rules& r, std::string_view key, std::string_view value) {
-  if (key == "set") r.set = parse_enum<SetKind>(key, value, kSetNames);
-  else if (key == "players") r.players = static_cast<int8_t>(parse_option_int(key, value, 2, kMaxSeats));
-  else if (key == "engine") r.engine = parse_enum<Engine>(key, value, kEngineNames);
-  else if (key == "rounds") r.rounds = static_cast<int16_t>(parse_option_int(key, value, 1, 1000));
-  else if (key == "multiple_doubles") r.multiple_doubles = parse_option_bool(key, value);
-  else if (key == "blank_double_50") r.blank_double_50 = parse_option_bool(key, value);
-  else if (key == "single_hand") r.single_hand = parse_option_bool(key, value);
-  else throw Error(fmt::format("unknown option '{}' for mexican-train; options: {}", key, kKeys));
+  if (key == "set")
+    r.set = parse_enum<SetKind>(key, value, kSetNames);
+  else if (key == "players")
+    r.players = static_cast<int8_t>(parse_option_int(key, value, 2, kMaxSeats));
+  else if (key == "engine")
+    r.engine = parse_enum<Engine>(key, value, kEngineNames);
+  else if (key == "rounds")
+    r.rounds = static_cast<int16_t>(parse_option_int(key, value, 1, 1000));
+  else if (key == "multiple_doubles")
+    r.multiple_doubles = parse_option_bool(key, value);
+  else if (key == "blank_double_50")
+    r.blank_double_50 = parse_option_bool(key, value);
+  else if (key == "single_hand")
+    r.single_hand = parse_option_bool(key, value);
+  else
+    throw Error(fmt::format("unknown option '{}' for mexican-train; options: {}", key, kKeys));
 }
 
 void validate(const Rules& r) {
   if (r.players < 2 || r.players > kMaxSeats)
     throw Error(fmt::format("bad value '{}' for option players; expected 2 to {}", r.players, kMaxSeats));
   if (r.engine == Engine::RoundDoubles && r.rounds > r.max_pip() + 1)
-    throw Error(fmt::format("bad value '{}' for option rounds: engine=round_doubles with the {} set has at most {} rounds "
-                            "(one per double, {}-{} down to 0-0)",
-                            r.rounds, name(r.set), r.max_pip() + 1, r.max_pip(), r.max_pip()));
+    throw Error(
+        fmt::format("bad value '{}' for option rounds: engine=round_doubles with the {} set has at most {} rounds "
+                    "(one per double, {}-{} down to 0-0)",
+                    r.rounds, name(r.set), r.max_pip() + 1, r.max_pip(), r.max_pip()));
 }
 
 Rules make_rules(const OptionList& overrides) {
@@ -98,10 +106,12 @@ nlohmann::json option_catalogue() {
 nlohmann::json option_explanations() {
   using J = nlohmann::json;
   return J{
-      {"set", {{"about", "which dominoes are used"},
-               {"values", {{"double-twelve", "the 91 tiles from 0-0 to 12-12"},
-                           {"double-nine", "the 55 tiles from 0-0 to 9-9"},
-                           {"double-fifteen", "the 136 tiles from 0-0 to 15-15"}}}}},
+      {"set",
+       {{"about", "which dominoes are used"},
+        {"values",
+         {{"double-twelve", "the 91 tiles from 0-0 to 12-12"},
+          {"double-nine", "the 55 tiles from 0-0 to 9-9"},
+          {"double-fifteen", "the 136 tiles from 0-0 to 15-15"}}}}},
       {"players", {{"about", "how many play, each for themselves"}}},
       {"engine",
        {{"about", "the double every train starts from (the engine)"},
@@ -114,8 +124,7 @@ nlohmann::json option_explanations() {
         {"values", {{"on", "allowed"}, {"off", "cover the double at once"}}}}},
       {"blank_double_50",
        {{"about", "the penalty for 0-0 left in hand"}, {"values", {{"on", "50 pips"}, {"off", "0 pips"}}}}},
-      {"single_hand",
-       {{"about", "play one round only"}, {"values", {{"on", "one round"}, {"off", "every round"}}}}}};
+      {"single_hand", {{"about", "play one round only"}, {"values", {{"on", "one round"}, {"off", "every round"}}}}}};
 }
 
 }  // namespace boneyard::mexican_train

@@ -1,9 +1,8 @@
 #pragma once
 // Mexican Train (spec: rules/mexican-train.md): the rule options.
 #include <cstdint>
-#include <string_view>
-
 #include <nlohmann/json_fwd.hpp>
+#include <string_view>
 
 #include "core/game.h"
 #include "core/tile.h"

@@ -9,7 +9,6 @@
 
 namespace boneyard::mexican_train {
 
-
 State::State(const Rules& rules, uint64_t seed) : r_(rules), rng_(seed) {
   validate(r_);
   seats_ = r_.players;
@@ -85,19 +84,21 @@ void State::deal(const TileSet* hands, const uint8_t* stock, int stock_n) {
     if (!h.minus(pool).empty())
       throw Error(fmt::format("bad deal: seat {} holds {}, which is not in the {} set{}", s, to_string(h.minus(pool)),
                               name(r_.set), r_.engine == Engine::RoundDoubles ? " less this round's engine" : ""));
-    if (!(h & seen).empty()) throw Error(fmt::format("bad deal: seat {} holds {}, already dealt to another seat", s, to_string(h & seen)));
+    if (!(h & seen).empty())
+      throw Error(fmt::format("bad deal: seat {} holds {}, already dealt to another seat", s, to_string(h & seen)));
     seen |= h;
   }
   const TileSet rest = pool.minus(seen);
   if (stock_n >= 0) {
     TileSet st;
     for (int i = 0; i < stock_n; ++i) {
-      if (st.has(Tile{stock[i]})) throw Error(fmt::format("bad deal: {} appears twice in the stock", to_string(Tile{stock[i]})));
+      if (st.has(Tile{stock[i]}))
+        throw Error(fmt::format("bad deal: {} appears twice in the stock", to_string(Tile{stock[i]})));
       st.add(Tile{stock[i]});
     }
     if (st != rest)
-      throw Error(fmt::format("bad deal: the stock must hold exactly the {} undealt tiles (missing: {}; extra: {})", rest.size(),
-                              to_string(rest.minus(st)), to_string(st.minus(rest))));
+      throw Error(fmt::format("bad deal: the stock must hold exactly the {} undealt tiles (missing: {}; extra: {})",
+                              rest.size(), to_string(rest.minus(st)), to_string(st.minus(rest))));
   }
   int i = 0;
   for (int s = 0; s < seats_; ++s) {
@@ -108,8 +109,10 @@ void State::deal(const TileSet* hands, const uint8_t* stock, int stock_n) {
     });
   }
   dealt_n_ = static_cast<uint8_t>(i);
-  if (stock_n >= 0) std::copy(stock, stock + stock_n, deck_ + i);
-  else rest.for_each([&](Tile t) { deck_[i++] = t.index; });
+  if (stock_n >= 0)
+    std::copy(stock, stock + stock_n, deck_ + i);
+  else
+    rest.for_each([&](Tile t) { deck_[i++] = t.index; });
   deck_n_ = static_cast<uint8_t>(dealt_n_ + rest.size());
   after_deal();
 }
@@ -180,9 +183,15 @@ void State::after_deal() {
 
 void State::apply(int seat, Move m) {
   switch (m.kind) {
-    case Move::Lay: lay(seat, m.t(), m.train); return;
-    case Move::Draw: draw(seat); return;
-    case Move::Pass: pass(seat); return;
+    case Move::Lay:
+      lay(seat, m.t(), m.train);
+      return;
+    case Move::Draw:
+      draw(seat);
+      return;
+    case Move::Pass:
+      pass(seat);
+      return;
     case Move::EndOpening:
       void_[seat] |= 1u << end_[seat];  // nothing left fits their own train
       end_turn(seat, false);
@@ -439,8 +448,10 @@ State State::sample(const Observation& o, Rng& rng) {
   int rn = 0;
   for (size_t i = 0; i < tiles.size(); ++i) {
     const size_t p = static_cast<size_t>(place[i]);
-    if (p < seat_of_place.size()) s.give(seat_of_place[p], tiles[i]);
-    else rest[rn++] = tiles[i].index;
+    if (p < seat_of_place.size())
+      s.give(seat_of_place[p], tiles[i]);
+    else
+      rest[rn++] = tiles[i].index;
   }
   rng.shuffle(rest, rn);
   std::copy(rest, rest + rn, s.deck_ + s.stock_pos_);

@@ -4,12 +4,11 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <span>
 #include <string>
 #include <string_view>
 #include <utility>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "core/game.h"
 #include "core/tile.h"
@@ -17,9 +16,9 @@
 
 namespace boneyard::mexican_train {
 
-inline constexpr int kMexican = kMaxSeats;    // train index of the Mexican train; trains 0..7 are the seats'
+inline constexpr int kMexican = kMaxSeats;  // train index of the Mexican train; trains 0..7 are the seats'
 inline constexpr int kTrains = kMaxSeats + 1;
-inline constexpr int kMaxSetTiles = 136;       // double-fifteen
+inline constexpr int kMaxSetTiles = 136;  // double-fifteen
 
 struct Move {
   enum Kind : uint8_t { Lay, Draw, Pass, EndOpening };
@@ -38,8 +37,8 @@ struct RoundResult {
   RoundEnd end = RoundEnd::None;
   int8_t out_seat = -1;  // who laid their last tile (Domino)
   int8_t start_seat = 0;
-  uint8_t engine = 0;    // tile index of the engine double
-  uint16_t number = 0;   // 1-based
+  uint8_t engine = 0;   // tile index of the engine double
+  uint16_t number = 0;  // 1-based
   uint8_t tiles_left[kMaxSeats] = {};
   int16_t penalty[kMaxSeats] = {};
 };
@@ -56,7 +55,9 @@ class State {
   int num_sides() const { return seats_; }
   int side_of(int seat) const { return seat; }
   Actor actor() const {  // inline: playouts ask before every move
-    return phase_ == Phase::Deal ? Actor::chance() : phase_ == Phase::GameOver ? Actor::terminal() : Actor::at(to_move_);
+    return phase_ == Phase::Deal       ? Actor::chance()
+           : phase_ == Phase::GameOver ? Actor::terminal()
+                                       : Actor::at(to_move_);
   }
   template <int N>
   void legal_moves(int seat, MoveList<Move, N>& out) const;
@@ -188,7 +189,8 @@ class State {
     // Ascending other ends are ascending tile indices: the order of the moves is index order.
     // A local cursor, set once: push_back would reload the count per move.
     Move* m = out.data() + out.size();
-    for (; tiles; tiles &= tiles - 1) *m++ = {Move::Lay, kTileOf[end][std::countr_zero(tiles)], static_cast<uint8_t>(train)};
+    for (; tiles; tiles &= tiles - 1)
+      *m++ = {Move::Lay, kTileOf[end][std::countr_zero(tiles)], static_cast<uint8_t>(train)};
     out.resize(static_cast<int>(m - out.data()));
   }
   static constexpr auto kTileOf = [] {

@@ -1,12 +1,13 @@
 // Text forms of Mexican Train: moves, deals, the JSON view and the station
 // as a person sees it.
+#include "core/text.h"
+
 #include <fmt/format.h>
 
 #include <cctype>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "core/text.h"
 #include "mexican_train/state.h"
 
 namespace boneyard::mexican_train {
@@ -15,13 +16,16 @@ using nlohmann::json;
 
 namespace {
 
-
 const char* phase_name(Phase p) {
   switch (p) {
-    case Phase::Deal: return "deal";
-    case Phase::Opening: return "opening";
-    case Phase::Play: return "play";
-    case Phase::GameOver: return "game_over";
+    case Phase::Deal:
+      return "deal";
+    case Phase::Opening:
+      return "opening";
+    case Phase::Play:
+      return "play";
+    case Phase::GameOver:
+      return "game_over";
   }
   return "?";
 }
@@ -35,16 +39,22 @@ json tiles_json(const TileSet& s) {
 
 }  // namespace
 
-std::string train_name(int train) { return train == kMexican ? "the Mexican train" : fmt::format("seat {}'s train", train); }
+std::string train_name(int train) {
+  return train == kMexican ? "the Mexican train" : fmt::format("seat {}'s train", train);
+}
 
 std::string MexicanTrain::side_name(const State&, int side) { return fmt::format("seat {}", side); }
 
 std::string State::move_text(Move m) const {
   switch (m.kind) {
-    case Move::Lay: return to_string(m.t()) + (m.train == kMexican ? std::string(":M") : fmt::format(":T{}", m.train));
-    case Move::Draw: return "draw";
-    case Move::Pass: return "pass";
-    case Move::EndOpening: return "end_opening";
+    case Move::Lay:
+      return to_string(m.t()) + (m.train == kMexican ? std::string(":M") : fmt::format(":T{}", m.train));
+    case Move::Draw:
+      return "draw";
+    case Move::Pass:
+      return "pass";
+    case Move::EndOpening:
+      return "end_opening";
   }
   return "?";
 }
@@ -56,9 +66,12 @@ std::string State::move_words(int seat, Move m) const {
       if (m.train == kMexican) return to_string(m.t()) + " on the Mexican train";
       if (m.train == seat) return to_string(m.t()) + " on your train";
       return fmt::format("{} on seat {}'s train", to_string(m.t()), m.train);
-    case Move::Draw: return "draw";
-    case Move::Pass: return "pass (your marker goes on)";
-    case Move::EndOpening: return "end your opening turn";
+    case Move::Draw:
+      return "draw";
+    case Move::Pass:
+      return "pass (your marker goes on)";
+    case Move::EndOpening:
+      return "end your opening turn";
   }
   return move_text(m);
 }
@@ -83,7 +96,8 @@ Move State::parse_move(int seat, std::string_view text) const {
   if (t == "draw") throw fail("drawing is only allowed when no tile can be laid, once a turn");
   if (t == "pass") throw fail("passing is only allowed when nothing fits and the boneyard is empty");
   if (t == "end_opening" || t == "end" || t == "stop" || t == "end opening")
-    return only_kind(Move::EndOpening, "the opening turn goes on while a tile fits your train (and ends only in the opening turn)");
+    return only_kind(Move::EndOpening,
+                     "the opening turn goes on while a tile fits your train (and ends only in the opening turn)");
   // A tile with an optional train: "12-4", "12-4:M", "12-4 mexican", "[12|4] T2", "12-4 own".
   std::string tile_part = t, train_part;
   const auto cut = t.find_first_of(": ");
@@ -94,12 +108,17 @@ Move State::parse_move(int seat, std::string_view text) const {
   int train = -1;
   if (!train_part.empty()) {
     std::string_view tp = train_part;
-    if (tp == "m" || tp == "mex" || tp == "mexican" || tp == "mexican_train") train = kMexican;
-    else if (tp == "own" || tp == "mine" || tp == "me") train = seat;
+    if (tp == "m" || tp == "mex" || tp == "mexican" || tp == "mexican_train")
+      train = kMexican;
+    else if (tp == "own" || tp == "mine" || tp == "me")
+      train = seat;
     else {
       if (tp.front() == 't' || tp.front() == 's') tp.remove_prefix(1);
-      if (tp.size() == 1 && tp[0] >= '0' && tp[0] < '0' + seats_) train = tp[0] - '0';
-      else throw fail(fmt::format("unknown train '{}'; use M (Mexican), own, or T<seat> with seat 0..{}", train_part, seats_ - 1));
+      if (tp.size() == 1 && tp[0] >= '0' && tp[0] < '0' + seats_)
+        train = tp[0] - '0';
+      else
+        throw fail(fmt::format("unknown train '{}'; use M (Mexican), own, or T<seat> with seat 0..{}", train_part,
+                               seats_ - 1));
     }
   }
   Tile tile;
@@ -109,7 +128,8 @@ Move State::parse_move(int seat, std::string_view text) const {
     throw fail(e.what());
   }
   if (phase_ != Phase::Opening && phase_ != Phase::Play) throw fail("no tile can be laid now");
-  if (!((hand_[seat][tile.high()] >> tile.low()) & 1)) throw fail(fmt::format("seat {} does not hold {}", seat, to_string(tile)));
+  if (!((hand_[seat][tile.high()] >> tile.low()) & 1))
+    throw fail(fmt::format("seat {} does not hold {}", seat, to_string(tile)));
   Move found{};
   int n = 0;
   for (const Move& m : legal) {
@@ -119,12 +139,16 @@ Move State::parse_move(int seat, std::string_view text) const {
     ++n;
   }
   if (n == 1) return found;
-  if (n > 1) throw fail(fmt::format("{} fits several trains; add the train, e.g. {}", to_string(tile), move_text(found)));
+  if (n > 1)
+    throw fail(fmt::format("{} fits several trains; add the train, e.g. {}", to_string(tile), move_text(found)));
   if (drawn_tile_ >= 0 && drawn_tile_ != tile.index)
-    throw fail(fmt::format("after a draw only the drawn tile {} may be laid", to_string(Tile{static_cast<uint8_t>(drawn_tile_)})));
-  if (phase_ == Phase::Opening) throw fail(fmt::format("in the opening turn tiles go on your own train, whose end is {}", end_[seat]));
+    throw fail(fmt::format("after a draw only the drawn tile {} may be laid",
+                           to_string(Tile{static_cast<uint8_t>(drawn_tile_)})));
+  if (phase_ == Phase::Opening)
+    throw fail(fmt::format("in the opening turn tiles go on your own train, whose end is {}", end_[seat]));
   if (n_open_ > 0)
-    throw fail(fmt::format("the double on {} is open and must be covered (with a tile showing {})", train_name(open_[0]), end_[open_[0]]));
+    throw fail(fmt::format("the double on {} is open and must be covered (with a tile showing {})",
+                           train_name(open_[0]), end_[open_[0]]));
   if (train >= 0) {
     if (train != seat && train != kMexican && (train >= seats_ || !((marked_ >> train) & 1)))
       throw fail(fmt::format("{} carries no marker: only its owner may play on it", train_name(train)));
@@ -151,8 +175,10 @@ std::string State::chance_text() const {
 void State::apply_chance_text(std::string_view text) {
   std::string spaced;
   for (char c : text) {
-    if (c == '/') spaced += " / ";
-    else spaced += c;
+    if (c == '/')
+      spaced += " / ";
+    else
+      spaced += c;
   }
   std::istringstream in(spaced);
   std::string tok;
@@ -166,7 +192,8 @@ void State::apply_chance_text(std::string_view text) {
   while (in >> tok) {
     if (tok == "/") {
       if (stock_n >= 0) throw Error(fmt::format("bad deal '{}': '/' after the stock; {}", text, form));
-      if (++seat >= seats_) throw Error(fmt::format("bad deal '{}': more than {} hands; {}", text, static_cast<int>(seats_), form));
+      if (++seat >= seats_)
+        throw Error(fmt::format("bad deal '{}': more than {} hands; {}", text, static_cast<int>(seats_), form));
       continue;
     }
     if (tok == "stock") {
@@ -189,7 +216,8 @@ void State::apply_chance_text(std::string_view text) {
     }
   }
   if (seat != seats_ - 1)
-    throw Error(fmt::format("bad deal '{}': {} hands given, this game has {} seats; {}", text, seat + 1, static_cast<int>(seats_), form));
+    throw Error(fmt::format("bad deal '{}': {} hands given, this game has {} seats; {}", text, seat + 1,
+                            static_cast<int>(seats_), form));
   deal(hands, stock, stock_n);
 }
 
@@ -210,8 +238,10 @@ json round_result_json(const State& s, const RoundResult& r) {
 
 std::string round_result_text(const State& s, const RoundResult& r) {
   std::string out = fmt::format("Round {} (engine {}): ", r.number, to_string(Tile{r.engine}));
-  if (r.end == RoundEnd::Domino) out += fmt::format("seat {} laid their last tile.", r.out_seat);
-  else out += "blocked (boneyard empty, nobody could play).";
+  if (r.end == RoundEnd::Domino)
+    out += fmt::format("seat {} laid their last tile.", r.out_seat);
+  else
+    out += "blocked (boneyard empty, nobody could play).";
   out += "\n  Penalty (lower is better):";
   for (int k = 0; k < s.num_seats(); ++k) out += fmt::format("{}seat {}: {}", k ? "   " : " ", k, r.penalty[k]);
   return out;
@@ -242,8 +272,11 @@ json State::options_json() const { return to_json(r_); }
 
 json State::view(int seat) const {
   const bool all = seat < 0;
-  json j{{"family", "mexican-train"}, {"phase", phase_name(phase_)}, {"round", round_number()},
-         {"rounds", r_.total_rounds()}, {"start_seat", start_seat_}};
+  json j{{"family", "mexican-train"},
+         {"phase", phase_name(phase_)},
+         {"round", round_number()},
+         {"rounds", r_.total_rounds()},
+         {"start_seat", start_seat_}};
   j["seat"] = all ? json(nullptr) : json(seat);
   const Actor a = actor();
   j["actor"] = a.kind == Actor::Seat ? json(a.seat) : a.kind == Actor::Chance ? json("chance") : json(nullptr);
@@ -280,7 +313,8 @@ json State::view(int seat) const {
     for (int i = 0; i < n_open_; ++i) od.push_back(open_[i] == kMexican ? json("M") : json(open_[i]));
     j["open_doubles"] = od;
     j["opening_turn"] = phase_ == Phase::Opening;
-    if (drawn_tile_ >= 0 && (all || seat == to_move_)) j["drawn_tile"] = to_string(Tile{static_cast<uint8_t>(drawn_tile_)});
+    if (drawn_tile_ >= 0 && (all || seat == to_move_))
+      j["drawn_tile"] = to_string(Tile{static_cast<uint8_t>(drawn_tile_)});
     j["drew_this_turn"] = drawn_;
   }
   j["hands"] = json::array();
@@ -320,14 +354,16 @@ std::string State::render(int seat) const {
   if (phase_ == Phase::Opening || phase_ == Phase::Play) {
     out += fmt::format("Engine {} in the station", to_string(Tile{engine_}));
     if (engine_seat_ >= 0)
-      out += fmt::format(" (placed by seat {}{})", static_cast<int>(engine_seat_),
-                         engine_draws_ ? fmt::format(" after drawing {}", static_cast<int>(engine_draws_)) : std::string());
+      out += fmt::format(
+          " (placed by seat {}{})", static_cast<int>(engine_seat_),
+          engine_draws_ ? fmt::format(" after drawing {}", static_cast<int>(engine_draws_)) : std::string());
     out += "\nStation:\n";
     Tile buf[kMaxSetTiles];
     for (int k = 0; k <= kMexican; ++k) {
       if (k >= seats_ && k != kMexican) continue;
       const int n = train_tiles(k, buf);
-      std::string label = k == kMexican ? std::string("Mexican train") : fmt::format("seat {}{}", k, k == seat ? " (you)" : "");
+      std::string label =
+          k == kMexican ? std::string("Mexican train") : fmt::format("seat {}{}", k, k == seat ? " (you)" : "");
       const std::string head = fmt::format("  {:<15} ", label);
       if (k == kMexican && n == 0)
         out += head + fmt::format("(not started: any tile showing {} starts it)", static_cast<int>(engine_pip_));
@@ -363,10 +399,13 @@ std::string State::render(int seat) const {
                          phase_ == Phase::Opening ? " (opening turn: lay on your own train while tiles fit)" : "");
       if (drawn_tile_ >= 0 && (seat < 0 || seat == to_move_))
         out += fmt::format("; drew {}, which must be laid", to_string(Tile{static_cast<uint8_t>(drawn_tile_)}));
-      else if (owes_cover_) out += "; must cover the double just laid";
+      else if (owes_cover_)
+        out += "; must cover the double just laid";
       out += "\n";
       break;
-    case Phase::Deal: out += "Waiting for the deal\n"; break;
+    case Phase::Deal:
+      out += "Waiting for the deal\n";
+      break;
     case Phase::GameOver: {
       double r[kMaxSeats];
       returns(r);

@@ -1,7 +1,8 @@
 #include "record/protocol.h"
-#include "record/review.h"
 
 #include <fmt/format.h>
+
+#include "record/review.h"
 
 namespace boneyard {
 
@@ -9,9 +10,12 @@ using nlohmann::json;
 
 json actor_json(const Actor& a) {
   switch (a.kind) {
-    case Actor::Seat: return {{"kind", "seat"}, {"seat", a.seat}};
-    case Actor::Chance: return {{"kind", "chance"}};
-    case Actor::Terminal: return {{"kind", "terminal"}};
+    case Actor::Seat:
+      return {{"kind", "seat"}, {"seat", a.seat}};
+    case Actor::Chance:
+      return {{"kind", "chance"}};
+    case Actor::Terminal:
+      return {{"kind", "terminal"}};
     case Actor::Simultaneous: {
       json seats = json::array();
       for (int i = 0; i < 16; ++i)
@@ -72,7 +76,9 @@ int Protocol::seat_of(const json& req) const {
 
 json Protocol::status() const {
   const AnyState& st = s_->state();
-  json j{{"actor", actor_json(st.actor())}, {"terminal", st.terminal()}, {"hands_finished", st.hands().size()},
+  json j{{"actor", actor_json(st.actor())},
+         {"terminal", st.terminal()},
+         {"hands_finished", st.hands().size()},
          {"scores", st.scores()}};
   if (st.terminal()) j["returns"] = st.returns();
   return j;
@@ -104,12 +110,15 @@ BotOptions budget_of(const json& req) {
       throw Error(fmt::format("'think_ms' must be a number of milliseconds from 0 to 3600000, not {}", v.dump()));
     o.think_ms = v.get<double>();
   }
-  if (req.contains("iterations")) o.iterations = static_cast<int>(whole_number(req["iterations"], "'iterations'", 0, 100000000));
+  if (req.contains("iterations"))
+    o.iterations = static_cast<int>(whole_number(req["iterations"], "'iterations'", 0, 100000000));
   if (req.contains("threads")) o.threads = static_cast<int>(whole_number(req["threads"], "'threads'", 1, 256));
   return o;
 }
 
-json budget_json(const BotOptions& o) { return {{"think_ms", o.think_ms}, {"iterations", o.iterations}, {"threads", o.threads}}; }
+json budget_json(const BotOptions& o) {
+  return {{"think_ms", o.think_ms}, {"iterations", o.iterations}, {"threads", o.threads}};
+}
 
 bool same_budget(const BotOptions& a, const BotOptions& b) {
   return a.think_ms == b.think_ms && a.iterations == b.iterations && a.threads == b.threads;
@@ -121,9 +130,10 @@ json Protocol::dispatch(const json& req) {
   if (cmd == "help") {
     return {{"commands",
              {"games", "new {game, options?, seed?, deal?, auto_chance?}", "state {seat?}", "render {seat?}",
-              "legal {seat?}", "apply {move, seat?}", "chance {outcome?}", "bot {bot, seat?, apply?, think_ms?, iterations?, threads?}",
-              "values {bot?, seat?, think_ms?, iterations?, threads?}", "result",
-              "record", "load {record, upto?}", "quit"}},
+              "legal {seat?}", "apply {move, seat?}", "chance {outcome?}",
+              "bot {bot, seat?, apply?, think_ms?, iterations?, threads?}",
+              "values {bot?, seat?, think_ms?, iterations?, threads?}", "result", "record", "load {record, upto?}",
+              "quit"}},
             {"doc", "docs/protocol.md"}};
   }
   if (cmd == "quit") {
@@ -132,7 +142,8 @@ json Protocol::dispatch(const json& req) {
   }
   if (cmd == "games") {
     json g = json::array();
-    for (const auto& e : games()) g.push_back({{"name", e.name}, {"family", e.family}, {"summary", e.summary}, {"bots", all_bots(e)}});
+    for (const auto& e : games())
+      g.push_back({{"name", e.name}, {"family", e.family}, {"summary", e.summary}, {"bots", all_bots(e)}});
     return {{"games", g}};
   }
   if (cmd == "new") {
@@ -152,18 +163,22 @@ json Protocol::dispatch(const json& req) {
     auto s = std::make_unique<Session>(game, opts, seed);
     if (req.contains("deal")) {
       std::vector<std::string> outcomes;
-      if (req["deal"].is_string()) outcomes.push_back(req["deal"].get<std::string>());
+      if (req["deal"].is_string())
+        outcomes.push_back(req["deal"].get<std::string>());
       else if (req["deal"].is_array()) {
         for (const auto& d : req["deal"]) {
           if (!d.is_string()) throw Error("'deal' must be a string or an array of strings");
           outcomes.push_back(d.get<std::string>());
         }
-      } else throw Error("'deal' must be a string or an array of strings");
+      } else
+        throw Error("'deal' must be a string or an array of strings");
       for (const auto& o : outcomes) s->chance(o);
     }
     s_ = std::move(s);
     bots_.clear();
-    json out{{"game", game}, {"seats", s_->state().num_seats()}, {"sides", s_->state().num_sides()},
+    json out{{"game", game},
+             {"seats", s_->state().num_seats()},
+             {"sides", s_->state().num_sides()},
              {"options", s_->state().options()}};
     after_move(out, 0);
     return out;
@@ -171,7 +186,8 @@ json Protocol::dispatch(const json& req) {
   if (cmd == "load") {
     if (!req.contains("record")) throw Error("missing 'record' (a record object, see docs/records.md)");
     int upto = -1;
-    if (req.contains("upto")) upto = static_cast<int>(whole_number(req["upto"], "'upto' (a number of events)", 0, INT32_MAX));
+    if (req.contains("upto"))
+      upto = static_cast<int>(whole_number(req["upto"], "'upto' (a number of events)", 0, INT32_MAX));
     s_ = std::make_unique<Session>(Session::from_record(req["record"], upto));
     auto_chance_ = false;
     bots_.clear();
@@ -196,7 +212,8 @@ json Protocol::dispatch(const json& req) {
         if (a.acts(i)) per[std::to_string(i)] = st.legal_moves(i);
       return {{"actor", actor_json(a)}, {"legal_by_seat", per}};
     }
-    if (a.kind == Actor::Chance || a.kind == Actor::Terminal) return {{"actor", actor_json(a)}, {"legal", json::array()}};
+    if (a.kind == Actor::Chance || a.kind == Actor::Terminal)
+      return {{"actor", actor_json(a)}, {"legal", json::array()}};
     const int seat = seat_of(req);
     return {{"actor", actor_json(a)}, {"seat", seat}, {"legal", st.legal_moves(seat)}};
   }
@@ -244,7 +261,8 @@ json Protocol::dispatch(const json& req) {
     const int seat = seat_of(req);
     if (!req.contains("bot")) {
       // The coach's expected values (record/review.h), as hints give them.
-      const ExpectedValues ev = expected_values(st, seat, values_bot_seed(s.seed(), seat), coach_options(budget_of(req)));
+      const ExpectedValues ev =
+          expected_values(st, seat, values_bot_seed(s.seed(), seat), coach_options(budget_of(req)));
       json moves = json::array();
       for (const auto& [m, v] : ev.moves) moves.push_back({{"move", m}, {"value", v}});
       json out{{"method", ev.method}, {"unit", ev.unit}, {"seat", seat}, {"moves", moves}};
@@ -253,7 +271,8 @@ json Protocol::dispatch(const json& req) {
     }
     const std::string name = str(req, "bot");
     auto bot = make_bot(s.entry(), name, values_bot_seed(s.seed(), seat), budget_of(req));
-    if (bot->omniscient()) throw Error(fmt::format("'{}' sees every hand; values are from one seat's view: use a fair bot", name));
+    if (bot->omniscient())
+      throw Error(fmt::format("'{}' sees every hand; values are from one seat's view: use a fair bot", name));
     json moves = json::array();
     for (const auto& [m, v] : st.bot_values(seat, *bot)) moves.push_back({{"move", m}, {"value", v}});
     json out{{"bot", name}, {"seat", seat}, {"moves", moves}};

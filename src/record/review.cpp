@@ -207,7 +207,8 @@ std::vector<double> means(const std::vector<std::vector<double>>& per, size_t nm
 }
 
 Clock::time_point cap_from_now(double ms) {
-  return ms >= 1e8 ? Clock::time_point::max() : Clock::now() + std::chrono::microseconds(static_cast<int64_t>(ms * 1000));
+  return ms >= 1e8 ? Clock::time_point::max()
+                   : Clock::now() + std::chrono::microseconds(static_cast<int64_t>(ms * 1000));
 }
 
 }  // namespace
@@ -295,7 +296,8 @@ HandReview review_hand(const nlohmann::json& record, int seat, int hand, const R
         std::vector<std::vector<double>> per;  // [sample][move]
         const double spent = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
         const double cap = std::min(o.fair_ms, o.fair_hand_ms - spent);
-        if (cap > 0 || !solved) decision_values(s.state(), seat, review_seed(s.seed(), k), o, cap_from_now(cap), names, per);
+        if (cap > 0 || !solved)
+          decision_values(s.state(), seat, review_seed(s.seed(), k), o, cap_from_now(cap), names, per);
         if (per.empty()) {
           ++r.unsolved;
           s.apply_event(e);
@@ -310,7 +312,8 @@ HandReview review_hand(const nlohmann::json& record, int seat, int hand, const R
           if (names[i] == m.played) played = i;
         }
         for (size_t i = 0; i < nm; ++i) m.values.emplace_back(names[i], mean[i]);
-        std::stable_sort(m.values.begin(), m.values.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+        std::stable_sort(m.values.begin(), m.values.end(),
+                         [](const auto& a, const auto& b) { return a.second > b.second; });
         m.best = names[best];
         m.played_words = s.state().move_words(seat, m.played);
         m.best_words = s.state().move_words(seat, m.best);
@@ -413,11 +416,11 @@ nlohmann::json review_json(const HandReview& r) {
 
 std::string review_text(const HandReview& r) {
   std::string out = fmt::format("Review of seat {}'s moves in hand {} ({}): ", r.seat, r.hand, r.game);
-  out += r.samples > 0
-             ? fmt::format("what the seat could know at each move: {} deals consistent with its view, each solved "
-                           "exactly, averaged.\n",
-                           r.samples)
-             : fmt::format("the {} bot's values from the seat's own view at each move.\n", r.method);
+  out += r.samples > 0 ? fmt::format(
+                             "what the seat could know at each move: {} deals consistent with its view, each solved "
+                             "exactly, averaged.\n",
+                             r.samples)
+                       : fmt::format("the {} bot's values from the seat's own view at each move.\n", r.method);
   out += fmt::format(
       "Grades by the expected value lost against the best move, in {}, less {} standard errors: best 0, good up "
       "to {}, inaccuracy up to {}, mistake up to {}, blunder more.\n",
@@ -428,8 +431,8 @@ std::string review_text(const HandReview& r) {
                        grade_name(m.grade), m.played_words, m.best_words, m.loss,
                        m.se > 0 ? fmt::format(" \u00b1 {:.2f}", m.se) : "", m.bound ? " (at least)" : "");
     if (m.face_up && m.face_up_best != m.played)
-      out += fmt::format("             face up, {} would have won {}{:.4g} more (not the grade)\n", m.face_up_best_words,
-                         m.face_up_bound ? "at least " : "", m.face_up_loss);
+      out += fmt::format("             face up, {} would have won {}{:.4g} more (not the grade)\n",
+                         m.face_up_best_words, m.face_up_bound ? "at least " : "", m.face_up_loss);
   }
   if (r.forced) out += fmt::format("  ({} forced move{} not graded.)\n", r.forced, r.forced == 1 ? "" : "s");
   if (r.unsolved)

@@ -35,8 +35,8 @@ struct ReviewedMove {
   std::string played_words, best_words;  // the same said for people (AnyState::move_words)
   // Expected values over the seat's sampled deals, in the review's unit.
   double played_value = 0, best_value = 0, loss = 0;
-  int samples = 0;  // deals solved for this decision (fewer than asked where the time cap struck)
-  double se = 0;  // the standard error of `loss` (paired over the samples; 0 for the bot's values)
+  int samples = 0;            // deals solved for this decision (fewer than asked where the time cap struck)
+  double se = 0;              // the standard error of `loss` (paired over the samples; 0 for the bot's values)
   Grade grade = Grade::Best;  // by max(0, loss - 2 se): only a loss clearly above the noise counts
   // Some sampled deal valued the played move by a bound (more than 20 points
   // below that deal's best): the loss is then at least `loss`.
@@ -45,7 +45,7 @@ struct ReviewedMove {
   // Face up (every hand known, the hand's real deal): not the grade.
   bool face_up = false;  // computed (line games and Texas 42, within the time allowed)
   std::string face_up_best, face_up_best_words;
-  double face_up_loss = 0;  // what face_up_best would have won more than the played move
+  double face_up_loss = 0;     // what face_up_best would have won more than the played move
   bool face_up_bound = false;  // face_up_loss is "at least"
 };
 
@@ -74,10 +74,10 @@ struct ReviewOptions {
   // Time caps on the sampled solves (a three-player line hand's first lead
   // can take seconds a deal): past either, a decision keeps the deals solved
   // so far (none: not graded). Tests use budgets that never reach them.
-  double fair_ms = 2000;        // per decision
-  double fair_hand_ms = 8000;   // all of one review's decisions
-  bool face_up = true;          // add the every-hand-known line
-  double think_ms = 0;          // > 0: the bot-valued games' bot thinks this long instead of `iterations`
+  double fair_ms = 2000;       // per decision
+  double fair_hand_ms = 8000;  // all of one review's decisions
+  bool face_up = true;         // add the every-hand-known line
+  double think_ms = 0;         // > 0: the bot-valued games' bot thinks this long instead of `iterations`
 };
 
 // The coach's options for a bot budget (`--iterations`, `--think-ms`, the

@@ -1,8 +1,7 @@
 #include "record/session.h"
 
-#include <fmt/format.h>
-
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -71,8 +70,10 @@ json Session::record() const {
   for (const auto& [k, v] : options_) opts[k] = v;
   json ev = json::array();
   for (const auto& e : events_) {
-    if (e.chance) ev.push_back({{"chance", e.text}});
-    else ev.push_back({{"seat", e.seat}, {"move", e.text}});
+    if (e.chance)
+      ev.push_back({{"chance", e.text}});
+    else
+      ev.push_back({{"seat", e.seat}, {"move", e.text}});
   }
   json hands = json::array();
   for (const auto& h : state_->hands()) hands.push_back(summary_json(h));
@@ -100,7 +101,8 @@ std::string shown(const json& v) {
 
 int64_t whole_number(const json& v, std::string_view what, int64_t lo, int64_t hi) {
   // Unsigned first: get<int64_t>() of 2^63 and above would wrap.
-  const bool fits = v.is_number_unsigned() ? v.get<uint64_t>() <= static_cast<uint64_t>(hi) && v.get<uint64_t>() >= static_cast<uint64_t>(std::max<int64_t>(lo, 0))
+  const bool fits = v.is_number_unsigned() ? v.get<uint64_t>() <= static_cast<uint64_t>(hi) &&
+                                                 v.get<uint64_t>() >= static_cast<uint64_t>(std::max<int64_t>(lo, 0))
                     : v.is_number_integer() ? v.get<int64_t>() >= lo && v.get<int64_t>() <= hi
                                             : false;
   if (!fits) throw Error(fmt::format("{} must be a whole number from {} to {}, not {}", what, lo, hi, shown(v)));
@@ -174,12 +176,14 @@ Session Session::start_of_record(const json& r) {
                     fmt_it == r.end() ? "missing" : shown(*fmt_it)));
   const auto ver = r.find("version");
   if (ver == r.end() || !ver->is_number_integer() || *ver != 1)
-    bad(fmt::format("'version' must be 1 (this program reads version 1), not {}", ver == r.end() ? "missing" : shown(*ver)));
+    bad(fmt::format("'version' must be 1 (this program reads version 1), not {}",
+                    ver == r.end() ? "missing" : shown(*ver)));
   const json& g = need(r, "game", "", "a game name");
   want_type(g.is_string(), g, "game", "", "a game name (a string)");
   OptionList opts;
   if (r.contains("options")) {
-    if (!r["options"].is_object()) bad(fmt::format("'options' must be an object of strings, not {}", shown(r["options"])));
+    if (!r["options"].is_object())
+      bad(fmt::format("'options' must be an object of strings, not {}", shown(r["options"])));
     for (const auto& [k, v] : r["options"].items()) {
       if (!v.is_string()) bad(fmt::format("option '{}' must be a string, not {}", k, shown(v)));
       opts.emplace_back(k, v.get<std::string>());
@@ -199,7 +203,8 @@ Session Session::start_of_record(const json& r) {
     const json& p = r["players"];
     bool ok = p.is_array() && p.size() == s.players_.size();
     for (size_t i = 0; ok && i < p.size(); ++i) ok = p[i].is_string();
-    if (!ok) bad(fmt::format("'players' must be an array of {} strings (one per seat), not {}", s.players_.size(), shown(p)));
+    if (!ok)
+      bad(fmt::format("'players' must be an array of {} strings (one per seat), not {}", s.players_.size(), shown(p)));
     for (size_t i = 0; i < p.size(); ++i) s.players_[i] = p[i].get<std::string>();
   }
   return s;
@@ -234,8 +239,10 @@ std::vector<RecordEvent> Session::record_events(const json& r) {
 
 void Session::apply_event(const RecordEvent& e) {
   try {
-    if (e.chance) chance(e.text);
-    else apply(e.seat, e.text);
+    if (e.chance)
+      chance(e.text);
+    else
+      apply(e.seat, e.text);
   } catch (const Error& err) {
     throw Error(fmt::format("bad record: event {}: {}", events_.size(), err.what()));
   }
@@ -287,9 +294,12 @@ void check_json_depth(std::string_view text, int max_depth) {
   bool in_string = false, escaped = false;
   for (const char c : text) {
     if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
     } else if (c == '"') {
       in_string = true;
     } else if (c == '[' || c == '{') {
@@ -320,7 +330,8 @@ std::string json_number_error(const std::exception& e) {
   // "[json.exception.out_of_range.406] number overflow parsing '1e400'"
   std::string what = e.what();
   const auto q = what.find('\'');
-  return "number out of range" + (q == std::string::npos ? std::string() : ": " + what.substr(q) + " does not fit in a number");
+  return "number out of range" +
+         (q == std::string::npos ? std::string() : ": " + what.substr(q) + " does not fit in a number");
 }
 
 namespace {
@@ -389,8 +400,8 @@ const std::string& RecordFile::write(const Session& s) {
   // The first write claims a name nobody has: link() fails on an existing
   // file, where rename() would replace it.
   for (int k = 1; k <= 100000; ++k) {
-    const std::string path = fmt::format("{}/{}-{}{}{}.json", dir_, s.entry().name, s.seed(), tag_.empty() ? "" : "-" + tag_,
-                                         k == 1 ? "" : fmt::format("-{}", k));
+    const std::string path = fmt::format("{}/{}-{}{}{}.json", dir_, s.entry().name, s.seed(),
+                                         tag_.empty() ? "" : "-" + tag_, k == 1 ? "" : fmt::format("-{}", k));
     if (::link(tmp.c_str(), path.c_str()) == 0) {
       ::unlink(tmp.c_str());
       return path_ = path;
@@ -406,7 +417,8 @@ const std::string& RecordFile::write(const Session& s) {
     throw Error(fmt::format("cannot write record '{}': {}", path, why));
   }
   ::unlink(tmp.c_str());
-  throw Error(fmt::format("cannot write record into '{}': every name for {}-{} is taken", dir_, s.entry().name, s.seed()));
+  throw Error(
+      fmt::format("cannot write record into '{}': every name for {}-{} is taken", dir_, s.entry().name, s.seed()));
 }
 
 std::string write_record(const Session& s, const std::string& dir, const std::string& tag) {

@@ -3,10 +3,9 @@
 // engine, replay) drives a game through a Session, so every game can be
 // written down and reproduced exactly.
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/game.h"
 
@@ -96,7 +95,7 @@ void write_file_atomically(const std::string& path, const std::string& text);
 class RecordFile {
  public:
   RecordFile(std::string dir, std::string tag = "") : dir_(std::move(dir)), tag_(std::move(tag)) {}
-  const std::string& write(const Session& s);  // returns the path
+  const std::string& write(const Session& s);        // returns the path
   const std::string& path() const { return path_; }  // empty before the first write
 
  private:

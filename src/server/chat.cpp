@@ -2,7 +2,6 @@
 // audience sees only its own), free text or quick phrases, stored with the
 // table in the same group commit as its moves.
 #include "server/chat.h"
-#include "server/players.h"
 
 #include <fmt/format.h>
 
@@ -11,6 +10,7 @@
 #include <boost/asio/thread_pool.hpp>
 #include <future>
 
+#include "server/players.h"
 #include "server/tables.h"
 
 namespace boneyard::server {
@@ -19,8 +19,8 @@ using nlohmann::json;
 namespace net = boost::asio;
 
 const std::vector<std::string>& chat_phrases() {
-  static const std::vector<std::string> p{"hello", "buena", "capicua", "paso",   "good_game",
-                                          "well_played", "thanks", "oops", "hurry", "bye"};
+  static const std::vector<std::string> p{"hello",       "buena",  "capicua", "paso",  "good_game",
+                                          "well_played", "thanks", "oops",    "hurry", "bye"};
   return p;
 }
 
@@ -32,7 +32,8 @@ long visible_chars(const std::string& s) {
   std::vector<char32_t> cps;
   if (!decode_utf8(s, cps)) return -1;
   for (const char32_t c : cps)
-    if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || (is_bidi_control(c) && c != 0x200E && c != 0x200F)) return -1;
+    if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || (is_bidi_control(c) && c != 0x200E && c != 0x200F))
+      return -1;
   return static_cast<long>(cps.size());
 }
 
@@ -45,7 +46,8 @@ std::string trim(const std::string& s) {
 
 ChatLine parse_chat(const json& body) {
   const bool has_text = body.contains("text"), has_phrase = body.contains("phrase");
-  if (has_text == has_phrase) throw ApiError(400, "a chat line is either 'text' (free text) or 'phrase' (a quick phrase's id), one of them");
+  if (has_text == has_phrase)
+    throw ApiError(400, "a chat line is either 'text' (free text) or 'phrase' (a quick phrase's id), one of them");
   ChatLine line;
   if (has_phrase) {
     const json& p = body["phrase"];
@@ -60,7 +62,9 @@ ChatLine parse_chat(const json& body) {
   if (raw.size() > 4 * kChatChars) throw ApiError(400, fmt::format("a chat line is at most {} characters", kChatChars));
   line.text = trim(raw);
   const long n = visible_chars(line.text);
-  if (n < 0) throw ApiError(400, "a chat line must be valid UTF-8 text on one line, without control characters or direction overrides");
+  if (n < 0)
+    throw ApiError(
+        400, "a chat line must be valid UTF-8 text on one line, without control characters or direction overrides");
   if (n == 0) throw ApiError(400, "a chat line must not be empty");
   if (static_cast<size_t>(n) > kChatChars)
     throw ApiError(400, fmt::format("a chat line is at most {} characters; this one has {}", kChatChars, n));
@@ -69,8 +73,10 @@ ChatLine parse_chat(const json& body) {
 
 json chat_line_json(const ChatLine& c) {
   json j{{"n", c.n}, {"seat", c.seat >= 0 ? json(c.seat) : json(nullptr)}, {"at", c.at}};
-  if (!c.phrase.empty()) j["phrase"] = c.phrase;
-  else j["text"] = c.text;
+  if (!c.phrase.empty())
+    j["phrase"] = c.phrase;
+  else
+    j["text"] = c.text;
   return j;
 }
 

@@ -2,10 +2,9 @@
 // Table chat (docs/server.md, "Chat"): what a line may be. The Hub keeps
 // and stores the lines (chat.cpp); the routes count them per token and per
 // address (limits.h).
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "server/storage.h"
 
@@ -14,8 +13,8 @@ namespace boneyard::server {
 // The quick phrases' ids; the app words each in the viewer's language.
 const std::vector<std::string>& chat_phrases();
 
-inline constexpr size_t kChatChars = 200;   // a free-text line, in characters (code points)
-inline constexpr size_t kChatRecent = 50;   // lines of each audience kept in the state
+inline constexpr size_t kChatChars = 200;  // a free-text line, in characters (code points)
+inline constexpr size_t kChatRecent = 50;  // lines of each audience kept in the state
 
 // The line a request's body asks for, {"text": "..."} or {"phrase": ID}:
 // text or phrase set, the rest left to the Hub. Throws ApiError(400)

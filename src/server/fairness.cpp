@@ -75,12 +75,15 @@ void verify_record(const nlohmann::json& r) {
     return f[k].get<std::string>();
   };
   const std::string commitment = str("commitment");
-  if (!f.contains("secret") || f["secret"].is_null()) throw Error("fairness: the secret is not revealed (is the game over?)");
+  if (!f.contains("secret") || f["secret"].is_null())
+    throw Error("fairness: the secret is not revealed (is the game over?)");
   const std::string secret = str("secret");
   if (secret.size() != 64) throw Error("fairness: 'secret' must be 64 hex digits");
   if (commitment_of(secret) != commitment)
-    throw Error(fmt::format("fairness: SHA-256 of the revealed secret is {}, not the commitment {}", commitment_of(secret), commitment));
-  if (!f.contains("entropies") || !f["entropies"].is_array()) throw Error("fairness: 'entropies' must be an array of strings");
+    throw Error(fmt::format("fairness: SHA-256 of the revealed secret is {}, not the commitment {}",
+                            commitment_of(secret), commitment));
+  if (!f.contains("entropies") || !f["entropies"].is_array())
+    throw Error("fairness: 'entropies' must be an array of strings");
   std::vector<std::string> ent;
   for (const auto& e : f["entropies"]) {
     if (!e.is_string()) throw Error("fairness: 'entropies' must be an array of strings");

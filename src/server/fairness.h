@@ -4,11 +4,10 @@
 // seed is derived from all of them. A finished game's record carries what is
 // needed to check it: verify_record().
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace boneyard::server {
 
@@ -31,7 +30,8 @@ std::string commitment_of(const std::string& secret_hex);
 uint64_t derive_seed(const std::string& secret_hex, const std::vector<std::string>& entropies);
 
 constexpr const char* kDerivation =
-    "seed = first 8 bytes (big-endian) of SHA-256(secret bytes || SHA-256(entropy[0]) || ... || SHA-256(entropy[n-1])), "
+    "seed = first 8 bytes (big-endian) of SHA-256(secret bytes || SHA-256(entropy[0]) || ... || "
+    "SHA-256(entropy[n-1])), "
     "one entropy string per seat in seat order, \"\" where none; commitment = SHA-256(secret bytes)";
 
 // Checks a record's "fairness" block: the secret matches the commitment, the

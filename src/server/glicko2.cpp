@@ -16,7 +16,8 @@ double g(double phi) { return 1 / std::sqrt(1 + 3 * phi * phi / (std::numbers::p
 double expected(double mu, double mu_j, double phi_j) { return 1 / (1 + std::exp(-g(phi_j) * (mu - mu_j))); }
 
 void check(const Rating& r, const char* who) {
-  if (!std::isfinite(r.rating) || !std::isfinite(r.rd) || !std::isfinite(r.volatility) || r.rd <= 0 || r.volatility <= 0)
+  if (!std::isfinite(r.rating) || !std::isfinite(r.rd) || !std::isfinite(r.volatility) || r.rd <= 0 ||
+      r.volatility <= 0)
     throw Error(std::string("glicko2: ") + who + " needs a finite rating, a positive RD and a positive volatility");
 }
 }  // namespace

@@ -15,7 +15,8 @@ namespace boneyard::server {
 // Beast throws on a trailer field over 64 KiB.
 inline size_t read_buffer_max(const ServerConfig& c) { return c.header_limit + 4096; }
 
-inline void limit_parser(boost::beast::http::request_parser<boost::beast::http::string_body>& p, const ServerConfig& c) {
+inline void limit_parser(boost::beast::http::request_parser<boost::beast::http::string_body>& p,
+                         const ServerConfig& c) {
   p.body_limit(c.body_limit);
   p.header_limit(static_cast<uint32_t>(c.header_limit));
 }

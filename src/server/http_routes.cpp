@@ -4,9 +4,9 @@
 
 #include <cctype>
 #include <charconv>
-#include <optional>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "server/chat.h"
@@ -18,23 +18,36 @@ using nlohmann::json;
 
 std::string error_code(int status) {
   switch (status) {
-    case 400: return "bad_request";
-    case 401: return "no_token";
-    case 403: return "forbidden";
-    case 404: return "not_found";
-    case 405: return "bad_method";
-    case 409: return "conflict";
-    case 413: return "too_large";
-    case 415: return "json_only";
-    case 429: return "rate_limited";
-    case 503: return "busy";
-    default: return status >= 500 ? "server_error" : "bad_request";
+    case 400:
+      return "bad_request";
+    case 401:
+      return "no_token";
+    case 403:
+      return "forbidden";
+    case 404:
+      return "not_found";
+    case 405:
+      return "bad_method";
+    case 409:
+      return "conflict";
+    case 413:
+      return "too_large";
+    case 415:
+      return "json_only";
+    case 429:
+      return "rate_limited";
+    case 503:
+      return "busy";
+    default:
+      return status >= 500 ? "server_error" : "bad_request";
   }
 }
 
 HttpResponse error_response(int status, const std::string& message) {
-  return {status, "application/json",
-          json{{"error", message}, {"code", error_code(status)}}.dump(-1, ' ', false, json::error_handler_t::replace), {}};
+  return {status,
+          "application/json",
+          json{{"error", message}, {"code", error_code(status)}}.dump(-1, ' ', false, json::error_handler_t::replace),
+          {}};
 }
 
 namespace {
@@ -108,7 +121,8 @@ HttpResponse serve_static(const std::string& dir, const std::string& path) {
   if (dir.empty()) return error_response(404, "not found");
   // Refuse anything that could leave the folder: "..", backslashes, NULs, hidden files.
   for (const auto& seg : segments(path))
-    if (seg == ".." || seg == "." || seg[0] == '.' || seg.find('\\') != std::string::npos || seg.find('\0') != std::string::npos)
+    if (seg == ".." || seg == "." || seg[0] == '.' || seg.find('\\') != std::string::npos ||
+        seg.find('\0') != std::string::npos)
       return error_response(403, "forbidden path");
   std::error_code ec;
   // Containment by the resolved real path: a symbolic link out of the
@@ -149,7 +163,8 @@ std::string media_type(std::string_view ct) {
 }
 
 HttpResponse too_many(int retry_after, const char* what) {
-  HttpResponse r = error_response(429, fmt::format("too many {} from your address: try again in {} s", what, retry_after));
+  HttpResponse r =
+      error_response(429, fmt::format("too many {} from your address: try again in {} s", what, retry_after));
   r.headers.emplace_back("Retry-After", std::to_string(retry_after));
   return r;
 }
@@ -225,7 +240,9 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Reque
     auto spend = [&](Cost c, double cost = 1) -> std::optional<HttpResponse> {
       if (!req.limits) return std::nullopt;
       if (const int wait = req.limits->take(req.client, c, cost))
-        return too_many(wait, c == Cost::create ? "new tables" : c == Cost::player ? "new players or logins" : "hints, reviews or replays");
+        return too_many(wait, c == Cost::create   ? "new tables"
+                              : c == Cost::player ? "new players or logins"
+                                                  : "hints, reviews or replays");
       return std::nullopt;
     };
     if (seg.size() == 2 && seg[1] == "health") {
@@ -239,14 +256,18 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Reque
       // preset sets) and each option's catalogue of values: the lobby's menu.
       need("GET");
       static const json cached = [] {
-      json all = json::array();
-      for (const auto& g : games()) {
-        const json d = g.describe();
-        all.push_back({{"name", g.name}, {"family", g.family}, {"summary", g.summary}, {"sources", g.sources},
-                       {"options", d.value("options", json::object())}, {"catalogue", d.value("catalogue", json::object())},
-                       {"seats", g.make({}, 0)->num_seats()}});
-      }
-      return json{{"games", all}, {"bot_levels", {"beginner", "casual", "strong", "expert"}}};
+        json all = json::array();
+        for (const auto& g : games()) {
+          const json d = g.describe();
+          all.push_back({{"name", g.name},
+                         {"family", g.family},
+                         {"summary", g.summary},
+                         {"sources", g.sources},
+                         {"options", d.value("options", json::object())},
+                         {"catalogue", d.value("catalogue", json::object())},
+                         {"seats", g.make({}, 0)->num_seats()}});
+        }
+        return json{{"games", all}, {"bot_levels", {"beginner", "casual", "strong", "expert"}}};
       }();
       return ok(cached);
     }
@@ -325,7 +346,8 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Reque
           const json b = parse_body(body);
           if (auto r = spend(Cost::create)) return *r;
           if (req.limits && b.contains("key") && b["key"].is_string())
-            if (const int wait = req.limits->take(player_limit_key(b["key"].get<std::string>().substr(0, 128)), Cost::sit_player))
+            if (const int wait =
+                    req.limits->take(player_limit_key(b["key"].get<std::string>().substr(0, 128)), Cost::sit_player))
               throw RateLimited(wait, fmt::format("too many seats taken by this player: try again in {} s", wait));
           return ok(hub.sit(id, b), 201);
         }
@@ -367,7 +389,8 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Reque
             int x = 0;
             auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
             if (ec != std::errc() || p != v.data() + v.size() || x < lo || x > hi)
-              throw ApiError(400, fmt::format("'{}' must be a whole number from {} to {}, not '{}'", k, lo, hi, v.substr(0, 40)));
+              throw ApiError(
+                  400, fmt::format("'{}' must be a whole number from {} to {}, not '{}'", k, lo, hi, v.substr(0, 40)));
             return x;
           };
           const int hand = num("hand", 1, 1000000).value_or(0);
@@ -419,8 +442,8 @@ std::string handle_ws_message(Hub& hub, const std::string& table, const std::str
   try {
     const json j = parse_json_object(text, "a message");
     const std::string type = j.contains("type") && j["type"].is_string() ? j["type"].get<std::string>()
-                             : j.contains("move")                      ? "move"
-                                                                       : "";
+                             : j.contains("move")                        ? "move"
+                                                                         : "";
     if (!subscribed) throw ApiError(403, "not connected to a table");
     if (type == "move") {
       const json m = hub.move(table, token, str_field(j, "move"));
@@ -439,7 +462,11 @@ std::string handle_ws_message(Hub& hub, const std::string& table, const std::str
     }
     throw ApiError(400, "unknown message type: expected move, entropy, chat, get or ping");
   } catch (const RateLimited& e) {
-    return dump({{"type", "error"}, {"status", e.status}, {"error", e.what()}, {"code", error_code(e.status)}, {"retry_after", e.retry_after}});
+    return dump({{"type", "error"},
+                 {"status", e.status},
+                 {"error", e.what()},
+                 {"code", error_code(e.status)},
+                 {"retry_after", e.retry_after}});
   } catch (const ApiError& e) {
     return dump({{"type", "error"}, {"status", e.status}, {"error", e.what()}, {"code", error_code(e.status)}});
   } catch (const std::exception& e) {

@@ -23,12 +23,12 @@ struct HttpResponse {
 struct Request {
   std::string_view method, target, body;
   std::string_view content_type = "application/json";  // the Content-Type header ("" when absent)
-  std::string client;      // the peer's address: the key of its fair share ("" when unknown)
+  std::string client;        // the peer's address: the key of its fair share ("" when unknown)
   Limits* limits = nullptr;  // nullptr: no per-address limits (tests of the routes alone)
 };
 
 struct Target {
-  std::string path;  // percent-decoded
+  std::string path;                          // percent-decoded
   std::map<std::string, std::string> query;  // percent-decoded
 };
 // Splits and decodes a request target; throws ApiError(400) when malformed.
@@ -37,8 +37,8 @@ Target parse_target(std::string_view target);
 // static_dir: where GET outside /api is served from ("" = nowhere). HEAD
 // is answered as GET (the caller drops the body).
 HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Request& req);
-inline HttpResponse handle_request(Hub& hub, const std::string& static_dir, std::string_view method, std::string_view target,
-                                   std::string_view body) {
+inline HttpResponse handle_request(Hub& hub, const std::string& static_dir, std::string_view method,
+                                   std::string_view target, std::string_view body) {
   return handle_request(hub, static_dir, Request{method, target, body, "application/json", "", nullptr});
 }
 
@@ -67,8 +67,8 @@ struct RateLimited : ApiError {
 // one costs nothing), then counted per address and per token (limits may
 // be nullptr: not counted), then said (Hub::chat). Throws ApiError, or
 // RateLimited over a rate.
-nlohmann::json say_chat(Hub& hub, const std::string& id, const std::string& token, const nlohmann::json& body, Limits* limits,
-                        const std::string& client);
+nlohmann::json say_chat(Hub& hub, const std::string& id, const std::string& token, const nlohmann::json& body,
+                        Limits* limits, const std::string& client);
 
 // One WebSocket message from a client connected to table `table` with
 // `token` (subscribed: it holds a seat or the spectator place), without

@@ -7,12 +7,18 @@ namespace boneyard::server {
 namespace {
 const RateLimit& limit_of(const LimitsConfig& c, Cost k) {
   switch (k) {
-    case Cost::create: return c.create;
-    case Cost::think: return c.think;
-    case Cost::player: return c.player;
-    case Cost::chat: return c.chat;
-    case Cost::sit_player: return c.sit_player;
-    default: return c.chat_token;
+    case Cost::create:
+      return c.create;
+    case Cost::think:
+      return c.think;
+    case Cost::player:
+      return c.player;
+    case Cost::chat:
+      return c.chat;
+    case Cost::sit_player:
+      return c.sit_player;
+    default:
+      return c.chat_token;
   }
 }
 }  // namespace
@@ -23,8 +29,10 @@ int Limits::take(const std::string& addr, Cost c, double cost) {
   std::lock_guard lk(m_);
   prune(now);
   Bucket& b = by_addr_[addr].buckets[static_cast<int>(c)];
-  if (b.tokens < 0) b.tokens = l.burst;
-  else b.tokens = std::min(l.burst, b.tokens + l.rate * std::chrono::duration<double>(now - b.last).count());
+  if (b.tokens < 0)
+    b.tokens = l.burst;
+  else
+    b.tokens = std::min(l.burst, b.tokens + l.rate * std::chrono::duration<double>(now - b.last).count());
   b.last = now;
   if (b.tokens >= cost) {
     b.tokens -= cost;

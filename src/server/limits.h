@@ -16,13 +16,13 @@ struct RateLimit {
 };
 
 struct LimitsConfig {
-  RateLimit create{0.5, 20};  // POST /api/tables
-  RateLimit think{1, 10};     // hints, reviews and replays (they think or build large answers)
-  RateLimit player{0.05, 10}; // new players and logins (a name each; a login hashes a password)
-  RateLimit chat{2, 10};        // chat lines from one address (several players may share one)
-  RateLimit chat_token{1, 5};   // chat lines from one token (a seat, or a table's spectators)
-  RateLimit sit_player{0.1, 5}; // seats taken from the lobby by one player key (besides its address's share)
-  size_t max_connections = 4096;           // in total (kept below the descriptor limit at start)
+  RateLimit create{0.5, 20};      // POST /api/tables
+  RateLimit think{1, 10};         // hints, reviews and replays (they think or build large answers)
+  RateLimit player{0.05, 10};     // new players and logins (a name each; a login hashes a password)
+  RateLimit chat{2, 10};          // chat lines from one address (several players may share one)
+  RateLimit chat_token{1, 5};     // chat lines from one token (a seat, or a table's spectators)
+  RateLimit sit_player{0.1, 5};   // seats taken from the lobby by one player key (besides its address's share)
+  size_t max_connections = 4096;  // in total (kept below the descriptor limit at start)
   size_t max_connections_per_address = 64;
 };
 

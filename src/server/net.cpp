@@ -1,18 +1,17 @@
 #include "server/net.h"
 
 #include <fmt/format.h>
+#include <sys/resource.h>
 
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 #include <chrono>
-#include <memory>
 #include <deque>
 #include <iostream>
+#include <memory>
 #include <thread>
-
-#include <sys/resource.h>
 
 #include "server/http_limits.h"
 #include "server/http_routes.h"
@@ -80,7 +79,8 @@ bool slow_route(std::string_view target) {
 // A token bucket: rate per second, up to burst.
 class Bucket {
  public:
-  Bucket(double rate, double burst) : rate_(rate), burst_(burst), tokens_(burst), last_(std::chrono::steady_clock::now()) {}
+  Bucket(double rate, double burst)
+      : rate_(rate), burst_(burst), tokens_(burst), last_(std::chrono::steady_clock::now()) {}
   bool take() {
     const auto now = std::chrono::steady_clock::now();
     tokens_ = std::min(burst_, tokens_ + rate_ * std::chrono::duration<double>(now - last_).count());
@@ -108,8 +108,12 @@ std::string error_json(const std::string& msg) {
 class WsSession : public Subscriber, public std::enable_shared_from_this<WsSession> {
  public:
   WsSession(tcp::socket&& s, Ctx ctx, std::shared_ptr<ConnSlot> slot, bool lobby)
-      : ws_(std::move(s)), ctx_(ctx), bucket_(ctx.cfg->ws_rate, ctx.cfg->ws_burst), slot_(std::move(slot)),
-        subscribe_timer_(ws_.get_executor()), lobby_(lobby) {}
+      : ws_(std::move(s)),
+        ctx_(ctx),
+        bucket_(ctx.cfg->ws_rate, ctx.cfg->ws_burst),
+        slot_(std::move(slot)),
+        subscribe_timer_(ws_.get_executor()),
+        lobby_(lobby) {}
 
   void run(http::request<http::string_body> req) {
     req_ = std::move(req);
@@ -131,7 +135,8 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
     }
     if (ctx_.cfg->ws_send_buffer > 0) {
       beast::error_code ec;
-      beast::get_lowest_layer(ws_).socket().set_option(net::socket_base::send_buffer_size(ctx_.cfg->ws_send_buffer), ec);
+      beast::get_lowest_layer(ws_).socket().set_option(net::socket_base::send_buffer_size(ctx_.cfg->ws_send_buffer),
+                                                       ec);
     }
     auto to = websocket::stream_base::timeout::suggested(beast::role_type::server);
     to.idle_timeout = std::chrono::seconds(120);
@@ -189,7 +194,8 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
       return;
     }
     if (!text) {
-      enqueue(std::make_shared<const std::string>(error_json("binary messages are not accepted: send JSON text; closing")));
+      enqueue(
+          std::make_shared<const std::string>(error_json("binary messages are not accepted: send JSON text; closing")));
       close_after_flush_ = true;
       do_read();
       return;
@@ -210,10 +216,12 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
 
   void handle(const std::string& text) {
     if (lobby_) {
-      enqueue(std::make_shared<const std::string>(error_json("the lobby's feed takes no messages: it only sends the list")));
+      enqueue(std::make_shared<const std::string>(
+          error_json("the lobby's feed takes no messages: it only sends the list")));
       return;
     }
-    enqueue(std::make_shared<const std::string>(handle_ws_message(*ctx_.hub, table_, token_, subscribed_, text, ctx_.limits, slot_->addr())));
+    enqueue(std::make_shared<const std::string>(
+        handle_ws_message(*ctx_.hub, table_, token_, subscribed_, text, ctx_.limits, slot_->addr())));
   }
 
   void enqueue(const std::shared_ptr<const std::string>& msg) {
@@ -242,7 +250,8 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
       return;
     }
     q_.pop_front();
-    if (!q_.empty()) write_next();
+    if (!q_.empty())
+      write_next();
     else if (close_after_flush_ && !closing_) {
       closing_ = true;
       ws_.async_close(websocket::close_code::policy_error, [self = shared_from_this()](beast::error_code) {});
@@ -254,8 +263,10 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
     subscribe_timer_.cancel();
     if (subscribed_) {
       subscribed_ = false;
-      if (lobby_) ctx_.hub->lobby_unsubscribe(this);
-      else ctx_.hub->unsubscribe(table_, seat_, this);
+      if (lobby_)
+        ctx_.hub->lobby_unsubscribe(this);
+      else
+        ctx_.hub->unsubscribe(table_, seat_, this);
     }
   }
 
@@ -277,9 +288,14 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
   HttpSession(tcp::socket&& s, Ctx ctx, std::shared_ptr<ConnSlot> slot)
-      : stream_(std::move(s)), buf_(read_buffer_max(*ctx.cfg)), ctx_(ctx), bucket_(ctx.cfg->http_rate, ctx.cfg->http_burst),
+      : stream_(std::move(s)),
+        buf_(read_buffer_max(*ctx.cfg)),
+        ctx_(ctx),
+        bucket_(ctx.cfg->http_rate, ctx.cfg->http_burst),
         slot_(std::move(slot)) {}
-  void run() { net::dispatch(stream_.get_executor(), beast::bind_front_handler(&HttpSession::do_read, shared_from_this())); }
+  void run() {
+    net::dispatch(stream_.get_executor(), beast::bind_front_handler(&HttpSession::do_read, shared_from_this()));
+  }
 
  private:
   void do_read() {
@@ -306,7 +322,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     if (ec) {
       if (ec.category() == http::make_error_code(http::error::bad_target).category())
         send(error_response(400, fmt::format("malformed HTTP request: {}", ec.message())), false, 11);
-      else close();
+      else
+        close();
       return;
     }
     auto& req = parser_->get();
@@ -324,7 +341,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       // Another site's page may not open a seat's connection with the
       // visitor's browser (cross-site WebSocket hijacking).
       if (!origin_allowed(sv(req[http::field::origin]), sv(req[http::field::host]), ctx_.cfg->allow_origins)) {
-        send(error_response(403, "WebSocket connections are accepted from this server's own pages only (see --allow-origin)"),
+        send(error_response(
+                 403, "WebSocket connections are accepted from this server's own pages only (see --allow-origin)"),
              false, req.version());
         return;
       }
@@ -333,7 +351,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       return;
     }
     if (!bucket_.take()) {
-      send(error_response(429, "too many requests: slow down"), req.keep_alive() && bucket_.refused_in_row() < 100, req.version());
+      send(error_response(429, "too many requests: slow down"), req.keep_alive() && bucket_.refused_in_row() < 100,
+           req.version());
       return;
     }
     const bool head = req.method() == http::verb::head;
@@ -382,7 +401,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     res_.prepare_payload();
     if (head) res_.content_length(length);
     stream_.expires_after(std::chrono::seconds(ctx_.cfg->read_timeout_s));
-    http::async_write(stream_, res_, beast::bind_front_handler(&HttpSession::on_write, shared_from_this(), !keep_alive));
+    http::async_write(stream_, res_,
+                      beast::bind_front_handler(&HttpSession::on_write, shared_from_this(), !keep_alive));
   }
 
   void on_write(bool close_after, beast::error_code ec, size_t) {
@@ -422,14 +442,15 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
   static constexpr size_t kDrainChunk = 16384;
   void drain() {
-    stream_.async_read_some(net::buffer(drain_buf_.get(), kDrainChunk), [self = shared_from_this()](beast::error_code ec, size_t n) {
-      self->drained_ += n;
-      if (ec || self->drained_ > (8u << 20)) {
-        self->close();
-        return;
-      }
-      self->drain();
-    });
+    stream_.async_read_some(net::buffer(drain_buf_.get(), kDrainChunk),
+                            [self = shared_from_this()](beast::error_code ec, size_t n) {
+                              self->drained_ += n;
+                              if (ec || self->drained_ > (8u << 20)) {
+                                self->close();
+                                return;
+                              }
+                              self->drain();
+                            });
   }
 
   beast::tcp_stream stream_;
@@ -574,8 +595,9 @@ Server::Server(ServerConfig cfg) : impl_(std::make_unique<Impl>()) {
   impl_->slow = std::make_unique<net::thread_pool>(2);
   c.limits.max_connections = connection_cap(c.limits.max_connections);
   impl_->limits = std::make_shared<Limits>(c.limits);
-  impl_->listener = std::make_shared<Listener>(impl_->ioc, tcp::endpoint(addr, c.port),
-                                               Ctx{impl_->hub.get(), &impl_->cfg, impl_->slow.get(), impl_->limits.get(), impl_->limits});
+  impl_->listener = std::make_shared<Listener>(
+      impl_->ioc, tcp::endpoint(addr, c.port),
+      Ctx{impl_->hub.get(), &impl_->cfg, impl_->slow.get(), impl_->limits.get(), impl_->limits});
 }
 
 Server::~Server() { stop(); }

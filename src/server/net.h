@@ -15,21 +15,21 @@ struct ServerConfig {
   std::string host = "127.0.0.1";
   unsigned short port = 8080;  // 0: any free port (see Server::port())
   std::string db = "boneyard.db";
-  std::string static_dir;      // "" = no static files
+  std::string static_dir;  // "" = no static files
   int io_threads = 2;
-  bool full_sync = true;       // SQLite synchronous=FULL (else NORMAL; WAL either way)
+  bool full_sync = true;  // SQLite synchronous=FULL (else NORMAL; WAL either way)
   HubConfig hub;
-  size_t body_limit = 1024 * 1024;      // HTTP request body (a record posted to /api/replay)
-  size_t header_limit = 16 * 1024;      // HTTP request header
-  size_t ws_message_limit = 16 * 1024;  // one WebSocket message from a client
-  size_t ws_queue_limit = 256;          // messages waiting for a slow reader; then it is disconnected
-  int ws_send_buffer = 0;               // SO_SNDBUF of WebSocket connections (0: the system's)
+  size_t body_limit = 1024 * 1024;           // HTTP request body (a record posted to /api/replay)
+  size_t header_limit = 16 * 1024;           // HTTP request header
+  size_t ws_message_limit = 16 * 1024;       // one WebSocket message from a client
+  size_t ws_queue_limit = 256;               // messages waiting for a slow reader; then it is disconnected
+  int ws_send_buffer = 0;                    // SO_SNDBUF of WebSocket connections (0: the system's)
   double http_rate = 100, http_burst = 200;  // requests per second per connection
   double ws_rate = 50, ws_burst = 100;       // messages per second per connection
-  int read_timeout_s = 30;              // an HTTP request must arrive within this
-  int ws_subscribe_timeout_s = 10;      // a WebSocket that holds no seat or spectator place is closed after this
-  LimitsConfig limits;                  // fair shares per client address (limits.h)
-  std::vector<std::string> allow_origins;  // WebSocket origins allowed besides the server's own
+  int read_timeout_s = 30;                   // an HTTP request must arrive within this
+  int ws_subscribe_timeout_s = 10;           // a WebSocket that holds no seat or spectator place is closed after this
+  LimitsConfig limits;                       // fair shares per client address (limits.h)
+  std::vector<std::string> allow_origins;    // WebSocket origins allowed besides the server's own
 };
 
 class Server {

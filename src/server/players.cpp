@@ -22,11 +22,20 @@ bool decode_utf8(std::string_view s, std::vector<char32_t>& out) {
     const auto b = static_cast<unsigned char>(s[i]);
     int len = 0;
     char32_t c = 0;
-    if (b < 0x80) { c = b; len = 1; }
-    else if ((b & 0xE0) == 0xC0) { c = b & 0x1F; len = 2; }
-    else if ((b & 0xF0) == 0xE0) { c = b & 0x0F; len = 3; }
-    else if ((b & 0xF8) == 0xF0) { c = b & 0x07; len = 4; }
-    else return false;
+    if (b < 0x80) {
+      c = b;
+      len = 1;
+    } else if ((b & 0xE0) == 0xC0) {
+      c = b & 0x1F;
+      len = 2;
+    } else if ((b & 0xF0) == 0xE0) {
+      c = b & 0x0F;
+      len = 3;
+    } else if ((b & 0xF8) == 0xF0) {
+      c = b & 0x07;
+      len = 4;
+    } else
+      return false;
     if (i + static_cast<size_t>(len) > s.size()) return false;
     for (int k = 1; k < len; ++k) {
       const auto x = static_cast<unsigned char>(s[i + static_cast<size_t>(k)]);
@@ -64,16 +73,20 @@ std::string check_name(std::string_view name) {
   if (!decode_utf8(name, cps)) throw ApiError(400, "the name is not valid UTF-8 text");
   for (const char32_t c : cps) {
     if (c < 0x20 || (c >= 0x7F && c <= 0x9F))
-      throw ApiError(400, fmt::format("the name contains a control character (U+{:04X}); use letters, digits, spaces and punctuation",
-                                      static_cast<uint32_t>(c)));
+      throw ApiError(
+          400,
+          fmt::format("the name contains a control character (U+{:04X}); use letters, digits, spaces and punctuation",
+                      static_cast<uint32_t>(c)));
     if (is_bidi_control(c))
-      throw ApiError(400, fmt::format("the name contains a bidirectional control character (U+{:04X}), which could disguise "
-                                      "it or reorder the text around it",
-                                      static_cast<uint32_t>(c)));
+      throw ApiError(400,
+                     fmt::format("the name contains a bidirectional control character (U+{:04X}), which could disguise "
+                                 "it or reorder the text around it",
+                                 static_cast<uint32_t>(c)));
     if (is_invisible(c))
-      throw ApiError(400, fmt::format("the name contains an invisible character (U+{:04X}), which would make it look like "
-                                      "another name",
-                                      static_cast<uint32_t>(c)));
+      throw ApiError(400,
+                     fmt::format("the name contains an invisible character (U+{:04X}), which would make it look like "
+                                 "another name",
+                                 static_cast<uint32_t>(c)));
   }
   // Spaces at either end are dropped (so " Ann" is Ann), on the bytes.
   size_t first = 0, last = cps.size();
@@ -81,12 +94,14 @@ std::string check_name(std::string_view name) {
   while (last > first && is_space(cps[last - 1])) --last;
   if (first == last) throw ApiError(400, fmt::format("the name is empty: type 1 to {} characters", kMaxNameChars));
   if (last - first > kMaxNameChars)
-    throw ApiError(400, fmt::format("the name is {} characters long; at most {} are allowed", last - first, kMaxNameChars));
+    throw ApiError(400,
+                   fmt::format("the name is {} characters long; at most {} are allowed", last - first, kMaxNameChars));
   // Re-encode the trimmed code points (they are valid).
   std::string out;
   for (size_t i = first; i < last; ++i) {
     const char32_t c = cps[i];
-    if (c < 0x80) out += static_cast<char>(c);
+    if (c < 0x80)
+      out += static_cast<char>(c);
     else if (c < 0x800) {
       out += static_cast<char>(0xC0 | (c >> 6));
       out += static_cast<char>(0x80 | (c & 0x3F));
@@ -111,7 +126,9 @@ std::string name_key(std::string_view name) {
   return k;
 }
 
-std::string player_key_hash(std::string_view key) { return sha256_hex(std::string("boneyard-player-key:") + std::string(key)); }
+std::string player_key_hash(std::string_view key) {
+  return sha256_hex(std::string("boneyard-player-key:") + std::string(key));
+}
 
 std::string hash_password(std::string_view password) {
   if (password.size() < 8 || password.size() > 256)
@@ -227,7 +244,8 @@ void Hub::people_view(const Table& t, int seat, json& m) const {
 
 json Hub::rematch_answer(const Table& t, int seat) const {
   if (seat < 0) return {{"table", t.rematch}, {"seat", nullptr}, {"token", t.rematch_spectate}};
-  return {{"table", t.rematch}, {"seat", (seat + t.n - 1) % t.n}, {"token", t.rematch_tokens[static_cast<size_t>(seat)]}};
+  return {
+      {"table", t.rematch}, {"seat", (seat + t.n - 1) % t.n}, {"token", t.rematch_tokens[static_cast<size_t>(seat)]}};
 }
 
 json Hub::create_player(const json& body) {
@@ -284,7 +302,8 @@ json Hub::set_password(const std::string& id, const json& body) {
   if (!key.empty() && key.size() <= 128) p = stored([&] { return db_.player_by_key(player_key_hash(key)); });
   // Only the player's own key may change its password; which ids exist is
   // public, so an unknown id and a wrong key answer the same.
-  if (!p || p->id != id) throw ApiError(403, "this key is not this player's: only the player's own key may set its password");
+  if (!p || p->id != id)
+    throw ApiError(403, "this key is not this player's: only the player's own key may set its password");
   p->password = hash_password(password);
   Write w;
   w.player = *p;
@@ -310,7 +329,8 @@ json Hub::player(const std::string& id) {
     }
     games.push_back(std::move(j));
   }
-  return {{"id", p->id}, {"name", p->name}, {"created", p->created}, {"ratings", ratings_json(p->id)}, {"games", games}};
+  return {
+      {"id", p->id}, {"name", p->name}, {"created", p->created}, {"ratings", ratings_json(p->id)}, {"games", games}};
 }
 
 // The same seats and options at a new table (its own secret, commitment and
@@ -344,9 +364,12 @@ json Hub::rematch(const std::string& id, const std::string& token, const std::st
       people.names[to] = t->names[from];
       people.player_ids[to] = t->player_ids[from];
     }
-    body = {{"game", t->game},         {"options", t->spec.value("options", json::object())},
-            {"seats", seats},          {"bot_delay_ms", t->bot_delay_ms},
-            {"drop_delay_ms", t->drop_delay_ms}, {"takeover_level", t->takeover_level},
+    body = {{"game", t->game},
+            {"options", t->spec.value("options", json::object())},
+            {"seats", seats},
+            {"bot_delay_ms", t->bot_delay_ms},
+            {"drop_delay_ms", t->drop_delay_ms},
+            {"takeover_level", t->takeover_level},
             {"expire_s", t->expire_s}};
   }
   const json made = create(body, client, &people);
@@ -358,14 +381,16 @@ json Hub::rematch(const std::string& id, const std::string& token, const std::st
     t->rematch_tokens.assign(static_cast<size_t>(n), "");
     for (int k = 0; k < n; ++k) {
       const std::string now = std::to_string((k + n - 1) % n);
-      if (made["tokens"].contains(now)) t->rematch_tokens[static_cast<size_t>(k)] = made["tokens"][now].get<std::string>();
+      if (made["tokens"].contains(now))
+        t->rematch_tokens[static_cast<size_t>(k)] = made["tokens"][now].get<std::string>();
     }
     t->rematch_spectate = made["spectate"].get<std::string>();
     notice(*t, seat, fmt::format("seat {} asked for a rematch: everyone moves to the new table", seat));
     persist(t, true, std::nullopt, [done](const std::string& e) { done->set_value(e); });
   }
   const std::string err = fut.get();
-  if (!err.empty()) throw ApiError(503, fmt::format("storage failed; the rematch was made but not linked here: {}", err));
+  if (!err.empty())
+    throw ApiError(503, fmt::format("storage failed; the rematch was made but not linked here: {}", err));
   std::unique_lock lk(t->m);
   wait_stored(lk, *t);
   return rematch_answer(*t, seat);

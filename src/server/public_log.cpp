@@ -1,12 +1,12 @@
 #include "server/public_log.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <iterator>
 #include <optional>
-#include <string_view>
 #include <string>
-
-#include <fmt/format.h>
+#include <string_view>
 
 namespace boneyard::server {
 
@@ -30,10 +30,12 @@ struct Shown {
 Shown shown(const RecordEvent& e, bool face_down) {
   if (e.chance) {
     if (is_deal(e)) return {"deal", std::nullopt};
-    if (starts_with(e.text, "roll ")) return {"roll", std::string_view(e.text).substr(5)};  // the dice are on the table for all
+    if (starts_with(e.text, "roll "))
+      return {"roll", std::string_view(e.text).substr(5)};  // the dice are on the table for all
     return {"chance", std::nullopt};
   }
-  if (face_down && e.text.find('-') != std::string::npos) return {"laid", std::nullopt};  // which tiles is the player's secret
+  if (face_down && e.text.find('-') != std::string::npos)
+    return {"laid", std::nullopt};  // which tiles is the player's secret
   return {"move", std::string_view(e.text)};
 }
 
@@ -94,8 +96,10 @@ void PublicLogText::append(const Session& s, int hand, std::string& out) {
     } else {
       out += json(std::string(*x.move)).dump(-1, ' ', false, json::error_handler_t::replace);
     }
-    if (e.seat >= 0) fmt::format_to(it, ",\"n\":{},\"seat\":{}}}", i, e.seat);
-    else fmt::format_to(it, ",\"n\":{},\"seat\":null}}", i);
+    if (e.seat >= 0)
+      fmt::format_to(it, ",\"n\":{},\"seat\":{}}}", i, e.seat);
+    else
+      fmt::format_to(it, ",\"n\":{},\"seat\":null}}", i);
   }
   out += ']';
 }

@@ -2,8 +2,8 @@
 // The public log of a table: what every seat may know of each event, for
 // the browser's "Last moves" (docs/server.md, State message, "log").
 #include <cstddef>
-#include <string>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "record/session.h"
 

@@ -20,8 +20,7 @@ namespace net = boost::asio;
 namespace {
 
 std::string text_field(const json& body, const char* key) {
-  if (!body.contains(key) || !body[key].is_string())
-    throw ApiError(400, fmt::format("'{}' must be a string", key));
+  if (!body.contains(key) || !body[key].is_string()) throw ApiError(400, fmt::format("'{}' must be a string", key));
   return body[key].get<std::string>();
 }
 
@@ -110,7 +109,8 @@ json Hub::quickmatch_status(const json& who) {
   auto it = seekers_.find(person->player_id);
   if (it == seekers_.end()) throw ApiError(404, "you are not waiting for a quick match (or it was cancelled)");
   const Seeker& s = it->second;
-  if (s.seated) return {{"status", "seated"}, {"table", s.table}, {"seat", s.seat}, {"token", s.token}, {"game", s.game}};
+  if (s.seated)
+    return {{"status", "seated"}, {"table", s.table}, {"seat", s.seat}, {"token", s.token}, {"game", s.game}};
   const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - s.since).count();
   return {{"status", "waiting"},
           {"game", s.game},
@@ -193,7 +193,8 @@ void Hub::quickmatch_form(const std::string& pool, bool timed_out) {
   if (teams)
     for (size_t i = 0; i < group.size(); ++i)
       for (size_t j = i + 1; j < group.size(); ++j)
-        if (seat_of[i] < 0 && seat_of[j] < 0 && group[i]->with == group[j]->player_id && group[j]->with == group[i]->player_id) {
+        if (seat_of[i] < 0 && seat_of[j] < 0 && group[i]->with == group[j]->player_id &&
+            group[j]->with == group[i]->player_id) {
           // A free pair of partner seats (k, k+2).
           for (int k = 0; k < 2 && seat_of[i] < 0; ++k) {
             const int a = order[static_cast<size_t>(k)] % 2, b = a + 2;
@@ -222,7 +223,12 @@ void Hub::quickmatch_form(const std::string& pool, bool timed_out) {
   std::string err;
   try {
     // Everyone seated must come: a table whose players never all join closes.
-    made = create(json{{"game", game}, {"options", options}, {"seats", seats}, {"expire_s", cfg_.quickmatch_expire_s}, {"rated", rated}}, "", &people);
+    made = create(json{{"game", game},
+                       {"options", options},
+                       {"seats", seats},
+                       {"expire_s", cfg_.quickmatch_expire_s},
+                       {"rated", rated}},
+                  "", &people);
   } catch (const std::exception& e) {
     err = e.what();
   }

@@ -55,7 +55,6 @@ bool partnership_game(const GameEntry& g, const json& options) {
   return players == "teams";
 }
 
-
 // With ratings_m_ held: the subject's rating as the writes queued so far
 // leave it (a new one: 1500, RD 350).
 StoredRating Hub::current_rating(const std::string& subject, const std::string& family) {
@@ -101,7 +100,8 @@ void Hub::rate(const std::shared_ptr<Table>& t) {
   std::vector<glicko2::Rating> after(before.size());
   const bool teams = t->n == 4 && partnership_game(entry, t->spec.value("options", json::object()));
   if (teams) {
-    const std::vector<glicko2::Rating> a{as_glicko(before[0]), as_glicko(before[2])}, b{as_glicko(before[1]), as_glicko(before[3])};
+    const std::vector<glicko2::Rating> a{as_glicko(before[0]), as_glicko(before[2])},
+        b{as_glicko(before[1]), as_glicko(before[3])};
     const double sa = score_of(ret[0], ret[1]);
     const auto na = glicko2::update_team(a, b, sa), nb = glicko2::update_team(b, a, 1 - sa);
     after = {na[0], nb[0], na[1], nb[1]};
@@ -155,7 +155,8 @@ json Hub::leaderboard(const std::string& what) {
       family = find_game(what).family;  // a game's name: its family
     } catch (const Error&) {
       throw ApiError(400, fmt::format("'game' must be a game family (line, mexican-train, texas-42, dice-and-dominoes) "
-                                      "or a game's name; got '{}'", what.substr(0, 64)));
+                                      "or a game's name; got '{}'",
+                                      what.substr(0, 64)));
     }
   }
   // Shown as of now: an absent player's deviation has grown (and may make

@@ -11,10 +11,12 @@ std::unique_ptr<Session> replay_from_seed(const std::string& game, const OptionL
     const auto& e = events[i];
     if (e.chance) {
       if (s->state().actor().kind != Actor::Chance)
-        throw Error(fmt::format("event {}: a chance outcome where the game expects {}", i, to_string(s->state().actor())));
+        throw Error(
+            fmt::format("event {}: a chance outcome where the game expects {}", i, to_string(s->state().actor())));
       const std::string got = s->chance();
       if (got != e.text)
-        throw Error(fmt::format("event {}: the seed produces chance outcome '{}', the record says '{}'", i, got, e.text));
+        throw Error(
+            fmt::format("event {}: the seed produces chance outcome '{}', the record says '{}'", i, got, e.text));
     } else {
       try {
         s->apply(e.seat, e.text);
@@ -40,7 +42,8 @@ size_t replay_page_from(const std::string& text) {
   if (text.empty()) return 0;
   size_t v = 0;
   for (const char c : text) {
-    if (c < '0' || c > '9' || text.size() > 6) throw Error(fmt::format("'from' must be a step number from 0 to {}", kMaxReplayEvents));
+    if (c < '0' || c > '9' || text.size() > 6)
+      throw Error(fmt::format("'from' must be a step number from 0 to {}", kMaxReplayEvents));
     v = v * 10 + static_cast<size_t>(c - '0');
   }
   if (v > kMaxReplayEvents) throw Error(fmt::format("'from' must be a step number from 0 to {}", kMaxReplayEvents));
@@ -62,7 +65,8 @@ nlohmann::json replay_steps(const nlohmann::json& r, size_t from) {
   auto step = [&](const RecordEvent* e) {
     if (index++ < from || index > to) return;
     const AnyState& st = s.state();
-    json j{{"view", st.view(-1)}, {"scores", st.scores()}, {"hands_finished", st.hands().size()}, {"over", st.terminal()}};
+    json j{
+        {"view", st.view(-1)}, {"scores", st.scores()}, {"hands_finished", st.hands().size()}, {"over", st.terminal()}};
     if (e) {
       j["chance"] = e->chance;
       j["text"] = e->text;
@@ -85,9 +89,11 @@ nlohmann::json replay_steps(const nlohmann::json& r, size_t from) {
   json players = json::array();
   if (r.contains("players") && r["players"].is_array())
     for (const auto& p : r["players"]) players.push_back(p.is_string() ? p.get<std::string>() : std::string());
-  json out{{"game", s.entry().name}, {"family", s.entry().family}, {"seats", st.num_seats()}, {"players", players},
-           {"over", st.terminal()}, {"from", from}, {"total_steps", total},
-           {"next", to < total ? json(to) : json(nullptr)}, {"steps", steps}};
+  json out{{"game", s.entry().name},  {"family", s.entry().family},
+           {"seats", st.num_seats()}, {"players", players},
+           {"over", st.terminal()},   {"from", from},
+           {"total_steps", total},    {"next", to < total ? json(to) : json(nullptr)},
+           {"steps", steps}};
   if (st.terminal()) out["returns"] = st.returns();
   return out;
 }

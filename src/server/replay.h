@@ -4,9 +4,8 @@
 // one: the server's recovery path and `boneyard verify` both use it, so a
 // stored table is provably the game its seed produces.
 #include <memory>
-#include <vector>
-
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "record/session.h"
 

@@ -1,6 +1,5 @@
 #include "server/storage.h"
 
-#include <chrono>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sqlite3.h>
@@ -10,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <future>
 
@@ -37,11 +37,14 @@ struct Stmt {
       sqlite3_clear_bindings(s);
     }
   }
-  void text(int i, const std::string& v) { sqlite3_bind_text(s, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT); }
+  void text(int i, const std::string& v) {
+    sqlite3_bind_text(s, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+  }
   void integer(int i, int64_t v) { sqlite3_bind_int64(s, i, v); }
   std::string col_text(int i) {
     const auto* p = sqlite3_column_text(s, i);
-    return p ? std::string(reinterpret_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(s, i))) : std::string();
+    return p ? std::string(reinterpret_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(s, i)))
+             : std::string();
   }
   void done() {
     if (sqlite3_step(s) != SQLITE_DONE) throw Error(fmt::format("storage: {}", sqlite3_errmsg(db)));
@@ -67,9 +70,10 @@ Storage::Storage(const std::string& path, bool full_sync) : path_(path), full_sy
       ::close(lock_fd_);
       lock_fd_ = -1;
       if (e == EWOULDBLOCK)
-        throw Error(fmt::format("the database '{}' is in use by another boneyard serve{}: one server per database "
-                                "(stop that one, or give this one another --db)",
-                                path, n > 0 ? fmt::format(" (process {})", std::string(buf, static_cast<size_t>(n))) : ""));
+        throw Error(
+            fmt::format("the database '{}' is in use by another boneyard serve{}: one server per database "
+                        "(stop that one, or give this one another --db)",
+                        path, n > 0 ? fmt::format(" (process {})", std::string(buf, static_cast<size_t>(n))) : ""));
       throw Error(fmt::format("cannot lock '{}': {}", lock, std::strerror(e)));
     }
     if (ftruncate(lock_fd_, 0) == 0) {
@@ -137,10 +141,12 @@ void Storage::checkpointer() {
     lk.unlock();
     int log = 0, copied = 0, rc = 0;
     if (!db) {
-      rc = sqlite3_open_v2(path_.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_URI, nullptr);
+      rc =
+          sqlite3_open_v2(path_.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_URI, nullptr);
       if (rc == SQLITE_OK) {
         sqlite3_busy_timeout(db, 0);
-        sqlite3_exec(db, full_sync_ ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL", nullptr, nullptr, nullptr);
+        sqlite3_exec(db, full_sync_ ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL", nullptr, nullptr,
+                     nullptr);
       }
     }
     if (rc == SQLITE_OK) {
@@ -231,7 +237,8 @@ void Storage::open() {
         if (::access(f.c_str(), F_OK) == 0 && ::access(f.c_str(), W_OK) != 0) ::chmod(f.c_str(), db_st.st_mode & 07777);
       }
   }
-  if (sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_URI,
+  if (sqlite3_open_v2(path_.c_str(), &db_,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_URI,
                       nullptr) != SQLITE_OK) {
     std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
     close();
@@ -252,26 +259,35 @@ void Storage::open() {
     reopen_ = true;
     return;
   }
-  exec("CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, spec TEXT NOT NULL, meta TEXT NOT NULL, "
-       "created INTEGER NOT NULL DEFAULT (strftime('%s','now')))");
-  exec("CREATE TABLE IF NOT EXISTS events (table_id TEXT NOT NULL, idx INTEGER NOT NULL, chance INTEGER NOT NULL, "
-       "seat INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (table_id, idx)) WITHOUT ROWID");
+  exec(
+      "CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, spec TEXT NOT NULL, meta TEXT NOT NULL, "
+      "created INTEGER NOT NULL DEFAULT (strftime('%s','now')))");
+  exec(
+      "CREATE TABLE IF NOT EXISTS events (table_id TEXT NOT NULL, idx INTEGER NOT NULL, chance INTEGER NOT NULL, "
+      "seat INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (table_id, idx)) WITHOUT ROWID");
   // Players: the hashes of their keys (one per device), and the seats they
   // hold (from each table's meta), for their recent games.
-  exec("CREATE TABLE IF NOT EXISTS players (id TEXT PRIMARY KEY, name TEXT NOT NULL, name_key TEXT NOT NULL UNIQUE, "
-       "password TEXT NOT NULL DEFAULT '', created INTEGER NOT NULL DEFAULT (strftime('%s','now')))");
+  exec(
+      "CREATE TABLE IF NOT EXISTS players (id TEXT PRIMARY KEY, name TEXT NOT NULL, name_key TEXT NOT NULL UNIQUE, "
+      "password TEXT NOT NULL DEFAULT '', created INTEGER NOT NULL DEFAULT (strftime('%s','now')))");
   exec("CREATE TABLE IF NOT EXISTS player_keys (hash TEXT PRIMARY KEY, player_id TEXT NOT NULL)");
-  exec("CREATE TABLE IF NOT EXISTS player_tables (player_id TEXT NOT NULL, table_id TEXT NOT NULL, seat INTEGER NOT NULL, "
-       "PRIMARY KEY (player_id, table_id, seat))");
-  exec("CREATE TABLE IF NOT EXISTS chat (table_id TEXT NOT NULL, n INTEGER NOT NULL, audience INTEGER NOT NULL, "
-       "seat INTEGER NOT NULL, text TEXT NOT NULL, phrase TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (table_id, n))");
+  exec(
+      "CREATE TABLE IF NOT EXISTS player_tables (player_id TEXT NOT NULL, table_id TEXT NOT NULL, seat INTEGER NOT "
+      "NULL, "
+      "PRIMARY KEY (player_id, table_id, seat))");
+  exec(
+      "CREATE TABLE IF NOT EXISTS chat (table_id TEXT NOT NULL, n INTEGER NOT NULL, audience INTEGER NOT NULL, "
+      "seat INTEGER NOT NULL, text TEXT NOT NULL, phrase TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (table_id, "
+      "n))");
   exec("CREATE TABLE IF NOT EXISTS probe (k INTEGER PRIMARY KEY, at INTEGER NOT NULL)");
   // Ratings per subject (a player's id, or "bot:LEVEL") and family, and
   // every rated game's result in each one's history.
-  exec("CREATE TABLE IF NOT EXISTS ratings (subject TEXT NOT NULL, family TEXT NOT NULL, rating REAL NOT NULL, "
-       "rd REAL NOT NULL, volatility REAL NOT NULL, games INTEGER NOT NULL, PRIMARY KEY (subject, family))");
-  exec("CREATE TABLE IF NOT EXISTS rating_history (subject TEXT NOT NULL, family TEXT NOT NULL, table_id TEXT NOT NULL, "
-       "rating REAL NOT NULL, rd REAL NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (subject, family, table_id))");
+  exec(
+      "CREATE TABLE IF NOT EXISTS ratings (subject TEXT NOT NULL, family TEXT NOT NULL, rating REAL NOT NULL, "
+      "rd REAL NOT NULL, volatility REAL NOT NULL, games INTEGER NOT NULL, PRIMARY KEY (subject, family))");
+  exec(
+      "CREATE TABLE IF NOT EXISTS rating_history (subject TEXT NOT NULL, family TEXT NOT NULL, table_id TEXT NOT NULL, "
+      "rating REAL NOT NULL, rd REAL NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (subject, family, table_id))");
 }
 
 void Storage::exec(const char* sql) {
@@ -315,7 +331,9 @@ void Storage::apply(const Write& w) {
     return;
   }
   for (const StoredRating& r : w.ratings) {
-    Stmt st(db_, "INSERT OR REPLACE INTO ratings (subject, family, rating, rd, volatility, games) VALUES (?, ?, ?, ?, ?, ?)");
+    Stmt st(
+        db_,
+        "INSERT OR REPLACE INTO ratings (subject, family, rating, rd, volatility, games) VALUES (?, ?, ?, ?, ?, ?)");
     st.text(1, r.subject);
     st.text(2, r.family);
     sqlite3_bind_double(st.s, 3, r.rating);
@@ -323,8 +341,9 @@ void Storage::apply(const Write& w) {
     sqlite3_bind_double(st.s, 5, r.volatility);
     st.integer(6, r.games);
     st.done();
-    Stmt h(db_, "INSERT OR REPLACE INTO rating_history (subject, family, table_id, rating, rd, at) "
-                "VALUES (?, ?, ?, ?, ?, CASE WHEN ? > 0 THEN ? ELSE strftime('%s','now') END)");
+    Stmt h(db_,
+           "INSERT OR REPLACE INTO rating_history (subject, family, table_id, rating, rd, at) "
+           "VALUES (?, ?, ?, ?, ?, CASE WHEN ? > 0 THEN ? ELSE strftime('%s','now') END)");
     h.text(1, r.subject);
     h.text(2, r.family);
     h.text(3, w.table);
@@ -374,7 +393,8 @@ void Storage::apply(const Write& w) {
     st.done();
   }
   if (!w.chat.empty()) {
-    Stmt ch(db_, cached("INSERT INTO chat (table_id, n, audience, seat, text, phrase, at) VALUES (?, ?, ?, ?, ?, ?, ?)"));
+    Stmt ch(db_,
+            cached("INSERT INTO chat (table_id, n, audience, seat, text, phrase, at) VALUES (?, ?, ?, ?, ?, ?, ?)"));
     for (const ChatLine& c : w.chat) {
       sqlite3_reset(ch.s);
       ch.text(1, w.table);
@@ -615,14 +635,16 @@ std::vector<StoredRating> Storage::ratings_of(const std::string& subject) {
 std::vector<RatingPoint> Storage::rating_history(const std::string& subject, const std::string& family, int limit) {
   std::lock_guard lk(m_);
   if (!db_) throw Error("storage: the database is not open");
-  Stmt st(db_, "SELECT table_id, rating, rd, at FROM rating_history WHERE subject = ? AND family = ? "
-               "ORDER BY at DESC, rowid DESC LIMIT ?");
+  Stmt st(db_,
+          "SELECT table_id, rating, rd, at FROM rating_history WHERE subject = ? AND family = ? "
+          "ORDER BY at DESC, rowid DESC LIMIT ?");
   st.text(1, subject);
   st.text(2, family);
   st.integer(3, limit);
   std::vector<RatingPoint> out;
   while (sqlite3_step(st.s) == SQLITE_ROW)
-    out.push_back({st.col_text(0), sqlite3_column_double(st.s, 1), sqlite3_column_double(st.s, 2), sqlite3_column_int64(st.s, 3)});
+    out.push_back({st.col_text(0), sqlite3_column_double(st.s, 1), sqlite3_column_double(st.s, 2),
+                   sqlite3_column_int64(st.s, 3)});
   return out;
 }
 
@@ -632,7 +654,8 @@ std::optional<StoredPlayer> Storage::player(const std::string& id) {
 
 std::optional<StoredPlayer> Storage::player_by_key(const std::string& key_hash) {
   return player_where(
-      "SELECT p.id, p.name, p.password, p.created FROM player_keys k JOIN players p ON p.id = k.player_id WHERE k.hash = ?",
+      "SELECT p.id, p.name, p.password, p.created FROM player_keys k JOIN players p ON p.id = k.player_id WHERE k.hash "
+      "= ?",
       key_hash);
 }
 
@@ -644,7 +667,8 @@ std::vector<PlayerGame> Storage::player_games(const std::string& player_id, int 
   std::lock_guard lk(m_);
   if (!db_) throw Error("storage: the database is not open");
   Stmt st(db_,
-          "SELECT pt.table_id, pt.seat, t.spec, t.meta, t.created FROM player_tables pt JOIN tables t ON t.id = pt.table_id "
+          "SELECT pt.table_id, pt.seat, t.spec, t.meta, t.created FROM player_tables pt JOIN tables t ON t.id = "
+          "pt.table_id "
           "WHERE pt.player_id = ? ORDER BY t.created DESC, t.rowid DESC LIMIT ?");
   st.text(1, player_id);
   st.integer(2, limit);
@@ -669,7 +693,8 @@ std::vector<ChatLine> Storage::load_chat(const std::string& id, size_t recent) {
   if (!db_) throw Error("storage: the database is not open");
   std::vector<ChatLine> out;
   for (int audience = 0; audience < 2; ++audience) {
-    Stmt st(db_, "SELECT n, seat, text, phrase, at FROM chat WHERE table_id = ? AND audience = ? ORDER BY n DESC LIMIT ?");
+    Stmt st(db_,
+            "SELECT n, seat, text, phrase, at FROM chat WHERE table_id = ? AND audience = ? ORDER BY n DESC LIMIT ?");
     st.text(1, id);
     st.integer(2, audience);
     st.integer(3, static_cast<int64_t>(recent));

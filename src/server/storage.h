@@ -16,12 +16,11 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "record/session.h"
 #include "server/histogram.h"
@@ -47,7 +46,7 @@ struct StoredTable {
   nlohmann::json spec;
   nlohmann::json meta;
   std::vector<RecordEvent> events;
-  int64_t created = 0;  // seconds since the epoch
+  int64_t created = 0;         // seconds since the epoch
   std::vector<ChatLine> chat;  // the recent lines of each audience, by n
 };
 
@@ -88,13 +87,13 @@ struct RatingPoint {
 // and events first, first+1, ...
 struct Write {
   std::string table;
-  uint64_t gen = 0;  // the table's generation: see Storage::submit
+  uint64_t gen = 0;                    // the table's generation: see Storage::submit
   std::optional<nlohmann::json> spec;  // set: insert the table's row
   std::optional<nlohmann::json> meta;  // set: its meta (with spec: the first meta)
   size_t first = 0;
   std::vector<RecordEvent> events;
   std::vector<ChatLine> chat;  // chat lines to add
-  bool erase = false;  // instead: remove the table, its events and its chat
+  bool erase = false;          // instead: remove the table, its events and its chat
   // Instead (table ""): a player's key hash, and the player's row unless
   // player_exists (a login on another device adds a key to a player).
   // set_password: the existing player's password hash is replaced by

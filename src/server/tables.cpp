@@ -1,25 +1,25 @@
 #include "server/tables.h"
 
 #include <fmt/format.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
+#include <cerrno>
 #include <chrono>
 #include <future>
 #include <iostream>
-#include <cerrno>
 #include <thread>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "record/protocol.h"
+#include "record/review.h"
 #include "server/fairness.h"
 #include "server/public_log.h"
-#include "record/review.h"
 #include "server/replay.h"
 
 namespace boneyard::server {
@@ -152,7 +152,8 @@ int int_option(const json& body, const char* key, int def, int lo, int hi) {
 
 json Hub::create(const json& body, const std::string& client, const SeatPeople* people) {
   if (!body.is_object()) throw ApiError(400, "the body must be a JSON object");
-  if (!body.contains("game") || !body["game"].is_string()) throw ApiError(400, "'game' must be a game name (see `boneyard rules`)");
+  if (!body.contains("game") || !body["game"].is_string())
+    throw ApiError(400, "'game' must be a game name (see `boneyard rules`)");
   const std::string game = body["game"].get<std::string>();
   const GameEntry* entry = nullptr;
   try {
@@ -195,9 +196,10 @@ json Hub::create(const json& body, const std::string& client, const SeatPeople* 
     bool ok = p == "human" || p == "open";
     for (const auto& l : bot_levels()) ok |= p == "bot:" + l;
     if (!ok)
-      throw ApiError(400, fmt::format("a seat must be \"human\", \"open\" (public tables: anyone may take it in the lobby) or "
-                                      "\"bot:LEVEL\" with LEVEL one of beginner, casual, strong, expert; got {}",
-                                      s.dump()));
+      throw ApiError(
+          400, fmt::format("a seat must be \"human\", \"open\" (public tables: anyone may take it in the lobby) or "
+                           "\"bot:LEVEL\" with LEVEL one of beginner, casual, strong, expert; got {}",
+                           s.dump()));
     open.push_back(p == "open");
     players.push_back(p == "open" ? "human" : p);
   }
@@ -225,7 +227,8 @@ json Hub::create(const json& body, const std::string& client, const SeatPeople* 
   std::string takeover = "casual";
   if (body.contains("takeover_level")) {
     const json& v = body["takeover_level"];
-    if (!v.is_string() || std::find(bot_levels().begin(), bot_levels().end(), v.get<std::string>()) == bot_levels().end())
+    if (!v.is_string() ||
+        std::find(bot_levels().begin(), bot_levels().end(), v.get<std::string>()) == bot_levels().end())
       throw ApiError(400, "'takeover_level' must be one of beginner, casual, strong, expert");
     takeover = v.get<std::string>();
   }
@@ -251,10 +254,18 @@ json Hub::create(const json& body, const std::string& client, const SeatPeople* 
     }
   const std::string id = random_hex(8);
   const std::string spectate = random_hex(16);
-  json spec{{"game", game},          {"options", opts_json},      {"players", players},
-            {"tokens", toks},        {"spectate", spectate},      {"secret", secret},
-            {"commitment", commitment_of(secret)}, {"bot_delay_ms", bot_delay}, {"drop_delay_ms", drop_delay},
-            {"takeover_level", takeover}, {"provably_fair", !body.contains("seed")}, {"client", client},
+  json spec{{"game", game},
+            {"options", opts_json},
+            {"players", players},
+            {"tokens", toks},
+            {"spectate", spectate},
+            {"secret", secret},
+            {"commitment", commitment_of(secret)},
+            {"bot_delay_ms", bot_delay},
+            {"drop_delay_ms", drop_delay},
+            {"takeover_level", takeover},
+            {"provably_fair", !body.contains("seed")},
+            {"client", client},
             {"expire_s", expire}};
   if (body.contains("rated")) {
     if (!body["rated"].is_boolean()) throw ApiError(400, "'rated' must be true (the end updates the ratings) or false");
@@ -312,11 +323,7 @@ json Hub::create(const json& body, const std::string& client, const SeatPeople* 
     lobby_update(*t);
     schedule_bot(t);
   }
-  return {{"id", id},
-          {"tokens", tokens},
-          {"spectate", spectate},
-          {"commitment", spec["commitment"]},
-          {"seats", n}};
+  return {{"id", id}, {"tokens", tokens}, {"spectate", spectate}, {"commitment", spec["commitment"]}, {"seats", n}};
 }
 
 std::shared_ptr<Table> Hub::build(const StoredTable& st) {
@@ -379,7 +386,8 @@ void Hub::restore(StoredTable st) {
     if (t->broken.empty() && t->started) {
       try {
         t->set_session(replay_from_seed(t->game, t->options, t->seed, st.events));
-        for (int k = 0; k < t->n; ++k) t->session->players()[static_cast<size_t>(k)] = t->players[static_cast<size_t>(k)];
+        for (int k = 0; k < t->n; ++k)
+          t->session->players()[static_cast<size_t>(k)] = t->players[static_cast<size_t>(k)];
         t->durable = t->queued = st.events.size();
         settle(*t);  // a crash between a move and its chance outcome
       } catch (const std::exception& e) {
@@ -459,7 +467,8 @@ std::shared_ptr<Table> Hub::table(const std::string& id) {
     if (t->broken.empty() && t->started) {
       try {
         t->set_session(replay_from_seed(t->game, t->options, t->seed, st->events));
-        for (int k = 0; k < t->n; ++k) t->session->players()[static_cast<size_t>(k)] = t->players[static_cast<size_t>(k)];
+        for (int k = 0; k < t->n; ++k)
+          t->session->players()[static_cast<size_t>(k)] = t->players[static_cast<size_t>(k)];
       } catch (const std::exception& e) {
         t->broken = fmt::format("stored table does not replay: {}", e.what());
         t->set_session(nullptr);
@@ -483,8 +492,12 @@ int Hub::seat_for(const Table& t, const std::string& token) const {
 // ---------------------------------------------------------------- views
 
 json Hub::message(Table& t, int seat, bool with_log) {
-  json m{{"type", "state"}, {"table", t.id}, {"game", t.game}, {"seat", seat >= 0 ? json(seat) : json(nullptr)},
-         {"commitment", t.commitment}, {"provably_fair", t.provably_fair}};
+  json m{{"type", "state"},
+         {"table", t.id},
+         {"game", t.game},
+         {"seat", seat >= 0 ? json(seat) : json(nullptr)},
+         {"commitment", t.commitment},
+         {"provably_fair", t.provably_fair}};
   json seats = json::array();
   for (int k = 0; k < t.n; ++k) {
     const size_t u = static_cast<size_t>(k);
@@ -574,8 +587,7 @@ void Hub::changed(const std::shared_ptr<Table>& t) {
       continue;
     }
     auto& msg = cache[it->first];
-    if (!msg)
-      msg = std::make_shared<const std::string>(message_text(*t, it->first));
+    if (!msg) msg = std::make_shared<const std::string>(message_text(*t, it->first));
     sub->push(msg);
     ++it;
   }
@@ -608,7 +620,8 @@ void Hub::wait_stored(std::unique_lock<std::mutex>& lk, Table& t) {
   t.idle.wait_for(lk, std::chrono::seconds(10), [&] { return t.inflight == 0; });
 }
 
-void Hub::persist(const std::shared_ptr<Table>& t, bool meta, std::optional<std::chrono::steady_clock::time_point> arrival,
+void Hub::persist(const std::shared_ptr<Table>& t, bool meta,
+                  std::optional<std::chrono::steady_clock::time_point> arrival,
                   std::function<void(const std::string&)> then) {
   Write w;
   w.table = t->id;
@@ -665,15 +678,17 @@ void Hub::rollback(Table& t) {
     if (m.contains("seat_tokens"))
       for (const auto& [k, tok] : m["seat_tokens"].items()) t.tokens.at(std::stoul(k)) = tok.get<std::string>();
     t.read_people(m);
-    if (!t.started) t.set_session(nullptr);
-    else if (t.session && t.session->events().size() > t.durable) rebuild(t, t.durable);
+    if (!t.started)
+      t.set_session(nullptr);
+    else if (t.session && t.session->events().size() > t.durable)
+      rebuild(t, t.durable);
   } catch (const std::exception& e) {
     t.broken = fmt::format("cannot roll back to the stored table: {}", e.what());
   }
   t.queued = t.durable;
   t.arrivals.clear();
   clock_release(t);
-  clock_load(t, t.durable_meta);  // the banks as stored
+  clock_load(t, t.durable_meta);     // the banks as stored
   for (auto& b : t.bots) b.reset();  // a bot may hold state from the lost moves
   std::cerr << "boneyard serve: table " << t.id << ": a write failed; back to its " << t.durable
             << " stored events until the storage heals\n";
@@ -702,7 +717,8 @@ void Hub::settle(Table& t) {
 // With t->m held: the move and the chance outcomes after it, in memory, and
 // queued as one write; acknowledged and broadcast once durable.
 std::string Hub::commit_move(const std::shared_ptr<Table>& t, int seat, const std::string& move,
-                             std::chrono::steady_clock::time_point arrival, std::function<void(const std::string&)> then) {
+                             std::chrono::steady_clock::time_point arrival,
+                             std::function<void(const std::string&)> then) {
   std::string canon;
   try {
     canon = t->session->apply(seat, move);
@@ -739,19 +755,19 @@ json Hub::move(const std::string& id, const std::string& token, const std::strin
   {
     std::lock_guard lk(t->m);
     seat = seat_for(*t, token);
-  if (seat < 0) throw ApiError(403, "a spectator cannot move");
-  if (!t->broken.empty()) throw ApiError(500, t->broken);
-  if (!t->session) throw ApiError(409, "the game has not started: it starts when every human seat has joined");
-  if (t->over()) throw ApiError(409, "the game is over");
-  const Actor a = t->session->state().actor();
-  if (!a.acts(seat)) throw ApiError(409, fmt::format("not your turn: {}", to_string(a)));
-  if (move.size() > 200) throw ApiError(400, "the move is too long");
-  if (t->autopilot[static_cast<size_t>(seat)]) {
-    t->autopilot[static_cast<size_t>(seat)] = false;
-    notice(*t, seat, fmt::format("seat {} is back and plays again", seat));
-  }
-  canon = commit_move(t, seat, move, arrival, [stored](const std::string& e) { stored->set_value(e); });
-  if (!t->clock_forced.empty()) t->clock_forced[static_cast<size_t>(seat)] = false;
+    if (seat < 0) throw ApiError(403, "a spectator cannot move");
+    if (!t->broken.empty()) throw ApiError(500, t->broken);
+    if (!t->session) throw ApiError(409, "the game has not started: it starts when every human seat has joined");
+    if (t->over()) throw ApiError(409, "the game is over");
+    const Actor a = t->session->state().actor();
+    if (!a.acts(seat)) throw ApiError(409, fmt::format("not your turn: {}", to_string(a)));
+    if (move.size() > 200) throw ApiError(400, "the move is too long");
+    if (t->autopilot[static_cast<size_t>(seat)]) {
+      t->autopilot[static_cast<size_t>(seat)] = false;
+      notice(*t, seat, fmt::format("seat {} is back and plays again", seat));
+    }
+    canon = commit_move(t, seat, move, arrival, [stored](const std::string& e) { stored->set_value(e); });
+    if (!t->clock_forced.empty()) t->clock_forced[static_cast<size_t>(seat)] = false;
   }
   // The answer waits for the move's group to be durable (a few ms: one
   // fsync for every move waiting then), off the table's lock.
@@ -847,7 +863,8 @@ json Hub::sit(const std::string& id, const json& body) {
     auto is_free = [&](int k) { return t->open[static_cast<size_t>(k)] && t->tokens[static_cast<size_t>(k)].empty(); };
     if (wanted) {
       if (*wanted < 0 || *wanted >= t->n) throw ApiError(400, fmt::format("'seat' must be from 0 to {}", t->n - 1));
-      if (!is_free(*wanted)) throw ApiError(409, fmt::format("seat {} is not free: someone has it, or it is not open", *wanted));
+      if (!is_free(*wanted))
+        throw ApiError(409, fmt::format("seat {} is not free: someone has it, or it is not open", *wanted));
       seat = *wanted;
     } else {
       for (int k = 0; k < t->n && seat < 0; ++k)
@@ -891,7 +908,8 @@ namespace {
 // When a lobby message was made (the wall clock, µs): how lobby-bench
 // measures each change's way to every watcher.
 int64_t now_us() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
 }
 }  // namespace
 
@@ -918,8 +936,13 @@ void Hub::lobby_update(const Table& t) {
       }
       seats.push_back(s);
     }
-    entry = json{{"table", t.id}, {"game", t.game}, {"options", t.spec.value("options", json::object())},
-                 {"seats", seats}, {"free", free}, {"rated", t.rated}, {"clock", t.spec.contains("clock_s") ? t.spec["clock_s"] : json(nullptr)},
+    entry = json{{"table", t.id},
+                 {"game", t.game},
+                 {"options", t.spec.value("options", json::object())},
+                 {"seats", seats},
+                 {"free", free},
+                 {"rated", t.rated},
+                 {"clock", t.spec.contains("clock_s") ? t.spec["clock_s"] : json(nullptr)},
                  {"created", t.created}};
   }
   std::lock_guard lk(lobby_m_);
@@ -961,7 +984,8 @@ json Hub::lobby_message() {
   });
   json tables = json::array();
   for (size_t i = 0; i < all.size() && i < 100; ++i) tables.push_back(*all[i]);
-  return {{"type", "lobby"}, {"version", lobby_version_}, {"at_us", now_us()}, {"tables", tables}, {"count", all.size()}};
+  return {
+      {"type", "lobby"}, {"version", lobby_version_}, {"at_us", now_us()}, {"tables", tables}, {"count", all.size()}};
 }
 
 json Hub::lobby() {
@@ -1046,7 +1070,8 @@ void Hub::arm_drop(const std::shared_ptr<Table>& t, int seat) {
     if (t->drop_gen[v] == gen) t->drop_cancel[v] = nullptr;
     if (t->connections[v] == 0 && t->drop_gen[v] == gen && !t->autopilot[v] && !t->over()) {
       t->autopilot[v] = true;
-      notice(*t, seat, fmt::format("seat {} is away: a {} bot plays for it until they come back", seat, t->takeover_level));
+      notice(*t, seat,
+             fmt::format("seat {} is away: a {} bot plays for it until they come back", seat, t->takeover_level));
       changed(t);
     }
   });
@@ -1121,7 +1146,8 @@ int Hub::bot_seat(const Table& t) const {
   if (!t.session) return -1;
   const Actor a = t.session->state().actor();
   for (int k = 0; k < t.n; ++k)
-    if (a.acts(k) && (!t.human(k) || t.autopilot[static_cast<size_t>(k)] || t.clock_forced[static_cast<size_t>(k)])) return k;
+    if (a.acts(k) && (!t.human(k) || t.autopilot[static_cast<size_t>(k)] || t.clock_forced[static_cast<size_t>(k)]))
+      return k;
   return -1;
 }
 
@@ -1138,11 +1164,14 @@ AnyBot& Hub::seat_bot(Table& t, int seat) {
     const uint64_t seed = t.seed ^ (0x9e3779b97f4a7c15ULL * static_cast<uint64_t>(seat + 1));
     BotOptions o;
     std::string name;
-    if (level == "beginner") name = "random";
-    else if (level == "casual") name = "greedy";
+    if (level == "beginner")
+      name = "random";
+    else if (level == "casual")
+      name = "greedy";
     else {
       name = strongest_fair_bot(g);
-      if (level == "strong") o.think_ms = cfg_.strong_ms;
+      if (level == "strong")
+        o.think_ms = cfg_.strong_ms;
       else {
         o.think_ms = cfg_.expert_ms;
         int th = cfg_.expert_threads;
@@ -1306,7 +1335,7 @@ bool Hub::bot_turn(const std::shared_ptr<Table>& t, size_t version, bool gated) 
   }
   if (t->session && t->session->events().size() == version && bot_seat(*t) == seat && t->inflight == 0) {
     try {
-      commit_move(t, seat, mv, arrival);  // broadcast, and the next bot, once durable
+      commit_move(t, seat, mv, arrival);                   // broadcast, and the next bot, once durable
       t->clock_forced[static_cast<size_t>(seat)] = false;  // the clock's bot plays one move only
     } catch (const std::exception& e) {
       std::cerr << "boneyard serve: table " << t->id << ": bot move failed: " << e.what() << "\n";
@@ -1330,8 +1359,9 @@ json Hub::record(const std::string& id) {
   json r = t->session->record();
   r["players"] = t->players;
   r["names"] = t->names;  // the display names ("" where none)
-  r["fairness"] = {{"commitment", t->commitment}, {"secret", t->secret}, {"entropies", t->entropies},
-                   {"seed", t->seed},             {"derivation", kDerivation}, {"provably_fair", t->provably_fair}};
+  r["fairness"] = {{"commitment", t->commitment}, {"secret", t->secret},
+                   {"entropies", t->entropies},   {"seed", t->seed},
+                   {"derivation", kDerivation},   {"provably_fair", t->provably_fair}};
   r["fairness"]["seed_text"] = std::to_string(t->seed);  // JavaScript reads 64-bit numbers rounded
   r["table"] = t->id;
   return r;
@@ -1341,8 +1371,12 @@ json Hub::fairness(const std::string& id) {
   auto t = table(id);
   std::unique_lock lk(t->m);
   wait_stored(lk, *t);
-  json f{{"table", t->id}, {"commitment", t->commitment}, {"derivation", kDerivation},
-         {"entropy_closed", t->started}, {"over", t->finished()}, {"provably_fair", t->provably_fair}};
+  json f{{"table", t->id},
+         {"commitment", t->commitment},
+         {"derivation", kDerivation},
+         {"entropy_closed", t->started},
+         {"over", t->finished()},
+         {"provably_fair", t->provably_fair}};
   if (t->finished()) {
     f["secret"] = t->secret;
     f["entropies"] = t->entropies;
@@ -1376,8 +1410,8 @@ json Hub::hint(const std::string& id, const std::string& token) {
   const ExpectedValues ev = expected_values(*st, seat, seed);
   json moves = json::array();
   for (const auto& [m, v] : ev.moves) moves.push_back({{"move", m}, {"value", v}});
-  return {{"table", id}, {"seat", seat}, {"version", version}, {"bot", ev.method}, {"method", ev.method},
-          {"unit", ev.unit}, {"moves", moves}};
+  return {{"table", id},         {"seat", seat},    {"version", version}, {"bot", ev.method},
+          {"method", ev.method}, {"unit", ev.unit}, {"moves", moves}};
 }
 
 json Hub::review(const std::string& id, const std::string& token, int hand, std::optional<int> seat) {
@@ -1403,7 +1437,8 @@ json Hub::review(const std::string& id, const std::string& token, int hand, std:
     if (hand == 0) hand = done;
     if (hand < 0) throw ApiError(400, fmt::format("hand {} does not exist; hands are numbered from 1", hand));
     if (hand > done)
-      throw ApiError(409, fmt::format("hand {} is not finished: {} hand{} finished so far", hand, done, done == 1 ? "" : "s"));
+      throw ApiError(
+          409, fmt::format("hand {} is not finished: {} hand{} finished so far", hand, done, done == 1 ? "" : "s"));
     auto it = t->reviews.find({want, hand});
     if (it != t->reviews.end()) return it->second;
     rec = t->session->record();
@@ -1423,8 +1458,7 @@ json Hub::replay(const std::string& id, size_t from) {
     std::unique_lock lk(t->m);
     wait_stored(lk, *t);
     if (!t->broken.empty()) throw ApiError(500, t->broken);
-    if (!t->finished())
-      throw ApiError(409, "the game is still in progress: its replay opens when the game is over");
+    if (!t->finished()) throw ApiError(409, "the game is still in progress: its replay opens when the game is over");
     rec = t->session->record();
     rec["players"] = t->players;
   }

@@ -4,27 +4,26 @@
 // broadcast, runs the bots on a worker pool off the network threads, hands a
 // dropped player's seat to a bot after a delay, and pushes each subscriber
 // the view of its own seat only.
+#include <fmt/format.h>
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
-#include <thread>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <shared_mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
-#include <fmt/format.h>
-
+#include "record/session.h"
 #include "server/histogram.h"
 #include "server/public_log.h"
-#include <nlohmann/json.hpp>
-
-#include "record/session.h"
 #include "server/storage.h"
 
 namespace boost::asio {
@@ -62,25 +61,25 @@ class Subscriber {
 };
 
 struct HubConfig {
-  double strong_ms = 150;    // "strong": the strongest fair bot, this long per decision, one thread
-  double expert_ms = 1000;   // "expert": this long per decision ...
-  int expert_threads = 0;    // ... on this many threads (0: up to 4, one less than the cores)
+  double strong_ms = 150;   // "strong": the strongest fair bot, this long per decision, one thread
+  double expert_ms = 1000;  // "expert": this long per decision ...
+  int expert_threads = 0;   // ... on this many threads (0: up to 4, one less than the cores)
   // The pool for cheap bots (beginner, casual) (0: the number of cores, at
   // least 2); broadcasts have threads of their own. Strong and expert bots think on a pool of their
   // own, so a cheap bot never waits behind an expensive one:
   int bot_threads = 0;
-  int strong_threads = 0;    // strong/expert decisions at once, server-wide (0: half the cores, at least 1)
-  int strong_per_client = 2; // ... and per address that created the tables (0: no cap)
+  int strong_threads = 0;     // strong/expert decisions at once, server-wide (0: half the cores, at least 1)
+  int strong_per_client = 2;  // ... and per address that created the tables (0: no cap)
   // Cheap bots' moves between decision and broadcast, at most (0: no cap).
   // Under load the next bot waits before it thinks (see pass_gate).
   int bot_pipeline = 112;
-  bool run_bots = true;      // false: bots never move (the fuzz target)
+  bool run_bots = true;  // false: bots never move (the fuzz target)
   int default_bot_delay_ms = 600;
   int default_drop_delay_ms = 60000;
   size_t max_tables = 100000;    // live tables (finished ones leave memory)
-  int default_expire_s = 86400;   // a table whose game has not started is closed after this (table option expire_s)
-  size_t finished_cache = 256;    // finished tables kept in memory after their end (the rest load on demand)
-  bool measure = false;      // keep each move's latency (serve-bench)
+  int default_expire_s = 86400;  // a table whose game has not started is closed after this (table option expire_s)
+  size_t finished_cache = 256;   // finished tables kept in memory after their end (the rest load on demand)
+  bool measure = false;          // keep each move's latency (serve-bench)
   // A seat taken from the lobby is held this long for its player to connect
   // (or join); then it is free again, for someone else.
   int claim_s = 60;
@@ -142,9 +141,9 @@ struct Table {
   nlohmann::json spec;  // as stored: game, options, players, tokens, secret, table options
   std::string game;
   OptionList options;
-  int n = 0;                          // seats
-  std::vector<std::string> players;   // "human" or "bot:LEVEL"
-  std::vector<std::string> tokens;    // per seat; "" for bot seats
+  int n = 0;                         // seats
+  std::vector<std::string> players;  // "human" or "bot:LEVEL"
+  std::vector<std::string> tokens;   // per seat; "" for bot seats
   std::string spectate;
   std::string client;  // the address that created it ("" when not known)
   int bot_delay_ms = 600, drop_delay_ms = 60000;
@@ -163,13 +162,13 @@ struct Table {
     session = std::move(s);
     log_text.clear();
   }
-  std::string broken;  // a stored table that no longer replays: why
+  std::string broken;                         // a stored table that no longer replays: why
   std::vector<std::unique_ptr<AnyBot>> bots;  // per seat, made when first needed
   std::vector<int> connections;
-  std::vector<bool> autopilot;       // a dropped human's seat, played by a bot
+  std::vector<bool> autopilot;  // a dropped human's seat, played by a bot
   std::vector<uint64_t> drop_gen;
   std::vector<std::function<void()>> drop_cancel;  // per seat: cancels its drop timer
-  int64_t created = 0;   // seconds since the epoch
+  int64_t created = 0;                             // seconds since the epoch
   int64_t expire_s = 86400;
   std::vector<nlohmann::json> notices;
   uint64_t notice_seq = 0;
@@ -207,8 +206,8 @@ struct Table {
   void read_people(const nlohmann::json& meta);
   // Turn clock (docs/server.md, "Turn clock"; turn_clock.cpp). clock_s 0: off.
   int clock_s = 0, bank_s = 0;
-  std::vector<int64_t> bank_ms;  // per seat: what is left of its time bank (stored in the meta)
-  std::vector<int> timeouts;     // per seat: moves the clock had the takeover bot play (stored)
+  std::vector<int64_t> bank_ms;     // per seat: what is left of its time bank (stored in the meta)
+  std::vector<int> timeouts;        // per seat: moves the clock had the takeover bot play (stored)
   std::vector<bool> clock_running;  // the seat's turn is being timed
   std::vector<bool> clock_forced;   // timed out: the takeover bot plays this one move
   std::vector<std::chrono::steady_clock::time_point> turn_start;
@@ -350,8 +349,8 @@ class Hub {
   bool seat_person(Table& t, int seat, const SeatPerson& p);
   void people_view(const Table& t, int seat, nlohmann::json& m) const;
   nlohmann::json rematch_answer(const Table& t, int seat) const;
-  std::mutex players_m_;   // new names are unique: one player made at a time
-  std::mutex rematch_m_;   // a table's rematch is made once
+  std::mutex players_m_;  // new names are unique: one player made at a time
+  std::mutex rematch_m_;  // a table's rematch is made once
   // Quick match: the players waiting (or just seated), per player id.
   struct Seeker {
     std::string player_id, name, game, pool, level, with;

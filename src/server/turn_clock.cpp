@@ -42,10 +42,10 @@ void Hub::clock_options(const json& body, json& spec) {
   if (body.contains("bank_s")) {
     const json& v = body["bank_s"];
     if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() > 300)
-      throw ApiError(400, fmt::format("'bank_s' must be a whole number of seconds from 0 to 300 (the time bank); got {}",
-                                      v.dump().substr(0, 40)));
-    if (clock == 0 && v.get<int>() > 0)
-      throw ApiError(400, "'bank_s' needs a clock: set 'clock_s' to 15, 30 or 60");
+      throw ApiError(400,
+                     fmt::format("'bank_s' must be a whole number of seconds from 0 to 300 (the time bank); got {}",
+                                 v.dump().substr(0, 40)));
+    if (clock == 0 && v.get<int>() > 0) throw ApiError(400, "'bank_s' needs a clock: set 'clock_s' to 15, 30 or 60");
     bank = v.get<int>();
   }
   if (clock > 0) {

@@ -76,7 +76,8 @@ HandEstimate estimate_hand(uint32_t hand) {
 double GreedyBot::value(const State& s, int seat, Move m) {
   const uint32_t hand = s.hand(seat);
   switch (m.kind) {
-    case Move::Pass: return 0;
+    case Move::Pass:
+      return 0;
     case Move::Bid:
     case Move::Marks:
     case Move::Plunge:
@@ -102,7 +103,8 @@ double GreedyBot::value(const State& s, int seat, Move m) {
       if (m.arg == kNello || m.arg == kSevens) return -1;
       return 0.1 * std::popcount(hand & tables().trumps[m.arg]);
     }
-    case Move::Play: break;
+    case Move::Play:
+      break;
   }
   const int t = m.arg;
   const int trump = s.trump();
@@ -120,7 +122,8 @@ double GreedyBot::value(const State& s, int seat, Move m) {
     if (trump == kNello) return bidding_side ? -own_rank : own_rank;  // declarer leads low
     if (trump == kSevens) return -std::abs(Tile{static_cast<uint8_t>(t)}.pips() - 7);
     const int led = T.led_suit[trump][t];
-    const bool boss = !beaten(trump, led, key(trump, led, t), outstanding & (led == kTrumpSuit ? trumps : T.members[trump][led] | trumps));
+    const bool boss = !beaten(trump, led, key(trump, led, t),
+                              outstanding & (led == kTrumpSuit ? trumps : T.members[trump][led] | trumps));
     if (bidding_side && (hand & trumps) && (outstanding & trumps)) {
       // spec source: as declarer, lead trumps first to pull the opponents'.
       if (trumps & bit(t)) return 50 + own_rank;

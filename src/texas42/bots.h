@@ -9,9 +9,9 @@ namespace boneyard::texas42 {
 
 // A hand evaluation for bidding and naming trumps (own hand only).
 struct HandEstimate {
-  int trump = 0;          // best trump: 0..6 or kDoublesTrump
-  double tricks = 0;      // tricks the hand expects to take with those trumps
-  int points = 0;         // estimated points for the bidding side
+  int trump = 0;      // best trump: 0..6 or kDoublesTrump
+  double tricks = 0;  // tricks the hand expects to take with those trumps
+  int points = 0;     // estimated points for the bidding side
 };
 HandEstimate estimate_hand(uint32_t hand);
 

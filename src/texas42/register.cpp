@@ -1,7 +1,8 @@
 // Registers Texas 42 by name.
+#include "bots/register.h"
+
 #include <nlohmann/json.hpp>
 
-#include "bots/register.h"
 #include "core/adapter.h"
 #include "core/playout.h"
 #include "texas42/bots.h"
@@ -16,7 +17,10 @@ void register_games() {
   e.family = "texas-42";
   e.summary = "Texas 42: partnership trick-taking with bids, trumps, count and marks";
   e.sources = "seed 004 (the 42 Dominoes app, with the footnote's house rules)";
-  e.describe = [] { return nlohmann::json{{"options", to_json(Rules{})}, {"catalogue", option_catalogue()}, {"explain", option_explanations()}}; };
+  e.describe = [] {
+    return nlohmann::json{
+        {"options", to_json(Rules{})}, {"catalogue", option_catalogue()}, {"explain", option_explanations()}};
+  };
   e.make = [](const OptionList& o, uint64_t seed) -> std::unique_ptr<AnyState> {
     return std::make_unique<GameAdapter<Texas42>>("texas-42", State(make_rules(o), seed));
   };

@@ -20,13 +20,20 @@ int Research::num_actions(const State&) { return kActions; }
 
 int Research::to_action(const State&, Move m) {
   switch (m.kind) {
-    case Move::Pass: return 0;
-    case Move::Bid: return m.arg - 29;
-    case Move::Marks: return 13 + m.arg;
-    case Move::Plunge: return 20 + m.arg;
-    case Move::Splash: return 27 + m.arg;
-    case Move::Trumps: return 35 + m.arg;
-    case Move::Play: return 46 + m.arg;
+    case Move::Pass:
+      return 0;
+    case Move::Bid:
+      return m.arg - 29;
+    case Move::Marks:
+      return 13 + m.arg;
+    case Move::Plunge:
+      return 20 + m.arg;
+    case Move::Splash:
+      return 27 + m.arg;
+    case Move::Trumps:
+      return 35 + m.arg;
+    case Move::Play:
+      return 46 + m.arg;
   }
   return 0;
 }
@@ -72,8 +79,8 @@ void Research::observation(const State& full, int seat, float* out) {
   w.one_hot(4, rel(s.dealer()));
   const int me = State::side_of(seat);
   for (int k = 0; k < 2; ++k) w.value(static_cast<float>(s.points_taken(me ^ k)) / 42.0f);
-  const float target = static_cast<float>(s.rules().scoring == Scoring::Marks ? s.rules().target_marks
-                                                                                : s.rules().target_points);
+  const float target =
+      static_cast<float>(s.rules().scoring == Scoring::Marks ? s.rules().target_marks : s.rules().target_points);
   for (int k = 0; k < 2; ++k) w.value(static_cast<float>(s.score(me ^ k)) / target);
   for (int k = 0; k < 4; ++k) {
     const uint32_t v = s.not_holding(abs(k));

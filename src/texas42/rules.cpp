@@ -1,11 +1,11 @@
 #include "texas42/rules.h"
 
-#include "core/text.h"
-
 #include <fmt/format.h>
 
 #include <charconv>
 #include <nlohmann/json.hpp>
+
+#include "core/text.h"
 
 namespace boneyard::texas42 {
 
@@ -21,22 +21,38 @@ const char* name(Scoring s) { return s == Scoring::Marks ? "marks" : "points"; }
 
 void set_option(Rules& r, std::string_view key, std::string_view v) {
   if (key == "scoring") {
-    if (v == "marks") r.scoring = Scoring::Marks;
-    else if (v == "points") r.scoring = Scoring::Points;
-    else throw Error(fmt::format("bad value '{}' for option scoring; expected one of: marks, points", v));
-  } else if (key == "target_marks") r.target_marks = static_cast<int16_t>(parse_option_int(key, v, 1, 100));
-  else if (key == "target_points") r.target_points = static_cast<int16_t>(parse_option_int(key, v, 1, 10000));
-  else if (key == "stop_when_decided") r.stop_when_decided = parse_option_bool(key, v);
-  else if (key == "open_two_marks") r.open_two_marks = parse_option_bool(key, v);
-  else if (key == "forced_bid") r.forced_bid = parse_option_bool(key, v);
-  else if (key == "made_scores_taken") r.made_scores_taken = parse_option_bool(key, v);
-  else if (key == "tricks_face_down") r.tricks_face_down = parse_option_bool(key, v);
-  else if (key == "nello") r.nello = parse_option_bool(key, v);
-  else if (key == "plunge") r.plunge = parse_option_bool(key, v);
-  else if (key == "splash") r.splash = parse_option_bool(key, v);
-  else if (key == "sevens") r.sevens = parse_option_bool(key, v);
-  else if (key == "single_hand") r.single_hand = parse_option_bool(key, v);
-  else throw Error(fmt::format("unknown option '{}' for texas-42; options: {}", key, kKeys));
+    if (v == "marks")
+      r.scoring = Scoring::Marks;
+    else if (v == "points")
+      r.scoring = Scoring::Points;
+    else
+      throw Error(fmt::format("bad value '{}' for option scoring; expected one of: marks, points", v));
+  } else if (key == "target_marks")
+    r.target_marks = static_cast<int16_t>(parse_option_int(key, v, 1, 100));
+  else if (key == "target_points")
+    r.target_points = static_cast<int16_t>(parse_option_int(key, v, 1, 10000));
+  else if (key == "stop_when_decided")
+    r.stop_when_decided = parse_option_bool(key, v);
+  else if (key == "open_two_marks")
+    r.open_two_marks = parse_option_bool(key, v);
+  else if (key == "forced_bid")
+    r.forced_bid = parse_option_bool(key, v);
+  else if (key == "made_scores_taken")
+    r.made_scores_taken = parse_option_bool(key, v);
+  else if (key == "tricks_face_down")
+    r.tricks_face_down = parse_option_bool(key, v);
+  else if (key == "nello")
+    r.nello = parse_option_bool(key, v);
+  else if (key == "plunge")
+    r.plunge = parse_option_bool(key, v);
+  else if (key == "splash")
+    r.splash = parse_option_bool(key, v);
+  else if (key == "sevens")
+    r.sevens = parse_option_bool(key, v);
+  else if (key == "single_hand")
+    r.single_hand = parse_option_bool(key, v);
+  else
+    throw Error(fmt::format("unknown option '{}' for texas-42; options: {}", key, kKeys));
 }
 
 Rules make_rules(const OptionList& overrides) {
@@ -83,10 +99,13 @@ nlohmann::json option_explanations() {
   using J = nlohmann::json;
   const J on_off = {{"on", "yes"}, {"off", "no"}};
   return J{
-      {"scoring", {{"about", "what a hand scores"},
-                   {"values", {{"marks", "a made bid scores its marks (1 for 30..42), a set gives them to the other "
-                                         "team"},
-                               {"points", "hands score points: the bid, or the points taken"}}}}},
+      {"scoring",
+       {{"about", "what a hand scores"},
+        {"values",
+         {{"marks",
+           "a made bid scores its marks (1 for 30..42), a set gives them to the other "
+           "team"},
+          {"points", "hands score points: the bid, or the points taken"}}}}},
       {"target_marks", {{"about", "marks that win the game (marks scoring)"}}},
       {"target_points", {{"about", "points that win the game (points scoring)"}}},
       {"stop_when_decided",
@@ -95,7 +114,8 @@ nlohmann::json option_explanations() {
       {"open_two_marks", {{"about", "the first bid may be 2 marks"}, {"values", on_off}}},
       {"forced_bid",
        {{"about", "after three passes the dealer must bid"},
-        {"values", {{"on", "the dealer bids at least 30"}, {"off", "all four may pass; the next dealer deals again"}}}}},
+        {"values",
+         {{"on", "the dealer bids at least 30"}, {"off", "all four may pass; the next dealer deals again"}}}}},
       {"made_scores_taken",
        {{"about", "points scoring: a made bid of 30..42 scores the points taken, not the bid"}, {"values", on_off}}},
       {"tricks_face_down",

@@ -1,9 +1,8 @@
 #pragma once
 // Texas 42 (spec: rules/texas-42.md): every rule option as a value type.
 #include <cstdint>
-#include <string_view>
-
 #include <nlohmann/json_fwd.hpp>
+#include <string_view>
 
 #include "core/game.h"
 
@@ -14,8 +13,8 @@ enum class Scoring : uint8_t { Marks, Points };
 
 struct Rules {
   Scoring scoring = Scoring::Marks;
-  int16_t target_marks = 7;     // spec: Scoring, marks
-  int16_t target_points = 250;  // spec: Scoring, points
+  int16_t target_marks = 7;        // spec: Scoring, marks
+  int16_t target_points = 250;     // spec: Scoring, points
   bool stop_when_decided = true;   // marks scoring only
   bool open_two_marks = false;     // spec: Bidding
   bool forced_bid = false;         // spec: Bidding, all-pass rule

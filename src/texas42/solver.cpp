@@ -1,10 +1,10 @@
 #include "texas42/solver.h"
 
-#include "texas42/bots.h"
-
 #include <algorithm>
 #include <array>
 #include <bit>
+
+#include "texas42/bots.h"
 
 namespace boneyard::texas42 {
 
@@ -14,7 +14,8 @@ constexpr int kTableBits = 19;  // 512k entries, 12 MB
 
 constexpr std::array<int8_t, kTiles> kCount = [] {
   std::array<int8_t, kTiles> c{};
-  for (int i = 0; i < kTiles; ++i) c[static_cast<size_t>(i)] = static_cast<int8_t>(count_of(Tile{static_cast<uint8_t>(i)}));
+  for (int i = 0; i < kTiles; ++i)
+    c[static_cast<size_t>(i)] = static_cast<int8_t>(count_of(Tile{static_cast<uint8_t>(i)}));
   return c;
 }();
 
@@ -64,9 +65,8 @@ void Solver::set_contract(const Contract& c) {
   n_single_ = 0;
   for (int t = 0; t < kTiles; ++t)
     if (cls(t)) single_[n_single_++] = static_cast<uint8_t>(t);
-  std::sort(single_, single_ + n_single_, [&](int a, int b) {
-    return cls(a) != cls(b) ? cls(a) < cls(b) : key(a) > key(b);
-  });
+  std::sort(single_, single_ + n_single_,
+            [&](int a, int b) { return cls(a) != cls(b) ? cls(a) < cls(b) : key(a) > key(b); });
   for (int i = 0; i < n_single_; ++i) single_class_[single_[i]] = static_cast<uint8_t>(cls(single_[i]));
 }
 
@@ -194,7 +194,8 @@ int Solver::search(const Node& n, int alpha, int beta) {
     // everything else (tricks so far follow from the hand sizes, the
     // defenders' points from what is left).
     k1 = uint64_t{n.hand[0]} | uint64_t{n.hand[1]} << 28;
-    k2 = uint64_t{n.hand[2]} | uint64_t{n.hand[3]} << 28 | uint64_t(n.to_move) << 56 | uint64_t(n.points[bidders_]) << 58;
+    k2 = uint64_t{n.hand[2]} | uint64_t{n.hand[3]} << 28 | uint64_t(n.to_move) << 56 |
+         uint64_t(n.points[bidders_]) << 58;
     e = &tt_[mix(k1, k2) >> (64 - kTableBits)];
     if (e->gen == gen_ && e->k1 == k1 && e->k2 == k2) {
       if (e->lo >= beta) return e->lo;
@@ -229,8 +230,10 @@ int Solver::search(const Node& n, int alpha, int beta) {
       const int t = single_[i];
       if (single_class_[t] != prev_class) prev = -1, prev_class = single_class_[t];
       if ((can >> t) & 1) {
-        if (prev >= 0 && kCount[prev] == kCount[t]) can &= ~(uint32_t{1} << t);
-        else prev = t;
+        if (prev >= 0 && kCount[prev] == kCount[t])
+          can &= ~(uint32_t{1} << t);
+        else
+          prev = t;
       } else if ((out >> t) & 1) {
         prev = -1;
       }
@@ -259,10 +262,14 @@ int Solver::search(const Node& n, int alpha, int beta) {
       p = nello_declarer ? -k : k;
     } else {
       const int k = win_key_[led][t];
-      if (nello_declarer) p = k > win_key ? -100 - k : k;  // duck under, with the highest that loses
-      else if (win_side == State::side_of(seat)) p = 10 * kCount[t] - k;
-      else if (k > win_key) p = 200 + 10 * kCount[t] - k;
-      else p = -10 * kCount[t] - k;
+      if (nello_declarer)
+        p = k > win_key ? -100 - k : k;  // duck under, with the highest that loses
+      else if (win_side == State::side_of(seat))
+        p = 10 * kCount[t] - k;
+      else if (k > win_key)
+        p = 200 + 10 * kCount[t] - k;
+      else
+        p = -10 * kCount[t] - k;
     }
     int i = m++;
     while (i > 0 && prio[i - 1] < p) {
@@ -346,8 +353,10 @@ int Solver::bid_level(const State& s, int declarer, int trump, int leader) {
   int lo = 29, hi = 42;  // lo: known reachable (29: stands for "below 30")
   while (lo < hi) {
     const int b = (lo + hi + 1) / 2;
-    if (search(n, 2 * b - 43, 2 * b - 42) >= 2 * b - 42) lo = b;
-    else hi = b - 1;
+    if (search(n, 2 * b - 43, 2 * b - 42) >= 2 * b - 42)
+      lo = b;
+    else
+      hi = b - 1;
   }
   return lo;
 }
@@ -424,8 +433,8 @@ void Solver::values(const State& s, int seat, std::span<const Move> moves, doubl
           // in the auction model only the seat's own bid does: the weight
           // corrects the seat's own decision to bid, and the contracts the
           // other seats choose count as the marks they are expected to give.
-          const bool weighed = bid_model_ == BidModel::Auction ? declarer == seat
-                                                                : State::side_of(declarer) == State::side_of(seat);
+          const bool weighed =
+              bid_model_ == BidModel::Auction ? declarer == seat : State::side_of(declarer) == State::side_of(seat);
           const double w = weighed ? kSetWeight : 1.0;
           return (made ? marks : -marks * w) + (2 * p - 42) / 100.0;
         }
@@ -433,8 +442,10 @@ void Solver::values(const State& s, int seat, std::span<const Move> moves, doubl
         return (made ? (taken ? p : bid) - (42 - p) : -(bid + 42 - p)) / 42.0;
       };
       const auto kind_of = [](Move mv) {
-        return mv.kind == Move::Bid ? BidKind::Points : mv.kind == Move::Marks ? BidKind::Marks
-               : mv.kind == Move::Plunge ? BidKind::Plunge : BidKind::Splash;
+        return mv.kind == Move::Bid      ? BidKind::Points
+               : mv.kind == Move::Marks  ? BidKind::Marks
+               : mv.kind == Move::Plunge ? BidKind::Plunge
+                                         : BidKind::Splash;
       };
       // The high bid before the move, and who holds it.
       int high = 0, high_seat = -1;

@@ -16,8 +16,10 @@ constexpr TrumpTables build_tables() {
   for (int cfg = 0; cfg < kTrumpKinds; ++cfg) {
     // spec: Trumps. A number: every tile showing it; doubles: the seven doubles.
     uint32_t trumps = 0;
-    if (cfg <= 6) trumps = suit<1>(cfg, 6).w[0] & kAllTiles;
-    else if (cfg == kDoublesTrump) trumps = kDoubles;
+    if (cfg <= 6)
+      trumps = suit<1>(cfg, 6).w[0] & kAllTiles;
+    else if (cfg == kDoublesTrump)
+      trumps = kDoubles;
     t.trumps[cfg] = trumps;
     // Nello: doubles are their own suit (docs: nello).
     const bool doubles_suit = cfg == kNello;
@@ -28,14 +30,19 @@ constexpr TrumpTables build_tables() {
       const uint32_t bit = uint32_t{1} << i;
       // spec: Suits and following. A trump leads trumps; a double its number
       // (or the doubles suit); any other tile its higher number.
-      if (trumps & bit) t.led_suit[cfg][i] = kTrumpSuit;
-      else if (x.is_double() && doubles_suit) t.led_suit[cfg][i] = kDoublesSuit;
-      else t.led_suit[cfg][i] = static_cast<uint8_t>(x.high());
+      if (trumps & bit)
+        t.led_suit[cfg][i] = kTrumpSuit;
+      else if (x.is_double() && doubles_suit)
+        t.led_suit[cfg][i] = kDoublesSuit;
+      else
+        t.led_suit[cfg][i] = static_cast<uint8_t>(x.high());
       if (trumps & bit) {
         t.members[cfg][kTrumpSuit] |= bit;
         // Rank in the trump number: the double, then the other number 6..0;
         // doubles as trumps rank 6-6 high to 0-0 low.
-        t.rank[cfg][kTrumpSuit][i] = static_cast<int8_t>(cfg == kDoublesTrump ? x.high() : x.is_double() ? 7 : x.other(cfg));
+        t.rank[cfg][kTrumpSuit][i] = static_cast<int8_t>(cfg == kDoublesTrump ? x.high()
+                                                         : x.is_double()      ? 7
+                                                                              : x.other(cfg));
         continue;
       }
       if (x.is_double() && doubles_suit) {
@@ -123,12 +130,14 @@ void State::draw_for_dealer(const Tile* tiles) {
   uint32_t seen = 0;
   int best = -1;
   for (int s = 0; s < kSeats; ++s) {
-    if (tiles[s].index >= kTiles) throw Error(fmt::format("bad draw: {} is not a double-six tile", to_string(tiles[s])));
+    if (tiles[s].index >= kTiles)
+      throw Error(fmt::format("bad draw: {} is not a double-six tile", to_string(tiles[s])));
     if ((seen >> tiles[s].index) & 1) throw Error(fmt::format("bad draw: {} drawn twice", to_string(tiles[s])));
     seen |= uint32_t{1} << tiles[s].index;
     draw_[s] = static_cast<int8_t>(tiles[s].index);
     // spec: Deal. Highest pip total deals; Decision: ties by the higher number.
-    if (best < 0) best = s;
+    if (best < 0)
+      best = s;
     else {
       const Tile b = tiles[best];
       if (tiles[s].pips() > b.pips() || (tiles[s].pips() == b.pips() && tiles[s].high() > b.high())) best = s;
@@ -183,7 +192,9 @@ void State::apply(int seat, Move m) {
     case Move::Bid:
     case Move::Marks:
     case Move::Plunge:
-    case Move::Splash: bid(seat, m); return;
+    case Move::Splash:
+      bid(seat, m);
+      return;
     case Move::Trumps:
       // spec: Trumps. The declarer (plunge/splash: the partner) names trumps
       // and leads the first trick.
@@ -192,7 +203,9 @@ void State::apply(int seat, Move m) {
       trick_leader_ = static_cast<int8_t>(seat);
       trick_n_ = 0;
       return;
-    case Move::Play: play(seat, m.tile()); return;
+    case Move::Play:
+      play(seat, m.tile());
+      return;
   }
 }
 
@@ -200,7 +213,8 @@ void State::bid(int seat, Move m) {
   if (m.kind == Move::Pass) {
     bids_[seat] = 0;
   } else {
-    static constexpr BidKind kKind[] = {BidKind::None, BidKind::Points, BidKind::Marks, BidKind::Plunge, BidKind::Splash};
+    static constexpr BidKind kKind[] = {BidKind::None, BidKind::Points, BidKind::Marks, BidKind::Plunge,
+                                        BidKind::Splash};
     high_bid_ = static_cast<int16_t>(value_of(m));
     high_kind_ = kKind[m.kind];
     high_bidder_ = static_cast<int8_t>(seat);
@@ -335,8 +349,10 @@ void State::end_hand(bool made) {
     reached[sd] = score_[sd] >= (r_.scoring == Scoring::Marks ? r_.target_marks : r_.target_points);
   }
   // Decision (spec: Scoring, points): both past the target, the hand's winner wins.
-  if (reached[0] && reached[1]) winners_ = static_cast<uint8_t>(1u << w);
-  else if (reached[0] || reached[1]) winners_ = reached[0] ? 1 : 2;
+  if (reached[0] && reached[1])
+    winners_ = static_cast<uint8_t>(1u << w);
+  else if (reached[0] || reached[1])
+    winners_ = reached[0] ? 1 : 2;
   if (r_.single_hand && !winners_) winners_ = static_cast<uint8_t>(1u << w);  // the hand's winner wins
   ++hands_;
   last_ = h;
@@ -410,7 +426,8 @@ State State::sample_with(const Observation& o, Rng& rng, int candidates) {
       }
       for (int k = 0; k < kSeats; ++k)
         if (k != me) s.hand_[k] = 0;
-      for (size_t i = 0; i < tiles.size(); ++i) s.hand_[seat_of[static_cast<size_t>(place[i])]] |= uint32_t{1} << tiles[i].index;
+      for (size_t i = 0; i < tiles.size(); ++i)
+        s.hand_[seat_of[static_cast<size_t>(place[i])]] |= uint32_t{1} << tiles[i].index;
       if (bids_hold(s)) break;
     }
   };

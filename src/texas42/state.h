@@ -4,11 +4,10 @@
 // 32-bit masks.
 #include <bit>
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <span>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "core/game.h"
 #include "core/tile.h"
@@ -53,10 +52,10 @@ enum class Phase : uint8_t { DealerDraw, Deal, Bidding, Trumps, Play, GameOver }
 
 // Fixed tables for one trump choice: suits, membership and rank.
 struct TrumpTables {
-  uint32_t trumps[kTrumpKinds];             // the trump suit
-  uint8_t led_suit[kTrumpKinds][kTiles];    // the suit a tile leads
-  uint32_t members[kTrumpKinds][9];         // the tiles that follow each suit
-  int8_t rank[kTrumpKinds][9][kTiles];      // rank within a suit (higher wins), -1 not in it
+  uint32_t trumps[kTrumpKinds];           // the trump suit
+  uint8_t led_suit[kTrumpKinds][kTiles];  // the suit a tile leads
+  uint32_t members[kTrumpKinds][9];       // the tiles that follow each suit
+  int8_t rank[kTrumpKinds][9][kTiles];    // rank within a suit (higher wins), -1 not in it
 };
 extern const TrumpTables kTrumpTables;
 inline const TrumpTables& tables() { return kTrumpTables; }
@@ -79,11 +78,11 @@ inline constexpr uint32_t kDoubles = [] {
 
 // The result of one finished hand (spec: Scoring).
 struct HandResult {
-  uint16_t number = 0;     // 1-based hand number
+  uint16_t number = 0;  // 1-based hand number
   int8_t dealer = -1;
-  int8_t declarer = -1;    // -1: all four passed (redeal)
+  int8_t declarer = -1;  // -1: all four passed (redeal)
   BidKind bid_kind = BidKind::None;
-  int16_t bid = 0;         // in points: 30..42, or 42 per mark
+  int16_t bid = 0;  // in points: 30..42, or 42 per mark
   uint8_t trump = kNoTrumpYet;
   bool made = false;
   bool stopped_early = false;  // decided before the seventh trick
@@ -110,9 +109,12 @@ class State {
   Actor actor() const {
     switch (phase_) {
       case Phase::DealerDraw:
-      case Phase::Deal: return Actor::chance();
-      case Phase::GameOver: return Actor::terminal();
-      default: return Actor::at(to_move_);
+      case Phase::Deal:
+        return Actor::chance();
+      case Phase::GameOver:
+        return Actor::terminal();
+      default:
+        return Actor::at(to_move_);
     }
   }
   template <int N>
@@ -164,7 +166,7 @@ class State {
   int tricks_taken(int side) const { return tricks_won_[side]; }
   int score(int side) const { return score_[side]; }
   int winner_mask() const { return winners_; }
-  int redeals() const { return redeals_; }   // all-pass redeals this game
+  int redeals() const { return redeals_; }                // all-pass redeals this game
   int first_draw(int seat) const { return draw_[seat]; }  // the first-dealer draw (-1: none)
   const HandResult& last_result() const { return last_; }
   // The suit the current trick was led in (-1 before the lead).
@@ -269,7 +271,8 @@ void State::legal_moves(int seat, MoveList<Move, N>& out) const {
   if (seat < 0 || seat != to_move_) return;
   switch (phase_) {
     case Phase::Play: {
-      for (uint32_t x = playable(seat); x; x &= x - 1) out.push_back({Move::Play, static_cast<uint8_t>(std::countr_zero(x))});
+      for (uint32_t x = playable(seat); x; x &= x - 1)
+        out.push_back({Move::Play, static_cast<uint8_t>(std::countr_zero(x))});
       return;
     }
     case Phase::Bidding: {
@@ -277,7 +280,8 @@ void State::legal_moves(int seat, MoveList<Move, N>& out) const {
       // the dealer may not pass.
       const bool forced = r_.forced_bid && seat == dealer_ && high_bidder_ < 0;
       if (!forced) out.push_back({Move::Pass, 0});
-      for (int b = high_bid_ < 30 ? 30 : high_bid_ + 1; b <= 42; ++b) out.push_back({Move::Bid, static_cast<uint8_t>(b)});
+      for (int b = high_bid_ < 30 ? 30 : high_bid_ + 1; b <= 42; ++b)
+        out.push_back({Move::Bid, static_cast<uint8_t>(b)});
       // 2 marks only once 42 is bid (or as the opening bid, nobody having
       // bid yet, with open_two_marks); then one mark above the highest bid.
       if (high_bid_ >= 42) {
@@ -299,13 +303,14 @@ void State::legal_moves(int seat, MoveList<Move, N>& out) const {
       }
       return;
     }
-    default: return;
+    default:
+      return;
   }
 }
 
 nlohmann::json hand_result_json(const State& s, const HandResult& h);
 std::string hand_result_text(const State& s, const HandResult& h);
-std::string trump_name(int trump);      // "fives", "doubles", "follow-me", "nello", "sevens"
+std::string trump_name(int trump);               // "fives", "doubles", "follow-me", "nello", "sevens"
 std::string bid_text(int points, BidKind kind);  // "31", "2 marks", "plunge (4 marks)"
 
 // The game type for the common interface.

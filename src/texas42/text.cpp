@@ -1,5 +1,7 @@
 // Text forms of Texas 42: moves, chance outcomes, hand results, the JSON
 // view and the table as a person sees it.
+#include "core/text.h"
+
 #include <fmt/format.h>
 
 #include <cctype>
@@ -7,7 +9,6 @@
 #include <sstream>
 #include <vector>
 
-#include "core/text.h"
 #include "texas42/state.h"
 
 namespace boneyard::texas42 {
@@ -18,12 +19,18 @@ namespace {
 
 const char* phase_name(Phase p) {
   switch (p) {
-    case Phase::DealerDraw: return "dealer_draw";
-    case Phase::Deal: return "deal";
-    case Phase::Bidding: return "bidding";
-    case Phase::Trumps: return "trumps";
-    case Phase::Play: return "play";
-    case Phase::GameOver: return "game_over";
+    case Phase::DealerDraw:
+      return "dealer_draw";
+    case Phase::Deal:
+      return "deal";
+    case Phase::Bidding:
+      return "bidding";
+    case Phase::Trumps:
+      return "trumps";
+    case Phase::Play:
+      return "play";
+    case Phase::GameOver:
+      return "game_over";
   }
   return "?";
 }
@@ -41,11 +48,16 @@ constexpr const char* kNumberNames[] = {"blanks", "ones", "twos", "threes", "fou
 
 const char* bid_kind_name(BidKind k) {
   switch (k) {
-    case BidKind::None: return "none";
-    case BidKind::Points: return "points";
-    case BidKind::Marks: return "marks";
-    case BidKind::Plunge: return "plunge";
-    case BidKind::Splash: return "splash";
+    case BidKind::None:
+      return "none";
+    case BidKind::Points:
+      return "points";
+    case BidKind::Marks:
+      return "marks";
+    case BidKind::Plunge:
+      return "plunge";
+    case BidKind::Splash:
+      return "splash";
   }
   return "?";
 }
@@ -84,36 +96,55 @@ bool all_digits(std::string_view s) {
 std::string trump_name(int trump) {
   if (trump >= 0 && trump <= 6) return kNumberNames[trump];
   switch (trump) {
-    case kDoublesTrump: return "doubles";
-    case kFollowMe: return "follow-me";
-    case kNello: return "nello";
-    case kSevens: return "sevens";
-    default: return "none";
+    case kDoublesTrump:
+      return "doubles";
+    case kFollowMe:
+      return "follow-me";
+    case kNello:
+      return "nello";
+    case kSevens:
+      return "sevens";
+    default:
+      return "none";
   }
 }
 
 std::string bid_text(int points, BidKind kind) {
   if (points <= 0) return "pass";
   switch (kind) {
-    case BidKind::Points: return std::to_string(points);
-    case BidKind::Marks: return fmt::format("{} marks", points / 42);
-    case BidKind::Plunge: return fmt::format("plunge ({} marks)", points / 42);
-    case BidKind::Splash: return fmt::format("splash ({} marks)", points / 42);
-    default: return "?";
+    case BidKind::Points:
+      return std::to_string(points);
+    case BidKind::Marks:
+      return fmt::format("{} marks", points / 42);
+    case BidKind::Plunge:
+      return fmt::format("plunge ({} marks)", points / 42);
+    case BidKind::Splash:
+      return fmt::format("splash ({} marks)", points / 42);
+    default:
+      return "?";
   }
 }
 
-std::string Texas42::side_name(const State&, int side) { return fmt::format("team {} (seats {}+{})", side, side, side + 2); }
+std::string Texas42::side_name(const State&, int side) {
+  return fmt::format("team {} (seats {}+{})", side, side, side + 2);
+}
 
 std::string State::move_text(Move m) const {
   switch (m.kind) {
-    case Move::Pass: return "pass";
-    case Move::Bid: return fmt::format("bid:{}", m.arg);
-    case Move::Marks: return fmt::format("bid:{}marks", m.arg);
-    case Move::Plunge: return fmt::format("plunge:{}marks", m.arg);
-    case Move::Splash: return fmt::format("splash:{}marks", m.arg);
-    case Move::Trumps: return m.arg <= 6 ? fmt::format("trump:{}", m.arg) : "trump:" + trump_name(m.arg);
-    case Move::Play: return to_string(m.tile());
+    case Move::Pass:
+      return "pass";
+    case Move::Bid:
+      return fmt::format("bid:{}", m.arg);
+    case Move::Marks:
+      return fmt::format("bid:{}marks", m.arg);
+    case Move::Plunge:
+      return fmt::format("plunge:{}marks", m.arg);
+    case Move::Splash:
+      return fmt::format("splash:{}marks", m.arg);
+    case Move::Trumps:
+      return m.arg <= 6 ? fmt::format("trump:{}", m.arg) : "trump:" + trump_name(m.arg);
+    case Move::Play:
+      return to_string(m.tile());
   }
   return "?";
 }
@@ -122,17 +153,23 @@ std::string State::move_text(Move m) const {
 std::string State::move_words(int seat, Move m) const {
   (void)seat;
   switch (m.kind) {
-    case Move::Pass: return "pass";
-    case Move::Bid: return fmt::format("bid {}", m.arg);
-    case Move::Marks: return fmt::format("bid {} marks", m.arg);
-    case Move::Plunge: return fmt::format("plunge for {} marks", m.arg);
-    case Move::Splash: return fmt::format("splash for {} marks", m.arg);
+    case Move::Pass:
+      return "pass";
+    case Move::Bid:
+      return fmt::format("bid {}", m.arg);
+    case Move::Marks:
+      return fmt::format("bid {} marks", m.arg);
+    case Move::Plunge:
+      return fmt::format("plunge for {} marks", m.arg);
+    case Move::Splash:
+      return fmt::format("splash for {} marks", m.arg);
     case Move::Trumps:
       if (m.arg == kFollowMe) return "no trumps (follow-me)";
       if (m.arg == kNello) return "nello (lose every trick)";
       if (m.arg == kSevens) return "sevens";
       return "trumps: " + trump_name(m.arg);
-    case Move::Play: return (trick_n_ == 0 ? "lead " : "play ") + to_string(m.tile());
+    case Move::Play:
+      return (trick_n_ == 0 ? "lead " : "play ") + to_string(m.tile());
   }
   return move_text(m);
 }
@@ -202,8 +239,9 @@ Move State::parse_move(int seat, std::string_view text) const {
     if (phase_ != Phase::Bidding) return std::string("it is not the bidding now");
     if (m.kind == Move::Pass) return std::string("the dealer must bid after three passes (forced_bid)");
     if (m.kind == Move::Marks && high_bid_ < 42 && m.arg == 2)
-      return std::string(r_.open_two_marks ? "2 marks may only be bid as the opening bid or once someone has bid 42 (1 mark)"
-                                            : "2 marks may only be bid once someone has bid 42 (1 mark)");
+      return std::string(r_.open_two_marks
+                             ? "2 marks may only be bid as the opening bid or once someone has bid 42 (1 mark)"
+                             : "2 marks may only be bid once someone has bid 42 (1 mark)");
     if (value_of(m) <= high_bid_) return fmt::format("a bid must be higher than {}", bid_text(high_bid_, high_kind_));
     return fmt::format("a mark bid may go only one mark above the highest bid ({})", bid_text(high_bid_, high_kind_));
   };
@@ -220,14 +258,17 @@ Move State::parse_move(int seat, std::string_view text) const {
     const bool plunge = head == "plunge";
     for (const Move& m : legal)
       if (m.kind == (plunge ? Move::Plunge : Move::Splash)) return m;
-    if (!(plunge ? r_.plunge : r_.splash)) throw fail(fmt::format("{} is off in these rules (option {}=on)", head, head));
-    throw fail(plunge ? "a plunge needs at least four doubles in hand, during the bidding"
-                      : "a splash needs at least three doubles in hand, during the bidding, and goes to 3 marks at most");
+    if (!(plunge ? r_.plunge : r_.splash))
+      throw fail(fmt::format("{} is off in these rules (option {}=on)", head, head));
+    throw fail(plunge
+                   ? "a plunge needs at least four doubles in hand, during the bidding"
+                   : "a splash needs at least three doubles in hand, during the bidding, and goes to 3 marks at most");
   }
   int trump = -1;
   if (head == "trump" || head == "trumps" || head == "t") {
     trump = parse_trump_word(rest);
-    if (trump < 0) throw fail(fmt::format("unknown trumps '{}'; say 0..6, doubles, follow-me (or nello, sevens)", rest));
+    if (trump < 0)
+      throw fail(fmt::format("unknown trumps '{}'; say 0..6, doubles, follow-me (or nello, sevens)", rest));
   } else if (w.size() == 1 && (phase_ == Phase::Trumps || (head.size() > 2 && parse_trump_word(head) >= 0))) {
     trump = parse_trump_word(head);
   }
@@ -253,7 +294,8 @@ Move State::parse_move(int seat, std::string_view text) const {
     if (m.kind == Move::Play && m.arg == tile.index) return m;
   const int led = led_suit();
   const std::string suit_name = led == kTrumpSuit ? "trumps" : led == kDoublesSuit ? "doubles" : kNumberNames[led];
-  throw fail(fmt::format("{} was led ({}) and seat {} must follow {}", to_string(Tile{trick_[0]}), suit_name, seat, suit_name));
+  throw fail(fmt::format("{} was led ({}) and seat {} must follow {}", to_string(Tile{trick_[0]}), suit_name, seat,
+                         suit_name));
 }
 
 std::string State::chance_text() const {
@@ -276,8 +318,10 @@ std::string State::chance_text() const {
 void State::apply_chance_text(std::string_view text) {
   std::string spaced;
   for (char c : text) {
-    if (c == '/') spaced += " / ";
-    else spaced += c;
+    if (c == '/')
+      spaced += " / ";
+    else
+      spaced += c;
   }
   std::istringstream in(spaced);
   std::string tok;
@@ -306,10 +350,12 @@ void State::apply_chance_text(std::string_view text) {
       continue;
     }
     const Tile t = parse_tile(tok, 6);
-    if ((hands[seat] >> t.index) & 1) throw Error(fmt::format("bad deal '{}': {} twice in seat {}'s hand", text, tok, seat));
+    if ((hands[seat] >> t.index) & 1)
+      throw Error(fmt::format("bad deal '{}': {} twice in seat {}'s hand", text, tok, seat));
     hands[seat] |= uint32_t{1} << t.index;
   }
-  if (seat != kSeats - 1) throw Error(fmt::format("bad deal '{}': {} hands given, Texas 42 has 4 seats; {}", text, seat + 1, form));
+  if (seat != kSeats - 1)
+    throw Error(fmt::format("bad deal '{}': {} hands given, Texas 42 has 4 seats; {}", text, seat + 1, form));
   deal(hands);
 }
 
@@ -334,17 +380,19 @@ json hand_result_json(const State&, const HandResult& h) {
 std::string hand_result_text(const State& s, const HandResult& h) {
   const int bidders = State::side_of(h.declarer);
   const char* unit = s.rules().scoring == Scoring::Marks ? "mark" : "point";
-  std::string out = fmt::format("Hand {}: seat {} bid {} in {}; team {} took {} in {}, team {} {} in {}",
-                                h.number, h.declarer, bid_text(h.bid, h.bid_kind), trump_name(h.trump), bidders,
+  std::string out = fmt::format("Hand {}: seat {} bid {} in {}; team {} took {} in {}, team {} {} in {}", h.number,
+                                h.declarer, bid_text(h.bid, h.bid_kind), trump_name(h.trump), bidders,
                                 boneyard::count_of(h.points[bidders], "point", "points"),
                                 boneyard::count_of(h.tricks[bidders], "trick", "tricks"), 1 - bidders,
                                 h.points[1 - bidders], boneyard::count_of(h.tricks[1 - bidders], "trick", "tricks"));
-  if (h.stopped_early) out += fmt::format(" (decided after {})", boneyard::count_of(h.tricks_played, "trick", "tricks"));
+  if (h.stopped_early)
+    out += fmt::format(" (decided after {})", boneyard::count_of(h.tricks_played, "trick", "tricks"));
   out += fmt::format("\n  {}: ", h.made ? "made" : "set");
   bool any = false;
   for (int sd = 0; sd < 2; ++sd)
     if (h.gained[sd]) {
-      out += fmt::format("{}team {} scores {} {}{}", any ? ", " : "", sd, h.gained[sd], unit, h.gained[sd] == 1 ? "" : "s");
+      out += fmt::format("{}team {} scores {} {}{}", any ? ", " : "", sd, h.gained[sd], unit,
+                         h.gained[sd] == 1 ? "" : "s");
       any = true;
     }
   if (!any) out += "nobody scores";
@@ -389,7 +437,8 @@ json State::view(int seat) const {
   }
   if (!all && seat < kSeats && to_move_ == seat && phase_ == Phase::Play) j["playable"] = tiles_json(playable(seat));
   j["trick"] = json::array();
-  for (int i = 0; i < trick_n_; ++i) j["trick"].push_back({{"seat", trick_seats_[i]}, {"tile", to_string(Tile{trick_[i]})}});
+  for (int i = 0; i < trick_n_; ++i)
+    j["trick"].push_back({{"seat", trick_seats_[i]}, {"tile", to_string(Tile{trick_[i]})}});
   j["tricks"] = json::array();
   for (int k = 0; k < n_tricks_; ++k) {
     json tr{{"leader", trick_leaders_[k]}, {"winner", trick_winners_[k]}};
@@ -416,8 +465,8 @@ std::string State::render(int seat) const {
   std::string out;
   const bool marks = r_.scoring == Scoring::Marks;
   out += fmt::format("Texas 42 - hand {}   {} to {}:   team 0 (seats 0+2) {}   team 1 (seats 1+3) {}\n",
-                     hands_ + (terminal() ? 0 : 1), marks ? "marks" : "points", marks ? r_.target_marks : r_.target_points,
-                     score_[0], score_[1]);
+                     hands_ + (terminal() ? 0 : 1), marks ? "marks" : "points",
+                     marks ? r_.target_marks : r_.target_points, score_[0], score_[1]);
   if (dealer_ >= 0) out += fmt::format("Dealer: seat {}", dealer_);
   if (last_was_redeal_ && phase_ != Phase::GameOver) out += "   (all four passed last deal: redealt)";
   if (dealer_ >= 0) out += "\n";
@@ -447,7 +496,8 @@ std::string State::render(int seat) const {
       out += "Last trick:";
       for (int i = 0, seat_k = trick_leaders_[k]; i < kSeats; ++i, seat_k = (seat_k + 1) % kSeats) {
         if (seat_k == sitting_out()) seat_k = (seat_k + 1) % kSeats;
-        if (tricks_[k][i] != 0xff) out += fmt::format("{} seat {} {}", i ? "," : "", seat_k, to_string(Tile{tricks_[k][i]}));
+        if (tricks_[k][i] != 0xff)
+          out += fmt::format("{} seat {} {}", i ? "," : "", seat_k, to_string(Tile{tricks_[k][i]}));
       }
       out += fmt::format("  won by seat {}\n", trick_winners_[k]);
     }
@@ -455,13 +505,15 @@ std::string State::render(int seat) const {
   if (phase_ == Phase::Play) {
     out += fmt::format("Trick {}:", n_tricks_ + 1);
     if (trick_n_ == 0) out += fmt::format(" seat {} to lead", to_move_);
-    for (int i = 0; i < trick_n_; ++i) out += fmt::format("  seat {} [{}|{}]", trick_seats_[i], Tile{trick_[i]}.high(), Tile{trick_[i]}.low());
+    for (int i = 0; i < trick_n_; ++i)
+      out += fmt::format("  seat {} [{}|{}]", trick_seats_[i], Tile{trick_[i]}.high(), Tile{trick_[i]}.low());
     out += "\n";
   }
   for (int k = 0; k < kSeats; ++k) {
     const bool show = seat < 0 || k == seat;
     const char* who = k == seat ? " you" : (seat >= 0 && k == (seat + 2) % kSeats) ? " partner" : "";
-    out += fmt::format("  seat {} (team {}){}: {}", k, side_of(k), who, boneyard::count_of(std::popcount(hand_[k]), "tile", "tiles"));
+    out += fmt::format("  seat {} (team {}){}: {}", k, side_of(k), who,
+                       boneyard::count_of(std::popcount(hand_[k]), "tile", "tiles"));
     if (show && hand_[k]) {
       // '*' marks the tiles this seat may play now.
       const uint32_t ok = (phase_ == Phase::Play && to_move_ == k) ? playable(k) : 0;
@@ -475,14 +527,25 @@ std::string State::render(int seat) const {
     out += "\n";
   }
   switch (phase_) {
-    case Phase::DealerDraw: out += "Waiting for the draw for first dealer\n"; break;
-    case Phase::Deal: out += "Waiting for the deal\n"; break;
-    case Phase::Bidding:
-      out += fmt::format("Seat {} to bid (highest so far: {})\n", to_move_, high_bid_ ? bid_text(high_bid_, high_kind_) : "none");
+    case Phase::DealerDraw:
+      out += "Waiting for the draw for first dealer\n";
       break;
-    case Phase::Trumps: out += fmt::format("Seat {} names trumps\n", to_move_); break;
-    case Phase::Play: out += fmt::format("Seat {} to play{}\n", to_move_, seat == to_move_ ? " (* = may play)" : ""); break;
-    case Phase::GameOver: out += fmt::format("Game over: team {} wins\n", winners_ == 1 ? 0 : 1); break;
+    case Phase::Deal:
+      out += "Waiting for the deal\n";
+      break;
+    case Phase::Bidding:
+      out += fmt::format("Seat {} to bid (highest so far: {})\n", to_move_,
+                         high_bid_ ? bid_text(high_bid_, high_kind_) : "none");
+      break;
+    case Phase::Trumps:
+      out += fmt::format("Seat {} names trumps\n", to_move_);
+      break;
+    case Phase::Play:
+      out += fmt::format("Seat {} to play{}\n", to_move_, seat == to_move_ ? " (* = may play)" : "");
+      break;
+    case Phase::GameOver:
+      out += fmt::format("Game over: team {} wins\n", winners_ == 1 ? 0 : 1);
+      break;
   }
   // The last hand's result between hands only: once the next deal is
   // out, the board is about that hand.

@@ -8,11 +8,10 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "cli_util.h"
 #include "core/env.h"
 #include "record/protocol.h"
 #include "record/session.h"
-
-#include "cli_util.h"
 
 using namespace boneyard;
 using nlohmann::json;
@@ -20,8 +19,7 @@ using nlohmann::json;
 using cli_util::bot_game;
 using cli_util::run;
 
-namespace {
-}  // namespace
+namespace {}  // namespace
 
 class Records : public ::testing::Test {
  protected:
@@ -90,7 +88,8 @@ TEST(Protocol, EveryBadLineGetsAnErrorAndTheSessionGoesOn) {
   EXPECT_FALSE(ask(R"({"cmd":"new","game":"nope"})")["ok"]);
   EXPECT_FALSE(ask(R"({"cmd":"new","game":"latin","options":{"target":"x"}})")["ok"]);
   EXPECT_FALSE(ask(R"({"cmd":"new","game":"latin","seed":-4})")["ok"]);
-  json r = ask(R"({"cmd":"new","game":"caribbean","options":{"hand_size":"2"},"deal":"deal 1-0 2-0 / 5-5 5-4 / 3-3 3-2 / 6-1 4-4","id":7})");
+  json r = ask(
+      R"({"cmd":"new","game":"caribbean","options":{"hand_size":"2"},"deal":"deal 1-0 2-0 / 5-5 5-4 / 3-3 3-2 / 6-1 4-4","id":7})");
   ASSERT_TRUE(r["ok"]) << r.dump();
   EXPECT_EQ(r["id"], 7);
   EXPECT_EQ(r["actor"]["seat"], 1);
@@ -120,7 +119,8 @@ TEST(Protocol, FinishedHandsNameTheNextLeader) {
   Protocol p;
   register_all_games();
   auto ask = [&](const std::string& line) { return json::parse(p.handle(line)); };
-  json r = ask(R"({"cmd":"new","game":"latin","options":{"hand_size":"1"},"deal":"deal 6-6 / 5-5 / 4-4 / 3-3 leader 2"})");
+  json r =
+      ask(R"({"cmd":"new","game":"latin","options":{"hand_size":"1"},"deal":"deal 6-6 / 5-5 / 4-4 / 3-3 leader 2"})");
   ASSERT_TRUE(r["ok"]) << r.dump();
   r = ask(R"({"cmd":"apply","move":"4-4"})");  // seat 2 goes out; latin rotates the lead
   ASSERT_TRUE(r["ok"]) << r.dump();
@@ -156,7 +156,8 @@ TEST(Cli, HelpRulesBenchArenaReplay) {
   EXPECT_EQ(rc, 0);
   const std::string rules = run("rules", &rc);
   EXPECT_EQ(rc, 0);
-  for (const char* p : {"latin", "dominican-patio", "three-21", "four-individual", "[Dp]"}) EXPECT_NE(rules.find(p), std::string::npos) << p;
+  for (const char* p : {"latin", "dominican-patio", "three-21", "four-individual", "[Dp]"})
+    EXPECT_NE(rules.find(p), std::string::npos) << p;
   const json rj = json::parse(run("rules --json"));
   EXPECT_GE(rj.size(), 24u);
   run("rules nosuchgame", &rc);
@@ -171,7 +172,8 @@ TEST(Cli, HelpRulesBenchArenaReplay) {
   EXPECT_NE(bad.find("bad value 'abc' for option target"), std::string::npos) << bad;
   const std::string dir = std::filesystem::temp_directory_path() / "boneyard-cli-test";
   std::filesystem::remove_all(dir);
-  const json arena = json::parse(run("arena latin --bots greedy,random --games 40 --threads 2 --json --record " + dir, &rc));
+  const json arena =
+      json::parse(run("arena latin --bots greedy,random --games 40 --threads 2 --json --record " + dir, &rc));
   EXPECT_EQ(rc, 0);
   EXPECT_EQ(arena["games"], 40);
   EXPECT_NEAR(arena["bots"][0]["win_share"].get<double>() + arena["bots"][1]["win_share"].get<double>(), 1.0, 1e-9);
@@ -299,7 +301,8 @@ TEST(Cli, AnalyzeAndProtocolValues) {
   ASSERT_EQ(rc, 0) << rv.dump();
   ASSERT_FALSE(rv["reviews"][0]["moves"].empty()) << rv.dump();
   const json& decision = rv["reviews"][0]["moves"][0];  // seat 0's first choice
-  const json a = json::parse(run(fmt::format("analyze {} --event {} --seat 0 --iterations 6 --json", rec, decision["event"].get<int>()), &rc));
+  const json a = json::parse(
+      run(fmt::format("analyze {} --event {} --seat 0 --iterations 6 --json", rec, decision["event"].get<int>()), &rc));
   EXPECT_EQ(rc, 0) << a.dump();
   EXPECT_EQ(a["method"], "sampled solver");
   EXPECT_EQ(a["samples"], 6);

@@ -33,7 +33,9 @@ std::string sh(const std::string& cmd, int* rc = nullptr) {
 }
 std::string exe() { return BONEYARD_EXE; }
 std::string run(const std::string& args, int* rc = nullptr) { return sh(exe() + " " + args + " 2>&1", rc); }
-std::string run_stdout(const std::string& args, int* rc = nullptr) { return sh(exe() + " " + args + " 2>/dev/null", rc); }
+std::string run_stdout(const std::string& args, int* rc = nullptr) {
+  return sh(exe() + " " + args + " 2>/dev/null", rc);
+}
 
 // mpirun with what a container needs; empty when this build or machine has no MPI.
 std::string mpirun(int np) {
@@ -52,7 +54,7 @@ std::string mpirun(int np) {
   return "";
 #endif
 }
-#define NEED_MPI()                                                                                      \
+#define NEED_MPI() \
   if (mpirun(2).empty()) GTEST_SKIP() << "this build has no MPI (or mpirun is missing): MPI tests skipped"
 
 // The result without what depends on the run (time, threads, ranks).
@@ -129,7 +131,8 @@ TEST(ClusterArena, ThreadsGiveTheSameResult) {
 }
 
 TEST(SprtArena, GreedyAgainstRandomAcceptsH1Quickly) {
-  const std::string args = "arena latin --bots greedy,random --duplicate --games 5000 --seed 2 --json --sprt elo0=0,elo1=20";
+  const std::string args =
+      "arena latin --bots greedy,random --duplicate --games 5000 --seed 2 --json --sprt elo0=0,elo1=20";
   int rc = 0;
   const std::string text = run_stdout(args + " --threads 2", &rc);
   ASSERT_EQ(rc, 0) << text;
@@ -154,7 +157,8 @@ TEST(SprtArena, GreedyAgainstRandomAcceptsH1Quickly) {
   const std::string plain = run("arena latin --bots greedy,random --duplicate --games 5000 --seed 2 --sprt elo1=20");
   EXPECT_NE(plain.find("SPRT greedy vs random"), std::string::npos) << plain;
   EXPECT_NE(plain.find("H1 after"), std::string::npos) << plain;
-  EXPECT_NE(run("arena latin --bots greedy,random --games 10 --sprt elo1=5", &rc).find("--duplicate"), std::string::npos);
+  EXPECT_NE(run("arena latin --bots greedy,random --games 10 --sprt elo1=5", &rc).find("--duplicate"),
+            std::string::npos);
   EXPECT_EQ(rc, 2);
 }
 
@@ -247,15 +251,15 @@ TEST(Selfplay, ShardsDecompressAndReplay) {
   // Under mpirun: the same games, record for record.
   if (!mpirun(2).empty()) {
     const std::string dir2 = tmpdir("selfplay-mpi");
-    const std::string o2 = sh(mpirun(2) + exe() + " selfplay latin --bots greedy,random --games 24 --seed 4 --out " + dir2 + " 2>&1", &rc);
+    const std::string o2 =
+        sh(mpirun(2) + exe() + " selfplay latin --bots greedy,random --games 24 --seed 4 --out " + dir2 + " 2>&1", &rc);
     ASSERT_EQ(rc, 0) << o2;
     const auto g2 = read_selfplay(dir2, false);
     ASSERT_EQ(g2.size(), 24u);
     for (const auto& [k, rec] : games) EXPECT_EQ(rec.dump(), g2.at(k).dump()) << k;
     std::set<std::string> ranks;
     const json m2 = json::parse(std::ifstream(fs::path(dir2) / "manifest.json"));
-    for (const auto& s : m2["shards"])
-      ranks.insert(s["file"].get<std::string>().substr(0, 11));
+    for (const auto& s : m2["shards"]) ranks.insert(s["file"].get<std::string>().substr(0, 11));
     EXPECT_EQ(ranks.size(), 2u);  // shard-p0-r0, shard-p0-r1
     fs::remove_all(dir2);
   }
@@ -266,8 +270,8 @@ TEST(Selfplay, ResumeAfterAKillCompletesWithoutDuplicates) {
   register_all_games();
   const std::string dir = tmpdir("selfplay-kill");
   const int N = 3000;
-  const pid_t pid = spawn(exe() + " selfplay latin --bots greedy,random --threads 2 --seed 6 --games " + std::to_string(N) +
-                          " --out " + dir);
+  const pid_t pid = spawn(exe() + " selfplay latin --bots greedy,random --threads 2 --seed 6 --games " +
+                          std::to_string(N) + " --out " + dir);
   const bool some = wait_until(
       [&] {
         std::error_code ec;

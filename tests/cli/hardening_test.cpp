@@ -38,8 +38,9 @@ class Hardening : public ::testing::Test {
 TEST_F(Hardening, HugeMoveNumberAtThePromptIsRefusedAndTheRecordKept) {
   const std::string dir = fresh_dir("bignum");
   int rc = 0;
-  const std::string out =
-      run("play caribbean --seed 3 --seat 0 --record " + dir + " <<'EOF'\n99999999999999999999\n000000000000000000000000001\n0\nquit\nEOF", &rc);
+  const std::string out = run("play caribbean --seed 3 --seat 0 --record " + dir +
+                                  " <<'EOF'\n99999999999999999999\n000000000000000000000000001\n0\nquit\nEOF",
+                              &rc);
   EXPECT_EQ(rc, 0) << out;
   EXPECT_NE(out.find("no move numbered 99999999999999999999"), std::string::npos) << out;
   EXPECT_EQ(files_in(dir).size(), 1u) << out;
@@ -47,9 +48,38 @@ TEST_F(Hardening, HugeMoveNumberAtThePromptIsRefusedAndTheRecordKept) {
 
 // --- 2. punctuation-only moves --------------------------------------------------
 
-const char* kJunkMoves[] = {":",  "=",  "::", " : ", ",",   "/",  "-",   "|",    "[]",   "[",    "]",     ":l",  "=:=", "+",
-                            ";",  "\t", "bid", "bid:", "trump", "t:", "leader", "leader:", "-1", "1e400", "6-", "-6", "6-4:",
-                            ":m", "t", "99999999999999999999", "bid 99999999999999999999", "99999999999999999999marks"};
+const char* kJunkMoves[] = {":",
+                            "=",
+                            "::",
+                            " : ",
+                            ",",
+                            "/",
+                            "-",
+                            "|",
+                            "[]",
+                            "[",
+                            "]",
+                            ":l",
+                            "=:=",
+                            "+",
+                            ";",
+                            "\t",
+                            "bid",
+                            "bid:",
+                            "trump",
+                            "t:",
+                            "leader",
+                            "leader:",
+                            "-1",
+                            "1e400",
+                            "6-",
+                            "-6",
+                            "6-4:",
+                            ":m",
+                            "t",
+                            "99999999999999999999",
+                            "bid 99999999999999999999",
+                            "99999999999999999999marks"};
 const char* kNeverLegal[] = {":", "=", "::", " : ", ",", "/", "|", "[]", "=:=", ";", "\t"};
 
 // Every game's move parser, at every kind of decision its games reach
@@ -202,7 +232,8 @@ TEST_F(Hardening, ProtocolIntegersAreCheckedNotWrapped) {
   const std::string first = ask(R"({"cmd":"legal"})")["legal"][0];
   // 2^32 + seat would wrap to the seat to move.
   const std::string wrapped = std::to_string((uint64_t{1} << 32) + static_cast<uint64_t>(to_move));
-  EXPECT_NE(error_of(R"({"cmd":"apply","move":")" + first + R"(","seat":)" + wrapped + "}").find("seat"), std::string::npos);
+  EXPECT_NE(error_of(R"({"cmd":"apply","move":")" + first + R"(","seat":)" + wrapped + "}").find("seat"),
+            std::string::npos);
   EXPECT_NE(error_of(R"({"cmd":"legal","seat":18446744073709551615})").find("seat"), std::string::npos);
   EXPECT_NE(error_of(R"({"cmd":"legal","seat":1.0})").find("seat"), std::string::npos);
   EXPECT_NE(error_of(R"({"cmd":"legal","seat":-1})").find("seat"), std::string::npos);
@@ -210,7 +241,8 @@ TEST_F(Hardening, ProtocolIntegersAreCheckedNotWrapped) {
   EXPECT_NE(error_of(R"({"cmd":"new","game":"latin","seed":18446744073709551616})").find("'seed'"), std::string::npos);
   EXPECT_NE(error_of(R"({"cmd":"new","game":"latin","seed":2.5})").find("'seed'"), std::string::npos);
   EXPECT_NE(error_of(R"({"cmd":"bot","bot":"ismcts","iterations":1.5})").find("'iterations'"), std::string::npos);
-  EXPECT_NE(error_of(R"({"cmd":"bot","bot":"ismcts","iterations":4294967297})").find("'iterations'"), std::string::npos);
+  EXPECT_NE(error_of(R"({"cmd":"bot","bot":"ismcts","iterations":4294967297})").find("'iterations'"),
+            std::string::npos);
   EXPECT_NE(error_of(R"({"cmd":"bot","bot":"ismcts","threads":2.5})").find("'threads'"), std::string::npos);
   EXPECT_NE(error_of(R"({"cmd":"bot","bot":"ismcts","think_ms":-1})").find("'think_ms'"), std::string::npos);
   EXPECT_NE(error_of(R"({"cmd":"bot","bot":"ismcts","think_ms":"5"})").find("'think_ms'"), std::string::npos);
@@ -260,13 +292,15 @@ TEST_F(Hardening, TamperedResultsAreRefused) {
     tampered([](json& r) { r["result"]["returns"][0] = 0.25; }, "returns");
     tampered([](json& r) { r["result"].erase("returns"); }, "returns");
     tampered([](json& r) { r["hands"][0]["how"] = "magic"; }, "hand 1");
-    tampered([](json& r) { r["hands"][0]["side_points"][0] = r["hands"][0]["side_points"][0].get<double>() + 1; }, "hand 1");
-    tampered([](json& r) {
-      const json w = r["hands"][0]["winner_side"];
-      r["hands"][0]["winner_side"] = w.is_null() ? json(0) : json(w.get<int>() + 0.0);
-    }, "winner_side");
-    if (rec["hands"][0].contains("detail"))
-      tampered([](json& r) { r["hands"][0]["detail"]["extra"] = 1; }, "hand 1");
+    tampered([](json& r) { r["hands"][0]["side_points"][0] = r["hands"][0]["side_points"][0].get<double>() + 1; },
+             "hand 1");
+    tampered(
+        [](json& r) {
+          const json w = r["hands"][0]["winner_side"];
+          r["hands"][0]["winner_side"] = w.is_null() ? json(0) : json(w.get<int>() + 0.0);
+        },
+        "winner_side");
+    if (rec["hands"][0].contains("detail")) tampered([](json& r) { r["hands"][0]["detail"]["extra"] = 1; }, "hand 1");
   }
 }
 
@@ -296,14 +330,14 @@ TEST_F(Hardening, EveryBotCallGetsItsOwnBudget) {
   EXPECT_GT(differ, 0);  // the budgets do lead to different moves
 }
 
-
 // Seats named on the command line of replay and analyze are checked (the
 // views index arrays by seat).
 TEST_F(Hardening, ReplayAndAnalyzeCheckTheirSeat) {
   const std::string dir = fresh_dir("seatarg");
   fs::create_directories(dir);
   write_file(dir + "/r.json", bot_game("dice-and-dominoes", 2).record().dump());
-  for (const std::string cmd : {"replay -q --seat 4", "replay --seat -2", "analyze --event 3 --seat -3", "analyze --event 3 --seat 4"}) {
+  for (const std::string cmd :
+       {"replay -q --seat 4", "replay --seat -2", "analyze --event 3 --seat -3", "analyze --event 3 --seat 4"}) {
     int rc = 0;
     const std::string out = run(cmd + " " + dir + "/r.json", &rc);
     EXPECT_EQ(rc, 2) << cmd << ": " << out;

@@ -23,8 +23,7 @@ class RecordFiles : public ::testing::Test {
 
 TEST_F(RecordFiles, NegativeOrOversizedSeedOnTheCommandLineIsRefused) {
   for (const std::string seed : {"-1", "18446744073709551616", "99999999999999999999999", "1.5", "x"}) {
-    for (const std::string cmd :
-         {"play latin --watch --seed ", "arena latin --bots greedy --games 1 --seed "}) {
+    for (const std::string cmd : {"play latin --watch --seed ", "arena latin --bots greedy --games 1 --seed "}) {
       int rc = 0;
       const std::string out = run(cmd + seed, &rc);
       EXPECT_NE(rc, 0) << cmd << seed << ": " << out;
@@ -38,8 +37,10 @@ TEST_F(RecordFiles, UnwritableRecordFolderIsRefusedBeforePlay) {
   const std::string dir = fresh_dir("ro");
   fs::create_directories(dir);
   write_file(dir + "/file", "x");
-  for (const std::string& target : {dir + "/file", dir + "/file/sub", std::string("/proc/boneyard-no"), std::string("/proc")}) {
-    for (const std::string cmd : {"play latin --watch --seed 5 --record ", "arena latin --bots greedy --games 2 --record "}) {
+  for (const std::string& target :
+       {dir + "/file", dir + "/file/sub", std::string("/proc/boneyard-no"), std::string("/proc")}) {
+    for (const std::string cmd :
+         {"play latin --watch --seed 5 --record ", "arena latin --bots greedy --games 2 --record "}) {
       int rc = 0;
       const std::string out = run(cmd + target, &rc);
       EXPECT_EQ(rc, 2) << cmd << target << ": " << out;
@@ -180,7 +181,8 @@ TEST_F(RecordFiles, EndOfInputAtThePromptKeepsTheRecord) {
 TEST_F(RecordFiles, ArenaInterruptedKeepsEveryRecord) {
   const std::string dir = fresh_dir("arena-int");
   const std::string out = dir + ".out";
-  Child c = spawn({"arena", "latin", "--bots", "greedy", "--games", "100000", "--threads", "2", "--json", "--record", dir}, out);
+  Child c = spawn(
+      {"arena", "latin", "--bots", "greedy", "--games", "100000", "--threads", "2", "--json", "--record", dir}, out);
   ASSERT_GT(c.pid, 0);
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (files_in(dir).size() < 3 && std::chrono::steady_clock::now() < until)

@@ -9,22 +9,21 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <cstdlib>
-#include <iostream>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "cli_util.h"
 #include "core/adapter.h"
 #include "line/solver.h"
 #include "line/state.h"
-#include "texas42/solver.h"
-#include "texas42/state.h"
 #include "record/protocol.h"
 #include "record/session.h"
-
-#include "cli_util.h"
+#include "texas42/solver.h"
+#include "texas42/state.h"
 
 using namespace boneyard;
 using nlohmann::json;
@@ -173,8 +172,8 @@ TEST_F(Review, PlantedBadMoveShowsFaceUpAndTheGradeIsFair) {
 TEST_F(Review, NoisyLossesAreDiscounted) {
   const GradeThresholds t{5, 10, 20};
   EXPECT_EQ(fair_grade(25, 0, t), Grade::Blunder);
-  EXPECT_EQ(fair_grade(25, 3, t), Grade::Mistake);   // 25 - 2 x 3 = 19
-  EXPECT_EQ(fair_grade(25, 12.5, t), Grade::Best);   // no more than noise
+  EXPECT_EQ(fair_grade(25, 3, t), Grade::Mistake);    // 25 - 2 x 3 = 19
+  EXPECT_EQ(fair_grade(25, 12.5, t), Grade::Best);    // no more than noise
   EXPECT_EQ(fair_grade(8, 1, t), Grade::Inaccuracy);  // 6
   EXPECT_EQ(fair_grade(6, 1, t), Grade::Good);        // 4
 }
@@ -281,10 +280,10 @@ TEST_F(Review, AnalyzeReviewPrintsTextAndJson) {
   EXPECT_NE(text.find("face up, "), std::string::npos) << text;
   // The text says moves in players' words (issue 22, point 4); the JSON
   // keeps the record's texts.
-  const std::string worst_words = p.worst.size() > 2 && p.worst[p.worst.size() - 2] == ':'
-                                      ? p.worst.substr(0, p.worst.size() - 2) +
-                                            (p.worst.back() == 'L' ? " on the left" : " on the right")
-                                      : "lead " + p.worst;
+  const std::string worst_words =
+      p.worst.size() > 2 && p.worst[p.worst.size() - 2] == ':'
+          ? p.worst.substr(0, p.worst.size() - 2) + (p.worst.back() == 'L' ? " on the left" : " on the right")
+          : "lead " + p.worst;
   EXPECT_NE(text.find("played " + worst_words), std::string::npos) << text;
   if (p.worst.find(':') != std::string::npos) {
     EXPECT_EQ(text.find(p.worst), std::string::npos) << text;
@@ -331,9 +330,9 @@ namespace {
 // every seat of every finished hand in them reviewed.
 struct CalibrationGame {
   const char* game;
-  const char* strong;  // strongest_fair_bot of the game
-  int strong_budget;   // iterations (ismcts) or samples (pimc) a decision: generous
-  int hands;           // finished hands recorded (and reviewed) per game
+  const char* strong;     // strongest_fair_bot of the game
+  int strong_budget;      // iterations (ismcts) or samples (pimc) a decision: generous
+  int hands;              // finished hands recorded (and reviewed) per game
   int review_iterations;  // the review's ismcts iterations (the bot-graded families)
 };
 constexpr CalibrationGame kCalibration[] = {
@@ -500,8 +499,10 @@ TEST_F(Review, AnalyzeReviewsEveryFinishedHand) {
   auto greedy = make_bot(s.entry(), "greedy", 8);
   while (s.state().hands().size() < 3 && !s.state().terminal()) {
     const Actor a = s.state().actor();
-    if (a.kind == Actor::Chance) s.chance();
-    else s.bot_move(a.seat, *greedy);
+    if (a.kind == Actor::Chance)
+      s.chance();
+    else
+      s.bot_move(a.seat, *greedy);
   }
   const size_t hands = s.state().hands().size();
   ASSERT_GE(hands, 2u);

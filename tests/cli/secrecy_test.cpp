@@ -35,7 +35,8 @@ std::set<std::string> tiles_in(const std::string& text) {
 }
 
 void strings_of(const json& j, std::string& out) {
-  if (j.is_string()) out += " " + j.get<std::string>() + " ";
+  if (j.is_string())
+    out += " " + j.get<std::string>() + " ";
   else if (j.is_array() || j.is_object())
     for (const auto& x : j) strings_of(x, out);
 }
@@ -102,7 +103,8 @@ std::vector<Leak> terminal_leaks(const std::string& game, const std::vector<std:
       if (secret.count(t)) leaks.push_back({t, printed});
   };
   cli::play_game(c, s, bots, nullptr, io);
-  EXPECT_TRUE(s.state().terminal() || watch) << game << ": the scripted game did not end\n" << out.str().substr(out.str().size() > 3000 ? out.str().size() - 3000 : 0);
+  EXPECT_TRUE(s.state().terminal() || watch) << game << ": the scripted game did not end\n"
+                                             << out.str().substr(out.str().size() > 3000 ? out.str().size() - 3000 : 0);
   return leaks;
 }
 
@@ -112,12 +114,8 @@ struct Case {
 };
 
 const std::vector<Case> kCases = {
-    {"latin", {"target=60"}},
-    {"two-draw", {"target=40"}},
-    {"jamaica", {"target=2"}},
-    {"mexican-train", {"rounds=2"}},
-    {"texas-42", {"target_marks=2"}},
-    {"dice-and-dominoes", {"hands=2"}},
+    {"latin", {"target=60"}},        {"two-draw", {"target=40"}},      {"jamaica", {"target=2"}},
+    {"mexican-train", {"rounds=2"}}, {"texas-42", {"target_marks=2"}}, {"dice-and-dominoes", {"hands=2"}},
 };
 
 TEST(Secrecy, TerminalShowsASeatOnlyWhatItMayKnow) {
@@ -151,8 +149,10 @@ TEST(Secrecy, ProtocolAnswersForASeatHoldOnlyItsTiles) {
       const json actor = all["actor"];
       if (all.value("terminal", false) || actor.value("kind", "") == "terminal") break;
       std::vector<int> seats;
-      if (actor.contains("seats")) for (const auto& k : actor["seats"]) seats.push_back(k.get<int>());
-      else if (actor.contains("seat") && actor["seat"].is_number()) seats.push_back(actor["seat"].get<int>());
+      if (actor.contains("seats"))
+        for (const auto& k : actor["seats"]) seats.push_back(k.get<int>());
+      else if (actor.contains("seat") && actor["seat"].is_number())
+        seats.push_back(actor["seat"].get<int>());
       if (seats.empty()) {
         p.handle(R"({"cmd":"chance"})");
         continue;
@@ -170,7 +170,8 @@ TEST(Secrecy, ProtocolAnswersForASeatHoldOnlyItsTiles) {
         for (const auto& a : answers) {
           ++checked;
           for (const auto& t : tiles_in(without_lead_draw(a)))
-            if (secret.count(t)) ADD_FAILURE() << cs.game << ": an answer for seat " << k << " names " << t << ": " << a;
+            if (secret.count(t))
+              ADD_FAILURE() << cs.game << ": an answer for seat " << k << " names " << t << ": " << a;
         }
       }
       for (int k : seats) p.handle(json{{"cmd", "bot"}, {"bot", "random"}, {"seat", k}}.dump());

@@ -1,6 +1,7 @@
 // The terminal for a person (issue 12, points 15-19): what `play` shows,
 // help per game, layout, and consistent wording across the subcommands.
 // Each test drives the executable with a seed and scripted input.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <array>
@@ -10,10 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
-#include <tuple>
 #include <sstream>
-
-#include <fmt/format.h>
+#include <tuple>
 
 #include "cli_util.h"
 
@@ -72,26 +71,33 @@ TEST(Terminal, HandEndShowsTheTableAndWhyInNumbers) {
   EXPECT_TRUE(has(pr, "Block: team 0: 2 + 6 = 8 pips < team 1: 8 + 4 = 12 pips")) << pr;
   // Mexican Train: every hand left at the end of a round, lower is better.
   const std::string mt = play("mexican-train --seed 3 -o rounds=1", repeat("1", 300));
-  EXPECT_TRUE(has(mt, "Penalty (lower is better): seat 0: 39   seat 1: 31   seat 2: 12   seat 3: 0\n  seat 0: 12-11 5-4 5-2\n")) << mt;
+  EXPECT_TRUE(
+      has(mt, "Penalty (lower is better): seat 0: 39   seat 1: 31   seat 2: 12   seat 3: 0\n  seat 0: 12-11 5-4 5-2\n"))
+      << mt;
 }
 
 // 16. Say what just happened.
 TEST(Terminal, SaysWhatJustHappened) {
   // A person drawing sees each tile drawn, not the table again.
   const std::string draw = play("two-draw --seed 3", repeat("1", 40));
-  EXPECT_TRUE(has(draw, "You drew 5-1.\nYou have no playable tile (nothing on 2 or 0): draw.\nYou drew 4-4.\n")) << draw;
-  EXPECT_TRUE(has(draw, "  seat 1 (greedy): draws 3 tiles (nothing on 2 or 1)\n  seat 1 (greedy): 3-1 on the right")) << draw;
+  EXPECT_TRUE(has(draw, "You drew 5-1.\nYou have no playable tile (nothing on 2 or 0): draw.\nYou drew 4-4.\n"))
+      << draw;
+  EXPECT_TRUE(has(draw, "  seat 1 (greedy): draws 3 tiles (nothing on 2 or 1)\n  seat 1 (greedy): 3-1 on the right"))
+      << draw;
   // Why a seat leads: the highest double, or the tiles drawn for the lead.
   EXPECT_TRUE(has(draw, "Seat 1 has the lead: 6-6 is the highest double dealt")) << draw;
   const std::string latin = play("latin --seed 3", "1\n");
-  EXPECT_TRUE(has(latin, "Seat 3 has the lead: the highest draw for the lead (seat 0 3-1 (4),\n"
-                         "  seat 1 5-5 (10), seat 2 1-1 (2), seat 3 6-4 (10))"))
+  EXPECT_TRUE(has(latin,
+                  "Seat 3 has the lead: the highest draw for the lead (seat 0 3-1 (4),\n"
+                  "  seat 1 5-5 (10), seat 2 1-1 (2), seat 3 6-4 (10))"))
       << latin;
   // The ends at a pass.
   EXPECT_TRUE(has(play("latin --seed 3", repeat("1", 10)), "seat 3 (greedy): pass (nothing on 0)"));
   // The watcher sees the table after each trick.
   const std::string t42 = run("play texas-42 --watch --seed 2 -o target_marks=1");
-  EXPECT_TRUE(has(t42, "Last trick: seat 3 5-5, seat 0 5-2, seat 1 6-4, seat 2 5-1  won by seat 3\nTrick 2: seat 3 to lead")) << t42;
+  EXPECT_TRUE(
+      has(t42, "Last trick: seat 3 5-5, seat 0 5-2, seat 1 6-4, seat 2 5-1  won by seat 3\nTrick 2: seat 3 to lead"))
+      << t42;
   // ... and the trick that ended a hand, with the hand's result.
   const std::string t42b = run("play texas-42 --watch --seed 2 -o target_marks=2");
   EXPECT_TRUE(has(t42b, "Last trick: seat 3 6-5, seat 0 5-3, seat 1 4-1, seat 2 5-0  won by seat 3\n")) << t42b;
@@ -128,8 +134,10 @@ TEST(Terminal, LayoutFitsTheTerminal) {
   int line_rows = 0;
   bool in_line = false;
   while (std::getline(in, line)) {
-    if (line.rfind("Line: [", 0) == 0) in_line = true;
-    else if (line.rfind("      [", 0) != 0) in_line = false;
+    if (line.rfind("Line: [", 0) == 0)
+      in_line = true;
+    else if (line.rfind("      [", 0) != 0)
+      in_line = false;
     if (in_line) {
       ++line_rows;
       EXPECT_LE(line.size(), 40u) << line;
@@ -173,7 +181,8 @@ TEST(Terminal, ConsistentWording) {
 }
 
 TEST(Terminal, AnalyzeHonoursBotAndNamesTheEventsItCanAnalyse) {
-  const std::string dir = std::filesystem::temp_directory_path() / ("boneyard-terminal-rec-" + std::to_string(getpid()));
+  const std::string dir =
+      std::filesystem::temp_directory_path() / ("boneyard-terminal-rec-" + std::to_string(getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   play("latin --seed 5 --record " + dir, "quit\n");
@@ -208,8 +217,10 @@ TEST(Terminal, ProtocolDocExampleIsCurrent) {
   std::string line, requests;
   std::vector<std::string> want;
   while (std::getline(in, line)) {
-    if (line.rfind("> ", 0) == 0) requests += line.substr(2) + "\n";
-    else if (line.rfind("< ", 0) == 0) want.push_back(line.substr(2));
+    if (line.rfind("> ", 0) == 0)
+      requests += line.substr(2) + "\n";
+    else if (line.rfind("< ", 0) == 0)
+      want.push_back(line.substr(2));
   }
   const std::string file = std::filesystem::temp_directory_path() / ("boneyard-protocol-" + std::to_string(getpid()));
   std::ofstream(file) << requests;
@@ -227,7 +238,8 @@ TEST(Terminal, ProtocolDocExampleIsCurrent) {
     GTEST_SKIP() << "rewrote the example in " << path;
   }
   ASSERT_EQ(answers.size(), want.size()) << got;
-  for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(answers[i], want[i]) << "answer " << i + 1 << " of docs/protocol.md's example";
+  for (size_t i = 0; i < want.size(); ++i)
+    EXPECT_EQ(answers[i], want[i]) << "answer " << i + 1 << " of docs/protocol.md's example";
 }
 
 // ---- Issue 22: the terminal as a new player meets it ----
@@ -295,7 +307,8 @@ TEST(Terminal, EveryLineWrapsAtTilesAndWords) {
           std::istringstream in(r);
           for (std::string w; in >> w;)
             if (!wide.count(w) && !std::regex_match(w, tiles) && ++split <= 3)
-              ADD_FAILURE() << game << " at " << width << " columns: '" << w << "' is a piece of a word or tile in: " << r;
+              ADD_FAILURE() << game << " at " << width << " columns: '" << w
+                            << "' is a piece of a word or tile in: " << r;
         }
         EXPECT_EQ(long_rows, 0) << game << " " << width;
         EXPECT_EQ(split, 0) << game << " " << width;
@@ -344,26 +357,30 @@ TEST(Terminal, MovesInPlayersWords) {
   const std::string dd = play("dice-and-dominoes --seed 3 -o hands=1", repeat("#1", 100));
   EXPECT_TRUE(has(dd, "1) lay ")) << dd;
   // Protocol texts are unchanged.
-  const std::string legal = run("engine <<'EOF'\n{\"cmd\":\"new\",\"game\":\"texas-42\",\"seed\":3}\n{\"cmd\":\"legal\"}\nEOF");
+  const std::string legal =
+      run("engine <<'EOF'\n{\"cmd\":\"new\",\"game\":\"texas-42\",\"seed\":3}\n{\"cmd\":\"legal\"}\nEOF");
   EXPECT_TRUE(has(legal, "\"bid:30\"")) << legal;
   // rules PRESET explains every option and the value in force.
   const std::string rules = run("rules dominican-patio");
   EXPECT_TRUE(has(rules, "block_winner = last_vs_next: who wins a blocked hand")) << rules;
   EXPECT_TRUE(has(rules, "last_vs_next: the player who laid the last tile against the next seat")) << rules;
   EXPECT_TRUE(has(rules, "<- this preset")) << rules;
-  EXPECT_TRUE(has(run("rules latin --json"), "\"explain\"")) ;
+  EXPECT_TRUE(has(run("rules latin --json"), "\"explain\""));
 }
 
 // 6. A hint agrees with the protocol's `values` at the same budget and
 // seed, and says what its numbers are.
 TEST(Terminal, HintAgreesWithValues) {
-  const std::vector<std::tuple<std::string, int, int>> cases = {{"dice-and-dominoes", 0, 40}, {"latin", 1, 40}, {"texas-42", 2, 3}};
+  const std::vector<std::tuple<std::string, int, int>> cases = {
+      {"dice-and-dominoes", 0, 40}, {"latin", 1, 40}, {"texas-42", 2, 3}};
   for (const auto& [game, seat, iterations] : cases) {
     const std::string hint =
         play(fmt::format("{} --seed 4 --seat {} --iterations {}", game, seat, iterations), "hint\n");
-    const std::string values = run(fmt::format(
-        "engine <<'EOF'\n{{\"cmd\":\"new\",\"game\":\"{}\",\"seed\":4}}\n{{\"cmd\":\"values\",\"seat\":{},\"iterations\":{}}}\nEOF",
-        game, seat, iterations));
+    const std::string values =
+        run(fmt::format("engine "
+                        "<<'EOF'\n{{\"cmd\":\"new\",\"game\":\"{}\",\"seed\":4}}\n{{\"cmd\":\"values\",\"seat\":{},"
+                        "\"iterations\":{}}}\nEOF",
+                        game, seat, iterations));
     const size_t a = values.find('\n') + 1;
     const json v = json::parse(values.substr(a, values.find('\n', a) - a));
     ASSERT_TRUE(v.contains("moves")) << values;
@@ -376,7 +393,9 @@ TEST(Terminal, HintAgreesWithValues) {
     EXPECT_EQ(got, want) << game << "\n" << hint << values;
     // Expected values in the player's unit (issue 23, 4), never a bot's -1..+1.
     EXPECT_TRUE(has(hint, "Expected values")) << hint;
-    EXPECT_TRUE(has(hint, game == "dice-and-dominoes" ? "chips for your seat" : game == "latin" ? "points for your side" : "marks"))
+    EXPECT_TRUE(has(hint, game == "dice-and-dominoes" ? "chips for your seat"
+                          : game == "latin"           ? "points for your side"
+                                                      : "marks"))
         << hint;
     EXPECT_FALSE(has(hint, "sure loss")) << hint;
   }
@@ -401,8 +420,8 @@ TEST(Terminal, ArenaFitsAndReportsWhenInterrupted) {
   const std::string dir = std::filesystem::temp_directory_path() / ("boneyard-arena22-" + std::to_string(getpid()));
   auto interrupted = [&](const std::string& more) {
     std::filesystem::remove_all(dir);
-    return run("arena latin --bots greedy,random --games 10000000 --record " + dir + more + " & P=$!; while [ $(ls " + dir +
-                   " 2>/dev/null | wc -l) -lt 3 ]; do sleep 0.1; done; kill -INT $P; wait $P",
+    return run("arena latin --bots greedy,random --games 10000000 --record " + dir + more + " & P=$!; while [ $(ls " +
+                   dir + " 2>/dev/null | wc -l) -lt 3 ]; do sleep 0.1; done; kill -INT $P; wait $P",
                &rc);
   };
   const std::string cut = interrupted("");

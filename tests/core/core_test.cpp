@@ -34,7 +34,8 @@ TEST(Tile, IndexingCoversEverySetUpToDoubleEighteen) {
 }
 
 TEST(Notation, EveryFormParsesToTheSameTile) {
-  for (const char* s : {"6-4", "4-6", "6|4", "4|6", "[6|4]", "[4|6]", " 6-4 "}) EXPECT_EQ(parse_tile(s, 6), Tile::of(6, 4)) << s;
+  for (const char* s : {"6-4", "4-6", "6|4", "4|6", "[6|4]", "[4|6]", " 6-4 "})
+    EXPECT_EQ(parse_tile(s, 6), Tile::of(6, 4)) << s;
   EXPECT_EQ(parse_tile("12-11", 12), Tile::of(12, 11));
   EXPECT_EQ(to_string(Tile::of(4, 6)), "6-4");
   EXPECT_EQ(to_string(Tile::of(0, 0)), "0-0");

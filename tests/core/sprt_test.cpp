@@ -1,11 +1,12 @@
 // The SPRT of arena --sprt (src/core/sprt.h) on synthetic paired results.
+#include "core/sprt.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 
 #include "core/error.h"
-#include "core/sprt.h"
 
 using namespace boneyard;
 

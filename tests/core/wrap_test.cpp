@@ -40,7 +40,8 @@ TEST(Wrap, ANoteInBracketsStaysWhole) {
 
 TEST(Wrap, ALabelCountsForTheFirstItem) {
   EXPECT_EQ(wrap_items({"aaaa", "bbbb"}, "Label that is long: ", "  ", 24, " "), "Label that is long: aaaa\n  bbbb");
-  EXPECT_EQ(wrap_items({"a-very-long-item"}, "Label that is long: ", "  ", 24, " "), "Label that is long:\n  a-very-long-item");
+  EXPECT_EQ(wrap_items({"a-very-long-item"}, "Label that is long: ", "  ", 24, " "),
+            "Label that is long:\n  a-very-long-item");
 }
 
 }  // namespace

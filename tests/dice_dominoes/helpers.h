@@ -19,7 +19,8 @@ inline State make(int players, OptionList extra = {}) {
 }
 
 // "deal <hands> stock <prefix> <every other undealt tile in face order>".
-inline std::string deal_text(const State& s, const std::vector<std::string>& hands, const std::string& stock_prefix = "") {
+inline std::string deal_text(const State& s, const std::vector<std::string>& hands,
+                             const std::string& stock_prefix = "") {
   int left[kFaces];
   for (int& x : left) x = s.rules().sets;
   auto take = [&](const std::string& tiles) {

@@ -5,10 +5,10 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "../core/apply_random_check.h"
 #include "core/adapter.h"
 #include "core/env.h"
 #include "core/playout.h"
-#include "../core/apply_random_check.h"
 #include "dice_dominoes/bots.h"
 #include "helpers.h"
 
@@ -72,8 +72,10 @@ TEST(DiceDominoesText, ChanceTextReplaysTheGame) {
   // Records store chance texts and move texts: replaying them through the
   // type-erased adapter gives the same game.
   for (int players : {2, 4, 7}) {
-    GameAdapter<DiceDominoes> a("dice-and-dominoes", State(make_rules({{"players", std::to_string(players)}, {"hands", "3"}}), 5));
-    GameAdapter<DiceDominoes> b("dice-and-dominoes", State(make_rules({{"players", std::to_string(players)}, {"hands", "3"}}), 777));
+    GameAdapter<DiceDominoes> a("dice-and-dominoes",
+                                State(make_rules({{"players", std::to_string(players)}, {"hands", "3"}}), 5));
+    GameAdapter<DiceDominoes> b("dice-and-dominoes",
+                                State(make_rules({{"players", std::to_string(players)}, {"hands", "3"}}), 777));
     Rng rng(3);
     while (!a.terminal()) {
       const Actor act = a.actor();
@@ -119,8 +121,8 @@ TEST(DiceDominoesText, BadInputGivesClearErrors) {
     EXPECT_NE(w.find("does not hold"), std::string::npos) << w;
     EXPECT_NE(w.find("legal now"), std::string::npos) << w;
   }
-  EXPECT_THROW(s.parse_move(0, "6-6"), Error);            // two tiles are laid
-  EXPECT_THROW(s.parse_move(0, "6-6,5-5,4-4"), Error);    // not three
+  EXPECT_THROW(s.parse_move(0, "6-6"), Error);          // two tiles are laid
+  EXPECT_THROW(s.parse_move(0, "6-6,5-5,4-4"), Error);  // not three
   EXPECT_THROW(s.parse_move(0, "6-6,5-5 x"), Error);
   EXPECT_THROW(s.parse_move(0, "keep"), Error);
   EXPECT_THROW(s.parse_move(0, ""), Error);

@@ -314,8 +314,9 @@ TEST(DiceDominoesRound, PlayersWithOneTileLayJustIt) {
 // round 5; seat 0 laid a W-perfect in round 3 and takes the pot.
 TEST(DiceDominoesPayout, SimultaneousFinishPriority) {
   State s = make(5, {{"hands", "1"}});
-  s.apply_chance_text(deal_text(s, {"2-2 6-6 3-0 4-0", "2-1 6-1 3-2 4-2", "2-0 6-5 3-1 4-3", "5-1 6-0 3-3 4-1", "5-5 6-2 4-4 6-3"},
-                                "5-0 5-2 5-4 5-3 6-4 0-0 1-1 1-0"));
+  s.apply_chance_text(
+      deal_text(s, {"2-2 6-6 3-0 4-0", "2-1 6-1 3-2 4-2", "2-0 6-5 3-1 4-3", "5-1 6-0 3-3 4-1", "5-5 6-2 4-4 6-3"},
+                "5-0 5-2 5-4 5-3 6-4 0-0 1-1 1-0"));
   round(s, 1, 1, {"2-2,6-6", "2-1,6-1", "2-0,6-5", "6-0,3-3", "5-5,6-2"});
   EXPECT_EQ(s.hand_count(1), 3);
   EXPECT_EQ(s.boneyard(), 3);
@@ -358,8 +359,9 @@ namespace {
 // boneyard dies in round 2; both go out in the next round with match points 4.
 State split_setup() {
   State s = make(5, {{"hands", "2"}});
-  s.apply_chance_text(deal_text(s, {"1-0 2-1 5-0 6-0", "3-1 4-1 5-3 6-3", "2-0 2-2 5-1 5-2", "3-0 3-2 5-4 5-5", "3-3 4-3 4-4 6-4"},
-                                "4-0 4-2 6-1 6-2 6-5 0-0 1-1 6-6"));
+  s.apply_chance_text(
+      deal_text(s, {"1-0 2-1 5-0 6-0", "3-1 4-1 5-3 6-3", "2-0 2-2 5-1 5-2", "3-0 3-2 5-4 5-5", "3-3 4-3 4-4 6-4"},
+                "4-0 4-2 6-1 6-2 6-5 0-0 1-1 6-6"));
   round(s, 1, 1, {"1-0,2-1", "3-1,4-1", "2-0,2-2", "3-0,3-2", "3-3,4-3"});
   round(s, 5, 6, {"5-0,6-0", "5-3,6-3", "2-0,2-2", "3-0,3-2", "3-3,4-3"});
   return s;
@@ -408,8 +410,9 @@ TEST(DiceDominoesPayout, EqualBestSpecialsSplit) {
   // Two sets: seats 0 and 1 both go out laying a wild in the same round
   // (Decision: equal best specials split the pot).
   State s = make(6, {{"hands", "1"}});
-  s.apply_chance_text(deal_text(s, {"1-0 2-1 5-0 6-0", "3-1 4-1 5-3 6-3", "2-2 2-0 6-5 6-4", "2-2 2-0 6-5 6-4", "3-3 4-4 5-5 6-6",
-                                    "3-3 4-4 5-5 6-6"},
+  s.apply_chance_text(deal_text(s,
+                                {"1-0 2-1 5-0 6-0", "3-1 4-1 5-3 6-3", "2-2 2-0 6-5 6-4", "2-2 2-0 6-5 6-4",
+                                 "3-3 4-4 5-5 6-6", "3-3 4-4 5-5 6-6"},
                                 "0-0 0-0 5-4 5-4 6-2 6-2 4-2 5-2 5-2 6-1 6-1 3-0"));
   round(s, 1, 1, {"1-0,2-1", "3-1,4-1", "2-2,2-0", "2-2,2-0", "3-3,4-4", "3-3,4-4"});
   round(s, 5, 6, {"5-0,6-0", "5-3,6-3", "2-2,2-0", "2-2,2-0", "3-3,4-4", "3-3,4-4"});

@@ -30,7 +30,7 @@ static std::vector<uint8_t> deal_first(State& s) {
 TEST(LineChance, DealOneTileAtATime) {
   State s = make("two-draw");
   const auto seq = deal_first(s);
-  ASSERT_EQ(seq.size(), 14u);  // 2 seats x 7, the stock not chosen at the deal
+  ASSERT_EQ(seq.size(), 14u);        // 2 seats x 7, the stock not chosen at the deal
   EXPECT_EQ(s.hand(0).w[0], 0x7Fu);  // the seven lowest indices, in order
   EXPECT_EQ(s.hand(1).w[0], 0x7Fu << 7);
   EXPECT_EQ(s.stock_left(), 14);
@@ -43,7 +43,7 @@ TEST(LineChance, LeadDrawnBeforeTheDeal) {
   const auto seq = deal_first(s);
   ASSERT_EQ(seq.size(), 4u + 28u);  // a tile per seat for the lead, then the hands
   EXPECT_EQ(seq[0], 0);
-  EXPECT_EQ(seq[4], 0);  // the lead tiles go back before the deal
+  EXPECT_EQ(seq[4], 0);      // the lead tiles go back before the deal
   EXPECT_EQ(s.leader(), 3);  // seat 3 drew the highest of tiles 0..3
 }
 

@@ -62,8 +62,14 @@ uint64_t plain_count(const Plain& p) {
   }
   bool any = false;
   for (size_t i = 0; i < h.size(); ++i) {
-    if (fits(h[i], p.left)) { any = true; n += place(i, other(h[i], p.left), p.right); }
-    if (p.left != p.right && fits(h[i], p.right)) { any = true; n += place(i, p.left, other(h[i], p.right)); }
+    if (fits(h[i], p.left)) {
+      any = true;
+      n += place(i, other(h[i], p.left), p.right);
+    }
+    if (p.left != p.right && fits(h[i], p.right)) {
+      any = true;
+      n += place(i, p.left, other(h[i], p.right));
+    }
   }
   if (any) return n;
   if (!p.stock.empty()) {  // draw one tile, then decide again
@@ -103,8 +109,8 @@ TEST(LinePerft, FourPlayersFourTilesEach) {
 }
 
 TEST(LinePerft, FourPlayersFiveTilesWithManyPasses) {
-  const std::vector<std::string> hands = {"6-6 6-5 5-5 1-0 2-1 4-1", "6-4 4-4 4-0 3-1 0-0 5-2", "6-3 3-3 3-2 2-0 1-1 6-0",
-                                          "5-4 5-3 4-3 2-2 5-0 6-1"};
+  const std::vector<std::string> hands = {"6-6 6-5 5-5 1-0 2-1 4-1", "6-4 4-4 4-0 3-1 0-0 5-2",
+                                          "6-3 3-3 3-2 2-0 1-1 6-0", "5-4 5-3 4-3 2-2 5-0 6-1"};
   State s = make("latin", {{"hand_size", "6"}});
   s.apply_chance_text(rotated_deal(hands, 1, true));
   Plain p;

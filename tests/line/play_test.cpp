@@ -199,7 +199,7 @@ TEST(LineBonus, ThreePassesLetThePlayerPlayAgainAndScore) {
   s.apply_chance_text("deal 6-6 6-5 / 1-1 1-0 / 2-2 2-0 / 3-3 3-0");
   play(s, {"6-6", "pass", "pass", "pass"});
   EXPECT_EQ(s.to_move(), 0);  // plays again
-  play(s, {"6-5"});  // on ends 6 and 6: also a capicua
+  play(s, {"6-5"});           // on ends 6 and 6: also a capicua
   const HandResult& h = s.last_result();
   EXPECT_EQ(bonus(h, BonusKind::ThreePasses, 0), 25);
   EXPECT_EQ(bonus(h, BonusKind::LeadPass, 0), 25);
@@ -263,7 +263,8 @@ TEST(LineBonus, FirstPass2IsLostWhenTheTeamStillHasNoPoints) {
   Rng rng(5);
   while (!s.terminal()) {
     MoveList<Move, 64> l;
-    if (s.actor().kind == Actor::Chance) s.apply_chance();
+    if (s.actor().kind == Actor::Chance)
+      s.apply_chance();
     else {
       s.legal_moves(s.to_move(), l);
       s.apply(s.to_move(), l[static_cast<int>(rng.below(static_cast<uint32_t>(l.size())))]);

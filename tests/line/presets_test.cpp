@@ -17,43 +17,128 @@ struct PresetCase {
 
 // The spec's preset table, option by option.
 static const PresetCase kPresets[] = {
-    {"latin", {{"players", "teams"}, {"hand_size", "7"}, {"redeal_five_doubles", "true"}, {"first_leader", "draw_before_deal"},
-               {"next_leader", "rotate"}, {"block_winner", "lowest_team"}, {"block_tie", "void_same_leader"},
-               {"scoring", "all_pips"}, {"target", "200"}}},
-    {"caribbean", {{"first_leader", "highest_double"}, {"next_leader", "winning_team_chooses"}, {"block_winner", "lowest_player"},
-                   {"block_tie", "void_reset"}, {"scoring", "all_pips"}, {"target", "200"}}},
-    {"colombia", {{"block_winner", "lowest_player"}, {"block_tie", "last_player_wins"}, {"scoring", "others_pips"}, {"target", "100"}}},
-    {"dominican-general", {{"block_winner", "lowest_team"}, {"block_tie", "closest_to_leader"}, {"scoring", "others_pips"}, {"target", "100"}}},
-    {"dominican-patio", {{"block_winner", "last_vs_next"}, {"block_tie", "closest_to_leader"}, {"scoring", "all_pips"}, {"target", "100"},
-                         {"bonuses", "lead_pass_25,three_passes_25,capicua_25"}}},
-    {"dominican-200", {{"block_winner", "last_vs_next"}, {"scoring", "others_pips"}, {"target", "200"},
-                       {"bonuses", "lead_pass_10_cancel,three_passes_25,capicua_25_no_zero"}}},
-    {"dominican-500", {{"block_winner", "last_vs_next"}, {"scoring", "all_pips"}, {"target", "500"},
-                       {"bonuses", "lead_pass_25_cancel,three_passes_25,capicua_25_no_zero"}}},
-    {"fid", {{"first_leader", "draw_before_deal"}, {"next_leader", "rotate"}, {"block_winner", "lowest_team"}, {"block_tie", "void"},
-             {"scoring", "all_pips"}, {"target", "200"}}},
-    {"havana", {{"set", "double-nine"}, {"hand_size", "10"}, {"block_winner", "lowest_player"}, {"block_tie", "void_reset"},
-                {"scoring", "others_pips"}, {"target", "150"}}},
-    {"jamaica", {{"block_winner", "lowest_player"}, {"block_tie", "void_reset"}, {"scoring", "wins"}, {"target", "6"},
-                 {"wins_need_shutout", "true"}, {"next_leader", "winning_team_chooses"}}},
-    {"mexico", {{"block_winner", "lowest_team"}, {"block_tie", "last_player_loses"}, {"scoring", "losers_own_pips"}, {"target", "100"}}},
-    {"puerto-rico", {{"block_winner", "lowest_team"}, {"block_tie", "void_reset"}, {"scoring", "all_pips_floor10"}, {"target", "200"},
-                     {"bonuses", "none"}}},
-    {"puerto-rico-500", {{"scoring", "all_pips_floor10"}, {"target", "500"}, {"bonuses", "capicua_100,early_hands,blank_double_domino"}}},
+    {"latin",
+     {{"players", "teams"},
+      {"hand_size", "7"},
+      {"redeal_five_doubles", "true"},
+      {"first_leader", "draw_before_deal"},
+      {"next_leader", "rotate"},
+      {"block_winner", "lowest_team"},
+      {"block_tie", "void_same_leader"},
+      {"scoring", "all_pips"},
+      {"target", "200"}}},
+    {"caribbean",
+     {{"first_leader", "highest_double"},
+      {"next_leader", "winning_team_chooses"},
+      {"block_winner", "lowest_player"},
+      {"block_tie", "void_reset"},
+      {"scoring", "all_pips"},
+      {"target", "200"}}},
+    {"colombia",
+     {{"block_winner", "lowest_player"},
+      {"block_tie", "last_player_wins"},
+      {"scoring", "others_pips"},
+      {"target", "100"}}},
+    {"dominican-general",
+     {{"block_winner", "lowest_team"},
+      {"block_tie", "closest_to_leader"},
+      {"scoring", "others_pips"},
+      {"target", "100"}}},
+    {"dominican-patio",
+     {{"block_winner", "last_vs_next"},
+      {"block_tie", "closest_to_leader"},
+      {"scoring", "all_pips"},
+      {"target", "100"},
+      {"bonuses", "lead_pass_25,three_passes_25,capicua_25"}}},
+    {"dominican-200",
+     {{"block_winner", "last_vs_next"},
+      {"scoring", "others_pips"},
+      {"target", "200"},
+      {"bonuses", "lead_pass_10_cancel,three_passes_25,capicua_25_no_zero"}}},
+    {"dominican-500",
+     {{"block_winner", "last_vs_next"},
+      {"scoring", "all_pips"},
+      {"target", "500"},
+      {"bonuses", "lead_pass_25_cancel,three_passes_25,capicua_25_no_zero"}}},
+    {"fid",
+     {{"first_leader", "draw_before_deal"},
+      {"next_leader", "rotate"},
+      {"block_winner", "lowest_team"},
+      {"block_tie", "void"},
+      {"scoring", "all_pips"},
+      {"target", "200"}}},
+    {"havana",
+     {{"set", "double-nine"},
+      {"hand_size", "10"},
+      {"block_winner", "lowest_player"},
+      {"block_tie", "void_reset"},
+      {"scoring", "others_pips"},
+      {"target", "150"}}},
+    {"jamaica",
+     {{"block_winner", "lowest_player"},
+      {"block_tie", "void_reset"},
+      {"scoring", "wins"},
+      {"target", "6"},
+      {"wins_need_shutout", "true"},
+      {"next_leader", "winning_team_chooses"}}},
+    {"mexico",
+     {{"block_winner", "lowest_team"},
+      {"block_tie", "last_player_loses"},
+      {"scoring", "losers_own_pips"},
+      {"target", "100"}}},
+    {"puerto-rico",
+     {{"block_winner", "lowest_team"},
+      {"block_tie", "void_reset"},
+      {"scoring", "all_pips_floor10"},
+      {"target", "200"},
+      {"bonuses", "none"}}},
+    {"puerto-rico-500",
+     {{"scoring", "all_pips_floor10"}, {"target", "500"}, {"bonuses", "capicua_100,early_hands,blank_double_domino"}}},
     {"chiva", {{"block_winner", "lowest_team"}, {"block_tie", "void_reset"}, {"scoring", "wins"}, {"target", "4"}}},
-    {"santiago", {{"next_leader", "rotate"}, {"block_winner", "lowest_player"}, {"block_tie", "closest_to_leader"},
-                  {"scoring", "cuban_tens"}, {"target", "20"}, {"bonuses", "first_pass_2"}}},
-    {"santiago-capicua", {{"next_leader", "winning_team_chooses"}, {"scoring", "cuban_tens"}, {"target", "20"},
-                          {"bonuses", "capicua_double,first_pass_2"}}},
-    {"venezuela", {{"next_leader", "rotate"}, {"block_winner", "lowest_team"}, {"block_tie", "void"}, {"scoring", "others_pips"}, {"target", "100"}}},
-    {"maracaibo", {{"next_leader", "rotate"}, {"block_winner", "lowest_team"}, {"block_tie", "lowest_player_wins"}, {"scoring", "all_pips"}}},
-    {"two-draw", {{"players", "2"}, {"hand_size", "7"}, {"undealt", "draw"}, {"block_winner", "lowest_player"}, {"next_leader", "winner"},
-                  {"scoring", "others_pips"}, {"target", "100"}}},
+    {"santiago",
+     {{"next_leader", "rotate"},
+      {"block_winner", "lowest_player"},
+      {"block_tie", "closest_to_leader"},
+      {"scoring", "cuban_tens"},
+      {"target", "20"},
+      {"bonuses", "first_pass_2"}}},
+    {"santiago-capicua",
+     {{"next_leader", "winning_team_chooses"},
+      {"scoring", "cuban_tens"},
+      {"target", "20"},
+      {"bonuses", "capicua_double,first_pass_2"}}},
+    {"venezuela",
+     {{"next_leader", "rotate"},
+      {"block_winner", "lowest_team"},
+      {"block_tie", "void"},
+      {"scoring", "others_pips"},
+      {"target", "100"}}},
+    {"maracaibo",
+     {{"next_leader", "rotate"},
+      {"block_winner", "lowest_team"},
+      {"block_tie", "lowest_player_wins"},
+      {"scoring", "all_pips"}}},
+    {"two-draw",
+     {{"players", "2"},
+      {"hand_size", "7"},
+      {"undealt", "draw"},
+      {"block_winner", "lowest_player"},
+      {"next_leader", "winner"},
+      {"scoring", "others_pips"},
+      {"target", "100"}}},
     {"two-sleep", {{"players", "2"}, {"hand_size", "10"}, {"undealt", "sleep"}, {"next_leader", "winner"}}},
-    {"three-draw", {{"players", "3"}, {"hand_size", "7"}, {"undealt", "draw"}, {"next_leader", "winner"}, {"scoring", "others_pips"}}},
-    {"three-27", {{"players", "3"}, {"set", "double-six-no-blank-double"}, {"hand_size", "9"}, {"next_leader", "winner"}}},
-    {"three-21", {{"players", "3"}, {"set", "double-six-no-doubles"}, {"hand_size", "7"}, {"first_leader", "draw_after_deal"}}},
-    {"four-individual", {{"players", "4"}, {"hand_size", "7"}, {"next_leader", "winner"}, {"scoring", "others_pips"}, {"target", "100"}}},
+    {"three-draw",
+     {{"players", "3"},
+      {"hand_size", "7"},
+      {"undealt", "draw"},
+      {"next_leader", "winner"},
+      {"scoring", "others_pips"}}},
+    {"three-27",
+     {{"players", "3"}, {"set", "double-six-no-blank-double"}, {"hand_size", "9"}, {"next_leader", "winner"}}},
+    {"three-21",
+     {{"players", "3"}, {"set", "double-six-no-doubles"}, {"hand_size", "7"}, {"first_leader", "draw_after_deal"}}},
+    {"four-individual",
+     {{"players", "4"}, {"hand_size", "7"}, {"next_leader", "winner"}, {"scoring", "others_pips"}, {"target", "100"}}},
 };
 
 TEST(LinePresets, EveryPresetExistsWithItsOptions) {
@@ -86,8 +171,9 @@ TEST(LinePresets, SetsHandSizesAndSleepingTiles) {
   struct {
     const char* name;
     int seats, hand, set, undealt;
-  } cases[] = {{"latin", 4, 7, 28, 0},   {"havana", 4, 10, 55, 15},   {"two-draw", 2, 7, 28, 14}, {"two-sleep", 2, 10, 28, 8},
-               {"three-draw", 3, 7, 28, 7}, {"three-27", 3, 9, 27, 0}, {"three-21", 3, 7, 21, 0},  {"four-individual", 4, 7, 28, 0}};
+  } cases[] = {{"latin", 4, 7, 28, 0},      {"havana", 4, 10, 55, 15},       {"two-draw", 2, 7, 28, 14},
+               {"two-sleep", 2, 10, 28, 8}, {"three-draw", 3, 7, 28, 7},     {"three-27", 3, 9, 27, 0},
+               {"three-21", 3, 7, 21, 0},   {"four-individual", 4, 7, 28, 0}};
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
     State s = make(c.name, {}, 9);
@@ -107,7 +193,8 @@ TEST(LinePresets, DrawingUntilAPlayableTile) {
   // two-draw: seat 1 cannot follow 6-6 and draws from the stock in order.
   State s = make("two-draw");
   s.apply_chance_text(
-      "deal 6-6 6-4 6-3 6-2 6-1 6-0 5-5 / 0-0 1-0 1-1 2-0 2-1 2-2 3-0 stock 3-1 3-2 5-6 3-3 4-0 4-1 4-2 4-3 4-4 5-0 5-1 "
+      "deal 6-6 6-4 6-3 6-2 6-1 6-0 5-5 / 0-0 1-0 1-1 2-0 2-1 2-2 3-0 stock 3-1 3-2 5-6 3-3 4-0 4-1 4-2 4-3 4-4 5-0 "
+      "5-1 "
       "5-2 5-3 5-4");
   ASSERT_EQ(s.to_move(), 0);
   play(s, {"6-6"});
@@ -143,8 +230,9 @@ TEST(LinePresets, SleepingTilesAreNeverDrawn) {
 
 TEST(LinePresets, RedealWithFiveDoublesKeepsTheLeader) {
   State s = make("latin");
-  s.apply_chance_text("deal 6-5 6-4 6-3 6-2 6-1 6-0 5-4 / 0-0 1-1 2-2 3-3 4-4 5-3 5-2 / 6-6 5-5 5-1 5-0 4-3 4-2 4-1 / "
-                      "4-0 3-2 3-1 3-0 2-1 2-0 1-0 leader 2");
+  s.apply_chance_text(
+      "deal 6-5 6-4 6-3 6-2 6-1 6-0 5-4 / 0-0 1-1 2-2 3-3 4-4 5-3 5-2 / 6-6 5-5 5-1 5-0 4-3 4-2 4-1 / "
+      "4-0 3-2 3-1 3-0 2-1 2-0 1-0 leader 2");
   ASSERT_EQ(s.phase(), Phase::Redeal);
   EXPECT_EQ(s.to_move(), 1);  // five doubles
   MoveList<Move, 64> l;
@@ -152,21 +240,24 @@ TEST(LinePresets, RedealWithFiveDoublesKeepsTheLeader) {
   EXPECT_EQ(l.size(), 2);
   play(s, {"redeal"});
   EXPECT_EQ(s.phase(), Phase::Deal);
-  s.apply_chance_text("deal 6-6 6-4 6-3 6-2 6-1 6-0 5-4 / 0-0 1-1 2-2 6-5 4-4 5-3 5-2 / 3-3 5-5 5-1 5-0 4-3 4-2 4-1 / "
-                      "4-0 3-2 3-1 3-0 2-1 2-0 1-0");
+  s.apply_chance_text(
+      "deal 6-6 6-4 6-3 6-2 6-1 6-0 5-4 / 0-0 1-1 2-2 6-5 4-4 5-3 5-2 / 3-3 5-5 5-1 5-0 4-3 4-2 4-1 / "
+      "4-0 3-2 3-1 3-0 2-1 2-0 1-0");
   EXPECT_EQ(s.phase(), Phase::Play);
   EXPECT_EQ(s.to_move(), 2);  // the leader does not change
   // Keeping the deal plays on.
   State k = make("latin");
-  k.apply_chance_text("deal 6-5 6-4 6-3 6-2 6-1 6-0 5-4 / 0-0 1-1 2-2 3-3 4-4 5-3 5-2 / 6-6 5-5 5-1 5-0 4-3 4-2 4-1 / "
-                      "4-0 3-2 3-1 3-0 2-1 2-0 1-0 leader 2");
+  k.apply_chance_text(
+      "deal 6-5 6-4 6-3 6-2 6-1 6-0 5-4 / 0-0 1-1 2-2 3-3 4-4 5-3 5-2 / 6-6 5-5 5-1 5-0 4-3 4-2 4-1 / "
+      "4-0 3-2 3-1 3-0 2-1 2-0 1-0 leader 2");
   play(k, {"keep"});
   EXPECT_EQ(k.phase(), Phase::Play);
   EXPECT_EQ(k.to_move(), 2);
   // Without the option nobody is asked.
   State f = make("caribbean");
-  f.apply_chance_text("deal 6-5 6-4 6-3 6-2 6-1 6-0 5-4 / 0-0 1-1 2-2 3-3 4-4 5-3 5-2 / 6-6 5-5 5-1 5-0 4-3 4-2 4-1 / "
-                      "4-0 3-2 3-1 3-0 2-1 2-0 1-0");
+  f.apply_chance_text(
+      "deal 6-5 6-4 6-3 6-2 6-1 6-0 5-4 / 0-0 1-1 2-2 3-3 4-4 5-3 5-2 / 6-6 5-5 5-1 5-0 4-3 4-2 4-1 / "
+      "4-0 3-2 3-1 3-0 2-1 2-0 1-0");
   EXPECT_EQ(f.phase(), Phase::Play);
 }
 
@@ -213,7 +304,9 @@ TEST(LinePresets, DrawAfterDealFromTheRemovedDoubles) {
     for (int k = 0; k < 4; ++k) {
       if (k == L) continue;
       EXPECT_LE(s.leader_draw_round(k), last);
-      if (s.leader_draw_round(k) == last) { EXPECT_LT(Tile{static_cast<uint8_t>(s.leader_draw(k))}.pips(), lt.pips()); }
+      if (s.leader_draw_round(k) == last) {
+        EXPECT_LT(Tile{static_cast<uint8_t>(s.leader_draw(k))}.pips(), lt.pips());
+      }
     }
   }
   EXPECT_GT(redraws, 0);  // ties did happen and were redrawn
@@ -282,14 +375,16 @@ TEST(LinePresets, ExplicitDealNamesTheTilesDrawnForTheLead) {
   const OptionList o{{"first_leader", "draw_after_deal"}};
   State s = make("two-draw", o);
   const std::string hands = "deal 6-6 6-5 6-4 6-3 6-2 6-1 6-0 / 5-5 5-4 5-3 5-2 5-1 5-0 4-4";
-  s.apply_chance_text(hands + " stock 4-3 4-2 4-1 4-0 3-3 3-2 3-1 3-0 2-2 2-1 2-0 1-1 1-0 0-0 leader 1 drawn 4-3 1-0 0-0");
+  s.apply_chance_text(hands +
+                      " stock 4-3 4-2 4-1 4-0 3-3 3-2 3-1 3-0 2-2 2-1 2-0 1-1 1-0 0-0 leader 1 drawn 4-3 1-0 0-0");
   EXPECT_EQ(s.leader(), 1);
   EXPECT_EQ(s.stock_left(), 11);
   EXPECT_EQ(s.view(-1)["sleeping"], 3);
   EXPECT_EQ(s.view(0)["drawn_for_lead"], nlohmann::json::array({"4-3", "1-0", "0-0"}));
   // The boneyard keeps its order without them; the text says which were drawn.
-  EXPECT_NE(s.chance_text().find("stock 4-2 4-1 4-0 3-3 3-2 3-1 3-0 2-2 2-1 2-0 1-1 4-3 1-0 0-0 leader 1 drawn 4-3 1-0 0-0"),
-            std::string::npos)
+  EXPECT_NE(
+      s.chance_text().find("stock 4-2 4-1 4-0 3-3 3-2 3-1 3-0 2-2 2-1 2-0 1-1 4-3 1-0 0-0 leader 1 drawn 4-3 1-0 0-0"),
+      std::string::npos)
       << s.chance_text();
   // Errors: a dealt tile; fewer tiles than seats; a game whose leader is not drawn after the deal.
   State t = make("two-draw", o);
@@ -305,7 +400,8 @@ TEST(LineView, NamesWhereTheOpeningTileLies) {
   // which of "line" it is: the tiles placed on the left end come before it.
   State s = make("two-draw");
   s.apply_chance_text(
-      "deal 6-6 6-4 6-3 6-2 6-1 6-0 5-5 / 0-0 1-0 1-1 2-0 2-1 2-2 3-0 stock 3-1 3-2 5-6 3-3 4-0 4-1 4-2 4-3 4-4 5-0 5-1 "
+      "deal 6-6 6-4 6-3 6-2 6-1 6-0 5-5 / 0-0 1-0 1-1 2-0 2-1 2-2 3-0 stock 3-1 3-2 5-6 3-3 4-0 4-1 4-2 4-3 4-4 5-0 "
+      "5-1 "
       "5-2 5-3 5-4");
   EXPECT_FALSE(s.view(0).contains("opening"));  // nothing laid yet
   play(s, {"6-6"});

@@ -33,12 +33,23 @@ int expected_pip_points(const State& s, const HandResult& h, int side) {
   if (side != h.winner_side) return 0;
   int p = 0;
   switch (r.scoring) {
-    case Scoring::OthersPips: p = others; break;
-    case Scoring::AllPips: p = total; break;
-    case Scoring::AllPipsFloor10: p = total / 10 * 10; break;
-    case Scoring::AllPipsRound10: p = (total + 5) / 10 * 10; break;
-    case Scoring::CubanTens: p = total == 0 ? 0 : std::max(2, (total + 9) / 10); break;
-    default: return h.pip_points[side];  // wins: checked by the win-count tests
+    case Scoring::OthersPips:
+      p = others;
+      break;
+    case Scoring::AllPips:
+      p = total;
+      break;
+    case Scoring::AllPipsFloor10:
+      p = total / 10 * 10;
+      break;
+    case Scoring::AllPipsRound10:
+      p = (total + 5) / 10 * 10;
+      break;
+    case Scoring::CubanTens:
+      p = total == 0 ? 0 : std::max(2, (total + 9) / 10);
+      break;
+    default:
+      return h.pip_points[side];  // wins: checked by the win-count tests
   }
   return r.bonuses.capicua_double && h.capicua ? 2 * p : p;
 }
@@ -126,7 +137,8 @@ void run_preset(const char* preset, int games) {
     // whatever the seed: the chance outcomes are in the record.
     State r(fresh.rules(), 999);
     for (const Event& e : events) {
-      if (e.chance) r.apply_chance_text(e.text);
+      if (e.chance)
+        r.apply_chance_text(e.text);
       else {
         r.legal_moves(r.to_move(), l);
         ASSERT_NE(std::find(l.begin(), l.end(), e.move), l.end());

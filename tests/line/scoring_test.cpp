@@ -260,7 +260,7 @@ TEST(LineWins, JamaicanDoubleUp) {
 TEST(LineWins, JamaicanDoubleUpOnlyAtOneWinEachElseTheUsualReset) {
   State s = make("jamaica", {{"hand_size", "2"}, {"jamaica_double_up", "on"}});
   for (int i = 0; i < 3; ++i) script(s, Script::LeaderWins);  // 3-0
-  script(s, Script::LeaderLoses);                              // 3-1: not all square
+  script(s, Script::LeaderLoses);                             // 3-1: not all square
   EXPECT_FALSE(s.last_result().double_up);
   EXPECT_TRUE(s.last_result().wins_reset);
   EXPECT_EQ(s.score(0), 0);
@@ -295,8 +295,9 @@ TEST(LineLeader, HandResultNamesTheNextLeader) {
   {
     State s = make("caribbean", {{"hand_size", "2"}});
     script(s, Script::LeaderLoses);  // seat 1 goes out: team 1 chooses
-    EXPECT_EQ(next(s), (nlohmann::json{{"how", "winning_team_chooses"}, {"seat", nullptr}, {"side", 1},
-                                       {"seats", {1, 3}}, {"chooser", 1}}));
+    EXPECT_EQ(next(s),
+              (nlohmann::json{
+                  {"how", "winning_team_chooses"}, {"seat", nullptr}, {"side", 1}, {"seats", {1, 3}}, {"chooser", 1}}));
     EXPECT_NE(text(s).find("chooses who leads next"), std::string::npos) << text(s);
     EXPECT_EQ(nlohmann::json::parse(s.last_hand().detail_json)["next_leader"], next(s));
     script(s, Script::TiedBlock);  // void_reset: as for a first hand

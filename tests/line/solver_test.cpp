@@ -1,4 +1,6 @@
 // The exact solver and the search bots on the line games.
+#include "line/solver.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,7 +12,6 @@
 #include "core/env.h"
 #include "core/playout.h"
 #include "line/bots.h"
-#include "line/solver.h"
 #include "support.h"
 
 namespace boneyard::line {
@@ -26,8 +27,10 @@ int brute_force(const State& s, int me, int hands, const int* base) {
     int mine = 0, other = -1000000;
     for (int sd = 0; sd < s.num_sides(); ++sd) {
       const int gain = s.score(sd) - base[sd];
-      if (sd == s.side_of(me)) mine = gain;
-      else other = std::max(other, gain);
+      if (sd == s.side_of(me))
+        mine = gain;
+      else
+        other = std::max(other, gain);
     }
     return mine - other;
   }
@@ -102,7 +105,8 @@ TEST_P(SolverAgainstBruteForce, EqualValuesForEveryMove) {
       State c = s;
       c.apply(seat, l[i]);
       EXPECT_EQ(v[static_cast<size_t>(i)], brute_force(c, seat, s.hands_finished(), base))
-          << preset << " seed " << seed << " move " << s.move_text(l[i]) << "\n" << s.render(-1);
+          << preset << " seed " << seed << " move " << s.move_text(l[i]) << "\n"
+          << s.render(-1);
       ++compared;
     }
     int best = -1000000;
@@ -113,8 +117,10 @@ TEST_P(SolverAgainstBruteForce, EqualValuesForEveryMove) {
     std::vector<double> b(v.size());
     bounded.values(s, seat, l.span(), b.data());
     for (size_t i = 0; i < v.size(); ++i) {
-      if (v[i] >= best - Solver::kPimcMargin) EXPECT_EQ(b[i], v[i]) << preset << " seed " << seed;
-      else EXPECT_TRUE(b[i] >= v[i] && b[i] < best - Solver::kPimcMargin) << preset << " seed " << seed;
+      if (v[i] >= best - Solver::kPimcMargin)
+        EXPECT_EQ(b[i], v[i]) << preset << " seed " << seed;
+      else
+        EXPECT_TRUE(b[i] >= v[i] && b[i] < best - Solver::kPimcMargin) << preset << " seed " << seed;
     }
   }
   EXPECT_GE(compared, static_cast<int>(2 * s_deals(preset)));
@@ -122,9 +128,9 @@ TEST_P(SolverAgainstBruteForce, EqualValuesForEveryMove) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Presets, SolverAgainstBruteForce,
-                         ::testing::Values("latin", "dominican-patio", "dominican-200", "jamaica", "two-draw", "three-draw",
-                                           "four-individual", "venezuela", "puerto-rico", "colombia", "fid", "mexico",
-                                           "santiago", "two-sleep", "latin+scoring=all_pips_round10",
+                         ::testing::Values("latin", "dominican-patio", "dominican-200", "jamaica", "two-draw",
+                                           "three-draw", "four-individual", "venezuela", "puerto-rico", "colombia",
+                                           "fid", "mexico", "santiago", "two-sleep", "latin+scoring=all_pips_round10",
                                            "latin+block_tie=closest_to_leader"),
                          [](const auto& info) {
                            std::string n = info.param;
@@ -158,7 +164,8 @@ int play_hand(const char* preset, uint64_t seed, Bot<LineGame>& a, Bot<LineGame>
 double duplicate_margin(const char* preset, int deals, Bot<LineGame>& strong, Bot<LineGame>& weak) {
   double sum = 0;
   for (int d = 1; d <= deals; ++d)
-    sum += play_hand(preset, static_cast<uint64_t>(d), strong, weak) - play_hand(preset, static_cast<uint64_t>(d), weak, strong);
+    sum += play_hand(preset, static_cast<uint64_t>(d), strong, weak) -
+           play_hand(preset, static_cast<uint64_t>(d), weak, strong);
   return sum / (2 * deals);
 }
 
@@ -171,14 +178,18 @@ TEST(SearchBots, OmniscientOutscoresGreedy) {
   EXPECT_TRUE(cheat.omniscient());
   GreedyBot greedy(2);
   const double margin = duplicate_margin("latin", full_run() ? 20 : 2, cheat, greedy);
-  if (full_run()) { EXPECT_GT(margin, 5.0); }
+  if (full_run()) {
+    EXPECT_GT(margin, 5.0);
+  }
 }
 
 TEST(SearchBots, PimcOutscoresGreedy) {
   PimcBot<LineGame> pimc(3, BotOptions{.iterations = 4});
   GreedyBot greedy(4);
   const double margin = duplicate_margin("latin", full_run() ? 12 : 1, pimc, greedy);
-  if (full_run()) { EXPECT_GT(margin, 0.0); }
+  if (full_run()) {
+    EXPECT_GT(margin, 0.0);
+  }
 }
 
 TEST(SearchBots, IsmctsPlaysLegallyInEveryFamily) {

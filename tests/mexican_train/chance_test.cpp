@@ -18,12 +18,15 @@ TEST(MexicanTrainChance, DealThenEngineDraws) {
   for (int i = 0; i < 55; ++i) {
     const Tile t{static_cast<uint8_t>(i)};
     if (t == single || t == dbl) continue;
-    if (!t.is_double() && static_cast<int>(singles.size()) < hs) singles.push_back(t.index);
-    else others.push_back(t.index);
+    if (!t.is_double() && static_cast<int>(singles.size()) < hs)
+      singles.push_back(t.index);
+    else
+      others.push_back(t.index);
   }
   std::vector<uint8_t> seq;
   for (int p = 0; p < 2; ++p)
-    for (int i = 0; i < hs; ++i) seq.push_back(p == start ? singles[static_cast<size_t>(i)] : others[static_cast<size_t>(i)]);
+    for (int i = 0; i < hs; ++i)
+      seq.push_back(p == start ? singles[static_cast<size_t>(i)] : others[static_cast<size_t>(i)]);
   ASSERT_FALSE(Research::chance_finish(s, seq)) << "the start player holds no double: it draws";
   std::vector<Outcome> out;
   Research::chance_outcomes(s, seq, out);

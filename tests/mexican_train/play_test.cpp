@@ -7,7 +7,9 @@
 using namespace mt_test;
 
 namespace {
-bool has(const std::vector<std::string>& v, const std::string& m) { return std::find(v.begin(), v.end(), m) != v.end(); }
+bool has(const std::vector<std::string>& v, const std::string& m) {
+  return std::find(v.begin(), v.end(), m) != v.end();
+}
 
 // Seat 0 opens 9-1 1-2; seat 1 draws 9-3 and lays 3-4; both stop.
 State station_game() {
@@ -93,7 +95,7 @@ TEST(MexicanTrainPlay, OpeningChainEndingOnADoubleDrawsToCoverIt) {
   play(s, "2-2");
   EXPECT_TRUE(s.owes_cover());
   EXPECT_EQ(legal(s), std::vector<std::string>{"draw"});  // not end_opening
-  play(s, "draw");                                         // 2-5 covers it
+  play(s, "draw");                                        // 2-5 covers it
   EXPECT_EQ(legal(s), std::vector<std::string>{"5-2:T0"});
   play(s, "5-2");
   EXPECT_EQ(s.open_doubles(), 0);

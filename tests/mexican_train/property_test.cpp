@@ -71,7 +71,10 @@ TEST(MexicanTrainProperties, RandomGamesConserveTilesTerminateAndScorePips) {
       const bool full_checks = g < games / 50 + 1;
       const char* engine = g % 2 ? "round_doubles" : "highest_in_hand";
       const char* set = g % 3 == 0 ? "double-twelve" : g % 3 == 1 ? "double-nine" : "double-fifteen";
-      State s = make({{"players", std::to_string(p)}, {"engine", engine}, {"set", set}, {"rounds", "2"},
+      State s = make({{"players", std::to_string(p)},
+                      {"engine", engine},
+                      {"set", set},
+                      {"rounds", "2"},
                       {"multiple_doubles", g % 4 == 3 ? "on" : "off"}},
                      rng.next());
       int32_t before[kMaxSeats] = {};
@@ -96,7 +99,8 @@ TEST(MexicanTrainProperties, RandomGamesConserveTilesTerminateAndScorePips) {
           EXPECT_EQ(s.score(k), before[k] + r.penalty[k]);
           before[k] = s.score(k);
         }
-        if (r.end == RoundEnd::Domino) EXPECT_EQ(r.tiles_left[r.out_seat], 0);
+        if (r.end == RoundEnd::Domino)
+          EXPECT_EQ(r.tiles_left[r.out_seat], 0);
         else {
           ++blocked;
           EXPECT_EQ(s.stock_left(), 0);  // blocked only with an empty boneyard
@@ -110,7 +114,9 @@ TEST(MexicanTrainProperties, RandomGamesConserveTilesTerminateAndScorePips) {
       for (int k = 0; k < p; ++k) sum += ret[k];
       EXPECT_NEAR(sum, 1.0, 1e-9);
     }
-    if (games >= 1000) { EXPECT_GT(blocked, 0) << "players " << p; }
+    if (games >= 1000) {
+      EXPECT_GT(blocked, 0) << "players " << p;
+    }
   }
 }
 
@@ -168,7 +174,9 @@ TEST(MexicanTrainProperties, NoBlockedRoundEndsWhileSomeoneHoldsAPlayableTile) {
     int blocked = 0;
     for (int g = 0; g < games; ++g) {
       const char* set = g % 3 == 0 ? "double-twelve" : g % 3 == 1 ? "double-nine" : "double-fifteen";
-      State s = make({{"players", std::to_string(p)}, {"set", set}, {"rounds", "1"},
+      State s = make({{"players", std::to_string(p)},
+                      {"set", set},
+                      {"rounds", "1"},
                       {"engine", g % 2 ? "round_doubles" : "highest_in_hand"},
                       {"multiple_doubles", g % 4 == 3 ? "on" : "off"}},
                      rng.next());
@@ -194,7 +202,9 @@ TEST(MexicanTrainProperties, NoBlockedRoundEndsWhileSomeoneHoldsAPlayableTile) {
         if (::testing::Test::HasFailure()) return;
       }
     }
-    if (games >= 1000 && p <= 6) { EXPECT_GT(blocked, 0) << "players " << p; }  // rarer with more players
+    if (games >= 1000 && p <= 6) {
+      EXPECT_GT(blocked, 0) << "players " << p;
+    }  // rarer with more players
   }
 }
 
@@ -213,7 +223,9 @@ TEST(MexicanTrainProperties, ObservationHidesAndSamplingRespectsWhatIsKnown) {
     const int me = s.to_move();
     const Observation o = s.observe(me);
     for (int k = 0; k < s.num_seats(); ++k)
-      if (k != me) { EXPECT_TRUE(o.masked.hand(k).empty()); }
+      if (k != me) {
+        EXPECT_TRUE(o.masked.hand(k).empty());
+      }
     EXPECT_EQ(o.masked.hand(me), s.hand(me));
     const State x = State::sample(o, rng);
     expect_conserved(x);
@@ -232,7 +244,9 @@ TEST(MexicanTrainProperties, ObservationHidesAndSamplingRespectsWhatIsKnown) {
         if (k == me && t.index == s.drawn_tile()) return;
         EXPECT_FALSE((s.known_void(k) >> t.high()) & 1) << "seat " << k << " " << to_string(t);
         EXPECT_FALSE((s.known_void(k) >> t.low()) & 1) << "seat " << k << " " << to_string(t);
-        if (t.is_double()) { EXPECT_LE(t.high(), s.double_cap(k)); }
+        if (t.is_double()) {
+          EXPECT_LE(t.high(), s.double_cap(k));
+        }
       });
     }
     MoveList<Move, MexicanTrain::kMaxMoves> lx;

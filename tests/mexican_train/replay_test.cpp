@@ -1,10 +1,10 @@
 // Perft-style oracle: random games from fixed seeds, hashed move by move
 // (the legal lists, the moves, the deals and the scores). The engine's
 // internals may change for speed; these games must not.
+#include <nlohmann/json.hpp>
+
 #include "core/playout.h"
 #include "helpers.h"
-
-#include <nlohmann/json.hpp>
 
 using namespace mt_test;
 

@@ -23,7 +23,8 @@ std::vector<std::string> ismcts_round(uint64_t seed) {
     }
     const int seat = s.to_move();
     s.legal_moves(seat, l);
-    const Move m = seat == 0 ? search.choose(s.observe(seat), l.span()) : (seat == 1 ? g1 : g2).choose(s.observe(seat), l.span());
+    const Move m =
+        seat == 0 ? search.choose(s.observe(seat), l.span()) : (seat == 1 ? g1 : g2).choose(s.observe(seat), l.span());
     bool legal = false;
     for (const Move& x : l) legal |= x == m;
     EXPECT_TRUE(legal) << "seat " << seat << " chose " << s.move_text(m);
@@ -63,5 +64,6 @@ TEST(MexicanTrainSearch, RolloutPolicyShedsTheHeaviestTile) {
   s.legal_moves(0, l);
   ASSERT_EQ(l.size(), 2);
   Rng rng(3);
-  for (int i = 0; i < 20; ++i) EXPECT_EQ(s.move_text(MexicanTrain::rollout_move(s, 0, l.span(), rng)), s.move_text(s.parse_move(0, "9-8")));
+  for (int i = 0; i < 20; ++i)
+    EXPECT_EQ(s.move_text(MexicanTrain::rollout_move(s, 0, l.span(), rng)), s.move_text(s.parse_move(0, "9-8")));
 }

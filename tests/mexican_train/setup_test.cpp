@@ -125,9 +125,13 @@ TEST(MexicanTrainSetup, BadDealsAreRejected) {
   State s = two_nine();
   EXPECT_THROW(s.apply_chance_text("deal 1-2"), Error);
   EXPECT_THROW(s.apply_chance_text("hand 1-2 / 3-4"), Error);
-  EXPECT_THROW(deal(s, {"9-9 0-1 0-2 0-3 0-4 0-5 0-6 0-7 0-8 1-1", "1-2 1-3 1-4 1-5 1-6 1-7 1-8 1-9 2-2 2-3"}), Error);  // the engine
-  EXPECT_THROW(deal(s, {"0-0 0-1 0-2 0-3 0-4 0-5 0-6 0-7 0-8", "1-2 1-3 1-4 1-5 1-6 1-7 1-8 1-9 2-2 2-3"}), Error);  // 9 tiles
-  EXPECT_THROW(s.apply_chance_text("deal 0-0 0-1 0-2 0-3 0-4 0-5 0-6 0-7 0-8 0-9 / 1-1 1-2 1-3 1-4 1-5 1-6 1-7 1-8 1-9 2-2 stock 3-3"), Error);
+  EXPECT_THROW(deal(s, {"9-9 0-1 0-2 0-3 0-4 0-5 0-6 0-7 0-8 1-1", "1-2 1-3 1-4 1-5 1-6 1-7 1-8 1-9 2-2 2-3"}),
+               Error);  // the engine
+  EXPECT_THROW(deal(s, {"0-0 0-1 0-2 0-3 0-4 0-5 0-6 0-7 0-8", "1-2 1-3 1-4 1-5 1-6 1-7 1-8 1-9 2-2 2-3"}),
+               Error);  // 9 tiles
+  EXPECT_THROW(s.apply_chance_text(
+                   "deal 0-0 0-1 0-2 0-3 0-4 0-5 0-6 0-7 0-8 0-9 / 1-1 1-2 1-3 1-4 1-5 1-6 1-7 1-8 1-9 2-2 stock 3-3"),
+               Error);
   EXPECT_EQ(s.phase(), Phase::Deal);
 }
 

@@ -7,10 +7,10 @@
 #include <string>
 
 #include "core/game.h"
+#include "routes_world.h"
 #include "server/http_routes.h"
 #include "server/storage.h"
 #include "server/tables.h"
-#include "routes_world.h"
 
 namespace boneyard {
 namespace {
@@ -20,7 +20,8 @@ using nlohmann::json;
 struct App : test::RoutesWorld {
   // A latin table of four people played to its end, each seat's first legal move.
   json finished_table() {
-    const json t = hub->create({{"game", "latin"}, {"options", {{"target", 1}}}, {"seats", {"human", "human", "human", "human"}}});
+    const json t =
+        hub->create({{"game", "latin"}, {"options", {{"target", 1}}}, {"seats", {"human", "human", "human", "human"}}});
     const std::string id = t["id"];
     for (int k = 0; k < 4; ++k) hub->join(id, t["tokens"][std::to_string(k)], std::nullopt);
     for (int guard = 0; guard < 5000; ++guard) {
@@ -28,7 +29,10 @@ struct App : test::RoutesWorld {
       for (int k = 0; k < 4; ++k) {
         const std::string tok = t["tokens"][std::to_string(k)];
         const json mine = hub->get(id, tok);
-        if (mine["to_act"] == true) { hub->move(id, tok, mine["legal"][0]); break; }
+        if (mine["to_act"] == true) {
+          hub->move(id, tok, mine["legal"][0]);
+          break;
+        }
       }
     }
     ADD_FAILURE() << "the game did not end";
@@ -63,7 +67,9 @@ void play_until(App& a, const json& t, std::size_t events, int hands = 1000) {
   const std::string id = t["id"];
   for (int guard = 0; guard < 5000; ++guard) {
     const json st = a.hub->get(id, t["tokens"]["0"]);
-    if (st["status"] == "over" || st["version"].get<std::size_t>() >= events || st["hands_finished"].get<int>() >= hands) return;
+    if (st["status"] == "over" || st["version"].get<std::size_t>() >= events ||
+        st["hands_finished"].get<int>() >= hands)
+      return;
     for (int k = 0; k < 4; ++k) {
       const std::string tok = t["tokens"][std::to_string(k)];
       const json mine = a.hub->get(id, tok);
@@ -93,7 +99,8 @@ TEST(AppApi, PublicLogHasEveryMoveInOrderAndTheSameForEverySeat) {
       if (e["kind"] == "move" && e["move"].get<std::string>().find('-') != std::string::npos) ++n;
     return n;
   };
-  for (int i = 0; i < 300 && tiles_in_log() < 4; ++i) play_until(a, t, a.hub->get(id, t["spectate"])["version"].get<std::size_t>() + 1);
+  for (int i = 0; i < 300 && tiles_in_log() < 4; ++i)
+    play_until(a, t, a.hub->get(id, t["spectate"])["version"].get<std::size_t>() + 1);
   const json spectator = a.hub->get(id, t["spectate"]);
   const json log = spectator["log"];
   ASSERT_TRUE(log.is_array());
@@ -149,7 +156,10 @@ TEST(AppApi, PublicLogCountsHandsNotDeals) {
     for (int k = 0; k < 4; ++k) {
       const std::string tok = t["tokens"][std::to_string(k)];
       const json mine = a.hub->get(id, tok);
-      if (mine["to_act"] == true && mine["legal"][0] == "pass") { a.hub->move(id, tok, "pass"); break; }
+      if (mine["to_act"] == true && mine["legal"][0] == "pass") {
+        a.hub->move(id, tok, "pass");
+        break;
+      }
     }
   }
   const json st = a.hub->get(id, t["spectate"]);
@@ -161,7 +171,8 @@ TEST(AppApi, PublicLogCountsHandsNotDeals) {
 
 TEST(AppApi, LineViewSaysWhatATiedBlockGives) {
   App a;
-  for (const auto& [game, rule] : std::vector<std::pair<std::string, std::string>>{{"latin", "void_same_leader"}, {"colombia", "last_player_wins"}}) {
+  for (const auto& [game, rule] : std::vector<std::pair<std::string, std::string>>{{"latin", "void_same_leader"},
+                                                                                   {"colombia", "last_player_wins"}}) {
     const json t = people_table(a, game);
     const json v = a.hub->get(t["id"], t["spectate"])["view"];
     EXPECT_EQ(v["block_tie"], rule) << game;

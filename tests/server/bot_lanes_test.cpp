@@ -59,7 +59,8 @@ TEST(BotLanes, CheapBotsNeverWaitBehindExpertOnes) {
   ASSERT_EQ(w.hub->get(casual["id"], casual["spectate"])["status"], "over");
   // A whole casual game (hundreds of moves) while the experts made a few.
   EXPECT_GT(casual_moves, 100);
-  EXPECT_LT(expert_moves * 10, casual_moves) << expert_moves << " expert moves during a casual game of " << casual_moves;
+  EXPECT_LT(expert_moves * 10, casual_moves)
+      << expert_moves << " expert moves during a casual game of " << casual_moves;
 }
 
 TEST(BotLanes, OneAddressCannotTakeEveryStrongThread) {
@@ -75,7 +76,8 @@ TEST(BotLanes, OneAddressCannotTakeEveryStrongThread) {
   ASSERT_GE(alone_moves, 12);
   // Each address has one strong/expert thread at a time: the six tables
   // together move about as often as the one (without the cap: six times).
-  EXPECT_LE(crowd_moves, 2 * alone_moves + 4) << crowd_moves << " moves of six tables of one address against " << alone_moves;
+  EXPECT_LE(crowd_moves, 2 * alone_moves + 4)
+      << crowd_moves << " moves of six tables of one address against " << alone_moves;
 }
 
 // The gate: at most bot_pipeline cheap bots' moves between decision and

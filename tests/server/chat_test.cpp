@@ -2,6 +2,8 @@
 // apart (a secrecy scan of everything each receives, over HTTP and the
 // WebSocket), quick phrases, limits of length and rate (per token and per
 // address), stored with the table and back after a restart.
+#include "server/chat.h"
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -10,7 +12,6 @@
 #include "client.h"
 #include "core/game.h"
 #include "routes_world.h"
-#include "server/chat.h"
 #include "server/net.h"
 #include "server_fixture.h"
 
@@ -181,8 +182,9 @@ class ChatSockets : public ServerFixture {
     c.limits.chat_token = seat_token;
     serve(c);
     port = port_;
-    const Reply made = post(port, "/api/tables",
-                            {{"game", "latin"}, {"seats", {"human", "human", "bot:casual", "bot:casual"}}, {"bot_delay_ms", 0}});
+    const Reply made =
+        post(port, "/api/tables",
+             {{"game", "latin"}, {"seats", {"human", "human", "bot:casual", "bot:casual"}}, {"bot_delay_ms", 0}});
     EXPECT_EQ(made.status, 201) << made.body;
     id = made.j.value("id", "");
     s0 = made.j["tokens"].value("0", "");
@@ -208,7 +210,8 @@ TEST_F(ChatSockets, WebSocketsCarryEachAudiencesLinesOnly) {
   seat.start_reading();
   watcher.start_reading();
   EXPECT_EQ(post(port, fmt::format("/api/tables/{}/chat", id), {{"token", s1}, {"text", kSeatSecret}}).status, 200);
-  EXPECT_EQ(post(port, fmt::format("/api/tables/{}/chat", id), {{"token", spec}, {"text", kSpectatorSecret}}).status, 200);
+  EXPECT_EQ(post(port, fmt::format("/api/tables/{}/chat", id), {{"token", spec}, {"text", kSpectatorSecret}}).status,
+            200);
   EXPECT_FALSE(seat.wait_for(has(kSeatSecret)).is_null());
   EXPECT_FALSE(watcher.wait_for(has(kSpectatorSecret)).is_null());
   // One more line each way, so both have had every broadcast of the others.

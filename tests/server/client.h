@@ -1,6 +1,9 @@
 #pragma once
 // Test clients for the server: blocking HTTP and WebSocket over loopback,
 // every operation bounded in time.
+#include <unistd.h>
+
+#include <atomic>
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -9,8 +12,6 @@
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
-#include <unistd.h>
-#include <atomic>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -84,7 +85,8 @@ class WsClient {
     beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(30));
     beast::get_lowest_layer(ws_).connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
     if (!origin.empty())
-      ws_.set_option(websocket::stream_base::decorator([origin](websocket::request_type& r) { r.set(http::field::origin, origin); }));
+      ws_.set_option(websocket::stream_base::decorator(
+          [origin](websocket::request_type& r) { r.set(http::field::origin, origin); }));
     ws_.handshake("127.0.0.1", target);
     beast::get_lowest_layer(ws_).expires_never();
   }

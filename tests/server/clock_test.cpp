@@ -59,8 +59,10 @@ class ClockTest : public ::testing::Test {
   json create(json body) {
     body["game"] = "latin";
     body["seats"] = {"human", "bot:casual", "bot:casual", "bot:casual"};
-    if (!body.contains("seed")) body["bot_delay_ms"] = 0;
-    else body["bot_delay_ms"] = 20;
+    if (!body.contains("seed"))
+      body["bot_delay_ms"] = 0;
+    else
+      body["bot_delay_ms"] = 20;
     body["drop_delay_ms"] = 86400000;  // the seat is never dropped: only the clock acts for it
     Reply r = post(port_, "/api/tables", body);
     EXPECT_EQ(r.status, 201) << r.body;
@@ -94,10 +96,12 @@ TEST_F(ClockTest, AnIdleSeatsMoveIsPlayedByTheBotAtTimeoutAndTheSeatIsMarked) {
   EXPECT_EQ(after["seats"][0]["autopilot"], false);     // one move only: the seat stays the person's
   EXPECT_EQ(after["seats"][0]["connected"], true);
   bool told = false;
-  for (const auto& n : after["notices"]) told |= n["text"].get<std::string>().find("ran out of time") != std::string::npos;
+  for (const auto& n : after["notices"])
+    told |= n["text"].get<std::string>().find("ran out of time") != std::string::npos;
   EXPECT_TRUE(told) << after["notices"].dump();
   bool seat0_moved = false;
-  for (const auto& e : after["log"]) seat0_moved |= e["kind"] == "move" && e["seat"] == 0 && e["n"].get<int>() >= version;
+  for (const auto& e : after["log"])
+    seat0_moved |= e["kind"] == "move" && e["seat"] == 0 && e["n"].get<int>() >= version;
   EXPECT_TRUE(seat0_moved) << after["log"].dump();
   // The marks and the empty bank are stored with the table.
   srv_.reset();
@@ -158,12 +162,14 @@ TEST(ClockOptions, BadValuesAreRefusedWithAClearError) {
   for (const json& bad : {json(20), json(-15), json("30"), json(30.5), json(600)}) {
     auto [status, j] = create({{"clock_s", bad}});
     EXPECT_EQ(status, 400) << bad.dump();
-    EXPECT_NE(j["error"].get<std::string>().find("'clock_s' must be 0 (no clock), 15, 30 or 60"), std::string::npos) << j.dump();
+    EXPECT_NE(j["error"].get<std::string>().find("'clock_s' must be 0 (no clock), 15, 30 or 60"), std::string::npos)
+        << j.dump();
   }
   for (const json& bad : {json(-1), json(301), json("10")}) {
     auto [status, j] = create({{"clock_s", 30}, {"bank_s", bad}});
     EXPECT_EQ(status, 400) << bad.dump();
-    EXPECT_NE(j["error"].get<std::string>().find("'bank_s' must be a whole number of seconds from 0 to 300"), std::string::npos)
+    EXPECT_NE(j["error"].get<std::string>().find("'bank_s' must be a whole number of seconds from 0 to 300"),
+              std::string::npos)
         << j.dump();
   }
   auto [status, j] = create({{"bank_s", 20}});

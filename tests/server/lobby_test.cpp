@@ -27,7 +27,8 @@ class LobbyTest : public ServerFixture {
   }
   void restart() { start(); }
   Reply create(const json& seats, bool is_public = true) {
-    return post(port_, "/api/tables", json{{"game", "latin"}, {"seats", seats}, {"public", is_public}, {"bot_delay_ms", 0}});
+    return post(port_, "/api/tables",
+                json{{"game", "latin"}, {"seats", seats}, {"public", is_public}, {"bot_delay_ms", 0}});
   }
   json entry(const std::string& id) {
     const Reply r = get(port_, "/api/lobby");
@@ -44,7 +45,8 @@ TEST_F(LobbyTest, PublicTablesAreListedWithTheirFreeSeatsPrivateOnesNot) {
   // The creator gets its own seat's token, never an open seat's.
   EXPECT_EQ(pub.j["tokens"].size(), 1u);
   EXPECT_TRUE(pub.j["tokens"].contains("0"));
-  Reply priv = post(port_, "/api/tables", json{{"game", "latin"}, {"seats", {"human", "human", "bot:casual", "bot:casual"}}});
+  Reply priv =
+      post(port_, "/api/tables", json{{"game", "latin"}, {"seats", {"human", "human", "bot:casual", "bot:casual"}}});
   ASSERT_EQ(priv.status, 201);
   const json e = entry(pub.j["id"]);
   ASSERT_TRUE(e.is_object()) << get(port_, "/api/lobby").body;
@@ -67,7 +69,8 @@ TEST_F(LobbyTest, BadLobbyRequestsAreRefusedWithReasons) {
   r = create({"human", "human", "bot:casual", "bot:casual"}, true);
   EXPECT_EQ(r.status, 400);
   EXPECT_NE(r.j["error"].get<std::string>().find("open"), std::string::npos) << r.body;
-  r = post(port_, "/api/tables", json{{"game", "latin"}, {"seats", {"human", "open", "open", "open"}}, {"public", "yes"}});
+  r = post(port_, "/api/tables",
+           json{{"game", "latin"}, {"seats", {"human", "open", "open", "open"}}, {"public", "yes"}});
   EXPECT_EQ(r.status, 400);
   const Reply pub = create({"human", "open", "bot:casual", "bot:casual"});
   const std::string id = pub.j["id"];
@@ -75,7 +78,8 @@ TEST_F(LobbyTest, BadLobbyRequestsAreRefusedWithReasons) {
   EXPECT_EQ(post(port_, "/api/tables/" + id + "/sit", json{{"seat", 0}}).status, 409);  // the creator's
   EXPECT_EQ(post(port_, "/api/tables/" + id + "/sit", json{{"seat", "one"}}).status, 400);
   EXPECT_EQ(post(port_, "/api/tables/nope/sit", json::object()).status, 404);
-  const Reply priv = post(port_, "/api/tables", json{{"game", "latin"}, {"seats", {"human", "human", "bot:casual", "bot:casual"}}});
+  const Reply priv =
+      post(port_, "/api/tables", json{{"game", "latin"}, {"seats", {"human", "human", "bot:casual", "bot:casual"}}});
   EXPECT_EQ(post(port_, "/api/tables/" + priv.j["id"].get<std::string>() + "/sit", json::object()).status, 403);
   EXPECT_EQ(post(port_, "/api/lobby", json::object()).status, 405);
 }
@@ -99,8 +103,8 @@ TEST_F(LobbyTest, OneRequestTakesAFreeSeatAndTheGameStartsWhenAllCame) {
   EXPECT_TRUE(entry(id).is_null());
   EXPECT_EQ(post(port_, "/api/tables/" + id + "/sit", json::object()).status, 409);
   // Everyone joins: the game starts.
-  for (const std::string tok : {pub.j["tokens"]["0"].get<std::string>(), a.j["token"].get<std::string>(),
-                                b.j["token"].get<std::string>()})
+  for (const std::string tok :
+       {pub.j["tokens"]["0"].get<std::string>(), a.j["token"].get<std::string>(), b.j["token"].get<std::string>()})
     ASSERT_EQ(post(port_, "/api/tables/" + id + "/join", json{{"token", tok}}).status, 200);
   EXPECT_EQ(get(port_, "/api/tables/" + id + "?token=" + a.j["token"].get<std::string>()).j["status"], "playing");
 }
@@ -113,7 +117,8 @@ TEST_F(LobbyTest, ASeatWhosePlayerNeverComesIsFreeAgainAndItsTokenVoid) {
   ASSERT_EQ(a.status, 201);
   EXPECT_TRUE(entry(id).is_null());
   const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (entry(id).is_null() && std::chrono::steady_clock::now() < end) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  while (entry(id).is_null() && std::chrono::steady_clock::now() < end)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
   ASSERT_TRUE(entry(id).is_object()) << "the seat never came back to the lobby";
   EXPECT_EQ(get(port_, "/api/tables/" + id + "?token=" + a.j["token"].get<std::string>()).status, 403);
   // A player who came in time keeps the seat.
@@ -191,9 +196,12 @@ TEST(LobbyLimits, SittingDownIsLimitedPerPlayerKeyAsWellAsPerAddress) {
   const json ann = json::parse(send("/api/players", {{"name", "Ann"}}, "10.0.0.1").body);
   const json bo = json::parse(send("/api/players", {{"name", "Bo"}}, "10.0.0.1").body);
   auto table = [&] {
-    return w.hub->create({{"game", "latin"}, {"seats", {"human", "open", "open", "open"}}, {"public", true}})["id"].get<std::string>();
+    return w.hub->create({{"game", "latin"}, {"seats", {"human", "open", "open", "open"}}, {"public", true}})["id"]
+        .get<std::string>();
   };
-  auto sit = [&](const json& body, const std::string& addr) { return send("/api/tables/" + table() + "/sit", body, addr); };
+  auto sit = [&](const json& body, const std::string& addr) {
+    return send("/api/tables/" + table() + "/sit", body, addr);
+  };
   EXPECT_EQ(sit({{"key", ann["key"]}}, "10.0.0.1").status, 201);
   EXPECT_EQ(sit({{"key", ann["key"]}}, "10.0.0.2").status, 201);
   const auto r = sit({{"key", ann["key"]}}, "10.0.0.3");  // a fresh address, the same player
@@ -210,8 +218,16 @@ TEST(LobbyLimits, SittingDownIsLimitedPerPlayerKeyAsWellAsPerAddress) {
   tight.create = {0.001, 1};
   server::Limits one(tight);
   const std::string text = json{{"key", bo["key"]}}.dump();
-  EXPECT_EQ(server::handle_request(*w.hub, "", server::Request{"POST", "/api/tables/" + table() + "/sit", text, "application/json", "10.0.0.9", &one}).status, 201);
-  EXPECT_EQ(server::handle_request(*w.hub, "", server::Request{"POST", "/api/tables/" + table() + "/sit", "{}", "application/json", "10.0.0.9", &one}).status, 429);
+  EXPECT_EQ(server::handle_request(
+                *w.hub, "",
+                server::Request{"POST", "/api/tables/" + table() + "/sit", text, "application/json", "10.0.0.9", &one})
+                .status,
+            201);
+  EXPECT_EQ(server::handle_request(
+                *w.hub, "",
+                server::Request{"POST", "/api/tables/" + table() + "/sit", "{}", "application/json", "10.0.0.9", &one})
+                .status,
+            429);
 }
 
 }  // namespace

@@ -1,12 +1,14 @@
 // Players, display names and rematch (issue 21 items 13-14, issue 25 items
 // 1, 6, 8, 9): the routes without sockets, a restart on a database file, and
 // every message other seats and spectators receive scanned for a key.
+#include "server/players.h"
+
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <boost/asio/io_context.hpp>
 #include <chrono>
 #include <filesystem>
-#include <fmt/format.h>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -18,7 +20,6 @@
 #include "routes_world.h"
 #include "server/http_routes.h"
 #include "server/limits.h"
-#include "server/players.h"
 #include "server/storage.h"
 #include "server/tables.h"
 
@@ -132,21 +133,26 @@ TEST(Players, NamesAreValidatedWithAClearErrorNamingTheRule) {
       {"Ann\nBob", "control character (U+000A)"},
       {"\xc2\x85x", "control character (U+0085)"},
       {"evil\xe2\x80\xaegnp.exe", "bidirectional control character (U+202E)"},
-      {"a\xe2\x81\xa6" "b", "bidirectional control character (U+2066)"},
+      {"a\xe2\x81\xa6"
+       "b",
+       "bidirectional control character (U+2066)"},
       {"A\xe2\x80\x8bnn", "invisible character (U+200B)"},
       {"\xff\xfe", "not valid UTF-8"},
-      {"\xc0\xaf", "not valid UTF-8"},  // an overlong '/'
+      {"\xc0\xaf", "not valid UTF-8"},      // an overlong '/'
       {"\xed\xa0\x80", "not valid UTF-8"},  // a surrogate
   };
   for (const auto& c : bad) {
     // Sent as raw bytes (JSON of invalid UTF-8 cannot be built): through the route.
     std::string body = "{\"name\": \"";
     for (unsigned char ch : c.name) {
-      if (ch < 0x20) body += fmt::format("\\u{:04x}", ch);
-      else body += static_cast<char>(ch);
+      if (ch < 0x20)
+        body += fmt::format("\\u{:04x}", ch);
+      else
+        body += static_cast<char>(ch);
     }
     body += "\"}";
-    auto r = server::handle_request(*w.hub, "", server::Request{"POST", "/api/players", body, "application/json", "", nullptr});
+    auto r = server::handle_request(*w.hub, "",
+                                    server::Request{"POST", "/api/players", body, "application/json", "", nullptr});
     const json j = json::parse(r.body, nullptr, false);
     if (j.is_discarded()) {
       ADD_FAILURE() << "not JSON: " << r.body;
@@ -166,8 +172,11 @@ TEST(Players, NamesAreValidatedWithAClearErrorNamingTheRule) {
   EXPECT_EQ(server::check_name("山田 太郎"), "山田 太郎");
   EXPECT_EQ(server::check_name("<img src=x onerror=alert(1)>"), "<img src=x onerror=alert(1)>");
   EXPECT_EQ(server::check_name(std::string(32, 'a')), std::string(32, 'a'));
-  EXPECT_EQ(server::check_name(std::string(30, 'a') + "\xf0\x9f\x98\x80"), std::string(30, 'a') + "\xf0\x9f\x98\x80");  // counted in characters, not bytes
-  EXPECT_THROW(server::check_name("\xef\xbb\xbf" "Ann"), server::ApiError);               // a byte order mark
+  EXPECT_EQ(server::check_name(std::string(30, 'a') + "\xf0\x9f\x98\x80"),
+            std::string(30, 'a') + "\xf0\x9f\x98\x80");  // counted in characters, not bytes
+  EXPECT_THROW(server::check_name("\xef\xbb\xbf"
+                                  "Ann"),
+               server::ApiError);  // a byte order mark
 }
 
 TEST(Players, APasswordLetsTheSamePlayerLogInOnAnotherDevice) {
@@ -182,7 +191,9 @@ TEST(Players, APasswordLetsTheSamePlayerLogInOnAnotherDevice) {
   EXPECT_NE(again["key"], p["key"]) << "each device gets its own key";
   // Both keys are the player's.
   for (const json& key : {p["key"], again["key"]}) {
-    auto [s, t] = w.post_from("/api/tables", {{"game", "latin"}, {"seats", {"human", "bot:casual", "bot:casual", "bot:casual"}}, {"key", key}});
+    auto [s, t] =
+        w.post_from("/api/tables",
+                    {{"game", "latin"}, {"seats", {"human", "bot:casual", "bot:casual", "bot:casual"}}, {"key", key}});
     ASSERT_EQ(s, 201) << t.dump();
     const json st = w.hub->get(t["id"], t["tokens"]["0"]);
     EXPECT_EQ(st["seats"][0]["player_id"], p["id"]);
@@ -218,14 +229,16 @@ TEST(Players, APlayerSetsAPasswordWithItsKeyAndThenLogsInWithIt) {
   EXPECT_EQ(wrong, 403) << e1.dump();
   EXPECT_NE(e1["error"].get<std::string>().find("not this player's"), std::string::npos) << e1.dump();
   EXPECT_EQ(w.post_from(target, {{"key", "0123abcd"}, {"password", "new horse 1"}}).first, 403);
-  EXPECT_EQ(w.post_from("/api/players/nosuchplayer/password", {{"key", p["key"]}, {"password", "new horse 1"}}).first, 403);
+  EXPECT_EQ(w.post_from("/api/players/nosuchplayer/password", {{"key", p["key"]}, {"password", "new horse 1"}}).first,
+            403);
   // The same limits as at creation.
   auto [too_short, e2] = w.post_from(target, {{"key", p["key"]}, {"password", "short"}});
   EXPECT_EQ(too_short, 400) << e2.dump();
   EXPECT_NE(e2["error"].get<std::string>().find("8 to 256"), std::string::npos) << e2.dump();
   EXPECT_EQ(w.post_from(target, {{"key", p["key"]}, {"password", std::string(257, 'x')}}).first, 400);
   EXPECT_EQ(w.post_from(target, {{"key", p["key"]}}).first, 400);  // no password at all
-  EXPECT_EQ(w.post_from("/api/players/login", {{"name", "Dana"}, {"password", "new horse 1"}}).first, 401);  // nothing was set
+  EXPECT_EQ(w.post_from("/api/players/login", {{"name", "Dana"}, {"password", "new horse 1"}}).first,
+            401);  // nothing was set
   // Set, then a login gives a new key for the same player.
   auto [set, r] = w.post_from(target, {{"key", p["key"]}, {"password", "new horse 1"}});
   ASSERT_EQ(set, 200) << r.dump();
@@ -248,7 +261,8 @@ TEST(Players, CreatingPlayersIsLimitedPerAddress) {
   cfg.player = {0.001, 3};
   server::Limits limits(cfg);
   w.limits = &limits;
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(w.post_from("/api/players", {{"name", fmt::format("P{}", i)}}, "10.0.0.7").first, 201);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(w.post_from("/api/players", {{"name", fmt::format("P{}", i)}}, "10.0.0.7").first, 201);
   auto [status, err] = w.post_from("/api/players", {{"name", "P9"}}, "10.0.0.7");
   EXPECT_EQ(status, 429) << err.dump();
   EXPECT_NE(err["error"].get<std::string>().find("new players"), std::string::npos) << err.dump();
@@ -275,7 +289,9 @@ TEST(Players, ARematchCountsAsANewTableForTheAddressLimit) {
 TEST(Players, AKeyAtCreationOrJoiningPutsThePlayerAndNameInTheSeat) {
   Players w;
   const json ann = w.make_player("Ann"), bo = w.make_player("Bo");
-  auto [s, t] = w.post_from("/api/tables", {{"game", "latin"}, {"seats", {"bot:casual", "human", "human", "bot:casual"}}, {"key", ann["key"]}});
+  auto [s, t] =
+      w.post_from("/api/tables",
+                  {{"game", "latin"}, {"seats", {"bot:casual", "human", "human", "bot:casual"}}, {"key", ann["key"]}});
   ASSERT_EQ(s, 201) << t.dump();
   const std::string id = t["id"];
   json st = w.hub->get(id, t["spectate"]);
@@ -288,10 +304,14 @@ TEST(Players, AKeyAtCreationOrJoiningPutsThePlayerAndNameInTheSeat) {
   ASSERT_EQ(js, 200) << joined.dump();
   EXPECT_EQ(joined["seats"][2]["name"], "Bo");
   // An unknown key, a bad key_seat, a bad name: refused with what was wrong.
-  auto [u, ue] = w.post_from("/api/tables/" + id + "/join", {{"token", t["tokens"]["2"]}, {"key", "0123456789abcdef0123"}});
+  auto [u, ue] =
+      w.post_from("/api/tables/" + id + "/join", {{"token", t["tokens"]["2"]}, {"key", "0123456789abcdef0123"}});
   EXPECT_EQ(u, 403);
   EXPECT_NE(ue["error"].get<std::string>().find("not known"), std::string::npos) << ue.dump();
-  auto [ks, ke] = w.post_from("/api/tables", {{"game", "latin"}, {"seats", {"bot:casual", "human", "human", "bot:casual"}}, {"key", ann["key"]}, {"key_seat", 0}});
+  auto [ks, ke] = w.post_from("/api/tables", {{"game", "latin"},
+                                              {"seats", {"bot:casual", "human", "human", "bot:casual"}},
+                                              {"key", ann["key"]},
+                                              {"key_seat", 0}});
   EXPECT_EQ(ks, 400);
   EXPECT_NE(ke["error"].get<std::string>().find("key_seat"), std::string::npos) << ke.dump();
   // Another player cannot take a player's seat; a name alone leaves it as it is.
@@ -313,14 +333,19 @@ TEST(Players, AKeyAtCreationOrJoiningPutsThePlayerAndNameInTheSeat) {
 
 TEST(Players, AGuestNameIsShownInTheStateTheRecordAndTheReplay) {
   Players w;
-  const json t = w.hub->create({{"game", "latin"}, {"options", {{"target", 1}}}, {"seats", {"human", "human", "human", "human"}}});
+  const json t =
+      w.hub->create({{"game", "latin"}, {"options", {{"target", 1}}}, {"seats", {"human", "human", "human", "human"}}});
   const std::string id = t["id"];
   const std::string xss = "<img src=x onerror=alert(1)>";
   for (int k = 0; k < 4; ++k) {
-    auto [s, j] = w.post_from("/api/tables/" + id + "/join", {{"token", t["tokens"][std::to_string(k)]}, {"name", k == 0 ? xss : fmt::format("Seat{}", k)}});
+    auto [s, j] = w.post_from("/api/tables/" + id + "/join", {{"token", t["tokens"][std::to_string(k)]},
+                                                              {"name", k == 0 ? xss : fmt::format("Seat{}", k)}});
     ASSERT_EQ(s, 200) << j.dump();
   }
-  auto [bad, be] = w.post_from("/api/tables/" + id + "/join", {{"token", t["tokens"]["1"]}, {"name", "a\xe2\x80\xae" "b"}});
+  auto [bad, be] = w.post_from("/api/tables/" + id + "/join", {{"token", t["tokens"]["1"]},
+                                                               {"name",
+                                                                "a\xe2\x80\xae"
+                                                                "b"}});
   EXPECT_EQ(bad, 400) << be.dump();
   EXPECT_EQ(w.hub->get(id, t["spectate"])["seats"][0]["name"], xss);
   w.play_out(t);
@@ -340,7 +365,8 @@ TEST(Players, APlayersKeyNeverReachesAnotherSeatOrASpectator) {
   Players w;
   const json ann = w.make_player("Ann"), bo = w.make_player("Bo");
   const std::string ak = ann["key"], bk = bo["key"];
-  const json t = w.hub->create({{"game", "latin"}, {"options", {{"target", 1}}}, {"seats", {"human", "human", "human", "human"}}, {"key", ak}});
+  const json t = w.hub->create(
+      {{"game", "latin"}, {"options", {{"target", 1}}}, {"seats", {"human", "human", "human", "human"}}, {"key", ak}});
   const std::string id = t["id"];
   // Every seat and a spectator watch (the WebSocket's messages) from the start.
   std::vector<std::shared_ptr<Collect>> subs;
@@ -373,7 +399,8 @@ TEST(Players, APlayersKeyNeverReachesAnotherSeatOrASpectator) {
   EXPECT_TRUE(received(*spect, "\"rematch\""));
   for (const auto& s : subs) seen += s->all();
   seen += spect->all();
-  seen += w.get("/api/tables/" + rm["table"].get<std::string>() + "?token=" + rm["token"].get<std::string>()).second.dump();
+  seen +=
+      w.get("/api/tables/" + rm["table"].get<std::string>() + "?token=" + rm["token"].get<std::string>()).second.dump();
   EXPECT_NE(seen.find("\"Ann\""), std::string::npos) << "the scan saw the names";
   EXPECT_EQ(seen.find(ak), std::string::npos) << "Ann's key was shown";
   EXPECT_EQ(seen.find(bk), std::string::npos) << "Bo's key was shown";
@@ -424,8 +451,10 @@ TEST(Players, RematchOfAFinishedTableKeepsPeopleOptionsAndPartnersAndPassesTheLe
   EXPECT_EQ(nst["status"], "waiting");
   const std::vector<std::string> names = {"Bo", "Cy", "", "Ann"};
   for (int k = 0; k < 4; ++k) {
-    if (names[static_cast<size_t>(k)].empty()) EXPECT_TRUE(nst["seats"][k]["name"].is_null()) << k;
-    else EXPECT_EQ(nst["seats"][k]["name"], names[static_cast<size_t>(k)]) << k;
+    if (names[static_cast<size_t>(k)].empty())
+      EXPECT_TRUE(nst["seats"][k]["name"].is_null()) << k;
+    else
+      EXPECT_EQ(nst["seats"][k]["name"], names[static_cast<size_t>(k)]) << k;
   }
   EXPECT_EQ(nst["seats"][3]["player_id"], ann["id"]);
   EXPECT_EQ(nst["seats"][0]["player_id"], bo["id"]);
@@ -475,8 +504,10 @@ TEST(Players, RematchTurnsBotSeatsTooAndBotsStayBots) {
     server::HubConfig cfg;
     cfg.bot_threads = 1;
     server::Hub hub(db, ioc, cfg);
-    const json t = hub.create({{"game", "latin"}, {"options", {{"target", 1}}},
-                               {"seats", {"human", "bot:beginner", "human", "bot:casual"}}, {"bot_delay_ms", 0}});
+    const json t = hub.create({{"game", "latin"},
+                               {"options", {{"target", 1}}},
+                               {"seats", {"human", "bot:beginner", "human", "bot:casual"}},
+                               {"bot_delay_ms", 0}});
     const std::string id = t["id"];
     hub.join(id, t["tokens"]["0"], std::nullopt, {{"name", "Ann"}});
     hub.join(id, t["tokens"]["2"], std::nullopt, {{"name", "Cy"}});
@@ -541,7 +572,10 @@ TEST(Players, PlayersAndSeatNamesSurviveARestart) {
   EXPECT_EQ(hub.player(p["id"])["name"], "Ann");
   EXPECT_EQ(hub.player(p["id"])["games"][0]["table"], t["id"]);
   // The key and the password still work; the name is still taken.
-  EXPECT_EQ(hub.create({{"game", "latin"}, {"seats", {"human", "bot:casual", "bot:casual", "bot:casual"}}, {"key", p["key"]}})["seats"], 4);
+  EXPECT_EQ(hub.create({{"game", "latin"},
+                        {"seats", {"human", "bot:casual", "bot:casual", "bot:casual"}},
+                        {"key", p["key"]}})["seats"],
+            4);
   EXPECT_EQ(hub.login({{"name", "Ann"}, {"password", "correct horse"}})["id"], p["id"]);
   EXPECT_EQ(hub.create_player({{"name", "Ann"}})["name"], "Ann 2");
   std::filesystem::remove_all(dir);

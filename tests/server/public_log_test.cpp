@@ -1,13 +1,14 @@
 // The log as text (PublicLogText, what a table sends on each change) is
 // exactly the log as JSON (public_log, what GET shows), event by event, in
 // every family: across deals, hand ends and a cleared cache.
+#include "server/public_log.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
 
 #include "core/game.h"
 #include "record/session.h"
-#include "server/public_log.h"
 
 namespace boneyard::server {
 namespace {

@@ -66,14 +66,16 @@ TEST_F(QuickMatchTest, FourWaitingPlayersAreSeatedAtOneTableAtOnce) {
     seats.insert(s["seat"].get<int>());
     tables.insert(s["table"].get<std::string>());
     // The token holds that seat, with the player's name, and no other seat's token is shown.
-    const json st = get(port_, "/api/tables/" + s["table"].get<std::string>() + "?token=" + s["token"].get<std::string>()).j;
+    const json st =
+        get(port_, "/api/tables/" + s["table"].get<std::string>() + "?token=" + s["token"].get<std::string>()).j;
     EXPECT_EQ(st["seat"], s["seat"]);
     EXPECT_EQ(st["seats"][s["seat"].get<size_t>()]["name"], p["name"]);
     EXPECT_EQ(s.dump().find(p["key"].get<std::string>()), std::string::npos);
   }
   EXPECT_EQ(seats.size(), 4u);
   EXPECT_EQ(tables.size(), 1u);
-  const json st = get(port_, "/api/tables/" + *tables.begin() + "?token=" + status(ps[0])["token"].get<std::string>()).j;
+  const json st =
+      get(port_, "/api/tables/" + *tables.begin() + "?token=" + status(ps[0])["token"].get<std::string>()).j;
   for (const auto& s : st["seats"]) EXPECT_EQ(s["player"], "human");
 }
 
@@ -86,11 +88,14 @@ TEST_F(QuickMatchTest, AfterTheWaitBotsOfTheChosenLevelFillTheEmptySeats) {
   ASSERT_EQ(sa["status"], "seated") << sa;
   ASSERT_EQ(sb["status"], "seated") << sb;
   EXPECT_EQ(sa["table"], sb["table"]);
-  const json st = get(port_, "/api/tables/" + sa["table"].get<std::string>() + "?token=" + sa["token"].get<std::string>()).j;
+  const json st =
+      get(port_, "/api/tables/" + sa["table"].get<std::string>() + "?token=" + sa["token"].get<std::string>()).j;
   int humans = 0, bots = 0;
   for (const auto& s : st["seats"]) {
-    if (s["player"] == "human") ++humans;
-    else if (s["player"] == "bot:beginner") ++bots;  // the first asker's level
+    if (s["player"] == "human")
+      ++humans;
+    else if (s["player"] == "bot:beginner")
+      ++bots;  // the first asker's level
   }
   EXPECT_EQ(humans, 2);
   EXPECT_EQ(bots, 2);

@@ -26,7 +26,8 @@ class RatingsTest : public ServerFixture {
   // Plays a table to its end: each human seat joins with its player's key
   // (or as a guest) and is left to the takeover bot at once.
   json play(const json& options, const std::vector<std::string>& seats, const std::vector<json>& people) {
-    json body{{"game", "latin"}, {"options", options}, {"seats", seats}, {"rated", true}, {"bot_delay_ms", 0}, {"drop_delay_ms", 20}};
+    json body{{"game", "latin"}, {"options", options}, {"seats", seats},
+              {"rated", true},   {"bot_delay_ms", 0},  {"drop_delay_ms", 20}};
     const Reply made = post(port_, "/api/tables", body);
     EXPECT_EQ(made.status, 201) << made.body;
     const std::string id = made.j["id"];
@@ -65,8 +66,10 @@ TEST_F(RatingsTest, ARatedTeamGameMovesBothPartnersAndTheBotLevel) {
     EXPECT_EQ(r["games"], 1);
     EXPECT_EQ(r["provisional"], true);
     EXPECT_LT(r["rd"].get<double>(), 350);
-    if (won) EXPECT_GT(r["rating"].get<double>(), 1500);
-    else EXPECT_LT(r["rating"].get<double>(), 1500);
+    if (won)
+      EXPECT_GT(r["rating"].get<double>(), 1500);
+    else
+      EXPECT_LT(r["rating"].get<double>(), 1500);
     ASSERT_EQ(r["history"].size(), 1u);
     EXPECT_EQ(r["history"][0]["table"], st["table"]);
   }
@@ -76,8 +79,10 @@ TEST_F(RatingsTest, ARatedTeamGameMovesBothPartnersAndTheBotLevel) {
   ASSERT_EQ(board["bots"].size(), 1u);  // the two casual bots, one level, rated once
   EXPECT_EQ(board["bots"][0]["level"], "casual");
   EXPECT_EQ(board["bots"][0]["games"], 1);
-  if (won) EXPECT_LT(board["bots"][0]["rating"].get<double>(), 1500);
-  else EXPECT_GT(board["bots"][0]["rating"].get<double>(), 1500);
+  if (won)
+    EXPECT_LT(board["bots"][0]["rating"].get<double>(), 1500);
+  else
+    EXPECT_GT(board["bots"][0]["rating"].get<double>(), 1500);
   // The winners first.
   EXPECT_EQ(board["players"][0]["games"], 1);
   EXPECT_EQ(get(port_, "/api/leaderboard?game=line").j["players"].size(), 2u);
@@ -90,21 +95,35 @@ TEST_F(RatingsTest, AnIndividualGameRatesEachAgainstTheOther) {
   const double ra = get(port_, "/api/players/" + a["id"].get<std::string>()).j["ratings"]["line"]["rating"];
   const double rb = get(port_, "/api/players/" + b["id"].get<std::string>()).j["ratings"]["line"]["rating"];
   const double da = st["returns"][0].get<double>() - st["returns"][1].get<double>();
-  if (da > 0) EXPECT_GT(ra, rb);
-  else if (da < 0) EXPECT_LT(ra, rb);
-  else EXPECT_DOUBLE_EQ(ra, rb);
+  if (da > 0)
+    EXPECT_GT(ra, rb);
+  else if (da < 0)
+    EXPECT_LT(ra, rb);
+  else
+    EXPECT_DOUBLE_EQ(ra, rb);
   EXPECT_NEAR(ra - 1500, 1500 - rb, 1e-6);  // two new players: equal and opposite
 }
 
 TEST_F(RatingsTest, AGuestSeatLeavesTheGameUnratedAndBadOptionsAreRefused) {
   const json a = player("Ana");
-  const json st = play({{"target", "1"}}, {"human", "bot:casual", "human", "bot:casual"}, {a, nullptr, nullptr, nullptr});
+  const json st =
+      play({{"target", "1"}}, {"human", "bot:casual", "human", "bot:casual"}, {a, nullptr, nullptr, nullptr});
   EXPECT_TRUE(get(port_, "/api/players/" + a["id"].get<std::string>()).j["ratings"].empty());
   bool told = false;
   for (const auto& n : st["notices"]) told |= n["text"].get<std::string>().find("not rated") != std::string::npos;
   EXPECT_TRUE(told) << st["notices"];
-  EXPECT_EQ(post(port_, "/api/tables", json{{"game", "latin"}, {"seats", {"human", "bot:casual", "bot:casual", "bot:casual"}}, {"rated", "yes"}}).status, 400);
-  EXPECT_EQ(post(port_, "/api/tables", json{{"game", "latin"}, {"seats", {"human", "bot:casual", "bot:casual", "bot:casual"}}, {"rated", true}, {"seed", 4}}).status, 400);
+  EXPECT_EQ(
+      post(port_, "/api/tables",
+           json{{"game", "latin"}, {"seats", {"human", "bot:casual", "bot:casual", "bot:casual"}}, {"rated", "yes"}})
+          .status,
+      400);
+  EXPECT_EQ(post(port_, "/api/tables",
+                 json{{"game", "latin"},
+                      {"seats", {"human", "bot:casual", "bot:casual", "bot:casual"}},
+                      {"rated", true},
+                      {"seed", 4}})
+                .status,
+            400);
   EXPECT_EQ(get(port_, "/api/leaderboard?game=chess").status, 400);
   EXPECT_EQ(get(port_, "/api/leaderboard").status, 400);
 }

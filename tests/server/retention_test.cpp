@@ -67,7 +67,9 @@ class Retention : public ::testing::Test {
     db_.reset();
   }
   json bots_table() {
-    return hub_->create({{"game", "latin"}, {"seats", {"bot:casual", "bot:beginner", "bot:casual", "bot:beginner"}}, {"bot_delay_ms", 0}});
+    return hub_->create({{"game", "latin"},
+                         {"seats", {"bot:casual", "bot:beginner", "bot:casual", "bot:beginner"}},
+                         {"bot_delay_ms", 0}});
   }
   bool over(const json& t) { return hub_->get(t["id"], t["spectate"])["status"] == "over"; }
   std::pair<int, json> route(const std::string& method, const std::string& target, const std::string& body = "") {
@@ -113,10 +115,12 @@ TEST_F(Retention, FinishedTablesLeaveMemoryAndLoadOnDemand) {
 
 TEST_F(Retention, TablesNobodyJoinedExpireFromMemoryAndTheDatabase) {
   start();
-  const json t = hub_->create({{"game", "latin"}, {"seats", {"human", "bot:casual", "bot:casual", "bot:casual"}}, {"expire_s", 1}});
+  const json t = hub_->create(
+      {{"game", "latin"}, {"seats", {"human", "bot:casual", "bot:casual", "bot:casual"}}, {"expire_s", 1}});
   const json keep = hub_->create({{"game", "latin"}, {"seats", {"human", "bot:casual", "bot:casual", "bot:casual"}}});
   EXPECT_EQ(hub_->health()["tables"], 2);
-  auto [status, err] = route("POST", "/api/tables", R"({"game": "latin", "seats": ["human", "human", "human", "human"], "expire_s": 0})");
+  auto [status, err] = route("POST", "/api/tables",
+                             R"({"game": "latin", "seats": ["human", "human", "human", "human"], "expire_s": 0})");
   EXPECT_EQ(status, 400) << err.dump();
   ASSERT_TRUE(eventually([&] { return hub_->health()["tables"] == 1; }, 30s)) << "the unjoined table did not expire";
   EXPECT_THROW(hub_->get(t["id"], t["tokens"]["0"]), server::ApiError);
@@ -129,12 +133,14 @@ TEST_F(Retention, TablesNobodyJoinedExpireFromMemoryAndTheDatabase) {
 TEST_F(Retention, ADropTimerIsReleasedWhenThePlayerReturns) {
   start([](server::HubConfig& c) { c.finished_cache = 0; });
   const size_t base = server::Table::alive();
-  const json t = hub_->create({{"game", "latin"}, {"seats", {"human", "bot:casual", "bot:casual", "bot:casual"}},
-                               {"bot_delay_ms", 0}, {"drop_delay_ms", 3600000}});
+  const json t = hub_->create({{"game", "latin"},
+                               {"seats", {"human", "bot:casual", "bot:casual", "bot:casual"}},
+                               {"bot_delay_ms", 0},
+                               {"drop_delay_ms", 3600000}});
   const std::string id = t["id"], tok = t["tokens"]["0"];
   auto sub = std::make_shared<Null>();
   int seat = hub_->subscribe(id, tok, std::nullopt, sub);
-  hub_->unsubscribe(id, seat, sub.get());  // an hour's timer holds the table ...
+  hub_->unsubscribe(id, seat, sub.get());              // an hour's timer holds the table ...
   seat = hub_->subscribe(id, tok, std::nullopt, sub);  // ... until the player is back
   // Play the game out as the person.
   ASSERT_TRUE(eventually([&] {
@@ -150,8 +156,10 @@ TEST_F(Retention, ADropTimerIsReleasedWhenThePlayerReturns) {
 
 TEST_F(Retention, AReplayAnswerIsOnePage) {
   start();
-  const json t = hub_->create({{"game", "latin"}, {"options", {{"target", "300"}}},
-                               {"seats", {"bot:beginner", "bot:beginner", "bot:beginner", "bot:beginner"}}, {"bot_delay_ms", 0}});
+  const json t = hub_->create({{"game", "latin"},
+                               {"options", {{"target", "300"}}},
+                               {"seats", {"bot:beginner", "bot:beginner", "bot:beginner", "bot:beginner"}},
+                               {"bot_delay_ms", 0}});
   ASSERT_TRUE(eventually([&] { return over(t); }));
   const std::string id = t["id"];
   auto [status, first] = route("GET", fmt::format("/api/tables/{}/replay", id));

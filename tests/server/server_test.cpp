@@ -192,8 +192,10 @@ std::set<std::string> forbidden(const json& full, int viewer) {
   const json& seats = full.contains("players") && full["players"].is_array() ? full["players"] : full["hands"];
   for (const auto& h : seats) {
     const int k = h["seat"];
-    if (k == viewer) strings_of(h["tiles"], known);
-    else strings_of(h["tiles"], hidden);
+    if (k == viewer)
+      strings_of(h["tiles"], known);
+    else
+      strings_of(h["tiles"], hidden);
     if (h.contains("known_tiles")) strings_of(h["known_tiles"], known);
     if (h.contains("discards")) strings_of(h["discards"], known);
   }
@@ -208,7 +210,8 @@ std::set<std::string> forbidden(const json& full, int viewer) {
 // game's rules once a hand is over (hand results, what a seat is known not
 // to hold, the dealer draw).
 void scan(const json& j, const std::set<std::string>& bad, const std::string& path, std::vector<std::string>& leaks) {
-  static const std::set<std::string> skip = {"known_not_holding", "last_hand", "last_round", "first_dealer_draw", "notices", "must_lead"};
+  static const std::set<std::string> skip = {"known_not_holding", "last_hand", "last_round",
+                                             "first_dealer_draw", "notices",   "must_lead"};
   if (j.is_object()) {
     for (const auto& [k, v] : j.items())
       if (!skip.count(k) && !(path.empty() && k == "move"))  // "move": the reader's own move, echoed
@@ -251,7 +254,8 @@ TEST_P(Secrecy, NoMessageShowsATileItsReaderMayNotKnow) {
     json v1 = view(id, tok1);
     http_msgs.push_back(v1);
     if (v1["to_act"] == true) {
-      Reply r = post(port_, fmt::format("/api/tables/{}/moves", id), {{"token", tok1}, {"move", v1["legal"][rng() % v1["legal"].size()]}});
+      Reply r = post(port_, fmt::format("/api/tables/{}/moves", id),
+                     {{"token", tok1}, {"move", v1["legal"][rng() % v1["legal"].size()]}});
       if (r.status == 200) http_msgs.push_back(r.j);
     }
     if (v1["status"] == "over") over = true;
@@ -422,11 +426,13 @@ TEST_F(ServerTest, DroppedPlayerIsReplacedByABotAndTakesTheSeatBack) {
   bool over = false;
   while (!over && std::chrono::steady_clock::now() < end) {
     json s = view(id, tok);
-    if (s["status"] == "over") over = true;
+    if (s["status"] == "over")
+      over = true;
     else if (s["to_act"] == true) {
       EXPECT_EQ(s["seats"][0]["autopilot"], false);
       c.send(json{{"type", "move"}, {"move", s["legal"][0]}}.dump());
-      json ack = c.wait_for([](const json& j) { return j.value("type", "") == "ack" || j.value("type", "") == "error"; });
+      json ack =
+          c.wait_for([](const json& j) { return j.value("type", "") == "ack" || j.value("type", "") == "error"; });
       ASSERT_FALSE(ack.is_null());
       ASSERT_EQ(ack["type"], "ack") << ack.dump();
     } else {
@@ -450,8 +456,8 @@ Child spawn_server(const std::string& db) {
   if (pid == 0) {
     dup2(fds[1], 1);
     close(fds[0]);
-    execl(BONEYARD_EXE, BONEYARD_EXE, "serve", "--port", "0", "--db", db.c_str(), "--threads", "2", "--bot-threads", "2",
-          static_cast<char*>(nullptr));
+    execl(BONEYARD_EXE, BONEYARD_EXE, "serve", "--port", "0", "--db", db.c_str(), "--threads", "2", "--bot-threads",
+          "2", static_cast<char*>(nullptr));
     _exit(127);
   }
   close(fds[1]);
@@ -487,7 +493,9 @@ TEST_F(ServerTest, KilledServerComesBackWithEveryTableAsItWas) {
     auto seats = one_human(g);
     json t = create(g, seats, {{"drop_delay_ms", 600000}});
     tables.push_back({t["id"], t["tokens"]["0"], nullptr});
-    ASSERT_EQ(post(port_, fmt::format("/api/tables/{}/join", t["id"].get<std::string>()), {{"token", t["tokens"]["0"]}}).status, 200);
+    ASSERT_EQ(post(port_, fmt::format("/api/tables/{}/join", t["id"].get<std::string>()), {{"token", t["tokens"]["0"]}})
+                  .status,
+              200);
   }
   // A table of bots, still playing when the server dies.
   json bots = create("latin", {"bot:casual", "bot:beginner", "bot:casual", "bot:beginner"}, {{"bot_delay_ms", 20}});
@@ -561,9 +569,14 @@ TEST_F(ServerTest, BadRequestsGetClearErrors) {
   EXPECT_EQ(request(port_, http::verb::post, "/api/tables", "{not json").status, 400);
   EXPECT_EQ(request(port_, http::verb::post, "/api/tables", "[1,2]").status, 400);
   EXPECT_EQ(post(port_, "/api/tables", {{"game", "chess"}, {"seats", {"human"}}}).status, 400);
-  EXPECT_EQ(post(port_, "/api/tables", {{"game", "latin"}, {"seats", {"human", "bot:god", "human", "human"}}}).status, 400);
+  EXPECT_EQ(post(port_, "/api/tables", {{"game", "latin"}, {"seats", {"human", "bot:god", "human", "human"}}}).status,
+            400);
   EXPECT_EQ(post(port_, "/api/tables", {{"game", "latin"}, {"seats", {"human"}}}).status, 400);
-  EXPECT_EQ(post(port_, "/api/tables", {{"game", "latin"}, {"options", {{"target", "banana"}}}, {"seats", {"human", "human", "human", "human"}}}).status, 400);
+  EXPECT_EQ(
+      post(port_, "/api/tables",
+           {{"game", "latin"}, {"options", {{"target", "banana"}}}, {"seats", {"human", "human", "human", "human"}}})
+          .status,
+      400);
   EXPECT_EQ(get(port_, "/api/tables/x?token=%zz").status, 400);
   // Body too large.
   Reply big = request(port_, http::verb::post, "/api/tables", std::string(2000000, ' '));
@@ -573,10 +586,13 @@ TEST_F(ServerTest, BadRequestsGetClearErrors) {
   const std::string id = t["id"], a = t["tokens"]["0"], b = t["tokens"]["2"];
   EXPECT_EQ(get(port_, fmt::format("/api/tables/{}", id)).status, 401);
   EXPECT_EQ(get(port_, fmt::format("/api/tables/{}?token=wrong", id)).status, 403);
-  EXPECT_EQ(post(port_, fmt::format("/api/tables/{}/moves", id), {{"token", t["spectate"]}, {"move", "pass"}}).status, 403);
+  EXPECT_EQ(post(port_, fmt::format("/api/tables/{}/moves", id), {{"token", t["spectate"]}, {"move", "pass"}}).status,
+            403);
   EXPECT_EQ(post(port_, fmt::format("/api/tables/{}/moves", id), {{"token", a}}).status, 400);
   EXPECT_EQ(post(port_, fmt::format("/api/tables/{}/join", id), {{"token", a}, {"entropy", "caf\u00e9"}}).status, 400);
-  EXPECT_EQ(post(port_, fmt::format("/api/tables/{}/join", id), {{"token", a}, {"entropy", std::string(300, 'x')}}).status, 400);
+  EXPECT_EQ(
+      post(port_, fmt::format("/api/tables/{}/join", id), {{"token", a}, {"entropy", std::string(300, 'x')}}).status,
+      400);
   ASSERT_EQ(post(port_, fmt::format("/api/tables/{}/join", id), {{"token", a}}).status, 200);
   ASSERT_EQ(post(port_, fmt::format("/api/tables/{}/join", id), {{"token", b}}).status, 200);
   json v;
@@ -596,10 +612,13 @@ TEST_F(ServerTest, BadRequestsGetClearErrors) {
   }
   // Malformed HTTP gets a 400 and a closed connection; the server goes on.
   EXPECT_NE(raw_exchange(port_, "GARBAGE\r\n\r\n").find("400"), std::string::npos);
-  EXPECT_NE(raw_exchange(port_, "GET / HTTP/1.1\r\nHost: x\r\nContent-Length: zz\r\n\r\n").find("400"), std::string::npos);
+  EXPECT_NE(raw_exchange(port_, "GET / HTTP/1.1\r\nHost: x\r\nContent-Length: zz\r\n\r\n").find("400"),
+            std::string::npos);
   raw_exchange(port_, std::string("\x00\xff\x01\x02", 4));
   raw_exchange(port_, "GET /api/health HTTP/1.1\r\n");  // cut off
-  EXPECT_NE(raw_exchange(port_, "GET /api/health HTTP/1.1\r\nHost: x\r\nX: " + std::string(40000, 'a') + "\r\n\r\n").find("431"), std::string::npos);
+  EXPECT_NE(raw_exchange(port_, "GET /api/health HTTP/1.1\r\nHost: x\r\nX: " + std::string(40000, 'a') + "\r\n\r\n")
+                .find("431"),
+            std::string::npos);
   EXPECT_EQ(get(port_, "/api/health").status, 200);
 }
 
@@ -645,7 +664,8 @@ TEST_F(ServerTest, BadWebSocketInputGetsErrorsOrIsClosed) {
     WsClient c(port_, fmt::format("/ws?table={}&token={}", id, tok));
     c.start_reading();
     ASSERT_FALSE(c.wait_for([](const json& j) { return j.value("type", "") == "state"; }).is_null());
-    for (const char* m : {"{oops", "[]", "{\"type\":\"dance\"}", "{\"type\":\"move\"}", "{\"type\":\"move\",\"move\":\"9-9\"}"}) {
+    for (const char* m :
+         {"{oops", "[]", "{\"type\":\"dance\"}", "{\"type\":\"move\"}", "{\"type\":\"move\",\"move\":\"9-9\"}"}) {
       c.send(m);
       json e = c.wait_for([](const json& j) { return j.value("type", "") == "error"; });
       ASSERT_FALSE(e.is_null()) << m;
@@ -678,11 +698,13 @@ TEST_F(ServerTest, WebSocketFloodIsRateLimitedThenClosed) {
     c.ws_burst = 5;
   });
   json t = create("latin", {"human", "bot:casual", "bot:casual", "bot:casual"});
-  WsClient c(port_, fmt::format("/ws?table={}&token={}", t["id"].get<std::string>(), t["tokens"]["0"].get<std::string>()));
+  WsClient c(port_,
+             fmt::format("/ws?table={}&token={}", t["id"].get<std::string>(), t["tokens"]["0"].get<std::string>()));
   c.start_reading();
   for (int i = 0; i < 200; ++i) c.send("{\"type\":\"ping\"}");
   EXPECT_FALSE(c.wait_for([](const json& j) {
-                  return j.value("type", "") == "error" && j["error"].get<std::string>().find("too many") != std::string::npos;
+                  return j.value("type", "") == "error" &&
+                         j["error"].get<std::string>().find("too many") != std::string::npos;
                 }).is_null());
   EXPECT_TRUE(c.wait_closed(30));  // a long flood is closed
   EXPECT_EQ(get(port_, "/api/health").status, 200);
@@ -699,7 +721,8 @@ TEST_F(ServerTest, AClientThatNeverReadsIsDisconnected) {
   // machine, and then nothing piles up).
   json b = create("latin", {"bot:beginner", "bot:beginner", "bot:beginner", "bot:beginner"},
                   {{"bot_delay_ms", 1}, {"options", {{"target", "1000"}}}});
-  WsClient slow(port_, fmt::format("/ws?table={}&token={}", b["id"].get<std::string>(), b["spectate"].get<std::string>()), 1024);
+  WsClient slow(
+      port_, fmt::format("/ws?table={}&token={}", b["id"].get<std::string>(), b["spectate"].get<std::string>()), 1024);
   json v;
   for (int i = 0; i < 30000; ++i) {
     v = view(b["id"], b["spectate"]);
@@ -748,8 +771,8 @@ TEST_F(ServerTest, DeeplyNestedJsonIsRefusedEverywhereAndTheServerLives) {
   // 80,000 levels (160 KB, under the body limit) in the seats, in an option
   // value and as the whole body: a clear 400, not a stack overflow.
   const std::string deep = deep_json(80000);
-  for (const std::string& body :
-       {R"({"game":"latin","seats":)" + deep + "}", R"({"game":"latin","options":{"target":)" + deep + R"(},"seats":[]})", deep}) {
+  for (const std::string& body : {R"({"game":"latin","seats":)" + deep + "}",
+                                  R"({"game":"latin","options":{"target":)" + deep + R"(},"seats":[]})", deep}) {
     Reply r = request(port_, http::verb::post, "/api/tables", body);
     EXPECT_EQ(r.status, 400);
     EXPECT_NE(r.j.value("error", "").find("nested more than 64 levels"), std::string::npos) << r.body.substr(0, 200);
@@ -761,7 +784,9 @@ TEST_F(ServerTest, DeeplyNestedJsonIsRefusedEverywhereAndTheServerLives) {
   // A move body and a WebSocket message.
   json t = create("latin", {"human", "bot:casual", "bot:casual", "bot:casual"});
   const std::string id = t["id"], tok = t["tokens"]["0"];
-  EXPECT_EQ(request(port_, http::verb::post, fmt::format("/api/tables/{}/moves", id), R"({"token":)" + deep + "}").status, 400);
+  EXPECT_EQ(
+      request(port_, http::verb::post, fmt::format("/api/tables/{}/moves", id), R"({"token":)" + deep + "}").status,
+      400);
   WsClient c(port_, fmt::format("/ws?table={}&token={}", id, tok));
   c.start_reading();
   ASSERT_FALSE(c.wait_for([](const json& j) { return j.value("type", "") == "state"; }).is_null());
@@ -776,7 +801,8 @@ TEST_F(ServerTest, AHugeChunkedTrailerClosesThatConnectionOnly) {
   start();
   for (const char* path : {"/api/tables", "/api/health", "/"}) {
     const std::string req = fmt::format(
-        "POST {} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{{}}\r\n0\r\n"
+        "POST {} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: "
+        "chunked\r\n\r\n2\r\n{{}}\r\n0\r\n"
         "X-Trailer: {}\r\n\r\n",
         path, std::string(70000, 'a'));
     const std::string out = raw_exchange(port_, req);
@@ -786,8 +812,9 @@ TEST_F(ServerTest, AHugeChunkedTrailerClosesThatConnectionOnly) {
   // Many small trailer fields adding up past the header limit, too.
   std::string many;
   for (int i = 0; i < 3000; ++i) many += fmt::format("X-{}: {}\r\n", i, std::string(20, 'b'));
-  const std::string out = raw_exchange(
-      port_, "POST /api/tables HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n" + many + "\r\n");
+  const std::string out =
+      raw_exchange(port_, "POST /api/tables HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n" +
+                              many + "\r\n");
   EXPECT_EQ(status_of(out), 431);
   EXPECT_EQ(get(port_, "/api/health").status, 200);
 }
@@ -798,8 +825,9 @@ TEST_F(ServerTest, CostlyRequestsAreLimitedPerAddressWithRetryAfter) {
     c.limits.think = {0.01, 2};
   });
   for (int i = 0; i < 3; ++i) create("latin", {"bot:casual", "bot:casual", "bot:casual", "bot:casual"});
-  const std::string raw = raw_exchange(
-      port_, "POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
+  const std::string raw = raw_exchange(port_,
+                                       "POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                                       "application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
   EXPECT_EQ(status_of(raw), 429) << raw;
   std::smatch m;
   ASSERT_TRUE(std::regex_search(raw, m, std::regex("Retry-After: (\\d+)"))) << raw;
@@ -878,7 +906,8 @@ TEST_F(ServerTest, AWebSocketThatHoldsNoSeatIsClosed) {
 TEST_F(ServerTest, WebSocketsFromOtherSitesAndNonJsonPostsAreRefused) {
   start([](ServerConfig& c) { c.allow_origins = {"https://play.example.org"}; });
   json t = create("latin", {"human", "bot:casual", "bot:casual", "bot:casual"});
-  const std::string target = fmt::format("/ws?table={}&token={}", t["id"].get<std::string>(), t["tokens"]["0"].get<std::string>());
+  const std::string target =
+      fmt::format("/ws?table={}&token={}", t["id"].get<std::string>(), t["tokens"]["0"].get<std::string>());
   EXPECT_THROW(WsClient(port_, target, 0, "https://evil.example"), std::exception);
   EXPECT_THROW(WsClient(port_, target, 0, "null"), std::exception);
   for (const std::string origin : {"http://127.0.0.1", "https://play.example.org", ""}) {
@@ -893,8 +922,9 @@ TEST_F(ServerTest, WebSocketsFromOtherSitesAndNonJsonPostsAreRefused) {
     const std::string out = raw_exchange(port_, head + "\r\n{}");
     EXPECT_EQ(status_of(out), 415) << ct;
   }
-  EXPECT_EQ(status_of(raw_exchange(port_, "POST /api/tables HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: "
-                                          "Application/JSON; charset=utf-8\r\nContent-Length: 2\r\n\r\n{}")),
+  EXPECT_EQ(status_of(raw_exchange(port_,
+                                   "POST /api/tables HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: "
+                                   "Application/JSON; charset=utf-8\r\nContent-Length: 2\r\n\r\n{}")),
             400);  // JSON, read (and refused for what it says)
 }
 
@@ -904,15 +934,18 @@ TEST_F(ServerTest, EveryResponseCarriesTheSecurityHeadersAndHeadWorks) {
   std::ofstream(www / "index.html") << "<h1>boneyard</h1>";
   start([&](ServerConfig& c) { c.static_dir = www.string(); });
   for (const char* path : {"/", "/api/health", "/api/nothing"}) {
-    const std::string out = raw_exchange(port_, fmt::format("GET {} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", path));
+    const std::string out =
+        raw_exchange(port_, fmt::format("GET {} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", path));
     EXPECT_NE(out.find("X-Content-Type-Options: nosniff"), std::string::npos) << path;
     EXPECT_NE(out.find("Referrer-Policy: no-referrer"), std::string::npos) << path;
     EXPECT_NE(out.find("Content-Security-Policy: default-src 'self'; script-src 'self'"), std::string::npos) << path;
   }
   // HEAD: GET's status and length, no body.
   for (const char* path : {"/api/health", "/"}) {
-    const std::string getr = raw_exchange(port_, fmt::format("GET {} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", path));
-    const std::string head = raw_exchange(port_, fmt::format("HEAD {} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", path));
+    const std::string getr =
+        raw_exchange(port_, fmt::format("GET {} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", path));
+    const std::string head =
+        raw_exchange(port_, fmt::format("HEAD {} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", path));
     EXPECT_EQ(status_of(head), 200) << head;
     std::smatch a, b;
     ASSERT_TRUE(std::regex_search(getr, a, std::regex("Content-Length: (\\d+)")));
@@ -947,7 +980,9 @@ TEST_F(ServerTest, ASeededTableIsMarkedNotProvablyFair) {
   json seeded = create("latin", {"bot:casual", "bot:casual", "bot:casual", "bot:casual"}, {{"seed", 7}});
   json real = create("latin", {"bot:casual", "bot:casual", "bot:casual", "bot:casual"});
   for (int i = 0; i < 3000; ++i) {
-    if (view(seeded["id"], seeded["spectate"])["status"] == "over" && view(real["id"], real["spectate"])["status"] == "over") break;
+    if (view(seeded["id"], seeded["spectate"])["status"] == "over" &&
+        view(real["id"], real["spectate"])["status"] == "over")
+      break;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   EXPECT_EQ(view(seeded["id"], seeded["spectate"])["provably_fair"], false);

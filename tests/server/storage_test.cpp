@@ -2,6 +2,8 @@
 // database (two real processes), failures that are loud and heal without a
 // restart (a read-only database file), group commit, and what a crash keeps
 // (every broadcast version survives SIGKILL).
+#include "server/storage.h"
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -17,7 +19,6 @@
 #include "client.h"
 #include "core/game.h"
 #include "server/net.h"
-#include "server/storage.h"
 #include "server/tables.h"
 
 namespace boneyard::test {
@@ -47,8 +48,8 @@ Proc spawn_serve(const std::string& db, const std::string& err_file, bool as_nob
     if (as_nobody && getuid() == 0) {
       if (setgid(65534) != 0 || setuid(65534) != 0) _exit(126);
     }
-    execl(BONEYARD_EXE, BONEYARD_EXE, "serve", "--port", "0", "--db", db.c_str(), "--threads", "2", "--bot-threads", "2",
-          "--static", "none", static_cast<char*>(nullptr));
+    execl(BONEYARD_EXE, BONEYARD_EXE, "serve", "--port", "0", "--db", db.c_str(), "--threads", "2", "--bot-threads",
+          "2", "--static", "none", static_cast<char*>(nullptr));
     _exit(127);
   }
   close(fds[1]);
@@ -127,7 +128,7 @@ TEST_F(StorageTest, TheLockIsHeldForTheProcesssLifeAndFreedByItsDeath) {
   a_ = spawn_serve(db, (dir_ / "a.err").string());
   ASSERT_GT(a_.port, 0);
   EXPECT_THROW(server::Storage(db, false), Error);  // this process, the same file: refused too
-  stop(a_, SIGKILL);  // no clean shutdown: the kernel frees the lock
+  stop(a_, SIGKILL);                                // no clean shutdown: the kernel frees the lock
   EXPECT_NO_THROW(server::Storage(db, false));
 }
 
@@ -136,7 +137,9 @@ TEST_F(StorageTest, TheLockIsHeldForTheProcesssLifeAndFreedByItsDeath) {
 // A table of one person (seat 0) and casual bots, joined, with seat 0 to act.
 json person_table(unsigned short port) {
   Reply r = post(port, "/api/tables",
-                 {{"game", "latin"}, {"seats", {"human", "bot:casual", "bot:casual", "bot:casual"}}, {"bot_delay_ms", 0},
+                 {{"game", "latin"},
+                  {"seats", {"human", "bot:casual", "bot:casual", "bot:casual"}},
+                  {"bot_delay_ms", 0},
                   {"drop_delay_ms", 600000}});
   EXPECT_EQ(r.status, 201) << r.body;
   const std::string id = r.j["id"], tok = r.j["tokens"]["0"];
@@ -158,7 +161,9 @@ TEST_F(StorageTest, AReadOnlyDatabaseIsReportedRefusesMovesAndHealsWithoutAResta
   ASSERT_TRUE(eventually([&] { return state(a_.port, pid, ptok)["to_act"] == true; }));
   // Bots only, slow enough to be mid-game when the server stops.
   Reply bots = post(a_.port, "/api/tables",
-                    {{"game", "latin"}, {"seats", {"bot:casual", "bot:beginner", "bot:casual", "bot:beginner"}}, {"bot_delay_ms", 30}});
+                    {{"game", "latin"},
+                     {"seats", {"bot:casual", "bot:beginner", "bot:casual", "bot:beginner"}},
+                     {"bot_delay_ms", 30}});
   ASSERT_EQ(bots.status, 201);
   const std::string bid = bots.j["id"], bspec = bots.j["spectate"];
   ASSERT_TRUE(eventually([&] { return state(a_.port, bid, bspec)["version"].get<int>() > 5; }));
@@ -180,7 +185,8 @@ TEST_F(StorageTest, AReadOnlyDatabaseIsReportedRefusesMovesAndHealsWithoutAResta
   for (const char* k : {"version", "view", "legal", "to_act", "scores"}) EXPECT_EQ(after[k], before[k]) << k;
   // A table whose creation cannot be stored does not exist.
   const int tables = get(a_.port, "/api/health").j["tables"];
-  Reply made = post(a_.port, "/api/tables", {{"game", "latin"}, {"seats", {"bot:casual", "bot:casual", "bot:casual", "bot:casual"}}});
+  Reply made = post(a_.port, "/api/tables",
+                    {{"game", "latin"}, {"seats", {"bot:casual", "bot:casual", "bot:casual", "bot:casual"}}});
   EXPECT_EQ(made.status, 503) << made.body;
   EXPECT_EQ(get(a_.port, "/api/health").j["tables"], tables);
   // The bots cannot go on either (nothing of theirs would be stored).
@@ -191,7 +197,8 @@ TEST_F(StorageTest, AReadOnlyDatabaseIsReportedRefusesMovesAndHealsWithoutAResta
   // Writable again: healthy within seconds, every table goes on.
   fs::permissions(db, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::group_write |
                           fs::perms::others_read | fs::perms::others_write);
-  EXPECT_TRUE(eventually([&] { return get(a_.port, "/api/health").j["ok"] == true; })) << get(a_.port, "/api/health").body;
+  EXPECT_TRUE(eventually([&] { return get(a_.port, "/api/health").j["ok"] == true; }))
+      << get(a_.port, "/api/health").body;
   mv = post(a_.port, fmt::format("/api/tables/{}/moves", pid), {{"token", ptok}, {"move", before["legal"][0]}});
   EXPECT_EQ(mv.status, 200) << mv.body;
   EXPECT_TRUE(eventually([&] { return state(a_.port, bid, bspec)["status"] == "over"; }))
@@ -267,8 +274,11 @@ TEST_F(StorageTest, MovesOfManyTablesAreCommittedInGroupsAndEachVersionIsBuiltOn
   std::vector<json> tables;
   std::vector<std::shared_ptr<Counter>> watchers;
   for (int i = 0; i < 40; ++i) {
-    json t = hub->create({{"game", "latin"}, {"seats", {"human", "bot:beginner", "bot:beginner", "bot:beginner"}}, {"bot_delay_ms", 0},
-                          {"drop_delay_ms", 0}, {"takeover_level", "beginner"}});
+    json t = hub->create({{"game", "latin"},
+                          {"seats", {"human", "bot:beginner", "bot:beginner", "bot:beginner"}},
+                          {"bot_delay_ms", 0},
+                          {"drop_delay_ms", 0},
+                          {"takeover_level", "beginner"}});
     // Three spectators on each table.
     for (int k = 0; k < 3; ++k) {
       auto c = std::make_shared<Counter>();
@@ -321,11 +331,14 @@ TEST_F(StorageTest, EveryBroadcastVersionSurvivesSigkill) {
   std::vector<W> ws;
   for (int i = 0; i < 6; ++i) {
     Reply r = post(a_.port, "/api/tables",
-                   {{"game", "latin"}, {"seats", {"bot:beginner", "bot:casual", "bot:beginner", "bot:casual"}}, {"bot_delay_ms", 1}});
+                   {{"game", "latin"},
+                    {"seats", {"bot:beginner", "bot:casual", "bot:beginner", "bot:casual"}},
+                    {"bot_delay_ms", 1}});
     ASSERT_EQ(r.status, 201);
     W w;
     w.id = r.j["id"];
-    w.ws = std::make_unique<WsClient>(a_.port, fmt::format("/ws?table={}&token={}", w.id, r.j["spectate"].get<std::string>()));
+    w.ws = std::make_unique<WsClient>(a_.port,
+                                      fmt::format("/ws?table={}&token={}", w.id, r.j["spectate"].get<std::string>()));
     w.ws->start_reading();
     ws.push_back(std::move(w));
   }
@@ -341,7 +354,8 @@ TEST_F(StorageTest, EveryBroadcastVersionSurvivesSigkill) {
   server::Storage store(db, false);
   for (auto& w : ws) {
     EXPECT_GT(w.seen, 0);
-    EXPECT_GE(static_cast<int64_t>(store.load_events(w.id).size()), w.seen) << "table " << w.id << " broadcast a version it had not stored";
+    EXPECT_GE(static_cast<int64_t>(store.load_events(w.id).size()), w.seen)
+        << "table " << w.id << " broadcast a version it had not stored";
   }
 }
 

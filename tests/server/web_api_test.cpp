@@ -8,10 +8,10 @@
 #include <set>
 
 #include "core/game.h"
+#include "routes_world.h"
 #include "server/http_routes.h"
 #include "server/storage.h"
 #include "server/tables.h"
-#include "routes_world.h"
 
 namespace boneyard {
 namespace {
@@ -21,7 +21,8 @@ using nlohmann::json;
 struct World : test::RoutesWorld {
   // A table of four people, all joined; returns the create answer.
   json table(const std::string& game, const json& options, uint64_t seed) {
-    const json t = hub->create({{"game", game}, {"options", options}, {"seats", {"human", "human", "human", "human"}}, {"seed", seed}});
+    const json t = hub->create(
+        {{"game", game}, {"options", options}, {"seats", {"human", "human", "human", "human"}}, {"seed", seed}});
     for (int k = 0; k < 4; ++k) hub->join(t["id"], t["tokens"][std::to_string(k)], std::nullopt);
     return t;
   }

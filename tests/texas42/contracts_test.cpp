@@ -150,7 +150,7 @@ TEST(Texas42Sevens, ClosestToSevenWinsTiesToTheEarlierAndNoFollowing) {
   act(s, "5-2");
   act(s, "4-3");
   act(s, "6-1");
-  EXPECT_EQ(s.trick_won_by(0), 1);  // 5-2 first at 7 pips
+  EXPECT_EQ(s.trick_won_by(0), 1);   // 5-2 first at 7 pips
   EXPECT_EQ(s.hands_finished(), 1);  // the defenders took a trick: set
   EXPECT_FALSE(s.last_result().made);
   EXPECT_EQ(s.last_result().gained[1], 1);

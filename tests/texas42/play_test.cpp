@@ -74,7 +74,8 @@ TEST(Texas42Text, TricksFaceDownHideTurnedTricks) {
   for (int i = 0; i < 4; ++i) act(s, legal(s)[0]);
   EXPECT_EQ(s.view(1)["tricks"][0].count("tiles"), 0u);
   EXPECT_EQ(s.view(-1)["tricks"][0]["tiles"].size(), 4u);
-  EXPECT_EQ(s.view(1)["points_taken"][0].get<int>() + s.view(1)["points_taken"][1].get<int>(), s.points_taken(0) + s.points_taken(1));
+  EXPECT_EQ(s.view(1)["points_taken"][0].get<int>() + s.view(1)["points_taken"][1].get<int>(),
+            s.points_taken(0) + s.points_taken(1));
 }
 
 TEST(Texas42Options, BadOptionsAreErrors) {
@@ -126,7 +127,9 @@ TEST(Texas42Observation, HidesOtherHandsAndSamplesConsistently) {
 
 namespace {
 // An independent reading of the spec's follow and winner rules.
-bool ref_trump(int trump, Tile t) { return trump <= 6 ? t.shows(trump) : trump == kDoublesTrump ? t.is_double() : false; }
+bool ref_trump(int trump, Tile t) {
+  return trump <= 6 ? t.shows(trump) : trump == kDoublesTrump ? t.is_double() : false;
+}
 int ref_led(int trump, Tile t) {
   if (ref_trump(trump, t)) return 8;
   if (trump == kNello && t.is_double()) return 7;
@@ -153,7 +156,8 @@ int ref_winner(int trump, const Tile* t, int n) {
     }
     const int led = ref_led(trump, t[0]);
     const bool ti = ref_trump(trump, t[i]), tb = ref_trump(trump, t[best]);
-    if (ti && !tb) best = i;
+    if (ti && !tb)
+      best = i;
     else if (ti && tb) {
       if (ref_rank(trump, 8, t[i]) > ref_rank(trump, 8, t[best])) best = i;
     } else if (!ti && !tb && ref_in(trump, led, t[i]) && ref_rank(trump, led, t[i]) > ref_rank(trump, led, t[best])) {
@@ -240,13 +244,19 @@ TEST(Texas42Property, RandomHandsKeepEveryRule) {
         for (uint32_t x = dealt[State::partner(h.declarer)]; x; x &= x - 1)
           out_count += count_of(Tile{static_cast<uint8_t>(std::countr_zero(x))});
       }
-      if (n == kTricks) ASSERT_EQ(h.points[0] + h.points[1], 42 - out_count);
-      else ASSERT_TRUE(rules.stops_early());
+      if (n == kTricks)
+        ASSERT_EQ(h.points[0] + h.points[1], 42 - out_count);
+      else
+        ASSERT_TRUE(rules.stops_early());
       // Made or set, by the contract.
-      if (h.trump == kNello) ASSERT_EQ(h.made, h.tricks[bidders] == 0);
-      else if (h.bid >= 42) ASSERT_EQ(h.made, h.tricks[1 - bidders] == 0);
-      else ASSERT_EQ(h.made, h.points[bidders] >= h.bid);
-      if (h.trump == kNello || h.bid_kind == BidKind::Plunge || h.bid_kind == BidKind::Splash || h.trump == kSevens) ++special;
+      if (h.trump == kNello)
+        ASSERT_EQ(h.made, h.tricks[bidders] == 0);
+      else if (h.bid >= 42)
+        ASSERT_EQ(h.made, h.tricks[1 - bidders] == 0);
+      else
+        ASSERT_EQ(h.made, h.points[bidders] >= h.bid);
+      if (h.trump == kNello || h.bid_kind == BidKind::Plunge || h.bid_kind == BidKind::Splash || h.trump == kSevens)
+        ++special;
       // Scoring.
       const int w = h.made ? bidders : 1 - bidders;
       ASSERT_EQ(h.winner_side, w);
@@ -292,8 +302,10 @@ TEST(Texas42Adapter, RegisteredGameReplaysFromItsRecord) {
   }
   auto r = e.make({{"nello", "on"}, {"sevens", "on"}}, 12345);
   for (const auto& [seat, text] : record) {
-    if (seat < 0) r->apply_chance(text);
-    else EXPECT_EQ(r->apply(seat, text), text);
+    if (seat < 0)
+      r->apply_chance(text);
+    else
+      EXPECT_EQ(r->apply(seat, text), text);
   }
   EXPECT_TRUE(r->terminal());
   EXPECT_EQ(r->view(-1), g->view(-1));
@@ -362,7 +374,7 @@ TEST(Texas42Bots, GreedyBeatsRandom) {
       }
       s.legal_moves(a.seat, l);
       Move m = State::side_of(a.seat) == gside ? gb.choose(s.observe(a.seat), l.span())
-                                                : l[static_cast<int>(rng.below(static_cast<uint32_t>(l.size())))];
+                                               : l[static_cast<int>(rng.below(static_cast<uint32_t>(l.size())))];
       s.apply(a.seat, m);
     }
     double r[4];

@@ -14,18 +14,14 @@ std::vector<std::string> sorted(std::vector<std::string> v) {
 }
 
 // Seats 0..3 for the follow and trump tests (all 28 tiles).
-const std::vector<std::string> kSpread = {
-    "6-5 4-4 1-0 2-0 3-0 4-0 5-0",   // seat 0
-    "6-6 6-2 2-1 3-1 4-1 5-1 3-2",   // seat 1: one plain six besides 6-6
-    "1-1 2-2 3-3 5-5 0-0 4-2 5-2",   // seat 2: no six
-    "6-0 6-1 6-3 6-4 4-3 5-3 5-4"};  // seat 3
+const std::vector<std::string> kSpread = {"6-5 4-4 1-0 2-0 3-0 4-0 5-0",   // seat 0
+                                          "6-6 6-2 2-1 3-1 4-1 5-1 3-2",   // seat 1: one plain six besides 6-6
+                                          "1-1 2-2 3-3 5-5 0-0 4-2 5-2",   // seat 2: no six
+                                          "6-0 6-1 6-3 6-4 4-3 5-3 5-4"};  // seat 3
 
 // Seat 0 holds six of the sixes (spec: Scoring tests below).
-const std::vector<std::string> kSixes = {
-    "6-6 6-5 6-4 6-3 6-2 6-1 1-0",
-    "6-0 5-5 5-4 5-3 5-2 5-1 5-0",
-    "4-4 4-3 4-2 4-1 4-0 3-3 3-2",
-    "3-1 3-0 2-2 2-1 2-0 1-1 0-0"};
+const std::vector<std::string> kSixes = {"6-6 6-5 6-4 6-3 6-2 6-1 1-0", "6-0 5-5 5-4 5-3 5-2 5-1 5-0",
+                                         "4-4 4-3 4-2 4-1 4-0 3-3 3-2", "3-1 3-0 2-2 2-1 2-0 1-1 0-0"};
 // The scripted play of kSixes: team 0 takes 36 points in the first six
 // tricks (30 after five), seat 1 takes the seventh with 5-1 (6 points).
 const char* kSixesPlay[7][4] = {{"6-6", "6-0", "4-4", "0-0"}, {"6-5", "5-5", "4-3", "1-1"},
@@ -129,7 +125,7 @@ TEST(Texas42Follow, HighestTrumpWinsAndTheTrumpDoubleIsHighest) {
   for (const char* seat0 : {"4-0", "4-4"}) {
     State s = dealt(kSpread);
     contract(s, "bid:30", "trump:4", 3);  // seat 3 declares and leads
-    act(s, "6-4");                      // a trump leads trumps
+    act(s, "6-4");                        // a trump leads trumps
     EXPECT_EQ(sorted(legal(s)), sorted({"4-4", "4-0"}));
     act(s, seat0);
     EXPECT_EQ(legal(s), std::vector<std::string>{"4-1"});
@@ -163,7 +159,7 @@ TEST(Texas42Follow, DoublesTrumpsAreTheirOwnSuit) {
   EXPECT_EQ(sorted(legal(s)), sorted({"6-0", "6-1", "6-3", "6-4"}));
   act(s, "6-4");
   EXPECT_EQ(s.trick_won_by(0), 2);
-  act(s, "5-5");  // a double leads doubles
+  act(s, "5-5");                   // a double leads doubles
   EXPECT_EQ(legal(s).size(), 6u);  // seat 3 holds no double
   act(s, "5-4");
   EXPECT_EQ(legal(s), std::vector<std::string>{"4-4"});

@@ -1,6 +1,8 @@
 // The exact solver against plain minimax, its bidding and trump values, the
 // omniscient and pimc bots, the sampler's respect for shown voids, and the
 // ismcts reward.
+#include "texas42/solver.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,7 +12,6 @@
 #include "helpers.h"
 #include "texas42/bots.h"
 #include "texas42/register.h"
-#include "texas42/solver.h"
 
 using namespace t42test;
 
@@ -83,9 +84,8 @@ void expect_matches_brute(const OptionList& o, int positions, uint64_t seed0, in
       State c = s;
       c.apply(mover, l[k]);
       const double want = brute(c, mover, s.hands_finished());
-      ASSERT_NEAR(v[static_cast<size_t>(k)], want, 1e-9)
-          << "position " << i << " move " << s.move_text(l[k]) << "\n"
-          << s.render(-1);
+      ASSERT_NEAR(v[static_cast<size_t>(k)], want, 1e-9) << "position " << i << " move " << s.move_text(l[k]) << "\n"
+                                                         << s.render(-1);
     }
     // value() agrees with the best move
     EXPECT_NEAR(solver.value(s, mover), *std::max_element(v.begin(), v.end()), 1e-9);
@@ -95,9 +95,7 @@ void expect_matches_brute(const OptionList& o, int positions, uint64_t seed0, in
 
 }  // namespace
 
-TEST(Texas42Solver, MatchesPlainMinimaxInLatePositions) {
-  expect_matches_brute({}, 160, 1000, 4);
-}
+TEST(Texas42Solver, MatchesPlainMinimaxInLatePositions) { expect_matches_brute({}, 160, 1000, 4); }
 
 TEST(Texas42Solver, MatchesPlainMinimaxWhenHandsArePlayedOut) {
   expect_matches_brute({{"stop_when_decided", "off"}}, 60, 2000, 3);
