@@ -27,8 +27,18 @@ for (const f of readdirSync("src/rules").filter((f) => f.endsWith(".txt"))) {
 }
 const js = readFileSync("dist/app.js");
 const css = readFileSync("dist/style.css");
-const sizes = { js: js.length, js_gzip: gzipSync(js).length, css: css.length, css_gzip: gzipSync(css).length,
-  rules_css_gzip: gzipSync(readFileSync("dist/rules.css")).length, rules_text_gzip: rules };
+const sizes = {
+  js: js.length,
+  js_gzip: gzipSync(js).length,
+  css: css.length,
+  css_gzip: gzipSync(css).length,
+  rules_css_gzip: gzipSync(readFileSync("dist/rules.css")).length,
+  rules_text_gzip: rules,
+};
 writeFileSync("dist/sizes.json", JSON.stringify(sizes));
-console.log(`web/dist: app.js ${sizes.js} B (${sizes.js_gzip} B gzip), style.css ${sizes.css} B (${sizes.css_gzip} B gzip); ` +
-  `on demand: rules.css ${sizes.rules_css_gzip} B gzip, ${Object.entries(rules).map(([f, n]) => `rules/${f} ${n} B gzip`).join(", ")}`);
+console.log(
+  `web/dist: app.js ${sizes.js} B (${sizes.js_gzip} B gzip), style.css ${sizes.css} B (${sizes.css_gzip} B gzip); ` +
+    `on demand: rules.css ${sizes.rules_css_gzip} B gzip, ${Object.entries(rules)
+      .map(([f, n]) => `rules/${f} ${n} B gzip`)
+      .join(", ")}`,
+);

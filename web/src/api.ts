@@ -9,9 +9,21 @@ export interface GameInfo {
   catalogue: Record<string, unknown>;
   seats: number;
 }
-export interface SeatInfo { seat: number; player: string; joined: boolean; connected: boolean; autopilot: boolean; name?: string | null; player_id?: string | null }
+export interface SeatInfo {
+  seat: number;
+  player: string;
+  joined: boolean;
+  connected: boolean;
+  autopilot: boolean;
+  name?: string | null;
+  player_id?: string | null;
+}
 // A finished table's rematch: the new table and this seat's place there (docs/server.md).
-export interface Rematch { table: string; seat: number | null; token: string }
+export interface Rematch {
+  table: string;
+  seat: number | null;
+  token: string;
+}
 // deno-lint-ignore no-explicit-any
 export type View = any;
 export interface StateMsg {
@@ -38,11 +50,36 @@ export interface StateMsg {
   error?: string;
 }
 
-export interface LogEntry { n: number; hand: number; kind: "move" | "laid" | "deal" | "roll" | "chance"; seat: number | null; move: string | null }
+export interface LogEntry {
+  n: number;
+  hand: number;
+  kind: "move" | "laid" | "deal" | "roll" | "chance";
+  seat: number | null;
+  move: string | null;
+}
 
 // A finished game, step by step (docs/server.md, Replay).
-export interface ReplayStep { view: View; scores: number[]; hands_finished: number; over: boolean; chance?: boolean; text?: string; seat?: number; hand?: { text: string; how: string } }
-export interface ReplayData { game: string; family: string; seats: number; players: string[]; names?: string[]; over: boolean; steps: ReplayStep[]; table?: string; next?: number | null }
+export interface ReplayStep {
+  view: View;
+  scores: number[];
+  hands_finished: number;
+  over: boolean;
+  chance?: boolean;
+  text?: string;
+  seat?: number;
+  hand?: { text: string; how: string };
+}
+export interface ReplayData {
+  game: string;
+  family: string;
+  seats: number;
+  players: string[];
+  names?: string[];
+  over: boolean;
+  steps: ReplayStep[];
+  table?: string;
+  next?: number | null;
+}
 
 // The server answers a replay a page of steps at a time ("next": where the
 // next page starts, null at the end); the app shows the whole game.
@@ -58,7 +95,12 @@ async function allPages(first: (from: number) => Promise<ReplayData>): Promise<R
 
 // A refused call: the HTTP status and the server's text.
 export class ApiError extends Error {
-  constructor(message: string, public status: number) { super(message); }
+  constructor(
+    message: string,
+    public status: number,
+  ) {
+    super(message);
+  }
 }
 
 // body: an object to send as JSON, or JSON text sent as it is.
@@ -69,7 +111,9 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
     method,
     headers: body ? { "content-type": "application/json" } : undefined,
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-  }).catch(() => { throw new ApiError(t("error.unreachable"), 0); });
+  }).catch(() => {
+    throw new ApiError(t("error.unreachable"), 0);
+  });
   const j = await r.json().catch(() => ({ error: r.statusText }));
   if (!r.ok) throw new ApiError(serverError(j.error || `HTTP ${r.status}`, j.code), r.status);
   return j as T;
@@ -78,12 +122,23 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 export const api = {
   games: () => call<{ games: GameInfo[]; bot_levels: string[] }>("GET", "/api/games"),
   create: (body: unknown) =>
-    call<{ id: string; tokens: Record<string, string>; spectate: string; commitment: string; seats: number }>("POST", "/api/tables", body),
+    call<{ id: string; tokens: Record<string, string>; spectate: string; commitment: string; seats: number }>(
+      "POST",
+      "/api/tables",
+      body,
+    ),
   state: (id: string, token: string) => call<StateMsg>("GET", `/api/tables/${id}?token=${encodeURIComponent(token)}`),
   hint: (id: string, token: string) =>
-    call<{ version: number; bot: string; moves: { move: string; value: number }[] }>("GET", `/api/tables/${id}/hint?token=${encodeURIComponent(token)}`),
+    call<{ version: number; bot: string; moves: { move: string; value: number }[] }>(
+      "GET",
+      `/api/tables/${id}/hint?token=${encodeURIComponent(token)}`,
+    ),
   review: (id: string, token: string, hand: number, seat: number | null = null) =>
-    call<Record<string, unknown>>("GET", `/api/tables/${id}/review?token=${encodeURIComponent(token)}&hand=${hand}` + (seat === null ? "" : `&seat=${seat}`)),
+    call<Record<string, unknown>>(
+      "GET",
+      `/api/tables/${id}/review?token=${encodeURIComponent(token)}&hand=${hand}` +
+        (seat === null ? "" : `&seat=${seat}`),
+    ),
   replay: (id: string) => allPages((from) => call<ReplayData>("GET", `/api/tables/${id}/replay?from=${from}`)),
   replayRecord: (record: string) => allPages((from) => call<ReplayData>("POST", `/api/replay?from=${from}`, record)),
   fairness: (id: string) => call<Record<string, unknown>>("GET", `/api/tables/${id}/fairness`),
@@ -91,7 +146,11 @@ export const api = {
   createPlayer: (name: string) => call<Player>("POST", "/api/players", { name }),
   // A password for this player (its key proves who asks), and the login
   // that gives another device a key for the same player.
-  setPassword: (p: Player, password: string) => call<{ id: string; name: string }>("POST", `/api/players/${encodeURIComponent(p.id)}/password`, { key: p.key, password }),
+  setPassword: (p: Player, password: string) =>
+    call<{ id: string; name: string }>("POST", `/api/players/${encodeURIComponent(p.id)}/password`, {
+      key: p.key,
+      password,
+    }),
   login: (name: string, password: string) => call<Player>("POST", "/api/players/login", { name, password }),
   // Sitting down: the seat takes the player's name.
   join: (id: string, token: string, key: string) => call<StateMsg>("POST", `/api/tables/${id}/join`, { token, key }),
@@ -101,32 +160,48 @@ export const api = {
   quickmatchStatus: (key: string) => call<QuickMatch>("GET", `/api/quickmatch?key=${encodeURIComponent(key)}`),
   quickmatchLeave: (key: string) => call<QuickMatch>("DELETE", `/api/quickmatch?key=${encodeURIComponent(key)}`),
   // A free seat of a public table (the lobby's "Sit down").
-  sit: (id: string, body: Record<string, unknown>) => call<{ table: string; seat: number; token: string }>("POST", `/api/tables/${id}/sit`, body),
+  sit: (id: string, body: Record<string, unknown>) =>
+    call<{ table: string; seat: number; token: string }>("POST", `/api/tables/${id}/sit`, body),
   chat: (id: string, token: string, line: { text?: string; phrase?: string }) =>
     call<{ line: unknown }>("POST", `/api/tables/${id}/chat`, { token, ...line }),
 };
 
 // Where a quick match stands: still waiting (with how many are there), or seated.
 export interface QuickMatch {
-  status: "waiting" | "seated" | "cancelled"; game: string;
-  waiting?: number; seats?: number; seconds_left?: number; table?: string; seat?: number; token?: string;
+  status: "waiting" | "seated" | "cancelled";
+  game: string;
+  waiting?: number;
+  seats?: number;
+  seconds_left?: number;
+  table?: string;
+  seat?: number;
+  token?: string;
 }
 
 // A public table waiting for players, as the lobby's feed lists it.
 export interface LobbyTable {
-  table: string; game: string; free: number; created: number;
+  table: string;
+  game: string;
+  free: number;
+  created: number;
   seats: { seat: number; kind: "human" | "open" | "bot"; level?: string; taken?: boolean; name?: string }[];
 }
 
 // This browser's player: made on the first sitting down, kept here (the key
 // is its only proof, never shown to anyone else).
-export interface Player { id: string; key: string; name: string }
+export interface Player {
+  id: string;
+  key: string;
+  name: string;
+}
 const PLAYER = "boneyard.player";
 export function myPlayer(): Player | null {
   try {
     const p = JSON.parse(localStorage.getItem(PLAYER) || "null");
     return p && typeof p.key === "string" && typeof p.name === "string" ? p : null;
-  } catch { return null; }
+  } catch {
+    return null;
+  }
 }
 export function forgetMyPlayer() {
   localStorage.removeItem(PLAYER);
@@ -170,7 +245,11 @@ export class Live {
     };
     ws.onmessage = (ev) => {
       let m: { type: string; error?: string; code?: string };
-      try { m = JSON.parse(ev.data); } catch { return; }
+      try {
+        m = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
       if (m.type === "state") this.onState(m as StateMsg);
       else if (m.type === "error") this.onError(serverError(m.error || "error", m.code));
     };
@@ -194,9 +273,13 @@ export class Live {
     this.ws.send(JSON.stringify(m));
     return true;
   }
-  move(move: string): boolean { return this.send({ type: "move", move }); }
+  move(move: string): boolean {
+    return this.send({ type: "move", move });
+  }
   // A chat line over this connection (docs/server.md, Chat); false when it is not open.
-  chat(line: { text?: string; phrase?: string }): boolean { return this.send({ type: "chat", ...line }); }
+  chat(line: { text?: string; phrase?: string }): boolean {
+    return this.send({ type: "chat", ...line });
+  }
   close() {
     this.closed = true;
     clearTimeout(this.timer);
@@ -206,10 +289,22 @@ export class Live {
 }
 
 // Tables this browser created or joined (localStorage), newest first.
-export interface SavedTable { id: string; token: string; game: string; seat: number; created: number; invites: Record<string, string>; spectate: string }
+export interface SavedTable {
+  id: string;
+  token: string;
+  game: string;
+  seat: number;
+  created: number;
+  invites: Record<string, string>;
+  spectate: string;
+}
 const KEY = "boneyard.tables";
 export function savedTables(): SavedTable[] {
-  try { return JSON.parse(localStorage.getItem(KEY) || "[]"); } catch { return []; }
+  try {
+    return JSON.parse(localStorage.getItem(KEY) || "[]");
+  } catch {
+    return [];
+  }
 }
 export function saveTable(t: SavedTable) {
   const all = savedTables().filter((x) => !(x.id === t.id && x.token === t.token));

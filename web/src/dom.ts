@@ -47,7 +47,11 @@ function keyOf(n: Node): string | null {
   return n instanceof Element ? n.getAttribute("data-key") || n.id || null : null;
 }
 function sameKind(a: Node, b: Node): boolean {
-  return a.nodeType === b.nodeType && a.nodeName === b.nodeName && (!(a instanceof Element) || a.namespaceURI === (b as Element).namespaceURI);
+  return (
+    a.nodeType === b.nodeType &&
+    a.nodeName === b.nodeName &&
+    (!(a instanceof Element) || a.namespaceURI === (b as Element).namespaceURI)
+  );
 }
 
 // Makes `live` look like `fresh` (same tag), reusing live's nodes.
@@ -57,30 +61,46 @@ export function patch(live: Element, fresh: Element) {
     if (a.name !== "style" && !fresh.hasAttribute(a.name)) live.removeAttribute(a.name);
   for (const a of Array.from(fresh.attributes))
     if (a.name !== "style" && live.getAttribute(a.name) !== a.value) live.setAttribute(a.name, a.value);
-  const ls = (live as HTMLElement).style, fs = (fresh as HTMLElement).style;
+  const ls = (live as HTMLElement).style,
+    fs = (fresh as HTMLElement).style;
   if (ls && fs && ls.cssText !== fs.cssText) ls.cssText = fs.cssText;
   if (live instanceof HTMLInputElement && fresh instanceof HTMLInputElement) {
     if (live.value !== fresh.value && document.activeElement !== live) live.value = fresh.value;
     if (live.checked !== fresh.checked) live.checked = fresh.checked;
   }
   // Handlers: the fresh closures replace the old ones.
-  const lh = (live as unknown as Record<string, Handlers>)[ON] || {}, fh = (fresh as unknown as Record<string, Handlers>)[ON] || {};
+  const lh = (live as unknown as Record<string, Handlers>)[ON] || {},
+    fh = (fresh as unknown as Record<string, Handlers>)[ON] || {};
   for (const type of Object.keys(lh)) if (!(type in fh)) lh[type] = undefined;
   for (const type of Object.keys(fh)) listen(live, type, fh[type]);
   // Children: keyed ones found by key, the others by position and kind.
   const keyed = new Map<string, Node>();
-  for (const c of Array.from(live.childNodes)) { const k = keyOf(c); if (k) keyed.set(k, c); }
+  for (const c of Array.from(live.childNodes)) {
+    const k = keyOf(c);
+    if (k) keyed.set(k, c);
+  }
   let cursor: ChildNode | null = live.firstChild;
   for (const nc of Array.from(fresh.childNodes)) {
     const k = keyOf(nc);
     let match: Node | null = null;
-    if (k) { match = keyed.get(k) ?? null; if (match && !sameKind(match, nc)) match = null; if (match) keyed.delete(k); }
-    else if (cursor && !keyOf(cursor) && sameKind(cursor, nc)) match = cursor;
-    if (!match) { live.insertBefore(nc, cursor); continue; }
+    if (k) {
+      match = keyed.get(k) ?? null;
+      if (match && !sameKind(match, nc)) match = null;
+      if (match) keyed.delete(k);
+    } else if (cursor && !keyOf(cursor) && sameKind(cursor, nc)) match = cursor;
+    if (!match) {
+      live.insertBefore(nc, cursor);
+      continue;
+    }
     if (match === cursor) cursor = cursor.nextSibling;
     else live.insertBefore(match, cursor);
-    if (match.nodeType === Node.TEXT_NODE) { if (match.nodeValue !== nc.nodeValue) match.nodeValue = nc.nodeValue; }
-    else if (match instanceof Element) patch(match, nc as Element);
+    if (match.nodeType === Node.TEXT_NODE) {
+      if (match.nodeValue !== nc.nodeValue) match.nodeValue = nc.nodeValue;
+    } else if (match instanceof Element) patch(match, nc as Element);
   }
-  while (cursor) { const next: ChildNode | null = cursor.nextSibling; live.removeChild(cursor); cursor = next; }
+  while (cursor) {
+    const next: ChildNode | null = cursor.nextSibling;
+    live.removeChild(cursor);
+    cursor = next;
+  }
 }

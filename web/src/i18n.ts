@@ -8,7 +8,11 @@ import { h } from "./dom";
 
 export type Catalogue = Record<string, string>;
 export const catalogues: Record<string, Catalogue> = { en, es, ja };
-export const LANGS: [string, string][] = [["es", "Español"], ["en", "English"], ["ja", "日本語"]];
+export const LANGS: [string, string][] = [
+  ["es", "Español"],
+  ["en", "English"],
+  ["ja", "日本語"],
+];
 
 function initial(): string {
   const saved = localStorage.getItem("boneyard.lang");
@@ -24,7 +28,9 @@ let lang = initial();
 document.documentElement.lang = lang;
 const listeners: (() => void)[] = [];
 
-export function currentLang() { return lang; }
+export function currentLang() {
+  return lang;
+}
 export function setLang(l: string) {
   if (!catalogues[l]) return;
   lang = l;
@@ -32,9 +38,13 @@ export function setLang(l: string) {
   document.documentElement.lang = l;
   for (const f of listeners) f();
 }
-export function onLangChange(f: () => void) { listeners.push(f); }
+export function onLangChange(f: () => void) {
+  listeners.push(f);
+}
 
-export function hasKey(key: string): boolean { return key in catalogues[lang] || key in en; }
+export function hasKey(key: string): boolean {
+  return key in catalogues[lang] || key in en;
+}
 
 // {n} = 1 takes the key's "_one" form where there is one ("1 tile", not "1 tiles").
 export function t(key: string, params: Record<string, string | number> = {}): string {
@@ -44,8 +54,15 @@ export function t(key: string, params: Record<string, string | number> = {}): st
 }
 
 export function langPicker(_after?: () => void): HTMLElement {
-  return h("select", { class: "lang", "aria-label": t("common.language"), onchange: (e: Event) => setLang((e.target as HTMLSelectElement).value) },
-    LANGS.map(([code, name]) => h("option", { value: code, selected: code === lang ? "" : null }, name)));
+  return h(
+    "select",
+    {
+      class: "lang",
+      "aria-label": t("common.language"),
+      onchange: (e: Event) => setLang((e.target as HTMLSelectElement).value),
+    },
+    LANGS.map(([code, name]) => h("option", { value: code, selected: code === lang ? "" : null }, name)),
+  );
 }
 
 // A server error in the user's language: the stable code's words, the

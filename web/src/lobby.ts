@@ -1,5 +1,17 @@
 // The lobby: quick games, a game and preset, its options, the seats, create.
-import { api, ApiError, GameInfo, LobbyTable, saveTable, savedTables, forgetTable, myPlayer, forgetMyPlayer, saveMyPlayer, Player } from "./api";
+import {
+  api,
+  ApiError,
+  GameInfo,
+  LobbyTable,
+  saveTable,
+  savedTables,
+  forgetTable,
+  myPlayer,
+  forgetMyPlayer,
+  saveMyPlayer,
+  Player,
+} from "./api";
 import { h, clear } from "./dom";
 import { currentLang, t, hasKey, langPicker } from "./i18n";
 import { tileSvg } from "./tiles";
@@ -50,7 +62,10 @@ async function createTable(g: GameInfo, opts: Record<string, string>, seats: str
   const mine = seats.indexOf("you");
   // This browser's player sits at "you" with their name.
   const me = myPlayer();
-  if (me && mine >= 0) { body.key = me.key; body.key_seat = mine; }
+  if (me && mine >= 0) {
+    body.key = me.key;
+    body.key_seat = mine;
+  }
   const r = await api.create(body).catch((e) => {
     // A key this server does not know (its database was reset): sit down without it.
     if (!(e instanceof ApiError && e.status === 403 && body.key)) throw e;
@@ -60,7 +75,9 @@ async function createTable(g: GameInfo, opts: Record<string, string>, seats: str
     return api.create(body);
   });
   const invites: Record<string, string> = {};
-  seats.forEach((s, k) => { if (s === "friend") invites[k] = r.tokens[String(k)]; });
+  seats.forEach((s, k) => {
+    if (s === "friend") invites[k] = r.tokens[String(k)];
+  });
   const token = mine >= 0 ? r.tokens[String(mine)] : r.spectate;
   saveTable({ id: r.id, token, game: g.name, seat: mine, created: Date.now(), invites, spectate: r.spectate });
   go(tableUrl(r.id, token));
@@ -70,28 +87,77 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   clear(root);
   const main = h("main", { class: "lobby" });
   root.appendChild(main);
-  const toRules = (e: Event) => { e.preventDefault(); go((e.currentTarget as HTMLAnchorElement).getAttribute("href")!); };
+  const toRules = (e: Event) => {
+    e.preventDefault();
+    go((e.currentTarget as HTMLAnchorElement).getAttribute("href")!);
+  };
   const mePlayer = myPlayer();
   // "Your player": a password for this player, or this browser signed in as a player made elsewhere.
   const you = youPanel(() => renderLobby(root, go));
   you.hidden = true;
-  main.appendChild(h("header", { class: "lobby-top" },
-    mePlayer ? h("a", { class: "rules-link", id: "my-page", href: playerUrl(mePlayer.id), onclick: (e: Event) => { e.preventDefault(); go(playerUrl(mePlayer.id)); } }, t("lobby.my_page", { name: mePlayer.name })) : null,
-    " ", h("button", { class: "link", id: "you-open", "aria-expanded": "false", "aria-controls": "you-panel", onclick: (e: Event) => {
-      you.hidden = !you.hidden;
-      (e.currentTarget as HTMLElement).setAttribute("aria-expanded", String(!you.hidden));
-      if (!you.hidden) you.querySelector<HTMLInputElement>("input")?.focus();
-    } }, t("you.open")),
-    " ", h("a", { class: "rules-link", id: "rules-link", href: rulesUrl("line"), onclick: toRules }, t("rules.link")), " ", langPicker()));
+  main.appendChild(
+    h(
+      "header",
+      { class: "lobby-top" },
+      mePlayer
+        ? h(
+            "a",
+            {
+              class: "rules-link",
+              id: "my-page",
+              href: playerUrl(mePlayer.id),
+              onclick: (e: Event) => {
+                e.preventDefault();
+                go(playerUrl(mePlayer.id));
+              },
+            },
+            t("lobby.my_page", { name: mePlayer.name }),
+          )
+        : null,
+      " ",
+      h(
+        "button",
+        {
+          class: "link",
+          id: "you-open",
+          "aria-expanded": "false",
+          "aria-controls": "you-panel",
+          onclick: (e: Event) => {
+            you.hidden = !you.hidden;
+            (e.currentTarget as HTMLElement).setAttribute("aria-expanded", String(!you.hidden));
+            if (!you.hidden) you.querySelector<HTMLInputElement>("input")?.focus();
+          },
+        },
+        t("you.open"),
+      ),
+      " ",
+      h("a", { class: "rules-link", id: "rules-link", href: rulesUrl("line"), onclick: toRules }, t("rules.link")),
+      " ",
+      langPicker(),
+    ),
+  );
   main.appendChild(you);
-  main.appendChild(h("section", { class: "hero" },
-    h("div", { class: "hero-tiles" }, tileSvg(6, 6, { vertical: true, size: 30 }), tileSvg(6, 4, { size: 30 }), tileSvg(4, 1, { size: 30 })),
-    h("h1", null, t("app.title")),
-    h("p", { class: "tagline" }, t("lobby.tagline"))));
+  main.appendChild(
+    h(
+      "section",
+      { class: "hero" },
+      h(
+        "div",
+        { class: "hero-tiles" },
+        tileSvg(6, 6, { vertical: true, size: 30 }),
+        tileSvg(6, 4, { size: 30 }),
+        tileSvg(4, 1, { size: 30 }),
+      ),
+      h("h1", null, t("app.title")),
+      h("p", { class: "tagline" }, t("lobby.tagline")),
+    ),
+  );
   const status = h("p", { class: "error", role: "alert" });
   main.appendChild(status);
   if (!games) {
-    try { games = (await api.games()).games; } catch (e) {
+    try {
+      games = (await api.games()).games;
+    } catch (e) {
       status.textContent = t("lobby.server_error", { error: String((e as Error).message) });
       return;
     }
@@ -116,10 +182,18 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
     const n = seatCount(g, opts);
     const s = seats.slice(0, n);
     while (s.length < n) s.push("casual");
-    qrow.appendChild(h("button", {
-      class: "quick-btn", "data-quick": name,
-      onclick: () => createTable(g, opts, s, go).catch((e) => (status.textContent = String(e.message))),
-    }, h("strong", null, gameName(name)), h("span", null, t("lobby.quick_vs_bots", { n: n - 1 }))));
+    qrow.appendChild(
+      h(
+        "button",
+        {
+          class: "quick-btn",
+          "data-quick": name,
+          onclick: () => createTable(g, opts, s, go).catch((e) => (status.textContent = String(e.message))),
+        },
+        h("strong", null, gameName(name)),
+        h("span", null, t("lobby.quick_vs_bots", { n: n - 1 })),
+      ),
+    );
   }
   quick.appendChild(qrow);
   quick.appendChild(quickMatch(all, go, status));
@@ -140,17 +214,48 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   const rulesLink = h("a", { class: "rules-link", id: "preset-rules", onclick: toRules });
   const seatBox = h("div", { class: "seats" });
   const createBtn = h("button", { class: "primary big", id: "create" }, t("lobby.create")) as HTMLButtonElement;
-  form.append(h("h3", null, t("lobby.game")), famRow, presetBox, rulesLink,
+  form.append(
+    h("h3", null, t("lobby.game")),
+    famRow,
+    presetBox,
+    rulesLink,
     h("details", { class: "opt-details" }, h("summary", null, t("lobby.options")), optBox),
-    h("h3", null, t("lobby.seats")), seatBox,
+    h("h3", null, t("lobby.seats")),
+    seatBox,
     h("label", { class: "rated-box" }, h("input", { type: "checkbox", id: "rated" }), " ", t("lobby.rated")),
-    h("label", { class: "speed" }, t("lobby.bot_speed"), " ",
-      h("select", { id: "speed", onchange: (e: Event) => localStorage.setItem("boneyard.botdelay", (e.target as HTMLSelectElement).value) },
-        [["1500", "speed.slow"], ["700", "speed.normal"], ["250", "speed.fast"]].map(([ms, k]) =>
-          h("option", { value: ms, selected: String(botDelay()) === ms ? "" : null }, t(k))))),
-    h("label", { class: "speed" }, t("lobby.clock"), " ",
-      h("select", { id: "clock" }, ["0", "15", "30", "60"].map((s) => h("option", { value: s }, s === "0" ? t("clock.off") : t("clock.per_move", { n: s }))))),
-    createBtn);
+    h(
+      "label",
+      { class: "speed" },
+      t("lobby.bot_speed"),
+      " ",
+      h(
+        "select",
+        {
+          id: "speed",
+          onchange: (e: Event) => localStorage.setItem("boneyard.botdelay", (e.target as HTMLSelectElement).value),
+        },
+        [
+          ["1500", "speed.slow"],
+          ["700", "speed.normal"],
+          ["250", "speed.fast"],
+        ].map(([ms, k]) => h("option", { value: ms, selected: String(botDelay()) === ms ? "" : null }, t(k))),
+      ),
+    ),
+    h(
+      "label",
+      { class: "speed" },
+      t("lobby.clock"),
+      " ",
+      h(
+        "select",
+        { id: "clock" },
+        ["0", "15", "30", "60"].map((s) =>
+          h("option", { value: s }, s === "0" ? t("clock.off") : t("clock.per_move", { n: s })),
+        ),
+      ),
+    ),
+    createBtn,
+  );
 
   const pickGame = (g: GameInfo) => {
     game = g;
@@ -163,20 +268,44 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   const drawFamilies = () => {
     clear(famRow);
     for (const f of FAMILIES)
-      famRow.appendChild(h("button", {
-        class: "tab" + (f === family ? " on" : ""), role: "tab", "data-family": f, "aria-selected": f === family ? "true" : "false",
-        onclick: () => { family = f; drawFamilies(); pickGame(all.find((g) => g.family === f)!); },
-      }, t("family." + f)));
+      famRow.appendChild(
+        h(
+          "button",
+          {
+            class: "tab" + (f === family ? " on" : ""),
+            role: "tab",
+            "data-family": f,
+            "aria-selected": f === family ? "true" : "false",
+            onclick: () => {
+              family = f;
+              drawFamilies();
+              pickGame(all.find((g) => g.family === f)!);
+            },
+          },
+          t("family." + f),
+        ),
+      );
   };
   const drawPresets = () => {
     clear(presetBox);
     for (const g of all.filter((x) => x.family === family))
-      presetBox.appendChild(h("label", { class: "preset" + (g === game ? " on" : "") },
-        h("input", { type: "radio", name: "preset", value: g.name, checked: g === game, onchange: () => pickGame(g) }),
-        h("span", { class: "preset-name" }, gameName(g.name)),
-        // The summary says where it is played; the spec's source letters ("Dg",
-        // "seed 004") mean nothing to a player and stay out.
-        h("span", { class: "preset-summary" }, presetAbout(g))));
+      presetBox.appendChild(
+        h(
+          "label",
+          { class: "preset" + (g === game ? " on" : "") },
+          h("input", {
+            type: "radio",
+            name: "preset",
+            value: g.name,
+            checked: g === game,
+            onchange: () => pickGame(g),
+          }),
+          h("span", { class: "preset-name" }, gameName(g.name)),
+          // The summary says where it is played; the spec's source letters ("Dg",
+          // "seed 004") mean nothing to a player and stay out.
+          h("span", { class: "preset-summary" }, presetAbout(g)),
+        ),
+      );
     rulesLink.setAttribute("href", rulesUrl(family, game.name));
     rulesLink.textContent = t("rules.this_game", { game: gameName(game.name) });
   };
@@ -192,18 +321,28 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
       if (Array.isArray(cat)) {
         const values = cat.map(String);
         // A switch comes as on/off: a default given as true/false is the same.
-        if (values.includes("on") && values.includes("off") && (opts[k] === "true" || opts[k] === "false")) opts[k] = opts[k] === "true" ? "on" : "off";
+        if (values.includes("on") && values.includes("off") && (opts[k] === "true" || opts[k] === "false"))
+          opts[k] = opts[k] === "true" ? "on" : "off";
         if (!values.includes(opts[k])) values.unshift(opts[k]);
-        input = h("select", { name: k, onchange }, values.map((v) => h("option", { value: v, selected: v === opts[k] ? "" : null }, optValue(v))));
+        input = h(
+          "select",
+          { name: k, onchange },
+          values.map((v) => h("option", { value: v, selected: v === opts[k] ? "" : null }, optValue(v))),
+        );
       } else {
         input = h("input", { name: k, value: opts[k], onchange, spellcheck: "false" });
       }
       // A family's own help first (Mexican Train's set is not double-six).
       const own = `opt.${game.family}.${k}`;
       const explain = hasKey(own) ? t(own) : hasKey("opt." + k) ? t("opt." + k) : typeof cat === "string" ? cat : "";
-      optBox.appendChild(h("div", { class: "opt" },
-        h("label", null, h("span", { class: "opt-name" }, hasKey("optname." + k) ? t("optname." + k) : k), input),
-        explain ? h("p", { class: "opt-help" }, explain) : null));
+      optBox.appendChild(
+        h(
+          "div",
+          { class: "opt" },
+          h("label", null, h("span", { class: "opt-name" }, hasKey("optname." + k) ? t("optname." + k) : k), input),
+          explain ? h("p", { class: "opt-help" }, explain) : null,
+        ),
+      );
     }
   };
   const drawSeats = (reset: boolean) => {
@@ -217,22 +356,39 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
     const teams = game.family === "texas-42" || (game.family === "line" && opts.players === "teams");
     seats.forEach((s, k) => {
       const choices = ["you", "friend", "anyone", ...LEVELS];
-      seatBox.appendChild(h("div", { class: "seat-row" },
-        h("span", { class: "seat-label" }, t("seat.n", { n: k + 1 }), teams ? h("small", null, " · ", t(k % 2 ? "team.b" : "team.a")) : null),
-        h("select", {
-          "data-seat": k,
-          onchange: (ev: Event) => {
-            const v = (ev.target as HTMLSelectElement).value;
-            if (v === "you") seats = seats.map((x) => (x === "you" ? "casual" : x));
-            seats[k] = v;
-            drawSeats(false);
-          },
-        }, choices.map((c) => h("option", { value: c, selected: c === s ? "" : null }, t("seatkind." + c))))));
+      seatBox.appendChild(
+        h(
+          "div",
+          { class: "seat-row" },
+          h(
+            "span",
+            { class: "seat-label" },
+            t("seat.n", { n: k + 1 }),
+            teams ? h("small", null, " · ", t(k % 2 ? "team.b" : "team.a")) : null,
+          ),
+          h(
+            "select",
+            {
+              "data-seat": k,
+              onchange: (ev: Event) => {
+                const v = (ev.target as HTMLSelectElement).value;
+                if (v === "you") seats = seats.map((x) => (x === "you" ? "casual" : x));
+                seats[k] = v;
+                drawSeats(false);
+              },
+            },
+            choices.map((c) => h("option", { value: c, selected: c === s ? "" : null }, t("seatkind." + c))),
+          ),
+        ),
+      );
     });
   };
   createBtn.onclick = () => {
     createBtn.disabled = true;
-    createTable(game, opts, seats, go).catch((e) => { status.textContent = String(e.message); createBtn.disabled = false; });
+    createTable(game, opts, seats, go).catch((e) => {
+      status.textContent = String(e.message);
+      createBtn.disabled = false;
+    });
   };
   drawFamilies();
   pickGame(game);
@@ -245,28 +401,82 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
     replayStatus.textContent = "";
     try {
       const text = await f.text();
-      try { JSON.parse(text); } catch { throw new Error(t("replay.not_json", { name: f.name })); }
+      try {
+        JSON.parse(text);
+      } catch {
+        throw new Error(t("replay.not_json", { name: f.name }));
+      }
       openRecord(text, go); // the text as it is: JSON.parse would round its 64-bit seed
-    } catch (e) { replayStatus.textContent = String((e as Error).message); }
+    } catch (e) {
+      replayStatus.textContent = String((e as Error).message);
+    }
   };
-  const file = h("input", { type: "file", id: "replay-file", accept: ".json,application/json", onchange: (e: Event) => readRecord((e.target as HTMLInputElement).files?.[0]) });
+  const file = h("input", {
+    type: "file",
+    id: "replay-file",
+    accept: ".json,application/json",
+    onchange: (e: Event) => readRecord((e.target as HTMLInputElement).files?.[0]),
+  });
   const drop = h("label", { class: "drop", for: "replay-file" }, t("replay.drop"));
-  main.addEventListener("dragover", (e: DragEvent) => { e.preventDefault(); drop.classList.add("over"); });
+  main.addEventListener("dragover", (e: DragEvent) => {
+    e.preventDefault();
+    drop.classList.add("over");
+  });
   main.addEventListener("dragleave", () => drop.classList.remove("over"));
-  main.addEventListener("drop", (e: DragEvent) => { e.preventDefault(); drop.classList.remove("over"); readRecord(e.dataTransfer?.files?.[0]); });
-  main.appendChild(h("section", { class: "card lobby-replay" }, h("h2", null, t("replay.lobby_title")), h("p", { class: "muted" }, t("replay.lobby_help")), drop, file, replayStatus));
+  main.addEventListener("drop", (e: DragEvent) => {
+    e.preventDefault();
+    drop.classList.remove("over");
+    readRecord(e.dataTransfer?.files?.[0]);
+  });
+  main.appendChild(
+    h(
+      "section",
+      { class: "card lobby-replay" },
+      h("h2", null, t("replay.lobby_title")),
+      h("p", { class: "muted" }, t("replay.lobby_help")),
+      drop,
+      file,
+      replayStatus,
+    ),
+  );
 
   // Your tables, each with where it stands (asked of the server).
   const mine = savedTables();
   if (mine.length) {
     const list = h("ul", { class: "my-tables" });
     for (const s of mine)
-      list.appendChild(h("li", null,
-        h("a", { href: tableUrl(s.id, s.token), onclick: (ev: Event) => { ev.preventDefault(); go(tableUrl(s.id, s.token)); } },
-          gameName(s.game), " · ", s.seat >= 0 ? t("seat.n", { n: s.seat + 1 }) : t("table.spectator")),
-        h("span", { class: "when" }, new Date(s.created).toLocaleString(currentLang())),
-        tableStatus(s.id, s.token),
-        h("button", { class: "link", onclick: () => { forgetTable(s.id); renderLobby(root, go); } }, t("lobby.forget"))));
+      list.appendChild(
+        h(
+          "li",
+          null,
+          h(
+            "a",
+            {
+              href: tableUrl(s.id, s.token),
+              onclick: (ev: Event) => {
+                ev.preventDefault();
+                go(tableUrl(s.id, s.token));
+              },
+            },
+            gameName(s.game),
+            " · ",
+            s.seat >= 0 ? t("seat.n", { n: s.seat + 1 }) : t("table.spectator"),
+          ),
+          h("span", { class: "when" }, new Date(s.created).toLocaleString(currentLang())),
+          tableStatus(s.id, s.token),
+          h(
+            "button",
+            {
+              class: "link",
+              onclick: () => {
+                forgetTable(s.id);
+                renderLobby(root, go);
+              },
+            },
+            t("lobby.forget"),
+          ),
+        ),
+      );
     main.appendChild(h("section", { class: "card" }, h("h2", null, t("lobby.my_tables")), list));
   }
 }
@@ -276,15 +486,27 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
 // empty seats are shown; once seated, to the table.
 function quickMatch(all: GameInfo[], go: (url: string) => void, status: HTMLElement): HTMLElement {
   const box = h("div", { class: "qm" });
-  const games = ["latin", "mexican-train", "texas-42", "dice-and-dominoes"].filter((n) => all.some((g) => g.name === n));
+  const games = ["latin", "mexican-train", "texas-42", "dice-and-dominoes"].filter((n) =>
+    all.some((g) => g.name === n),
+  );
   let poll = 0;
   let taken = ""; // the name typed, when the server gave another ("Ann 2")
-  const stop = () => { if (poll) clearInterval(poll); poll = 0; };
+  const stop = () => {
+    if (poll) clearInterval(poll);
+    poll = 0;
+  };
   const idle = () => {
     stop();
     clear(box);
-    box.append(h("h3", null, t("qm.title")), h("p", { class: "muted" }, t("qm.help")),
-      h("div", { class: "qm-row" }, games.map((n) => h("button", { class: "action", "data-qm": n, onclick: () => start(n) }, gameName(n)))));
+    box.append(
+      h("h3", null, t("qm.title")),
+      h("p", { class: "muted" }, t("qm.help")),
+      h(
+        "div",
+        { class: "qm-row" },
+        games.map((n) => h("button", { class: "action", "data-qm": n, onclick: () => start(n) }, gameName(n))),
+      ),
+    );
   };
   const me = async (): Promise<Player> => {
     const p = myPlayer();
@@ -292,17 +514,37 @@ function quickMatch(all: GameInfo[], go: (url: string) => void, status: HTMLElem
     // A name first: the same form as at a table.
     return new Promise((resolve) => {
       clear(box);
-      const input = h("input", { id: "qm-name", maxlength: "32", autocomplete: "nickname", required: true, "aria-label": t("name.label") }) as HTMLInputElement;
+      const input = h("input", {
+        id: "qm-name",
+        maxlength: "32",
+        autocomplete: "nickname",
+        required: true,
+        "aria-label": t("name.label"),
+      }) as HTMLInputElement;
       const err = h("p", { class: "error", role: "alert" });
-      box.append(h("form", { class: "qm-name", onsubmit: async (e: Event) => {
-        e.preventDefault();
-        try {
-          const made = await api.createPlayer(input.value);
-          taken = made.name !== input.value.trim() ? input.value.trim() : "";
-          saveMyPlayer(made);
-          resolve(made);
-        } catch (x) { err.textContent = String((x as Error).message); }
-      } }, h("label", { for: "qm-name" }, t("name.label")), input, h("button", { class: "primary", id: "qm-name-save" }, t("qm.go"))), err);
+      box.append(
+        h(
+          "form",
+          {
+            class: "qm-name",
+            onsubmit: async (e: Event) => {
+              e.preventDefault();
+              try {
+                const made = await api.createPlayer(input.value);
+                taken = made.name !== input.value.trim() ? input.value.trim() : "";
+                saveMyPlayer(made);
+                resolve(made);
+              } catch (x) {
+                err.textContent = String((x as Error).message);
+              }
+            },
+          },
+          h("label", { for: "qm-name" }, t("name.label")),
+          input,
+          h("button", { class: "primary", id: "qm-name-save" }, t("qm.go")),
+        ),
+        err,
+      );
       input.focus();
     });
   };
@@ -320,22 +562,70 @@ function quickMatch(all: GameInfo[], go: (url: string) => void, status: HTMLElem
       const show = (q: typeof r) => {
         if (q.status === "seated" && q.table && q.token) {
           stop();
-          saveTable({ id: q.table, token: q.token, game, seat: q.seat ?? -1, created: Date.now(), invites: {}, spectate: "" });
+          saveTable({
+            id: q.table,
+            token: q.token,
+            game,
+            seat: q.seat ?? -1,
+            created: Date.now(),
+            invites: {},
+            spectate: "",
+          });
           go(tableUrl(q.table, q.token));
           return;
         }
         clear(box);
-        box.append(h("h3", null, t("qm.title")),
-          h("p", { class: "qm-wait", "aria-live": "polite" }, t("qm.waiting", { game: gameName(game), n: q.waiting ?? 1, seats: q.seats ?? 4 })),
-          taken ? h("p", { class: "muted qm-taken" }, t("name.playing_as", { name: p.name }), " ", t("name.taken", { typed: taken })) : null,
+        box.append(
+          h("h3", null, t("qm.title")),
+          h(
+            "p",
+            { class: "qm-wait", "aria-live": "polite" },
+            t("qm.waiting", { game: gameName(game), n: q.waiting ?? 1, seats: q.seats ?? 4 }),
+          ),
+          ...(taken
+            ? [
+                h(
+                  "p",
+                  { class: "muted qm-taken" },
+                  t("name.playing_as", { name: p.name }),
+                  " ",
+                  t("name.taken", { typed: taken }),
+                ),
+              ]
+            : []),
           h("p", { class: "muted" }, t("qm.bots_in", { s: Math.ceil(q.seconds_left ?? 0) })),
-          h("button", { class: "link", id: "qm-cancel", onclick: () => { stop(); api.quickmatchLeave(p.key).catch(() => {}); idle(); } }, t("common.cancel")));
+          h(
+            "button",
+            {
+              class: "link",
+              id: "qm-cancel",
+              onclick: () => {
+                stop();
+                api.quickmatchLeave(p.key).catch(() => {});
+                idle();
+              },
+            },
+            t("common.cancel"),
+          ),
+        );
       };
       show(r);
-      if (r.status !== "seated") poll = window.setInterval(async () => {
-        if (!box.isConnected) { stop(); api.quickmatchLeave(p.key).catch(() => {}); return; } // left the lobby: stop waiting
-        try { r = await api.quickmatchStatus(p.key); show(r); } catch (e) { stop(); idle(); status.textContent = String((e as Error).message); }
-      }, 1000);
+      if (r.status !== "seated")
+        poll = window.setInterval(async () => {
+          if (!box.isConnected) {
+            stop();
+            api.quickmatchLeave(p.key).catch(() => {});
+            return;
+          } // left the lobby: stop waiting
+          try {
+            r = await api.quickmatchStatus(p.key);
+            show(r);
+          } catch (e) {
+            stop();
+            idle();
+            status.textContent = String((e as Error).message);
+          }
+        }, 1000);
     } catch (e) {
       idle();
       status.textContent = String((e as Error).message);
@@ -349,18 +639,48 @@ function quickMatch(all: GameInfo[], go: (url: string) => void, status: HTMLElem
 // then each change), each with a button to take a free seat.
 function openTables(go: (url: string) => void, status: HTMLElement): HTMLElement {
   const list = h("ul", { class: "open-tables", "aria-live": "polite" });
-  const card = h("section", { class: "card open" }, h("h2", null, t("lobby.open_tables")), h("p", { class: "muted" }, t("lobby.open_help")), list);
+  const card = h(
+    "section",
+    { class: "card open" },
+    h("h2", null, t("lobby.open_tables")),
+    h("p", { class: "muted" }, t("lobby.open_help")),
+    list,
+  );
   const tables = new Map<string, LobbyTable>();
   const draw = () => {
     clear(list);
-    const rows = [...tables.values()].sort((a, b) => b.created - a.created || (a.table < b.table ? -1 : 1)).slice(0, 50);
+    const rows = [...tables.values()]
+      .sort((a, b) => b.created - a.created || (a.table < b.table ? -1 : 1))
+      .slice(0, 50);
     if (!rows.length) list.appendChild(h("li", { class: "muted" }, t("lobby.no_open_tables")));
     for (const e of rows)
-      list.appendChild(h("li", { "data-table": e.table },
-        h("strong", null, gameName(e.game)),
-        h("span", { class: "who" }, e.seats.map((s) => h("span", { class: "seat-chip " + (s.kind === "open" && !s.taken ? "free" : s.kind) },
-          s.kind === "bot" ? t("seatkind." + (s.level || "casual")) : s.kind === "open" && !s.taken ? t("lobby.free_seat") : s.name || t("lobby.a_player")))),
-        h("button", { class: "primary", "data-sit": e.table, onclick: () => sit(e.table) }, t("lobby.sit", { n: e.free }))));
+      list.appendChild(
+        h(
+          "li",
+          { "data-table": e.table },
+          h("strong", null, gameName(e.game)),
+          h(
+            "span",
+            { class: "who" },
+            e.seats.map((s) =>
+              h(
+                "span",
+                { class: "seat-chip " + (s.kind === "open" && !s.taken ? "free" : s.kind) },
+                s.kind === "bot"
+                  ? t("seatkind." + (s.level || "casual"))
+                  : s.kind === "open" && !s.taken
+                    ? t("lobby.free_seat")
+                    : s.name || t("lobby.a_player"),
+              ),
+            ),
+          ),
+          h(
+            "button",
+            { class: "primary", "data-sit": e.table, onclick: () => sit(e.table) },
+            t("lobby.sit", { n: e.free }),
+          ),
+        ),
+      );
   };
   const sit = async (id: string) => {
     const me = myPlayer();
@@ -371,10 +691,19 @@ function openTables(go: (url: string) => void, status: HTMLElement): HTMLElement
         return api.sit(id, {});
       });
       const e = tables.get(id);
-      saveTable({ id, token: r.token, game: e ? e.game : "", seat: r.seat, created: Date.now(), invites: {}, spectate: "" });
+      saveTable({
+        id,
+        token: r.token,
+        game: e ? e.game : "",
+        seat: r.seat,
+        created: Date.now(),
+        invites: {},
+        spectate: "",
+      });
       go(tableUrl(id, r.token));
     } catch (e) {
-      status.textContent = e instanceof ApiError && e.status === 409 ? t("lobby.seat_gone") : String((e as Error).message);
+      status.textContent =
+        e instanceof ApiError && e.status === 409 ? t("lobby.seat_gone") : String((e as Error).message);
     }
   };
   draw();
@@ -382,20 +711,29 @@ function openTables(go: (url: string) => void, status: HTMLElement): HTMLElement
   const connect = () => {
     const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/lobby`);
     ws.onmessage = (ev) => {
-      if (!card.isConnected) { ws.close(); return; } // the lobby is gone: so is its feed
+      if (!card.isConnected) {
+        ws.close();
+        return;
+      } // the lobby is gone: so is its feed
       const m = JSON.parse(ev.data);
       if (m.type === "lobby") {
         tables.clear();
         for (const e of m.tables as LobbyTable[]) tables.set(e.table, e);
       } else if (m.type === "lobby_change") {
-        if (version >= 0 && m.version !== version + 1) { ws.close(); return; } // a gap: start again from the list
+        if (version >= 0 && m.version !== version + 1) {
+          ws.close();
+          return;
+        } // a gap: start again from the list
         if (m.removed) tables.delete(m.removed);
         else tables.set(m.table.table, m.table);
       } else return;
       version = m.version;
       draw();
     };
-    ws.onclose = () => { version = -1; if (card.isConnected) setTimeout(connect, 2000); };
+    ws.onclose = () => {
+      version = -1;
+      if (card.isConnected) setTimeout(connect, 2000);
+    };
   };
   connect();
   return card;
@@ -405,20 +743,27 @@ function openTables(go: (url: string) => void, status: HTMLElement): HTMLElement
 // the table cannot be reached; filled in when the server answers.
 function tableStatus(id: string, token: string): HTMLElement {
   const el = h("span", { class: "status", "data-table": id }, "…");
-  api.state(id, token).then((m) => {
-    const scores = (m.view?.scores || m.scores || []).join("–");
-    if (m.status === "waiting") el.textContent = t("mine.waiting");
-    else if (m.status === "broken") el.textContent = t("mine.broken");
-    else if (m.status === "over") {
-      const r = m.returns || [];
-      const me = m.seat;
-      el.textContent = me !== null && r.length ? t(r[me] > 0 ? "mine.won" : "mine.lost", { scores }) : t("mine.over", { scores });
-    } else {
-      const away = m.seat !== null && m.seats[m.seat]?.autopilot;
-      el.textContent = t(away ? "mine.bot_plays" : "mine.playing", { n: (m.hands_finished ?? 0) + 1, scores });
-    }
-    el.classList.add(m.status);
-  }, () => { el.textContent = t("mine.gone"); el.classList.add("gone"); });
+  api.state(id, token).then(
+    (m) => {
+      const scores = (m.view?.scores || m.scores || []).join("–");
+      if (m.status === "waiting") el.textContent = t("mine.waiting");
+      else if (m.status === "broken") el.textContent = t("mine.broken");
+      else if (m.status === "over") {
+        const r = m.returns || [];
+        const me = m.seat;
+        el.textContent =
+          me !== null && r.length ? t(r[me] > 0 ? "mine.won" : "mine.lost", { scores }) : t("mine.over", { scores });
+      } else {
+        const away = m.seat !== null && m.seats[m.seat]?.autopilot;
+        el.textContent = t(away ? "mine.bot_plays" : "mine.playing", { n: (m.hands_finished ?? 0) + 1, scores });
+      }
+      el.classList.add(m.status);
+    },
+    () => {
+      el.textContent = t("mine.gone");
+      el.classList.add("gone");
+    },
+  );
   return el;
 }
 
@@ -438,7 +783,18 @@ function presetAbout(g: GameInfo): string {
   if (o.set && o.set !== "double-six") parts.push(optValue(String(o.set)));
   const sc = String(o.scoring ?? "");
   const n = String(o.target ?? "");
-  parts.push(t(sc === "wins" ? "about.target_wins" : sc === "losers_own_pips" ? "about.target_lose" : sc === "cuban_tens" ? "about.target_tens" : "about.target_points", { n }));
+  parts.push(
+    t(
+      sc === "wins"
+        ? "about.target_wins"
+        : sc === "losers_own_pips"
+          ? "about.target_lose"
+          : sc === "cuban_tens"
+            ? "about.target_tens"
+            : "about.target_points",
+      { n },
+    ),
+  );
   if (sc && sc !== "wins") parts.push(t("about.scoring", { what: optValue(sc).toLowerCase() }));
   if (o.block_tie) parts.push(t("about.tie", { what: optValue(String(o.block_tie)).toLowerCase() }));
   return parts.join(" · ");

@@ -12,7 +12,11 @@ let table: Table | Replay | RulesPage | PlayerView | null = null;
 
 function route() {
   const q = new URLSearchParams(location.search);
-  const id = q.get("t"), token = q.get("k"), replay = q.get("replay"), rules = q.get("rules"), player = q.get("player");
+  const id = q.get("t"),
+    token = q.get("k"),
+    replay = q.get("replay"),
+    rules = q.get("rules"),
+    player = q.get("player");
   table?.close();
   table = null;
   // /?replay=ID: a finished table's replay (shareable); /?replay=file: a record from the lobby.

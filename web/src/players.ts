@@ -9,9 +9,24 @@ import { gameName } from "./lobby";
 
 const FAMILIES = ["line", "mexican-train", "texas-42", "dice-and-dominoes"];
 
-export interface RatingInfo { rating: number; rd: number; provisional: boolean; games: number; history?: { table: string; rating: number; rd: number; at: number }[] }
-interface Board { family: string; players: (RatingInfo & { id: string; name: string })[]; bots: (RatingInfo & { level: string })[] }
-interface PlayerPage { id: string; name: string; ratings: Record<string, RatingInfo>; games: { table: string; game: string; seat: number; over: boolean; created: number; replay_page?: string }[] }
+export interface RatingInfo {
+  rating: number;
+  rd: number;
+  provisional: boolean;
+  games: number;
+  history?: { table: string; rating: number; rd: number; at: number }[];
+}
+interface Board {
+  family: string;
+  players: (RatingInfo & { id: string; name: string })[];
+  bots: (RatingInfo & { level: string })[];
+}
+interface PlayerPage {
+  id: string;
+  name: string;
+  ratings: Record<string, RatingInfo>;
+  games: { table: string; game: string; seat: number; over: boolean; created: number; replay_page?: string }[];
+}
 
 // "1612 ± 84", with "?" while provisional.
 export function ratingText(r: RatingInfo): string {
@@ -23,23 +38,65 @@ export const playerUrl = (id: string) => `/?player=${encodeURIComponent(id)}`;
 // The lobby's card: a family's best players, then its bot levels.
 export function leaderboardCard(go: (url: string) => void): HTMLElement {
   const list = h("div", { class: "board-list", "aria-live": "polite" });
-  const pick = h("select", { id: "board-family", "aria-label": t("board.family"), onchange: () => load() },
-    FAMILIES.map((f) => h("option", { value: f }, t("family." + f)))) as HTMLSelectElement;
+  const pick = h(
+    "select",
+    { id: "board-family", "aria-label": t("board.family"), onchange: () => load() },
+    FAMILIES.map((f) => h("option", { value: f }, t("family." + f))),
+  ) as HTMLSelectElement;
   const load = async () => {
     clear(list);
     try {
       const b = await fetchJson<Board>(`/api/leaderboard?game=${pick.value}`);
       if (!b.players.length) list.appendChild(h("p", { class: "muted" }, t("board.none")));
-      else list.appendChild(h("ol", { class: "board" }, b.players.map((p) => h("li", null,
-        h("a", { href: playerUrl(p.id), onclick: (e: Event) => { e.preventDefault(); go(playerUrl(p.id)); } }, p.name),
-        h("span", { class: "rating", title: p.provisional ? t("board.provisional") : null }, ratingText(p)), h("small", null, t("board.games", { n: p.games }))))));
-      if (b.bots.length) list.appendChild(h("p", { class: "muted bots-rated" }, t("board.bots"), " ",
-        b.bots.map((x) => h("span", { class: "seat-chip" }, `${t("seatkind." + x.level)} ${ratingText(x)}`))));
-    } catch (e) { list.appendChild(h("p", { class: "error" }, String((e as Error).message))); }
+      else
+        list.appendChild(
+          h(
+            "ol",
+            { class: "board" },
+            b.players.map((p) =>
+              h(
+                "li",
+                null,
+                h(
+                  "a",
+                  {
+                    href: playerUrl(p.id),
+                    onclick: (e: Event) => {
+                      e.preventDefault();
+                      go(playerUrl(p.id));
+                    },
+                  },
+                  p.name,
+                ),
+                h("span", { class: "rating", title: p.provisional ? t("board.provisional") : null }, ratingText(p)),
+                h("small", null, t("board.games", { n: p.games })),
+              ),
+            ),
+          ),
+        );
+      if (b.bots.length)
+        list.appendChild(
+          h(
+            "p",
+            { class: "muted bots-rated" },
+            t("board.bots"),
+            " ",
+            b.bots.map((x) => h("span", { class: "seat-chip" }, `${t("seatkind." + x.level)} ${ratingText(x)}`)),
+          ),
+        );
+    } catch (e) {
+      list.appendChild(h("p", { class: "error" }, String((e as Error).message)));
+    }
   };
   load();
-  return h("section", { class: "card leaderboard" }, h("h2", null, t("board.title")), h("label", null, t("board.family"), " ", pick), list,
-    h("p", { class: "muted" }, t("board.provisional")));
+  return h(
+    "section",
+    { class: "card leaderboard" },
+    h("h2", null, t("board.title")),
+    h("label", null, t("board.family"), " ", pick),
+    list,
+    h("p", { class: "muted" }, t("board.provisional")),
+  );
 }
 
 async function fetchJson<T>(path: string): Promise<T> {
@@ -53,7 +110,10 @@ async function fetchJson<T>(path: string): Promise<T> {
 function course(history: NonNullable<RatingInfo["history"]>): SVGElement | null {
   const pts = [...history].reverse().map((p) => p.rating);
   if (pts.length < 2) return null;
-  const w = 240, ht = 60, lo = Math.min(...pts) - 10, hi = Math.max(...pts) + 10;
+  const w = 240,
+    ht = 60,
+    lo = Math.min(...pts) - 10,
+    hi = Math.max(...pts) + 10;
   const xy = pts.map((r, i) => `${(i * w) / (pts.length - 1)},${ht - ((r - lo) * ht) / (hi - lo)}`).join(" ");
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
@@ -68,16 +128,43 @@ function course(history: NonNullable<RatingInfo["history"]>): SVGElement | null 
 }
 
 export class PlayerView {
-  constructor(private root: HTMLElement, private id: string, private go: (url: string) => void) { this.render(); }
+  constructor(
+    private root: HTMLElement,
+    private id: string,
+    private go: (url: string) => void,
+  ) {
+    this.render();
+  }
   close() {}
   async render() {
     clear(this.root);
     const main = h("main", { class: "lobby player-page" });
     this.root.appendChild(main);
-    main.appendChild(h("header", { class: "lobby-top" },
-      h("a", { href: "/", class: "rules-link", onclick: (e: Event) => { e.preventDefault(); this.go("/"); } }, "‹ ", t("table.lobby")), " ", langPicker()));
+    main.appendChild(
+      h(
+        "header",
+        { class: "lobby-top" },
+        h(
+          "a",
+          {
+            href: "/",
+            class: "rules-link",
+            onclick: (e: Event) => {
+              e.preventDefault();
+              this.go("/");
+            },
+          },
+          "‹ ",
+          t("table.lobby"),
+        ),
+        " ",
+        langPicker(),
+      ),
+    );
     let p: PlayerPage;
-    try { p = await fetchJson<PlayerPage>(`/api/players/${encodeURIComponent(this.id)}`); } catch (e) {
+    try {
+      p = await fetchJson<PlayerPage>(`/api/players/${encodeURIComponent(this.id)}`);
+    } catch (e) {
       main.appendChild(h("p", { class: "error", role: "alert" }, String((e as Error).message)));
       return;
     }
@@ -87,17 +174,58 @@ export class PlayerView {
     if (!fams.length) ratings.appendChild(h("p", { class: "muted" }, t("player.unrated")));
     for (const f of fams) {
       const r = p.ratings[f];
-      ratings.appendChild(h("div", { class: "player-rating", "data-family": f },
-        h("h3", null, t("family." + f)), h("p", null, h("strong", { class: "rating", title: r.provisional ? t("board.provisional") : null }, ratingText(r)), " · ", t("board.games", { n: r.games })),
-        course(r.history || [])));
+      ratings.appendChild(
+        h(
+          "div",
+          { class: "player-rating", "data-family": f },
+          h("h3", null, t("family." + f)),
+          h(
+            "p",
+            null,
+            h("strong", { class: "rating", title: r.provisional ? t("board.provisional") : null }, ratingText(r)),
+            " · ",
+            t("board.games", { n: r.games }),
+          ),
+          course(r.history || []),
+        ),
+      );
     }
     if (fams.length) ratings.appendChild(h("p", { class: "muted" }, t("board.provisional")));
     main.appendChild(ratings);
     const games = h("ul", { class: "my-tables" });
     for (const g of p.games)
-      games.appendChild(h("li", null, gameName(g.game), " · ", t("seat.n", { n: g.seat + 1 }), " · ",
-        new Date(g.created * 1000).toLocaleDateString(), " ",
-        g.over && g.replay_page ? h("a", { href: g.replay_page, onclick: (e: Event) => { e.preventDefault(); this.go(g.replay_page!); } }, t("replay.open")) : h("span", { class: "muted" }, t("player.in_play"))));
-    main.appendChild(h("section", { class: "card" }, h("h2", null, t("player.games")), p.games.length ? games : h("p", { class: "muted" }, t("player.no_games"))));
+      games.appendChild(
+        h(
+          "li",
+          null,
+          gameName(g.game),
+          " · ",
+          t("seat.n", { n: g.seat + 1 }),
+          " · ",
+          new Date(g.created * 1000).toLocaleDateString(),
+          " ",
+          g.over && g.replay_page
+            ? h(
+                "a",
+                {
+                  href: g.replay_page,
+                  onclick: (e: Event) => {
+                    e.preventDefault();
+                    this.go(g.replay_page!);
+                  },
+                },
+                t("replay.open"),
+              )
+            : h("span", { class: "muted" }, t("player.in_play")),
+        ),
+      );
+    main.appendChild(
+      h(
+        "section",
+        { class: "card" },
+        h("h2", null, t("player.games")),
+        p.games.length ? games : h("p", { class: "muted" }, t("player.no_games")),
+      ),
+    );
   }
 }

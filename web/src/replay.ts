@@ -24,7 +24,11 @@ export class Replay {
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
   private closed = false;
 
-  constructor(private root: HTMLElement, private source: string, private go: (url: string) => void) {
+  constructor(
+    private root: HTMLElement,
+    private source: string,
+    private go: (url: string) => void,
+  ) {
     clear(root);
     root.appendChild(h("div", { class: "loading" }, t("replay.loading")));
     document.addEventListener("keydown", this.keyHandler);
@@ -54,7 +58,11 @@ export class Replay {
   }
 
   private onKey(e: KeyboardEvent) {
-    if (!this.data || (e.target as HTMLElement)?.tagName === "INPUT" && (e.target as HTMLInputElement).type !== "range") return;
+    if (
+      !this.data ||
+      ((e.target as HTMLElement)?.tagName === "INPUT" && (e.target as HTMLInputElement).type !== "range")
+    )
+      return;
     const last = this.data.steps.length - 1;
     let to = this.i;
     if (e.key === "ArrowRight") to = this.i + 1;
@@ -74,10 +82,27 @@ export class Replay {
 
   private msgFor(d: ReplayData, s: ReplayStep, i: number): StateMsg {
     return {
-      type: "state", table: d.table || "", game: d.game, seat: null, status: s.over ? "over" : "playing", version: i,
-      view: s.view, to_act: false, legal: [], scores: s.scores, hands_finished: s.hands_finished,
-      seats: Array.from({ length: d.seats }, (_, k) => ({ seat: k, player: d.players[k] || "human", joined: true, connected: true, autopilot: false, name: d.names?.[k] || null })),
-      notices: [], commitment: "",
+      type: "state",
+      table: d.table || "",
+      game: d.game,
+      seat: null,
+      status: s.over ? "over" : "playing",
+      version: i,
+      view: s.view,
+      to_act: false,
+      legal: [],
+      scores: s.scores,
+      hands_finished: s.hands_finished,
+      seats: Array.from({ length: d.seats }, (_, k) => ({
+        seat: k,
+        player: d.players[k] || "human",
+        joined: true,
+        connected: true,
+        autopilot: false,
+        name: d.names?.[k] || null,
+      })),
+      notices: [],
+      commitment: "",
     };
   }
 
@@ -85,7 +110,11 @@ export class Replay {
     if (i === 0) return t("replay.start");
     if (s.chance) {
       const w = (s.text || "").split(" ")[0];
-      return w === "deal" ? t("replay.deal") : w === "roll" ? t("replay.roll", { dice: (s.text || "").slice(5) }) : t("replay.chance", { text: s.text || "" });
+      return w === "deal"
+        ? t("replay.deal")
+        : w === "roll"
+          ? t("replay.roll", { dice: (s.text || "").slice(5) })
+          : t("replay.chance", { text: s.text || "" });
     }
     return t("replay.move", { who: t("seat.n", { n: (s.seat ?? 0) + 1 }), move: s.text || "" });
   }
@@ -96,38 +125,114 @@ export class Replay {
     const tiles = !s.chance && s.text ? s.text.match(/\d+-\d+/g) : null;
     if (!tiles || i === 0) return h("b", null, text);
     const end = /:(L|R)$/.exec(s.text || "");
-    return h("b", { title: text, class: "replay-move" }, t("replay.move", { who: t("seat.n", { n: (s.seat ?? 0) + 1 }), move: "" }), " ",
-      tiles.map((x) => tileFrom(x, { size: 20 })), end ? " " + t(end[1] === "L" ? "review.left" : "review.right") : /:/.test(s.text || "") ? " " + (s.text || "").split(":")[1] : "");
+    return h(
+      "b",
+      { title: text, class: "replay-move" },
+      t("replay.move", { who: t("seat.n", { n: (s.seat ?? 0) + 1 }), move: "" }),
+      " ",
+      tiles.map((x) => tileFrom(x, { size: 20 })),
+      end
+        ? " " + t(end[1] === "L" ? "review.left" : "review.right")
+        : /:/.test(s.text || "")
+          ? " " + (s.text || "").split(":")[1]
+          : "",
+    );
   }
 
   render() {
-    if (this.closed) return;  // the replay's answer came after leaving it
+    if (this.closed) return; // the replay's answer came after leaving it
     const root = this.root;
     clear(root);
-    const back = h("a", { class: "back", href: "/", onclick: (e: Event) => { e.preventDefault(); this.close(); this.go("/"); } }, "‹ ", t("table.lobby"));
+    const back = h(
+      "a",
+      {
+        class: "back",
+        href: "/",
+        onclick: (e: Event) => {
+          e.preventDefault();
+          this.close();
+          this.go("/");
+        },
+      },
+      "‹ ",
+      t("table.lobby"),
+    );
     if (!this.data) {
-      root.appendChild(h("main", { class: "replay" }, h("header", { class: "topbar" }, back, h("div", { class: "title" }, h("strong", null, t("replay.title"))), langPicker(() => this.render())),
-        h("section", { class: "card replay-error", role: "alert" }, h("h2", null, t("replay.unavailable")), h("p", null, this.error || t("replay.loading")))));
+      root.appendChild(
+        h(
+          "main",
+          { class: "replay" },
+          h(
+            "header",
+            { class: "topbar" },
+            back,
+            h("div", { class: "title" }, h("strong", null, t("replay.title"))),
+            langPicker(() => this.render()),
+          ),
+          h(
+            "section",
+            { class: "card replay-error", role: "alert" },
+            h("h2", null, t("replay.unavailable")),
+            h("p", null, this.error || t("replay.loading")),
+          ),
+        ),
+      );
       return;
     }
-    const d = this.data, s = d.steps[this.i], last = d.steps.length - 1;
+    const d = this.data,
+      s = d.steps[this.i],
+      last = d.steps.length - 1;
     const btn = (id: string, label: string, to: number, disabled: boolean, title: string) =>
-      h("button", { class: "action step-btn", id, disabled, title, "aria-label": title, onclick: () => this.step(to) }, label);
-    const slider = h("input", { type: "range", id: "replay-slider", min: 0, max: last, value: this.i, "aria-label": t("replay.step_label"),
-      oninput: (e: Event) => this.step(Number((e.target as HTMLInputElement).value)) }) as HTMLInputElement;
-    const controls = h("div", { class: "replay-controls" },
+      h(
+        "button",
+        { class: "action step-btn", id, disabled, title, "aria-label": title, onclick: () => this.step(to) },
+        label,
+      );
+    const slider = h("input", {
+      type: "range",
+      id: "replay-slider",
+      min: 0,
+      max: last,
+      value: this.i,
+      "aria-label": t("replay.step_label"),
+      oninput: (e: Event) => this.step(Number((e.target as HTMLInputElement).value)),
+    }) as HTMLInputElement;
+    const controls = h(
+      "div",
+      { class: "replay-controls" },
       btn("replay-first", "|◀", 0, this.i === 0, t("replay.first")),
       btn("replay-prev", "◀", this.i - 1, this.i === 0, t("replay.prev")),
-      h("span", { class: "replay-pos", id: "replay-pos", "data-step": this.i }, t("replay.step", { n: this.i, of: last })),
+      h(
+        "span",
+        { class: "replay-pos", id: "replay-pos", "data-step": this.i },
+        t("replay.step", { n: this.i, of: last }),
+      ),
       btn("replay-next", "▶", this.i + 1, this.i === last, t("replay.next")),
       btn("replay-last", "▶|", last, this.i === last, t("replay.last")),
-      slider);
+      slider,
+    );
     if (!this.board) this.board = new Table(this.boardRoot, d.table || "", "", this.go, true);
     this.board.show(this.msgFor(d, s, this.i));
-    const what = h("div", { class: "replay-what", role: "status", "aria-live": "polite" }, this.describeEl(s, this.i),
-      s.hand ? this.board.handSummary(s.hands_finished) ?? h("pre", { class: "replay-hand" }, s.hand.text) : null);
-    const head = h("header", { class: "replay-head" }, h("div", { class: "title" }, h("strong", null, t("replay.title")), " · ", gameName(d.game),
-      h("span", { class: "muted" }, " ", t("replay.all_hands"))), controls, what);
+    const what = h(
+      "div",
+      { class: "replay-what", role: "status", "aria-live": "polite" },
+      this.describeEl(s, this.i),
+      s.hand ? (this.board.handSummary(s.hands_finished) ?? h("pre", { class: "replay-hand" }, s.hand.text)) : null,
+    );
+    const head = h(
+      "header",
+      { class: "replay-head" },
+      h(
+        "div",
+        { class: "title" },
+        h("strong", null, t("replay.title")),
+        " · ",
+        gameName(d.game),
+        h("span", { class: "muted" }, " ", t("replay.all_hands")),
+      ),
+      controls,
+      what,
+    );
     root.appendChild(h("main", { class: "replay" }, head, this.boardRoot));
     this.board.fit();
     (slider as HTMLInputElement).value = String(this.i);

@@ -21,8 +21,17 @@ export function rulesUrl(family: string, preset?: string): string {
   return `/?rules=${family}` + (preset && preset !== family ? `#${encodeURIComponent(preset)}` : "");
 }
 
-export interface Block { kind: "h2" | "h3" | "p" | "ul" | "note"; id?: string; text: string; items?: string[] }
-export interface Page { name: string; title: string; blocks: Block[] }
+export interface Block {
+  kind: "h2" | "h3" | "p" | "ul" | "note";
+  id?: string;
+  text: string;
+  items?: string[];
+}
+export interface Page {
+  name: string;
+  title: string;
+  blocks: Block[];
+}
 
 export function parseRules(text: string): Record<string, Page> {
   const pages: Record<string, Page> = {};
@@ -37,10 +46,21 @@ export function parseRules(text: string): Record<string, Page> {
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trimEnd();
     let m: RegExpExecArray | null;
-    if ((m = /^=== ([a-z0-9-]+)$/.exec(line))) { flush(); page = pages[m[1]] = { name: m[1], title: m[1], blocks: [] }; continue; }
+    if ((m = /^=== ([a-z0-9-]+)$/.exec(line))) {
+      flush();
+      page = pages[m[1]] = { name: m[1], title: m[1], blocks: [] };
+      continue;
+    }
     if (!page || line.startsWith("//")) continue;
-    if (line.trim() === "") { flush(); continue; }
-    if ((m = /^# (.+)$/.exec(line))) { flush(); page.title = m[1]; continue; }
+    if (line.trim() === "") {
+      flush();
+      continue;
+    }
+    if ((m = /^# (.+)$/.exec(line))) {
+      flush();
+      page.title = m[1];
+      continue;
+    }
     if ((m = /^(##|###) (?:#([a-z0-9-]+) )?(.+)$/.exec(line))) {
       flush();
       page.blocks.push({ kind: m[1] === "##" ? "h2" : "h3", id: m[2], text: m[3] });
@@ -48,12 +68,22 @@ export function parseRules(text: string): Record<string, Page> {
     }
     if ((m = /^- (.+)$/.exec(line))) {
       if (para.length) flush();
-      if (!list) { list = { kind: "ul", text: "", items: [] }; page.blocks.push(list); }
+      if (!list) {
+        list = { kind: "ul", text: "", items: [] };
+        page.blocks.push(list);
+      }
       list.items!.push(m[1]);
       continue;
     }
-    if (list && /^ {2}\S/.test(line)) { list.items![list.items!.length - 1] += " " + line.trim(); continue; }
-    if ((m = /^> (.+)$/.exec(line))) { flush(); page.blocks.push({ kind: "note", text: m[1] }); continue; }
+    if (list && /^ {2}\S/.test(line)) {
+      list.items![list.items!.length - 1] += " " + line.trim();
+      continue;
+    }
+    if ((m = /^> (.+)$/.exec(line))) {
+      flush();
+      page.blocks.push({ kind: "note", text: m[1] });
+      continue;
+    }
     if (list) flush();
     para.push(line.trim());
   }
@@ -69,7 +99,8 @@ export function inline(text: string): (Node | string)[] {
     let m: RegExpExecArray | null;
     if ((m = /^\*\*([^*]+)\*\*$/.exec(part))) out.push(h("strong", null, m[1]));
     else if ((m = /^\[(\d+)-(\d+)\]$/.exec(part))) {
-      const a = Number(m[1]), b = Number(m[2]);
+      const a = Number(m[1]),
+        b = Number(m[2]);
       out.push(tileSvg(a, b, { size: 21, cls: "rt", title: `${a}-${b}` }));
     } else if ((m = /^\{(\d)\}$/.exec(part))) {
       const d = dieSvg(Number(m[1]), 22);
@@ -85,10 +116,12 @@ export function inline(text: string): (Node | string)[] {
 const texts = new Map<string, Promise<Record<string, Page>>>();
 function load(lang: string): Promise<Record<string, Page>> {
   if (!texts.has(lang)) {
-    const p = fetch(`/rules/${lang}.txt`).then((r) => {
-      if (!r.ok) throw new Error(`HTTP ${r.status}`);
-      return r.text();
-    }).then(parseRules);
+    const p = fetch(`/rules/${lang}.txt`)
+      .then((r) => {
+        if (!r.ok) throw new Error(`HTTP ${r.status}`);
+        return r.text();
+      })
+      .then(parseRules);
     p.catch(() => texts.delete(lang)); // a failed fetch is tried again next time
     texts.set(lang, p);
   }
@@ -112,9 +145,17 @@ export class RulesPage {
   // The section asked for stays in view when the window changes size (a
   // phone turned, a new tab sized) until the reader scrolls on their own.
   private anchor = "";
-  private keep = () => { if (this.anchor) document.getElementById(this.anchor)?.scrollIntoView(); };
-  private letGo = () => { this.anchor = ""; };
-  constructor(private root: HTMLElement, private page: string, private go: (url: string) => void) {
+  private keep = () => {
+    if (this.anchor) document.getElementById(this.anchor)?.scrollIntoView();
+  };
+  private letGo = () => {
+    this.anchor = "";
+  };
+  constructor(
+    private root: HTMLElement,
+    private page: string,
+    private go: (url: string) => void,
+  ) {
     window.addEventListener("resize", this.keep);
     for (const e of ["wheel", "touchmove", "keydown", "mousedown"]) window.addEventListener(e, this.letGo);
     this.render();
@@ -137,13 +178,20 @@ export class RulesPage {
     } catch (e) {
       if (this.closed) return;
       clear(this.root);
-      this.root.appendChild(h("p", { class: "error", role: "alert" }, t("rules.load_error", { error: String((e as Error).message) })));
+      this.root.appendChild(
+        h("p", { class: "error", role: "alert" }, t("rules.load_error", { error: String((e as Error).message) })),
+      );
       return;
     }
     if (this.closed || lang !== currentLang()) return;
     // A preset's name (?rules=dominican-patio) opens its game's page there.
-    let name = this.page, anchor = location.hash.slice(1);
-    try { anchor = decodeURIComponent(anchor); } catch { anchor = ""; } // a damaged link: the top of the page
+    let name = this.page,
+      anchor = location.hash.slice(1);
+    try {
+      anchor = decodeURIComponent(anchor);
+    } catch {
+      anchor = "";
+    } // a damaged link: the top of the page
     if (!pages[name]) {
       const owner = Object.values(pages).find((p) => p.blocks.some((b) => b.id === name));
       anchor = owner ? name : "";
@@ -152,25 +200,67 @@ export class RulesPage {
     this.draw(pages[name] || { name, title: name, blocks: [] });
     const target = anchor && document.getElementById(anchor);
     this.anchor = target ? anchor : "";
-    if (target) { target.classList.add("here"); target.scrollIntoView(); }
-    else window.scrollTo(0, 0);
+    if (target) {
+      target.classList.add("here");
+      target.scrollIntoView();
+    } else window.scrollTo(0, 0);
   }
 
   private draw(page: Page) {
     clear(this.root);
     const main = h("main", { class: "rules-page", "data-page": page.name, lang: currentLang() });
-    const top = h("header", { class: "rules-top" },
-      h("a", { class: "back", href: "/", onclick: (e: Event) => { e.preventDefault(); this.go("/"); } }, "‹ ", t("table.lobby")),
-      h("nav", { class: "tabs rules-tabs", "aria-label": t("rules.title") }, RULE_PAGES.map((p) =>
-        h("a", { class: "tab" + (p === page.name ? " on" : ""), href: rulesUrl(p), "data-page": p, "aria-current": p === page.name ? "page" : null,
-          onclick: (e: Event) => { e.preventDefault(); this.go(rulesUrl(p)); } }, t("family." + p)))),
-      langPicker());
+    const top = h(
+      "header",
+      { class: "rules-top" },
+      h(
+        "a",
+        {
+          class: "back",
+          href: "/",
+          onclick: (e: Event) => {
+            e.preventDefault();
+            this.go("/");
+          },
+        },
+        "‹ ",
+        t("table.lobby"),
+      ),
+      h(
+        "nav",
+        { class: "tabs rules-tabs", "aria-label": t("rules.title") },
+        RULE_PAGES.map((p) =>
+          h(
+            "a",
+            {
+              class: "tab" + (p === page.name ? " on" : ""),
+              href: rulesUrl(p),
+              "data-page": p,
+              "aria-current": p === page.name ? "page" : null,
+              onclick: (e: Event) => {
+                e.preventDefault();
+                this.go(rulesUrl(p));
+              },
+            },
+            t("family." + p),
+          ),
+        ),
+      ),
+      langPicker(),
+    );
     main.appendChild(top);
-    const art = h("article", { class: "rules card" }, h("p", { class: "rules-kicker" }, t("rules.title")), h("h1", null, ...inline(page.title)));
+    const art = h(
+      "article",
+      { class: "rules card" },
+      h("p", { class: "rules-kicker" }, t("rules.title")),
+      h("h1", null, ...inline(page.title)),
+    );
     // Contents: the sections, and a subsection with an id (a preset) as a chip under its section.
     const toc = h("ol", { class: "rules-toc" });
-    let tocItem: HTMLElement | null = null, chips: HTMLElement | null = null;
-    let section: HTMLElement = art, host: HTMLElement = art, first: HTMLElement | null = null;
+    let tocItem: HTMLElement | null = null,
+      chips: HTMLElement | null = null;
+    let section: HTMLElement = art,
+      host: HTMLElement = art,
+      first: HTMLElement | null = null;
     const jump = (id: string) => (e: Event) => {
       e.preventDefault();
       history.replaceState(null, "", "#" + id);
@@ -193,14 +283,32 @@ export class RulesPage {
         section.appendChild(host);
         // The rule sets as chips under their section; other subsections stay out of the contents.
         if (b.id && tocItem && section.id === "presets") {
-          if (!chips) { chips = h("ul", { class: "rules-chips" }); tocItem.appendChild(chips); }
+          if (!chips) {
+            chips = h("ul", { class: "rules-chips" });
+            tocItem.appendChild(chips);
+          }
           chips.appendChild(h("li", null, h("a", { href: "#" + b.id, onclick: jump(b.id) }, ...inline(b.text))));
         }
-      } else if (b.kind === "ul") host.appendChild(h("ul", null, b.items!.map((i) => h("li", null, ...inline(i)))));
+      } else if (b.kind === "ul")
+        host.appendChild(
+          h(
+            "ul",
+            null,
+            b.items!.map((i) => h("li", null, ...inline(i))),
+          ),
+        );
       else host.appendChild(h("p", { class: b.kind === "note" ? "rules-note" : null }, ...inline(b.text)));
     }
     if (toc.children.length > 1 && first)
-      art.insertBefore(h("nav", { class: "rules-contents", "aria-label": t("rules.contents") }, h("h2", null, t("rules.contents")), toc), first);
+      art.insertBefore(
+        h(
+          "nav",
+          { class: "rules-contents", "aria-label": t("rules.contents") },
+          h("h2", null, t("rules.contents")),
+          toc,
+        ),
+        first,
+      );
     main.appendChild(art);
     this.root.appendChild(main);
   }

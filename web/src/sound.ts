@@ -3,16 +3,42 @@
 const KEY = "boneyard.mute";
 let ctx: AudioContext | null = null;
 
-export function muted(): boolean { return localStorage.getItem(KEY) === "1"; }
-export function setMuted(m: boolean) { localStorage.setItem(KEY, m ? "1" : "0"); }
+export function muted(): boolean {
+  return localStorage.getItem(KEY) === "1";
+}
+export function setMuted(m: boolean) {
+  localStorage.setItem(KEY, m ? "1" : "0");
+}
 
 type Kind = "play" | "pass" | "draw" | "hand";
 // Each sound: notes of [frequency Hz, start s, length s], one wave shape.
 const SOUNDS: Record<Kind, { wave: OscillatorType; notes: [number, number, number][]; gain: number }> = {
   play: { wave: "triangle", notes: [[740, 0, 0.07]], gain: 0.25 },
-  pass: { wave: "sine", notes: [[330, 0, 0.1], [262, 0.11, 0.14]], gain: 0.2 },
-  draw: { wave: "square", notes: [[196, 0, 0.06], [247, 0.07, 0.06]], gain: 0.08 },
-  hand: { wave: "sine", notes: [[523, 0, 0.15], [659, 0.12, 0.15], [784, 0.24, 0.3]], gain: 0.2 },
+  pass: {
+    wave: "sine",
+    notes: [
+      [330, 0, 0.1],
+      [262, 0.11, 0.14],
+    ],
+    gain: 0.2,
+  },
+  draw: {
+    wave: "square",
+    notes: [
+      [196, 0, 0.06],
+      [247, 0.07, 0.06],
+    ],
+    gain: 0.08,
+  },
+  hand: {
+    wave: "sine",
+    notes: [
+      [523, 0, 0.15],
+      [659, 0.12, 0.15],
+      [784, 0.24, 0.3],
+    ],
+    gain: 0.2,
+  },
 };
 
 export function sound(kind: Kind) {
@@ -22,13 +48,16 @@ export function sound(kind: Kind) {
   if (muted()) return;
   w.__sounds[kind] = (w.__sounds[kind] || 0) + 1;
   try {
-    const AC = window.AudioContext || (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
+    const AC =
+      window.AudioContext || (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
     if (!AC) return;
     ctx = ctx || new AC();
     if (ctx.state === "suspended") void ctx.resume();
-    const s = SOUNDS[kind], t0 = ctx.currentTime + 0.01;
+    const s = SOUNDS[kind],
+      t0 = ctx.currentTime + 0.01;
     for (const [f, at, len] of s.notes) {
-      const o = ctx.createOscillator(), g = ctx.createGain();
+      const o = ctx.createOscillator(),
+        g = ctx.createGain();
       o.type = s.wave;
       o.frequency.value = f;
       g.gain.setValueAtTime(0, t0 + at);
@@ -38,17 +67,34 @@ export function sound(kind: Kind) {
       o.start(t0 + at);
       o.stop(t0 + at + len + 0.02);
     }
-  } catch { /* no audio here: silence */ }
+  } catch {
+    /* no audio here: silence */
+  }
 }
 
 // A speaker drawn in SVG (an emoji may have no glyph on the device).
 export function speakerIcon(off: boolean): SVGSVGElement {
   const NS = "http://www.w3.org/2000/svg";
-  const mk = (tag: string, a: Record<string, string>) => { const e = document.createElementNS(NS, tag); for (const k in a) e.setAttribute(k, a[k]); return e; };
-  const svg = mk("svg", { viewBox: "0 0 20 20", width: "20", height: "20", "aria-hidden": "true", class: "speaker" }) as SVGSVGElement;
+  const mk = (tag: string, a: Record<string, string>) => {
+    const e = document.createElementNS(NS, tag);
+    for (const k in a) e.setAttribute(k, a[k]);
+    return e;
+  };
+  const svg = mk("svg", {
+    viewBox: "0 0 20 20",
+    width: "20",
+    height: "20",
+    "aria-hidden": "true",
+    class: "speaker",
+  }) as SVGSVGElement;
   svg.appendChild(mk("polygon", { points: "2,7.5 6,7.5 10.5,3.5 10.5,16.5 6,12.5 2,12.5", fill: "currentColor" }));
   const line = { stroke: "currentColor", "stroke-width": "2", fill: "none", "stroke-linecap": "round" };
-  if (off) { svg.appendChild(mk("line", { x1: "13", y1: "7", x2: "18", y2: "13", ...line })); svg.appendChild(mk("line", { x1: "18", y1: "7", x2: "13", y2: "13", ...line })); }
-  else { svg.appendChild(mk("path", { d: "M13 7 q2.5 3 0 6", ...line })); svg.appendChild(mk("path", { d: "M15.5 4.5 q4.5 5.5 0 11", ...line })); }
+  if (off) {
+    svg.appendChild(mk("line", { x1: "13", y1: "7", x2: "18", y2: "13", ...line }));
+    svg.appendChild(mk("line", { x1: "18", y1: "7", x2: "13", y2: "13", ...line }));
+  } else {
+    svg.appendChild(mk("path", { d: "M13 7 q2.5 3 0 6", ...line }));
+    svg.appendChild(mk("path", { d: "M15.5 4.5 q4.5 5.5 0 11", ...line }));
+  }
   return svg;
 }

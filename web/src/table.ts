@@ -1,6 +1,20 @@
 // A table: the seat's view drawn per family, moves sent back as text. No
 // rules here: what may be played comes from the server's "legal" list.
-import { Live, StateMsg, View, LogEntry, saveTable, savedTables, api, ApiError, Player, Rematch, myPlayer, saveMyPlayer, forgetMyPlayer } from "./api";
+import {
+  Live,
+  StateMsg,
+  View,
+  LogEntry,
+  saveTable,
+  savedTables,
+  api,
+  ApiError,
+  Player,
+  Rematch,
+  myPlayer,
+  saveMyPlayer,
+  forgetMyPlayer,
+} from "./api";
 import { h, clear, patch } from "./dom";
 import { t, hasKey, langPicker, currentLang } from "./i18n";
 import { tileFrom, tileSvg } from "./tiles";
@@ -16,14 +30,24 @@ import { clockTag, stampClock } from "./clock";
 import { ChatBox } from "./chat";
 
 const BOARDS: Record<string, Board> = {
-  "line": lineBoard, "mexican-train": mexicanTrainBoard, "texas-42": texas42Board, "dice-and-dominoes": diceDominoesBoard,
+  "line": lineBoard,
+  "mexican-train": mexicanTrainBoard,
+  "texas-42": texas42Board,
+  "dice-and-dominoes": diceDominoesBoard,
 };
 
 // A table link that leads nowhere: what is wrong, and the way to the lobby.
 export function badLink(root: HTMLElement, why: string, go: (url: string) => void) {
   clear(root);
-  root.appendChild(h("section", { class: "card bad-link", role: "alert" }, h("h2", null, t("link.bad_title")), h("p", null, t(why)),
-    h("button", { class: "primary", id: "to-lobby", onclick: () => go("/") }, t("link.to_lobby"))));
+  root.appendChild(
+    h(
+      "section",
+      { class: "card bad-link", role: "alert" },
+      h("h2", null, t("link.bad_title")),
+      h("p", null, t(why)),
+      h("button", { class: "primary", id: "to-lobby", onclick: () => go("/") }, t("link.to_lobby")),
+    ),
+  );
 }
 
 export function replayUrl(id: string): string {
@@ -37,8 +61,32 @@ function fmtNum(x: number): string {
 // A line of "Last moves"; at: the version it follows (server entries: n + 1).
 type Ev = { text: string; seat: number | null; cls?: string; at: number };
 
-export interface ReviewMove { event: number; played: string; best: string; played_value: number; best_value: number; loss: number; grade: string; bound?: boolean; se?: number; samples?: number; face_up?: { best: string; loss: number; bound?: boolean } }
-export interface Review { hand: number; seat: number; hands_known: boolean; method: string; samples?: number; unit: string; thresholds: { good: number; inaccuracy: number; mistake: number }; counts: Record<string, number>; forced: number; unsolved?: number; moves: ReviewMove[] }
+export interface ReviewMove {
+  event: number;
+  played: string;
+  best: string;
+  played_value: number;
+  best_value: number;
+  loss: number;
+  grade: string;
+  bound?: boolean;
+  se?: number;
+  samples?: number;
+  face_up?: { best: string; loss: number; bound?: boolean };
+}
+export interface Review {
+  hand: number;
+  seat: number;
+  hands_known: boolean;
+  method: string;
+  samples?: number;
+  unit: string;
+  thresholds: { good: number; inaccuracy: number; mistake: number };
+  counts: Record<string, number>;
+  forced: number;
+  unsolved?: number;
+  moves: ReviewMove[];
+}
 
 export class Table implements Frame {
   private live: Live | null = null;
@@ -70,7 +118,10 @@ export class Table implements Frame {
   private laidWidth = 0; // the board width of the last drawing
   private measured = 0; // the board width last measured on the page
   // Sizes follow the window (a phone turned, a window resized).
-  private resizeHandler = () => { clearTimeout(this.resizeTimer); this.resizeTimer = window.setTimeout(() => this.render(), 80); };
+  private resizeHandler = () => {
+    clearTimeout(this.resizeTimer);
+    this.resizeTimer = window.setTimeout(() => this.render(), 80);
+  };
   private closed = false;
   private dialogFocused = false;
   private focusBefore: HTMLElement | null = null; // what had the focus when a dialog took it
@@ -78,14 +129,27 @@ export class Table implements Frame {
   private showLeave = false; // "leave the table?" asked
   private reviewHand: number | null = null; // the hand chosen for the review (null: the last)
   private fairness: HTMLElement | null = null; // the fairness check, once asked
-  private review: { hand: number; seat: number | null; open: boolean; busy: boolean; data: Review | null; error: string } | null = null;
+  private review: {
+    hand: number;
+    seat: number | null;
+    open: boolean;
+    busy: boolean;
+    data: Review | null;
+    error: string;
+  } | null = null;
   private naming = { busy: false, error: "", sat: false, taken: "" }; // the name typed when sitting down; taken: the one typed, when the server gave another
   private following = false; // on the way to the rematch
   private chat: ChatBox | null = null;
 
   // still: a replay's board (replay.ts): no connection, no input, every
   // state given by show().
-  constructor(root: HTMLElement, private id: string, private token: string, private go: (url: string) => void, private still = false) {
+  constructor(
+    root: HTMLElement,
+    private id: string,
+    private token: string,
+    private go: (url: string) => void,
+    private still = false,
+  ) {
     this.root = root;
     this.seenKey = "";
     window.addEventListener("resize", this.resizeHandler);
@@ -105,18 +169,39 @@ export class Table implements Frame {
     }
     // Ask once over HTTP: an unknown table or a wrong key is said at once,
     // not left on "Connecting…" while the socket retries.
-    api.state(id, token).then((m) => { if (!this.msg && !this.closed) this.onState(m); }, (e) => {
-      if (this.closed || !(e instanceof ApiError) || e.status === 429 || e.status >= 500) return;
-      this.close();
-      badLink(root, e.status === 404 ? "link.no_table" : e.status === 403 ? "link.bad_key" : "link.damaged", go);
-    });
-    this.chat = new ChatBox(id, token, (e) => this.onError(e), () => this.render(), (line) => this.live?.chat(line) ?? false);
-    this.live = new Live(id, token, (m) => this.onState(m), (c) => { this.connected = c; this.render(); }, (e) => this.onError(e), entropy);
+    api.state(id, token).then(
+      (m) => {
+        if (!this.msg && !this.closed) this.onState(m);
+      },
+      (e) => {
+        if (this.closed || !(e instanceof ApiError) || e.status === 429 || e.status >= 500) return;
+        this.close();
+        badLink(root, e.status === 404 ? "link.no_table" : e.status === 403 ? "link.bad_key" : "link.damaged", go);
+      },
+    );
+    this.chat = new ChatBox(
+      id,
+      token,
+      (e) => this.onError(e),
+      () => this.render(),
+      (line) => this.live?.chat(line) ?? false,
+    );
+    this.live = new Live(
+      id,
+      token,
+      (m) => this.onState(m),
+      (c) => {
+        this.connected = c;
+        this.render();
+      },
+      (e) => this.onError(e),
+      entropy,
+    );
     document.addEventListener("keydown", this.keyHandler);
   }
 
   close() {
-    this.closed = true;  // a closing socket or a timer must not draw over the next page
+    this.closed = true; // a closing socket or a timer must not draw over the next page
     this.live?.close();
     document.removeEventListener("keydown", this.keyHandler);
     window.removeEventListener("resize", this.resizeHandler);
@@ -125,7 +210,12 @@ export class Table implements Frame {
   private onError(e: string) {
     this.flash = e;
     this.render();
-    setTimeout(() => { if (this.flash === e) { this.flash = ""; this.render(); } }, 4000);
+    setTimeout(() => {
+      if (this.flash === e) {
+        this.flash = "";
+        this.render();
+      }
+    }, 4000);
   }
 
   private onState(m: StateMsg) {
@@ -139,15 +229,26 @@ export class Table implements Frame {
     const last = fresh.filter((e) => e.kind === "move" || e.kind === "laid").pop();
     if (this.prev && (m.hands_finished ?? 0) > (this.prev.hands_finished ?? 0)) sound("hand");
     else if (last && !this.still) sound(last.move === "pass" ? "pass" : last.move === "draw" ? "draw" : "play");
-    if (this.served.size > 200) for (const k of [...this.served.keys()].slice(0, this.served.size - 200)) this.served.delete(k);
+    if (this.served.size > 200)
+      for (const k of [...this.served.keys()].slice(0, this.served.size - 200)) this.served.delete(k);
     if (this.prev) this.diff(this.prev, m);
     if (this.seen === null && m.hands_finished !== undefined) this.setSeen(m.hands_finished);
     if (!this.prev) {
       const mine = savedTables().find((x) => x.id === this.id && x.token === this.token);
-      saveTable({ id: this.id, token: this.token, game: m.game, seat: m.seat ?? -1, created: mine?.created ?? Date.now(),
-        invites: mine?.invites ?? {}, spectate: mine?.spectate ?? "" });
+      saveTable({
+        id: this.id,
+        token: this.token,
+        game: m.game,
+        seat: m.seat ?? -1,
+        created: mine?.created ?? Date.now(),
+        invites: mine?.invites ?? {},
+        spectate: mine?.spectate ?? "",
+      });
     }
-    if (!m.to_act) { this.chooser = null; this.selected = []; }
+    if (!m.to_act) {
+      this.chooser = null;
+      this.selected = [];
+    }
     if (this.people(m)) return;
     this.render();
     if (this.pendingClick && this.prev && m.version > this.prev.version) {
@@ -186,8 +287,20 @@ export class Table implements Frame {
     const m = this.msg!;
     const v = m.view || {};
     const n = m.seats.length;
-    const teams = v.family === "texas-42" || (v.family === "line" && Array.isArray(v.hands) && v.hands.some((x: View) => x.side !== x.seat));
-    return { msg: m, v, me: m.seat, n, family: v.family || "", teams, f: this, small: window.innerWidth < 600 || window.innerHeight < 500, width: this.boardWidth() };
+    const teams =
+      v.family === "texas-42" ||
+      (v.family === "line" && Array.isArray(v.hands) && v.hands.some((x: View) => x.side !== x.seat));
+    return {
+      msg: m,
+      v,
+      me: m.seat,
+      n,
+      family: v.family || "",
+      teams,
+      f: this,
+      small: window.innerWidth < 600 || window.innerHeight < 500,
+      width: this.boardWidth(),
+    };
   }
 
   // The board's inner width: measured on the page, else guessed from the
@@ -242,7 +355,10 @@ export class Table implements Frame {
   // True when the page leaves for the rematch.
   private people(m: StateMsg): boolean {
     if (this.still || this.closed) return false;
-    if (m.rematch && m.status === "over" && !this.following) { this.follow(m.rematch); return true; }
+    if (m.rematch && m.status === "over" && !this.following) {
+      this.follow(m.rematch);
+      return true;
+    }
     const mine = m.seat === null ? null : m.seats[m.seat];
     const me = myPlayer();
     if (mine && !mine.name && me && !this.naming.sat) this.sitAs(me);
@@ -257,7 +373,11 @@ export class Table implements Frame {
   }
 
   private async playAgain() {
-    try { this.follow(await api.rematch(this.id, this.token)); } catch (e) { this.onError(String((e as Error).message)); }
+    try {
+      this.follow(await api.rematch(this.id, this.token));
+    } catch (e) {
+      this.onError(String((e as Error).message));
+    }
   }
 
   private async sitAs(p: Player) {
@@ -286,7 +406,9 @@ export class Table implements Frame {
       this.naming.taken = p.name !== name.trim() ? name.trim() : "";
       saveMyPlayer(p);
       await this.sitAs(p);
-    } catch (e) { this.naming.error = String((e as Error).message); }
+    } catch (e) {
+      this.naming.error = String((e as Error).message);
+    }
     this.naming.busy = false;
     this.render();
   }
@@ -296,19 +418,41 @@ export class Table implements Frame {
   private nameBar(c: Ctx): HTMLElement | null {
     if (this.still || c.me === null) return null;
     const name = c.msg.seats[c.me]?.name;
-    if (name) return h("p", { class: "my-name", id: "my-name" }, t("name.playing_as", { name }),
-      this.naming.taken ? h("span", { class: "muted name-taken" }, " ", t("name.taken", { typed: this.naming.taken })) : null);
+    if (name)
+      return h(
+        "p",
+        { class: "my-name", id: "my-name" },
+        t("name.playing_as", { name }),
+        this.naming.taken
+          ? h("span", { class: "muted name-taken" }, " ", t("name.taken", { typed: this.naming.taken }))
+          : null,
+      );
     if (c.msg.status === "over") return null; // a finished game's names stay as they were
     if (myPlayer() && this.naming.sat && !this.naming.error) return null;
-    const input = h("input", { id: "name-input", name: "name", maxlength: "32", autocomplete: "nickname", required: true, "aria-label": t("name.label") }) as HTMLInputElement;
-    return h("form", { class: "name-bar", id: "name-form", onsubmit: (e: Event) => {
-      e.preventDefault();
-      const field = document.getElementById("name-input") as HTMLInputElement | null;
-      this.saveName((field ?? input).value);
-    } },
-      h("label", { for: "name-input" }, t("name.label")), input,
+    const input = h("input", {
+      id: "name-input",
+      name: "name",
+      maxlength: "32",
+      autocomplete: "nickname",
+      required: true,
+      "aria-label": t("name.label"),
+    }) as HTMLInputElement;
+    return h(
+      "form",
+      {
+        class: "name-bar",
+        id: "name-form",
+        onsubmit: (e: Event) => {
+          e.preventDefault();
+          const field = document.getElementById("name-input") as HTMLInputElement | null;
+          this.saveName((field ?? input).value);
+        },
+      },
+      h("label", { for: "name-input" }, t("name.label")),
+      input,
       h("button", { class: "small", id: "name-save", type: "submit", disabled: this.naming.busy }, t("name.save")),
-      this.naming.error ? h("span", { class: "error", role: "alert" }, this.naming.error) : null);
+      this.naming.error ? h("span", { class: "error", role: "alert" }, this.naming.error) : null,
+    );
   }
 
   // ----------------------------------------------------------- the log
@@ -326,19 +470,27 @@ export class Table implements Frame {
 
   // One entry of the server's public log, in words.
   private entryText(c: Ctx, e: LogEntry): Ev | null {
-    const at = e.n + 1, who = e.seat === null ? "?" : this.seatName(c, e.seat);
+    const at = e.n + 1,
+      who = e.seat === null ? "?" : this.seatName(c, e.seat);
     if (e.kind === "deal") return { text: t("log.new_hand", { n: e.hand }), seat: null, cls: "hand", at };
     if (e.kind === "laid") return { text: t("log.laid_down", { who }), seat: e.seat, at };
-    if (e.kind === "roll") { const [a, b] = (e.move || "").split(" "); return { text: t("log.rolled", { a, b }), seat: null, at }; }
+    if (e.kind === "roll") {
+      const [a, b] = (e.move || "").split(" ");
+      return { text: t("log.rolled", { a, b }), seat: null, at };
+    }
     if (e.kind !== "move" || !e.move) return null;
     const mv = e.move;
     const tile = /^(\d+)-(\d+)/.exec(mv);
     let text: string, cls: string | undefined;
-    if (tile && /:(M|T\d+)$/.test(mv)) text = t("log.laid_on", { who, tile: `${tile[1]}|${tile[2]}`, train: this.moveLabel(c, mv) });
+    if (tile && /:(M|T\d+)$/.test(mv))
+      text = t("log.laid_on", { who, tile: `${tile[1]}|${tile[2]}`, train: this.moveLabel(c, mv) });
     else if (tile) text = t("log.played", { who, tile: `${tile[1]}|${tile[2]}` });
-    else if (mv === "pass") { text = t("log.passed", { who }); cls = "pass"; }
-    else if (mv === "draw") text = t("log.drew", { who, n: 1 });
-    else if (/^(bid|plunge|splash):/.test(mv)) text = t("log.bid", { who, bid: /^bid:\d+$/.test(mv) ? mv.slice(4) : this.moveLabel(c, mv) });
+    else if (mv === "pass") {
+      text = t("log.passed", { who });
+      cls = "pass";
+    } else if (mv === "draw") text = t("log.drew", { who, n: 1 });
+    else if (/^(bid|plunge|splash):/.test(mv))
+      text = t("log.bid", { who, bid: /^bid:\d+$/.test(mv) ? mv.slice(4) : this.moveLabel(c, mv) });
     else if (/^trump:/.test(mv)) text = t("log.trumps", { who, trumps: this.moveLabel(c, mv) });
     else text = t("log.other", { who, move: this.moveLabel(c, mv) });
     return { text, seat: e.seat, cls, at };
@@ -352,19 +504,28 @@ export class Table implements Frame {
       if (!o) return;
       if (!o.autopilot && s.autopilot) this.push(t("log.autopilot_on", { who: this.seatName(c, k) }), k, "notice");
       if (o.autopilot && !s.autopilot) this.push(t("log.autopilot_off", { who: this.seatName(c, k) }), k, "notice");
-      else if (o.connected && !s.connected && !s.player.startsWith("bot")) this.push(t("log.disconnected", { who: this.seatName(c, k) }), k, "notice");
+      else if (o.connected && !s.connected && !s.player.startsWith("bot"))
+        this.push(t("log.disconnected", { who: this.seatName(c, k) }), k, "notice");
       if (!o.joined && s.joined && k !== c.me) this.push(t("log.joined", { who: this.seatName(c, k) }), k, "notice");
     });
-    const pv = a.view, v = b.view;
+    const pv = a.view,
+      v = b.view;
     if (!pv || !v) return;
     const who = (k: number | null) => (k === null ? "?" : this.seatName(c, k));
     const actor = this.actorSeat(a);
     // With the server's public log, moves come from it; the boards add only
     // what they work out (a trick's winner, a round revealed).
     const served = Array.isArray(b.log);
-    if (!served && (v.hand_number ?? v.round) !== (pv.hand_number ?? pv.round)) this.push(t("log.new_hand", { n: v.hand_number ?? v.round }), null, "hand");
+    if (!served && (v.hand_number ?? v.round) !== (pv.hand_number ?? pv.round))
+      this.push(t("log.new_hand", { n: v.hand_number ?? v.round }), null, "hand");
     const board = BOARDS[c.family];
-    if (board) board.diff(c, pv, v, actor, { push: (x, k, cls) => { if (!served || cls === "hand") this.push(x, k, cls); }, bubble: (k, x) => this.bubble(k, x) });
+    if (board)
+      board.diff(c, pv, v, actor, {
+        push: (x, k, cls) => {
+          if (!served || cls === "hand") this.push(x, k, cls);
+        },
+        bubble: (k, x) => this.bubble(k, x),
+      });
     // A hand's end, placed before the next hand's deal (the deal is at n + 1).
     if ((b.hands_finished ?? 0) > (a.hands_finished ?? 0)) {
       const deal = (b.log || []).find((e) => e.kind === "deal" && e.n >= a.version);
@@ -404,7 +565,10 @@ export class Table implements Frame {
     m = /^(bid|plunge|splash):(\d+)marks$/.exec(mv);
     if (m) return t(m[1] === "bid" ? "bid.marks" : "bid." + m[1], { n: m[2] });
     m = /^trump:(.+)$/.exec(mv);
-    if (m) return this.trumpName(/^\d$/.test(m[1]) ? ["blanks", "ones", "twos", "threes", "fours", "fives", "sixes"][Number(m[1])] : m[1]);
+    if (m)
+      return this.trumpName(
+        /^\d$/.test(m[1]) ? ["blanks", "ones", "twos", "threes", "fours", "fives", "sixes"][Number(m[1])] : m[1],
+      );
     m = /^(\d+-\d+):(L|R)$/.exec(mv);
     if (m) {
       const ends = c.v.ends || ["?", "?"];
@@ -434,7 +598,10 @@ export class Table implements Frame {
     const moves = this.tileMoves(c).get(tile);
     if (!moves || !moves.length) return;
     if (moves.length === 1) this.send(moves[0]);
-    else { this.chooser = { tile, moves }; this.render(); }
+    else {
+      this.chooser = { tile, moves };
+      this.render();
+    }
   }
 
   // A dialog over the table (a hand's summary, the game's end, the links):
@@ -442,12 +609,20 @@ export class Table implements Frame {
   private dialogOpen(): boolean {
     const m = this.msg;
     if (!m || this.still) return false;
-    return this.showShare || this.showLeave || (m.status === "over" && !this.hideOver) || (m.status !== "over" && this.seen !== null && (m.hands_finished ?? 0) > this.seen);
+    return (
+      this.showShare ||
+      this.showLeave ||
+      (m.status === "over" && !this.hideOver) ||
+      (m.status !== "over" && this.seen !== null && (m.hands_finished ?? 0) > this.seen)
+    );
   }
 
   private onKey(e: KeyboardEvent) {
     if (this.dialogOpen()) {
-      if (e.key === "Escape" && (this.showShare || this.showLeave)) { this.showShare = this.showLeave = false; this.render(); }
+      if (e.key === "Escape" && (this.showShare || this.showLeave)) {
+        this.showShare = this.showLeave = false;
+        this.render();
+      }
       return;
     }
     if (!this.msg || !this.msg.to_act) return;
@@ -456,10 +631,23 @@ export class Table implements Frame {
     const c = this.ctx();
     if (this.chooser) {
       const k = e.key.toLowerCase();
-      const pick = this.chooser.moves.find((mv) => (k === "l" || k === "arrowleft") ? mv.endsWith(":L") : (k === "r" || k === "arrowright") ? mv.endsWith(":R") : false);
-      if (pick) { e.preventDefault(); this.send(pick); }
-      else if (/^[1-9]$/.test(k) && this.chooser.moves[Number(k) - 1]) { e.preventDefault(); this.send(this.chooser.moves[Number(k) - 1]); }
-      else if (k === "escape") { this.chooser = null; this.render(); }
+      const pick = this.chooser.moves.find((mv) =>
+        k === "l" || k === "arrowleft"
+          ? mv.endsWith(":L")
+          : k === "r" || k === "arrowright"
+            ? mv.endsWith(":R")
+            : false,
+      );
+      if (pick) {
+        e.preventDefault();
+        this.send(pick);
+      } else if (/^[1-9]$/.test(k) && this.chooser.moves[Number(k) - 1]) {
+        e.preventDefault();
+        this.send(this.chooser.moves[Number(k) - 1]);
+      } else if (k === "escape") {
+        this.chooser = null;
+        this.render();
+      }
       return;
     }
     const playable = [...this.tileMoves(c).keys()];
@@ -475,8 +663,13 @@ export class Table implements Frame {
     } else if (/^[1-9]$/.test(e.key) && hand[Number(e.key) - 1]) {
       e.preventDefault();
       this.playTile(c, hand[Number(e.key) - 1]);
-    } else if (e.key === "p" && c.msg.legal.includes("pass")) { e.preventDefault(); this.send("pass"); }
-    else if (e.key === "d" && c.msg.legal.includes("draw")) { e.preventDefault(); this.send("draw"); }
+    } else if (e.key === "p" && c.msg.legal.includes("pass")) {
+      e.preventDefault();
+      this.send("pass");
+    } else if (e.key === "d" && c.msg.legal.includes("draw")) {
+      e.preventDefault();
+      this.send("draw");
+    }
   }
 
   private myTiles(c: Ctx): string[] {
@@ -495,17 +688,31 @@ export class Table implements Frame {
     const live = this.root.firstElementChild;
     // The first paint, or a new page: draw; afterwards patch what changed, so
     // the nodes under a finger, the focus and the scroll stay.
-    if (live && live.classList.contains("table") && live.nodeName === wrap.nodeName && this.root.childElementCount === 1) patch(live, wrap);
-    else { clear(this.root); this.root.appendChild(wrap); }
+    if (
+      live &&
+      live.classList.contains("table") &&
+      live.nodeName === wrap.nodeName &&
+      this.root.childElementCount === 1
+    )
+      patch(live, wrap);
+    else {
+      clear(this.root);
+      this.root.appendChild(wrap);
+    }
     // The board lays its tiles out for the width it was given: once the page
     // shows another (the first paint guessed, the layout moved), again.
-    if (!this.relaid && Math.abs(this.boardWidth() - c.width) > 1) { this.relaid = true; this.render(); this.relaid = false; return; }
+    if (!this.relaid && Math.abs(this.boardWidth() - c.width) > 1) {
+      this.relaid = true;
+      this.render();
+      this.relaid = false;
+      return;
+    }
     // A dialog that just opened takes the focus, so Enter answers it.
     // Once it closes, the focus goes back where it was (the log, a tile).
     const dlg = this.root.querySelector<HTMLElement>(".overlay .dialog");
     if (dlg && !this.dialogFocused && !dlg.contains(document.activeElement)) {
       this.focusBefore = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-      (dlg.querySelector<HTMLElement>("button.primary, button") )?.focus();
+      dlg.querySelector<HTMLElement>("button.primary, button")?.focus();
     }
     if (!dlg && this.dialogFocused) {
       if (this.focusBefore?.isConnected && !this.root.contains(document.activeElement)) this.focusBefore.focus();
@@ -519,14 +726,25 @@ export class Table implements Frame {
   }
 
   private build(c: Ctx): HTMLElement {
-    const wrap = h("div", { class: `table fam-${c.family || "waiting"} seats-${c.n}`, "data-version": c.msg.version, "data-status": c.msg.status, "data-to-act": c.msg.to_act ? "1" : "0" });
+    const wrap = h("div", {
+      class: `table fam-${c.family || "waiting"} seats-${c.n}`,
+      "data-version": c.msg.version,
+      "data-status": c.msg.status,
+      "data-to-act": c.msg.to_act ? "1" : "0",
+    });
     const top = this.topbar(c);
-    const nb = this.nameBar(c);  // in the top bar: the table's grid stays as it is
+    const nb = this.nameBar(c); // in the top bar: the table's grid stays as it is
     if (nb) top.appendChild(nb);
     wrap.appendChild(top);
     if (this.flash) wrap.appendChild(h("div", { class: "flash", role: "alert" }, this.flash));
-    if (c.msg.status === "broken") { wrap.appendChild(h("div", { class: "card" }, t("table.broken"), " ", c.msg.error || "")); return wrap; }
-    if (c.msg.status === "waiting" || !c.msg.view) { wrap.appendChild(this.waiting(c)); return wrap; }
+    if (c.msg.status === "broken") {
+      wrap.appendChild(h("div", { class: "card" }, t("table.broken"), " ", c.msg.error || ""));
+      return wrap;
+    }
+    if (c.msg.status === "waiting" || !c.msg.view) {
+      wrap.appendChild(this.waiting(c));
+      return wrap;
+    }
     const felt = h("div", { class: "felt" });
     wrap.appendChild(felt);
     felt.appendChild(this.opponents(c));
@@ -548,8 +766,9 @@ export class Table implements Frame {
     const hf = c.msg.hands_finished ?? 0;
     if (this.still) return wrap;
     if (this.showLeave) wrap.appendChild(this.leaveDialog());
-    if (c.msg.status === "over") { if (!this.hideOver) wrap.appendChild(this.summary(c, true)); }
-    else if (this.seen !== null && hf > this.seen) wrap.appendChild(this.summary(c, false));
+    if (c.msg.status === "over") {
+      if (!this.hideOver) wrap.appendChild(this.summary(c, true));
+    } else if (this.seen !== null && hf > this.seen) wrap.appendChild(this.summary(c, false));
     return wrap;
   }
 
@@ -558,45 +777,159 @@ export class Table implements Frame {
     const scores = h("div", { class: "scores" });
     if (c.msg.view) {
       if (c.family === "dice-and-dominoes") {
-        v.players.forEach((p: View, k: number) => scores.appendChild(this.scoreChip(c, this.seatName(c, k), (p.chips > 0 ? "+" : "") + p.chips, k === c.me)));
+        v.players.forEach((p: View, k: number) =>
+          scores.appendChild(this.scoreChip(c, this.seatName(c, k), (p.chips > 0 ? "+" : "") + p.chips, k === c.me)),
+        );
         scores.appendChild(h("span", { class: "score pot" }, t("dd.pot"), h("b", null, v.pot)));
       } else {
         const s: number[] = v.scores || c.msg.scores || [];
-        s.forEach((x, side) => scores.appendChild(this.scoreChip(c, this.sideName(c, side), String(x),
-          c.me !== null && (c.family === "mexican-train" || !c.teams ? side === c.me : side === c.me % 2))));
+        s.forEach((x, side) =>
+          scores.appendChild(
+            this.scoreChip(
+              c,
+              this.sideName(c, side),
+              String(x),
+              c.me !== null && (c.family === "mexican-train" || !c.teams ? side === c.me : side === c.me % 2),
+            ),
+          ),
+        );
         if (v.target) scores.appendChild(h("span", { class: "score target" }, t("table.target", { n: v.target })));
         if (c.family === "mexican-train") scores.appendChild(h("span", { class: "score target" }, t("mt.lowest_wins")));
       }
     }
-    const hand = c.family === "mexican-train" ? t("table.round", { n: v.round, of: v.rounds })
-      : c.family === "dice-and-dominoes" ? t("table.hand_of", { n: v.hand_number, of: v.hands })
-      : v.hand_number ? t("table.hand", { n: v.hand_number }) : "";
-    return h("header", { class: "topbar" },
-      h("a", { class: "back", href: "/", onclick: (e: Event) => { e.preventDefault(); this.leave(c); }, "aria-label": t("table.lobby") }, "‹ ", t("table.lobby")),
+    const hand =
+      c.family === "mexican-train"
+        ? t("table.round", { n: v.round, of: v.rounds })
+        : c.family === "dice-and-dominoes"
+          ? t("table.hand_of", { n: v.hand_number, of: v.hands })
+          : v.hand_number
+            ? t("table.hand", { n: v.hand_number })
+            : "";
+    return h(
+      "header",
+      { class: "topbar" },
+      h(
+        "a",
+        {
+          class: "back",
+          href: "/",
+          onclick: (e: Event) => {
+            e.preventDefault();
+            this.leave(c);
+          },
+          "aria-label": t("table.lobby"),
+        },
+        "‹ ",
+        t("table.lobby"),
+      ),
       h("div", { class: "title" }, h("strong", null, gameName(c.msg.game)), hand ? h("span", null, hand) : null),
       // In a new tab: the game goes on while you read.
-      h("a", { class: "rules-link", id: "table-rules", href: rulesUrl(c.family, c.msg.game), target: "_blank", rel: "noopener" }, t("rules.short")),
+      h(
+        "a",
+        {
+          class: "rules-link",
+          id: "table-rules",
+          href: rulesUrl(c.family, c.msg.game),
+          target: "_blank",
+          rel: "noopener",
+        },
+        t("rules.short"),
+      ),
       scores,
-      this.still ? null : this.shareLinks(c).length ? h("button", { class: "share-btn", onclick: () => { this.showShare = true; this.render(); } }, t("table.share")) : null,
-      this.still ? null : h("span", { class: "conn " + (this.connected ? "on" : "off"), title: t(this.connected ? "table.online" : "table.offline") }, t(this.connected ? "table.online" : "table.offline")),
-      this.still ? null : h("button", { class: "mute", id: "mute", "aria-pressed": muted() ? "true" : "false", title: t(muted() ? "sound.off" : "sound.on"),
-        "aria-label": t(muted() ? "sound.off" : "sound.on"), onclick: () => { setMuted(!muted()); this.render(); } }, speakerIcon(muted())),
-      langPicker(() => this.render()));
+      this.still
+        ? null
+        : this.shareLinks(c).length
+          ? h(
+              "button",
+              {
+                class: "share-btn",
+                onclick: () => {
+                  this.showShare = true;
+                  this.render();
+                },
+              },
+              t("table.share"),
+            )
+          : null,
+      this.still
+        ? null
+        : h(
+            "span",
+            {
+              class: "conn " + (this.connected ? "on" : "off"),
+              title: t(this.connected ? "table.online" : "table.offline"),
+            },
+            t(this.connected ? "table.online" : "table.offline"),
+          ),
+      this.still
+        ? null
+        : h(
+            "button",
+            {
+              class: "mute",
+              id: "mute",
+              "aria-pressed": muted() ? "true" : "false",
+              title: t(muted() ? "sound.off" : "sound.on"),
+              "aria-label": t(muted() ? "sound.off" : "sound.on"),
+              onclick: () => {
+                setMuted(!muted());
+                this.render();
+              },
+            },
+            speakerIcon(muted()),
+          ),
+      langPicker(() => this.render()),
+    );
   }
 
   // Leaving a game in play: a bot takes the seat after a while; say so first.
   private leave(c: Ctx) {
-    if (this.still || c.me === null || c.msg.status !== "playing") { this.close(); this.go("/"); return; }
+    if (this.still || c.me === null || c.msg.status !== "playing") {
+      this.close();
+      this.go("/");
+      return;
+    }
     this.showLeave = true;
     this.render();
   }
 
   private leaveDialog(): HTMLElement {
-    const stay = () => { this.showLeave = false; this.render(); };
-    return h("div", { class: "overlay", onclick: (e: Event) => { if (e.target === e.currentTarget) stay(); } },
-      h("div", { class: "dialog leave", role: "dialog", "aria-modal": "true" }, h("h3", null, t("leave.title")), h("p", null, t("leave.text")),
-        h("div", { class: "choices" }, h("button", { class: "primary", id: "leave-stay", onclick: stay }, t("leave.stay")),
-          h("button", { class: "action", id: "leave-go", onclick: () => { this.close(); this.go("/"); } }, t("leave.go")))));
+    const stay = () => {
+      this.showLeave = false;
+      this.render();
+    };
+    return h(
+      "div",
+      {
+        class: "overlay",
+        onclick: (e: Event) => {
+          if (e.target === e.currentTarget) stay();
+        },
+      },
+      h(
+        "div",
+        { class: "dialog leave", role: "dialog", "aria-modal": "true" },
+        h("h3", null, t("leave.title")),
+        h("p", null, t("leave.text")),
+        h(
+          "div",
+          { class: "choices" },
+          h("button", { class: "primary", id: "leave-stay", onclick: stay }, t("leave.stay")),
+          h(
+            "button",
+            {
+              class: "action",
+              id: "leave-go",
+              onclick: () => {
+                this.close();
+                this.go("/");
+              },
+            },
+            t("leave.go"),
+          ),
+        ),
+      ),
+    );
   }
 
   private scoreChip(_c: Ctx, name: string, value: string, mine: boolean) {
@@ -608,17 +941,36 @@ export class Table implements Frame {
     if (!saved) return [];
     const out: [string, string, string][] = [];
     for (const k of Object.keys(saved.invites || {}))
-      out.push([t("table.invite_for", { who: this.seatName(c, Number(k)) }), tableUrl(this.id, saved.invites[k], true), "invite-" + k]);
+      out.push([
+        t("table.invite_for", { who: this.seatName(c, Number(k)) }),
+        tableUrl(this.id, saved.invites[k], true),
+        "invite-" + k,
+      ]);
     if (saved.spectate) out.push([t("table.spectate_link"), tableUrl(this.id, saved.spectate, true), "spectate"]);
     return out;
   }
 
   private shareDialog(c: Ctx): HTMLElement {
-    const close = () => { this.showShare = false; this.render(); };
-    return h("div", { class: "overlay", onclick: (e: Event) => { if (e.target === e.currentTarget) close(); } },
-      h("div", { class: "dialog", role: "dialog", "aria-modal": "true" }, h("h3", null, t("table.share_title")),
+    const close = () => {
+      this.showShare = false;
+      this.render();
+    };
+    return h(
+      "div",
+      {
+        class: "overlay",
+        onclick: (e: Event) => {
+          if (e.target === e.currentTarget) close();
+        },
+      },
+      h(
+        "div",
+        { class: "dialog", role: "dialog", "aria-modal": "true" },
+        h("h3", null, t("table.share_title")),
         this.shareLinks(c).map(([label, url, id]) => this.linkRow(label, url, "share-" + id)),
-        h("div", { class: "choices" }, h("button", { class: "primary", onclick: close }, t("common.close")))));
+        h("div", { class: "choices" }, h("button", { class: "primary", onclick: close }, t("common.close"))),
+      ),
+    );
   }
 
   private waiting(c: Ctx): HTMLElement {
@@ -628,22 +980,51 @@ export class Table implements Frame {
     box.appendChild(h("p", null, t("table.waiting_for", { who: missing.map((k) => this.seatName(c, k)).join(", ") })));
     const invites = saved?.invites || {};
     for (const k of Object.keys(invites))
-      if (missing.includes(Number(k))) box.appendChild(this.linkRow(t("table.invite_for", { who: t("seat.n", { n: Number(k) + 1 }) }), tableUrl(this.id, invites[k], true), "invite-" + k));
-    if (saved?.spectate) box.appendChild(this.linkRow(t("table.spectate_link"), tableUrl(this.id, saved.spectate, true), "spectate"));
+      if (missing.includes(Number(k)))
+        box.appendChild(
+          this.linkRow(
+            t("table.invite_for", { who: t("seat.n", { n: Number(k) + 1 }) }),
+            tableUrl(this.id, invites[k], true),
+            "invite-" + k,
+          ),
+        );
+    if (saved?.spectate)
+      box.appendChild(this.linkRow(t("table.spectate_link"), tableUrl(this.id, saved.spectate, true), "spectate"));
     return box;
   }
 
   private linkRow(label: string, url: string, id: string): HTMLElement {
-    const input = h("input", { readonly: true, value: url, id: "link-" + id, onclick: (e: Event) => (e.target as HTMLInputElement).select() }) as HTMLInputElement;
-    const btn = h("button", {
-      // The live nodes, not these: an update patches the page in place.
-      class: "small", onclick: async (e: Event) => {
-        const b = e.currentTarget as HTMLElement, field = document.getElementById("link-" + id) as HTMLInputElement | null;
-        try { await navigator.clipboard.writeText(url); } catch { field?.select(); document.execCommand("copy"); }
-        b.textContent = t("table.copied");
+    const input = h("input", {
+      readonly: true,
+      value: url,
+      id: "link-" + id,
+      onclick: (e: Event) => (e.target as HTMLInputElement).select(),
+    }) as HTMLInputElement;
+    const btn = h(
+      "button",
+      {
+        // The live nodes, not these: an update patches the page in place.
+        class: "small",
+        onclick: async (e: Event) => {
+          const b = e.currentTarget as HTMLElement,
+            field = document.getElementById("link-" + id) as HTMLInputElement | null;
+          try {
+            await navigator.clipboard.writeText(url);
+          } catch {
+            field?.select();
+            document.execCommand("copy");
+          }
+          b.textContent = t("table.copied");
+        },
       },
-    }, t("table.copy"));
-    return h("div", { class: "link-row" }, h("label", { for: "link-" + id }, label), h("div", { class: "link-input" }, input, btn));
+      t("table.copy"),
+    );
+    return h(
+      "div",
+      { class: "link-row" },
+      h("label", { for: "link-" + id }, label),
+      h("div", { class: "link-input" }, input, btn),
+    );
   }
 
   private opponents(c: Ctx): HTMLElement {
@@ -659,21 +1040,40 @@ export class Table implements Frame {
       const backs = h("div", { class: "backs" });
       const shown: string[] | undefined = list?.[k]?.tiles;
       if (shown && shown.length) backs.classList.add("faceup");
-      if (shown && shown.length) for (const x of shown) backs.appendChild(tileFrom(x, { vertical: true, size: window.innerWidth < 600 ? 11 : 14 }));
-      else for (let i = 0; i < Math.min(count, 10); i++) backs.appendChild(tileSvg(0, 0, { vertical: true, faceDown: true, size: 11 }));
+      if (shown && shown.length)
+        for (const x of shown)
+          backs.appendChild(tileFrom(x, { vertical: true, size: window.innerWidth < 600 ? 11 : 14 }));
+      else
+        for (let i = 0; i < Math.min(count, 10); i++)
+          backs.appendChild(tileSvg(0, 0, { vertical: true, faceDown: true, size: 11 }));
       const extra: (HTMLElement | null)[] = [];
       const turn = actor === k || waiting.includes(k);
       const bub = this.bubbles.get(k);
-      if (bub && bub.until > Date.now() && bub.lang === currentLang()) extra.unshift(h("span", { class: "bubble" }, bub.text));
+      if (bub && bub.until > Date.now() && bub.lang === currentLang())
+        extra.unshift(h("span", { class: "bubble" }, bub.text));
       extra.push(...(BOARDS[c.family]?.seatTags?.(c, k) ?? []));
       const clock = clockTag(c.msg, k);
       if (clock) extra.push(clock);
-      box.appendChild(h("div", { class: `opp pos-${pos}` + (turn ? " turn" : ""), "data-seat": k, "data-key": "seat-" + k },
-        h("div", { class: "opp-name" }, h("span", { class: "dot " + (c.msg.seats[k]?.connected === false ? "off" : "on") }), this.seatName(c, k)),
-        // At a live table a bot stays marked on a phone too (not in a replay, where the line needs the room).
-        h("div", { class: "opp-kind" + (!this.still && c.msg.seats[k]?.player.startsWith("bot:") ? " bot" : "") }, this.seatKind(c, k)),
-        h("div", { class: "opp-tiles" }, backs, h("span", { class: "count" }, t("table.tiles", { n: count }))),
-        extra.length ? h("div", { class: "tags" }, extra) : null));
+      box.appendChild(
+        h(
+          "div",
+          { class: `opp pos-${pos}` + (turn ? " turn" : ""), "data-seat": k, "data-key": "seat-" + k },
+          h(
+            "div",
+            { class: "opp-name" },
+            h("span", { class: "dot " + (c.msg.seats[k]?.connected === false ? "off" : "on") }),
+            this.seatName(c, k),
+          ),
+          // At a live table a bot stays marked on a phone too (not in a replay, where the line needs the room).
+          h(
+            "div",
+            { class: "opp-kind" + (!this.still && c.msg.seats[k]?.player.startsWith("bot:") ? " bot" : "") },
+            this.seatKind(c, k),
+          ),
+          h("div", { class: "opp-tiles" }, backs, h("span", { class: "count" }, t("table.tiles", { n: count }))),
+          extra.length ? h("div", { class: "tags" }, extra) : null,
+        ),
+      );
     }
     return box;
   }
@@ -686,9 +1086,26 @@ export class Table implements Frame {
     else if (c.v.actor === "simultaneous") text = t("dd.waiting_others");
     else if (a !== null) text = t("table.turn_of", { who: this.seatName(c, a) });
     else text = t("table.dealing");
-    return h("div", { class: "turnbar" + (c.msg.to_act ? " mine" : ""), role: "status", "aria-live": "polite" }, text,
+    return h(
+      "div",
+      { class: "turnbar" + (c.msg.to_act ? " mine" : ""), role: "status", "aria-live": "polite" },
+      text,
       c.me !== null && !this.still ? clockTag(c.msg, c.me) : null,
-      c.msg.status === "over" && this.hideOver && !this.still ? h("button", { class: "action small", id: "show-result", onclick: () => { this.hideOver = false; this.render(); } }, t("summary.show_result")) : null);
+      c.msg.status === "over" && this.hideOver && !this.still
+        ? h(
+            "button",
+            {
+              class: "action small",
+              id: "show-result",
+              onclick: () => {
+                this.hideOver = false;
+                this.render();
+              },
+            },
+            t("summary.show_result"),
+          )
+        : null,
+    );
   }
 
   private promptFor(c: Ctx): string {
@@ -709,13 +1126,30 @@ export class Table implements Frame {
     const buttons = h("div", { class: "actions" });
     const others = c.msg.legal.filter((m) => !TILE_RE.test(m));
     if (c.msg.to_act && c.msg.legal.length > 1)
-      buttons.appendChild(h("button", { class: "action hint-btn", id: "hint", disabled: this.hintBusy, onclick: () => this.askHint() }, t(this.hintBusy ? "hint.thinking" : "hint.button")));
+      buttons.appendChild(
+        h(
+          "button",
+          { class: "action hint-btn", id: "hint", disabled: this.hintBusy, onclick: () => this.askHint() },
+          t(this.hintBusy ? "hint.thinking" : "hint.button"),
+        ),
+      );
     for (const mv of others) {
       // A bid of so many points is its number (the prompt says "Your bid"):
       // fifteen "Bid 31" buttons took a phone's screen from the hand.
       const num = /^bid:(\d+)$/.exec(mv);
-      buttons.appendChild(h("button", { class: "action" + (num ? " bid-num" : ""), "data-move": mv, title: num ? this.moveLabel(c, mv) : null, "aria-label": num ? this.moveLabel(c, mv) : null, onclick: () => this.send(mv) },
-        num ? num[1] : this.moveLabel(c, mv)));
+      buttons.appendChild(
+        h(
+          "button",
+          {
+            class: "action" + (num ? " bid-num" : ""),
+            "data-move": mv,
+            title: num ? this.moveLabel(c, mv) : null,
+            "aria-label": num ? this.moveLabel(c, mv) : null,
+            onclick: () => this.send(mv),
+          },
+          num ? num[1] : this.moveLabel(c, mv),
+        ),
+      );
     }
     const tiles = this.myTiles(c);
     const hand = h("div", { class: "hand", role: "list", "aria-label": t("table.your_hand") });
@@ -723,18 +1157,38 @@ export class Table implements Frame {
     const size = c.small ? (tiles.length > 8 || window.innerHeight < 500 ? 26 : 32) : tiles.length > 15 ? 30 : 36;
     const board = BOARDS[c.family];
     if (board?.hand) {
-      board.hand(c, { selected: this.selected, redraw: () => this.render(), send: (mv) => this.send(mv) }, size, hand, buttons, area);
+      board.hand(
+        c,
+        { selected: this.selected, redraw: () => this.render(), send: (mv) => this.send(mv) },
+        size,
+        hand,
+        buttons,
+        area,
+      );
     } else {
       const moves = this.tileMoves(c);
       const playable = tiles.filter((x) => moves.has(x));
       const focusTile = playable[Math.min(this.focus, playable.length - 1)];
       tiles.forEach((tile) => {
         const legal = moves.has(tile);
-        hand.appendChild(h("button", {
-          class: "htile" + (legal ? " legal" : c.msg.to_act ? " dim" : "") + (legal && tile === focusTile ? " focus" : ""),
-          "data-tile": tile, "data-key": "h-" + tile, role: "listitem", disabled: !legal, "aria-label": tile,
-          onclick: () => this.playTile(c, tile),
-        }, tileFrom(tile, { vertical: true, size })));
+        hand.appendChild(
+          h(
+            "button",
+            {
+              class:
+                "htile" +
+                (legal ? " legal" : c.msg.to_act ? " dim" : "") +
+                (legal && tile === focusTile ? " focus" : ""),
+              "data-tile": tile,
+              "data-key": "h-" + tile,
+              role: "listitem",
+              disabled: !legal,
+              "aria-label": tile,
+              onclick: () => this.playTile(c, tile),
+            },
+            tileFrom(tile, { vertical: true, size }),
+          ),
+        );
       });
     }
     area.appendChild(buttons);
@@ -752,7 +1206,9 @@ export class Table implements Frame {
       // Asked of one state: it holds only if the moves it values are still mine.
       const legal = this.msg?.legal.join("|") ?? "";
       this.hint = r.moves.every((m) => this.msg?.legal.includes(m.move)) ? { legal, moves: r.moves } : null;
-    } catch (e) { this.onError(String((e as Error).message)); }
+    } catch (e) {
+      this.onError(String((e as Error).message));
+    }
     this.hintBusy = false;
     this.render();
   }
@@ -760,27 +1216,74 @@ export class Table implements Frame {
   private hintPanel(c: Ctx): HTMLElement {
     const moves = this.hint!.moves;
     if (!moves.length) return h("p", { class: "hint-text" }, t("hint.none"));
-    const best = moves[0].value, worst = moves[moves.length - 1].value;
+    const best = moves[0].value,
+      worst = moves[moves.length - 1].value;
     const span = best - worst || 1;
-    return h("div", { class: "hints", "aria-label": t("hint.title") }, h("span", { class: "hint-title" }, t("hint.title")),
+    return h(
+      "div",
+      { class: "hints", "aria-label": t("hint.title") },
+      h("span", { class: "hint-title" }, t("hint.title")),
       moves.slice(0, 5).map((m, i) => {
         // Every tile of the move (Dice & Dominoes lays two).
         const tiles = m.move.match(/\d+-\d+/g);
-        const label = tiles ? [tiles.map((x) => tileFrom(x, { size: 18 })), /:/.test(m.move) ? " " + this.moveLabel(c, m.move) : ""] : [this.moveLabel(c, m.move)];
-        return h("button", { class: "hint" + (i === 0 ? " best" : ""), onclick: () => this.send(m.move), title: m.value.toFixed(3) },
-          label, h("span", { class: "bar", style: `width:${Math.round(8 + 52 * (m.value - worst) / span)}px` }), h("small", null, m.value.toFixed(2)));
-      }));
+        const label = tiles
+          ? [tiles.map((x) => tileFrom(x, { size: 18 })), /:/.test(m.move) ? " " + this.moveLabel(c, m.move) : ""]
+          : [this.moveLabel(c, m.move)];
+        return h(
+          "button",
+          { class: "hint" + (i === 0 ? " best" : ""), onclick: () => this.send(m.move), title: m.value.toFixed(3) },
+          label,
+          h("span", { class: "bar", style: `width:${Math.round(8 + (52 * (m.value - worst)) / span)}px` }),
+          h("small", null, m.value.toFixed(2)),
+        );
+      }),
+    );
   }
 
   private chooserDialog(c: Ctx): HTMLElement {
     const ch = this.chooser!;
-    return h("div", { class: "overlay", onclick: (e: Event) => { if (e.target === e.currentTarget) { this.chooser = null; this.render(); } } },
-      h("div", { class: "dialog chooser", role: "dialog", "aria-modal": "true" },
+    return h(
+      "div",
+      {
+        class: "overlay",
+        onclick: (e: Event) => {
+          if (e.target === e.currentTarget) {
+            this.chooser = null;
+            this.render();
+          }
+        },
+      },
+      h(
+        "div",
+        { class: "dialog chooser", role: "dialog", "aria-modal": "true" },
         h("h3", null, t(c.family === "mexican-train" ? "mt.which_train" : "line.which_end")),
         tileFrom(ch.tile, { size: 40 }),
-        h("div", { class: "choices" }, ch.moves.map((mv, i) => h("button", { class: "action", "data-move": mv, onclick: () => this.send(mv) },
-          h("kbd", null, mv.endsWith(":L") ? "L" : mv.endsWith(":R") ? "R" : String(i + 1)), " ", this.moveLabel(c, mv)))),
-        h("button", { class: "link", onclick: () => { this.chooser = null; this.render(); } }, t("common.cancel"))));
+        h(
+          "div",
+          { class: "choices" },
+          ch.moves.map((mv, i) =>
+            h(
+              "button",
+              { class: "action", "data-move": mv, onclick: () => this.send(mv) },
+              h("kbd", null, mv.endsWith(":L") ? "L" : mv.endsWith(":R") ? "R" : String(i + 1)),
+              " ",
+              this.moveLabel(c, mv),
+            ),
+          ),
+        ),
+        h(
+          "button",
+          {
+            class: "link",
+            onclick: () => {
+              this.chooser = null;
+              this.render();
+            },
+          },
+          t("common.cancel"),
+        ),
+      ),
+    );
   }
 
   private logPanel(c: Ctx): HTMLElement {
@@ -788,13 +1291,24 @@ export class Table implements Frame {
     const served = entries.map((e) => this.entryText(c, e)).filter((e): e is Ev => e !== null);
     const first = served.length ? served[0].at : 0;
     // Local notices (presence, tricks) among the server's entries, by version.
-    const all = [...served, ...this.log.filter((e) => e.at >= first)].map((e, i) => ({ e, i }))
-      .sort((x, y) => x.e.at - y.e.at || x.i - y.i).map((x) => x.e);
+    const all = [...served, ...this.log.filter((e) => e.at >= first)]
+      .map((e, i) => ({ e, i }))
+      .sort((x, y) => x.e.at - y.e.at || x.i - y.i)
+      .map((x) => x.e);
     const items = all.slice(-40).reverse();
-    return h("aside", { class: "log", tabindex: "0", "aria-label": t("table.last_moves") }, h("h4", null, t("table.last_moves")),
-      items.length ? h("ol", null, items.map((e) => h("li", { class: e.cls || "" }, e.text))) : h("p", { class: "muted" }, t("table.no_moves")));
+    return h(
+      "aside",
+      { class: "log", tabindex: "0", "aria-label": t("table.last_moves") },
+      h("h4", null, t("table.last_moves")),
+      items.length
+        ? h(
+            "ol",
+            null,
+            items.map((e) => h("li", { class: e.cls || "" }, e.text)),
+          )
+        : h("p", { class: "muted" }, t("table.no_moves")),
+    );
   }
-
 
   // ----------------------------------------------------------- boards
 
@@ -817,65 +1331,256 @@ export class Table implements Frame {
     let title = t("summary.hand_over");
     if (over) {
       const w: number[] = v.winners ?? (v.winner_side !== undefined ? [v.winner_side] : []);
-      const names = w.map((s) => (c.family === "line" || c.family === "texas-42" ? this.sideName(c, s) : this.seatName(c, s)));
+      const names = w.map((s) =>
+        c.family === "line" || c.family === "texas-42" ? this.sideName(c, s) : this.seatName(c, s),
+      );
       title = t("summary.game_over", { who: names.join(", ") });
     }
     const hf = c.msg.hands_finished ?? 0;
     // The next hand goes on behind the summary: its opening, as it happens.
-    const next = over ? [] : (c.msg.log || []).filter((e) => e.hand > hf && e.kind !== "deal" && e.kind !== "chance").map((e) => this.entryText(c, e)).filter((e): e is Ev => e !== null);
-    if (next.length) body.appendChild(h("section", { class: "meanwhile" }, h("h4", null, t("summary.meanwhile", { n: hf + 1 })), h("ol", null, next.map((e) => h("li", null, e.text)))));
+    const next = over
+      ? []
+      : (c.msg.log || [])
+          .filter((e) => e.hand > hf && e.kind !== "deal" && e.kind !== "chance")
+          .map((e) => this.entryText(c, e))
+          .filter((e): e is Ev => e !== null);
+    if (next.length)
+      body.appendChild(
+        h(
+          "section",
+          { class: "meanwhile" },
+          h("h4", null, t("summary.meanwhile", { n: hf + 1 })),
+          h(
+            "ol",
+            null,
+            next.map((e) => h("li", null, e.text)),
+          ),
+        ),
+      );
     // A spectator may review any seat once the game is over (the server says so too).
-    if ((c.me !== null || over) && hf > 0) body.appendChild(this.reviewPanel(c, Math.min(this.reviewHand ?? hf, hf), hf));
+    if ((c.me !== null || over) && hf > 0)
+      body.appendChild(this.reviewPanel(c, Math.min(this.reviewHand ?? hf, hf), hf));
     if (over && this.fairness) body.appendChild(this.fairness);
     const actions = over
-      ? h("div", { class: "choices" }, c.me !== null ? h("button", { class: "primary", id: "rematch", onclick: () => this.playAgain() }, t("summary.play_again")) : null,
-        h("button", { class: c.me !== null ? "action" : "primary", onclick: () => { this.close(); this.go("/"); } }, t("summary.new_game")),
-        h("button", { class: "action", id: "replay", onclick: () => { this.close(); this.go(replayUrl(this.id)); } }, t("replay.open")),
-        h("button", { class: "action", id: "verify", onclick: () => this.showFairness() }, t("summary.verify")),
-        h("button", { class: "action", id: "see-board", onclick: () => { this.hideOver = true; this.render(); } }, t("summary.see_board")))
-      : h("div", { class: "choices" }, h("button", { class: "primary", id: "continue", onclick: () => { this.review = null; this.reviewHand = null; this.setSeen(hf); this.render(); } }, t("summary.continue")));
-    return h("div", { class: "overlay" }, h("div", { class: "dialog summary", role: "dialog", "aria-modal": "true" }, h("h2", null, title), body, actions));
+      ? h(
+          "div",
+          { class: "choices" },
+          c.me !== null
+            ? h("button", { class: "primary", id: "rematch", onclick: () => this.playAgain() }, t("summary.play_again"))
+            : null,
+          h(
+            "button",
+            {
+              class: c.me !== null ? "action" : "primary",
+              onclick: () => {
+                this.close();
+                this.go("/");
+              },
+            },
+            t("summary.new_game"),
+          ),
+          h(
+            "button",
+            {
+              class: "action",
+              id: "replay",
+              onclick: () => {
+                this.close();
+                this.go(replayUrl(this.id));
+              },
+            },
+            t("replay.open"),
+          ),
+          h("button", { class: "action", id: "verify", onclick: () => this.showFairness() }, t("summary.verify")),
+          h(
+            "button",
+            {
+              class: "action",
+              id: "see-board",
+              onclick: () => {
+                this.hideOver = true;
+                this.render();
+              },
+            },
+            t("summary.see_board"),
+          ),
+        )
+      : h(
+          "div",
+          { class: "choices" },
+          h(
+            "button",
+            {
+              class: "primary",
+              id: "continue",
+              onclick: () => {
+                this.review = null;
+                this.reviewHand = null;
+                this.setSeen(hf);
+                this.render();
+              },
+            },
+            t("summary.continue"),
+          ),
+        );
+    return h(
+      "div",
+      { class: "overlay" },
+      h("div", { class: "dialog summary", role: "dialog", "aria-modal": "true" }, h("h2", null, title), body, actions),
+    );
   }
 
   // ----------------------------------------------------------- review
 
   private reviewPanel(c: Ctx, hand: number, hands: number): HTMLElement {
     const r = this.review && this.review.hand === hand ? this.review : null;
-    const box = h("section", { class: "review", id: "review", "data-state": !r || !r.open ? "closed" : r.busy ? "busy" : r.error ? "error" : "done" });
+    const box = h("section", {
+      class: "review",
+      id: "review",
+      "data-state": !r || !r.open ? "closed" : r.busy ? "busy" : r.error ? "error" : "done",
+    });
     // Any finished hand may be reviewed, the last one first.
     if (hands > 1)
-      box.appendChild(h("label", { class: "review-hand" }, t("review.which_hand"), " ",
-        h("select", { id: "review-hand", onchange: (e: Event) => { this.reviewHand = Number((e.target as HTMLSelectElement).value); this.review = null; this.render(); } },
-          Array.from({ length: hands }, (_, i) => h("option", { value: String(i + 1), selected: i + 1 === hand }, t("table.hand", { n: i + 1 }))))));
-    if (c.me === null)  // a spectator: one button per seat
-      box.appendChild(h("div", { class: "choices review-seats" }, Array.from({ length: c.n }, (_, k) =>
-        h("button", { class: "action" + (r?.seat === k ? " primary" : ""), id: "review-seat-" + k, onclick: () => this.askReview(hand, k) }, t("review.seat_button", { who: this.seatName(c, k) })))));
+      box.appendChild(
+        h(
+          "label",
+          { class: "review-hand" },
+          t("review.which_hand"),
+          " ",
+          h(
+            "select",
+            {
+              id: "review-hand",
+              onchange: (e: Event) => {
+                this.reviewHand = Number((e.target as HTMLSelectElement).value);
+                this.review = null;
+                this.render();
+              },
+            },
+            Array.from({ length: hands }, (_, i) =>
+              h("option", { value: String(i + 1), selected: i + 1 === hand }, t("table.hand", { n: i + 1 })),
+            ),
+          ),
+        ),
+      );
+    if (c.me === null)
+      // a spectator: one button per seat
+      box.appendChild(
+        h(
+          "div",
+          { class: "choices review-seats" },
+          Array.from({ length: c.n }, (_, k) =>
+            h(
+              "button",
+              {
+                class: "action" + (r?.seat === k ? " primary" : ""),
+                id: "review-seat-" + k,
+                onclick: () => this.askReview(hand, k),
+              },
+              t("review.seat_button", { who: this.seatName(c, k) }),
+            ),
+          ),
+        ),
+      );
     if (!r || !r.open) {
-      if (c.me !== null) box.appendChild(h("button", { class: "action", id: "review-btn", onclick: () => this.askReview(hand, null) }, t("review.button")));
+      if (c.me !== null)
+        box.appendChild(
+          h(
+            "button",
+            { class: "action", id: "review-btn", onclick: () => this.askReview(hand, null) },
+            t("review.button"),
+          ),
+        );
       return box;
     }
-    box.appendChild(h("h4", null, r.seat === null ? t("review.title", { n: hand }) : t("review.title_seat", { who: this.seatName(c, r.seat), n: hand })));
-    if (r.busy) { box.appendChild(h("p", { class: "muted" }, t("review.thinking"))); return box; }
-    if (r.error) { box.appendChild(h("p", { class: "error" }, r.error)); return box; }
+    box.appendChild(
+      h(
+        "h4",
+        null,
+        r.seat === null
+          ? t("review.title", { n: hand })
+          : t("review.title_seat", { who: this.seatName(c, r.seat), n: hand }),
+      ),
+    );
+    if (r.busy) {
+      box.appendChild(h("p", { class: "muted" }, t("review.thinking")));
+      return box;
+    }
+    if (r.error) {
+      box.appendChild(h("p", { class: "error" }, r.error));
+      return box;
+    }
     const d = r.data!;
     const unit = t("unit." + d.unit);
     // The grade is what the seat could know (deals sampled from its view);
     // the face-up line (every hand known) is shown apart, never the grade.
-    box.appendChild(h("p", { class: "review-how" }, d.samples ? t("review.sampled", { n: d.samples }) : d.hands_known ? t("review.hands_known") : t("review.own_view")));
-    box.appendChild(h("p", { class: "review-scale" }, t("review.scale", { unit, good: d.thresholds.good, inaccuracy: d.thresholds.inaccuracy, mistake: d.thresholds.mistake })));
+    box.appendChild(
+      h(
+        "p",
+        { class: "review-how" },
+        d.samples
+          ? t("review.sampled", { n: d.samples })
+          : d.hands_known
+            ? t("review.hands_known")
+            : t("review.own_view"),
+      ),
+    );
+    box.appendChild(
+      h(
+        "p",
+        { class: "review-scale" },
+        t("review.scale", {
+          unit,
+          good: d.thresholds.good,
+          inaccuracy: d.thresholds.inaccuracy,
+          mistake: d.thresholds.mistake,
+        }),
+      ),
+    );
     if (!d.moves.length) box.appendChild(h("p", { class: "muted" }, t("review.none")));
     else {
-      const tbl = h("table", { class: "review-moves" }, h("tr", null, h("th", null, t("review.grade")), h("th", null, t("review.played")), h("th", null, t("review.best")), h("th", null, t("review.lost", { unit }))));
+      const tbl = h(
+        "table",
+        { class: "review-moves" },
+        h(
+          "tr",
+          null,
+          h("th", null, t("review.grade")),
+          h("th", null, t("review.played")),
+          h("th", null, t("review.best")),
+          h("th", null, t("review.lost", { unit })),
+        ),
+      );
       for (const m of d.moves) {
-        tbl.appendChild(h("tr", { class: "g-" + m.grade, "data-grade": m.grade },
-          h("td", null, h("span", { class: "grade g-" + m.grade }, t("grade." + m.grade))),
-          h("td", null, this.moveShort(c, m.played)),
-          h("td", null, m.grade === "best" ? "—" : this.moveShort(c, m.best)),
-          h("td", { class: "num" }, (m.loss ? (m.bound ? "≥ " : "") + fmtNum(m.loss) : "0") + (m.se ? " ± " + fmtNum(m.se) : ""))));
+        tbl.appendChild(
+          h(
+            "tr",
+            { class: "g-" + m.grade, "data-grade": m.grade },
+            h("td", null, h("span", { class: "grade g-" + m.grade }, t("grade." + m.grade))),
+            h("td", null, this.moveShort(c, m.played)),
+            h("td", null, m.grade === "best" ? "—" : this.moveShort(c, m.best)),
+            h(
+              "td",
+              { class: "num" },
+              (m.loss ? (m.bound ? "≥ " : "") + fmtNum(m.loss) : "0") + (m.se ? " ± " + fmtNum(m.se) : ""),
+            ),
+          ),
+        );
         const f = m.face_up;
         if (f && f.best !== m.played && f.loss > 0)
-          tbl.appendChild(h("tr", { class: "face-up" }, h("td", { colspan: 4, class: "muted" },
-            t("review.face_up", { more: (f.bound ? "≥ " : "") + fmtNum(f.loss), unit }), " ", this.moveShort(c, f.best))));
+          tbl.appendChild(
+            h(
+              "tr",
+              { class: "face-up" },
+              h(
+                "td",
+                { colspan: 4, class: "muted" },
+                t("review.face_up", { more: (f.bound ? "≥ " : "") + fmtNum(f.loss), unit }),
+                " ",
+                this.moveShort(c, f.best),
+              ),
+            ),
+          );
       }
       box.appendChild(tbl);
     }
@@ -889,8 +1594,19 @@ export class Table implements Frame {
     const tiles = mv.match(/\d+-\d+/g);
     if (!tiles) return h("span", { class: "mv" }, this.moveLabel(c, mv));
     const m = /:(L|R|M|T(\d+))$/.exec(mv);
-    const where = !m ? "" : m[1] === "L" ? t("review.left") : m[1] === "R" ? t("review.right") : this.trainName(c, m[1] === "M" ? "M" : Number(m[2]));
-    return h("span", { class: "mv", title: mv }, tiles.map((x) => tileFrom(x, { size: 18 })), where ? h("span", null, where) : null);
+    const where = !m
+      ? ""
+      : m[1] === "L"
+        ? t("review.left")
+        : m[1] === "R"
+          ? t("review.right")
+          : this.trainName(c, m[1] === "M" ? "M" : Number(m[2]));
+    return h(
+      "span",
+      { class: "mv", title: mv },
+      tiles.map((x) => tileFrom(x, { size: 18 })),
+      where ? h("span", null, where) : null,
+    );
   }
 
   private async askReview(hand: number, seat: number | null) {
@@ -901,7 +1617,8 @@ export class Table implements Frame {
       const r = await api.review(this.id, this.token, hand, seat);
       if (mine()) this.review = { hand, seat, open: true, busy: false, data: r as unknown as Review, error: "" };
     } catch (e) {
-      if (mine()) this.review = { hand, seat, open: true, busy: false, data: null, error: String((e as Error).message) };
+      if (mine())
+        this.review = { hand, seat, open: true, busy: false, data: null, error: String((e as Error).message) };
     }
     this.render();
   }
@@ -910,7 +1627,8 @@ export class Table implements Frame {
     try {
       const f = await api.fairness(this.id);
       // Check the commitment here too: SHA-256 of the secret's bytes.
-      let verdict = t("fair.unavailable"), ok = false;
+      let verdict = t("fair.unavailable"),
+        ok = false;
       const secret = String(f.secret ?? "");
       if (globalThis.crypto?.subtle && /^[0-9a-f]+$/.test(secret) && secret.length % 2 === 0) {
         const bytes = new Uint8Array(secret.match(/../g)!.map((x) => parseInt(x, 16)));
@@ -920,13 +1638,37 @@ export class Table implements Frame {
       }
       // A table made with a fixed seed (tests, study): its secret could be
       // guessed from the seed, so the check proves nothing about the deal.
-      if (f.provably_fair === false) { ok = false; verdict = t("fair.seeded"); }
-      this.fairness = (h("div", { class: "fairness" }, h("h4", null, t("fair.title")), h("p", null, t("fair.explain")),
+      if (f.provably_fair === false) {
+        ok = false;
+        verdict = t("fair.seeded");
+      }
+      this.fairness = h(
+        "div",
+        { class: "fairness" },
+        h("h4", null, t("fair.title")),
+        h("p", null, t("fair.explain")),
         h("p", { class: "verdict " + (ok ? "good" : "bad"), id: "verdict" }, verdict),
-        h("dl", null, h("dt", null, t("fair.commitment")), h("dd", null, String(f.commitment)), h("dt", null, t("fair.secret")), h("dd", null, String(f.secret ?? "")),
-          h("dt", null, t("fair.seed")), h("dd", { id: "seed" }, String(f.seed_text ?? f.seed ?? ""))),
-        h("p", null, h("a", { href: `/api/tables/${this.id}/record`, download: `boneyard-${this.id}.json` }, t("fair.record")), " · ", t("fair.cli"))));
+        h(
+          "dl",
+          null,
+          h("dt", null, t("fair.commitment")),
+          h("dd", null, String(f.commitment)),
+          h("dt", null, t("fair.secret")),
+          h("dd", null, String(f.secret ?? "")),
+          h("dt", null, t("fair.seed")),
+          h("dd", { id: "seed" }, String(f.seed_text ?? f.seed ?? "")),
+        ),
+        h(
+          "p",
+          null,
+          h("a", { href: `/api/tables/${this.id}/record`, download: `boneyard-${this.id}.json` }, t("fair.record")),
+          " · ",
+          t("fair.cli"),
+        ),
+      );
       this.render();
-    } catch (e) { this.onError(String((e as Error).message)); }
+    } catch (e) {
+      this.onError(String((e as Error).message));
+    }
   }
 }

@@ -6,17 +6,86 @@ const NS = "http://www.w3.org/2000/svg";
 const PIPS: Record<number, [number, number][]> = {
   0: [],
   1: [[1, 1]],
-  2: [[0, 0], [2, 2]],
-  3: [[0, 0], [1, 1], [2, 2]],
-  4: [[0, 0], [2, 0], [0, 2], [2, 2]],
-  5: [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]],
-  6: [[0, 0], [2, 0], [0, 1], [2, 1], [0, 2], [2, 2]],
-  7: [[0, 0], [2, 0], [0, 1], [1, 1], [2, 1], [0, 2], [2, 2]],
-  8: [[0, 0], [1, 0], [2, 0], [0, 1], [2, 1], [0, 2], [1, 2], [2, 2]],
-  9: [[0, 0], [1, 0], [2, 0], [0, 1], [1, 1], [2, 1], [0, 2], [1, 2], [2, 2]],
+  2: [
+    [0, 0],
+    [2, 2],
+  ],
+  3: [
+    [0, 0],
+    [1, 1],
+    [2, 2],
+  ],
+  4: [
+    [0, 0],
+    [2, 0],
+    [0, 2],
+    [2, 2],
+  ],
+  5: [
+    [0, 0],
+    [2, 0],
+    [1, 1],
+    [0, 2],
+    [2, 2],
+  ],
+  6: [
+    [0, 0],
+    [2, 0],
+    [0, 1],
+    [2, 1],
+    [0, 2],
+    [2, 2],
+  ],
+  7: [
+    [0, 0],
+    [2, 0],
+    [0, 1],
+    [1, 1],
+    [2, 1],
+    [0, 2],
+    [2, 2],
+  ],
+  8: [
+    [0, 0],
+    [1, 0],
+    [2, 0],
+    [0, 1],
+    [2, 1],
+    [0, 2],
+    [1, 2],
+    [2, 2],
+  ],
+  9: [
+    [0, 0],
+    [1, 0],
+    [2, 0],
+    [0, 1],
+    [1, 1],
+    [2, 1],
+    [0, 2],
+    [1, 2],
+    [2, 2],
+  ],
 };
 // Colours per number, as on many real sets (helps telling 6 from 9 at a glance).
-const PIP_COLOURS = ["#222", "#1b6fb3", "#2e8b3d", "#c0392b", "#7d3c98", "#b7650b", "#1a1a1a", "#a0522d", "#0e7c7b", "#6d4c41", "#c2185b", "#455a64", "#2c3e50", "#8e44ad", "#16a085", "#d35400"];
+const PIP_COLOURS = [
+  "#222",
+  "#1b6fb3",
+  "#2e8b3d",
+  "#c0392b",
+  "#7d3c98",
+  "#b7650b",
+  "#1a1a1a",
+  "#a0522d",
+  "#0e7c7b",
+  "#6d4c41",
+  "#c2185b",
+  "#455a64",
+  "#2c3e50",
+  "#8e44ad",
+  "#16a085",
+  "#d35400",
+];
 
 function pipPositions(n: number): [number, number][] {
   if (n <= 9) return PIPS[n];
@@ -40,15 +109,23 @@ function el(tag: string, attrs: Record<string, string | number>): SVGElement {
 
 function half(g: SVGElement, n: number, x: number, y: number, s: number, colour: boolean) {
   // a square half of side s at (x, y)
-  const pad = s * 0.22, step = (s - 2 * pad) / 2;
+  const pad = s * 0.22,
+    step = (s - 2 * pad) / 2;
   const r = n > 12 ? s * 0.07 : n > 9 ? s * 0.08 : s * 0.09; // four rows of pips up to 12 leave room for larger ones
   for (const [cx, cy] of pipPositions(n))
-    g.appendChild(el("circle", { cx: x + pad + cx * step, cy: y + pad + cy * step, r, fill: colour ? PIP_COLOURS[n % PIP_COLOURS.length] : "#222" }));
+    g.appendChild(
+      el("circle", {
+        cx: x + pad + cx * step,
+        cy: y + pad + cy * step,
+        r,
+        fill: colour ? PIP_COLOURS[n % PIP_COLOURS.length] : "#222",
+      }),
+    );
 }
 
 export interface TileOpts {
   vertical?: boolean;
-  size?: number;      // the short side in px
+  size?: number; // the short side in px
   faceDown?: boolean;
   cls?: string;
   title?: string;
@@ -57,17 +134,41 @@ export interface TileOpts {
 // A tile "a-b": a on the left (or top), b on the right (or bottom).
 export function tileSvg(a: number, b: number, o: TileOpts = {}): SVGSVGElement {
   const s = o.size ?? 40;
-  const w = o.vertical ? s : 2 * s, h = o.vertical ? 2 * s : s;
-  const svg = el("svg", { viewBox: `0 0 ${w} ${h}`, width: w, height: h, class: "tile" + (o.cls ? " " + o.cls : "") }) as SVGSVGElement;
+  const w = o.vertical ? s : 2 * s,
+    h = o.vertical ? 2 * s : s;
+  const svg = el("svg", {
+    viewBox: `0 0 ${w} ${h}`,
+    width: w,
+    height: h,
+    class: "tile" + (o.cls ? " " + o.cls : ""),
+  }) as SVGSVGElement;
   svg.setAttribute("role", "img");
   if (o.title) {
     const t = el("title", {});
     t.textContent = o.title;
     svg.appendChild(t);
   }
-  svg.appendChild(el("rect", { x: 1, y: 1, width: w - 2, height: h - 2, rx: s * 0.14, class: o.faceDown ? "tile-back" : "tile-face" }));
+  svg.appendChild(
+    el("rect", {
+      x: 1,
+      y: 1,
+      width: w - 2,
+      height: h - 2,
+      rx: s * 0.14,
+      class: o.faceDown ? "tile-back" : "tile-face",
+    }),
+  );
   if (o.faceDown) {
-    svg.appendChild(el("rect", { x: s * 0.18, y: s * 0.18, width: w - s * 0.36, height: h - s * 0.36, rx: s * 0.08, class: "tile-back-inner" }));
+    svg.appendChild(
+      el("rect", {
+        x: s * 0.18,
+        y: s * 0.18,
+        width: w - s * 0.36,
+        height: h - s * 0.36,
+        rx: s * 0.08,
+        class: "tile-back-inner",
+      }),
+    );
     return svg;
   }
   if (o.vertical) {
@@ -97,7 +198,8 @@ export function tileFrom(t: string, o: TileOpts = {}): SVGSVGElement {
 export function dieSvg(n: number, size = 44): SVGSVGElement {
   const svg = el("svg", { viewBox: `0 0 ${size} ${size}`, width: size, height: size, class: "die" }) as SVGSVGElement;
   svg.appendChild(el("rect", { x: 1, y: 1, width: size - 2, height: size - 2, rx: size * 0.18, class: "die-face" }));
-  const pad = size * 0.25, step = (size - 2 * pad) / 2;
+  const pad = size * 0.25,
+    step = (size - 2 * pad) / 2;
   for (const [cx, cy] of pipPositions(Math.min(n, 9)))
     svg.appendChild(el("circle", { cx: pad + cx * step, cy: pad + cy * step, r: size * 0.085, class: "die-pip" }));
   return svg;

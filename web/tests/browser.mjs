@@ -21,42 +21,73 @@ const PHONE = { width: 390, height: 844, isMobile: true, hasTouch: true, deviceS
 async function newPage(ctx, viewport = DESKTOP) {
   const page = await ctx.newPage();
   await page.setViewport(viewport);
-  page.on("pageerror", (e) => { console.error("page error: " + e.message); H.failures++; });
+  page.on("pageerror", (e) => {
+    console.error("page error: " + e.message);
+    H.failures++;
+  });
   // The server's Content-Security-Policy must not block anything the app does.
-  page.on("console", (m) => { if (/Content Security Policy/i.test(m.text())) { console.error("CSP violation: " + m.text()); H.failures++; } });
+  page.on("console", (m) => {
+    if (/Content Security Policy/i.test(m.text())) {
+      console.error("CSP violation: " + m.text());
+      H.failures++;
+    }
+  });
   // Item 16: every bubble shown on a seat (a pass, a draw), in window.__bubbles.
   await page.evaluateOnNewDocument(() => {
     window.__bubbles = [];
-    new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes) if (n.nodeType === 1) for (const b of [n, ...n.querySelectorAll(".bubble")]) if (b.classList?.contains("bubble")) window.__bubbles.push(b.textContent); })
-      .observe(document, { childList: true, subtree: true });
+    new MutationObserver((ms) => {
+      for (const m of ms)
+        for (const n of m.addedNodes)
+          if (n.nodeType === 1)
+            for (const b of [n, ...n.querySelectorAll(".bubble")])
+              if (b.classList?.contains("bubble")) window.__bubbles.push(b.textContent);
+    }).observe(document, { childList: true, subtree: true });
   });
   // Counts the moves the page sends (window.__movesSent).
   await page.evaluateOnNewDocument(() => {
     const send = WebSocket.prototype.send;
-    WebSocket.prototype.send = function (d) { if (/"type":"move"/.test(String(d))) window.__movesSent = (window.__movesSent || 0) + 1; return send.call(this, d); };
+    WebSocket.prototype.send = function (d) {
+      if (/"type":"move"/.test(String(d))) window.__movesSent = (window.__movesSent || 0) + 1;
+      return send.call(this, d);
+    };
   });
-  await page.evaluateOnNewDocument(() => { if (!localStorage.getItem("boneyard.lang")) localStorage.setItem("boneyard.lang", "en"); });
+  await page.evaluateOnNewDocument(() => {
+    if (!localStorage.getItem("boneyard.lang")) localStorage.setItem("boneyard.lang", "en");
+  });
   return page;
 }
-const state = (page) => page.evaluate(() => { const t = document.querySelector(".table"); return t ? { v: Number(t.dataset.version), status: t.dataset.status, act: t.dataset.toAct === "1" } : null; });
+const state = (page) =>
+  page.evaluate(() => {
+    const t = document.querySelector(".table");
+    return t ? { v: Number(t.dataset.version), status: t.dataset.status, act: t.dataset.toAct === "1" } : null;
+  });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // One action as a person would: a highlighted tile (and an end or train when
 // asked), else a button (bid, trump, pass, draw); two tiles in Dice & Dominoes.
 async function act(page, family) {
-  if (await page.$(".chooser")) { await page.click(".chooser .choices button"); return "chooser"; }
+  if (await page.$(".chooser")) {
+    await page.click(".chooser .choices button");
+    return "chooser";
+  }
   if (family === "dice-and-dominoes") {
     const lay = await page.$("#lay");
     if (lay) {
       const tiles = await page.$$(".hand .htile.legal");
       const picked = await page.$$(".hand .htile.picked");
-      if (picked.length < Math.min(2, tiles.length)) { await tiles[picked.length].click(); return "pick"; }
+      if (picked.length < Math.min(2, tiles.length)) {
+        await tiles[picked.length].click();
+        return "pick";
+      }
       await lay.click();
       return "lay";
     }
   }
   const tile = await page.$(".hand .htile.legal:not([disabled])");
-  if (tile && family !== "dice-and-dominoes") { await tile.click(); return "tile"; }
+  if (tile && family !== "dice-and-dominoes") {
+    await tile.click();
+    return "tile";
+  }
   const buttons = await page.$$(".actions .action[data-move]:not([disabled])");
   if (buttons.length) {
     // Texas 42 bidding: bid the lowest number rather than pass, so hands are played.
@@ -76,7 +107,10 @@ async function playHand(page, family, { shotAt = 2, name } = {}) {
   let moves = 0;
   const deadline = Date.now() + 90000;
   while (Date.now() < deadline) {
-    const bad = await page.evaluate(() => (/\b1 (tiles|tricks|passes|wins)\b|\bYou laid their\b|\bbid Pass\b/.exec(document.body.innerText) || [""])[0]);
+    const bad = await page.evaluate(
+      () =>
+        (/\b1 (tiles|tricks|passes|wins)\b|\bYou laid their\b|\bbid Pass\b/.exec(document.body.innerText) || [""])[0],
+    );
     if (bad) wordSlips.add(bad);
     if (await page.$(".summary")) return moves;
     const s = await state(page);
@@ -86,15 +120,39 @@ async function playHand(page, family, { shotAt = 2, name } = {}) {
         hintChecked = true;
         const t = performance.now();
         await page.click("#hint");
-        const ok = await page.waitForSelector(".hints .hint, .hint-text", { timeout: 8000 }).then(() => true, () => false);
+        const ok = await page.waitForSelector(".hints .hint, .hint-text", { timeout: 8000 }).then(
+          () => true,
+          () => false,
+        );
         figures.hint_ms = Math.round(performance.now() - t);
         check(ok, "line: the hint button shows the legal moves' values");
       }
       const did = await act(page, family).catch(() => null); // a tile redrawn under the click: try again
       if (did && !["pick", "chooser"].includes(did) && !did.startsWith("tile")) {
-        await page.waitForFunction((v) => { const t = document.querySelector(".table"); return !t || Number(t.dataset.version) > v || t.dataset.toAct !== "1" || document.querySelector(".summary"); }, { timeout: 10000 }, before).catch(() => {});
+        await page
+          .waitForFunction(
+            (v) => {
+              const t = document.querySelector(".table");
+              return (
+                !t || Number(t.dataset.version) > v || t.dataset.toAct !== "1" || document.querySelector(".summary")
+              );
+            },
+            { timeout: 10000 },
+            before,
+          )
+          .catch(() => {});
       }
-      if (did === "tile" && !(await page.$(".chooser"))) await page.waitForFunction((v) => { const t = document.querySelector(".table"); return !t || Number(t.dataset.version) > v || document.querySelector(".summary"); }, { timeout: 10000 }, before).catch(() => {});
+      if (did === "tile" && !(await page.$(".chooser")))
+        await page
+          .waitForFunction(
+            (v) => {
+              const t = document.querySelector(".table");
+              return !t || Number(t.dataset.version) > v || document.querySelector(".summary");
+            },
+            { timeout: 10000 },
+            before,
+          )
+          .catch(() => {});
       if (did && did !== "pick" && did !== "chooser") moves++;
       if (name && moves === shotAt) await page.screenshot({ path: join(shots, `${name}-desktop.png`) });
     } else await sleep(40);
@@ -127,8 +185,14 @@ try {
     for (const f of ["line", "mexican-train", "texas-42", "dice-and-dominoes"]) {
       await lobby.click(`[data-family="${f}"]`);
       const words = await lobby.evaluate(() => {
-        const opts = [...document.querySelectorAll(".options select")].map((s) => [...s.options].map((o) => o.textContent));
-        return { text: document.querySelector(".create").innerText, opts, help: [...document.querySelectorAll(".opt")].map((o) => o.innerText) };
+        const opts = [...document.querySelectorAll(".options select")].map((s) =>
+          [...s.options].map((o) => o.textContent),
+        );
+        return {
+          text: document.querySelector(".create").innerText,
+          opts,
+          help: [...document.querySelectorAll(".opt")].map((o) => o.innerText),
+        };
       });
       if (/Source:|seed \d{3}/.test(words.text)) slips.push(`${f}: a source code`);
       for (const o of words.opts) {
@@ -136,9 +200,12 @@ try {
         if (o.includes("false") && (o.includes("off") || o.includes("Off"))) slips.push(`${f}: false and off`);
       }
       if (words.help.some((x) => /single_hand/.test(x))) slips.push(`${f}: single_hand`);
-      if (f === "mexican-train" && words.help.some((x) => /^Set[\s\S]*double-six \(28/.test(x))) slips.push("mexican-train: the set's help speaks of double-six");
-      if (f !== "line" && words.help.some((x) => /partnership|teams/.test(x) && !/Scoring/.test(x)) && f !== "texas-42") slips.push(`${f}: help about teams`);
-      if (f === "texas-42" && words.help.some((x) => /^Scoring[\s\S]*pips/.test(x))) slips.push("texas-42: scoring speaks of pips");
+      if (f === "mexican-train" && words.help.some((x) => /^Set[\s\S]*double-six \(28/.test(x)))
+        slips.push("mexican-train: the set's help speaks of double-six");
+      if (f !== "line" && words.help.some((x) => /partnership|teams/.test(x) && !/Scoring/.test(x)) && f !== "texas-42")
+        slips.push(`${f}: help about teams`);
+      if (f === "texas-42" && words.help.some((x) => /^Scoring[\s\S]*pips/.test(x)))
+        slips.push("texas-42: scoring speaks of pips");
     }
     await lobby.click('[data-family="line"]');
     check(slips.length === 0, `the lobby's presets and options are in players' words (${slips.join("; ")})`);
@@ -165,40 +232,72 @@ try {
     const page = await newPage(ctx);
     await createFromLobby(page, "line", "latin");
     await page.waitForSelector(".board");
-    await page.evaluate(() => { for (const s of [".topbar", ".hand", ".log", ".board"]) document.querySelector(s).__mark = 1; document.querySelector(".log").focus(); });
+    await page.evaluate(() => {
+      for (const s of [".topbar", ".hand", ".log", ".board"]) document.querySelector(s).__mark = 1;
+      document.querySelector(".log").focus();
+    });
     const v0 = (await state(page)).v;
     for (let i = 0; i < 40 && (await state(page)).v < v0 + 3; i++) {
       const s = await state(page);
       // Played by keys, so the focus stays where it was put.
-      if (s.act) { for (const k of ["Enter", "l", "p", "d"]) if ((await state(page)).act && (await state(page)).v === s.v) await page.keyboard.press(k); }
-      await page.waitForFunction((v) => Number(document.querySelector(".table").dataset.version) > v, { timeout: 5000 }, s.v).catch(() => {});
+      if (s.act) {
+        for (const k of ["Enter", "l", "p", "d"])
+          if ((await state(page)).act && (await state(page)).v === s.v) await page.keyboard.press(k);
+      }
+      await page
+        .waitForFunction((v) => Number(document.querySelector(".table").dataset.version) > v, { timeout: 5000 }, s.v)
+        .catch(() => {});
     }
-    const kept = await page.evaluate(() => [".topbar", ".hand", ".log", ".board"].filter((s) => document.querySelector(s)?.__mark === 1));
+    const kept = await page.evaluate(() =>
+      [".topbar", ".hand", ".log", ".board"].filter((s) => document.querySelector(s)?.__mark === 1),
+    );
     const focus = await page.evaluate(() => document.activeElement?.classList.contains("log"));
     // Item 16: a sound for each move (made here, counted in window.__sounds),
     // the last tile played marked, a mute toggle remembered.
     {
       const u = new URL(page.url());
-      await page.waitForFunction(() => Object.values(window.__sounds || {}).reduce((a, b) => a + b, 0) > 0, { timeout: 5000 }).catch(() => {});
+      await page
+        .waitForFunction(() => Object.values(window.__sounds || {}).reduce((a, b) => a + b, 0) > 0, { timeout: 5000 })
+        .catch(() => {});
       const sounds = await page.evaluate(() => JSON.stringify(window.__sounds || {}));
       // The page and the server compared at one version (the bots go on).
       let lastTile, marked;
       for (let i = 0; i < 20; i++) {
-        const msg = await (await fetch(`${base}/api/tables/${u.searchParams.get("t")}?token=${u.searchParams.get("k")}`)).json();
-        const [v, m] = await page.evaluate(() => [Number(document.querySelector(".table").dataset.version), [...document.querySelectorAll(".line .lt.last")].map((x) => x.dataset.tile)]);
-        lastTile = [...msg.log].reverse().find((e) => e.kind === "move" && /^\d+-\d+/.test(e.move))?.move.split(":")[0];
+        const msg = await (
+          await fetch(`${base}/api/tables/${u.searchParams.get("t")}?token=${u.searchParams.get("k")}`)
+        ).json();
+        const [v, m] = await page.evaluate(() => [
+          Number(document.querySelector(".table").dataset.version),
+          [...document.querySelectorAll(".line .lt.last")].map((x) => x.dataset.tile),
+        ]);
+        lastTile = [...msg.log]
+          .reverse()
+          .find((e) => e.kind === "move" && /^\d+-\d+/.test(e.move))
+          ?.move.split(":")[0];
         marked = m;
         if (v === msg.version) break;
         await new Promise((r) => setTimeout(r, 100));
       }
       await page.click("#mute");
-      const mutedNow = await page.evaluate(() => localStorage.getItem("boneyard.mute") === "1" && document.querySelector("#mute").getAttribute("aria-pressed") === "true");
+      const mutedNow = await page.evaluate(
+        () =>
+          localStorage.getItem("boneyard.mute") === "1" &&
+          document.querySelector("#mute").getAttribute("aria-pressed") === "true",
+      );
       await page.click("#mute");
       const flip = lastTile ? lastTile.split("-").reverse().join("-") : "";
-      check(/play|pass|draw/.test(sounds) && marked.length === 1 && (marked[0] === lastTile || marked[0] === flip) && mutedNow,
-        `sounds for moves (${sounds}), the last tile played marked (${marked} = ${lastTile}), a remembered mute toggle`);
+      check(
+        /play|pass|draw/.test(sounds) &&
+          marked.length === 1 &&
+          (marked[0] === lastTile || marked[0] === flip) &&
+          mutedNow,
+        `sounds for moves (${sounds}), the last tile played marked (${marked} = ${lastTile}), a remembered mute toggle`,
+      );
     }
-    check((await state(page)).v >= v0 + 3 && kept.length === 4 && focus, `updates keep the table's nodes (${kept.join(" ")}) and the focus (${focus}) across ${(await state(page)).v - v0} versions`);
+    check(
+      (await state(page)).v >= v0 + 3 && kept.length === 4 && focus,
+      `updates keep the table's nodes (${kept.join(" ")}) and the focus (${focus}) across ${(await state(page)).v - v0} versions`,
+    );
     await page.close();
   }
 
@@ -206,15 +305,33 @@ try {
   {
     const page = await newPage(ctx);
     const good = new URL(await createFromLobby(page, "line", "latin"));
-    const cases = [["/?t=nope&k=bad", /damaged/], ["/?t=abcdef12&k=00ff", /no such table/], [`/?t=${good.searchParams.get("t")}&k=00ff00ff`, /key opens no seat/]];
+    const cases = [
+      ["/?t=nope&k=bad", /damaged/],
+      ["/?t=abcdef12&k=00ff", /no such table/],
+      [`/?t=${good.searchParams.get("t")}&k=00ff00ff`, /key opens no seat/],
+    ];
     for (const [path, re] of cases) {
       await page.goto(base + path);
-      const shown = await page.waitForSelector(".bad-link", { timeout: 5000 }).then(() => true, () => false);
-      const text = shown ? await page.$eval(".bad-link", (e) => e.innerText) : await page.evaluate(() => document.body.innerText);
-      check(shown && re.test(text) && !!(await page.$("#to-lobby")), `a bad link ${path} says what is wrong ("${text.replace(/\s+/g, " ").slice(0, 80)}")`);
+      const shown = await page.waitForSelector(".bad-link", { timeout: 5000 }).then(
+        () => true,
+        () => false,
+      );
+      const text = shown
+        ? await page.$eval(".bad-link", (e) => e.innerText)
+        : await page.evaluate(() => document.body.innerText);
+      check(
+        shown && re.test(text) && !!(await page.$("#to-lobby")),
+        `a bad link ${path} says what is wrong ("${text.replace(/\s+/g, " ").slice(0, 80)}")`,
+      );
     }
     await page.click("#to-lobby");
-    check(await page.waitForSelector(".quick-btn", { timeout: 5000 }).then(() => true, () => false), "the bad link's button leads to the lobby");
+    check(
+      await page.waitForSelector(".quick-btn", { timeout: 5000 }).then(
+        () => true,
+        () => false,
+      ),
+      "the bad link's button leads to the lobby",
+    );
     await page.close();
   }
 
@@ -225,15 +342,23 @@ try {
     await createFromLobby(page, "line", "latin");
     await page.waitForSelector(".board");
     await page.click(".back");
-    const asked = await page.waitForSelector(".leave", { timeout: 3000 }).then(() => true, () => false);
+    const asked = await page.waitForSelector(".leave", { timeout: 3000 }).then(
+      () => true,
+      () => false,
+    );
     const text = asked ? await page.$eval(".leave", (e) => e.innerText) : "";
     await page.click("#leave-stay");
     const stayed = !(await page.$(".leave")) && !!(await page.$(".board"));
     await page.click(".back");
     await page.click("#leave-go");
-    await page.waitForSelector(".my-tables .status.playing, .my-tables .status.over", { timeout: 5000 }).catch(() => {});
+    await page
+      .waitForSelector(".my-tables .status.playing, .my-tables .status.over", { timeout: 5000 })
+      .catch(() => {});
     const status = await page.$eval(".my-tables li .status", (e) => e.textContent).catch(() => "");
-    check(asked && /bot/.test(text) && /Your tables/.test(text) && stayed, "leaving a game in play says a bot plays the seat and how to come back");
+    check(
+      asked && /bot/.test(text) && /Your tables/.test(text) && stayed,
+      "leaving a game in play says a bot plays the seat and how to come back",
+    );
     check(/In play|bot is playing|Over/.test(status), `"Your tables" shows where the table stands ("${status}")`);
     await page.close();
   }
@@ -244,14 +369,21 @@ try {
     const page = await newPage(ctx);
     const url = new URL(await createFromLobby(page, "dice-and-dominoes", "dice-and-dominoes"));
     await page.waitForSelector("#lay", { timeout: 15000 });
-    const st = await (await fetch(`${base}/api/tables/${url.searchParams.get("t")}?token=${url.searchParams.get("k")}`)).json();
+    const st = await (
+      await fetch(`${base}/api/tables/${url.searchParams.get("t")}?token=${url.searchParams.get("k")}`)
+    ).json();
     const tiles = st.view.players[st.seat].tiles;
     let pair = null;
-    for (const a of tiles) for (const b of tiles) if (!pair && a !== b && !st.legal.includes(`${a},${b}`) && st.legal.includes(`${b},${a}`)) pair = [a, b];
+    for (const a of tiles)
+      for (const b of tiles)
+        if (!pair && a !== b && !st.legal.includes(`${a},${b}`) && st.legal.includes(`${b},${a}`)) pair = [a, b];
     await page.click("#hint");
     await page.waitForSelector(".hints .hint", { timeout: 30000 }); // a loaded CI machine
     const perHint = await page.$$eval(".hints .hint", (r) => r.map((x) => x.querySelectorAll("svg.tile").length));
-    check(perHint.length > 0 && perHint.every((n) => n === 2), `dice & dominoes: each hint shows both tiles of its pair (${perHint.join(" ")})`);
+    check(
+      perHint.length > 0 && perHint.every((n) => n === 2),
+      `dice & dominoes: each hint shows both tiles of its pair (${perHint.join(" ")})`,
+    );
     await page.click(`.hand .htile[data-tile="${pair[0]}"]`);
     const help = await page.$eval("#lay-help", (e) => e.textContent);
     await page.click(`.hand .htile[data-tile="${pair[1]}"]`);
@@ -260,14 +392,27 @@ try {
     const v0 = (await state(page)).v;
     if (enabled) await page.click("#lay");
     // Accepted: the state moves on and no error comes back.
-    const laid = await page.waitForFunction((v) => Number(document.querySelector(".table").dataset.version) > v, { timeout: 5000 }, v0).then(() => true, () => false) && !(await page.$(".flash"));
-    check(!!pair && enabled && laid && (await page.evaluate(() => window.__movesSent)) === sent0 + 1 && /second/.test(help),
-      `dice & dominoes: the pair ${pair} tapped lower first is laid ("${help}"; enabled ${enabled}, laid ${laid}, sent ${(await page.evaluate(() => window.__movesSent)) - sent0})`);
+    const laid =
+      (await page
+        .waitForFunction((v) => Number(document.querySelector(".table").dataset.version) > v, { timeout: 5000 }, v0)
+        .then(
+          () => true,
+          () => false,
+        )) && !(await page.$(".flash"));
+    check(
+      !!pair && enabled && laid && (await page.evaluate(() => window.__movesSent)) === sent0 + 1 && /second/.test(help),
+      `dice & dominoes: the pair ${pair} tapped lower first is laid ("${help}"; enabled ${enabled}, laid ${laid}, sent ${(await page.evaluate(() => window.__movesSent)) - sent0})`,
+    );
     await page.close();
   }
 
   // Each family: a whole hand from the lobby, as a person.
-  const families = [["line", "latin"], ["mexican-train", "mexican-train"], ["texas-42", "texas-42"], ["dice-and-dominoes", "dice-and-dominoes"]];
+  const families = [
+    ["line", "latin"],
+    ["mexican-train", "mexican-train"],
+    ["texas-42", "texas-42"],
+    ["dice-and-dominoes", "dice-and-dominoes"],
+  ];
   for (const [family, preset] of families) {
     const page = await newPage(ctx);
     const url = await createFromLobby(page, family, preset);
@@ -277,14 +422,22 @@ try {
     // The summary's tables come with the state that ends the hand: wait for them.
     if (family === "line") await page.waitForSelector(".summary table.pips", { timeout: 5000 }).catch(() => {});
     const summary = await page.$eval(".summary", (e) => e.innerText);
-    check(moves > 0 && summary.length > 20, `${family}: played a hand (${moves} moves, ${((Date.now() - start) / 1000).toFixed(1)} s) and saw the summary`);
+    check(
+      moves > 0 && summary.length > 20,
+      `${family}: played a hand (${moves} moves, ${((Date.now() - start) / 1000).toFixed(1)} s) and saw the summary`,
+    );
     await page.screenshot({ path: join(shots, `${family}-summary-desktop.png`) });
     // Item 10: a Texas 42 hand that stops early says so.
     if (family === "texas-42") {
       const u = new URL(page.url());
-      const lh = (await (await fetch(`${base}/api/tables/${u.searchParams.get("t")}?token=${u.searchParams.get("k")}`)).json()).view.last_hand;
+      const lh = (
+        await (await fetch(`${base}/api/tables/${u.searchParams.get("t")}?token=${u.searchParams.get("k")}`)).json()
+      ).view.last_hand;
       const says = /stopped after \d+ trick/.test(summary);
-      check(lh && says === !!lh.stopped_early, `texas-42: the summary says whether the hand stopped early (stopped_early ${lh?.stopped_early}, said ${says})`);
+      check(
+        lh && says === !!lh.stopped_early,
+        `texas-42: the summary says whether the hand stopped early (stopped_early ${lh?.stopped_early}, said ${says})`,
+      );
     }
     // Item 11: suits by name in every language (Japanese said "1で30をビッド").
     if (family === "texas-42") {
@@ -293,7 +446,10 @@ try {
       const how = await page.$eval(".summary .how", (e) => e.textContent);
       await page.select("select.lang", "en");
       await page.waitForFunction(() => /Lobby/.test(document.body.innerText));
-      check(!/\dで/.test(how) && !/\d+で\d+/.test(how), `texas-42: the summary names the trumps in Japanese ("${how}")`);
+      check(
+        !/\dで/.test(how) && !/\d+で\d+/.test(how),
+        `texas-42: the summary names the trumps in Japanese ("${how}")`,
+      );
     }
     // Item 7: "Last moves" is the server's public log: every tile of the hand
     // that ended (the fourth of each trick, the last one), in order; after a
@@ -301,17 +457,29 @@ try {
     // may lie in a hidden hand now).
     if (family === "texas-42" || family === "line") {
       const u = new URL(page.url());
-      const rec = async () => (await (await fetch(`${base}/api/tables/${u.searchParams.get("t")}?token=${u.searchParams.get("k")}`)).json()).log || [];
-      const tilesOf = (log, hand) => log.filter((e) => e.kind === "move" && e.hand === hand && /^\d+-\d+/.test(e.move)).map((e) => /^(\d+)-(\d+)/.exec(e.move).slice(1).join("|"));
-      const missing = async (tiles) => { const text = await page.$eval(".log", (e) => e.innerText); return tiles.filter((x) => !text.includes(x)); };
+      const rec = async () =>
+        (await (await fetch(`${base}/api/tables/${u.searchParams.get("t")}?token=${u.searchParams.get("k")}`)).json())
+          .log || [];
+      const tilesOf = (log, hand) =>
+        log
+          .filter((e) => e.kind === "move" && e.hand === hand && /^\d+-\d+/.test(e.move))
+          .map((e) => /^(\d+)-(\d+)/.exec(e.move).slice(1).join("|"));
+      const missing = async (tiles) => {
+        const text = await page.$eval(".log", (e) => e.innerText);
+        return tiles.filter((x) => !text.includes(x));
+      };
       const order = await page.$$eval(".log li", (r) => r.map((x) => x.textContent));
       const played = order.filter((x) => /played \d+\|\d+/.test(x)).length;
-      const iOver = order.findIndex((x) => /hand is over/.test(x)), iDealt = order.findIndex((x) => /Hand 2 dealt/.test(x));
+      const iOver = order.findIndex((x) => /hand is over/.test(x)),
+        iDealt = order.findIndex((x) => /Hand 2 dealt/.test(x));
       // Item 16: a pass is shown on the seat that passed.
       if (family === "line") {
         const others = order.filter((x) => /^(Seat \d|Partner).* passed/.test(x)).length;
         const bubbles = await page.evaluate(() => window.__bubbles || []);
-        check(others === 0 || bubbles.some((b) => /^Pass$/.test(b)), `line: a pass is shown on the seat (${others} passes in the log; bubbles seen: ${[...new Set(bubbles)].join(", ")})`);
+        check(
+          others === 0 || bubbles.some((b) => /^Pass$/.test(b)),
+          `line: a pass is shown on the seat (${others} passes in the log; bubbles seen: ${[...new Set(bubbles)].join(", ")})`,
+        );
       }
       const handTiles = family === "texas-42" ? 28 : 0; // every tile of a Texas 42 hand is played unless it stops early
       await page.reload();
@@ -321,44 +489,90 @@ try {
       const after = await missing(now);
       // (The panel keeps the last 40 entries: the bots' next hand, played
       // behind the summary, may have pushed the first tricks out.)
-      check(played > 0 && (handTiles === 0 || played >= 4 || order.length >= 40) && iOver > iDealt && iDealt >= 0 && !after.length,
-        `${family}: "Last moves" lists the hand's ${played} tiles, then "The hand is over" before "Hand 2 dealt"; after a reload the hand in play (missing ${after})`);
+      check(
+        played > 0 &&
+          (handTiles === 0 || played >= 4 || order.length >= 40) &&
+          iOver > iDealt &&
+          iDealt >= 0 &&
+          !after.length,
+        `${family}: "Last moves" lists the hand's ${played} tiles, then "The hand is over" before "Hand 2 dealt"; after a reload the hand in play (missing ${after})`,
+      );
     }
     // Item 3: the bots start the next hand behind the summary; once it is my
     // turn there, keys go to the dialog, never to the hand behind it.
     if (family === "line") {
-      const myTurn = await page.waitForFunction(() => document.querySelector(".table")?.dataset.toAct === "1" && document.querySelector(".summary"), { timeout: 15000 }).then(() => true, () => false);
-      const sent0 = await page.evaluate(() => { document.activeElement?.blur(); return window.__movesSent || 0; });
+      const myTurn = await page
+        .waitForFunction(
+          () => document.querySelector(".table")?.dataset.toAct === "1" && document.querySelector(".summary"),
+          { timeout: 15000 },
+        )
+        .then(
+          () => true,
+          () => false,
+        );
+      const sent0 = await page.evaluate(() => {
+        document.activeElement?.blur();
+        return window.__movesSent || 0;
+      });
       for (const k of ["ArrowRight", "Enter", "l", "r", "p", "d", "1"]) await page.keyboard.press(k);
       const sent1 = await page.evaluate(() => window.__movesSent || 0);
-      check(myTurn && sent1 === sent0 && !!(await page.$(".summary")), "keys pressed while the summary is open play nothing behind it");
+      check(
+        myTurn && sent1 === sent0 && !!(await page.$(".summary")),
+        "keys pressed while the summary is open play nothing behind it",
+      );
       // Item 12: the next hand's opening, shown in the summary as it happens.
       const meanwhile = await page.$$eval(".summary .meanwhile li", (r) => r.map((x) => x.textContent));
       const u = new URL(page.url());
-      const log = (await (await fetch(`${base}/api/tables/${u.searchParams.get("t")}?token=${u.searchParams.get("k")}`)).json()).log || [];
+      const log =
+        (await (await fetch(`${base}/api/tables/${u.searchParams.get("t")}?token=${u.searchParams.get("k")}`)).json())
+          .log || [];
       const opening = log.filter((e) => e.hand === 2 && e.kind === "move").length; // nothing when I lead
-      check(meanwhile.length === opening, `the summary shows the next hand's opening, ${opening} moves (${meanwhile.slice(0, 3).join("; ")})`);
+      check(
+        meanwhile.length === opening,
+        `the summary shows the next hand's opening, ${opening} moves (${meanwhile.slice(0, 3).join("; ")})`,
+      );
     }
-    if (family === "line") check(/pips|Pips/.test(summary), `line: the summary shows every side's pips (${summary.slice(0, 300).replace(/\n/g, " / ")})`);
+    if (family === "line")
+      check(
+        /pips|Pips/.test(summary),
+        `line: the summary shows every side's pips (${summary.slice(0, 300).replace(/\n/g, " / ")})`,
+      );
     // Item 5: the hand's points and the running game score, each labelled.
     if (family === "line") {
       const heads = await page.$$eval(".summary table.points th", (r) => r.map((x) => x.textContent));
       const game = await page.$$eval(".summary .game-score", (r) => r.map((x) => x.textContent));
       const top = await page.$$eval(".topbar .score:not(.target) b", (r) => r.map((x) => x.textContent));
-      check(heads.includes("This hand") && heads.includes("Game score") && game.join() === top.join(), `line: the summary labels this hand's points and the game score (${heads.join("/")}; ${game} = ${top})`);
+      check(
+        heads.includes("This hand") && heads.includes("Game score") && game.join() === top.join(),
+        `line: the summary labels this hand's points and the game score (${heads.join("/")}; ${game} = ${top})`,
+      );
     }
     // Review my moves: every move of this seat graded, from the server.
     {
       const t = performance.now();
       await page.$eval("#review-btn", (e) => e.click()); // the summary may be redrawn under a mouse click
-      const ok = await page.waitForSelector('.review[data-state="done"], .review[data-state="error"]', { timeout: 30000 }).then(() => true, () => false);
+      const ok = await page
+        .waitForSelector('.review[data-state="done"], .review[data-state="error"]', { timeout: 30000 })
+        .then(
+          () => true,
+          () => false,
+        );
       const review = await page.$eval(".review", (e) => e.innerText).catch(() => "");
       const rows = await page.$$eval(".review-moves tr[data-grade]", (r) => r.map((x) => x.dataset.grade));
       figures[`review_${family}_ms`] = Math.round(performance.now() - t);
       // Every family is graded by what the seat could see (issue 23), never with hands known.
-      const good = ok && !(await page.$(".review .error")) && (rows.length > 0 || /no choice/.test(review)) && rows.every((g) => ["best", "good", "inaccuracy", "mistake", "blunder"].includes(g)) &&
-        /what you could see/.test(review) && !/hands known/.test(review);
-      check(good, `${family}: "Review my moves" grades ${rows.length} moves (${rows.join(" ")})` + (good ? "" : ": " + review.replace(/\s+/g, " ")));
+      const good =
+        ok &&
+        !(await page.$(".review .error")) &&
+        (rows.length > 0 || /no choice/.test(review)) &&
+        rows.every((g) => ["best", "good", "inaccuracy", "mistake", "blunder"].includes(g)) &&
+        /what you could see/.test(review) &&
+        !/hands known/.test(review);
+      check(
+        good,
+        `${family}: "Review my moves" grades ${rows.length} moves (${rows.join(" ")})` +
+          (good ? "" : ": " + review.replace(/\s+/g, " ")),
+      );
       if (family === "line" || family === "texas-42") {
         await page.$eval(".review", (e) => e.scrollIntoView());
         await page.screenshot({ path: join(shots, `review-${family}-desktop.png`) });
@@ -400,7 +614,10 @@ try {
     await page.waitForSelector('[data-family="dice-and-dominoes"]');
     await page.click('[data-family="dice-and-dominoes"]');
     await page.waitForSelector("input[name=hands]");
-    await page.$eval("input[name=hands]", (e) => { e.value = "2"; e.dispatchEvent(new Event("change")); });
+    await page.$eval("input[name=hands]", (e) => {
+      e.value = "2";
+      e.dispatchEvent(new Event("change"));
+    });
     await Promise.all([page.waitForSelector(".table"), page.click("#create")]);
     await playHand(page, "dice-and-dominoes");
     await page.click("#continue");
@@ -413,24 +630,41 @@ try {
       const hands = await page.$$eval("#review-hand option", (r) => r.map((x) => x.value));
       await page.select("#review-hand", "1");
       await page.$eval("#review-btn", (e) => e.click());
-      const ok = await page.waitForSelector('.review[data-state="done"]', { timeout: 30000 }).then(() => true, () => false);
+      const ok = await page.waitForSelector('.review[data-state="done"]', { timeout: 30000 }).then(
+        () => true,
+        () => false,
+      );
       const title = ok ? await page.$eval(".review h4", (e) => e.textContent) : "";
-      check(hands.join() === "1,2" && /hand 1/.test(title), `after the game every hand can be reviewed (${hands}; "${title}")`);
+      check(
+        hands.join() === "1,2" && /hand 1/.test(title),
+        `after the game every hand can be reviewed (${hands}; "${title}")`,
+      );
       await page.click("#see-board");
       const board = !(await page.$(".summary")) && !!(await page.$(".board")) && !!(await page.$("#show-result"));
       await page.click("#show-result");
-      check(board && !!(await page.$(".summary #verify")), "the game-over dialog closes to show the final board and opens again");
+      check(
+        board && !!(await page.$(".summary #verify")),
+        "the game-over dialog closes to show the final board and opens again",
+      );
     }
     const title = await page.$eval(".summary h2", (e) => e.textContent);
     await page.click("#verify");
     await page.waitForSelector(".fairness dd");
     const secret = await page.$eval(".fairness", (e) => e.innerText);
-    check(/Game over/.test(title) && /[0-9a-f]{64}/.test(secret), "a finished game shows the winner and the fairness check (secret and commitment)");
-    check(await page.$eval("#verdict", (e) => e.classList.contains("good")), "the browser checks SHA-256(secret) = commitment");
+    check(
+      /Game over/.test(title) && /[0-9a-f]{64}/.test(secret),
+      "a finished game shows the winner and the fairness check (secret and commitment)",
+    );
+    check(
+      await page.$eval("#verdict", (e) => e.classList.contains("good")),
+      "the browser checks SHA-256(secret) = commitment",
+    );
     // Item 6: the seed exactly as the server has it (a 64-bit number: read
     // from the raw text, as JSON.parse would round it).
     {
-      const raw = await (await fetch(`${base}/api/tables/${new URL(page.url()).searchParams.get("t")}/fairness`)).text();
+      const raw = await (
+        await fetch(`${base}/api/tables/${new URL(page.url()).searchParams.get("t")}/fairness`)
+      ).text();
       const seed = /"seed":(\d+)/.exec(raw)?.[1];
       const shown = await page.$eval("#seed", (e) => e.textContent);
       check(!!seed && shown === seed, `"Verify this game" shows the exact seed (${shown} = ${seed})`);
@@ -449,29 +683,47 @@ try {
     await page.click('[data-family="line"]');
     await page.click('input[name=preset][value="latin"]');
     await page.waitForSelector("input[name=target]");
-    await page.$eval("input[name=target]", (e) => { e.value = "1"; e.dispatchEvent(new Event("change")); });
+    await page.$eval("input[name=target]", (e) => {
+      e.value = "1";
+      e.dispatchEvent(new Event("change"));
+    });
     await Promise.all([page.waitForSelector(".table"), page.click("#create")]);
     const id = new URL(page.url()).searchParams.get("t");
     for (let hand = 0; hand < 4 && !(await page.$("#verify")); hand++) {
       await playHand(page, "line");
-      if (await page.$("#continue")) { await page.click("#continue"); await sleep(100); }
+      if (await page.$("#continue")) {
+        await page.click("#continue");
+        await sleep(100);
+      }
     }
     check(!!(await page.$("#replay")), "a finished table offers its replay");
     // A spectator may review any seat once the game is over.
     {
-      const spectate = await page.evaluate((id) => JSON.parse(localStorage.getItem("boneyard.tables") || "[]").find((x) => x.id === id)?.spectate, id);
+      const spectate = await page.evaluate(
+        (id) => JSON.parse(localStorage.getItem("boneyard.tables") || "[]").find((x) => x.id === id)?.spectate,
+        id,
+      );
       const sp = await newPage(ctx);
       await sp.goto(`${base}/?t=${id}&k=${spectate}`);
       await sp.waitForSelector("#review-seat-1");
       await sp.$eval("#review-seat-1", (e) => e.click());
-      const done = await sp.waitForSelector('.review[data-state="done"]', { timeout: 30000 }).then(() => true, () => false);
-      check(done && /Seat 2/.test(await sp.$eval(".review h4", (e) => e.textContent)), "a spectator reviews any seat's moves once the game is over");
+      const done = await sp.waitForSelector('.review[data-state="done"]', { timeout: 30000 }).then(
+        () => true,
+        () => false,
+      );
+      check(
+        done && /Seat 2/.test(await sp.$eval(".review h4", (e) => e.textContent)),
+        "a spectator reviews any seat's moves once the game is over",
+      );
       await sp.close();
     }
     await Promise.all([page.waitForSelector(".replay-controls"), page.$eval("#replay", (e) => e.click())]); // redrawn as the spectator came
     const pos = () => page.$eval("#replay-pos", (e) => Number(e.dataset.step));
     const last = await page.$eval("#replay-slider", (e) => Number(e.max));
-    check((await pos()) === 0 && last > 10 && new URL(page.url()).searchParams.get("replay") === id, `the replay opens at step 0 of ${last}, at /?replay=${id}`);
+    check(
+      (await pos()) === 0 && last > 10 && new URL(page.url()).searchParams.get("replay") === id,
+      `the replay opens at step 0 of ${last}, at /?replay=${id}`,
+    );
     await page.click("#replay-next");
     await page.click("#replay-next");
     await page.keyboard.press("ArrowRight");
@@ -481,7 +733,10 @@ try {
     for (let i = 0; i < 9; i++) await page.keyboard.press("ArrowRight");
     await page.screenshot({ path: join(shots, "replay-desktop.png") });
     await page.click("#replay-last");
-    check((await pos()) === last && /Hand 1/.test(await page.$eval(".replay-what", (e) => e.innerText)), "the last step shows the hand's result");
+    check(
+      (await pos()) === last && /Hand 1/.test(await page.$eval(".replay-what", (e) => e.innerText)),
+      "the last step shows the hand's result",
+    );
     await page.click("#replay-prev");
     check((await pos()) === last - 1, "a step back from the end");
     // The shareable link, for anyone, on a phone.
@@ -489,7 +744,10 @@ try {
     const phone = await newPage(ctxShare, PHONE);
     await phone.goto(`${base}/?replay=${id}&step=12`);
     await phone.waitForSelector(".replay-controls");
-    check((await phone.$eval("#replay-pos", (e) => Number(e.dataset.step))) === 12, "the shareable replay link opens for someone else");
+    check(
+      (await phone.$eval("#replay-pos", (e) => Number(e.dataset.step))) === 12,
+      "the shareable replay link opens for someone else",
+    );
     await phone.screenshot({ path: join(shots, "replay-phone.png") });
     // The record file, chosen in the lobby.
     const rec = await (await fetch(`${base}/api/tables/${id}/record`)).text();
@@ -499,21 +757,34 @@ try {
     const input = await phone.waitForSelector("#replay-file");
     await input.uploadFile(recFile);
     await phone.waitForSelector(".replay-controls");
-    check((await phone.$eval("#replay-slider", (e) => Number(e.max))) === last, "a record file chosen in the lobby replays the same steps");
+    check(
+      (await phone.$eval("#replay-slider", (e) => Number(e.max))) === last,
+      "a record file chosen in the lobby replays the same steps",
+    );
     await phone.goto(base + "/");
     const bad = join(tmp, "bad.json");
     writeFileSync(bad, JSON.stringify({ format: "boneyard-record", game: "chess" }));
     await (await phone.waitForSelector("#replay-file")).uploadFile(bad);
     await phone.waitForSelector(".replay-error");
-    check(/chess|record/.test(await phone.$eval(".replay-error", (e) => e.innerText)), "a bad record file gets the server's clear error");
+    check(
+      /chess|record/.test(await phone.$eval(".replay-error", (e) => e.innerText)),
+      "a bad record file gets the server's clear error",
+    );
     // Item 11: the server's error in the user's language (its stable code).
     await phone.goto(base + "/");
     await phone.select("select.lang", "es");
     await (await phone.waitForSelector("#replay-file")).uploadFile(bad);
-    await phone.waitForFunction(() => /no es válida/.test(document.querySelector(".replay-error")?.innerText || ""), { timeout: 5000 }).catch(() => {});
+    await phone
+      .waitForFunction(() => /no es válida/.test(document.querySelector(".replay-error")?.innerText || ""), {
+        timeout: 5000,
+      })
+      .catch(() => {});
     const esErr = await phone.$eval(".replay-error", (e) => e.innerText);
     await phone.select("select.lang", "en");
-    check(/no es válida/.test(esErr) && /chess|record/.test(esErr), `a server error is worded in Spanish, its detail kept ("${esErr}")`);
+    check(
+      /no es válida/.test(esErr) && /chess|record/.test(esErr),
+      `a server error is worded in Spanish, its detail kept ("${esErr}")`,
+    );
     await ctxShare.close();
     await page.close();
   }
@@ -534,19 +805,31 @@ try {
   // Play until someone at the table (alice or bob) has moved and the other sees it.
   let seen = false;
   for (let i = 0; i < 200 && !seen; i++) {
-    for (const [me, other] of [[alice, bob], [bob, alice]]) {
+    for (const [me, other] of [
+      [alice, bob],
+      [bob, alice],
+    ]) {
       const s = await state(me);
       if (!s || !s.act) continue;
       const tile = await me.$(".hand .htile.legal");
-      if (!tile) { const b = await me.$(".actions .action[data-move]"); if (b) await b.click().catch(() => {}); continue; }
+      if (!tile) {
+        const b = await me.$(".actions .action[data-move]");
+        if (b) await b.click().catch(() => {});
+        continue;
+      }
       const tileText = await tile.evaluate((e) => e.dataset.tile).catch(() => null);
       if (!tileText) continue;
       const clicked = performance.now();
       try {
         await tile.click();
         if (await me.$(".chooser")) await me.click(".chooser .choices button");
-      } catch { continue; }
-      await other.waitForSelector(`.line [data-tile="${tileText}"], .line [data-tile="${tileText.split("-").reverse().join("-")}"]`, { timeout: 5000 });
+      } catch {
+        continue;
+      }
+      await other.waitForSelector(
+        `.line [data-tile="${tileText}"], .line [data-tile="${tileText.split("-").reverse().join("-")}"]`,
+        { timeout: 5000 },
+      );
       figures.click_to_other_browser_ms = Math.round(performance.now() - clicked);
       figures.click_to_move_shown_ms = await me.evaluate(() => Math.round(window.__lastMoveMs || -1));
       seen = true;
@@ -562,7 +845,10 @@ try {
   await bob.waitForSelector(".board");
   const after = await state(bob);
   const handAfter = (await bob.$$(".hand .htile")).length;
-  check(after.v >= before.v && handAfter > 0 && Math.abs(handAfter - handBefore) <= 1, `reload keeps the seat and the state (version ${before.v} -> ${after.v}, ${handBefore} -> ${handAfter} tiles)`);
+  check(
+    after.v >= before.v && handAfter > 0 && Math.abs(handAfter - handBefore) <= 1,
+    `reload keeps the seat and the state (version ${before.v} -> ${after.v}, ${handBefore} -> ${handAfter} tiles)`,
+  );
   // A spectator: no hand, only public information.
   const ctx3 = await browser.createBrowserContext();
   const spec = await newPage(ctx3);
@@ -570,19 +856,37 @@ try {
   await spec.waitForSelector(".board");
   check((await spec.$$(".hand .htile")).length === 0 && !!(await spec.$(".spectating")), "a spectator sees no hand");
   const specUrl = new URL(spectate);
-  const pub = await (await fetch(`${base}/api/tables/${specUrl.searchParams.get("t")}?token=${specUrl.searchParams.get("k")}`)).json();
-  check(pub.view.hands.every((x) => x.tiles === null), "the spectator's state holds no tiles of any hand");
+  const pub = await (
+    await fetch(`${base}/api/tables/${specUrl.searchParams.get("t")}?token=${specUrl.searchParams.get("k")}`)
+  ).json();
+  check(
+    pub.view.hands.every((x) => x.tiles === null),
+    "the spectator's state holds no tiles of any hand",
+  );
   await spec.screenshot({ path: join(shots, "spectator-desktop.png") });
   // A game in progress has no replay yet, and says so.
   await spec.goto(`${base}/?replay=${specUrl.searchParams.get("t")}`);
   await spec.waitForSelector(".replay-error");
-  check(/in progress/.test(await spec.$eval(".replay-error", (e) => e.innerText)), "the replay of a game in progress is refused with a clear message");
+  check(
+    /in progress/.test(await spec.$eval(".replay-error", (e) => e.innerText)),
+    "the replay of a game in progress is refused with a clear message",
+  );
   await spec.goto(spectate);
   await spec.waitForSelector(".board");
   // Bob goes away: the others are told, a bot plays for him after the drop
   // delay (1.5 s here), and he takes his seat back with his link.
   await bob.close();
-  const logHas = (page, re) => page.waitForFunction((src) => new RegExp(src).test(document.querySelector(".log")?.textContent || ""), { timeout: 8000 }, re.source).then(() => true, () => false);
+  const logHas = (page, re) =>
+    page
+      .waitForFunction(
+        (src) => new RegExp(src).test(document.querySelector(".log")?.textContent || ""),
+        { timeout: 8000 },
+        re.source,
+      )
+      .then(
+        () => true,
+        () => false,
+      );
   check(await logHas(alice, /lost the connection/), "the other player sees the disconnect notice");
   check(await logHas(alice, /is away: a bot plays/), "a bot plays for the absent player, with a notice");
   const bob2 = await newPage(ctx2);
@@ -596,9 +900,22 @@ try {
   // worded in each viewer's language, HTML shown as text, a remembered mute.
   {
     let alerted = false;
-    for (const p of [alice, bob2, spec]) p.on("dialog", async (d) => { alerted = true; await d.dismiss(); });
-    const chatHas = (page, text, secs = 8) => page.waitForFunction((x) => [...document.querySelectorAll(".chat .chat-text")].some((e) => e.textContent === x),
-      { timeout: secs * 1000 }, text).then(() => true, () => false);
+    for (const p of [alice, bob2, spec])
+      p.on("dialog", async (d) => {
+        alerted = true;
+        await d.dismiss();
+      });
+    const chatHas = (page, text, secs = 8) =>
+      page
+        .waitForFunction(
+          (x) => [...document.querySelectorAll(".chat .chat-text")].some((e) => e.textContent === x),
+          { timeout: secs * 1000 },
+          text,
+        )
+        .then(
+          () => true,
+          () => false,
+        );
     const say = async (page, text) => {
       await page.click("#chat-input", { clickCount: 3 });
       await page.type("#chat-input", text);
@@ -608,14 +925,23 @@ try {
     check(await chatHas(bob2, "Hola Bob"), "chat: a seat's line reaches the other seat");
     await bob2.select("select.lang", "es");
     await bob2.click('.chat [data-phrase="good_game"]');
-    check(await chatHas(alice, "Good game") && await chatHas(bob2, "Buena partida"), "chat: a quick phrase reaches the other seat, in each viewer's language");
+    check(
+      (await chatHas(alice, "Good game")) && (await chatHas(bob2, "Buena partida")),
+      "chat: a quick phrase reaches the other seat, in each viewer's language",
+    );
     await bob2.select("select.lang", "en");
     const xss = "<img src=x onerror=alert(1)>";
     await say(alice, xss);
-    check(await chatHas(bob2, xss) && !(await bob2.$(".chat img")) && !(await alice.$(".chat img")), "chat: HTML is shown literally, never as markup");
+    check(
+      (await chatHas(bob2, xss)) && !(await bob2.$(".chat img")) && !(await alice.$(".chat img")),
+      "chat: HTML is shown literally, never as markup",
+    );
     await say(spec, "from the stands");
     check(await chatHas(spec, "from the stands"), "chat: a spectator's line reaches the spectators");
-    check(!(await chatHas(alice, "from the stands", 1)) && !(await chatHas(spec, "Hola Bob", 1)), "chat: seats and spectators never see each other's lines");
+    check(
+      !(await chatHas(alice, "from the stands", 1)) && !(await chatHas(spec, "Hola Bob", 1)),
+      "chat: seats and spectators never see each other's lines",
+    );
     // Alice mutes seat 2 (Bob): his next line is hidden for her, also after a reload.
     await alice.click('.chat [data-mute="1"]');
     await bob2.click('.chat [data-phrase="thanks"]');
@@ -624,9 +950,12 @@ try {
     const hidden = !(await chatHas(alice, "Thanks", 1));
     await alice.reload();
     await alice.waitForSelector(".chat");
-    const stillHidden = !(await chatHas(alice, "Thanks", 1)) && await chatHas(alice, "Hola Bob");
+    const stillHidden = !(await chatHas(alice, "Thanks", 1)) && (await chatHas(alice, "Hola Bob"));
     const pressed = await alice.$eval('.chat [data-mute="1"]', (e) => e.getAttribute("aria-pressed"));
-    check(hidden && stillHidden && pressed === "true", "chat: a mute hides that seat's lines for this viewer and is remembered");
+    check(
+      hidden && stillHidden && pressed === "true",
+      "chat: a mute hides that seat's lines for this viewer and is remembered",
+    );
     check(!alerted, "chat: no script ran from a chat line");
     await alice.screenshot({ path: join(shots, "chat-desktop.png") });
   }
@@ -641,19 +970,46 @@ try {
     await page.click('input[name=preset][value="latin"]');
     await page.select("#clock", "15");
     await Promise.all([page.waitForSelector(".table"), page.click("#create")]);
-    const counting = await page.waitForSelector(".turnbar .clock.running", { timeout: 15000 }).then(() => true, () => false);
+    const counting = await page.waitForSelector(".turnbar .clock.running", { timeout: 15000 }).then(
+      () => true,
+      () => false,
+    );
     const shown = counting ? await page.$eval(".turnbar .clock.running", (e) => e.textContent) : "";
     check(counting && /^\d+ s$/.test(shown || ""), `the clock counts down on the seat to act (${shown})`);
-    const bank = await page.waitForSelector(".turnbar .clock.running.bank", { timeout: 8000 }).then(() => true, () => false);
-    check(bank && /^extra time \d+ s$/.test(await page.$eval(".turnbar .clock.running", (e) => e.textContent).catch(() => "")), "then the bank counts down, called extra time (no internal word \"bank\" on screen)");
+    const bank = await page.waitForSelector(".turnbar .clock.running.bank", { timeout: 8000 }).then(
+      () => true,
+      () => false,
+    );
+    check(
+      bank &&
+        /^extra time \d+ s$/.test(await page.$eval(".turnbar .clock.running", (e) => e.textContent).catch(() => "")),
+      'then the bank counts down, called extra time (no internal word "bank" on screen)',
+    );
     // The mark comes with the timeout, the bot's move a moment later.
     const v0 = (await state(page)).v;
-    const marked = await page.waitForFunction((v) => document.querySelector(".turnbar .timeouts[data-timeouts]") &&
-      Number(document.querySelector(".table")?.dataset.version) > v, { timeout: 15000 }, v0).then(() => true, () => false);
+    const marked = await page
+      .waitForFunction(
+        (v) =>
+          document.querySelector(".turnbar .timeouts[data-timeouts]") &&
+          Number(document.querySelector(".table")?.dataset.version) > v,
+        { timeout: 15000 },
+        v0,
+      )
+      .then(
+        () => true,
+        () => false,
+      );
     const url = new URL(page.url());
-    const st = await (await fetch(`${base}/api/tables/${url.searchParams.get("t")}?token=${url.searchParams.get("k")}`)).json();
-    check(marked && st.clock.seats[0].timeouts >= 1 && st.version > v0 && (st.log || []).some((e) => e.kind === "move" && e.seat === 0),
-      "the clock plays for an idle player (the bot moved for seat 1) and the seat is marked");
+    const st = await (
+      await fetch(`${base}/api/tables/${url.searchParams.get("t")}?token=${url.searchParams.get("k")}`)
+    ).json();
+    check(
+      marked &&
+        st.clock.seats[0].timeouts >= 1 &&
+        st.version > v0 &&
+        (st.log || []).some((e) => e.kind === "move" && e.seat === 0),
+      "the clock plays for an idle player (the bot moved for seat 1) and the seat is marked",
+    );
     await page.screenshot({ path: join(shots, "clock-desktop.png") });
     await page.close();
   }
@@ -664,68 +1020,151 @@ try {
   // again" takes both people to the new table, each to their own seat.
   {
     const evil = "<img src=x onerror=alert(1)>";
-    const made = await (await fetch(`${base}/api/tables`, { method: "POST", headers: { "content-type": "application/json" },
-      body: JSON.stringify({ game: "latin", options: { target: "1" }, seats: ["human", "human", "bot:casual", "bot:casual"], bot_delay_ms: 20 }) })).json();
-    const pa = await newPage(await browser.createBrowserContext()), pb = await newPage(await browser.createBrowserContext());
+    const made = await (
+      await fetch(`${base}/api/tables`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          game: "latin",
+          options: { target: "1" },
+          seats: ["human", "human", "bot:casual", "bot:casual"],
+          bot_delay_ms: 20,
+        }),
+      })
+    ).json();
+    const pa = await newPage(await browser.createBrowserContext()),
+      pb = await newPage(await browser.createBrowserContext());
     let alerts = 0;
-    for (const p of [pa, pb]) p.on("dialog", async (d) => { alerts++; await d.dismiss().catch(() => {}); });
+    for (const p of [pa, pb])
+      p.on("dialog", async (d) => {
+        alerts++;
+        await d.dismiss().catch(() => {});
+      });
     await pa.goto(`${base}/?t=${made.id}&k=${made.tokens["0"]}`);
     await pb.goto(`${base}/?t=${made.id}&k=${made.tokens["1"]}`);
-    for (const [p, name] of [[pa, evil], [pb, "Bea"]]) {
+    for (const [p, name] of [
+      [pa, evil],
+      [pb, "Bea"],
+    ]) {
       await p.waitForSelector("#name-input");
       await p.type("#name-input", name);
       await p.click("#name-save");
       await p.waitForSelector("#my-name", { timeout: 8000 });
     }
-    check((await pa.$eval("#my-name", (e) => e.textContent)).includes(evil), "a typed name is shown at one's own seat, as text");
-    check(await pa.evaluate(() => !!JSON.parse(localStorage.getItem("boneyard.player") || "null")?.key), "the player (name and key) is remembered in the browser");
-    const shown = await pb.waitForFunction((n) => [...document.querySelectorAll(".opp-name")].some((e) => e.textContent.includes(n)), { timeout: 8000 }, evil).then(() => true, () => false);
+    check(
+      (await pa.$eval("#my-name", (e) => e.textContent)).includes(evil),
+      "a typed name is shown at one's own seat, as text",
+    );
+    check(
+      await pa.evaluate(() => !!JSON.parse(localStorage.getItem("boneyard.player") || "null")?.key),
+      "the player (name and key) is remembered in the browser",
+    );
+    const shown = await pb
+      .waitForFunction(
+        (n) => [...document.querySelectorAll(".opp-name")].some((e) => e.textContent.includes(n)),
+        { timeout: 8000 },
+        evil,
+      )
+      .then(
+        () => true,
+        () => false,
+      );
     check(shown, "the other person sees the name at the table");
-    const seesBea = await pa.waitForFunction(() => [...document.querySelectorAll(".opp-name")].some((e) => e.textContent.includes("Bea")), { timeout: 8000 }).then(() => true, () => false);
+    const seesBea = await pa
+      .waitForFunction(() => [...document.querySelectorAll(".opp-name")].some((e) => e.textContent.includes("Bea")), {
+        timeout: 8000,
+      })
+      .then(
+        () => true,
+        () => false,
+      );
     check(seesBea, "and the other way round");
-    let logSeen = false, summarySeen = false;
+    let logSeen = false,
+      summarySeen = false;
     const deadline = Date.now() + 150000;
     while (Date.now() < deadline) {
       const [sa, sb] = [await state(pa), await state(pb)];
       if (sa?.status === "over" && sb?.status === "over") break;
       for (const p of [pa, pb]) {
         if (await p.$("#continue")) {
-          if (p === pb && !summarySeen) summarySeen = await pb.$eval(".summary", (e, n) => e.textContent.includes(n), evil).catch(() => false);
+          if (p === pb && !summarySeen)
+            summarySeen = await pb.$eval(".summary", (e, n) => e.textContent.includes(n), evil).catch(() => false);
           await p.click("#continue").catch(() => {});
           continue;
         }
         const s = await state(p);
         if (s?.act) await act(p, "line").catch(() => null);
       }
-      if (!logSeen) logSeen = await pb.evaluate((n) => (document.querySelector(".log")?.textContent || "").includes(n), evil);
+      if (!logSeen)
+        logSeen = await pb.evaluate((n) => (document.querySelector(".log")?.textContent || "").includes(n), evil);
       await sleep(30);
     }
     check((await state(pa))?.status === "over", "the two people play the game to its end");
     await pb.waitForSelector(".summary #rematch", { timeout: 8000 });
-    if (!summarySeen) summarySeen = await pb.$eval(".summary", (e, n) => e.textContent.includes(n), evil).catch(() => false);
+    if (!summarySeen)
+      summarySeen = await pb.$eval(".summary", (e, n) => e.textContent.includes(n), evil).catch(() => false);
     check(logSeen, "the name is shown in the other person's log");
     check(summarySeen, "the name is shown in the summary");
     const injected = async (p) => p.evaluate(() => document.querySelectorAll('img[src="x"], [onerror]').length);
-    check(alerts === 0 && (await injected(pa)) === 0 && (await injected(pb)) === 0, "a name that is markup is shown literally and runs no script");
+    check(
+      alerts === 0 && (await injected(pa)) === 0 && (await injected(pb)) === 0,
+      "a name that is markup is shown literally and runs no script",
+    );
     await pb.screenshot({ path: join(shots, "players-summary-desktop.png") });
     // The finished game's replay names the seats too.
     const rp = await newPage(await browser.createBrowserContext());
     await rp.goto(`${base}/?replay=${made.id}`);
-    const replayNamed = await rp.waitForFunction((n) => [...document.querySelectorAll(".opp-name")].some((e) => e.textContent.includes(n)), { timeout: 10000 }, "Bea").then(() => true, () => false);
+    const replayNamed = await rp
+      .waitForFunction(
+        (n) => [...document.querySelectorAll(".opp-name")].some((e) => e.textContent.includes(n)),
+        { timeout: 10000 },
+        "Bea",
+      )
+      .then(
+        () => true,
+        () => false,
+      );
     check(replayNamed && (await injected(rp)) === 0, "the replay shows the names, as text");
     await rp.close();
     // Play again: the one who asks goes to the new table, the other follows.
     await pa.click("#rematch");
-    const moved = (p) => p.waitForFunction((old) => new URLSearchParams(location.search).get("t") !== old && !!document.querySelector(".table"), { timeout: 10000 }, made.id).then(() => true, () => false);
+    const moved = (p) =>
+      p
+        .waitForFunction(
+          (old) => new URLSearchParams(location.search).get("t") !== old && !!document.querySelector(".table"),
+          { timeout: 10000 },
+          made.id,
+        )
+        .then(
+          () => true,
+          () => false,
+        );
     const [ma, mb] = await Promise.all([moved(pa), moved(pb)]);
-    check(ma && mb, "\"Play again\" takes both people's pages to the new table");
-    const where = (p) => p.evaluate(() => { const q = new URLSearchParams(location.search); return { t: q.get("t"), k: q.get("k") }; });
+    check(ma && mb, '"Play again" takes both people\'s pages to the new table');
+    const where = (p) =>
+      p.evaluate(() => {
+        const q = new URLSearchParams(location.search);
+        return { t: q.get("t"), k: q.get("k") };
+      });
     const [wa, wb] = [await where(pa), await where(pb)];
-    const [na, nb] = [await (await fetch(`${base}/api/tables/${wa.t}?token=${wa.k}`)).json(), await (await fetch(`${base}/api/tables/${wb.t}?token=${wb.k}`)).json()];
-    check(wa.t === wb.t && na.seat === 3 && nb.seat === 0 && na.seats[3].name === evil && nb.seats[0].name === "Bea" &&
-      na.seats[1].player === "bot:casual" && na.seats[2].player === "bot:casual",
-      `the rematch seats the same people (turned by one seat: the lead passes on) and the same bots (seats ${na.seat}, ${nb.seat})`);
-    const named = await pa.waitForSelector("#my-name", { timeout: 8000 }).then(() => true, () => false);
+    const [na, nb] = [
+      await (await fetch(`${base}/api/tables/${wa.t}?token=${wa.k}`)).json(),
+      await (await fetch(`${base}/api/tables/${wb.t}?token=${wb.k}`)).json(),
+    ];
+    check(
+      wa.t === wb.t &&
+        na.seat === 3 &&
+        nb.seat === 0 &&
+        na.seats[3].name === evil &&
+        nb.seats[0].name === "Bea" &&
+        na.seats[1].player === "bot:casual" &&
+        na.seats[2].player === "bot:casual",
+      `the rematch seats the same people (turned by one seat: the lead passes on) and the same bots (seats ${na.seat}, ${nb.seat})`,
+    );
+    const named = await pa.waitForSelector("#my-name", { timeout: 8000 }).then(
+      () => true,
+      () => false,
+    );
     check(named, "the name follows the person to the rematch");
     await pa.close();
     await pb.close();
@@ -736,7 +1175,10 @@ try {
   await fresh.goto(alice.url(), { waitUntil: "domcontentloaded" });
   await fresh.waitForSelector(".board .tile, .board .muted");
   figures.first_table_paint_ms = await fresh.evaluate(() => Math.round(window.__firstTablePaint || performance.now()));
-  check(wordSlips.size === 0, `no "1 tiles", "You laid their", "bid Pass" while playing (${[...wordSlips].join(", ")})`);
+  check(
+    wordSlips.size === 0,
+    `no "1 tiles", "You laid their", "bid Pass" while playing (${[...wordSlips].join(", ")})`,
+  );
   const sizes = JSON.parse(readFileSync(join(webDir, "dist", "sizes.json"), "utf8"));
   figures.bundle_js_gzip_bytes = sizes.js_gzip;
   figures.bundle_css_gzip_bytes = sizes.css_gzip;

@@ -14,14 +14,25 @@
 import { join } from "node:path";
 import { setUp } from "./harness.mjs";
 
-const H = await setUp({ name: "lobby", serveArgs: ["--quickmatch-wait", "3"], launch: { defaultViewport: { width: 1280, height: 800 } } });
+const H = await setUp({
+  name: "lobby",
+  serveArgs: ["--quickmatch-wait", "3"],
+  launch: { defaultViewport: { width: 1280, height: 800 } },
+});
 const { shots, base, browser, check } = H;
 
 async function newPage(viewport = { width: 1280, height: 800 }) {
   const page = await (await browser.createBrowserContext()).newPage();
   await page.setViewport(viewport);
-  page.on("pageerror", (e) => { console.error("page error: " + e.message); H.failures++; });
-  page.on("dialog", async (d) => { console.error("a script ran: " + d.message()); H.failures++; await d.dismiss().catch(() => {}); });
+  page.on("pageerror", (e) => {
+    console.error("page error: " + e.message);
+    H.failures++;
+  });
+  page.on("dialog", async (d) => {
+    console.error("a script ran: " + d.message());
+    H.failures++;
+    await d.dismiss().catch(() => {});
+  });
   return page;
 }
 const listed = (page, id) => page.$(`.open-tables li[data-table="${id}"]`).then((x) => !!x);
@@ -31,7 +42,10 @@ try {
   const pb = await newPage({ width: 390, height: 844 });
   await pb.goto(base + "/");
   await pb.waitForSelector(".open-tables");
-  check(await pb.$eval(".open-tables", (e) => /No open table/.test(e.textContent)), "an empty lobby says there is no open table");
+  check(
+    await pb.$eval(".open-tables", (e) => /No open table/.test(e.textContent)),
+    "an empty lobby says there is no open table",
+  );
 
   // A makes a table in the lobby with a seat for "Anyone", by clicks.
   const pa = await newPage();
@@ -48,13 +62,33 @@ try {
   await pa.click("#name-save");
   await pa.waitForSelector("#my-name", { timeout: 8000 });
 
-  const came = await pb.waitForSelector(`.open-tables li[data-table="${id}"]`, { timeout: 10000 }).then(() => true, () => false);
+  const came = await pb.waitForSelector(`.open-tables li[data-table="${id}"]`, { timeout: 10000 }).then(
+    () => true,
+    () => false,
+  );
   check(came, "the new public table appears in another browser's lobby without a reload");
   const row = came ? await pb.$eval(`.open-tables li[data-table="${id}"]`, (e) => e.textContent) : "";
-  check(/Free seat/.test(row) && /Sit down \(1 free\)/.test(row), `its row shows the free seat and the button (${row})`);
-  check(await pb.waitForFunction((n) => [...document.querySelectorAll(".open-tables .seat-chip")].some((e) => e.textContent === n), { timeout: 8000 }, evil).then(() => true, () => false),
-    "the creator's name is shown in the lobby, as text");
-  check(await pb.evaluate(() => document.querySelectorAll('img[src="x"], [onerror]').length) === 0, "no markup from a name gets into the page");
+  check(
+    /Free seat/.test(row) && /Sit down \(1 free\)/.test(row),
+    `its row shows the free seat and the button (${row})`,
+  );
+  check(
+    await pb
+      .waitForFunction(
+        (n) => [...document.querySelectorAll(".open-tables .seat-chip")].some((e) => e.textContent === n),
+        { timeout: 8000 },
+        evil,
+      )
+      .then(
+        () => true,
+        () => false,
+      ),
+    "the creator's name is shown in the lobby, as text",
+  );
+  check(
+    (await pb.evaluate(() => document.querySelectorAll('img[src="x"], [onerror]').length)) === 0,
+    "no markup from a name gets into the page",
+  );
   await pb.screenshot({ path: join(shots, "lobby-open-phone.png") });
 
   // C, a third browser, watches the lobby too: the table leaves it once taken.
@@ -73,10 +107,21 @@ try {
   check(nameButton === "Save my name", `at the table the name's button says what it does (${nameButton})`);
   // "Bea" is someone else's already: the server gives "Bea 2", and the
   // table says why the name shown is not the one typed.
-  await fetch(`${base}/api/players`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "Bea" }) });
+  await fetch(`${base}/api/players`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name: "Bea" }),
+  });
   await pb.type("#name-input", "Bea");
   await pb.click("#name-save");
-  const started = await pb.waitForFunction(() => ["playing", "over"].includes(document.querySelector(".table")?.dataset.status), { timeout: 15000 }).then(() => true, () => false);
+  const started = await pb
+    .waitForFunction(() => ["playing", "over"].includes(document.querySelector(".table")?.dataset.status), {
+      timeout: 15000,
+    })
+    .then(
+      () => true,
+      () => false,
+    );
   check(started, "sitting down from the lobby seats the person and the game starts");
   // The name comes with the join that follows the typing (the game may start first).
   let seat = {};
@@ -84,17 +129,39 @@ try {
     seat = await (await fetch(`${base}/api/tables/${id}?token=${new URL(pb.url()).searchParams.get("k")}`)).json();
     if (seat.seats?.[1]?.name !== "Bea 2") await new Promise((r) => setTimeout(r, 100));
   }
-  check(seat.seat === 1 && seat.seats[1].name === "Bea 2", `the seat taken is the open one, with the name typed, suffixed as it was taken (${seat.seat}, ${seat.seats?.[1]?.name})`);
-  const myName = await pb.waitForFunction(() => /Bea 2/.test(document.querySelector("#my-name")?.textContent || "") && document.querySelector("#my-name").textContent, { timeout: 8000 }).then((x) => x.jsonValue(), () => "");
+  check(
+    seat.seat === 1 && seat.seats[1].name === "Bea 2",
+    `the seat taken is the open one, with the name typed, suffixed as it was taken (${seat.seat}, ${seat.seats?.[1]?.name})`,
+  );
+  const myName = await pb
+    .waitForFunction(
+      () =>
+        /Bea 2/.test(document.querySelector("#my-name")?.textContent || "") &&
+        document.querySelector("#my-name").textContent,
+      { timeout: 8000 },
+    )
+    .then(
+      (x) => x.jsonValue(),
+      () => "",
+    );
   check(/“Bea” was already taken/.test(myName), `the table says the name typed was taken (${myName})`);
-  const gone = await pc.waitForFunction((t) => !document.querySelector(`.open-tables li[data-table="${t}"]`), { timeout: 10000 }, id).then(() => true, () => false);
+  const gone = await pc
+    .waitForFunction((t) => !document.querySelector(`.open-tables li[data-table="${t}"]`), { timeout: 10000 }, id)
+    .then(
+      () => true,
+      () => false,
+    );
   check(gone, "a full table leaves the other lobbies live");
   check(!(await listed(pc, id)), "and is not listed any more");
 
   // Quick match: two people, each naming themselves once, ask for latin
   // (the second types "Dee" too: the wait says she plays as "Dee 2").
-  const pd = await newPage(), pe = await newPage({ width: 390, height: 844 });
-  for (const [p, name] of [[pd, "Dee"], [pe, "Dee"]]) {
+  const pd = await newPage(),
+    pe = await newPage({ width: 390, height: 844 });
+  for (const [p, name] of [
+    [pd, "Dee"],
+    [pe, "Dee"],
+  ]) {
     await p.goto(base + "/");
     await p.waitForSelector('button[data-qm="latin"]');
     await p.click('button[data-qm="latin"]');
@@ -102,25 +169,81 @@ try {
     await p.type("#qm-name", name);
     await p.click("#qm-name-save");
   }
-  const waitShown = await pe.waitForFunction(() => /Looking for players for Latin dominoes: [12] of 4 here/.test(document.querySelector(".qm-wait")?.textContent || ""), { timeout: 8000 }).then(() => true, () => false);
+  const waitShown = await pe
+    .waitForFunction(
+      () =>
+        /Looking for players for Latin dominoes: [12] of 4 here/.test(
+          document.querySelector(".qm-wait")?.textContent || "",
+        ),
+      { timeout: 8000 },
+    )
+    .then(
+      () => true,
+      () => false,
+    );
   check(waitShown, "the wait shows how many of the table's players are here");
+  // The whole waiting card, read as a person reads it: no stray "null" line
+  // where the name typed was free (issue 31, 1).
+  const card = await pd.$eval(".qm-wait", (e) => e.parentElement.innerText).catch(() => "");
+  check(
+    /Looking for players/.test(card) && !/\bnull\b|\bundefined\b/.test(card),
+    `the waiting card reads cleanly (${JSON.stringify(card)})`,
+  );
   const evesNote = await pe.$eval(".qm-taken", (e) => e.textContent).catch(() => "");
-  check(/Dee 2/.test(evesNote) && /“Dee” was already taken/.test(evesNote), `the wait says the name typed was taken (${evesNote})`);
+  check(
+    /Dee 2/.test(evesNote) && /“Dee” was already taken/.test(evesNote),
+    `the wait says the name typed was taken (${evesNote})`,
+  );
   await pe.screenshot({ path: join(shots, "lobby-quickmatch.png") });
-  const at = async (p) => { await p.waitForFunction(() => /[?&]t=/.test(location.search), { timeout: 20000 }); return new URL(p.url()); };
+  const at = async (p) => {
+    await p.waitForFunction(() => /[?&]t=/.test(location.search), { timeout: 20000 });
+    return new URL(p.url());
+  };
   const [ud, ue] = await Promise.all([at(pd), at(pe)]);
   check(ud.searchParams.get("t") === ue.searchParams.get("t"), "both land at the same table");
-  const st = await (await fetch(`${base}/api/tables/${ud.searchParams.get("t")}?token=${ud.searchParams.get("k")}`)).json();
-  const names = st.seats.map((x) => x.name).filter(Boolean).sort().join(",");
+  const st = await (
+    await fetch(`${base}/api/tables/${ud.searchParams.get("t")}?token=${ud.searchParams.get("k")}`)
+  ).json();
+  const names = st.seats
+    .map((x) => x.name)
+    .filter(Boolean)
+    .sort()
+    .join(",");
   const bots = st.seats.filter((x) => x.player.startsWith("bot:")).length;
-  check(names === "Dee,Dee 2" && bots === 2, `at their seats with their names (${names}), bots in the other two (${bots})`);
-  const plays = await pe.waitForFunction(() => ["playing", "over"].includes(document.querySelector(".table")?.dataset.status), { timeout: 15000 }).then(() => true, () => false);
+  check(
+    names === "Dee,Dee 2" && bots === 2,
+    `at their seats with their names (${names}), bots in the other two (${bots})`,
+  );
+  const plays = await pe
+    .waitForFunction(() => ["playing", "over"].includes(document.querySelector(".table")?.dataset.status), {
+      timeout: 15000,
+    })
+    .then(
+      () => true,
+      () => false,
+    );
   check(plays, "and the game starts");
   // And they talk, both ways, over their tables' WebSockets (no chat POST).
   let chatPosts = 0;
-  for (const p of [pd, pe]) p.on("request", (r) => { if (r.method() === "POST" && /\/chat$/.test(r.url())) chatPosts++; });
-  const say = async (p, text) => { await p.type("#chat-input", text); await p.click("#chat-send"); };
-  const hears = (p, text) => p.waitForFunction((x) => [...document.querySelectorAll(".chat .chat-text")].some((e) => e.textContent === x), { timeout: 10000 }, text).then(() => true, () => false);
+  for (const p of [pd, pe])
+    p.on("request", (r) => {
+      if (r.method() === "POST" && /\/chat$/.test(r.url())) chatPosts++;
+    });
+  const say = async (p, text) => {
+    await p.type("#chat-input", text);
+    await p.click("#chat-send");
+  };
+  const hears = (p, text) =>
+    p
+      .waitForFunction(
+        (x) => [...document.querySelectorAll(".chat .chat-text")].some((e) => e.textContent === x),
+        { timeout: 10000 },
+        text,
+      )
+      .then(
+        () => true,
+        () => false,
+      );
   await say(pd, "hola Eve");
   check(await hears(pe, "hola Eve"), "a line from one reaches the other");
   await say(pe, "hi Dee");
@@ -134,17 +257,40 @@ try {
   await pd.waitForSelector("#you-password", { visible: true });
   await pd.type("#you-password", "short");
   await pd.click("#you-password-save");
-  check(await pd.waitForFunction(() => /too short/.test(document.querySelector("#you-password-msg")?.textContent || ""), { timeout: 5000 }).then(() => true, () => false),
-    "a password too short is refused in words");
-  await pd.$eval("#you-password", (e) => { e.value = ""; });
+  check(
+    await pd
+      .waitForFunction(() => /too short/.test(document.querySelector("#you-password-msg")?.textContent || ""), {
+        timeout: 5000,
+      })
+      .then(
+        () => true,
+        () => false,
+      ),
+    "a password too short is refused in words",
+  );
+  await pd.$eval("#you-password", (e) => {
+    e.value = "";
+  });
   await pd.type("#you-password", "dee's secret 1");
   await pd.click("#you-password-save");
-  check(await pd.waitForFunction(() => /Saved/.test(document.querySelector("#you-password-msg")?.textContent || ""), { timeout: 10000 }).then(() => true, () => false),
-    "a player sets a password from the lobby's \"Your player\"");
+  check(
+    await pd
+      .waitForFunction(() => /Saved/.test(document.querySelector("#you-password-msg")?.textContent || ""), {
+        timeout: 10000,
+      })
+      .then(
+        () => true,
+        () => false,
+      ),
+    'a player sets a password from the lobby\'s "Your player"',
+  );
   await pd.screenshot({ path: join(shots, "lobby-your-player.png") });
   await pd.click("#you-close");
-  check(await pd.$eval("#you-panel", (e) => e.hidden) && (await pd.evaluate(() => document.activeElement?.id)) === "you-open",
-    "\"Your player\" closes with its own button, and the focus goes back to the button that opened it");
+  check(
+    (await pd.$eval("#you-panel", (e) => e.hidden)) &&
+      (await pd.evaluate(() => document.activeElement?.id)) === "you-open",
+    '"Your player" closes with its own button, and the focus goes back to the button that opened it',
+  );
   const deeId = await pd.evaluate(() => JSON.parse(localStorage.getItem("boneyard.player")).id);
   const pg = await newPage({ width: 390, height: 844 });
   await pg.goto(base + "/");
@@ -152,46 +298,114 @@ try {
   await pg.waitForSelector("#you-login-name", { visible: true });
   await pg.type("#you-login-name", "Dee");
   await pg.click("#you-login");
-  check(await pg.waitForFunction(() => /Type your password/.test(document.querySelector("#you-login-msg")?.textContent || ""), { timeout: 5000 }).then(() => true, () => false),
-    "signing in with no password asks for it (not \"too short\")");
+  check(
+    await pg
+      .waitForFunction(() => /Type your password/.test(document.querySelector("#you-login-msg")?.textContent || ""), {
+        timeout: 5000,
+      })
+      .then(
+        () => true,
+        () => false,
+      ),
+    'signing in with no password asks for it (not "too short")',
+  );
   await pg.type("#you-login-password", "wrong password");
   // No network: said in words, not the browser's "Failed to fetch".
   await pg.setOfflineMode(true);
   await pg.click("#you-login");
-  const offline = await pg.waitForFunction(() => document.querySelector("#you-login-msg")?.textContent || "", { timeout: 5000 }).then((x) => x.jsonValue(), () => "");
-  check(/cannot be reached/.test(offline) && !/fetch/i.test(offline), `without a connection the sign-in says so in words (${offline})`);
+  const offline = await pg
+    .waitForFunction(() => document.querySelector("#you-login-msg")?.textContent || "", { timeout: 5000 })
+    .then(
+      (x) => x.jsonValue(),
+      () => "",
+    );
+  check(
+    /cannot be reached/.test(offline) && !/fetch/i.test(offline),
+    `without a connection the sign-in says so in words (${offline})`,
+  );
   await pg.setOfflineMode(false);
   await pg.click("#you-login");
-  check(await pg.waitForFunction(() => /do not match/.test(document.querySelector("#you-login-msg")?.textContent || ""), { timeout: 10000 }).then(() => true, () => false),
-    "a wrong password is refused in words");
-  await pg.$eval("#you-login-password", (e) => { e.value = ""; });
+  check(
+    await pg
+      .waitForFunction(() => /do not match/.test(document.querySelector("#you-login-msg")?.textContent || ""), {
+        timeout: 10000,
+      })
+      .then(
+        () => true,
+        () => false,
+      ),
+    "a wrong password is refused in words",
+  );
+  await pg.$eval("#you-login-password", (e) => {
+    e.value = "";
+  });
   await pg.type("#you-login-password", "dee's secret 1");
   await pg.click("#you-login");
-  const signed = await pg.waitForFunction(() => /Dee/.test(document.querySelector("#my-page")?.textContent || ""), { timeout: 10000 }).then(() => true, () => false);
+  const signed = await pg
+    .waitForFunction(() => /Dee/.test(document.querySelector("#my-page")?.textContent || ""), { timeout: 10000 })
+    .then(
+      () => true,
+      () => false,
+    );
   const gId = await pg.evaluate(() => JSON.parse(localStorage.getItem("boneyard.player") || "null")?.id);
-  check(signed && gId === deeId, `another browser signs in with the name and password: its lobby shows Dee, the same player (${gId} = ${deeId})`);
+  check(
+    signed && gId === deeId,
+    `another browser signs in with the name and password: its lobby shows Dee, the same player (${gId} = ${deeId})`,
+  );
 
   // A rated game of two players (played by the takeover bots: both leave).
-  const api = async (method, path, body) => (await fetch(base + path, { method, headers: body ? { "content-type": "application/json" } : {}, body: body ? JSON.stringify(body) : undefined })).json();
-  const ann = await api("POST", "/api/players", { name: "Ann" }), ben = await api("POST", "/api/players", { name: "<b>Ben</b>" });
-  const rated = await api("POST", "/api/tables", { game: "latin", options: { players: "2", target: "1" }, seats: ["human", "human"], rated: true, bot_delay_ms: 0, drop_delay_ms: 20 });
+  const api = async (method, path, body) =>
+    (
+      await fetch(base + path, {
+        method,
+        headers: body ? { "content-type": "application/json" } : {},
+        body: body ? JSON.stringify(body) : undefined,
+      })
+    ).json();
+  const ann = await api("POST", "/api/players", { name: "Ann" }),
+    ben = await api("POST", "/api/players", { name: "<b>Ben</b>" });
+  const rated = await api("POST", "/api/tables", {
+    game: "latin",
+    options: { players: "2", target: "1" },
+    seats: ["human", "human"],
+    rated: true,
+    bot_delay_ms: 0,
+    drop_delay_ms: 20,
+  });
   await api("POST", `/api/tables/${rated.id}/join`, { token: rated.tokens["0"], key: ann.key });
   await api("POST", `/api/tables/${rated.id}/join`, { token: rated.tokens["1"], key: ben.key });
   let over = false;
-  for (let i = 0; i < 300 && !over; i++) { over = (await api("GET", `/api/tables/${rated.id}?token=${rated.spectate}`)).status === "over"; if (!over) await new Promise((r) => setTimeout(r, 100)); }
+  for (let i = 0; i < 300 && !over; i++) {
+    over = (await api("GET", `/api/tables/${rated.id}?token=${rated.spectate}`)).status === "over";
+    if (!over) await new Promise((r) => setTimeout(r, 100));
+  }
   check(over, "the rated game ends");
   const pf = await newPage();
   await pf.goto(base + "/");
-  const board = await pf.waitForFunction(() => document.querySelectorAll(".leaderboard .board li").length === 2, { timeout: 10000 }).then(() => true, () => false);
+  const board = await pf
+    .waitForFunction(() => document.querySelectorAll(".leaderboard .board li").length === 2, { timeout: 10000 })
+    .then(
+      () => true,
+      () => false,
+    );
   const rows = board ? await pf.$$eval(".leaderboard .board li", (r) => r.map((x) => x.textContent)) : [];
-  check(board && rows.some((x) => x.includes("Ann")) && rows.some((x) => x.includes("<b>Ben</b>")), `the lobby's leaderboard lists both players, names as text (${rows.join(" | ")})`);
+  check(
+    board && rows.some((x) => x.includes("Ann")) && rows.some((x) => x.includes("<b>Ben</b>")),
+    `the lobby's leaderboard lists both players, names as text (${rows.join(" | ")})`,
+  );
   const nums = rows.map((x) => Number(/(\d+)\??\s±/.exec(x)?.[1]));
   const res = (await api("GET", `/api/tables/${rated.id}?token=${rated.spectate}`)).returns;
-  check(res[0] === res[1] ? nums[0] === nums[1] : nums[0] !== 1500 && nums[1] !== 1500 && nums[0] !== nums[1], `both sides' ratings moved (${nums}; the game ${res})`);
+  check(
+    res[0] === res[1] ? nums[0] === nums[1] : nums[0] !== 1500 && nums[1] !== 1500 && nums[0] !== nums[1],
+    `both sides' ratings moved (${nums}; the game ${res})`,
+  );
   await pf.click(".leaderboard .board li a");
   await pf.waitForSelector(".player-page .player-rating", { timeout: 10000 });
   const page = await pf.$eval(".player-page", (e) => e.textContent);
-  check(/Line games/.test(page) && /1 game(?!s)/.test(page) && /Replay/.test(page), "a player's page shows the rating per family and the game with its replay link");
+  check(
+    /Line games/.test(page) && /1 game(?!s)/.test(page) && /Replay/.test(page),
+    "a player's page shows the rating per family and the game with its replay link",
+  );
   await pf.screenshot({ path: join(shots, "player-page.png") });
 } catch (e) {
   H.fail(e);

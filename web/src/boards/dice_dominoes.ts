@@ -13,28 +13,82 @@ function special(x: string): string {
 
 export const diceDominoesBoard: Board = {
   draw(c: Ctx) {
-    const v = c.v, out: HTMLElement[] = [];
+    const v = c.v,
+      out: HTMLElement[] = [];
     const top = h("div", { class: "dice-row" });
-    if (v.match_points) top.append(h("span", { class: "label" }, t("dd.match_points")), dieSvg(v.match_points[0]), dieSvg(v.match_points[1]));
+    if (v.match_points)
+      top.append(
+        h("span", { class: "label" }, t("dd.match_points")),
+        dieSvg(v.match_points[0]),
+        dieSvg(v.match_points[1]),
+      );
     else top.append(h("span", { class: "muted" }, t("dd.no_dice")));
-    top.append(h("span", { class: "pot-big" }, t("dd.pot"), h("b", null, v.pot)), h("span", { class: "boneyard" }, t("table.boneyard", { n: v.boneyard })));
+    top.append(
+      h("span", { class: "pot-big" }, t("dd.pot"), h("b", null, v.pot)),
+      h("span", { class: "boneyard" }, t("table.boneyard", { n: v.boneyard })),
+    );
     out.push(top);
     const lr = v.last_round;
     if (lr) {
-      const rev = h("div", { class: "reveal" }, h("h4", null, t("dd.reveal_title", { n: lr.number, a: lr.match_points[0], b: lr.match_points[1] })));
-      if (lr.top_special) rev.appendChild(h("p", { class: "why" }, t("dd.top_special", { who: c.f.seatName(c, lr.top_seat), special: special(lr.top_special) })));
+      const rev = h(
+        "div",
+        { class: "reveal" },
+        h("h4", null, t("dd.reveal_title", { n: lr.number, a: lr.match_points[0], b: lr.match_points[1] })),
+      );
+      if (lr.top_special)
+        rev.appendChild(
+          h(
+            "p",
+            { class: "why" },
+            t("dd.top_special", { who: c.f.seatName(c, lr.top_seat), special: special(lr.top_special) }),
+          ),
+        );
       const grid = h("div", { class: "reveal-grid" });
       for (const s of lr.seats) {
-        grid.appendChild(h("div", { class: "reveal-seat" + (s.out ? " out" : "") },
-          h("span", { class: "who" }, c.f.seatName(c, s.seat)),
-          h("span", { class: "tiles" },
-            s.discarded.map((x: string) => h("span", { class: "counted", title: t("dd.counted") }, tileFrom(x, { size: 20 }))),
-            s.sent_back.map((x: string) => h("span", { class: "sentback", title: t("dd.sent_back") }, tileFrom(x, { size: 20 }))),
-            s.face_down.map((x: string | null) => h("span", { class: "facedown", title: t("dd.face_down") }, x ? tileFrom(x, { size: 20 }) : tileSvg(0, 0, { faceDown: true, size: 20 })))),
-          h("span", { class: "what" }, [s.special ? special(s.special) : null, s.drew ? t("dd.drew") : null, s.out ? t("dd.out") : null].filter(Boolean).join(" · "))));
+        grid.appendChild(
+          h(
+            "div",
+            { class: "reveal-seat" + (s.out ? " out" : "") },
+            h("span", { class: "who" }, c.f.seatName(c, s.seat)),
+            h(
+              "span",
+              { class: "tiles" },
+              s.discarded.map((x: string) =>
+                h("span", { class: "counted", title: t("dd.counted") }, tileFrom(x, { size: 20 })),
+              ),
+              s.sent_back.map((x: string) =>
+                h("span", { class: "sentback", title: t("dd.sent_back") }, tileFrom(x, { size: 20 })),
+              ),
+              s.face_down.map((x: string | null) =>
+                h(
+                  "span",
+                  { class: "facedown", title: t("dd.face_down") },
+                  x ? tileFrom(x, { size: 20 }) : tileSvg(0, 0, { faceDown: true, size: 20 }),
+                ),
+              ),
+            ),
+            h(
+              "span",
+              { class: "what" },
+              [s.special ? special(s.special) : null, s.drew ? t("dd.drew") : null, s.out ? t("dd.out") : null]
+                .filter(Boolean)
+                .join(" · "),
+            ),
+          ),
+        );
       }
       rev.appendChild(grid);
-      rev.appendChild(h("p", { class: "legend" }, h("span", { class: "counted" }, t("dd.counted")), " ", h("span", { class: "sentback" }, t("dd.sent_back")), " ", h("span", { class: "facedown" }, t("dd.face_down"))));
+      rev.appendChild(
+        h(
+          "p",
+          { class: "legend" },
+          h("span", { class: "counted" }, t("dd.counted")),
+          " ",
+          h("span", { class: "sentback" }, t("dd.sent_back")),
+          " ",
+          h("span", { class: "facedown" }, t("dd.face_down")),
+        ),
+      );
       out.push(rev);
     }
     return out;
@@ -47,17 +101,46 @@ export const diceDominoesBoard: Board = {
     v.players.forEach((p: View, k: number) => {
       if (p.submitted && pv.players[k] && !pv.players[k].submitted) log.push(t("log.laid_down", { who: who(k) }), k);
     });
-    if (v.last_round && (!pv.last_round || v.last_round.number !== pv.last_round.number || v.hand_number !== pv.hand_number))
+    if (
+      v.last_round &&
+      (!pv.last_round || v.last_round.number !== pv.last_round.number || v.hand_number !== pv.hand_number)
+    )
       log.push(t("log.revealed", { n: v.last_round.number }), null, "hand");
   },
 
   summary(c: Ctx, body: HTMLElement) {
-    const v = c.v, lh = v.last_hand;
+    const v = c.v,
+      lh = v.last_hand;
     if (!lh) return;
     const winners = lh.winners.map((k: number) => c.f.seatName(c, k)).join(", ");
-    body.appendChild(h("p", { class: "how" }, t("dd.how_" + lh.how, { who: winners, pot: lh.pot, share: lh.share, special: lh.winning_special ? special(lh.winning_special) : "" })));
-    const tbl = h("table", { class: "points" }, h("tr", null, h("th", null, t("summary.seat")), h("th", null, t("dd.this_hand")), h("th", null, t("dd.chips"))));
-    lh.net.forEach((x: number, k: number) => tbl.appendChild(h("tr", null, h("td", null, c.f.seatName(c, k)), h("td", null, (x > 0 ? "+" : "") + x), h("td", null, h("b", null, v.players[k].chips)))));
+    body.appendChild(
+      h(
+        "p",
+        { class: "how" },
+        t("dd.how_" + lh.how, {
+          who: winners,
+          pot: lh.pot,
+          share: lh.share,
+          special: lh.winning_special ? special(lh.winning_special) : "",
+        }),
+      ),
+    );
+    const tbl = h(
+      "table",
+      { class: "points" },
+      h("tr", null, h("th", null, t("summary.seat")), h("th", null, t("dd.this_hand")), h("th", null, t("dd.chips"))),
+    );
+    lh.net.forEach((x: number, k: number) =>
+      tbl.appendChild(
+        h(
+          "tr",
+          null,
+          h("td", null, c.f.seatName(c, k)),
+          h("td", null, (x > 0 ? "+" : "") + x),
+          h("td", null, h("b", null, v.players[k].chips)),
+        ),
+      ),
+    );
     body.appendChild(tbl);
   },
 
@@ -70,33 +153,70 @@ export const diceDominoesBoard: Board = {
     const choosing = c.msg.to_act && c.v.phase === "choose";
     tiles.forEach((tile, i) => {
       const order = ui.selected.indexOf(i);
-      hand.appendChild(h("button", {
-        class: "htile" + (choosing ? " legal" : "") + (order >= 0 ? " picked" : ""), "data-tile": tile, "data-key": "h-" + tile, role: "listitem",
-        disabled: !choosing, "aria-label": tile, "aria-pressed": order >= 0 ? "true" : "false",
-        onclick: () => {
-          if (order >= 0) ui.selected.splice(order, 1);
-          else if (ui.selected.length < 2) ui.selected.push(i);
-          ui.redraw();
-        },
-      }, tileFrom(tile, { vertical: true, size }), order >= 0 ? h("span", { class: "order" }, String(order + 1)) : null));
+      hand.appendChild(
+        h(
+          "button",
+          {
+            class: "htile" + (choosing ? " legal" : "") + (order >= 0 ? " picked" : ""),
+            "data-tile": tile,
+            "data-key": "h-" + tile,
+            role: "listitem",
+            disabled: !choosing,
+            "aria-label": tile,
+            "aria-pressed": order >= 0 ? "true" : "false",
+            onclick: () => {
+              if (order >= 0) ui.selected.splice(order, 1);
+              else if (ui.selected.length < 2) ui.selected.push(i);
+              ui.redraw();
+            },
+          },
+          tileFrom(tile, { vertical: true, size }),
+          order >= 0 ? h("span", { class: "order" }, String(order + 1)) : null,
+        ),
+      );
     });
     if (choosing) {
       const want = tiles.length === 1 ? 1 : 2;
       // Either order of tapping works: the server lists a pair once (higher
       // first) unless the order changes what is revealed.
       let text = ui.selected.map((i) => tiles[i]).join(",");
-      const reverse = ui.selected.map((i) => tiles[i]).reverse().join(",");
+      const reverse = ui.selected
+        .map((i) => tiles[i])
+        .reverse()
+        .join(",");
       if (!c.msg.legal.includes(text) && c.msg.legal.includes(reverse)) text = reverse;
       const ok = ui.selected.length === want && c.msg.legal.includes(text);
-      buttons.prepend(h("button", { class: "action primary", id: "lay", disabled: !ok, onclick: () => ui.send(text) }, t(want === 1 ? "dd.lay_one" : "dd.lay_two")));
-      area.appendChild(h("p", { class: "hint-text", id: "lay-help" }, ok ? t("dd.ready") : ui.selected.length === 1 && want === 2 ? t("dd.pick_second") : t("dd.choose_help")));
+      buttons.prepend(
+        h(
+          "button",
+          { class: "action primary", id: "lay", disabled: !ok, onclick: () => ui.send(text) },
+          t(want === 1 ? "dd.lay_one" : "dd.lay_two"),
+        ),
+      );
+      area.appendChild(
+        h(
+          "p",
+          { class: "hint-text", id: "lay-help" },
+          ok ? t("dd.ready") : ui.selected.length === 1 && want === 2 ? t("dd.pick_second") : t("dd.choose_help"),
+        ),
+      );
     }
     const mine = c.me !== null ? c.v.players[c.me] : null;
-    if (mine?.submission) area.appendChild(h("div", { class: "submitted" }, t("dd.your_submission"), (mine.submission as string).split(",").map((x) => tileFrom(x, { size: 18 }))));
+    if (mine?.submission)
+      area.appendChild(
+        h(
+          "div",
+          { class: "submitted" },
+          t("dd.your_submission"),
+          (mine.submission as string).split(",").map((x) => tileFrom(x, { size: 18 })),
+        ),
+      );
   },
 
   seatTags(c: Ctx, k: number) {
     const p = c.v.players[k];
-    return c.v.phase === "choose" ? [h("span", { class: "tag" + (p.submitted ? " gold" : "") }, t(p.submitted ? "dd.laid" : "dd.choosing"))] : [];
+    return c.v.phase === "choose"
+      ? [h("span", { class: "tag" + (p.submitted ? " gold" : "") }, t(p.submitted ? "dd.laid" : "dd.choosing"))]
+      : [];
   },
 };

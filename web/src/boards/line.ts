@@ -17,35 +17,66 @@ function tieRule(c: Ctx): string {
 // arm running to the table's edge, turning there (the turning tile stands
 // across, as players turn it) and coming back the other way; the right arm
 // turns down, the left arm up; doubles lie crosswise. Pure geometry in px.
-export interface Laid { x: number; y: number; w: number; h: number; a: number; b: number; vertical: boolean; turn: boolean }
-export function snake(tiles: [number, number][], opening: number, width: number, s: number): { laid: Laid[]; height: number } {
+export interface Laid {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  a: number;
+  b: number;
+  vertical: boolean;
+  turn: boolean;
+}
+export function snake(
+  tiles: [number, number][],
+  opening: number,
+  width: number,
+  s: number,
+): { laid: Laid[]; height: number } {
   const laid: Laid[] = new Array(tiles.length);
-  const gap = Math.round(s * 0.25), pitch = 2 * s + gap; // row to row: a crosswise double and a little felt
+  const gap = Math.round(s * 0.25),
+    pitch = 2 * s + gap; // row to row: a crosswise double and a little felt
   const [oa, ob] = tiles[opening];
-  const od = oa === ob, ow = od ? s : 2 * s;
+  const od = oa === ob,
+    ow = od ? s : 2 * s;
   const ox = Math.round((width - ow) / 2);
   laid[opening] = { x: ox, y: od ? -s : -s / 2, w: ow, h: od ? 2 * s : s, a: oa, b: ob, vertical: od, turn: false };
   // One arm: tiles in the order they lie away from the opening tile, each
   // as [near pip, far pip]; dir: +1 starts rightwards (turns down), -1 leftwards (turns up).
   const arm = (order: number[], near: (i: number) => [number, number], dir: number) => {
-    let x = dir > 0 ? ox + ow : ox, row = 0, d = dir, afterTurn = false;
+    let x = dir > 0 ? ox + ow : ox,
+      row = 0,
+      d = dir,
+      afterTurn = false;
     const v = dir; // the right arm goes down, the left arm up
     for (const i of order) {
       const [p, q] = near(i);
-      const dbl = p === q, w = dbl ? s : 2 * s, y = row * pitch;
+      const dbl = p === q,
+        w = dbl ? s : 2 * s,
+        y = row * pitch;
       const fits = d > 0 ? x + w <= width - s : x - w >= s; // a tile's width kept free at the edge for the turn
       if (fits) {
         let left = d > 0 ? x : x - w;
         // A double just after a turn stands beside the turning tile, not under it.
         if (dbl && afterTurn) left = d > 0 ? x + s : x - 2 * s;
-        laid[i] = dbl ? { x: left, y: y - s, w: s, h: 2 * s, a: p, b: q, vertical: true, turn: false }
+        laid[i] = dbl
+          ? { x: left, y: y - s, w: s, h: 2 * s, a: p, b: q, vertical: true, turn: false }
           : { x: left, y: y - s / 2, w: 2 * s, h: s, a: d > 0 ? p : q, b: d > 0 ? q : p, vertical: false, turn: false };
         x = d > 0 ? left + w : left;
         afterTurn = false;
       } else {
         // The turn: the tile stands across the row's end, half in this row, half towards the next.
         const left = d > 0 ? x : x - s;
-        laid[i] = { x: left, y: v > 0 ? y - s / 2 : y - 1.5 * s, w: s, h: 2 * s, a: v > 0 ? p : q, b: v > 0 ? q : p, vertical: true, turn: true };
+        laid[i] = {
+          x: left,
+          y: v > 0 ? y - s / 2 : y - 1.5 * s,
+          w: s,
+          h: 2 * s,
+          a: v > 0 ? p : q,
+          b: v > 0 ? q : p,
+          vertical: true,
+          turn: true,
+        };
         row += v;
         d = -d;
         x = d > 0 ? left : left + s; // the next row starts under (or over) the turning tile
@@ -54,12 +85,14 @@ export function snake(tiles: [number, number][], opening: number, width: number,
     }
     return row;
   };
-  const right: number[] = [], leftArm: number[] = [];
+  const right: number[] = [],
+    leftArm: number[] = [];
   for (let i = opening + 1; i < tiles.length; i++) right.push(i);
   for (let i = opening - 1; i >= 0; i--) leftArm.push(i);
   arm(right, (i) => [tiles[i][0], tiles[i][1]], 1);
   arm(leftArm, (i) => [tiles[i][1], tiles[i][0]], -1);
-  const top = Math.min(...laid.map((t) => t.y)), bottom = Math.max(...laid.map((t) => t.y + t.h));
+  const top = Math.min(...laid.map((t) => t.y)),
+    bottom = Math.max(...laid.map((t) => t.y + t.h));
   for (const t of laid) t.y = Math.round(t.y - top);
   return { laid, height: Math.ceil(bottom - top) };
 }
@@ -76,22 +109,49 @@ export const lineBoard: Board = {
     const room = Math.max(120, window.innerHeight * (c.small ? 0.38 : 0.45));
     let lay = { laid: [] as Laid[], height: 0 };
     let size = 16;
-    if (n) for (size = Math.min(c.small ? 28 : 34, Math.floor(width / 10)); size >= 16; size -= 2) {
-      lay = snake(tiles, o, width, size);
-      if (lay.height <= room || size <= 16) break;
-    }
-    const line = h("div", { class: "line", "aria-label": t("line.the_line"), style: n ? `height:${lay.height}px` : "" });
-    if (!n) line.appendChild(h("p", { class: "muted" }, v.must_lead ? t("line.must_lead", { tile: v.must_lead.replace("-", "|") }) : t("line.empty")));
+    if (n)
+      for (size = Math.min(c.small ? 28 : 34, Math.floor(width / 10)); size >= 16; size -= 2) {
+        lay = snake(tiles, o, width, size);
+        if (lay.height <= room || size <= 16) break;
+      }
+    const line = h("div", {
+      class: "line",
+      "aria-label": t("line.the_line"),
+      style: n ? `height:${lay.height}px` : "",
+    });
+    if (!n)
+      line.appendChild(
+        h(
+          "p",
+          { class: "muted" },
+          v.must_lead ? t("line.must_lead", { tile: v.must_lead.replace("-", "|") }) : t("line.empty"),
+        ),
+      );
     lay.laid.forEach((p, i) => {
       const tile = v.line[i];
-      line.appendChild(h("span", {
-        class: "lt" + (p.a === p.b ? " double" : "") + (p.turn ? " turn" : "") + (i === o ? " opening" : "") + (i === 0 ? " left-end" : "") + (i === n - 1 ? " right-end" : ""),
-        "data-tile": tile, "data-key": "lt-" + tile, style: `left:${p.x}px;top:${p.y}px`,
-      }, tileSvg(p.a, p.b, { vertical: p.vertical, size })));
+      line.appendChild(
+        h(
+          "span",
+          {
+            class:
+              "lt" +
+              (p.a === p.b ? " double" : "") +
+              (p.turn ? " turn" : "") +
+              (i === o ? " opening" : "") +
+              (i === 0 ? " left-end" : "") +
+              (i === n - 1 ? " right-end" : ""),
+            "data-tile": tile,
+            "data-key": "lt-" + tile,
+            style: `left:${p.x}px;top:${p.y}px`,
+          },
+          tileSvg(p.a, p.b, { vertical: p.vertical, size }),
+        ),
+      );
     });
     const info = h("div", { class: "board-info" });
     if (v.ends) info.appendChild(h("span", null, t("line.ends", { l: v.ends[0], r: v.ends[1] })));
-    if (v.boneyard > 0 || v.sleeping > 0) info.appendChild(h("span", { class: "boneyard" }, t("table.boneyard", { n: v.boneyard })));
+    if (v.boneyard > 0 || v.sleeping > 0)
+      info.appendChild(h("span", { class: "boneyard" }, t("table.boneyard", { n: v.boneyard })));
     if (v.passes_in_row > 0) info.appendChild(h("span", { class: "tag" }, t("line.passes", { n: v.passes_in_row })));
     return [line, info];
   },
@@ -115,23 +175,70 @@ export const lineBoard: Board = {
   },
 
   summary(c: Ctx, body: HTMLElement) {
-    const v = c.v, lh = v.last_hand;
+    const v = c.v,
+      lh = v.last_hand;
     if (!lh) return;
-    body.appendChild(h("p", { class: "how" }, lh.end === "domino"
-      ? t(lh.capicua ? "line.end_capicua" : "line.end_domino", { who: c.f.seatName(c, lh.last_placer) })
-      : t("line.end_block", { who: c.f.seatName(c, lh.last_placer) }) + (lh.tied ? " " + t("line.tied") + " " + tieRule(c) : "")));
-    body.appendChild(h("p", null, lh.winner_side === null ? t("summary.nobody") : t("summary.wins_hand", { who: c.f.sideName(c, lh.winner_side) })));
-    const tbl = h("table", { class: "pips" }, h("tr", null, h("th", null, t("summary.seat")), h("th", null, t("summary.pips_left"))));
-    lh.pips.forEach((p: number, k: number) => tbl.appendChild(h("tr", null, h("td", null, c.f.seatName(c, k)), h("td", null, p))));
+    body.appendChild(
+      h(
+        "p",
+        { class: "how" },
+        lh.end === "domino"
+          ? t(lh.capicua ? "line.end_capicua" : "line.end_domino", { who: c.f.seatName(c, lh.last_placer) })
+          : t("line.end_block", { who: c.f.seatName(c, lh.last_placer) }) +
+              (lh.tied ? " " + t("line.tied") + " " + tieRule(c) : ""),
+      ),
+    );
+    body.appendChild(
+      h(
+        "p",
+        null,
+        lh.winner_side === null
+          ? t("summary.nobody")
+          : t("summary.wins_hand", { who: c.f.sideName(c, lh.winner_side) }),
+      ),
+    );
+    const tbl = h(
+      "table",
+      { class: "pips" },
+      h("tr", null, h("th", null, t("summary.seat")), h("th", null, t("summary.pips_left"))),
+    );
+    lh.pips.forEach((p: number, k: number) =>
+      tbl.appendChild(h("tr", null, h("td", null, c.f.seatName(c, k)), h("td", null, p))),
+    );
     body.appendChild(tbl);
     // The hand's points (how they came, their sum) beside the running game score.
     const game: number[] = v.scores || c.msg.scores || [];
-    const pts = h("table", { class: "points" }, h("tr", null, h("th", null, t("summary.side")), h("th", null, t("summary.scored_for")), h("th", null, t("summary.hand_total")), h("th", null, t("summary.game_score"))));
+    const pts = h(
+      "table",
+      { class: "points" },
+      h(
+        "tr",
+        null,
+        h("th", null, t("summary.side")),
+        h("th", null, t("summary.scored_for")),
+        h("th", null, t("summary.hand_total")),
+        h("th", null, t("summary.game_score")),
+      ),
+    );
     lh.total.forEach((tot: number, s: number) => {
       const parts: string[] = [];
-      if (lh.pip_points[s]) parts.push(t(v.scoring === "wins" ? "summary.wins_n" : "summary.for_pips", { n: lh.pip_points[s] }));
-      for (const b of lh.bonuses) if (b.side === s) parts.push(t("summary.bonus", { n: b.points, name: hasKey("bonus." + b.bonus) ? t("bonus." + b.bonus) : b.bonus }));
-      pts.appendChild(h("tr", null, h("td", null, c.f.sideName(c, s)), h("td", null, parts.join(" + ") || "—"), h("td", { class: "num" }, tot), h("td", { class: "num game-score" }, h("b", null, game[s] ?? ""))));
+      if (lh.pip_points[s])
+        parts.push(t(v.scoring === "wins" ? "summary.wins_n" : "summary.for_pips", { n: lh.pip_points[s] }));
+      for (const b of lh.bonuses)
+        if (b.side === s)
+          parts.push(
+            t("summary.bonus", { n: b.points, name: hasKey("bonus." + b.bonus) ? t("bonus." + b.bonus) : b.bonus }),
+          );
+      pts.appendChild(
+        h(
+          "tr",
+          null,
+          h("td", null, c.f.sideName(c, s)),
+          h("td", null, parts.join(" + ") || "—"),
+          h("td", { class: "num" }, tot),
+          h("td", { class: "num game-score" }, h("b", null, game[s] ?? "")),
+        ),
+      );
     });
     body.appendChild(pts);
   },

@@ -10,24 +10,52 @@ export const mexicanTrainBoard: Board = {
     const v = c.v;
     const size = c.small ? 22 : 26;
     if (!v.trains) return [h("p", { class: "muted" }, t("table.dealing"))];
-    const station = h("div", { class: "station" }, h("span", null, t("mt.engine")), tileFrom(v.engine, { vertical: true, size: size + 4 }),
-      h("span", { class: "boneyard" }, t("table.boneyard", { n: v.boneyard })));
+    const station = h(
+      "div",
+      { class: "station" },
+      h("span", null, t("mt.engine")),
+      tileFrom(v.engine, { vertical: true, size: size + 4 }),
+      h("span", { class: "boneyard" }, t("table.boneyard", { n: v.boneyard })),
+    );
     const trains = h("div", { class: "trains" });
     const order = [...v.trains].sort((a: View, b: View) => (a.train === c.me ? -1 : b.train === c.me ? 1 : 0));
     const legalTrains = new Set(c.msg.legal.map((m) => /:(M|T\d+)$/.exec(m)?.[1]).filter(Boolean));
     for (const tr of order) {
       const key = tr.train === "M" ? "M" : "T" + tr.train;
-      const row = h("div", { class: "train" + (tr.train === c.me ? " mine" : "") + (tr.train === "M" ? " mexican" : "") + (legalTrains.has(key) ? " playable" : ""), "data-train": key, "data-key": "train-" + key },
-        h("div", { class: "train-label" }, c.f.trainName(c, tr.train),
+      const row = h(
+        "div",
+        {
+          class:
+            "train" +
+            (tr.train === c.me ? " mine" : "") +
+            (tr.train === "M" ? " mexican" : "") +
+            (legalTrains.has(key) ? " playable" : ""),
+          "data-train": key,
+          "data-key": "train-" + key,
+        },
+        h(
+          "div",
+          { class: "train-label" },
+          c.f.trainName(c, tr.train),
           tr.marker ? h("span", { class: "tag marker" }, t("mt.marker")) : null,
-          tr.open_double ? h("span", { class: "tag red" }, t("mt.open_double")) : null));
+          tr.open_double ? h("span", { class: "tag red" }, t("mt.open_double")) : null,
+        ),
+      );
       const tiles = h("div", { class: "train-tiles" });
-      if (!tr.tiles.length) tiles.appendChild(h("span", { class: "muted" }, tr.train === "M" && !tr.started ? t("mt.not_started") : t("mt.empty", { pip: tr.end })));
+      if (!tr.tiles.length)
+        tiles.appendChild(
+          h(
+            "span",
+            { class: "muted" },
+            tr.train === "M" && !tr.started ? t("mt.not_started") : t("mt.empty", { pip: tr.end }),
+          ),
+        );
       // The newest tiles a row holds beside its label (one line), the rest counted.
       // Beside the label column (style.css: 86 px on a phone, else 160), the gap, the padding and the "+N".
       const fit = Math.max(3, Math.floor((c.width - (window.innerWidth <= 700 ? 86 : 160) - 60) / (2 * size + 2)));
       const shown = tr.tiles.length > fit ? tr.tiles.slice(-(fit - 1)) : tr.tiles;
-      if (shown.length < tr.tiles.length) tiles.appendChild(h("span", { class: "more" }, "+" + (tr.tiles.length - shown.length)));
+      if (shown.length < tr.tiles.length)
+        tiles.appendChild(h("span", { class: "more" }, "+" + (tr.tiles.length - shown.length)));
       for (const tile of shown) {
         const [a, b] = parseTile(tile);
         tiles.appendChild(h("span", { class: "tt", "data-tile": tile }, tileSvg(a, b, { vertical: a === b, size })));
@@ -45,7 +73,10 @@ export const mexicanTrainBoard: Board = {
         const old = pv.trains[i];
         if (old && tr.tiles.length > old.tiles.length)
           for (const tile of tr.tiles.slice(old.tiles.length))
-            log.push(t("log.laid_on", { who: who(actor), tile: tile.replace("-", "|"), train: c.f.trainName(c, tr.train) }), actor);
+            log.push(
+              t("log.laid_on", { who: who(actor), tile: tile.replace("-", "|"), train: c.f.trainName(c, tr.train) }),
+              actor,
+            );
       });
     if (pv.round === v.round)
       v.hands.forEach((hh: View, k: number) => {
@@ -58,11 +89,44 @@ export const mexicanTrainBoard: Board = {
   },
 
   summary(c: Ctx, body: HTMLElement) {
-    const v = c.v, lr = v.last_round;
+    const v = c.v,
+      lr = v.last_round;
     if (!lr) return;
-    body.appendChild(h("p", { class: "how" }, lr.end === "domino" ? (lr.out_seat === c.me ? t("mt.end_domino_you") : t("mt.end_domino", { who: c.f.seatName(c, lr.out_seat) })) : t("mt.end_blocked")));
-    const tbl = h("table", { class: "points" }, h("tr", null, h("th", null, t("summary.seat")), h("th", null, t("mt.tiles_left")), h("th", null, t("mt.penalty")), h("th", null, t("summary.game_score"))));
-    lr.penalty.forEach((p: number, k: number) => tbl.appendChild(h("tr", null, h("td", null, c.f.seatName(c, k)), h("td", null, lr.tiles_left[k]), h("td", null, p), h("td", null, h("b", null, v.scores[k])))));
+    body.appendChild(
+      h(
+        "p",
+        { class: "how" },
+        lr.end === "domino"
+          ? lr.out_seat === c.me
+            ? t("mt.end_domino_you")
+            : t("mt.end_domino", { who: c.f.seatName(c, lr.out_seat) })
+          : t("mt.end_blocked"),
+      ),
+    );
+    const tbl = h(
+      "table",
+      { class: "points" },
+      h(
+        "tr",
+        null,
+        h("th", null, t("summary.seat")),
+        h("th", null, t("mt.tiles_left")),
+        h("th", null, t("mt.penalty")),
+        h("th", null, t("summary.game_score")),
+      ),
+    );
+    lr.penalty.forEach((p: number, k: number) =>
+      tbl.appendChild(
+        h(
+          "tr",
+          null,
+          h("td", null, c.f.seatName(c, k)),
+          h("td", null, lr.tiles_left[k]),
+          h("td", null, p),
+          h("td", null, h("b", null, v.scores[k])),
+        ),
+      ),
+    );
     body.appendChild(tbl);
   },
 

@@ -13,16 +13,32 @@ function highBidText(v: View): string {
 
 export const texas42Board: Board = {
   draw(c: Ctx) {
-    const v = c.v, out: HTMLElement[] = [];
+    const v = c.v,
+      out: HTMLElement[] = [];
     const info = h("div", { class: "bidbox" });
     if (v.declarer !== null && v.declarer !== undefined)
-      info.appendChild(h("div", { class: "contract" }, t("t42.contract", { who: c.f.seatName(c, v.declarer), bid: c.f.bidText(highBidText(v)) }),
-        v.trumps ? h("span", { class: "tag gold trumps" }, t("t42.trumps_are", { trumps: c.f.trumpName(v.trumps) })) : h("span", { class: "tag" }, t("t42.no_trumps_yet"))));
+      info.appendChild(
+        h(
+          "div",
+          { class: "contract" },
+          t("t42.contract", { who: c.f.seatName(c, v.declarer), bid: c.f.bidText(highBidText(v)) }),
+          v.trumps
+            ? h("span", { class: "tag gold trumps" }, t("t42.trumps_are", { trumps: c.f.trumpName(v.trumps) }))
+            : h("span", { class: "tag" }, t("t42.no_trumps_yet")),
+        ),
+      );
     if (v.phase === "bidding" || v.phase === "trumps") {
       const bids = h("div", { class: "bids" });
       for (let k = 0; k < 4; k++) {
         const b = v.bids[k];
-        bids.appendChild(h("span", { class: "bid" + (v.actor === k ? " turn" : "") }, c.f.seatName(c, k), h("b", null, b === null ? "…" : c.f.bidText(b))));
+        bids.appendChild(
+          h(
+            "span",
+            { class: "bid" + (v.actor === k ? " turn" : "") },
+            c.f.seatName(c, k),
+            h("b", null, b === null ? "…" : c.f.bidText(b)),
+          ),
+        );
       }
       info.appendChild(bids);
     }
@@ -33,17 +49,42 @@ export const texas42Board: Board = {
     for (let r = 0; r < 4; r++) {
       const k = (me + r) % 4;
       const p = v.trick.find((x: View) => x.seat === k);
-      trick.appendChild(h("div", { class: "trick-slot pos-" + ["bottom", "right", "top", "left"][r] }, p ? h("span", { class: "tt", "data-tile": p.tile }, tileFrom(p.tile, { vertical: true, size: c.small ? 22 : 30 })) : null));
+      trick.appendChild(
+        h(
+          "div",
+          { class: "trick-slot pos-" + ["bottom", "right", "top", "left"][r] },
+          p
+            ? h(
+                "span",
+                { class: "tt", "data-tile": p.tile },
+                tileFrom(p.tile, { vertical: true, size: c.small ? 22 : 30 }),
+              )
+            : null,
+        ),
+      );
     }
     out.push(trick);
     const sides = h("div", { class: "taken" });
     for (let s = 0; s < 2; s++)
-      sides.appendChild(h("span", { class: "score" + (c.me !== null && s === c.me % 2 ? " mine" : "") }, c.f.sideName(c, s),
-        h("b", null, t("t42.taken", { points: v.points_taken[s], n: v.tricks_taken[s] }))));
+      sides.appendChild(
+        h(
+          "span",
+          { class: "score" + (c.me !== null && s === c.me % 2 ? " mine" : "") },
+          c.f.sideName(c, s),
+          h("b", null, t("t42.taken", { points: v.points_taken[s], n: v.tricks_taken[s] })),
+        ),
+      );
     out.push(sides);
     const last = v.tricks[v.tricks.length - 1];
     if (last && last.tiles && v.trick.length === 0)
-      out.push(h("div", { class: "last-trick" }, t("t42.last_trick", { who: c.f.seatName(c, last.winner) }), last.tiles.map((x: string) => tileFrom(x, { size: c.small ? 22 : 26 }))));
+      out.push(
+        h(
+          "div",
+          { class: "last-trick" },
+          t("t42.last_trick", { who: c.f.seatName(c, last.winner) }),
+          last.tiles.map((x: string) => tileFrom(x, { size: c.small ? 22 : 26 })),
+        ),
+      );
     return out;
   },
 
@@ -55,9 +96,11 @@ export const texas42Board: Board = {
         log.bubble(k, c.f.bidText(bid));
       }
     });
-    if (v.trumps && !pv.trumps) log.push(t("log.trumps", { who: who(v.declarer), trumps: c.f.trumpName(v.trumps) }), v.declarer);
+    if (v.trumps && !pv.trumps)
+      log.push(t("log.trumps", { who: who(v.declarer), trumps: c.f.trumpName(v.trumps) }), v.declarer);
     if (v.trick.length > pv.trick.length)
-      for (const p of v.trick.slice(pv.trick.length)) log.push(t("log.played", { who: who(p.seat), tile: p.tile.replace("-", "|") }), p.seat);
+      for (const p of v.trick.slice(pv.trick.length))
+        log.push(t("log.played", { who: who(p.seat), tile: p.tile.replace("-", "|") }), p.seat);
     if (v.tricks.length > pv.tricks.length) {
       const tr = v.tricks[v.tricks.length - 1];
       log.push(t("log.trick_won", { who: who(tr.winner) }), tr.winner, "hand");
@@ -65,12 +108,49 @@ export const texas42Board: Board = {
   },
 
   summary(c: Ctx, body: HTMLElement) {
-    const v = c.v, lh = v.last_hand;
+    const v = c.v,
+      lh = v.last_hand;
     if (!lh) return;
-    body.appendChild(h("p", { class: "how" }, t(lh.made ? "t42.made" : "t42.set", { who: c.f.seatName(c, lh.declarer), bid: c.f.bidText(lh.bid_text), trumps: c.f.trumpName(lh.trumps) })));
-    if (lh.stopped_early) body.appendChild(h("p", { class: "how stopped" }, t(lh.made ? "t42.stopped_made" : "t42.stopped_set", { n: lh.tricks_played })));
-    const tbl = h("table", { class: "points" }, h("tr", null, h("th", null, t("summary.side")), h("th", null, t("t42.count")), h("th", null, t("t42.tricks")), h("th", null, t("summary.hand_total")), h("th", null, t("summary.game_score"))));
-    for (let s = 0; s < 2; s++) tbl.appendChild(h("tr", null, h("td", null, c.f.sideName(c, s)), h("td", null, lh.points[s]), h("td", null, lh.tricks[s]), h("td", null, "+" + lh.gained[s]), h("td", null, h("b", null, v.scores[s]))));
+    body.appendChild(
+      h(
+        "p",
+        { class: "how" },
+        t(lh.made ? "t42.made" : "t42.set", {
+          who: c.f.seatName(c, lh.declarer),
+          bid: c.f.bidText(lh.bid_text),
+          trumps: c.f.trumpName(lh.trumps),
+        }),
+      ),
+    );
+    if (lh.stopped_early)
+      body.appendChild(
+        h("p", { class: "how stopped" }, t(lh.made ? "t42.stopped_made" : "t42.stopped_set", { n: lh.tricks_played })),
+      );
+    const tbl = h(
+      "table",
+      { class: "points" },
+      h(
+        "tr",
+        null,
+        h("th", null, t("summary.side")),
+        h("th", null, t("t42.count")),
+        h("th", null, t("t42.tricks")),
+        h("th", null, t("summary.hand_total")),
+        h("th", null, t("summary.game_score")),
+      ),
+    );
+    for (let s = 0; s < 2; s++)
+      tbl.appendChild(
+        h(
+          "tr",
+          null,
+          h("td", null, c.f.sideName(c, s)),
+          h("td", null, lh.points[s]),
+          h("td", null, lh.tricks[s]),
+          h("td", null, "+" + lh.gained[s]),
+          h("td", null, h("b", null, v.scores[s])),
+        ),
+      );
     body.appendChild(tbl);
   },
 
@@ -82,7 +162,9 @@ export const texas42Board: Board = {
     const out: HTMLElement[] = [];
     const bid = c.v.bids?.[k];
     if (bid !== null && bid !== undefined && c.v.phase === "bidding")
-      out.push(h("span", { class: "tag" }, bid === "pass" ? t("t42.passed_tag") : t("t42.bid_tag", { bid: c.f.bidText(bid) })));
+      out.push(
+        h("span", { class: "tag" }, bid === "pass" ? t("t42.passed_tag") : t("t42.bid_tag", { bid: c.f.bidText(bid) })),
+      );
     if (c.v.declarer === k) out.push(h("span", { class: "tag gold" }, t("t42.declarer")));
     if (c.v.dealer === k) out.push(h("span", { class: "tag" }, t("t42.dealer")));
     return out;

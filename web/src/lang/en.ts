@@ -108,7 +108,8 @@ export const en: Record<string, string> = {
   "board.family": "Game",
   "board.none": "Nobody has played a rated game of this kind yet.",
   "board.games_one": "1 game",
-  "board.provisional": "“± 84” says how sure a rating is: the smaller, the surer. A “?” marks a provisional rating: too few recent games to be sure yet.",
+  "board.provisional":
+    "“± 84” says how sure a rating is: the smaller, the surer. A “?” marks a provisional rating: too few recent games to be sure yet.",
   "board.games": "{n} games",
   "board.bots": "Bots:",
   "player.course": "The rating over the last games",
@@ -132,7 +133,8 @@ export const en: Record<string, string> = {
   "you.not_yours": "This device’s player is not known to the server any more. Sit down once to make a new one.",
   "you.too_many": "Too many tries from here. Wait a minute and try again.",
   "you.login_title": "Use my player on this device",
-  "you.login_help": "Played elsewhere and set a password there? Sign in with that name and password to keep your name and ratings.",
+  "you.login_help":
+    "Played elsewhere and set a password there? Sign in with that name and password to keep your name and ratings.",
   "you.login_help_replace": "Signing in as another player replaces the player on this device.",
   "you.player_name": "Player name",
   "you.login": "Sign in",
@@ -364,7 +366,8 @@ export const en: Record<string, string> = {
   "summary.meanwhile": "Meanwhile, hand {n} has begun:",
   "review.which_hand": "Hand to review:",
   "leave.title": "Leave the table?",
-  "leave.text": "The game goes on without you: after a short while a bot plays your seat. Come back any time with this table's link or from “Your tables” in the lobby, and you take your seat back.",
+  "leave.text":
+    "The game goes on without you: after a short while a bot plays your seat. Come back any time with this table's link or from “Your tables” in the lobby, and you take your seat back.",
   "leave.stay": "Stay",
   "leave.go": "Leave",
   "lobby.clock": "Turn clock",
@@ -403,10 +406,12 @@ export const en: Record<string, string> = {
   "bonus.first_block_win": "first tranque",
 
   "fair.title": "Fairness check",
-  "fair.explain": "Before any tile was dealt the server published the commitment, a SHA-256 of its secret. Now the secret is shown: its SHA-256 must equal the commitment, and the seed is made from the secret and every player's entropy.",
+  "fair.explain":
+    "Before any tile was dealt the server published the commitment, a SHA-256 of its secret. Now the secret is shown: its SHA-256 must equal the commitment, and the seed is made from the secret and every player's entropy.",
   "fair.ok": "The SHA-256 of the secret equals the commitment: the deal was fixed before anyone played.",
   "fair.bad": "The SHA-256 of the secret does NOT equal the commitment.",
-  "fair.seeded": "This table was made with a fixed seed (for tests or study): its secret comes from that seed, so anyone who knew the seed knew the deal. It is not provably fair.",
+  "fair.seeded":
+    "This table was made with a fixed seed (for tests or study): its secret comes from that seed, so anyone who knew the seed knew the deal. It is not provably fair.",
   "fair.unavailable": "This browser cannot compute SHA-256 here; use boneyard verify.",
   "fair.commitment": "Commitment",
   "fair.secret": "Secret",
@@ -461,8 +466,10 @@ export const en: Record<string, string> = {
   "opt.wins_need_shutout": "Counting wins: a win counts only if the other side has none yet (six-love).",
   "opt.jamaica_double_up": "When every side has a win, the next hand's winner gets two.",
   "opt.tie_doubles_next": "A tied hand makes the next hand worth double.",
-  "opt.bonuses": "Extra points: capicúa (going out on a tile that fits both ends), passes and more, as the preset lists.",
-  "opt.engine": "Which double starts each round's station: the highest in hand, or the doubles in turn (12-12, 11-11, …).",
+  "opt.bonuses":
+    "Extra points: capicúa (going out on a tile that fits both ends), passes and more, as the preset lists.",
+  "opt.engine":
+    "Which double starts each round's station: the highest in hand, or the doubles in turn (12-12, 11-11, …).",
   "opt.rounds": "How many rounds the game lasts.",
   "opt.multiple_doubles": "Whether more than one double may be laid in a turn.",
   "opt.blank_double_50": "The double blank left in hand costs 50 points.",
@@ -487,9 +494,11 @@ export const en: Record<string, string> = {
   "about.target_tens": "First to {n} tens",
   "about.scoring": "Winners score: {what}",
   "about.tie": "Tied block: {what}",
-  "about.mexican-train": "2 to 8 players, each for themselves: your own train, the Mexican train for all, double-twelve; the fewest penalty pips after 13 rounds wins.",
+  "about.mexican-train":
+    "2 to 8 players, each for themselves: your own train, the Mexican train for all, double-twelve; the fewest penalty pips after 13 rounds wins.",
   "about.texas-42": "Four players in two teams take tricks: bid, name trumps, win the count; Texas's national game.",
-  "about.dice-and-dominoes": "Two dice set the match points; everyone lays two tiles face down at once; the first out takes the pot of chips.",
+  "about.dice-and-dominoes":
+    "Two dice set the match points; everyone lays two tiles face down at once; the first out takes the pot of chips.",
   "optval.all_pips": "All pips on the table",
   "optval.all_pips_floor10": "All pips, rounded down to tens",
   "optval.all_pips_round10": "All pips, rounded to the nearest ten",
@@ -533,7 +542,8 @@ export const en: Record<string, string> = {
   "opt.mexican-train.set": "Which set: double-twelve (the usual), double-nine or double-fifteen.",
   "opt.mexican-train.players": "How many play, 2 to 8; everyone plays for themselves.",
   "opt.dice-and-dominoes.players": "How many play: 2 to 5 on one set, 6 to 10 on two; everyone plays for themselves.",
-  "opt.texas-42.scoring": "Marks: a made bid wins its marks (1 for 30 to 41), the first team to 7 marks wins. Points: the points of the bid or taken count, to 250.",
+  "opt.texas-42.scoring":
+    "Marks: a made bid wins its marks (1 for 30 to 41), the first team to 7 marks wins. Points: the points of the bid or taken count, to 250.",
 
   "replay.open": "Replay",
   "replay.title": "Replay",
@@ -553,17 +563,20 @@ export const en: Record<string, string> = {
   "replay.last": "Last step (End)",
   "replay.all_hands": "every hand shown: the game is over",
   "replay.lobby_title": "Replay a game",
-  "replay.lobby_help": "Step through any finished game from its record file (Download the game record at the end of a game, or boneyard play --record).",
+  "replay.lobby_help":
+    "Step through any finished game from its record file (Download the game record at the end of a game, or boneyard play --record).",
   "replay.drop": "Drop a record file here, or click to choose one",
   "replay.not_json": "{name} is not a JSON record file",
   "review.button": "Review my moves",
   "review.title": "Your moves in hand {n}",
   "review.thinking": "Analysing your moves…",
   "review.hands_known": "Judged by the exact solver with hands known: the hand is over, so every hand is public now.",
-  "review.sampled": "Judged by what you could see at each move: {n} deals that fit it, each solved exactly, averaged. A loss counts only when it is clearly more than the luck of the deal (±).",
+  "review.sampled":
+    "Judged by what you could see at each move: {n} deals that fit it, each solved exactly, averaged. A loss counts only when it is clearly more than the luck of the deal (±).",
   "review.face_up": "Face up (every hand known, not the grade), this would have won {more} {unit} more:",
   "review.own_view": "Judged by the strongest fair bot from what you could see at each move (an estimate).",
-  "review.scale": "Value lost against the best move, in {unit}: Good up to {good}, Inaccuracy up to {inaccuracy}, Mistake up to {mistake}, Blunder more.",
+  "review.scale":
+    "Value lost against the best move, in {unit}: Good up to {good}, Inaccuracy up to {inaccuracy}, Mistake up to {mistake}, Blunder more.",
   "review.none": "You had no choice to make in this hand.",
   "review.grade": "Grade",
   "review.played": "You played",

@@ -93,7 +93,8 @@ export const es: Record<string, string> = {
   "seat.away": "ausente",
   "seatkind.anyone": "Cualquiera (abierta en el salón)",
   "lobby.open_tables": "Mesas abiertas",
-  "lobby.open_help": "Mesas que esperan jugadores. Toma un asiento libre; la partida empieza cuando todos los asientos están ocupados.",
+  "lobby.open_help":
+    "Mesas que esperan jugadores. Toma un asiento libre; la partida empieza cuando todos los asientos están ocupados.",
   "lobby.no_open_tables": "Ahora no hay mesas abiertas. Crea una con un asiento para «Cualquiera».",
   "lobby.free_seat": "Asiento libre",
   "lobby.a_player": "Un jugador",
@@ -108,7 +109,8 @@ export const es: Record<string, string> = {
   "board.family": "Juego",
   "board.none": "Nadie ha jugado todavía una partida puntuada de este juego.",
   "board.games_one": "1 partida",
-  "board.provisional": "«± 84» indica cuán segura es una puntuación: cuanto menor, más segura. Un «?» marca una puntuación provisional: aún hay pocas partidas recientes para estar seguros.",
+  "board.provisional":
+    "«± 84» indica cuán segura es una puntuación: cuanto menor, más segura. Un «?» marca una puntuación provisional: aún hay pocas partidas recientes para estar seguros.",
   "board.games": "{n} partidas",
   "board.bots": "Bots:",
   "player.course": "La puntuación en las últimas partidas",
@@ -132,7 +134,8 @@ export const es: Record<string, string> = {
   "you.not_yours": "El servidor ya no conoce al jugador de este dispositivo. Siéntate una vez para crear uno nuevo.",
   "you.too_many": "Demasiados intentos desde aquí. Espera un minuto y vuelve a probar.",
   "you.login_title": "Usar mi jugador en este dispositivo",
-  "you.login_help": "¿Jugaste en otro sitio y pusiste allí una contraseña? Entra con ese nombre y contraseña para conservar tu nombre y tus puntuaciones.",
+  "you.login_help":
+    "¿Jugaste en otro sitio y pusiste allí una contraseña? Entra con ese nombre y contraseña para conservar tu nombre y tus puntuaciones.",
   "you.login_help_replace": "Entrar como otro jugador sustituye al jugador de este dispositivo.",
   "you.player_name": "Nombre del jugador",
   "you.login": "Entrar",
@@ -364,7 +367,8 @@ export const es: Record<string, string> = {
   "summary.meanwhile": "Mientras tanto, empezó la mano {n}:",
   "review.which_hand": "Mano a revisar:",
   "leave.title": "¿Dejar la mesa?",
-  "leave.text": "La partida sigue sin ti: al poco rato un bot juega tu asiento. Vuelve cuando quieras con el enlace de la mesa o desde «Tus mesas» en el salón, y recuperas tu asiento.",
+  "leave.text":
+    "La partida sigue sin ti: al poco rato un bot juega tu asiento. Vuelve cuando quieras con el enlace de la mesa o desde «Tus mesas» en el salón, y recuperas tu asiento.",
   "leave.stay": "Quedarme",
   "leave.go": "Salir",
   "lobby.clock": "Reloj de turno",
@@ -403,10 +407,12 @@ export const es: Record<string, string> = {
   "bonus.first_block_win": "primer tranque",
 
   "fair.title": "Comprobación de juego limpio",
-  "fair.explain": "Antes de repartir, el servidor publicó el compromiso, el SHA-256 de su secreto. Ahora se muestra el secreto: su SHA-256 debe ser el compromiso, y la semilla sale del secreto y de la entropía de cada jugador.",
+  "fair.explain":
+    "Antes de repartir, el servidor publicó el compromiso, el SHA-256 de su secreto. Ahora se muestra el secreto: su SHA-256 debe ser el compromiso, y la semilla sale del secreto y de la entropía de cada jugador.",
   "fair.ok": "El SHA-256 del secreto coincide con el compromiso: el reparto quedó fijado antes de jugar.",
   "fair.bad": "El SHA-256 del secreto NO coincide con el compromiso.",
-  "fair.seeded": "Esta mesa se creó con una semilla fija (para pruebas o estudio): su secreto sale de esa semilla, así que quien la conociera conocía el reparto. No es demostrablemente limpia.",
+  "fair.seeded":
+    "Esta mesa se creó con una semilla fija (para pruebas o estudio): su secreto sale de esa semilla, así que quien la conociera conocía el reparto. No es demostrablemente limpia.",
   "fair.unavailable": "Este navegador no puede calcular SHA-256 aquí; usa boneyard verify.",
   "fair.commitment": "Compromiso",
   "fair.secret": "Secreto",
@@ -461,8 +467,10 @@ export const es: Record<string, string> = {
   "opt.wins_need_shutout": "Contando victorias: solo cuenta si el otro lado aún no tiene ninguna (seis a cero).",
   "opt.jamaica_double_up": "Cuando todos tienen una victoria, el siguiente ganador se lleva dos.",
   "opt.tie_doubles_next": "Una mano empatada hace que la siguiente valga doble.",
-  "opt.bonuses": "Puntos extra: capicúa (dominar con una ficha que cabe en las dos puntas), pases y más, según la variante.",
-  "opt.engine": "Qué doble empieza la estación de cada ronda: el más alto en mano, o los dobles por turno (12-12, 11-11, …).",
+  "opt.bonuses":
+    "Puntos extra: capicúa (dominar con una ficha que cabe en las dos puntas), pases y más, según la variante.",
+  "opt.engine":
+    "Qué doble empieza la estación de cada ronda: el más alto en mano, o los dobles por turno (12-12, 11-11, …).",
   "opt.rounds": "Cuántas rondas dura la partida.",
   "opt.multiple_doubles": "Si se puede poner más de un doble en un turno.",
   "opt.blank_double_50": "El doble blanco que queda en mano cuesta 50 puntos.",
@@ -487,9 +495,12 @@ export const es: Record<string, string> = {
   "about.target_tens": "Gana quien llega a {n} decenas",
   "about.scoring": "Los ganadores anotan: {what}",
   "about.tie": "Tranque empatado: {what}",
-  "about.mexican-train": "De 2 a 8 jugadores, cada uno para sí: tu propio tren y el tren mexicano de todos, doble doce; gana quien tenga menos puntos de castigo tras 13 rondas.",
-  "about.texas-42": "Cuatro jugadores en dos parejas ganan bazas: se apuesta, se eligen triunfos y se cuentan los puntos; el juego de Texas.",
-  "about.dice-and-dominoes": "Dos dados fijan los puntos de partida; todos ponen dos fichas boca abajo a la vez; quien sale primero se lleva el bote.",
+  "about.mexican-train":
+    "De 2 a 8 jugadores, cada uno para sí: tu propio tren y el tren mexicano de todos, doble doce; gana quien tenga menos puntos de castigo tras 13 rondas.",
+  "about.texas-42":
+    "Cuatro jugadores en dos parejas ganan bazas: se apuesta, se eligen triunfos y se cuentan los puntos; el juego de Texas.",
+  "about.dice-and-dominoes":
+    "Dos dados fijan los puntos de partida; todos ponen dos fichas boca abajo a la vez; quien sale primero se lleva el bote.",
   "optval.all_pips": "Todos los puntos de la mesa",
   "optval.all_pips_floor10": "Todos los puntos, redondeados a la decena inferior",
   "optval.all_pips_round10": "Todos los puntos, redondeados a la decena",
@@ -533,7 +544,8 @@ export const es: Record<string, string> = {
   "opt.mexican-train.set": "Qué juego: doble doce (el habitual), doble nueve o doble quince.",
   "opt.mexican-train.players": "Cuántos juegan, de 2 a 8; cada uno juega para sí.",
   "opt.dice-and-dominoes.players": "Cuántos juegan: de 2 a 5 con un juego, de 6 a 10 con dos; cada uno para sí.",
-  "opt.texas-42.scoring": "Marcas: la apuesta cumplida gana sus marcas (1 por 30 a 41); gana el primer equipo en llegar a 7. Puntos: cuentan los puntos apostados o ganados, hasta 250.",
+  "opt.texas-42.scoring":
+    "Marcas: la apuesta cumplida gana sus marcas (1 por 30 a 41); gana el primer equipo en llegar a 7. Puntos: cuentan los puntos apostados o ganados, hasta 250.",
 
   "replay.open": "Repetición",
   "replay.title": "Repetición",
@@ -553,17 +565,21 @@ export const es: Record<string, string> = {
   "replay.last": "Último paso (Fin)",
   "replay.all_hands": "todas las manos a la vista: la partida ha terminado",
   "replay.lobby_title": "Repetir una partida",
-  "replay.lobby_help": "Recorre paso a paso cualquier partida terminada desde su archivo (Descargar el registro al final de la partida, o boneyard play --record).",
+  "replay.lobby_help":
+    "Recorre paso a paso cualquier partida terminada desde su archivo (Descargar el registro al final de la partida, o boneyard play --record).",
   "replay.drop": "Suelta aquí un archivo de partida, o haz clic para elegirlo",
   "replay.not_json": "{name} no es un archivo de partida JSON",
   "review.button": "Revisar mis jugadas",
   "review.title": "Tus jugadas en la mano {n}",
   "review.thinking": "Analizando tus jugadas…",
-  "review.hands_known": "Juzgadas por el resolvedor exacto con las manos conocidas: la mano ha terminado, así que todas las fichas son públicas.",
-  "review.sampled": "Juzgado por lo que podías saber en cada jugada: {n} repartos compatibles, cada uno resuelto exactamente, promediados. Una pérdida cuenta solo si supera claramente la suerte del reparto (±).",
+  "review.hands_known":
+    "Juzgadas por el resolvedor exacto con las manos conocidas: la mano ha terminado, así que todas las fichas son públicas.",
+  "review.sampled":
+    "Juzgado por lo que podías saber en cada jugada: {n} repartos compatibles, cada uno resuelto exactamente, promediados. Una pérdida cuenta solo si supera claramente la suerte del reparto (±).",
   "review.face_up": "Boca arriba (todas las manos a la vista, no es la nota), esto habría ganado {more} {unit} más:",
   "review.own_view": "Juzgadas por el bot justo más fuerte con lo que podías ver en cada jugada (una estimación).",
-  "review.scale": "Valor perdido frente a la mejor jugada, en {unit}: Buena hasta {good}, Imprecisión hasta {inaccuracy}, Error hasta {mistake}, Error grave si más.",
+  "review.scale":
+    "Valor perdido frente a la mejor jugada, en {unit}: Buena hasta {good}, Imprecisión hasta {inaccuracy}, Error hasta {mistake}, Error grave si más.",
   "review.none": "No tuviste ninguna decisión en esta mano.",
   "review.grade": "Nota",
   "review.played": "Jugaste",

@@ -93,7 +93,8 @@ export const ja: Record<string, string> = {
   "seat.away": "不在",
   "seatkind.anyone": "だれでも（ロビーで公開）",
   "lobby.open_tables": "参加者募集中のテーブル",
-  "lobby.open_help": "プレイヤーを待っているテーブルです。空いている席に座ると、全席がうまったところでゲームが始まります。",
+  "lobby.open_help":
+    "プレイヤーを待っているテーブルです。空いている席に座ると、全席がうまったところでゲームが始まります。",
   "lobby.no_open_tables": "いま募集中のテーブルはありません。「だれでも」の席を作ってテーブルを開きましょう。",
   "lobby.free_seat": "空席",
   "lobby.a_player": "プレイヤー",
@@ -108,7 +109,8 @@ export const ja: Record<string, string> = {
   "board.family": "ゲーム",
   "board.none": "このゲームのレーティング戦はまだありません。",
   "board.games_one": "1ゲーム",
-  "board.provisional": "「± 84」はレーティングの確かさを表します（小さいほど確か）。「?」は暫定のレーティングです（最近の対局がまだ少ないため）。",
+  "board.provisional":
+    "「± 84」はレーティングの確かさを表します（小さいほど確か）。「?」は暫定のレーティングです（最近の対局がまだ少ないため）。",
   "board.games": "{n}ゲーム",
   "board.bots": "ボット：",
   "player.course": "最近のゲームでのレーティングの推移",
@@ -126,13 +128,15 @@ export const ja: Record<string, string> = {
   "you.password_help": "ほかの端末でも自分としてプレイするためのパスワード（8文字以上）",
   "you.password": "パスワード",
   "you.set_password": "パスワードを保存",
-  "you.password_set": "保存しました。ほかの端末で「あなたのプレイヤー」を開き、{name}としてこのパスワードでログインしてください。",
+  "you.password_set":
+    "保存しました。ほかの端末で「あなたのプレイヤー」を開き、{name}としてこのパスワードでログインしてください。",
   "you.too_short": "パスワードが短すぎます。8文字以上にしてください。",
   "you.too_long": "パスワードが長すぎます。256文字以内にしてください。",
   "you.not_yours": "この端末のプレイヤーはサーバーにもうありません。一度席に着いて新しく作ってください。",
   "you.too_many": "ここからの試行が多すぎます。1分ほど待ってからもう一度どうぞ。",
   "you.login_title": "この端末で自分のプレイヤーを使う",
-  "you.login_help": "ほかの端末でプレイしてパスワードを設定しましたか？その名前とパスワードでログインすると、名前とレーティングを引き継げます。",
+  "you.login_help":
+    "ほかの端末でプレイしてパスワードを設定しましたか？その名前とパスワードでログインすると、名前とレーティングを引き継げます。",
   "you.login_help_replace": "別のプレイヤーでログインすると、この端末のプレイヤーが置き換わります。",
   "you.player_name": "プレイヤー名",
   "you.login": "ログイン",
@@ -162,7 +166,8 @@ export const ja: Record<string, string> = {
 
   "link.no_table": "そのテーブルはありません。リンクの誤りか、テーブルが削除されました。",
 
-  "link.bad_key": "テーブルはありますが、このリンクの鍵ではどの席にも座れません。自分のリンクをもう一度もらってください。",
+  "link.bad_key":
+    "テーブルはありますが、このリンクの鍵ではどの席にも座れません。自分のリンクをもう一度もらってください。",
 
   "link.to_lobby": "ロビーへ",
   "table.lobby": "ロビー",
@@ -364,7 +369,8 @@ export const ja: Record<string, string> = {
   "summary.meanwhile": "その間にハンド{n}が始まりました：",
   "review.which_hand": "振り返るハンド：",
   "leave.title": "テーブルを離れますか？",
-  "leave.text": "ゲームはあなた抜きで続きます。しばらくするとボットがあなたの席で打ちます。このテーブルのリンクかロビーの「あなたのテーブル」からいつでも戻れば、席に戻れます。",
+  "leave.text":
+    "ゲームはあなた抜きで続きます。しばらくするとボットがあなたの席で打ちます。このテーブルのリンクかロビーの「あなたのテーブル」からいつでも戻れば、席に戻れます。",
   "leave.stay": "残る",
   "leave.go": "離れる",
   "lobby.clock": "持ち時間",
@@ -403,10 +409,12 @@ export const ja: Record<string, string> = {
   "bonus.first_block_win": "最初のトランケ",
 
   "fair.title": "公正さの検証",
-  "fair.explain": "配牌の前に、サーバーは秘密値のSHA-256（コミットメント）を公開しました。いま秘密値が公開されています。そのSHA-256がコミットメントと一致し、シードは秘密値と全員のエントロピーから作られます。",
+  "fair.explain":
+    "配牌の前に、サーバーは秘密値のSHA-256（コミットメント）を公開しました。いま秘密値が公開されています。そのSHA-256がコミットメントと一致し、シードは秘密値と全員のエントロピーから作られます。",
   "fair.ok": "秘密値のSHA-256はコミットメントと一致：配牌はプレイ前に確定していました。",
   "fair.bad": "秘密値のSHA-256がコミットメントと一致しません。",
-  "fair.seeded": "このテーブルは固定シード（テスト・研究用）で作られました。秘密値はそのシードから作られるため、シードを知る人は配牌を知り得ました。公正さは証明されません。",
+  "fair.seeded":
+    "このテーブルは固定シード（テスト・研究用）で作られました。秘密値はそのシードから作られるため、シードを知る人は配牌を知り得ました。公正さは証明されません。",
   "fair.unavailable": "このブラウザではSHA-256を計算できません。boneyard verify を使ってください。",
   "fair.commitment": "コミットメント",
   "fair.secret": "秘密値",
@@ -487,9 +495,11 @@ export const ja: Record<string, string> = {
   "about.target_tens": "10点単位で{n}先取",
   "about.scoring": "勝った側の得点：{what}",
   "about.tie": "同点の詰まり：{what}",
-  "about.mexican-train": "2〜8人が各自で対戦：自分の列車とみんなのメキシカン列車、ダブル12。13ラウンド後にペナルティの目が最も少ない人の勝ち。",
+  "about.mexican-train":
+    "2〜8人が各自で対戦：自分の列車とみんなのメキシカン列車、ダブル12。13ラウンド後にペナルティの目が最も少ない人の勝ち。",
   "about.texas-42": "4人2チームのトリックテイキング：ビッドして切り札を決め、点札を取る。テキサスの定番ゲーム。",
-  "about.dice-and-dominoes": "2つのサイコロでマッチポイントが決まり、全員が同時に2枚を伏せて出す。最初に上がった人が賭け金の山を取る。",
+  "about.dice-and-dominoes":
+    "2つのサイコロでマッチポイントが決まり、全員が同時に2枚を伏せて出す。最初に上がった人が賭け金の山を取る。",
   "optval.all_pips": "場の全部の目",
   "optval.all_pips_floor10": "全部の目（10未満切り捨て）",
   "optval.all_pips_round10": "全部の目（10単位に四捨五入）",
@@ -533,7 +543,8 @@ export const ja: Record<string, string> = {
   "opt.mexican-train.set": "使う牌のセット：ダブル12（ふつう）、ダブル9、ダブル15。",
   "opt.mexican-train.players": "2〜8人で、各自が自分のために打ちます。",
   "opt.dice-and-dominoes.players": "人数：1セットで2〜5人、2セットで6〜10人。各自が自分のために打ちます。",
-  "opt.texas-42.scoring": "マーク：成功したビッドがマークを得る（30〜41は1マーク）、先に7マークのチームの勝ち。点数：ビッドや取った点を数え、250点まで。",
+  "opt.texas-42.scoring":
+    "マーク：成功したビッドがマークを得る（30〜41は1マーク）、先に7マークのチームの勝ち。点数：ビッドや取った点を数え、250点まで。",
 
   "replay.open": "リプレイ",
   "replay.title": "リプレイ",
@@ -553,17 +564,21 @@ export const ja: Record<string, string> = {
   "replay.last": "最後へ (End)",
   "replay.all_hands": "ゲーム終了のため全員の手牌を表示",
   "replay.lobby_title": "ゲームを再生",
-  "replay.lobby_help": "終わったゲームを記録ファイルから一手ずつ再生します(ゲーム終了時の「記録をダウンロード」、または boneyard play --record)。",
+  "replay.lobby_help":
+    "終わったゲームを記録ファイルから一手ずつ再生します(ゲーム終了時の「記録をダウンロード」、または boneyard play --record)。",
   "replay.drop": "記録ファイルをここにドロップ、またはクリックして選択",
   "replay.not_json": "{name} は JSON の記録ファイルではありません",
   "review.button": "自分の手を振り返る",
   "review.title": "第 {n} ハンドのあなたの手",
   "review.thinking": "あなたの手を分析中…",
-  "review.hands_known": "全員の手牌を知った上での厳密ソルバーによる評価です(ハンドは終了し、全ての牌が公開されています)。",
-  "review.sampled": "各手の時点で見えていた情報で判定：それに合う配牌{n}通りをそれぞれ厳密に解いて平均。配牌の運（±）を明らかに超える損だけを数えます。",
+  "review.hands_known":
+    "全員の手牌を知った上での厳密ソルバーによる評価です(ハンドは終了し、全ての牌が公開されています)。",
+  "review.sampled":
+    "各手の時点で見えていた情報で判定：それに合う配牌{n}通りをそれぞれ厳密に解いて平均。配牌の運（±）を明らかに超える損だけを数えます。",
   "review.face_up": "全員の手牌を公開した場合（評価には使いません）、これなら{more}{unit}多く取れました：",
   "review.own_view": "各手番であなたに見えていた情報から、最強のフェアなボットが評価しました(推定値)。",
-  "review.scale": "最善手との差({unit}):好手 {good} まで、疑問手 {inaccuracy} まで、悪手 {mistake} まで、それ以上は大悪手。",
+  "review.scale":
+    "最善手との差({unit}):好手 {good} まで、疑問手 {inaccuracy} まで、悪手 {mistake} まで、それ以上は大悪手。",
   "review.none": "このハンドでは選択の余地がありませんでした。",
   "review.grade": "評価",
   "review.played": "あなたの手",
