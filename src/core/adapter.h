@@ -3,13 +3,50 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <concepts>
 #include <nlohmann/json.hpp>
 
 #include "core/game.h"
 
 namespace boneyard {
 
+// The game contract of game.h as a concept: a game that misses a member, or
+// gives one the wrong shape, fails here with the member's name instead of
+// deep inside an adapter or a bot.
 template <class G>
+concept Game = requires(const typename G::State& s, typename G::State& m, typename G::Move mv,
+                        MoveList<typename G::Move, G::kMaxMoves>& list, int seat, double* out, std::string_view text,
+                        uint64_t seed, Rng& rng, const typename G::Observation& obs) {
+  typename G::Options;
+  { G::kMaxMoves } -> std::convertible_to<int>;
+  { s.num_seats() } -> std::convertible_to<int>;
+  { s.num_sides() } -> std::convertible_to<int>;
+  { s.side_of(seat) } -> std::convertible_to<int>;
+  { s.actor() } -> std::same_as<Actor>;
+  s.legal_moves(seat, list);
+  m.apply(seat, mv);
+  m.apply_chance();
+  { s.chance_text() } -> std::convertible_to<std::string>;
+  m.apply_chance_text(text);
+  { s.move_text(mv) } -> std::convertible_to<std::string>;
+  { s.parse_move(seat, text) } -> std::same_as<typename G::Move>;
+  { s.terminal() } -> std::convertible_to<bool>;
+  s.returns(out);
+  { s.hands_finished() } -> std::convertible_to<int>;
+  { s.last_hand() } -> std::convertible_to<HandSummary>;
+  s.scores(out);
+  { s.observe(seat) } -> std::convertible_to<typename G::Observation>;
+  { s.view(seat) } -> std::convertible_to<nlohmann::json>;
+  { s.render(seat) } -> std::convertible_to<std::string>;
+  { s.options_json() } -> std::convertible_to<nlohmann::json>;
+  m.reseed(seed);
+  { G::sample(obs, rng) } -> std::convertible_to<typename G::State>;
+  { G::side_name(s, seat) } -> std::convertible_to<std::string>;
+  { G::reward(s, s, seat) } -> std::convertible_to<double>;
+}
+&&std::copy_constructible<typename G::State>&& std::is_trivially_copyable_v<typename G::Move>;
+
+template <Game G>
 class GameAdapter final : public AnyState {
  public:
   using State = typename G::State;

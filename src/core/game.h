@@ -3,7 +3,8 @@
 //
 // Hot paths (playouts, solvers, search bots) are templates over a concrete
 // game type G. Front-ends (play, arena, engine, replay) only see AnyState and
-// AnyBot, which GameAdapter<G> provides once for every G. A game G supplies:
+// AnyBot, which GameAdapter<G> provides once for every G. A game G supplies
+// (the Game concept in adapter.h checks it at compile time):
 //
 //   struct G {
 //     static constexpr int kMaxMoves;   // capacity of one MoveList

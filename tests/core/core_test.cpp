@@ -3,10 +3,28 @@
 
 #include <set>
 
+#include "core/adapter.h"
 #include "core/error.h"
 #include "core/rng.h"
 #include "core/sample.h"
 #include "core/tile.h"
+#include "dice_dominoes/state.h"
+#include "line/state.h"
+#include "mexican_train/state.h"
+#include "texas42/state.h"
+
+// The game contract, checked when this file compiles: every game keeps it,
+// and a type that lacks its members is not taken for a game.
+namespace {
+struct NotAGame {
+  static constexpr int kMaxMoves = 4;
+};
+}  // namespace
+static_assert(boneyard::Game<boneyard::line::LineGame>);
+static_assert(boneyard::Game<boneyard::mexican_train::MexicanTrain>);
+static_assert(boneyard::Game<boneyard::texas42::Texas42>);
+static_assert(boneyard::Game<boneyard::dice_dominoes::DiceDominoes>);
+static_assert(!boneyard::Game<NotAGame>);
 
 using namespace boneyard;
 
