@@ -5,7 +5,7 @@
 import { api } from "./api";
 import { h, clear } from "./dom";
 import { t, langPicker } from "./i18n";
-import { gameName } from "./lobby";
+import { gameName, playerUrl } from "./links";
 
 const FAMILIES = ["line", "mexican-train", "texas-42", "dice-and-dominoes"];
 
@@ -32,8 +32,6 @@ interface PlayerPage {
 export function ratingText(r: RatingInfo): string {
   return `${Math.round(r.rating)}${r.provisional ? "?" : ""} ± ${Math.round(r.rd)}`;
 }
-
-export const playerUrl = (id: string) => `/?player=${encodeURIComponent(id)}`;
 
 // The lobby's card: a family's best players, then its bot levels.
 export function leaderboardCard(go: (url: string) => void): HTMLElement {

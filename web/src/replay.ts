@@ -4,7 +4,7 @@
 import { api, ReplayData, ReplayStep, StateMsg } from "./api";
 import { h, clear } from "./dom";
 import { t, langPicker } from "./i18n";
-import { gameName } from "./lobby";
+import { gameName } from "./links";
 import { Table } from "./table";
 import { tileFrom } from "./tiles";
 

@@ -18,8 +18,7 @@ import {
 import { h, clear, patch } from "./dom";
 import { t, hasKey, langPicker, currentLang } from "./i18n";
 import { tileFrom, tileSvg } from "./tiles";
-import { gameName, tableUrl } from "./lobby";
-import { rulesUrl } from "./rules";
+import { gameName, replayUrl, rulesUrl, tableUrl } from "./links";
 import { Board, Ctx, Frame, TILE_RE } from "./boards/board";
 import { sound, muted, setMuted, speakerIcon } from "./sound";
 import { lineBoard } from "./boards/line";
@@ -48,10 +47,6 @@ export function badLink(root: HTMLElement, why: string, go: (url: string) => voi
       h("button", { class: "primary", id: "to-lobby", onclick: () => go("/") }, t("link.to_lobby")),
     ),
   );
-}
-
-export function replayUrl(id: string): string {
-  return `/?replay=${id}`;
 }
 
 function fmtNum(x: number): string {
