@@ -736,7 +736,8 @@ function tableStatus(id: string, token: string): HTMLElement {
   const el = h("span", { class: "status", "data-table": id }, "…");
   api.state(id, token).then(
     (m) => {
-      const scores = (m.view?.scores || m.scores || []).join("–");
+      const own = m.view && m.view.family !== "dice-and-dominoes" ? m.view.scores : null;
+      const scores = (own || m.scores || []).join("–");
       if (m.status === "waiting") el.textContent = t("mine.waiting");
       else if (m.status === "broken") el.textContent = t("mine.broken");
       else if (m.status === "over") {
