@@ -307,8 +307,10 @@ export class Table implements PlayUi, KeyCtl {
     b.seats.forEach((s, k) => {
       const o = a.seats[k];
       if (!o) return;
-      if (!o.autopilot && s.autopilot) this.push(t("log.autopilot_on", { who: name(k) }), k, "notice");
-      if (o.autopilot && !s.autopilot) this.push(t("log.autopilot_off", { who: name(k) }), k, "notice");
+      // My own seat in my own words ("You are back", not "You is back").
+      const you = k === c.me ? "_you" : "";
+      if (!o.autopilot && s.autopilot) this.push(t("log.autopilot_on" + you, { who: name(k) }), k, "notice");
+      if (o.autopilot && !s.autopilot) this.push(t("log.autopilot_off" + you, { who: name(k) }), k, "notice");
       else if (o.connected && !s.connected && !s.player.startsWith("bot"))
         this.push(t("log.disconnected", { who: name(k) }), k, "notice");
       if (!o.joined && s.joined && k !== c.me) this.push(t("log.joined", { who: name(k) }), k, "notice");

@@ -9,7 +9,15 @@ export const mexicanTrainBoard: Board<MexicanTrainView> = {
   draw(c: Ctx<MexicanTrainView>) {
     const v = c.v;
     const size = c.small ? 22 : 26;
-    if (!v.trains || !v.engine) return [h("p", { class: "muted" }, t("table.dealing"))];
+    if (!v.trains || !v.engine) {
+      // The game over: the engine's last view has no trains; its last round's result is the board.
+      if (v.phase === "game_over" && v.last_round) {
+        const body = h("div", { class: "final-round" });
+        mexicanTrainBoard.summary(c, body);
+        return [h("h3", null, t("mt.final_round", { n: v.last_round.round })), body];
+      }
+      return [h("p", { class: "muted" }, t("table.dealing"))];
+    }
     const station = h(
       "div",
       { class: "station" },

@@ -71,7 +71,7 @@ export const texas42Board: Board<Texas42View> = {
           "span",
           { class: "score" + (c.me !== null && s === c.me % 2 ? " mine" : "") },
           c.f.sideName(c, s),
-          h("b", null, t("t42.taken", { points: v.points_taken[s], n: v.tricks_taken[s] })),
+          h("b", null, t("t42.taken", { points: t("t42.points", { n: v.points_taken[s] }), n: v.tricks_taken[s] })),
         ),
       );
     out.push(sides);
@@ -115,7 +115,8 @@ export const texas42Board: Board<Texas42View> = {
       h(
         "p",
         { class: "how" },
-        t(lh.made ? "t42.made" : "t42.set", {
+        // "You … was set": the declarer's own words when it is me.
+        t(lh.made ? "t42.made" : lh.declarer === c.me ? "t42.set_you" : "t42.set", {
           who: c.f.seatName(c, lh.declarer),
           bid: c.f.bidText(lh.bid_text),
           trumps: c.f.trumpName(lh.trumps),

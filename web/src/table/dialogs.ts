@@ -5,7 +5,7 @@ import { h } from "../dom";
 import { t } from "../i18n";
 import { tileFrom } from "../tiles";
 import { Ctx } from "../boards/board";
-import { words } from "./words";
+import { isolate, words } from "./words";
 
 // A dialog over the table; a click beside it closes it.
 function overlay(close: (() => void) | null, dialog: HTMLElement): HTMLElement {
@@ -37,8 +37,10 @@ export function nameBar(c: Ctx, naming: Naming, remembered: boolean, save: (name
     return h(
       "p",
       { class: "my-name", id: "my-name" },
-      t("name.playing_as", { name }),
-      naming.taken ? h("span", { class: "muted name-taken" }, " ", t("name.taken", { typed: naming.taken })) : null,
+      t("name.playing_as", { name: isolate(name) }),
+      naming.taken
+        ? h("span", { class: "muted name-taken" }, " ", t("name.taken", { typed: isolate(naming.taken) }))
+        : null,
     );
   if (c.msg.status === "over") return null; // a finished game's names stay as they were
   if (remembered && naming.sat && !naming.error) return null;

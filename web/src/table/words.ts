@@ -20,11 +20,19 @@ export function actorSeat(m: StateMsg): number | null {
   return typeof a === "number" ? a : null;
 }
 
+// A right-to-left name kept whole among the words around it ("علي 2" stays
+// one name, its number at its end): between Unicode's first-strong isolate
+// and its pop, as <bdi> does for an element.
+const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
+export function isolate(name: string): string {
+  return RTL.test(name) ? `\u2068${name}\u2069` : name;
+}
+
 function seatName(c: Ctx, k: number): string {
   if (k === c.me) return t("seat.you");
   // A person's own name (text: never markup), else where they sit.
   const name = c.msg.seats[k]?.name;
-  if (name) return name;
+  if (name) return isolate(name);
   if (c.teams && c.me !== null && k === (c.me + 2) % 4) return t("seat.partner", { n: k + 1 });
   return t("seat.n", { n: k + 1 });
 }
@@ -104,6 +112,8 @@ export function entryText(c: Ctx, e: LogEntry): Ev | null {
   else if (/^(bid|plunge|splash):/.test(mv))
     text = t("log.bid", { who, bid: /^bid:\d+$/.test(mv) ? mv.slice(4) : moveLabel(c, mv) });
   else if (/^trump:/.test(mv)) text = t("log.trumps", { who, trumps: moveLabel(c, mv) });
+  // "Partner (seat 3) makes the salida": the choice says who, once.
+  else if (/^leader:\d+$/.test(mv)) text = moveLabel(c, mv);
   else text = t("log.other", { who, move: moveLabel(c, mv) });
   return { text, seat: e.seat, cls, at };
 }
