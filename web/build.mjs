@@ -14,7 +14,9 @@ await esbuild.build({
   outfile: "dist/app.js",
   logLevel: "warning",
 });
-copyFileSync("src/style.css", "dist/style.css");
+// The stylesheet, in parts (src/css/), joined in this order: the cascade is theirs.
+const CSS = ["base", "table", "phone", "layout"];
+writeFileSync("dist/style.css", CSS.map((p) => readFileSync(`src/css/${p}.css`, "utf8")).join("\n"));
 copyFileSync("src/index.html", "dist/index.html");
 copyFileSync("src/favicon.svg", "dist/favicon.svg");
 // How to play: its style and each language's text, fetched only by the rules page.

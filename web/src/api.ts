@@ -1,5 +1,6 @@
 // The server's API (docs/server.md): HTTP for the lobby, a WebSocket per seat.
 import { serverError, t } from "./i18n";
+import type { GameView } from "./boards/view";
 export interface GameInfo {
   name: string;
   family: string;
@@ -24,8 +25,8 @@ export interface Rematch {
   seat: number | null;
   token: string;
 }
-// deno-lint-ignore no-explicit-any
-export type View = any;
+// The seat's view, per family (boards/view.ts); null while a table waits.
+export type { GameView } from "./boards/view";
 export interface StateMsg {
   type: "state";
   table: string;
@@ -33,7 +34,7 @@ export interface StateMsg {
   seat: number | null;
   status: "waiting" | "playing" | "over" | "broken";
   version: number;
-  view: View;
+  view: GameView | null;
   actor?: { kind: string; seat?: number; seats?: number[] };
   to_act: boolean;
   legal: string[];
@@ -60,7 +61,7 @@ export interface LogEntry {
 
 // A finished game, step by step (docs/server.md, Replay).
 export interface ReplayStep {
-  view: View;
+  view: GameView;
   scores: number[];
   hands_finished: number;
   over: boolean;

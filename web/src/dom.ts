@@ -4,6 +4,8 @@
 type Child = Node | string | number | null | undefined | false | Child[];
 type Handlers = Record<string, EventListener | undefined>;
 const ON = "__boneyardOn";
+// Marks an input whose value the app gives (h's "value"): see patch().
+const GIVEN = "__boneyardValue";
 
 // One dispatcher per event type and element; patch() swaps the handler behind it.
 function listen(e: Element, type: string, f: EventListener | undefined) {
@@ -23,8 +25,10 @@ export function h(tag: string, props: Record<string, unknown> | null = null, ...
       else if (k === "class") e.className = String(v);
       // Through the CSSOM: the Content-Security-Policy (style-src 'self') blocks style attributes.
       else if (k === "style") e.style.cssText = String(v);
-      else if (k === "value") (e as HTMLInputElement).value = String(v);
-      else if (k === "checked") (e as HTMLInputElement).checked = Boolean(v);
+      else if (k === "value") {
+        (e as HTMLInputElement).value = String(v);
+        (e as unknown as Record<string, string>)[GIVEN] = String(v);
+      } else if (k === "checked") (e as HTMLInputElement).checked = Boolean(v);
       else e.setAttribute(k, v === true ? "" : String(v));
     }
   add(e, children);
@@ -65,7 +69,11 @@ export function patch(live: Element, fresh: Element) {
     fs = (fresh as HTMLElement).style;
   if (ls && fs && ls.cssText !== fs.cssText) ls.cssText = fs.cssText;
   if (live instanceof HTMLInputElement && fresh instanceof HTMLInputElement) {
-    if (live.value !== fresh.value && document.activeElement !== live) live.value = fresh.value;
+    // A field the app gives its value (it keeps what is typed, as the chat's
+    // draft) follows it even under the focus: a line sent empties it. Any
+    // other keeps what the person types while it has the focus.
+    const given = (fresh as unknown as Record<string, string | undefined>)[GIVEN] !== undefined;
+    if (live.value !== fresh.value && (given || document.activeElement !== live)) live.value = fresh.value;
     if (live.checked !== fresh.checked) live.checked = fresh.checked;
   }
   // Handlers: the fresh closures replace the old ones.

@@ -16,18 +16,14 @@ import { h, clear } from "./dom";
 import { currentLang, t, hasKey, langPicker } from "./i18n";
 import { tileSvg } from "./tiles";
 import { openRecord } from "./replay";
-import { rulesUrl } from "./rules";
-import { leaderboardCard, playerUrl } from "./players";
+import { gameName, playerUrl, rulesUrl, tableUrl } from "./links";
+import { leaderboardCard } from "./players";
 import { youPanel } from "./you";
 
 const FAMILIES = ["line", "mexican-train", "texas-42", "dice-and-dominoes"];
 const LEVELS = ["beginner", "casual", "strong", "expert"];
 
 let games: GameInfo[] | null = null;
-
-export function gameName(name: string): string {
-  return hasKey("game." + name) ? t("game." + name) : name;
-}
 
 function seatCount(g: GameInfo, opts: Record<string, string>): number {
   const p = Number(opts.players);
@@ -38,11 +34,6 @@ export function botDelay(): number {
   const q = new URLSearchParams(location.search).get("botdelay");
   if (q !== null && /^\d+$/.test(q)) return Number(q);
   return Number(localStorage.getItem("boneyard.botdelay") || "700");
-}
-
-export function tableUrl(id: string, token: string, full = false): string {
-  const path = `/?t=${id}&k=${token}`;
-  return full ? location.origin + path : path;
 }
 
 async function createTable(g: GameInfo, opts: Record<string, string>, seats: string[], go: (url: string) => void) {
@@ -745,7 +736,8 @@ function tableStatus(id: string, token: string): HTMLElement {
   const el = h("span", { class: "status", "data-table": id }, "…");
   api.state(id, token).then(
     (m) => {
-      const scores = (m.view?.scores || m.scores || []).join("–");
+      const own = m.view && m.view.family !== "dice-and-dominoes" ? m.view.scores : null;
+      const scores = (own || m.scores || []).join("–");
       if (m.status === "waiting") el.textContent = t("mine.waiting");
       else if (m.status === "broken") el.textContent = t("mine.broken");
       else if (m.status === "over") {

@@ -4,8 +4,8 @@
 // replay links. Every name is text, never markup.
 import { api } from "./api";
 import { h, clear } from "./dom";
-import { t, langPicker } from "./i18n";
-import { gameName } from "./lobby";
+import { t, langPicker, currentLang } from "./i18n";
+import { gameName, playerUrl } from "./links";
 
 const FAMILIES = ["line", "mexican-train", "texas-42", "dice-and-dominoes"];
 
@@ -33,8 +33,6 @@ export function ratingText(r: RatingInfo): string {
   return `${Math.round(r.rating)}${r.provisional ? "?" : ""} ± ${Math.round(r.rd)}`;
 }
 
-export const playerUrl = (id: string) => `/?player=${encodeURIComponent(id)}`;
-
 // The lobby's card: a family's best players, then its bot levels.
 export function leaderboardCard(go: (url: string) => void): HTMLElement {
   const list = h("div", { class: "board-list", "aria-live": "polite" });
@@ -52,11 +50,12 @@ export function leaderboardCard(go: (url: string) => void): HTMLElement {
         list.appendChild(
           h(
             "ol",
-            { class: "board" },
-            b.players.map((p) =>
+            { class: "ranking" },
+            b.players.map((p, i) =>
               h(
                 "li",
                 null,
+                h("span", { class: "rank" }, `${i + 1}.`),
                 h(
                   "a",
                   {
@@ -66,7 +65,7 @@ export function leaderboardCard(go: (url: string) => void): HTMLElement {
                       go(playerUrl(p.id));
                     },
                   },
-                  p.name,
+                  h("bdi", null, p.name),
                 ),
                 h("span", { class: "rating", title: p.provisional ? t("board.provisional") : null }, ratingText(p)),
                 h("small", null, t("board.games", { n: p.games })),
@@ -168,7 +167,7 @@ export class PlayerView {
       main.appendChild(h("p", { class: "error", role: "alert" }, String((e as Error).message)));
       return;
     }
-    main.appendChild(h("h1", { class: "player-name" }, p.name));
+    main.appendChild(h("h1", { class: "player-name" }, h("bdi", null, p.name)));
     const ratings = h("section", { class: "card" }, h("h2", null, t("player.ratings")));
     const fams = Object.keys(p.ratings);
     if (!fams.length) ratings.appendChild(h("p", { class: "muted" }, t("player.unrated")));
@@ -202,7 +201,7 @@ export class PlayerView {
           " · ",
           t("seat.n", { n: g.seat + 1 }),
           " · ",
-          new Date(g.created * 1000).toLocaleDateString(),
+          new Date(g.created * 1000).toLocaleDateString(currentLang()),
           " ",
           g.over && g.replay_page
             ? h(

@@ -1,12 +1,91 @@
 // A finished game, step by step: the server turns the record into steps
 // (the full view after each event; every hand shown, the game being over)
-// and the table's own renderers draw them. No rules here either.
+// and the table's own views draw them (table/view.ts), driven by the
+// replay's own controller (ReplayBoard): no connection, no input, every
+// state given by show(). No rules here either.
 import { api, ReplayData, ReplayStep, StateMsg } from "./api";
 import { h, clear } from "./dom";
 import { t, langPicker } from "./i18n";
-import { gameName } from "./lobby";
-import { Table } from "./table";
+import { gameName } from "./links";
 import { tileFrom } from "./tiles";
+import { Ctx } from "./boards/board";
+import { BoardSize, felt, handArea, logPanel, makeCtx, paint, tableWrap, topbar, turnBar } from "./table/view";
+import { entryText, Ev } from "./table/words";
+import { handSummary } from "./table/end";
+
+// A seat in a record: a bot level, the record's own player name, a person.
+function seatKind(c: Ctx, k: number): string {
+  const s = c.msg.seats[k];
+  if (!s) return "";
+  if (s.player.startsWith("bot:")) return t("bot." + s.player.slice(4));
+  if (s.player !== "human") return s.player; // a record's own player names (bots by name)
+  return t("seat.person");
+}
+
+// The replay's board: the table's views for one step at a time.
+class ReplayBoard {
+  private msg: StateMsg | null = null;
+  private size = new BoardSize();
+  private relaid = false;
+  private resizeTimer = 0;
+  // Sizes follow the window (a phone turned, a window resized).
+  private resizeHandler = () => {
+    clearTimeout(this.resizeTimer);
+    this.resizeTimer = window.setTimeout(() => this.render(), 80);
+  };
+
+  constructor(
+    private root: HTMLElement,
+    private back: () => void,
+    private redraw: () => void,
+  ) {
+    window.addEventListener("resize", this.resizeHandler);
+  }
+
+  close() {
+    clearTimeout(this.resizeTimer);
+    window.removeEventListener("resize", this.resizeHandler);
+  }
+
+  private ctx(): Ctx {
+    return makeCtx(this.msg!, this.size.width(this.root));
+  }
+
+  show(m: StateMsg) {
+    this.msg = m;
+    this.render();
+  }
+
+  // Draws again when the board's width is not the one it was laid out for
+  // (a step is drawn before its page is in the document).
+  fit() {
+    if (this.msg && Math.abs(this.size.width(this.root) - this.size.laid) > 1) this.render();
+  }
+
+  handSummary(n: number): HTMLElement | null {
+    return this.msg ? handSummary(this.ctx(), n) : null;
+  }
+
+  private render() {
+    if (!this.msg) return;
+    const c = this.ctx();
+    this.size.laid = c.width;
+    const wrap = tableWrap(c);
+    wrap.appendChild(topbar(c, this.back, this.redraw, []));
+    if (c.msg.view) {
+      wrap.appendChild(felt(c, { kind: seatKind, markBots: false }));
+      wrap.appendChild(turnBar(c, []));
+      wrap.appendChild(handArea(c, null));
+      wrap.appendChild(logPanel((c.msg.log || []).map((e) => entryText(c, e)).filter((e): e is Ev => e !== null)));
+    }
+    paint(this.root, wrap);
+    if (!this.relaid && Math.abs(this.size.width(this.root) - c.width) > 1) {
+      this.relaid = true;
+      this.render();
+      this.relaid = false;
+    }
+  }
+}
 
 // A record chosen or dropped in the lobby, waiting for the replay page.
 let pendingRecord: string | null = null;
@@ -19,7 +98,7 @@ export class Replay {
   private data: ReplayData | null = null;
   private error = "";
   private i = 0;
-  private board: Table | null = null;
+  private board: ReplayBoard | null = null;
   private boardRoot = h("div", { class: "replay-board" });
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
   private closed = false;
@@ -211,7 +290,15 @@ export class Replay {
       btn("replay-last", "▶|", last, this.i === last, t("replay.last")),
       slider,
     );
-    if (!this.board) this.board = new Table(this.boardRoot, d.table || "", "", this.go, true);
+    if (!this.board)
+      this.board = new ReplayBoard(
+        this.boardRoot,
+        () => {
+          this.close();
+          this.go("/");
+        },
+        () => this.render(),
+      );
     this.board.show(this.msgFor(d, s, this.i));
     const what = h(
       "div",

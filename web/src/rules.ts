@@ -11,15 +11,7 @@
 import { h, clear } from "./dom";
 import { t, currentLang, langPicker } from "./i18n";
 import { tileSvg, dieSvg } from "./tiles";
-
-export const RULE_PAGES = ["line", "mexican-train", "texas-42", "dice-and-dominoes"];
-
-// The rules of a game, opened at its preset's section (a line game's preset).
-export function rulesUrl(family: string, preset?: string): string {
-  // A family not known yet (a table still waiting): the page finds the preset's game.
-  if (!RULE_PAGES.includes(family)) return `/?rules=${preset && /^[a-z0-9-]+$/.test(preset) ? preset : RULE_PAGES[0]}`;
-  return `/?rules=${family}` + (preset && preset !== family ? `#${encodeURIComponent(preset)}` : "");
-}
+import { RULE_PAGES, rulesUrl } from "./links";
 
 export interface Block {
   kind: "h2" | "h3" | "p" | "ul" | "note";

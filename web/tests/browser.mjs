@@ -923,6 +923,19 @@ try {
     };
     await say(alice, "Hola Bob");
     check(await chatHas(bob2, "Hola Bob"), "chat: a seat's line reaches the other seat");
+    // A line sent with Enter leaves the field (issue 34, 2): the next line is not glued to it.
+    await bob2.focus("#chat-input");
+    await bob2.keyboard.type("hello there");
+    await bob2.keyboard.press("Enter");
+    const sentFirst = await chatHas(alice, "hello there");
+    const left = await bob2.$eval("#chat-input", (e) => e.value);
+    await bob2.keyboard.type("second");
+    await bob2.keyboard.press("Enter");
+    const sentSecond = await chatHas(alice, "second");
+    check(
+      sentFirst && left === "" && sentSecond && !(await chatHas(alice, "hello theresecond", 1)),
+      `chat: a line sent with Enter leaves the field, and the next is sent alone (left "${left}")`,
+    );
     await bob2.select("select.lang", "es");
     await bob2.click('.chat [data-phrase="good_game"]');
     check(

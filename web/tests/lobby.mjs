@@ -383,12 +383,12 @@ try {
   const pf = await newPage();
   await pf.goto(base + "/");
   const board = await pf
-    .waitForFunction(() => document.querySelectorAll(".leaderboard .board li").length === 2, { timeout: 10000 })
+    .waitForFunction(() => document.querySelectorAll(".leaderboard .ranking li").length === 2, { timeout: 10000 })
     .then(
       () => true,
       () => false,
     );
-  const rows = board ? await pf.$$eval(".leaderboard .board li", (r) => r.map((x) => x.textContent)) : [];
+  const rows = board ? await pf.$$eval(".leaderboard .ranking li", (r) => r.map((x) => x.textContent)) : [];
   check(
     board && rows.some((x) => x.includes("Ann")) && rows.some((x) => x.includes("<b>Ben</b>")),
     `the lobby's leaderboard lists both players, names as text (${rows.join(" | ")})`,
@@ -399,7 +399,17 @@ try {
     res[0] === res[1] ? nums[0] === nums[1] : nums[0] !== 1500 && nums[1] !== 1500 && nums[0] !== nums[1],
     `both sides' ratings moved (${nums}; the game ${res})`,
   );
-  await pf.click(".leaderboard .board li a");
+  // The list is the lobby's own (issue 34, 10): ranked 1, 2..., never the table's .board look (a blank band).
+  const look = await pf.$eval(".leaderboard .ranking", (e) => ({
+    first: e.querySelector("li").innerText.trim(),
+    minHeight: getComputedStyle(e).minHeight,
+    height: e.getBoundingClientRect().height,
+  }));
+  check(
+    /^1\./.test(look.first) && look.minHeight !== "200px" && look.height < 120,
+    `the best players are ranked, with no blank band (${JSON.stringify(look)})`,
+  );
+  await pf.click(".leaderboard .ranking li a");
   await pf.waitForSelector(".player-page .player-rating", { timeout: 10000 });
   const page = await pf.$eval(".player-page", (e) => e.textContent);
   check(
@@ -407,6 +417,20 @@ try {
     "a player's page shows the rating per family and the game with its replay link",
   );
   await pf.screenshot({ path: join(shots, "player-page.png") });
+  // In Spanish the games' dates are Spanish (28/11/2026, not 11/28/2026).
+  await pf.evaluate(() => localStorage.setItem("boneyard.lang", "es"));
+  await pf.reload();
+  await pf.waitForSelector(".player-page .my-tables li", { timeout: 10000 });
+  const dates = await pf.evaluate(() => ({
+    text: document.querySelector(".player-page .my-tables li").textContent,
+    es: new Date().toLocaleDateString("es"),
+    us: new Date().toLocaleDateString("en-US"),
+  }));
+  check(
+    dates.text.includes(dates.es) && (dates.es === dates.us || !dates.text.includes(dates.us)),
+    `the Spanish player page writes dates the Spanish way (${dates.text}; ${dates.es})`,
+  );
+  await pf.evaluate(() => localStorage.setItem("boneyard.lang", "en"));
 } catch (e) {
   H.fail(e);
 } finally {

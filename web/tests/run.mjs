@@ -1,6 +1,6 @@
 // `npm test`: every test of the app, one after another, against the
 // boneyard built in ../build (or the executable named as the argument):
-// the catalogues, the how-to-play texts, then the browser tests in Chromium.
+// the catalogues, the imports (no cycle), the how-to-play texts, then the browser tests in Chromium.
 //   npm test                 npm test -- ../build-asan/boneyard
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -15,11 +15,13 @@ if (!existsSync(exe)) {
 const shots = join(webDir, "..", "build", "screenshots");
 const tests = [
   ["i18n.mjs"],
+  ["imports.mjs"],
   ["rules_text.mjs", exe],
   ["browser.mjs", exe, shots],
   ["rules.mjs", exe, shots],
   ["layout.mjs", exe, shots],
   ["lobby.mjs", exe, shots],
+  ["defects.mjs", exe, shots],
 ];
 let passed = 0,
   failed = 0;

@@ -1,6 +1,7 @@
 // One small interface between the table's frame (seats, scores, log,
 // dialogs: table.ts) and each family's board, as src/ has a folder per game.
-import { StateMsg, View } from "../api";
+import type { StateMsg } from "../api";
+import type { AnyView } from "./view";
 
 export const TILE_RE = /^(\d+)-(\d+)/;
 
@@ -14,9 +15,9 @@ export interface Frame {
   moveLabel(c: Ctx, mv: string): string;
 }
 
-export interface Ctx {
+export interface Ctx<V extends AnyView = AnyView> {
   msg: StateMsg;
-  v: View;
+  v: V; // the view (boards/view.ts): each board gets its own family's
   me: number | null; // my seat (null: spectator)
   n: number;
   family: string;
@@ -24,6 +25,7 @@ export interface Ctx {
   f: Frame;
   small: boolean; // a phone-sized window
   width: number; // the board's inner width in px (measured, or guessed before the first paint)
+  screen: { w: number; h: number }; // the window's size in px: boards never read window themselves
 }
 
 // Where a board writes what happened between two states.
@@ -39,17 +41,19 @@ export interface HandUi {
   send(move: string): void;
 }
 
-export interface Board {
+// A family's board, typed by its view (the table calls it only with that
+// family's views: the methods' parameters are checked bivariantly).
+export interface Board<V extends AnyView = AnyView> {
   // The middle of the table: returns the board's children.
-  draw(c: Ctx): HTMLElement[];
+  draw(c: Ctx<V>): HTMLElement[];
   // Log lines for what changed from a to b (a's actor moved).
-  diff(c: Ctx, a: View, b: View, actor: number | null, log: LogSink): void;
+  diff(c: Ctx<V>, a: V, b: V, actor: number | null, log: LogSink): void;
   // The end-of-hand summary's body (the frame adds title and buttons).
-  summary(c: Ctx, body: HTMLElement): void;
+  summary(c: Ctx<V>, body: HTMLElement): void;
   // The prompt when it is my turn, when the family has a special one.
-  prompt?(c: Ctx): string | null;
+  prompt?(c: Ctx<V>): string | null;
   // Tiles in my hand and the buttons beside them, when not the common way.
-  hand?(c: Ctx, ui: HandUi, size: number, hand: HTMLElement, buttons: HTMLElement, area: HTMLElement): void;
+  hand?(c: Ctx<V>, ui: HandUi, size: number, hand: HTMLElement, buttons: HTMLElement, area: HTMLElement): void;
   // Tags shown on a seat.
-  seatTags?(c: Ctx, k: number): HTMLElement[];
+  seatTags?(c: Ctx<V>, k: number): HTMLElement[];
 }

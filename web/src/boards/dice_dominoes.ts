@@ -1,18 +1,18 @@
 // Dice & Dominoes: match points on two dice, two tiles laid face down by
 // everyone at once, a pot of chips.
-import { View } from "../api";
 import { h } from "../dom";
 import { t, hasKey } from "../i18n";
 import { tileFrom, tileSvg, dieSvg } from "../tiles";
 import { Board, Ctx, HandUi, LogSink } from "./board";
+import type { DiceDominoesView } from "./view";
 
 // "wild", "perfect", "W-perfect" in the user's words.
 function special(x: string): string {
   return hasKey("special." + x) ? t("special." + x) : x;
 }
 
-export const diceDominoesBoard: Board = {
-  draw(c: Ctx) {
+export const diceDominoesBoard: Board<DiceDominoesView> = {
+  draw(c: Ctx<DiceDominoesView>) {
     const v = c.v,
       out: HTMLElement[] = [];
     const top = h("div", { class: "dice-row" });
@@ -40,7 +40,7 @@ export const diceDominoesBoard: Board = {
           h(
             "p",
             { class: "why" },
-            t("dd.top_special", { who: c.f.seatName(c, lr.top_seat), special: special(lr.top_special) }),
+            t("dd.top_special", { who: c.f.seatName(c, lr.top_seat ?? 0), special: special(lr.top_special) }),
           ),
         );
       const grid = h("div", { class: "reveal-grid" });
@@ -94,11 +94,11 @@ export const diceDominoesBoard: Board = {
     return out;
   },
 
-  diff(c: Ctx, pv: View, v: View, _actor: number | null, log: LogSink) {
+  diff(c: Ctx<DiceDominoesView>, pv: DiceDominoesView, v: DiceDominoesView, _actor: number | null, log: LogSink) {
     const who = (k: number | null) => (k === null ? "?" : c.f.seatName(c, k));
     if (v.match_points && JSON.stringify(v.match_points) !== JSON.stringify(pv.match_points))
       log.push(t("log.rolled", { a: v.match_points[0], b: v.match_points[1] }), v.roller);
-    v.players.forEach((p: View, k: number) => {
+    v.players.forEach((p, k) => {
       if (p.submitted && pv.players[k] && !pv.players[k].submitted) log.push(t("log.laid_down", { who: who(k) }), k);
     });
     if (
@@ -108,7 +108,7 @@ export const diceDominoesBoard: Board = {
       log.push(t("log.revealed", { n: v.last_round.number }), null, "hand");
   },
 
-  summary(c: Ctx, body: HTMLElement) {
+  summary(c: Ctx<DiceDominoesView>, body: HTMLElement) {
     const v = c.v,
       lh = v.last_hand;
     if (!lh) return;
@@ -144,11 +144,11 @@ export const diceDominoesBoard: Board = {
     body.appendChild(tbl);
   },
 
-  prompt(c: Ctx) {
+  prompt(c: Ctx<DiceDominoesView>) {
     return t(c.v.phase === "reroll_or_keep" ? "dd.reroll_prompt" : "dd.choose_prompt");
   },
 
-  hand(c: Ctx, ui: HandUi, size: number, hand: HTMLElement, buttons: HTMLElement, area: HTMLElement) {
+  hand(c: Ctx<DiceDominoesView>, ui: HandUi, size: number, hand: HTMLElement, buttons: HTMLElement, area: HTMLElement) {
     const tiles: string[] = (c.me !== null && c.v.players?.[c.me]?.tiles) || [];
     const choosing = c.msg.to_act && c.v.phase === "choose";
     tiles.forEach((tile, i) => {
@@ -213,7 +213,7 @@ export const diceDominoesBoard: Board = {
       );
   },
 
-  seatTags(c: Ctx, k: number) {
+  seatTags(c: Ctx<DiceDominoesView>, k: number) {
     const p = c.v.players[k];
     return c.v.phase === "choose"
       ? [h("span", { class: "tag" + (p.submitted ? " gold" : "") }, t(p.submitted ? "dd.laid" : "dd.choosing"))]

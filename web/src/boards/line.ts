@@ -1,13 +1,13 @@
 // The line games (Latin dominoes, block, draw, all-fives...): one line of
 // play with two open ends.
-import { View } from "../api";
 import { h } from "../dom";
 import { t, hasKey } from "../i18n";
 import { tileSvg, parseTile } from "../tiles";
 import { Board, Ctx, LogSink } from "./board";
+import type { LineView } from "./view";
 
 // What this table's rules give a tied block (the view's block_tie), in words.
-function tieRule(c: Ctx): string {
+function tieRule(c: Ctx<LineView>): string {
   const rule = String(c.v.block_tie || "");
   const key = rule === "closest_to_leader" && c.teams ? "tie.closest_to_leader_teams" : "tie." + rule;
   return hasKey(key) ? t(key) : "";
@@ -97,16 +97,19 @@ export function snake(
   return { laid, height: Math.ceil(bottom - top) };
 }
 
-export const lineBoard: Board = {
-  draw(c: Ctx) {
+export const lineBoard: Board<LineView> = {
+  draw(c: Ctx<LineView>) {
     const v = c.v;
     const tiles: [number, number][] = v.line.map((x: string) => parseTile(x));
     const n = tiles.length;
     const width = Math.max(160, Math.floor(c.width));
-    const o = Number.isInteger(v.opening) && v.opening >= 0 && v.opening < n ? v.opening : Math.floor((n - 1) / 2);
+    const o =
+      v.opening !== undefined && Number.isInteger(v.opening) && v.opening >= 0 && v.opening < n
+        ? v.opening
+        : Math.floor((n - 1) / 2);
     // The largest tiles whose snake fits the room the board has (about half
     // the screen's height), never under 16 px nor so big a row holds fewer than 4.
-    const room = Math.max(120, window.innerHeight * (c.small ? 0.38 : 0.45));
+    const room = Math.max(120, c.screen.h * (c.small ? 0.38 : 0.45));
     let lay = { laid: [] as Laid[], height: 0 };
     let size = 16;
     if (n)
@@ -156,7 +159,7 @@ export const lineBoard: Board = {
     return [line, info];
   },
 
-  diff(c: Ctx, pv: View, v: View, actor: number | null, log: LogSink) {
+  diff(c: Ctx<LineView>, pv: LineView, v: LineView, actor: number | null, log: LogSink) {
     const who = (k: number | null) => (k === null ? "?" : c.f.seatName(c, k));
     if (v.line.length > pv.line.length && pv.hand_number === v.hand_number) {
       const tile = v.line[0] !== pv.line[0] ? v.line[0] : v.line[v.line.length - 1];
@@ -165,7 +168,7 @@ export const lineBoard: Board = {
       log.push(t("log.passed", { who: who(actor) }), actor, "pass");
       log.bubble(actor, t("move.pass"));
     }
-    v.hands.forEach((hh: View, k: number) => {
+    v.hands.forEach((hh, k) => {
       const d = hh.count - pv.hands[k].count;
       if (d > 0 && pv.hand_number === v.hand_number) {
         log.push(t("log.drew", { who: who(k), n: d }), k);
@@ -174,7 +177,7 @@ export const lineBoard: Board = {
     });
   },
 
-  summary(c: Ctx, body: HTMLElement) {
+  summary(c: Ctx<LineView>, body: HTMLElement) {
     const v = c.v,
       lh = v.last_hand;
     if (!lh) return;
@@ -243,7 +246,7 @@ export const lineBoard: Board = {
     body.appendChild(pts);
   },
 
-  prompt(c: Ctx) {
+  prompt(c: Ctx<LineView>) {
     if (c.v.phase === "redeal") return t("line.redeal_prompt");
     if (c.v.phase === "choose_leader") return t("line.leader_prompt");
     return null;

@@ -1,15 +1,23 @@
 // Mexican Train: an engine, a train per player and the Mexican train.
-import { View } from "../api";
 import { h } from "../dom";
 import { t } from "../i18n";
 import { tileFrom, tileSvg, parseTile } from "../tiles";
 import { Board, Ctx, LogSink } from "./board";
+import type { MexicanTrainView } from "./view";
 
-export const mexicanTrainBoard: Board = {
-  draw(c: Ctx) {
+export const mexicanTrainBoard: Board<MexicanTrainView> = {
+  draw(c: Ctx<MexicanTrainView>) {
     const v = c.v;
     const size = c.small ? 22 : 26;
-    if (!v.trains) return [h("p", { class: "muted" }, t("table.dealing"))];
+    if (!v.trains || !v.engine) {
+      // The game over: the engine's last view has no trains; its last round's result is the board.
+      if (v.phase === "game_over" && v.last_round) {
+        const body = h("div", { class: "final-round" });
+        mexicanTrainBoard.summary(c, body);
+        return [h("h3", null, t("mt.final_round", { n: v.last_round.round })), body];
+      }
+      return [h("p", { class: "muted" }, t("table.dealing"))];
+    }
     const station = h(
       "div",
       { class: "station" },
@@ -18,7 +26,7 @@ export const mexicanTrainBoard: Board = {
       h("span", { class: "boneyard" }, t("table.boneyard", { n: v.boneyard })),
     );
     const trains = h("div", { class: "trains" });
-    const order = [...v.trains].sort((a: View, b: View) => (a.train === c.me ? -1 : b.train === c.me ? 1 : 0));
+    const order = [...v.trains].sort((a, b) => (a.train === c.me ? -1 : b.train === c.me ? 1 : 0));
     const legalTrains = new Set(c.msg.legal.map((m) => /:(M|T\d+)$/.exec(m)?.[1]).filter(Boolean));
     for (const tr of order) {
       const key = tr.train === "M" ? "M" : "T" + tr.train;
@@ -52,7 +60,7 @@ export const mexicanTrainBoard: Board = {
         );
       // The newest tiles a row holds beside its label (one line), the rest counted.
       // Beside the label column (style.css: 86 px on a phone, else 160), the gap, the padding and the "+N".
-      const fit = Math.max(3, Math.floor((c.width - (window.innerWidth <= 700 ? 86 : 160) - 60) / (2 * size + 2)));
+      const fit = Math.max(3, Math.floor((c.width - (c.screen.w <= 700 ? 86 : 160) - 60) / (2 * size + 2)));
       const shown = tr.tiles.length > fit ? tr.tiles.slice(-(fit - 1)) : tr.tiles;
       if (shown.length < tr.tiles.length)
         tiles.appendChild(h("span", { class: "more" }, "+" + (tr.tiles.length - shown.length)));
@@ -66,11 +74,11 @@ export const mexicanTrainBoard: Board = {
     return [station, trains];
   },
 
-  diff(c: Ctx, pv: View, v: View, actor: number | null, log: LogSink) {
+  diff(c: Ctx<MexicanTrainView>, pv: MexicanTrainView, v: MexicanTrainView, actor: number | null, log: LogSink) {
     const who = (k: number | null) => (k === null ? "?" : c.f.seatName(c, k));
     if (pv.trains && v.trains && pv.round === v.round)
-      v.trains.forEach((tr: View, i: number) => {
-        const old = pv.trains[i];
+      v.trains.forEach((tr, i) => {
+        const old = pv.trains?.[i];
         if (old && tr.tiles.length > old.tiles.length)
           for (const tile of tr.tiles.slice(old.tiles.length))
             log.push(
@@ -79,7 +87,7 @@ export const mexicanTrainBoard: Board = {
             );
       });
     if (pv.round === v.round)
-      v.hands.forEach((hh: View, k: number) => {
+      v.hands.forEach((hh, k) => {
         const d = hh.count - pv.hands[k].count;
         if (d > 0) {
           log.push(t("log.drew", { who: who(k), n: d }), k);
@@ -88,7 +96,7 @@ export const mexicanTrainBoard: Board = {
       });
   },
 
-  summary(c: Ctx, body: HTMLElement) {
+  summary(c: Ctx<MexicanTrainView>, body: HTMLElement) {
     const v = c.v,
       lr = v.last_round;
     if (!lr) return;
@@ -99,7 +107,7 @@ export const mexicanTrainBoard: Board = {
         lr.end === "domino"
           ? lr.out_seat === c.me
             ? t("mt.end_domino_you")
-            : t("mt.end_domino", { who: c.f.seatName(c, lr.out_seat) })
+            : t("mt.end_domino", { who: c.f.seatName(c, lr.out_seat ?? 0) })
           : t("mt.end_blocked"),
       ),
     );
@@ -130,12 +138,12 @@ export const mexicanTrainBoard: Board = {
     body.appendChild(tbl);
   },
 
-  prompt(c: Ctx) {
+  prompt(c: Ctx<MexicanTrainView>) {
     return c.v.opening_turn ? t("mt.opening_prompt") : null;
   },
 
-  seatTags(c: Ctx, k: number) {
-    const tr = c.v.trains?.find((x: View) => x.train === k);
+  seatTags(c: Ctx<MexicanTrainView>, k: number) {
+    const tr = c.v.trains?.find((x) => x.train === k);
     return tr?.marker ? [h("span", { class: "tag marker" }, t("mt.marker"))] : [];
   },
 };

@@ -1,18 +1,18 @@
 // Texas 42: bidding, trumps, tricks of four, two teams.
-import { View } from "../api";
 import { h } from "../dom";
 import { t } from "../i18n";
 import { tileFrom } from "../tiles";
 import { Board, Ctx, LogSink } from "./board";
+import type { Texas42View } from "./view";
 
-function highBidText(v: View): string {
+function highBidText(v: Texas42View): string {
   const hb = v.high_bid as number;
   if (!v.bids || v.declarer === null) return String(hb);
   return v.bids[v.declarer] ?? String(hb);
 }
 
-export const texas42Board: Board = {
-  draw(c: Ctx) {
+export const texas42Board: Board<Texas42View> = {
+  draw(c: Ctx<Texas42View>) {
     const v = c.v,
       out: HTMLElement[] = [];
     const info = h("div", { class: "bidbox" });
@@ -48,7 +48,7 @@ export const texas42Board: Board = {
     const me = c.me ?? 0;
     for (let r = 0; r < 4; r++) {
       const k = (me + r) % 4;
-      const p = v.trick.find((x: View) => x.seat === k);
+      const p = v.trick.find((x) => x.seat === k);
       trick.appendChild(
         h(
           "div",
@@ -71,7 +71,7 @@ export const texas42Board: Board = {
           "span",
           { class: "score" + (c.me !== null && s === c.me % 2 ? " mine" : "") },
           c.f.sideName(c, s),
-          h("b", null, t("t42.taken", { points: v.points_taken[s], n: v.tricks_taken[s] })),
+          h("b", null, t("t42.taken", { points: t("t42.points", { n: v.points_taken[s] }), n: v.tricks_taken[s] })),
         ),
       );
     out.push(sides);
@@ -88,7 +88,7 @@ export const texas42Board: Board = {
     return out;
   },
 
-  diff(c: Ctx, pv: View, v: View, _actor: number | null, log: LogSink) {
+  diff(c: Ctx<Texas42View>, pv: Texas42View, v: Texas42View, _actor: number | null, log: LogSink) {
     const who = (k: number | null) => (k === null ? "?" : c.f.seatName(c, k));
     v.bids.forEach((bid: string | null, k: number) => {
       if (bid !== null && pv.bids[k] === null) {
@@ -107,7 +107,7 @@ export const texas42Board: Board = {
     }
   },
 
-  summary(c: Ctx, body: HTMLElement) {
+  summary(c: Ctx<Texas42View>, body: HTMLElement) {
     const v = c.v,
       lh = v.last_hand;
     if (!lh) return;
@@ -115,7 +115,8 @@ export const texas42Board: Board = {
       h(
         "p",
         { class: "how" },
-        t(lh.made ? "t42.made" : "t42.set", {
+        // "You … was set": the declarer's own words when it is me.
+        t(lh.made ? "t42.made" : lh.declarer === c.me ? "t42.set_you" : "t42.set", {
           who: c.f.seatName(c, lh.declarer),
           bid: c.f.bidText(lh.bid_text),
           trumps: c.f.trumpName(lh.trumps),
@@ -154,11 +155,11 @@ export const texas42Board: Board = {
     body.appendChild(tbl);
   },
 
-  prompt(c: Ctx) {
+  prompt(c: Ctx<Texas42View>) {
     return t(c.v.phase === "bidding" ? "t42.your_bid" : c.v.phase === "trumps" ? "t42.name_trumps" : "table.your_turn");
   },
 
-  seatTags(c: Ctx, k: number) {
+  seatTags(c: Ctx<Texas42View>, k: number) {
     const out: HTMLElement[] = [];
     const bid = c.v.bids?.[k];
     if (bid !== null && bid !== undefined && c.v.phase === "bidding")

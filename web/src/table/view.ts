@@ -1,0 +1,411 @@
+// The table's views: pure functions of a context (Ctx: the state message,
+// its view, my seat, the words) and of what the controller hands them. The
+// live table (table.ts) and a replay (replay.ts) draw with the same views,
+// each with its own controller. No state here, no connection, no fetch.
+import type { StateMsg } from "../api";
+import { h, clear, patch } from "../dom";
+import { t, currentLang, langPicker } from "../i18n";
+import { tileFrom, tileSvg } from "../tiles";
+import { gameName, rulesUrl } from "../links";
+import { Board, Ctx, TILE_RE } from "../boards/board";
+import type { AnyView } from "../boards/view";
+import { lineBoard } from "../boards/line";
+import { mexicanTrainBoard } from "../boards/mexican_train";
+import { texas42Board } from "../boards/texas42";
+import { diceDominoesBoard } from "../boards/dice_dominoes";
+import { actorSeat, Ev, words } from "./words";
+
+export const BOARDS: Record<string, Board> = {
+  "line": lineBoard,
+  "mexican-train": mexicanTrainBoard,
+  "texas-42": texas42Board,
+  "dice-and-dominoes": diceDominoesBoard,
+};
+
+// The board's inner width: measured on the page, else guessed from the
+// window as style.css lays the table out (the log and side seats beside it).
+export class BoardSize {
+  measured = 0; // the board width last measured on the page
+  laid = 0; // the board width of the last drawing
+  width(root: HTMLElement): number {
+    const b = root.querySelector<HTMLElement>(".board");
+    if (b && b.isConnected && b.clientWidth) {
+      const cs = getComputedStyle(b);
+      return (this.measured = b.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight));
+    }
+    if (this.measured && !root.isConnected) return this.measured; // a replay's page, out of the document a moment
+    const w = window.innerWidth;
+    return w - (w > 900 ? 240 + 340 : w > 700 ? 340 : 24);
+  }
+}
+
+export function makeCtx(m: StateMsg, width: number): Ctx {
+  const v: AnyView = m.view || {};
+  const n = m.seats.length;
+  const teams =
+    v.family === "texas-42" ||
+    (v.family === "line" && Array.isArray(v.hands) && v.hands.some((x) => x.side !== x.seat));
+  const screen = { w: window.innerWidth, h: window.innerHeight };
+  return {
+    msg: m,
+    v,
+    me: m.seat,
+    n,
+    family: v.family || "",
+    teams,
+    f: words,
+    small: screen.w < 600 || screen.h < 500,
+    width,
+    screen,
+  };
+}
+
+// The first paint, or a new page: draw; afterwards patch what changed, so
+// the nodes under a finger, the focus and the scroll stay.
+export function paint(root: HTMLElement, wrap: HTMLElement) {
+  const live = root.firstElementChild;
+  if (live && live.classList.contains("table") && live.nodeName === wrap.nodeName && root.childElementCount === 1)
+    patch(live, wrap);
+  else {
+    clear(root);
+    root.appendChild(wrap);
+  }
+}
+
+export function tableWrap(c: Ctx): HTMLElement {
+  return h("div", {
+    class: `table fam-${c.family || "waiting"} seats-${c.n}`,
+    "data-version": c.msg.version,
+    "data-status": c.msg.status,
+    "data-to-act": c.msg.to_act ? "1" : "0",
+  });
+}
+
+// My tiles, and the moves each of them has.
+export function myTiles(c: Ctx): string[] {
+  if (c.me === null) return [];
+  const list = c.v.family === "dice-and-dominoes" ? c.v.players : c.v.hands;
+  return list?.[c.me]?.tiles || [];
+}
+export function tileMoves(c: Ctx): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  if (c.family === "dice-and-dominoes") return out;
+  for (const mv of c.msg.legal) {
+    const m = TILE_RE.exec(mv);
+    if (!m) continue;
+    const key = `${m[1]}-${m[2]}`;
+    if (!out.has(key)) out.set(key, []);
+    out.get(key)!.push(mv);
+  }
+  return out;
+}
+
+function scoreChip(name: string, value: string, mine: boolean) {
+  return h("span", { class: "score" + (mine ? " mine" : "") }, name, h("b", null, value));
+}
+
+// The top bar: the way back, the game and hand, the rules, the scores;
+// live: what only a live table has (share, connection, sound).
+export function topbar(c: Ctx, onBack: () => void, redraw: () => void, live: (HTMLElement | null)[]): HTMLElement {
+  const v = c.v;
+  const scores = h("div", { class: "scores" });
+  if (c.msg.view) {
+    if (v.family === "dice-and-dominoes") {
+      v.players.forEach((p, k) =>
+        scores.appendChild(scoreChip(words.seatName(c, k), (p.chips > 0 ? "+" : "") + p.chips, k === c.me)),
+      );
+      scores.appendChild(h("span", { class: "score pot" }, t("dd.pot"), h("b", null, v.pot)));
+    } else {
+      const s: number[] = v.scores || c.msg.scores || [];
+      s.forEach((x, side) =>
+        scores.appendChild(
+          scoreChip(
+            words.sideName(c, side),
+            String(x),
+            c.me !== null && (c.family === "mexican-train" || !c.teams ? side === c.me : side === c.me % 2),
+          ),
+        ),
+      );
+      if ((v.family === "line" || v.family === "texas-42") && v.target)
+        scores.appendChild(h("span", { class: "score target" }, t("table.target", { n: v.target })));
+      if (c.family === "mexican-train") scores.appendChild(h("span", { class: "score target" }, t("mt.lowest_wins")));
+    }
+  }
+  const hand =
+    v.family === "mexican-train"
+      ? t("table.round", { n: v.round, of: v.rounds })
+      : v.family === "dice-and-dominoes"
+        ? t("table.hand_of", { n: v.hand_number, of: v.hands })
+        : v.family && v.hand_number
+          ? t("table.hand", { n: v.hand_number })
+          : "";
+  return h(
+    "header",
+    { class: "topbar" },
+    h(
+      "a",
+      {
+        class: "back",
+        href: "/",
+        onclick: (e: Event) => {
+          e.preventDefault();
+          onBack();
+        },
+        "aria-label": t("table.lobby"),
+      },
+      "‹ ",
+      t("table.lobby"),
+    ),
+    h("div", { class: "title" }, h("strong", null, gameName(c.msg.game)), hand ? h("span", null, hand) : null),
+    // In a new tab: the game goes on while you read.
+    h(
+      "a",
+      {
+        class: "rules-link",
+        id: "table-rules",
+        href: rulesUrl(c.family, c.msg.game),
+        target: "_blank",
+        rel: "noopener",
+      },
+      t("rules.short"),
+    ),
+    scores,
+    live,
+    langPicker(redraw),
+  );
+}
+
+// What the seats around the table show besides their tiles.
+export interface SeatsUi {
+  kind(c: Ctx, k: number): string; // a person, a bot, away...
+  bubbles?: Map<number, { text: string; until: number; lang: string }>;
+  markBots: boolean; // a bot stays marked on a phone too (not in a replay, where the line needs the room)
+  clock?(k: number): HTMLElement | null;
+}
+
+export function opponents(c: Ctx, ui: SeatsUi): HTMLElement {
+  const box = h("div", { class: "opponents " + (c.me === null ? "spect" : "n" + c.n) });
+  const me = c.me ?? 0;
+  const actor = actorSeat(c.msg);
+  const waiting: number[] = c.v.waiting_for || [];
+  for (let r = c.me === null ? 0 : 1; r < c.n; r++) {
+    const k = (me + r) % c.n;
+    const pos = c.n === 4 && c.me !== null ? ["", "right", "top", "left"][r] : "top";
+    const list = c.v.family === "dice-and-dominoes" ? c.v.players : c.v.hands;
+    const count: number = list?.[k]?.count ?? 0;
+    const backs = h("div", { class: "backs" });
+    const shown = list?.[k]?.tiles;
+    if (shown && shown.length) backs.classList.add("faceup");
+    if (shown && shown.length)
+      for (const x of shown) backs.appendChild(tileFrom(x, { vertical: true, size: c.screen.w < 600 ? 11 : 14 }));
+    else
+      for (let i = 0; i < Math.min(count, 10); i++)
+        backs.appendChild(tileSvg(0, 0, { vertical: true, faceDown: true, size: 11 }));
+    const extra: (HTMLElement | null)[] = [];
+    const turn = actor === k || waiting.includes(k);
+    const bub = ui.bubbles?.get(k);
+    if (bub && bub.until > Date.now() && bub.lang === currentLang())
+      extra.unshift(h("span", { class: "bubble" }, bub.text));
+    extra.push(...(BOARDS[c.family]?.seatTags?.(c, k) ?? []));
+    const clock = ui.clock?.(k);
+    if (clock) extra.push(clock);
+    box.appendChild(
+      h(
+        "div",
+        { class: `opp pos-${pos}` + (turn ? " turn" : ""), "data-seat": k, "data-key": "seat-" + k },
+        h(
+          "div",
+          { class: "opp-name" },
+          h("span", { class: "dot " + (c.msg.seats[k]?.connected === false ? "off" : "on") }),
+          words.seatName(c, k),
+        ),
+        h(
+          "div",
+          { class: "opp-kind" + (ui.markBots && c.msg.seats[k]?.player.startsWith("bot:") ? " bot" : "") },
+          ui.kind(c, k),
+        ),
+        h("div", { class: "opp-tiles" }, backs, h("span", { class: "count" }, t("table.tiles", { n: count }))),
+        extra.length ? h("div", { class: "tags" }, extra) : null,
+      ),
+    );
+  }
+  return box;
+}
+
+// The felt: the other seats, and the board with the last tile played marked.
+export function felt(c: Ctx, ui: SeatsUi): HTMLElement {
+  const board = h("div", { class: "board" }, BOARDS[c.family]?.draw(c));
+  const lastTile = [...(c.msg.log || [])].reverse().find((e) => e.kind === "move" && e.move && TILE_RE.test(e.move));
+  if (lastTile) {
+    const m = TILE_RE.exec(lastTile.move!)!;
+    const el = board.querySelector(`[data-tile="${m[1]}-${m[2]}"], [data-tile="${m[2]}-${m[1]}"]`);
+    el?.classList.add("last");
+  }
+  return h("div", { class: "felt" }, opponents(c, ui), board);
+}
+
+function promptFor(c: Ctx): string {
+  const special = BOARDS[c.family]?.prompt?.(c);
+  if (special) return special;
+  if (c.msg.legal.length === 1 && c.msg.legal[0] === "pass") return t("table.must_pass");
+  if (c.msg.legal.every((m) => !TILE_RE.test(m)) && c.msg.legal.includes("draw")) return t("table.must_draw");
+  return t("table.your_turn");
+}
+
+export function turnBar(c: Ctx, extra: (HTMLElement | null)[]): HTMLElement {
+  const a = actorSeat(c.msg);
+  let text: string;
+  if (c.msg.status === "over") text = t("table.game_over");
+  else if (c.msg.to_act) text = promptFor(c);
+  else if (c.v.actor === "simultaneous") text = t("dd.waiting_others");
+  else if (a !== null) text = t("table.turn_of", { who: words.seatName(c, a) });
+  else text = t("table.dealing");
+  return h(
+    "div",
+    { class: "turnbar" + (c.msg.to_act ? " mine" : ""), role: "status", "aria-live": "polite" },
+    text,
+    extra,
+  );
+}
+
+export interface Hint {
+  legal: string;
+  moves: { move: string; value: number }[];
+}
+
+// My hand and the buttons beside it, as the live table plays it.
+export interface PlayUi {
+  selected: number[]; // dice & dominoes: chosen tiles (indices in hand)
+  focus: number; // keyboard: index among playable tiles
+  hint: Hint | null;
+  hintBusy: boolean;
+  send(move: string): void;
+  playTile(c: Ctx, tile: string): void;
+  askHint(): void;
+  redraw(): void;
+}
+
+// play: null where nobody plays (a spectator, a replay).
+export function handArea(c: Ctx, play: PlayUi | null): HTMLElement {
+  const area = h("div", { class: "hand-area" });
+  if (c.me === null || !play) {
+    if (play) area.appendChild(h("p", { class: "spectating" }, t("table.spectating")));
+    return area;
+  }
+  const buttons = h("div", { class: "actions" });
+  const others = c.msg.legal.filter((m) => !TILE_RE.test(m));
+  if (c.msg.to_act && c.msg.legal.length > 1)
+    buttons.appendChild(
+      h(
+        "button",
+        { class: "action hint-btn", id: "hint", disabled: play.hintBusy, onclick: () => play.askHint() },
+        t(play.hintBusy ? "hint.thinking" : "hint.button"),
+      ),
+    );
+  for (const mv of others) {
+    // A bid of so many points is its number (the prompt says "Your bid"):
+    // fifteen "Bid 31" buttons took a phone's screen from the hand.
+    const num = /^bid:(\d+)$/.exec(mv);
+    buttons.appendChild(
+      h(
+        "button",
+        {
+          class: "action" + (num ? " bid-num" : ""),
+          "data-move": mv,
+          title: num ? words.moveLabel(c, mv) : null,
+          "aria-label": num ? words.moveLabel(c, mv) : null,
+          onclick: () => play.send(mv),
+        },
+        num ? num[1] : words.moveLabel(c, mv),
+      ),
+    );
+  }
+  const tiles = myTiles(c);
+  const hand = h("div", { class: "hand", role: "list", "aria-label": t("table.your_hand") });
+  // On a phone a long hand wraps to two rows rather than shrink under 26 px (double-twelve pips).
+  const size = c.small ? (tiles.length > 8 || c.screen.h < 500 ? 26 : 32) : tiles.length > 15 ? 30 : 36;
+  const board = BOARDS[c.family];
+  if (board?.hand) {
+    board.hand(
+      c,
+      { selected: play.selected, redraw: () => play.redraw(), send: (mv) => play.send(mv) },
+      size,
+      hand,
+      buttons,
+      area,
+    );
+  } else {
+    const moves = tileMoves(c);
+    const playable = tiles.filter((x) => moves.has(x));
+    const focusTile = playable[Math.min(play.focus, playable.length - 1)];
+    tiles.forEach((tile) => {
+      const legal = moves.has(tile);
+      hand.appendChild(
+        h(
+          "button",
+          {
+            class:
+              "htile" + (legal ? " legal" : c.msg.to_act ? " dim" : "") + (legal && tile === focusTile ? " focus" : ""),
+            "data-tile": tile,
+            "data-key": "h-" + tile,
+            role: "listitem",
+            disabled: !legal,
+            "aria-label": tile,
+            onclick: () => play.playTile(c, tile),
+          },
+          tileFrom(tile, { vertical: true, size }),
+        ),
+      );
+    });
+  }
+  area.appendChild(buttons);
+  if (play.hint && play.hint.legal === c.msg.legal.join("|") && c.msg.to_act)
+    area.appendChild(hintPanel(c, play.hint, play));
+  area.appendChild(hand);
+  if (c.family === "line" && c.msg.to_act) area.appendChild(h("p", { class: "keys" }, t("line.keys")));
+  return area;
+}
+
+function hintPanel(c: Ctx, hint: Hint, play: PlayUi): HTMLElement {
+  const moves = hint.moves;
+  if (!moves.length) return h("p", { class: "hint-text" }, t("hint.none"));
+  const best = moves[0].value,
+    worst = moves[moves.length - 1].value;
+  const span = best - worst || 1;
+  return h(
+    "div",
+    { class: "hints", "aria-label": t("hint.title") },
+    h("span", { class: "hint-title" }, t("hint.title")),
+    moves.slice(0, 5).map((m, i) => {
+      // Every tile of the move (Dice & Dominoes lays two).
+      const tiles = m.move.match(/\d+-\d+/g);
+      const label = tiles
+        ? [tiles.map((x) => tileFrom(x, { size: 18 })), /:/.test(m.move) ? " " + words.moveLabel(c, m.move) : ""]
+        : [words.moveLabel(c, m.move)];
+      return h(
+        "button",
+        { class: "hint" + (i === 0 ? " best" : ""), onclick: () => play.send(m.move), title: m.value.toFixed(3) },
+        label,
+        h("span", { class: "bar", style: `width:${Math.round(8 + (52 * (m.value - worst)) / span)}px` }),
+        h("small", null, m.value.toFixed(2)),
+      );
+    }),
+  );
+}
+
+// "Last moves": the newest first.
+export function logPanel(all: Ev[]): HTMLElement {
+  const items = all.slice(-40).reverse();
+  return h(
+    "aside",
+    { class: "log", tabindex: "0", "aria-label": t("table.last_moves") },
+    h("h4", null, t("table.last_moves")),
+    items.length
+      ? h(
+          "ol",
+          null,
+          items.map((e) => h("li", { class: e.cls || "" }, e.text)),
+        )
+      : h("p", { class: "muted" }, t("table.no_moves")),
+  );
+}

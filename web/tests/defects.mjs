@@ -1,0 +1,323 @@
+// The web app's defects that issue 34's strangers found, each a check that
+// failed before its fix (the chat field is tests/browser.mjs's, the
+// leaderboard and the player page's dates tests/lobby.mjs's):
+//   5  a landscape phone (844x390) at Texas 42 shows the trick while it says
+//      "Your turn", and every score chip whole;
+//   9  Mexican Train's "See the board" after the game shows the last round,
+//      not "Shuffling and dealing…";
+//   10 a right-to-left name with a suffix ("علي 2") stays one name beside
+//      other words; a 32-character name stays inside the move log; Spanish
+//      "1 libre"; the table's words: no doubled "Partner (seat 3): Partner
+//      (seat 3) makes the salida", "You … were set", "1 pt".
+//   node tests/defects.mjs BONEYARD_EXE SCREENSHOT_DIR
+import { join } from "node:path";
+import { setUp, webDir } from "./harness.mjs";
+
+const H = await setUp({ name: "defects", launch: { defaultViewport: { width: 1280, height: 800 } } });
+const { shots, base, browser, check } = H;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function newPage(viewport = { width: 1280, height: 800 }, lang = "en") {
+  const page = await (await browser.createBrowserContext()).newPage();
+  await page.setViewport(viewport);
+  await page.evaluateOnNewDocument((l) => localStorage.setItem("boneyard.lang", l), lang);
+  page.on("pageerror", (e) => {
+    console.error("page error: " + e.message);
+    H.failures++;
+  });
+  return page;
+}
+const api = async (method, path, body) => {
+  const r = await fetch(base + path, {
+    method,
+    headers: body ? { "content-type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const j = await r.json();
+  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(j)}`);
+  return j;
+};
+const table = (game, options, seats, extra = {}) =>
+  api("POST", "/api/tables", { game, options, seats, bot_delay_ms: 0, ...extra });
+async function untilOver(t, secs = 60) {
+  for (let i = 0; i < secs * 10; i++) {
+    if ((await api("GET", `/api/tables/${t.id}?token=${t.spectate}`)).status === "over") return true;
+    await sleep(100);
+  }
+  return false;
+}
+const until = (page, f, arg, secs = 15) =>
+  page.waitForFunction(f, { timeout: secs * 1000 }, arg).then(
+    () => true,
+    () => false,
+  );
+
+try {
+  // 10: a chat line "3 times" from "علي 2": the name stays one name and the
+  // line follows it (unisolated, the "3" joined the Arabic run: "3 2 علي times").
+  {
+    const ali = await api("POST", "/api/players", { name: "علي 2" });
+    const t = await table("latin", { players: "2" }, ["human", "human"]);
+    await api("POST", `/api/tables/${t.id}/join`, { token: t.tokens["1"], key: ali.key });
+    const p = await newPage();
+    await p.goto(`${base}/?t=${t.id}&k=${t.tokens["0"]}`);
+    await p.waitForSelector(".chat");
+    await api("POST", `/api/tables/${t.id}/chat`, { token: t.tokens["1"], text: "3 times" });
+    const shown = await until(p, () =>
+      [...document.querySelectorAll(".chat-lines li")].some((e) => /3 times/.test(e.textContent)),
+    );
+    const r = await p.evaluate(() => {
+      const li = [...document.querySelectorAll(".chat-lines li")].find((e) => /3 times/.test(e.textContent));
+      const chars = [];
+      const walk = document.createTreeWalker(li, NodeFilter.SHOW_TEXT);
+      for (let n; (n = walk.nextNode());)
+        for (let i = 0; i < n.data.length; i++) {
+          if (/[\s\u2066-\u2069]/.test(n.data[i])) continue;
+          const range = document.createRange();
+          range.setStart(n, i);
+          range.setEnd(n, i + 1);
+          const b = range.getBoundingClientRect();
+          if (b.width) chars.push({ ch: n.data[i], left: b.left, right: b.right });
+        }
+      const three = chars.findIndex((c) => c.ch === "3");
+      const late = chars.slice(0, three).filter((c) => c.right > chars[three].left + 1);
+      return { text: li.textContent, three, late: late.map((c) => c.ch).join("") };
+    });
+    check(
+      shown && r.three > 0 && !r.late,
+      `a right-to-left name with a suffix stays one name before the chat line ("${r.text}"; right of "3": "${r.late}")`,
+    );
+    await p.close();
+  }
+
+  // 10: a 32-character name stays inside the move log (240 px wide beside the board).
+  {
+    const long = "Abcdefghijklmnopqrstuvwxyzabcdef";
+    const who = await api("POST", "/api/players", { name: long });
+    const t = await table("latin", { players: "2" }, ["human", "human"], { drop_delay_ms: 20 });
+    await api("POST", `/api/tables/${t.id}/join`, { token: t.tokens["1"], key: who.key });
+    const p = await newPage();
+    await p.goto(`${base}/?t=${t.id}&k=${t.tokens["0"]}`);
+    const seen = await until(
+      p,
+      (x) => [...document.querySelectorAll(".log li")].some((e) => e.textContent.includes(x)),
+      long,
+      30,
+    );
+    const out = await p.evaluate(() => {
+      const log = document.querySelector(".log").getBoundingClientRect();
+      return [...document.querySelectorAll(".log li")]
+        .filter((e) => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > log.right + 0.5)
+        .map((e) => e.textContent);
+    });
+    check(seen && !out.length, `a 32-character name stays inside the move log (out: ${out.join(" | ")})`);
+    await p.screenshot({ path: join(shots, "defects-long-name.png") });
+    await p.close();
+  }
+
+  // 10: Spanish "1 libre" (not "1 libres") on an open table in the lobby.
+  {
+    const t = await table("latin", { players: "2" }, ["human", "open"], { public: true });
+    const p = await newPage({ width: 1280, height: 800 }, "es");
+    await p.goto(base + "/");
+    const ok = await until(
+      p,
+      (id) =>
+        /Sentarse \(1 libre\)/.test(document.querySelector(`.open-tables li[data-table="${id}"]`)?.textContent || ""),
+      t.id,
+    );
+    const text = await p
+      .$eval(`.open-tables li[data-table="${t.id}"]`, (e) => e.textContent)
+      .catch(() => "(not listed)");
+    check(ok, `Spanish says "1 libre" for one free seat (${text})`);
+    await p.close();
+  }
+
+  // 9: Mexican Train's "See the board" after the game: the last round, not "Shuffling and dealing…".
+  {
+    const t = await table("mexican-train", { players: "2", rounds: "1" }, ["human", "human"], { drop_delay_ms: 20 });
+    // Both seats taken and left: the bots that take over play the game to its end.
+    for (const k of ["0", "1"]) {
+      const who = await api("POST", "/api/players", { name: "Train " + k });
+      await api("POST", `/api/tables/${t.id}/join`, { token: t.tokens[k], key: who.key });
+    }
+    const over = await untilOver(t, 90);
+    const p = await newPage();
+    await p.goto(`${base}/?t=${t.id}&k=${t.tokens["0"]}`);
+    await p.waitForSelector("#see-board", { timeout: 15000 });
+    await p.$eval("#see-board", (e) => e.click());
+    await p.waitForSelector("#show-result", { timeout: 5000 });
+    const board = await p.$eval(".board", (e) => ({ text: e.innerText, rows: e.querySelectorAll("tr").length }));
+    check(
+      over && !/Shuffling/.test(board.text) && board.rows >= 3,
+      `Mexican Train's board after the game shows the last round (${board.text.replace(/\s+/g, " ").slice(0, 120)})`,
+    );
+    await p.screenshot({ path: join(shots, "defects-mt-over.png") });
+    await p.close();
+  }
+
+  // 5: a landscape phone at Texas 42: while it says "Your turn" the trick in
+  // play is in sight (not scrolled away under the seats), and every score chip is whole.
+  {
+    const t = await table("texas-42", {}, ["human", "bot:beginner", "bot:beginner", "bot:beginner"]);
+    const p = await newPage({ width: 844, height: 390 });
+    await p.goto(`${base}/?t=${t.id}&k=${t.tokens["0"]}`);
+    let r = null;
+    for (let i = 0; i < 120 && !r; i++) {
+      await sleep(150);
+      const s = await p.evaluate(() => {
+        const tb = document.querySelector(".table");
+        if (!tb || tb.dataset.toAct !== "1" || document.querySelector(".overlay")) return { act: null };
+        const moves = [...document.querySelectorAll(".hand-area [data-move]")].map((b) => b.dataset.move);
+        const trick = document.querySelectorAll(".trick .tt").length;
+        const tiles = document.querySelectorAll(".hand .htile.legal").length;
+        return { act: true, moves, trick, tiles };
+      });
+      if (!s.act) continue;
+      if (s.tiles && s.trick) {
+        r = await p.evaluate(() => {
+          const seen = (e) => {
+            const b = e.getBoundingClientRect();
+            const x = (b.left + b.right) / 2,
+              y = (b.top + b.bottom) / 2;
+            if (x < 0 || y < 0 || x > innerWidth || y > innerHeight) return false;
+            const at = document.elementFromPoint(x, y);
+            return !!at && (e.contains(at) || at.contains(e));
+          };
+          const whole = (e) => {
+            const b = e.getBoundingClientRect();
+            const text = e.innerText;
+            return b.left >= -0.5 && b.right <= innerWidth + 0.5 && e.scrollWidth <= e.clientWidth + 1 && !!text;
+          };
+          const chips = [...document.querySelectorAll(".topbar .score")];
+          return {
+            prompt: document.querySelector(".turnbar").textContent,
+            hidden: [...document.querySelectorAll(".trick .tt")].filter((e) => !seen(e)).length,
+            cut: chips.filter((e) => !whole(e) || !seen(e)).map((e) => e.innerText.replace(/\s+/g, " ")),
+          };
+        });
+        break;
+      }
+      // Bid or pass, name trumps, or lead a tile, until a trick is in play on my turn.
+      const pick =
+        s.moves.find((m) => m === "pass") ||
+        s.moves.find((m) => /^bid:/.test(m)) ||
+        s.moves.find((m) => /^trump:/.test(m));
+      if (pick) await p.$eval(`.hand-area [data-move="${pick}"]`, (e) => e.click());
+      else if (s.tiles) await p.$eval(".hand .htile.legal", (e) => e.click());
+    }
+    await p.screenshot({ path: join(shots, "defects-t42-landscape.png") });
+    check(
+      r && r.hidden === 0 && r.cut.length === 0,
+      `Texas 42 on a landscape phone: the trick in sight on my turn, every score chip whole (${JSON.stringify(r)})`,
+    );
+    await p.close();
+  }
+
+  // 10: the table's words, drawn by the app's own views in the page.
+  {
+    const esbuild = (await import("esbuild")).default;
+    const code = (
+      await esbuild.build({
+        stdin: {
+          contents: `import { words, entryText } from "../src/table/words";
+            import { texas42Board } from "../src/boards/texas42";
+            window.__views = { words, entryText, texas42Board };`,
+          resolveDir: join(webDir, "tests"),
+          loader: "ts",
+        },
+        bundle: true,
+        write: false,
+        format: "iife",
+      })
+    ).outputFiles[0].text;
+    const p = await newPage();
+    await p.setBypassCSP(true);
+    await p.goto(base + "/?rules=line");
+    await p.addScriptTag({ content: code });
+    const r = await p.evaluate(() => {
+      try {
+        return views();
+      } catch (e) {
+        return { error: e.stack };
+      }
+      function views() {
+        const { words, entryText, texas42Board } = window.__views;
+        const seats = [0, 1, 2, 3].map((k) => ({
+          seat: k,
+          player: "human",
+          joined: true,
+          connected: true,
+          name: null,
+        }));
+        const msg = { seats, seat: 0, legal: [], log: [], status: "playing", version: 9 };
+        const ctx = (v) => ({
+          msg,
+          v,
+          me: 0,
+          n: 4,
+          family: v.family,
+          teams: true,
+          f: words,
+          small: false,
+          width: 600,
+          screen: { w: 1280, h: 800 },
+        });
+        const line = { family: "line", ends: [1, 2], hands: [] };
+        const salida = entryText(ctx(line), { n: 4, hand: 2, kind: "move", seat: 2, move: "leader:2" }).text;
+        const hand = {
+          number: 1,
+          dealer: 3,
+          declarer: 0,
+          bid: 30,
+          bid_kind: "points",
+          bid_text: "30",
+          trumps: "fives",
+          made: false,
+          stopped_early: false,
+          tricks_played: 7,
+          winner_side: 1,
+          points: [20, 22],
+          tricks: [3, 4],
+          gained: [0, 1],
+        };
+        const t42 = {
+          family: "texas-42",
+          phase: "play",
+          actor: 1,
+          bids: [null, null, null, null],
+          declarer: 0,
+          trumps: "fives",
+          high_bid: 30,
+          trick: [],
+          tricks: [],
+          points_taken: [1, 11],
+          tricks_taken: [1, 2],
+          scores: [0, 1],
+          last_hand: hand,
+        };
+        const body = document.createElement("div");
+        texas42Board.summary(ctx(t42), body);
+        const drawn = texas42Board
+          .draw(ctx(t42))
+          .map((e) => e.textContent)
+          .join(" ");
+        return { salida, set: body.textContent, drawn };
+      }
+    });
+    if (r.error) throw new Error(r.error);
+    check(r.salida === "Partner (seat 3) makes the salida", `the salida chosen is said once ("${r.salida}")`);
+    check(
+      /You bid 30 in \w+ and were set/.test(r.set) && !/was set/.test(r.set),
+      `a set declarer who is me: "You … were set" ("${r.set}")`,
+    );
+    check(/(^|\D)1 pt\b/.test(r.drawn) && !/(^|\D)1 pts/.test(r.drawn), `one point taken is "1 pt" ("${r.drawn}")`);
+    await p.close();
+  }
+} catch (e) {
+  H.fail(e);
+} finally {
+  await H.close();
+}
+console.log(H.failures ? `${H.failures} check(s) failed` : "all defect checks passed");
+process.exit(H.failures ? 1 : 0);
