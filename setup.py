@@ -39,7 +39,7 @@ BINDINGS = rel(glob.glob(os.path.join(HERE, "python", "src", "*.cpp")))
 
 if PREBUILT:
     # The CMake build's static libraries, most dependent first.
-    libs = ["boneyard_lib"] + [f"boneyard_{g}" for g in GAMES] + ["boneyard_core"]
+    libs = ["boneyard_research", "boneyard_lib"] + [f"boneyard_{g}" for g in GAMES] + ["boneyard_core"]
     archives = [os.path.join(os.path.abspath(PREBUILT), f"lib{name}.a") for name in libs]
     for a in archives:
         if not os.path.exists(a):
@@ -50,6 +50,7 @@ else:
     for g in GAMES:
         sources += rel(glob.glob(os.path.join(HERE, "src", g, "*.cpp")))
     sources += rel(glob.glob(os.path.join(HERE, "src", "record", "*.cpp")))
+    sources += rel(glob.glob(os.path.join(HERE, "src", "research", "*.cpp")))
     sources += ["src/games.cpp"] + BINDINGS
     extra_objects = []
 
