@@ -30,7 +30,18 @@ from ._boneyard import (  # noqa: F401  (re-exported)
 )
 from . import _spiel
 from ._spiel import INVALID_ACTION, Bot, GameType, PlayerId, UniformProbabilitySampler  # noqa: F401
+from . import _compat
+from ._compat import (  # noqa: F401  (pyspiel's names)
+    GameInfo,
+    IIGObservationType,
+    PrivateInfoType,
+    _Observation,
+    deserialize_game_and_state,
+    serialize_game_and_state,
+)
 from .env import DominoEnv  # noqa: F401
+from .turn_based import convert_to_turn_based  # noqa: F401
+from .parallel_env import DominoParallelEnv  # noqa: F401
 
 SpielError = BoneyardError  # pyspiel.SpielError: a RuntimeError (and a ValueError)
 registered_names = registered_games  # pyspiel's name for the list of game names
@@ -39,7 +50,8 @@ __all__ = [
     "CHANCE", "SIMULTANEOUS", "INVALID", "TERMINAL", "BoneyardError", "Game", "State",
     "registered_games", "game_info", "load_game", "make_bot", "BotAgent", "arena", "random_playouts",
     "DominoEnv", "PlayerId", "INVALID_ACTION", "SpielError", "Bot", "GameType", "UniformProbabilitySampler",
-    "registered_names",
+    "registered_names", "GameInfo", "IIGObservationType", "PrivateInfoType", "serialize_game_and_state",
+    "deserialize_game_and_state", "DominoParallelEnv", "convert_to_turn_based",
 ]
 
 
@@ -143,6 +155,7 @@ Game.min_utility = _min_utility
 Game.utility_sum = _utility_sum
 Game.__reduce__ = _game_reduce
 # Game.__eq__ and __hash__ (C++): the same name and rules, however spelled.
+_compat.install(Game, State)
 Game.max_move_number = lambda self: self.max_game_length()
 Game.max_history_length = lambda self: self.max_game_length()
 
