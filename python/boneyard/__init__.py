@@ -35,8 +35,11 @@ from ._compat import (  # noqa: F401  (pyspiel's names)
     GameInfo,
     IIGObservationType,
     PrivateInfoType,
+    StateStruct,
     _Observation,
     deserialize_game_and_state,
+    read_contents_from_file,
+    register_game,
     serialize_game_and_state,
 )
 from .env import DominoEnv  # noqa: F401
@@ -44,14 +47,21 @@ from .turn_based import convert_to_turn_based  # noqa: F401
 from .parallel_env import DominoParallelEnv  # noqa: F401
 
 SpielError = BoneyardError  # pyspiel.SpielError: a RuntimeError (and a ValueError)
-registered_names = registered_games  # pyspiel's name for the list of game names
+
+
+def registered_names():
+    """pyspiel.registered_names: every game boneyard runs, then any of
+    OpenSpiel's Python games registered with register_game (load_game
+    refuses those)."""
+    return registered_games() + sorted(_compat._PYTHON_GAMES)
 
 __all__ = [
     "CHANCE", "SIMULTANEOUS", "INVALID", "TERMINAL", "BoneyardError", "Game", "State",
     "registered_games", "game_info", "load_game", "make_bot", "BotAgent", "arena", "random_playouts",
     "DominoEnv", "PlayerId", "INVALID_ACTION", "SpielError", "Bot", "GameType", "UniformProbabilitySampler",
     "registered_names", "GameInfo", "IIGObservationType", "PrivateInfoType", "serialize_game_and_state",
-    "deserialize_game_and_state", "DominoParallelEnv", "convert_to_turn_based",
+    "deserialize_game_and_state", "DominoParallelEnv", "convert_to_turn_based", "register_game", "StateStruct",
+    "read_contents_from_file",
 ]
 
 
@@ -61,6 +71,7 @@ def load_game(name: str, params: dict | None = None) -> Game:
     OpenSpiel's form "latin(single_hand=true)" is accepted too."""
     # The game string is read in C++ (research/spiel.h): an option given
     # twice, empty, or both in the string and in params is refused.
+    _compat.python_game_refused(name)
     return _boneyard._load_game(name, params)
 
 

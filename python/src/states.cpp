@@ -50,6 +50,9 @@ py::list int_list(const std::vector<int>& v) {
 
 void init_states(py::module_& m) {
   py::class_<PyState>(m, "State")
+      .def(py::init([](const py::args&, const py::kwargs&) -> PyState {
+        throw Error("boneyard.State cannot be constructed: a state comes from game.new_initial_state()");
+      }))
       .def("current_player", [](const PyState& s) { return s.s->current_player(); })
       .def("is_chance_node", [](const PyState& s) { return s.s->current_player() == kChancePlayer; })
       .def("is_simultaneous_node", [](const PyState& s) { return s.s->current_player() == kSimultaneousPlayer; })
