@@ -36,6 +36,7 @@ from ._compat import (  # noqa: F401  (pyspiel's names)
     IIGObservationType,
     PrivateInfoType,
     StateStruct,
+    TabularBestResponse,
     _Observation,
     deserialize_game_and_state,
     read_contents_from_file,
@@ -61,7 +62,7 @@ __all__ = [
     "DominoEnv", "PlayerId", "INVALID_ACTION", "SpielError", "Bot", "GameType", "UniformProbabilitySampler",
     "registered_names", "GameInfo", "IIGObservationType", "PrivateInfoType", "serialize_game_and_state",
     "deserialize_game_and_state", "DominoParallelEnv", "convert_to_turn_based", "register_game", "StateStruct",
-    "read_contents_from_file",
+    "read_contents_from_file", "TabularBestResponse",
 ]
 
 

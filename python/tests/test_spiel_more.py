@@ -136,3 +136,98 @@ def test_convert_to_turn_based_plays_the_same_game_one_seat_at_a_time():
             assert t.information_state_tensor(0).shape == tuple(turn.information_state_tensor_shape())
         assert s.is_terminal() and t.returns() == s.returns() and rounds > 0
         assert t.clone().returns() == s.returns()
+
+
+class _CoinState:
+    """A tiny game with the pyspiel State interface: chance flips a coin
+    that only player 0 sees; player 0 announces 0 or 1; player 1 guesses the
+    coin from the announcement, winning 1 if right and losing 1 if not."""
+
+    def __init__(self, history=()):
+        self.h = list(history)
+
+    def current_player(self):
+        return [pyspiel.CHANCE, 0, 1][len(self.h)] if len(self.h) < 3 else pyspiel.TERMINAL
+
+    def is_terminal(self):
+        return len(self.h) == 3
+
+    def is_chance_node(self):
+        return len(self.h) == 0
+
+    def is_simultaneous_node(self):
+        return False
+
+    def chance_outcomes(self):
+        return [(0, 0.5), (1, 0.5)]
+
+    def legal_actions(self, player=None):
+        return [0, 1]
+
+    def child(self, action):
+        return _CoinState(self.h + [action])
+
+    def full_history(self):
+        return [(i, a) for i, a in enumerate(self.h)]
+
+    def information_state_string(self, player):
+        return f"p0 coin={self.h[0]}" if player == 0 else f"p1 announced={self.h[1]}"
+
+    def returns(self):
+        x = 1.0 if self.h[2] == self.h[0] else -1.0
+        return [-x, x]
+
+
+class _CoinGame:
+    def num_players(self):
+        return 2
+
+    def new_initial_state(self):
+        return _CoinState()
+
+
+def test_tabular_best_response_exploits_what_a_policy_gives_away():
+    game = _CoinGame()
+    truthful = {"p0 coin=0": [(0, 1.0)], "p0 coin=1": [(1, 1.0)]}
+    uniform_guess = {f"p1 announced={a}": [(0, 0.5), (1, 0.5)] for a in (0, 1)}
+    uniform_announce = {f"p0 coin={c}": [(0, 0.5), (1, 0.5)] for c in (0, 1)}
+    # Player 1 against a truthful announcer: guess what was announced, win always.
+    br = pyspiel.TabularBestResponse(game, 1, {**truthful, **uniform_guess})
+    assert br.get_best_response_actions() == {"p1 announced=0": 0, "p1 announced=1": 1}
+    assert br.value(game.new_initial_state()) == 1.0
+    # Against an announcement that says nothing, nothing is gained.
+    assert pyspiel.TabularBestResponse(game, 1, {**uniform_announce, **uniform_guess}).value(
+        game.new_initial_state()) == 0.0
+    # Player 0 against uniform guesses: every announcement is worth 0.
+    assert pyspiel.TabularBestResponse(game, 0, {**truthful, **uniform_guess}).value(game.new_initial_state()) == 0.0
+    with pytest.raises(ValueError, match="no entry"):
+        pyspiel.TabularBestResponse(game, 0, truthful)  # no table for player 1
+    with pytest.raises(ValueError, match="does not exist"):
+        pyspiel.TabularBestResponse(game, 2, truthful)
+
+
+def test_tabular_best_response_on_a_domino_variant():
+    game = pyspiel.load_game("two-sleep(single_hand=true,hand_size=1)")
+    table = {}
+    for state in _all_decision_states(game):
+        p = state.current_player()
+        legal = state.legal_actions()
+        table[state.information_state_string(p)] = [(a, 1 / len(legal)) for a in legal]
+    for p in range(2):
+        br = pyspiel.TabularBestResponse(game, p, table)
+        acts = br.get_best_response_actions()
+        assert acts and all(isinstance(a, int) for a in acts.values())
+        assert abs(br.value(game.new_initial_state())) <= game.max_utility()
+
+
+def _all_decision_states(game):
+    out, stack = [], [game.new_initial_state()]
+    while stack:
+        s = stack.pop()
+        if s.is_terminal():
+            continue
+        if not s.is_chance_node():
+            out.append(s)
+        for a in (s.legal_actions() if not s.is_chance_node() else [a for a, _ in s.chance_outcomes()]):
+            stack.append(s.child(a))
+    return out
