@@ -8,7 +8,6 @@ import random
 import numpy as np
 import pytest
 
-import boneyard
 from boneyard import pyspiel
 from helpers import random_step
 
