@@ -12,9 +12,17 @@ the bindings (python/src/) into one extension module, boneyard._boneyard,
 on every core. BONEYARD_PREBUILT=<cmake build dir> links that build's
 static libraries instead of compiling the engine again (the same sources,
 built with -fPIC; ctest's python_install test uses it).
+
+The extension is compiled with the CMake Release build's flags (-O2
+-march=x86-64-v2 -DNDEBUG), without debug information, and linked stripped.
+Its intermediate files go to a temporary folder that is removed afterwards,
+never to build/ in the sources (the folder the CMake build uses).
 """
+import atexit
 import glob
 import os
+import shutil
+import tempfile
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -39,7 +47,7 @@ BINDINGS = rel(glob.glob(os.path.join(HERE, "python", "src", "*.cpp")))
 
 if PREBUILT:
     # The CMake build's static libraries, most dependent first.
-    libs = ["boneyard_lib"] + [f"boneyard_{g}" for g in GAMES] + ["boneyard_core"]
+    libs = ["boneyard_research", "boneyard_lib"] + [f"boneyard_{g}" for g in GAMES] + ["boneyard_core"]
     archives = [os.path.join(os.path.abspath(PREBUILT), f"lib{name}.a") for name in libs]
     for a in archives:
         if not os.path.exists(a):
@@ -50,8 +58,26 @@ else:
     for g in GAMES:
         sources += rel(glob.glob(os.path.join(HERE, "src", g, "*.cpp")))
     sources += rel(glob.glob(os.path.join(HERE, "src", "record", "*.cpp")))
+    sources += rel(glob.glob(os.path.join(HERE, "src", "research", "*.cpp")))
     sources += ["src/games.cpp"] + BINDINGS
     extra_objects = []
+
+
+try:
+    from setuptools.command.build import build as _build
+except ImportError:  # setuptools < 62.4
+    from distutils.command.build import build as _build
+
+
+class OutOfTreeBuild(_build):
+    """Builds in a temporary folder (removed at exit) unless --build-base is
+    given: setuptools' default, build/, is the CMake build's folder."""
+
+    def initialize_options(self):
+        super().initialize_options()
+        tmp = tempfile.mkdtemp(prefix="boneyard-setup-")
+        atexit.register(shutil.rmtree, tmp, True)
+        self.build_base = tmp
 
 
 class ParallelBuildExt(build_ext):
@@ -68,7 +94,9 @@ ext = Extension(
     sources=sources,
     include_dirs=["src"] + PYBIND_INCLUDE,
     define_macros=[(f"BONEYARD_HAS_{g.upper()}", "1") for g in GAMES],
-    extra_compile_args=["-std=c++20", "-O2", "-fvisibility=hidden"],
+    # The CMake Release build's flags; -g0 after Python's own -g.
+    extra_compile_args=["-std=c++20", "-O2", "-march=x86-64-v2", "-DNDEBUG", "-g0", "-fvisibility=hidden"],
+    extra_link_args=["-s"],
     extra_objects=extra_objects,
     # zstd: the record reader's compressed shards (src/record/zstd_io.cpp).
     libraries=["fmt", "zstd", "pthread"],
@@ -82,7 +110,7 @@ setup(
     packages=["boneyard"],
     package_dir={"boneyard": "python/boneyard"},
     ext_modules=[ext],
-    cmdclass={"build_ext": ParallelBuildExt},
+    cmdclass={"build": OutOfTreeBuild, "build_ext": ParallelBuildExt},
     python_requires=">=3.9",
     install_requires=["numpy"],
     zip_safe=False,

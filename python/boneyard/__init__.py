@@ -18,6 +18,7 @@ from . import _boneyard
 from ._boneyard import (  # noqa: F401  (re-exported)
     CHANCE,
     INVALID,
+    MAX_THREADS,
     SIMULTANEOUS,
     TERMINAL,
     BoneyardError,
@@ -29,46 +30,50 @@ from ._boneyard import (  # noqa: F401  (re-exported)
 )
 from . import _spiel
 from ._spiel import INVALID_ACTION, Bot, GameType, PlayerId, UniformProbabilitySampler  # noqa: F401
+from . import _compat
+from ._compat import (  # noqa: F401  (pyspiel's names)
+    GameInfo,
+    IIGObservationType,
+    PrivateInfoType,
+    StateStruct,
+    TabularBestResponse,
+    _Observation,
+    deserialize_game_and_state,
+    read_contents_from_file,
+    register_game,
+    serialize_game_and_state,
+)
 from .env import DominoEnv  # noqa: F401
+from .turn_based import convert_to_turn_based  # noqa: F401
+from .parallel_env import DominoParallelEnv  # noqa: F401
 
 SpielError = BoneyardError  # pyspiel.SpielError: a RuntimeError (and a ValueError)
-registered_names = registered_games  # pyspiel's name for the list of game names
+
+
+def registered_names():
+    """pyspiel.registered_names: every game boneyard runs, then any of
+    OpenSpiel's Python games registered with register_game (load_game
+    refuses those)."""
+    return registered_games() + sorted(_compat._PYTHON_GAMES)
 
 __all__ = [
     "CHANCE", "SIMULTANEOUS", "INVALID", "TERMINAL", "BoneyardError", "Game", "State",
     "registered_games", "game_info", "load_game", "make_bot", "BotAgent", "arena", "random_playouts",
     "DominoEnv", "PlayerId", "INVALID_ACTION", "SpielError", "Bot", "GameType", "UniformProbabilitySampler",
-    "registered_names",
+    "registered_names", "GameInfo", "IIGObservationType", "PrivateInfoType", "serialize_game_and_state",
+    "deserialize_game_and_state", "DominoParallelEnv", "convert_to_turn_based", "register_game", "StateStruct",
+    "read_contents_from_file", "TabularBestResponse",
 ]
-
-
-def _parse_game_string(text: str):
-    """OpenSpiel's game string: "latin(single_hand=true,hands=3)"."""
-    if "(" not in text:
-        return text.strip(), {}
-    if not text.rstrip().endswith(")"):
-        raise BoneyardError(f"game string '{text}': expected name(option=value,...)")
-    name, _, inner = text.strip()[:-1].partition("(")
-    params = {}
-    for part in filter(None, (p.strip() for p in inner.split(","))):
-        key, eq, value = part.partition("=")
-        if not eq or not key.strip():
-            raise BoneyardError(f"game string '{text}': '{part}' is not option=value")
-        v = value.strip()
-        params[key.strip()] = {"true": True, "false": False}.get(v.lower(), v)
-    return name.strip(), params
 
 
 def load_game(name: str, params: dict | None = None) -> Game:
     """A game by registered name (every game and preset); params: option name
     to value (str, int or bool: True is "on"), as `boneyard rules NAME` lists.
     OpenSpiel's form "latin(single_hand=true)" is accepted too."""
-    if not isinstance(name, str):
-        raise BoneyardError(f"load_game: the game name must be a str, got {name!r}")
-    base, inline = _parse_game_string(name)
-    merged = dict(inline)
-    merged.update(params or {})
-    return _boneyard._load_game(base, merged or None)
+    # The game string is read in C++ (research/spiel.h): an option given
+    # twice, empty, or both in the string and in params is refused.
+    _compat.python_game_refused(name)
+    return _boneyard._load_game(name, params)
 
 
 def _new_initial_state(self, seed: int | None = None, explicit_chance: bool | None = None) -> State:
@@ -151,10 +156,6 @@ def _game_reduce(self):
     return (load_game, (self.name(), dict(self.params())))
 
 
-def _game_eq(self, other):
-    return isinstance(other, Game) and str(self) == str(other)
-
-
 Game.new_initial_state = _new_initial_state
 Game.new_initial_states = _new_initial_states
 Game.get_parameters = _get_parameters
@@ -165,8 +166,8 @@ Game.max_utility = _max_utility
 Game.min_utility = _min_utility
 Game.utility_sum = _utility_sum
 Game.__reduce__ = _game_reduce
-Game.__eq__ = _game_eq
-Game.__hash__ = lambda self: hash(_game_str(self))
+# Game.__eq__ and __hash__ (C++): the same name and rules, however spelled.
+_compat.install(Game, State)
 Game.max_move_number = lambda self: self.max_game_length()
 Game.max_history_length = lambda self: self.max_game_length()
 
@@ -340,6 +341,8 @@ def arena(game: Game | str, bots, games: int = 100, seed: int = 1, threads: int 
         game = load_game(game)
     if isinstance(bots, str):
         bots = bots.split(",")
+    if not isinstance(bots, (list, tuple)):
+        raise BoneyardError(f"arena: bots must be a list of bot names (or 'a,b'), got {bots!r}")
     return game._arena(list(bots), games, seed, threads, think_ms, iterations, bot_threads)
 
 

@@ -16,6 +16,18 @@ mkdir "$tmp/src"
 (cd "$src" && tar --exclude=__pycache__ --exclude='*.egg-info' -cf - setup.py src python) | tar -xf - -C "$tmp/src"
 /usr/bin/python3 -m venv --system-site-packages "$tmp/venv"
 BONEYARD_PREBUILT=$build "$tmp/venv/bin/pip" install --no-build-isolation --no-index --quiet "$tmp/src"
+# Nothing built is left in the sources (build/ is the CMake build's
+# folder), and the extension carries no debug information and no symbol
+# table (issue 36, 14).
+if [ -e "$tmp/src/build" ]; then
+  echo "pip install left $(du -sh "$tmp/src/build" | cut -f1) in build/ of the sources" >&2
+  exit 1
+fi
+so=$(find "$tmp/venv" -name '_boneyard*.so' | head -1)
+if readelf -S "$so" | grep -q -e '\.debug_info' -e '\.symtab'; then
+  echo "$so is not stripped: $(du -h "$so" | cut -f1)" >&2
+  exit 1
+fi
 cd "$tmp"
 "$tmp/venv/bin/python" - "$tmp/venv" <<'PY'
 import random

@@ -246,6 +246,8 @@ def test_explicit_matches_seeded(name):
                 assert np.array_equal(e.observation_tensor(p), d.observation_tensor(p))
                 assert np.array_equal(e.information_state_tensor(p), d.information_state_tensor(p))
                 assert e.observation_string(p) == d.observation_string(p)
+                # One information state, one string (issue 36, 11).
+                assert e.information_state_string(p) == d.information_state_string(p)
             if d.is_terminal():
                 assert e.returns() == d.returns()
                 break

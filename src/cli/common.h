@@ -89,9 +89,8 @@ void add_serve_bench(CLI::App& app);
 void add_lobby_bench(CLI::App& app);
 void add_selfplay(CLI::App& app);
 
-// Plays a game to its end with one bot per seat (chance by the game's own
-// generator); between moves, returns false as soon as stop() says so.
-bool play_out(Session& s, std::vector<std::unique_ptr<AnyBot>>& bots, const std::function<bool()>& stop);
+// play_out (the arena's game loop) is in record/session.h: the Python
+// batches share it.
 
 // The whole number after `key` in a JSON text, without parsing it (the load
 // generators read thousands of messages a second); -1 when absent.

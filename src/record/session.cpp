@@ -426,4 +426,24 @@ std::string write_record(const Session& s, const std::string& dir, const std::st
   return RecordFile(dir, tag).write(s);
 }
 
+bool play_out(Session& s, std::vector<std::unique_ptr<AnyBot>>& bots, const std::function<bool()>& stop) {
+  AnyState& st = s.state();
+  const int n = st.num_seats();
+  for (int guard = 0; !st.terminal(); ++guard) {
+    if (guard > 10000000) throw Error(fmt::format("{} game did not end", s.entry().name));
+    if (stop && stop()) return false;
+    const Actor a = st.actor();
+    if (a.kind == Actor::Chance) {
+      s.chance();
+      continue;
+    }
+    for (int k = 0; k < n; ++k) {
+      if (!a.acts(k)) continue;
+      s.bot_move(k, *bots[static_cast<size_t>(k)]);
+      if (a.kind == Actor::Seat) break;
+    }
+  }
+  return true;
+}
+
 }  // namespace boneyard

@@ -2,6 +2,7 @@
 // A game being played, with its full record: every front-end (play, arena,
 // engine, replay) drives a game through a Session, so every game can be
 // written down and reproduced exactly.
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -113,5 +114,10 @@ nlohmann::json summary_json(const HandSummary& h);
 inline uint64_t values_bot_seed(uint64_t game_seed, int seat) {
   return game_seed * 1000003u + static_cast<uint64_t>(seat) + 29;
 }
+
+// Plays a game to its end with one bot per seat (chance by the game's own
+// generator); between moves, returns false as soon as stop() says so. The
+// arena's game loop: the CLI's arena and selfplay, and the Python batches.
+bool play_out(Session& s, std::vector<std::unique_ptr<AnyBot>>& bots, const std::function<bool()>& stop);
 
 }  // namespace boneyard

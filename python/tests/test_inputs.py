@@ -1,0 +1,125 @@
+"""Bad input gets the package's own words; batches are bounded and stop on
+Ctrl-C (issue 36, items 12 and 14; docs/python.md, Errors and Batches)."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import boneyard
+
+
+def test_one_game_however_its_options_are_spelled():
+    a = boneyard.load_game("latin", {"single_hand": "true"})
+    b = boneyard.load_game("latin(single_hand=true)")
+    c = boneyard.load_game("latin", {"single_hand": True})
+    assert a == b == c
+    assert hash(a) == hash(b) == hash(c)
+    assert str(a) == str(b) == "latin(single_hand=on)"
+    assert a != boneyard.load_game("latin")
+    assert len({a, b, c}) == 1
+
+
+@pytest.mark.parametrize("name, params, words", [
+    ("latin(single_hand=true,single_hand=false)", None, "given twice"),
+    ("latin(single_hand=true)", {"single_hand": False}, "both in the game string and in params"),
+    ("latin(target=)", None, "has no value"),
+    ("latin(target=100,)", None, "empty option"),
+    ("latin(=3)", None, "no name"),
+    ("latin", {"target": ""}, "has no value"),
+    ("latin", {"target": None}, "must be a str, int or bool"),
+    ("latin", ["target"], "params must be a dict"),
+    (None, None, "must be a str"),
+])
+def test_bad_game_strings_and_params_are_refused(name, params, words):
+    with pytest.raises(boneyard.BoneyardError, match=words):
+        boneyard.load_game(name, params)
+
+
+def _message(f):
+    try:
+        f()
+    except Exception as e:  # noqa: BLE001 (the type is checked by the caller)
+        return type(e), str(e)
+    return None, ""
+
+
+def test_wrong_argument_types_are_worded_by_the_package():
+    game = boneyard.load_game("latin(single_hand=true)")
+    state = game.new_initial_state(1)
+    calls = [
+        lambda: state.apply_action(None),
+        lambda: state.apply_action("6-4"),
+        lambda: state.apply_actions(None),
+        lambda: state.action_to_string(None, 1),
+        lambda: state.string_to_action(0, None),
+        lambda: state.is_player_acting("0"),
+        lambda: state.legal_actions("0"),
+        lambda: state.observation_tensor_into(0, None),
+        lambda: state.information_state_tensor_into(0, [0.0]),
+        lambda: state.view_json(None),
+        lambda: game.deserialize_state(None),
+        lambda: boneyard.make_bot(game, "greedy", None),
+        lambda: boneyard.make_bot(game, None, 0),
+        lambda: boneyard.arena(game, None),
+        lambda: boneyard.arena(game, [None]),
+        lambda: boneyard.random_playouts(game, None),
+        lambda: boneyard.game_info(None),
+    ]
+    for f in calls:
+        kind, text = _message(f)
+        assert kind is not None and issubclass(kind, ValueError), (kind, text)
+        assert "incompatible function arguments" not in text and "NoneType" not in text, text
+    assert state.apply_action(np.int64(state.legal_actions()[0])) is None  # numpy ints are ints
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"threads": 0}, {"threads": -1}, {"threads": 100000}, {"threads": 10**6}, {"threads": 10**30},
+])
+def test_playout_threads_out_of_range_are_refused(kwargs):
+    with pytest.raises(ValueError, match=r"threads must be 1\.\.256"):
+        boneyard.random_playouts("latin", 10, **kwargs)
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"threads": 10**6}, r"threads must be 1\.\.256"),
+    ({"threads": 0}, r"threads must be 1\.\.256"),
+    ({"bot_threads": 10**6}, r"bot_threads must be 1\.\.256"),
+    ({"bot_threads": 0}, r"bot_threads must be 1\.\.256"),
+])
+def test_arena_threads_out_of_range_are_refused(kwargs, words):
+    with pytest.raises(ValueError, match=words):
+        boneyard.arena("latin", ["random"], games=2, **kwargs)
+
+
+def test_bot_threads_out_of_range_are_refused():
+    game = boneyard.load_game("latin")
+    with pytest.raises(ValueError, match=r"threads must be 1\.\.256"):
+        boneyard.make_bot(game, "pimc", 0, threads=10**6)
+    assert boneyard.random_playouts("latin", 10, threads=boneyard.MAX_THREADS)["hands"] == 10
+
+
+BATCH_INTERRUPTED = textwrap.dedent("""
+    import os, signal, sys, threading
+    import boneyard
+    try:
+        threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
+        if sys.argv[1] == "playouts":
+            boneyard.random_playouts("latin", 10**15, threads=2)
+        else:
+            boneyard.arena("latin", ["greedy"], games=10**12, threads=2)
+    except KeyboardInterrupt:
+        print("KeyboardInterrupt")
+""")
+
+
+@pytest.mark.parametrize("batch", ["playouts", "arena"])
+def test_ctrl_c_stops_a_batch_with_keyboard_interrupt(batch):
+    # In a child: without the check the batch would run for days, and the
+    # test would end at the timeout.
+    out = subprocess.run([sys.executable, "-c", BATCH_INTERRUPTED, batch], capture_output=True, text=True,
+                         timeout=120, env=dict(os.environ))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "KeyboardInterrupt"
