@@ -6,10 +6,21 @@
 //   static Move from_action(const State&, int action); throws Error out of range
 //   static std::vector<int> observation_shape(const State& fresh);
 //   static void observation(const State&, int seat, float* out);
-//   static std::vector<int> info_state_shape(const State& fresh);
-//   static void info_state(const State&, int seat, std::span<const Step<Move>> hand, float* out);
-//       `hand`: the moves of the current hand (or round), in order
 //   static int max_game_length(const State& fresh);
+// and the perfect-recall information-state tensor's parts (assembled by
+// src/research/spiel_state.h: the observation, the seat's tiles at the
+// hand's first step, then one slot per step of the hand, each the actor
+// relative to the observer and info_step's fields):
+//   static int info_hand_size(const State& fresh);
+//   static void info_hand(const State&, int seat, float* out);
+//   static int info_step_size(const State& fresh);
+//   static int info_max_steps(const State& fresh);   // slots; later steps are left out
+//   static void info_step(const State& before, const State& after, int seat, int actor, Move m, bool own,
+//                         float* out);
+//       the step `m` of `actor` as `seat` knows it: `after` is the state
+//       when the next step comes (its chance outcomes resolved) or now;
+//       with own = false only what every seat sees (a resampled world's
+//       other seats); out is zeroed, info_step_size long
 // and, for explicit chance (docs/python.md, Chance), chance actions
 // 0 .. max_chance_outcomes-1 (a tile's index; Dice & Dominoes: a face
 // 0..27, then the six die faces 28..33):

@@ -75,12 +75,61 @@ void Research::observation(const State& full, int seat, float* out) {
   w.value(static_cast<float>(s.unused()) / 56.0f);
 }
 
-// The state keeps the hand's public facts (known tiles, discards, specials):
-// the information state tensor is the observation.
-std::vector<int> Research::info_state_shape(const State& fresh) { return {obs_size(fresh)}; }
+// Perfect recall (docs/python.md, Tensors): the seat's tiles at the hand's
+// first step (copies per face /2, 28), then per step the actor (written by
+// the caller) and kind one-hot 3 (lay, reroll, keep) | two tiles laid | the
+// faces laid, first and second 2 x 28 (the seat's own lays only: another
+// seat's are face down) | the dice before the step 2 x 6 | once its round
+// is resolved, the actor's part of it: the tiles turned up, in the order
+// the round's text lists them, 2 x 28, each stood 2, went back 2, drew,
+// went out | the seat's own
+// hand after the step (copies /2, 28; its own steps only). Room for 20
+// rounds of S lays and a reroll choice (random play: 65 steps at most in
+// 1,500 hands); later steps are left out.
+namespace {
+constexpr int kStep = 3 + 1 + 2 * kFaces + 12 + 2 * kFaces + 2 + 2 + 2 + kFaces;
+}
 
-void Research::info_state(const State& s, int seat, std::span<const Step<Move>>, float* out) {
-  observation(s, seat, out);
+int Research::info_hand_size(const State&) { return kFaces; }
+
+void Research::info_hand(const State& s, int seat, float* out) {
+  const uint64_t hand = s.hand(seat);
+  for (int f = 0; f < kFaces; ++f) out[f] = static_cast<float>(pile::copies(hand, f)) / 2.0f;
+}
+
+int Research::info_step_size(const State&) { return kStep; }
+
+int Research::info_max_steps(const State& fresh) { return 20 * (fresh.num_seats() + 1); }
+
+void Research::info_step(const State& before, const State& after, int seat, int actor, Move m, bool own, float* out) {
+  TensorWriter w{out};
+  w.one_hot(3, static_cast<int>(m.kind));
+  const bool mine = own && actor == seat;
+  w.value(m.kind == Move::Lay && m.second != kNone ? 1.0f : 0.0f);
+  w.one_hot(kFaces, m.kind == Move::Lay && mine ? m.first : -1);
+  w.one_hot(kFaces, m.kind == Move::Lay && mine && m.second != kNone ? m.second : -1);
+  w.one_hot(6, before.die(0) - 1);
+  w.one_hot(6, before.die(1) - 1);
+  const RoundRecord& r = after.last_round();
+  const bool resolved = m.kind == Move::Lay && r.number == before.round() && r.number > 0;
+  const SeatRound& x = r.seat[actor];
+  // The tiles turned up, in the order the round's text lists them (a tile
+  // left face down leaves no gap: its place is not public).
+  int shown[2] = {-1, -1}, stood[2] = {0, 0}, k = 0;
+  for (int i = 0; resolved && i < x.n_laid && i < 2; ++i)
+    if ((x.revealed >> i) & 1) {
+      shown[k] = x.laid[i];
+      stood[k++] = (x.stood >> i) & 1;
+    }
+  for (int i = 0; i < 2; ++i) w.one_hot(kFaces, shown[i]);
+  for (int i = 0; i < 2; ++i) w.value(shown[i] >= 0 && stood[i] ? 1.0f : 0.0f);
+  for (int i = 0; i < 2; ++i) w.value(shown[i] >= 0 && !stood[i] ? 1.0f : 0.0f);
+  w.value(resolved && x.drew ? 1.0f : 0.0f);
+  w.value(resolved && x.out ? 1.0f : 0.0f);
+  if (mine)
+    info_hand(after, seat, w.p);
+  else
+    w.zeros(kFaces);
 }
 
 // Not a hard bound (rounds repeat until someone goes out): 50 rounds of S

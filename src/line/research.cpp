@@ -87,36 +87,50 @@ void Research::observation(const State& full, int seat, float* out) {
   w.value(static_cast<float>(s.passes_in_row()) / static_cast<float>(S));
 }
 
-// The observation, then per seat (relative) the tiles it laid this hand, then
-// per seat its passes and draws this hand (counts / T).
-std::vector<int> Research::info_state_shape(const State& fresh) {
-  const int T = tiles(fresh), S = fresh.num_seats();
-  return {obs_size(fresh) + S * T + 2 * S};
+// Perfect recall (docs/python.md, Tensors): the seat's tiles at the hand's
+// first step T, then per step the actor (written by the caller) and
+// kind one-hot 8 (lead, left, right, pass, draw, redeal, keep, leader) | T:
+// the tile laid, the leader chosen (its seat), the tile the seat drew
+// itself, or its hand after a redeal or keep (another seat's draw
+// shows as the kind only).
+int Research::info_hand_size(const State& fresh) { return tiles(fresh); }
+
+void Research::info_hand(const State& s, int seat, float* out) {
+  const uint64_t hand = s.hand(seat).w[0];
+  TensorWriter{out}.bits(tiles(s), [&](int i) { return (hand >> i) & 1; });
 }
 
-void Research::info_state(const State& s, int seat, std::span<const Step<Move>> hand, float* out) {
-  const int T = tiles(s), S = s.num_seats();
-  observation(s, seat, out);
-  float* laid = out + obs_size(s);
-  float* counts = laid + S * T;
-  std::fill(laid, counts + 2 * S, 0.0f);
-  for (const auto& st : hand) {
-    const int k = (st.seat - seat + S) % S;
-    switch (st.move.kind) {
-      case Move::Lead:
-      case Move::Left:
-      case Move::Right:
-        laid[k * T + st.move.arg] = 1.0f;
-        break;
-      case Move::Pass:
-        counts[2 * k] += 1.0f / static_cast<float>(T);
-        break;
-      case Move::Draw:
-        counts[2 * k + 1] += 1.0f / static_cast<float>(T);
-        break;
-      default:
-        break;
-    }
+int Research::info_step_size(const State& fresh) { return 8 + tiles(fresh); }
+
+// The hand's bound (max_game_length of one hand).
+int Research::info_max_steps(const State& fresh) {
+  const int T = tiles(fresh), S = fresh.num_seats();
+  return 2 * T + S * (T + 1) + 8;
+}
+
+void Research::info_step(const State& before, const State& after, int seat, int actor, Move m, bool own, float* out) {
+  const int T = tiles(before);
+  out[static_cast<int>(m.kind)] = 1.0f;
+  float* t = out + 8;
+  switch (m.kind) {
+    case Move::Lead:
+    case Move::Left:
+    case Move::Right:
+    case Move::Leader:
+      t[m.arg] = 1.0f;
+      break;
+    case Move::Draw:
+      if (own && actor == seat) {
+        const uint64_t got = after.hand(seat).w[0] & ~before.hand(seat).w[0];
+        for (int i = 0; i < T; ++i) t[i] = static_cast<float>((got >> i) & 1);
+      }
+      break;
+    case Move::Redeal:
+    case Move::Keep:
+      if (own) info_hand(after, seat, t);
+      break;
+    case Move::Pass:
+      break;
   }
 }
 

@@ -17,9 +17,14 @@ struct Research {
   static Move from_action(const State& s, int action);
   static std::vector<int> observation_shape(const State& fresh);
   static void observation(const State& s, int seat, float* out);
-  static std::vector<int> info_state_shape(const State& fresh);
-  static void info_state(const State& s, int seat, std::span<const Step<Move>> hand, float* out);
   static int max_game_length(const State& fresh);
+  // The perfect-recall information-state tensor (src/research/spiel_state.h):
+  // the seat's tiles at the hand's first step, and one slot per step.
+  static int info_hand_size(const State& fresh);
+  static void info_hand(const State& s, int seat, float* out);
+  static int info_step_size(const State& fresh);
+  static int info_max_steps(const State& fresh);
+  static void info_step(const State& before, const State& after, int seat, int actor, Move m, bool own, float* out);
   // Explicit chance (core/research.h, docs/python.md).
   static int max_chance_outcomes(const State& fresh);
   static void chance_outcomes(const State& s, std::span<const uint8_t> chosen, std::vector<Outcome>& out);

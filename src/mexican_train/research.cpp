@@ -81,12 +81,37 @@ void Research::observation(const State& full, int seat, float* out) {
   w.value(static_cast<float>(s.round_number()) / static_cast<float>(s.rules().total_rounds()));
 }
 
-// Mexican Train keeps the public facts on the table (trains, marks, voids):
-// the information state tensor is the observation.
-std::vector<int> Research::info_state_shape(const State& fresh) { return {obs_size(fresh)}; }
+// Perfect recall (docs/python.md, Tensors): the seat's tiles at the round's
+// first step T, then per step the actor (written by the caller) and kind
+// one-hot 4 (lay, draw, pass, end the opening) | the tile's high and low
+// numbers P + P (the tile laid, or the tile the seat drew itself; another
+// seat's draw shows as the kind only) | the train laid on S + 1 (the seats'
+// relative to the observer, then the Mexican train).
+int Research::info_hand_size(const State& fresh) { return tiles(fresh); }
 
-void Research::info_state(const State& s, int seat, std::span<const Step<Move>>, float* out) {
-  observation(s, seat, out);
+void Research::info_hand(const State& s, int seat, float* out) {
+  const TileSet hand = s.hand(seat);
+  TensorWriter{out}.bits(tiles(s), [&](int i) { return hand.has(Tile{static_cast<uint8_t>(i)}); });
+}
+
+int Research::info_step_size(const State& fresh) { return 4 + 2 * pips(fresh) + fresh.num_seats() + 1; }
+
+int Research::info_max_steps(const State& fresh) { return 3 * tiles(fresh) + 4 * fresh.num_seats(); }
+
+void Research::info_step(const State& before, const State& after, int seat, int actor, Move m, bool own, float* out) {
+  const int P = pips(before), S = before.num_seats();
+  out[static_cast<int>(m.kind)] = 1.0f;
+  auto tile = [&](Tile t) {
+    out[4 + t.high()] = 1.0f;
+    out[4 + P + t.low()] = 1.0f;
+  };
+  if (m.kind == Move::Lay) {
+    tile(m.t());
+    out[4 + 2 * P + (m.train == kMexican ? S : (m.train - seat + S) % S)] = 1.0f;
+  } else if (m.kind == Move::Draw && own && actor == seat) {
+    const TileSet got = after.hand(seat) & ~before.hand(seat);
+    got.for_each(tile);  // one tile per draw
+  }
 }
 
 // A round: each tile laid or drawn once, a pass per turn without a tile.

@@ -48,12 +48,41 @@ std::vector<double> spiel_returns(const typename G::State& s, bool single_hand, 
 template <class G, class R>
 class GameImpl;
 
+// A family whose Research gives the perfect-recall tensor's steps
+// (core/research.h): info_hand_size, info_hand, info_step_size,
+// info_max_steps, info_step. Others keep their own info_state.
+template <class G, class R>
+concept kRecallTensor = requires(const typename G::State& s, const typename G::Move& m, float* out) {
+  R::info_hand_size(s);
+  R::info_hand(s, 0, out);
+  R::info_step_size(s);
+  R::info_max_steps(s);
+  R::info_step(s, s, 0, 0, m, true, out);
+};
+
 template <class G, class R>
 class StateImpl final : public StateBase {
  public:
   using State = typename G::State;
   using Move = typename G::Move;
   using List = MoveList<Move, G::kMaxMoves>;
+
+  // The perfect-recall information-state tensor (docs/python.md, Tensors):
+  // the current hand's steps, each one slot (the actor relative to the
+  // observer, then the family's R::info_step), and the player's tiles when
+  // the hand's first step came (R::info_hand).
+  struct RecallStep {
+    State before;
+    int actor;
+    Move move;
+  };
+  struct RecallAcc {
+    int hands = -1;  // hands_finished() of the hand recorded
+    int n = 0;       // slots written
+    bool have_hand = false;
+    std::vector<float> hand, steps;
+    std::vector<RecallStep> pending;  // steps whose outcome (chance included) is not known yet
+  };
 
   // Information state: a resampled (or reshuffled) state's history starts
   // at that point (the root), after the text each seat had there.
@@ -62,6 +91,9 @@ class StateImpl final : public StateBase {
     size_t index = 0;                 // actions_ before the root
     std::vector<std::string> prefix;  // per player: the text up to the root
     std::string public_prefix;        // the public part (no "seat N" line)
+    // Perfect-recall tensor (recall_walk): per player the steps up to the
+    // root as that player's tensor had them (own), and their public part.
+    std::vector<RecallAcc> recall, recall_public;
   };
 
   StateImpl(std::shared_ptr<const GameImpl<G, R>> g, State s, uint64_t seed, bool seeded, bool explicit_chance = false)
@@ -113,6 +145,12 @@ class StateImpl final : public StateBase {
                                 : fmt::format("seat {}\n{}you hold {}\n", q, root->public_prefix, R::hand_text(at, q)));
     root->state = at;
     root->index = actions_.size();
+    if constexpr (kRecallTensor<G, R>) {
+      for (int q = 0; q < s_.num_seats(); ++q) {
+        root->recall_public.push_back(recall_walk(q, false));
+        root->recall.push_back(keep < 0 || q == keep ? recall_walk(q, true) : root->recall_public.back());
+      }
+    }
     return root;
   }
   const GameBase& game() const override { return *g_; }
@@ -299,7 +337,15 @@ class StateImpl final : public StateBase {
   }
   void info_state(int player, float* out) const override {
     check_player(player, s_.num_seats());
-    R::info_state(s_, player, std::span<const Step<Move>>(hand_moves_), out);
+    if constexpr (kRecallTensor<G, R>) {
+      const RecallAcc acc = recall_walk(player, true);
+      R::observation(s_, player, out);
+      out += g_->obs_size;
+      std::copy(acc.hand.begin(), acc.hand.end(), out);
+      std::copy(acc.steps.begin(), acc.steps.end(), out + acc.hand.size());
+    } else {
+      R::info_state(s_, player, std::span<const Step<Move>>(hand_moves_), out);
+    }
   }
   std::string render(int player) const override {
     if (player != -1) check_player(player, s_.num_seats());
@@ -615,6 +661,87 @@ class StateImpl final : public StateBase {
       flush();
     }
     return out;
+  }
+
+  // The current hand's steps as `player` knows them (own = false: the
+  // public part only), replaying the history from its root as history_text
+  // does, so a seeded state and the chance root give one tensor.
+  RecallAcc recall_walk(int player, bool own) const {
+    const int S = s_.num_seats();
+    const State& f = root_ ? root_->state : s_;
+    const int H = R::info_hand_size(f), K = S + R::info_step_size(f), N = R::info_max_steps(f);
+    StateImpl r(*this);
+    r.actions_.clear();
+    r.hand_moves_.clear();
+    r.chosen_.clear();
+    r.pending_.clear();
+    r.draws_needed_ = r.draws_done_ = 0;
+    r.trace_ = false;
+    RecallAcc acc;
+    size_t i = 0;
+    if (root_) {
+      acc = (own ? root_->recall : root_->recall_public)[static_cast<size_t>(player)];
+      r.s_ = root_->state;
+      i = root_->index;
+    } else {
+      r.s_ = fresh();
+      r.settle();
+    }
+    auto reset = [&](const State& at) {
+      acc.hands = at.hands_finished();
+      acc.n = 0;
+      acc.have_hand = false;
+      acc.hand.assign(static_cast<size_t>(H), 0.0f);
+      acc.steps.assign(static_cast<size_t>(N) * static_cast<size_t>(K), 0.0f);
+    };
+    if (acc.hands < 0) reset(r.s_);
+    // The pending steps' slots, once what followed them is known (`after`:
+    // the state before the next step, or now).
+    auto flush = [&](const State& after) {
+      for (const RecallStep& st : acc.pending) {
+        if (acc.n >= N) break;
+        float* slot = acc.steps.data() + static_cast<size_t>(acc.n) * static_cast<size_t>(K);
+        slot[(st.actor - player + S) % S] = 1.0f;
+        R::info_step(st.before, after, player, st.actor, st.move, own, slot + S);
+        ++acc.n;
+      }
+      acc.pending.clear();
+    };
+    auto begin = [&](const State& at) {
+      flush(at);
+      if (at.hands_finished() != acc.hands) reset(at);
+      if (!acc.have_hand) {
+        if (own) R::info_hand(at, player, acc.hand.data());
+        acc.have_hand = true;
+      }
+    };
+    while (i < actions_.size()) {
+      const auto [p, x] = actions_[i];
+      if (p == kChancePlayer) {
+        r.apply_action(x);
+        ++i;
+      } else if (r.current_player() == kSimultaneousPlayer) {
+        begin(r.s_);
+        const Actor a = r.s_.actor();
+        std::vector<int> joint(static_cast<size_t>(S), -1);
+        int missing = std::popcount(static_cast<unsigned>(a.seats));
+        while (missing-- > 0 && i < actions_.size()) {
+          const auto [q, y] = actions_[i++];
+          joint[static_cast<size_t>(q)] = y;
+          acc.pending.push_back({r.s_, q, R::from_action(r.s_, y)});
+        }
+        r.apply_actions(joint);
+      } else {
+        begin(r.s_);
+        acc.pending.push_back({r.s_, p, R::from_action(r.s_, x)});
+        r.apply_action(x);
+        ++i;
+      }
+    }
+    flush(r.s_);
+    if (!r.s_.terminal() && r.s_.hands_finished() != acc.hands) reset(r.s_);
+    if (!acc.have_hand && own && !r.chance_now()) R::info_hand(r.s_, player, acc.hand.data());
+    return acc;
   }
 
   std::shared_ptr<const GameImpl<G, R>> g_;

@@ -89,12 +89,24 @@ void Research::observation(const State& full, int seat, float* out) {
   w.value(static_cast<float>(s.tricks_done()) / 7.0f);
 }
 
-// Texas 42 keeps every public fact of the hand in the state (who laid what,
-// the bids, the void suits): the information state tensor is the observation.
-std::vector<int> Research::info_state_shape(const State&) { return {kObs}; }
+// Perfect recall (docs/python.md, Tensors): the seat's tiles at the hand's
+// first step 28, then per step the actor (written by the caller) and the
+// action one-hot 74 | the seat's new hand 28 after a step that ended in an
+// all-pass redeal. Room for 45 steps: a hand of 33 and three redeals.
+int Research::info_hand_size(const State&) { return kTiles; }
 
-void Research::info_state(const State& s, int seat, std::span<const Step<Move>>, float* out) {
-  observation(s, seat, out);
+void Research::info_hand(const State& s, int seat, float* out) {
+  const uint32_t hand = s.hand(seat);
+  TensorWriter{out}.bits(kTiles, [&](int i) { return (hand >> i) & 1; });
+}
+
+int Research::info_step_size(const State&) { return kActions + kTiles; }
+
+int Research::info_max_steps(const State&) { return 33 + 3 * 4; }
+
+void Research::info_step(const State& before, const State& after, int seat, int, Move m, bool own, float* out) {
+  out[to_action(before, m)] = 1.0f;
+  if (own && after.redeals() != before.redeals()) info_hand(after, seat, out + kActions);
 }
 
 // A hand: 4 bids, a trump, 28 tiles. All-pass redeals and later hands make a

@@ -1,0 +1,211 @@
+// The perfect-recall information-state tensor (src/research/spiel_state.h,
+// docs/python.md, Tensors): two information states of a seat have the same
+// tensor exactly when they have the same string, and the tensor never
+// depends on a tile the seat cannot see.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/rng.h"
+#include "research/spiel.h"
+
+namespace boneyard::spiel {
+namespace {
+
+// Every family, one hand (the tensor recalls the current hand).
+const char* const kGames[] = {"latin", "two-draw", "three-draw", "mexican-train", "texas-42", "dice-and-dominoes"};
+
+std::string tensor_of(const StateBase& s, int p) {
+  std::vector<float> t(static_cast<size_t>(s.game().info_size));
+  s.info_state(p, t.data());
+  return std::string(reinterpret_cast<const char*>(t.data()), t.size() * sizeof(float));
+}
+
+std::string observation_of(const StateBase& s, int p) {
+  std::vector<float> t(static_cast<size_t>(s.game().obs_size));
+  s.observation(p, t.data());
+  return std::string(reinterpret_cast<const char*>(t.data()), t.size() * sizeof(float));
+}
+
+// One random step: a chance outcome, a move, or a simultaneous round.
+void random_step(StateBase& s, Rng& rng) {
+  std::vector<int> acts;
+  const int p = s.current_player();
+  if (p == kChancePlayer) {
+    const auto o = s.chance_outcomes();
+    s.apply_action(o[rng.below(static_cast<uint32_t>(o.size()))].first);
+  } else if (p == kSimultaneousPlayer) {
+    std::vector<int> joint(static_cast<size_t>(s.num_players()), -1);
+    for (int q = 0; q < s.num_players(); ++q) {
+      s.legal_actions(q, acts);
+      if (!acts.empty()) joint[static_cast<size_t>(q)] = acts[rng.below(static_cast<uint32_t>(acts.size()))];
+    }
+    s.apply_actions(joint);
+  } else {
+    s.legal_actions(p, acts);
+    s.apply_action(acts[rng.below(static_cast<uint32_t>(acts.size()))]);
+  }
+}
+
+// Per seat: string -> tensor and tensor -> string; counts the tensors that
+// two strings share and the strings with two tensors.
+struct Index {
+  std::vector<std::map<std::string, std::string>> by_string, by_tensor;
+  int shared = 0, split = 0;
+  explicit Index(int n) : by_string(static_cast<size_t>(n)), by_tensor(static_cast<size_t>(n)) {}
+  void add(const StateBase& s) {
+    for (int p = 0; p < s.num_players(); ++p) {
+      const std::string str = s.info_string(p), t = tensor_of(s, p);
+      auto [i, new_string] = by_string[static_cast<size_t>(p)].emplace(str, t);
+      if (!new_string && i->second != t) ++split;
+      auto [j, new_tensor] = by_tensor[static_cast<size_t>(p)].emplace(t, str);
+      if (!new_tensor && j->second != str) ++shared;
+    }
+  }
+};
+
+// (1) From several deals, many random histories: a tensor is never shared by
+// two information states, and one information state has one tensor.
+TEST(PerfectRecallTensor, OneTensorPerInformationStateInEveryFamily) {
+  for (const char* name : kGames) {
+    SCOPED_TRACE(name);
+    const auto g = load_game(name, {{"single_hand", "on"}});
+    EXPECT_EQ(g->info_size, g->info_shape.at(0));
+    Index index(g->players);
+    Rng rng(17);
+    int states = 0;
+    for (uint64_t seed = 1; seed <= 3; ++seed) {
+      for (int walk = 0; walk < 40; ++walk) {
+        auto s = g->new_state(seed);  // one deal per seed; the moves differ
+        for (int step = 0; !s->is_terminal() && step < 60; ++step) {
+          index.add(*s);
+          ++states;
+          random_step(*s, rng);
+        }
+        index.add(*s);
+      }
+    }
+    EXPECT_GT(states, 1000);
+    EXPECT_EQ(index.shared, 0) << "tensors shared by two information states";
+    EXPECT_EQ(index.split, 0) << "information states with two tensors";
+  }
+}
+
+// The same from the chance root: a state reached by explicit chance and the
+// seeded state give one tensor (the seed plays its chance outcomes).
+TEST(PerfectRecallTensor, ExplicitChanceMatchesItsStrings) {
+  for (const char* name : kGames) {
+    SCOPED_TRACE(name);
+    const auto g = load_game(name, {{"single_hand", "on"}});
+    Index index(g->players);
+    Rng rng(5);
+    for (int walk = 0; walk < 30; ++walk) {
+      auto s = g->new_state(walk, true);
+      while (!s->is_terminal()) {
+        if (s->current_player() != kChancePlayer) index.add(*s);
+        random_step(*s, rng);
+      }
+      index.add(*s);
+    }
+    EXPECT_EQ(index.shared, 0);
+    EXPECT_EQ(index.split, 0);
+  }
+}
+
+// (2) The case: latin, one deal, each seat lays the same tiles in
+// another order, the table the same: seat 2's strings differ, and so now do
+// its tensors (the old tensor, the observation and each seat's laid tiles,
+// was one).
+TEST(PerfectRecallTensor, LatinPlaysReorderedGiveOtherTensors) {
+  const auto g = load_game("latin(single_hand=true)");
+  // key: the observation and each seat's laid tiles (what the old tensor held)
+  std::map<std::string, std::pair<std::string, std::string>> seen;  // key -> (string, tensor)
+  Rng rng(36);
+  int reordered = 0;
+  for (int walk = 0; walk < 3000 && reordered < 20; ++walk) {
+    auto s = g->new_state(5);
+    std::vector<std::set<int>> laid(4);
+    for (int step = 0; step < 14 && !s->is_terminal(); ++step) {
+      const int p = s->current_player();
+      std::vector<int> acts;
+      s->legal_actions(p, acts);
+      const int a = acts[rng.below(static_cast<uint32_t>(acts.size()))];
+      if (a < 3 * 28) laid[static_cast<size_t>(p)].insert(a % 28);
+      s->apply_action(a);
+    }
+    std::string key = observation_of(*s, 2);
+    for (const auto& l : laid)
+      for (int t : l) key += "," + std::to_string(t);
+    const std::string str = s->info_string(2), t = tensor_of(*s, 2);
+    auto [i, fresh] = seen.emplace(key, std::make_pair(str, t));
+    if (!fresh && i->second.first != str) {
+      ++reordered;
+      EXPECT_NE(i->second.second, t) << "seat 2: one tensor for\n" << i->second.first << "and\n" << str;
+    }
+  }
+  EXPECT_GT(reordered, 0) << "no two histories with the same tiles laid in another order";
+}
+
+// (3) Secrecy: worlds that differ only in the tiles the seat cannot see (a
+// resample for seat p), played on with the same actions while p's string
+// stays the same, give p the same tensor: it never depends on another
+// seat's hidden tiles or hidden draws.
+TEST(PerfectRecallTensor, NeverDependsOnAnotherSeatsHiddenTiles) {
+  for (const char* name : kGames) {
+    SCOPED_TRACE(name);
+    const auto g = load_game(name, {{"single_hand", "on"}});
+    Rng rng(23);
+    int compared = 0;
+    for (uint64_t seed = 1; seed <= 6; ++seed) {
+      auto s = g->new_state(seed);
+      for (int step = 0; step < 4 && !s->is_terminal(); ++step) random_step(*s, rng);
+      if (s->is_terminal()) continue;
+      const int p = static_cast<int>(seed % static_cast<uint64_t>(g->players));
+      auto w = s->resample(p, seed * 101);
+      ASSERT_EQ(w->info_string(p), s->info_string(p));
+      // Another seat's tiles differ in the world (else the check says nothing).
+      bool differs = false;
+      for (int q = 0; q < g->players; ++q)
+        if (q != p) differs |= observation_of(*w, q) != observation_of(*s, q);
+      EXPECT_TRUE(differs);
+      std::vector<int> a, b, common;
+      while (!s->is_terminal() && !w->is_terminal() && w->info_string(p) == s->info_string(p)) {
+        EXPECT_EQ(tensor_of(*w, p), tensor_of(*s, p));
+        ++compared;
+        const int cp = s->current_player();
+        if (cp != w->current_player() || cp == kChancePlayer) break;
+        std::vector<int> joint(static_cast<size_t>(g->players), -1);
+        bool stuck = false;
+        for (int q = 0; q < g->players; ++q) {
+          if (cp >= 0 && q != cp) continue;
+          s->legal_actions(q, a);
+          w->legal_actions(q, b);
+          common.clear();
+          std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(common));
+          if (a.empty() && b.empty()) continue;
+          if (common.empty()) {
+            stuck = true;
+            break;
+          }
+          joint[static_cast<size_t>(q)] = common[rng.below(static_cast<uint32_t>(common.size()))];
+        }
+        if (stuck) break;
+        if (cp >= 0) {
+          s->apply_action(joint[static_cast<size_t>(cp)]);
+          w->apply_action(joint[static_cast<size_t>(cp)]);
+        } else {
+          s->apply_actions(joint);
+          w->apply_actions(joint);
+        }
+      }
+    }
+    EXPECT_GE(compared, 6);
+  }
+}
+
+}  // namespace
+}  // namespace boneyard::spiel
