@@ -79,7 +79,7 @@ TEST(PerfectRecallTensor, OneTensorPerInformationStateInEveryFamily) {
     Rng rng(17);
     int states = 0;
     for (uint64_t seed = 1; seed <= 3; ++seed) {
-      for (int walk = 0; walk < 40; ++walk) {
+      for (int walk = 0; walk < 25; ++walk) {
         auto s = g->new_state(seed);  // one deal per seed; the moves differ
         for (int step = 0; !s->is_terminal() && step < 60; ++step) {
           index.add(*s);
@@ -89,7 +89,7 @@ TEST(PerfectRecallTensor, OneTensorPerInformationStateInEveryFamily) {
         index.add(*s);
       }
     }
-    EXPECT_GT(states, 1000);
+    EXPECT_GT(states, 500);
     EXPECT_EQ(index.shared, 0) << "tensors shared by two information states";
     EXPECT_EQ(index.split, 0) << "information states with two tensors";
   }
@@ -103,7 +103,7 @@ TEST(PerfectRecallTensor, ExplicitChanceMatchesItsStrings) {
     const auto g = load_game(name, {{"single_hand", "on"}});
     Index index(g->players);
     Rng rng(5);
-    for (int walk = 0; walk < 30; ++walk) {
+    for (int walk = 0; walk < 16; ++walk) {
       auto s = g->new_state(walk, true);
       while (!s->is_terminal()) {
         if (s->current_player() != kChancePlayer) index.add(*s);
