@@ -64,12 +64,6 @@ inline void uniform_outcomes(const uint8_t* tiles, int n, std::vector<Outcome>& 
     if (count[v]) out.push_back({v, static_cast<double>(count[v]) / n});
 }
 
-template <class M>
-struct Step {
-  int seat;
-  M move;
-};
-
 // A small writer over a float buffer: each field in order.
 struct TensorWriter {
   float* p;

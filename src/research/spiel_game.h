@@ -33,10 +33,8 @@ class GameImpl final : public GameBase, public std::enable_shared_from_this<Game
     actions = R::num_actions(s);
     obs_shape = R::observation_shape(s);
     obs_size = std::accumulate(obs_shape.begin(), obs_shape.end(), 1, std::multiplies<>());
-    if constexpr (kRecallTensor<G, R>)
-      info_shape = {obs_size + R::info_hand_size(s) + R::info_max_steps(s) * (players + R::info_step_size(s))};
-    else
-      info_shape = R::info_state_shape(s);
+    static_assert(RecallTensor<G, R>, "the family's Research lacks the information-state tensor's parts");
+    info_shape = {obs_size + R::info_hand_size(s) + R::info_max_steps(s) * (players + R::info_step_size(s))};
     info_size = std::accumulate(info_shape.begin(), info_shape.end(), 1, std::multiplies<>());
     max_length = R::max_game_length(s);
     chance_actions = R::max_chance_outcomes(s);

@@ -48,11 +48,11 @@ std::vector<double> spiel_returns(const typename G::State& s, bool single_hand, 
 template <class G, class R>
 class GameImpl;
 
-// A family whose Research gives the perfect-recall tensor's steps
+// Every family's Research gives the perfect-recall tensor's parts
 // (core/research.h): info_hand_size, info_hand, info_step_size,
-// info_max_steps, info_step. Others keep their own info_state.
+// info_max_steps, info_step.
 template <class G, class R>
-concept kRecallTensor = requires(const typename G::State& s, const typename G::Move& m, float* out) {
+concept RecallTensor = requires(const typename G::State& s, const typename G::Move& m, float* out) {
   R::info_hand_size(s);
   R::info_hand(s, 0, out);
   R::info_step_size(s);
@@ -145,11 +145,9 @@ class StateImpl final : public StateBase {
                                 : fmt::format("seat {}\n{}you hold {}\n", q, root->public_prefix, R::hand_text(at, q)));
     root->state = at;
     root->index = actions_.size();
-    if constexpr (kRecallTensor<G, R>) {
-      for (int q = 0; q < s_.num_seats(); ++q) {
-        root->recall_public.push_back(recall_walk(q, false));
-        root->recall.push_back(keep < 0 || q == keep ? recall_walk(q, true) : root->recall_public.back());
-      }
+    for (int q = 0; q < s_.num_seats(); ++q) {
+      root->recall_public.push_back(recall_walk(q, false));
+      root->recall.push_back(keep < 0 || q == keep ? recall_walk(q, true) : root->recall_public.back());
     }
     return root;
   }
@@ -337,15 +335,11 @@ class StateImpl final : public StateBase {
   }
   void info_state(int player, float* out) const override {
     check_player(player, s_.num_seats());
-    if constexpr (kRecallTensor<G, R>) {
-      const RecallAcc acc = recall_walk(player, true);
-      R::observation(s_, player, out);
-      out += g_->obs_size;
-      std::copy(acc.hand.begin(), acc.hand.end(), out);
-      std::copy(acc.steps.begin(), acc.steps.end(), out + acc.hand.size());
-    } else {
-      R::info_state(s_, player, std::span<const Step<Move>>(hand_moves_), out);
-    }
+    const RecallAcc acc = recall_walk(player, true);
+    R::observation(s_, player, out);
+    out += g_->obs_size;
+    std::copy(acc.hand.begin(), acc.hand.end(), out);
+    std::copy(acc.steps.begin(), acc.steps.end(), out + acc.hand.size());
   }
   std::string render(int player) const override {
     if (player != -1) check_player(player, s_.num_seats());
@@ -527,29 +521,18 @@ class StateImpl final : public StateBase {
     }
     actions_.emplace_back(kChancePlayer, action);
     chosen_.push_back(static_cast<uint8_t>(action));
-    const int hands = s_.hands_finished();
-    if (R::chance_finish(s_, std::span<const uint8_t>(chosen_))) {
-      chosen_.clear();
-      if (s_.hands_finished() != hands) hand_moves_.clear();
-    }
+    if (R::chance_finish(s_, std::span<const uint8_t>(chosen_))) chosen_.clear();
   }
 
   void apply_for(int player, int action, bool record = true) {
-    const Move m = legal_move(player, action);
-    const int hands = s_.hands_finished();
-    s_.apply(player, m);
+    s_.apply(player, legal_move(player, action));
     if (record) actions_.emplace_back(player, action);
-    if (s_.hands_finished() != hands)
-      hand_moves_.clear();
-    else
-      hand_moves_.push_back({player, m});
   }
 
   // Auto chance: the state's own seeded generator resolves deals, draws and dice.
   void settle() {
     if (explicit_) return;  // chance nodes are the caller's to resolve
     while (!s_.terminal() && s_.actor().kind == Actor::Chance) {
-      const int hands = s_.hands_finished();
       if (trace_) {
         const std::string event = R::chance_event(s_);
         s_.apply_chance();
@@ -557,7 +540,6 @@ class StateImpl final : public StateBase {
       } else {
         s_.apply_chance();
       }
-      if (s_.hands_finished() != hands) hand_moves_.clear();
     }
   }
 
@@ -580,7 +562,6 @@ class StateImpl final : public StateBase {
   std::string history_text(int player, bool own) const {
     StateImpl r(*this);
     r.actions_.clear();
-    r.hand_moves_.clear();
     r.chosen_.clear();
     r.pending_.clear();
     r.draws_needed_ = r.draws_done_ = 0;
@@ -672,7 +653,6 @@ class StateImpl final : public StateBase {
     const int H = R::info_hand_size(f), K = S + R::info_step_size(f), N = R::info_max_steps(f);
     StateImpl r(*this);
     r.actions_.clear();
-    r.hand_moves_.clear();
     r.chosen_.clear();
     r.pending_.clear();
     r.draws_needed_ = r.draws_done_ = 0;
@@ -749,7 +729,6 @@ class StateImpl final : public StateBase {
   uint64_t seed_ = 0;
   bool seeded_ = true;
   std::vector<std::pair<int, int>> actions_;  // (player, action) in order
-  std::vector<Step<Move>> hand_moves_;        // the current hand's moves
   // Explicit chance.
   bool explicit_ = false;
   std::vector<uint8_t> chosen_;  // the pending chance event's outcomes so far
