@@ -1,6 +1,7 @@
 // boneyard arena NAME --bots LIST --games N: bot tournaments.
 #include <fmt/format.h>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -320,12 +321,14 @@ void run_arena(const ArenaConfig& c) {
   // one, in index order as always, then the exit status of the signal.
   const bool interrupted = !finished;
   if (interrupted) {
-    std::cerr << fmt::format("Interrupted (signal {}) after {} of {} games{}{}; {}.\n", stop_signal(), done, games,
-                             c.record_dir.empty() ? "" : ", the records of those and of the games under way written",
-                             ck_path.empty() ? "" : fmt::format("; --resume {} goes on", c.checkpoint),
-                             prefix == 0 ? "no results"
-                                         : fmt::format("the partial results of the first {} {}", prefix,
-                                                       seatings > 1 ? "deal sets" : "games"));
+    std::cerr << wrap_text(
+        fmt::format("{} after {} of {} games{}{}; {}.\n", stop_words(stop_signal()), done, games,
+                    c.record_dir.empty() ? "" : ", the records of those and of the games under way written",
+                    ck_path.empty() ? "" : fmt::format("; --resume {} goes on", c.checkpoint),
+                    prefix == 0 ? "no results"
+                                : fmt::format("the partial results of the first {} {}", prefix,
+                                              seatings > 1 ? "deal sets" : "games")),
+        terminal_width());
     if (prefix == 0) die_of_stop_signal();
     used_sets = std::min(used_sets, prefix);
   }
@@ -439,13 +442,15 @@ void run_arena(const ArenaConfig& c) {
       "  shares per entry of --bots (the seats it is cycled to count as one side); 95% intervals; Elo from the "
       "head-to-head share\n",
       width);
-  if (sets < 2) std::cout << "  (one sample only: the intervals need at least two games or deal sets)\n";
+  if (sets < 2)
+    std::cout << wrap_text("  (one sample only: the intervals need at least two games or deal sets)\n", width);
   // Mexican Train scores penalty pips: there a smaller number is better.
   const bool penalty = find_game(c.name).family == "mexican-train";
-  if (penalty) std::cout << "  penalty/hand: the pips left in hand, so lower is better\n";
-  // Fits 80 columns.
-  std::cout << fmt::format("  {:10} {:>14} {:>14} {:>16} {:>17}\n", "bot", "game share", "hand share",
-                           penalty ? "penalty/hand" : "points/hand", "Elo");
+  if (penalty) std::cout << wrap_text("  penalty/hand: the pips left in hand, so lower is better\n", width);
+  // One table of 80 columns; a narrower terminal gets it in two (shares,
+  // then points and Elo), so no row wraps.
+  std::vector<std::array<std::string, 5>> rows = {
+      {"bot", "game share", "hand share", penalty ? "penalty/hand" : "points/hand", "Elo"}};
   for (const auto& p : per) {
     auto pm = [&](const char* k) {
       const double m = p[k], lo = p[std::string(k) + "_ci95"][0];
@@ -455,8 +460,15 @@ void run_arena(const ArenaConfig& c) {
     if (p.contains("elo"))
       e = fmt::format("{:+.0f} [{:+.0f}, {:+.0f}]", p["elo"].get<double>(), p["elo_ci95"][0].get<double>(),
                       p["elo_ci95"][1].get<double>());
-    std::cout << fmt::format("  {:10} {:>14} {:>14} {:>16} {:>17}\n", p["bot"].get<std::string>(), pm("win_share"),
-                             pm("hand_share"), pm("mean_points_per_hand"), e);
+    rows.push_back({p["bot"].get<std::string>(), pm("win_share"), pm("hand_share"), pm("mean_points_per_hand"), e});
+  }
+  if (width >= 80) {
+    for (const auto& r : rows)
+      std::cout << fmt::format("  {:10} {:>14} {:>14} {:>16} {:>17}\n", r[0], r[1], r[2], r[3], r[4]);
+  } else {
+    for (const auto& r : rows) std::cout << fmt::format("  {:10} {:>14} {:>14}\n", r[0], r[1], r[2]);
+    std::cout << "\n";
+    for (const auto& r : rows) std::cout << fmt::format("  {:10} {:>16} {:>17}\n", r[0], r[3], r[4]);
   }
   if (interrupted) die_of_stop_signal();
 }
