@@ -344,3 +344,25 @@ TEST(Issue36Terminal, RunShIsQuietWhenNothingIsRebuilt) {
   // The first thing printed is the rules' own first line.
   EXPECT_EQ(out.substr(out.find_first_not_of('\n'), 10), "== line ==") << out;
 }
+
+// Issue 37, Tools: arena --json gives each bot's mean and max milliseconds a
+// decision, and every share's interval stays inside 0..1 (a 4-game Texas 42
+// arena reported [0.26, 1.24]).
+TEST(Issue37Tools, ArenaTimesDecisionsAndKeepsIntervalsInRange) {
+  int rc = 0;
+  const std::string out = run("arena texas-42 --bots greedy,random --games 4 --json 2>/dev/null", &rc);
+  ASSERT_EQ(rc, 0) << out;
+  const json j = json::parse(out);
+  for (const auto& b : j["bots"])
+    for (const char* k : {"win_share_ci95", "hand_share_ci95"}) {
+      EXPECT_GE(b[k][0].get<double>(), 0) << k << " " << b.dump();
+      EXPECT_LE(b[k][1].get<double>(), 1) << k << " " << b.dump();
+      EXPECT_LE(b[k][0].get<double>(), b[k][1].get<double>()) << b.dump();
+    }
+  ASSERT_EQ(j["timing"].size(), j["bots"].size()) << out;
+  for (const auto& t : j["timing"]) {
+    EXPECT_GT(t["decisions"].get<double>(), 0) << t.dump();
+    EXPECT_GE(t["mean_ms"].get<double>(), 0) << t.dump();
+    EXPECT_LE(t["mean_ms"].get<double>(), t["max_ms"].get<double>()) << t.dump();
+  }
+}
