@@ -3,5 +3,6 @@
 #   ./run.sh play latin        ./run.sh rules        ./run.sh --help
 set -euo pipefail
 cd "$(dirname "$0")"
-NINJA_TARGETS=boneyard ./scripts/setup.sh >&2
+# Quiet: the build's own lines only when something is rebuilt (or fails).
+BONEYARD_QUIET=1 NINJA_TARGETS=boneyard ./scripts/setup.sh >&2
 exec ./build/boneyard "${@:---help}"

@@ -23,7 +23,16 @@ fi
 if [ ! -d web/node_modules ]; then
   (cd web && npm ci --no-audit --no-fund --loglevel=error) >&2
 fi
-(cd web && node build.mjs) >&2
+# BONEYARD_QUIET (run.sh): the build says nothing unless it fails or has
+# work to do, so `./run.sh play latin` starts with the game.
+QUIET="${BONEYARD_QUIET:-}"
+if [ -n "$QUIET" ]; then
+  log="$(mktemp)"
+  (cd web && node build.mjs) >"$log" 2>&1 || { cat "$log" >&2; rm -f "$log"; exit 1; }
+  rm -f "$log"
+else
+  (cd web && node build.mjs) >&2
+fi
 BUILD_DIR="${BUILD_DIR:-build}"
 # ccache: a rebuild of the same sources (another clone, CI after a session)
 # compiles nothing twice. Paths are made relative to the folder above the
@@ -36,4 +45,15 @@ fi
 # Debian's interpreter (it has numpy), even when another python3 comes first on PATH.
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" \
   -DPython3_EXECUTABLE=/usr/bin/python3 $LAUNCHER ${CMAKE_EXTRA:-} >/dev/null
+if [ -n "$QUIET" ]; then
+  # ninja's own lines when it has nothing to do are left out; a build's
+  # lines still stream as they come (a dry run cannot tell: the globbed
+  # folders are re-checked only by a real run).
+  set +e +o pipefail
+  ninja -C "$BUILD_DIR" ${NINJA_TARGETS:-} 2>&1 |
+    grep -v -E '^ninja: (Entering directory|no work to do)|Re-checking globbed directories' >&2
+  rc=${PIPESTATUS[0]}
+  set -e -o pipefail
+  exit "$rc"
+fi
 ninja -C "$BUILD_DIR" ${NINJA_TARGETS:-}

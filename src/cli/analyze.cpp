@@ -74,7 +74,7 @@ void run_review(const AnalyzeConfig& c, const nlohmann::json& rec) {
       if (c.json)
         all.push_back(review_json(r));
       else
-        std::cout << review_text(r) << "\n";
+        std::cout << wrap_text(review_text(r), terminal_width()) << "\n";
     }
   }
   if (c.json) std::cout << nlohmann::json{{"game", full.entry().name}, {"reviews", all}}.dump(2) << "\n";
@@ -139,9 +139,11 @@ void run_analyze(const AnalyzeConfig& c) {
       return;
     }
     std::cout << wrap_text(st.render(seat), width) << "\n";
-    std::cout << fmt::format("After event {} of {}, seat {} to decide.\n", c.event, events.size(), seat);
+    std::cout << wrap_text(fmt::format("After event {} of {}, seat {} to decide.\n", c.event, events.size(), seat),
+                           width);
     std::cout << wrap_text(hint_text(st, seat, g, c.budget, seed), width);
-    if (!played.empty()) std::cout << fmt::format("The record plays: {}\n", played);
+    if (!played.empty())
+      std::cout << wrap_text(fmt::format("The record plays: {}\n", st.move_words(seat, played)), width);
     return;
   }
   const std::string name = c.bot;
@@ -159,9 +161,11 @@ void run_analyze(const AnalyzeConfig& c) {
     return;
   }
   std::cout << wrap_text(st.render(seat), width) << "\n";
-  std::cout << fmt::format("After event {} of {}, seat {} to decide.\n", c.event, events.size(), seat);
+  std::cout << wrap_text(fmt::format("After event {} of {}, seat {} to decide.\n", c.event, events.size(), seat),
+                         width);
   std::cout << wrap_text(move_values_text(st, seat, g, c.budget, name, values_bot_seed(s.seed(), seat)), width);
-  if (!played.empty()) std::cout << fmt::format("The record plays: {}\n", played);
+  if (!played.empty())
+    std::cout << wrap_text(fmt::format("The record plays: {}\n", st.move_words(seat, played)), width);
 }
 
 }  // namespace

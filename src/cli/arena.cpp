@@ -1,8 +1,10 @@
 // boneyard arena NAME --bots LIST --games N: bot tournaments.
 #include <fmt/format.h>
 
+#include <array>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -85,7 +87,25 @@ struct GameOutcome {
   std::vector<double> points;  // summed over hands
   int hands = 0;
   int void_hands = 0;
+  // Each entry's decisions and their thinking time (ms): what engine
+  // matches report (issue 37, Tools). Not part of the results' equality:
+  // `--json` puts them apart, under "timing".
+  std::vector<double> decisions, ms_sum, ms_max;
 };
+
+// The Wilson score interval (95%) for a share p, over the effective
+// number of samples: n where the shares are 0 or 1 (a coin's spread), more
+// where duplicate deals make them steadier (p (1 - p) over the observed
+// variance, from the normal half-width `half`). Always inside 0..1.
+std::pair<double, double> wilson_ci(double p, double half, int n) {
+  if (n <= 0) return {0, 1};
+  const double z = 1.96, z2 = z * z;
+  double nn = n;
+  if (half > 0 && p > 0 && p < 1) nn = std::max(1.0, p * (1 - p) / ((half / z) * (half / z)));
+  const double centre = (p + z2 / (2 * nn)) / (1 + z2 / nn);
+  const double w = z / (1 + z2 / nn) * std::sqrt(p * (1 - p) / nn + z2 / (4 * nn * nn));
+  return {std::max(0.0, centre - w), std::min(1.0, centre + w)};
+}
 
 // Game `game` of the run. Plain: its own deals, the bots rotated one seat
 // per game. Duplicate: games come in sets of `seatings` that share one seed,
@@ -109,7 +129,34 @@ GameOutcome play_one(const ArenaConfig& c, const OptionList& opts, const std::ve
                             mix_seed(seed, static_cast<uint64_t>(k + n * shift) + 1), c.budget));
     s.players()[static_cast<size_t>(k)] = list[static_cast<size_t>(entry_of[static_cast<size_t>(k)])];
   }
-  if (!play_out(s, bots, [] { return stop_signal() != 0; })) {  // Ctrl-C: the game so far is recorded, not scored
+  GameOutcome o;
+  o.decisions.assign(static_cast<size_t>(L), 0);
+  o.ms_sum.assign(static_cast<size_t>(L), 0);
+  o.ms_max.assign(static_cast<size_t>(L), 0);
+  // play_out's loop, with each bot decision timed.
+  bool finished = true;
+  for (int guard = 0; !st.terminal(); ++guard) {
+    if (guard > 10000000) throw Error(fmt::format("{} game did not end", s.entry().name));
+    if (stop_signal() != 0) {
+      finished = false;
+      break;
+    }
+    const Actor a = st.actor();
+    if (a.kind == Actor::Chance) {
+      s.chance();
+      continue;
+    }
+    for (int k = 0; k < n; ++k) {
+      if (!a.acts(k)) continue;
+      const auto t0 = std::chrono::steady_clock::now();
+      s.bot_move(k, *bots[static_cast<size_t>(k)]);
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      const size_t e = static_cast<size_t>(entry_of[static_cast<size_t>(k)]);
+      o.decisions[e] += 1, o.ms_sum[e] += ms, o.ms_max[e] = std::max(o.ms_max[e], ms);
+      if (a.kind == Actor::Seat) break;
+    }
+  }
+  if (!finished) {  // Ctrl-C: the game so far is recorded, not scored
     if (!c.record_dir.empty()) RecordFile(c.record_dir, fmt::format("g{}", game)).write(s);
     throw Interrupted{};
   }
@@ -120,7 +167,6 @@ GameOutcome play_one(const ArenaConfig& c, const OptionList& opts, const std::ve
     const int sd = st.side_of(k);
     if (std::find(v.begin(), v.end(), sd) == v.end()) v.push_back(sd);
   }
-  GameOutcome o;
   o.seats.assign(static_cast<size_t>(L), 0);
   for (int k = 0; k < n; ++k) ++o.seats[static_cast<size_t>(entry_of[static_cast<size_t>(k)])];
   o.share.assign(static_cast<size_t>(L), 0);
@@ -151,7 +197,8 @@ std::vector<double> outcome_values(const GameOutcome& o) {
   std::vector<double> v{static_cast<double>(o.hands), static_cast<double>(o.void_hands),
                         static_cast<double>(o.seats.size())};
   for (int x : o.seats) v.push_back(x);
-  for (const auto* f : {&o.share, &o.hands_won, &o.points}) v.insert(v.end(), f->begin(), f->end());
+  for (const auto* f : {&o.share, &o.hands_won, &o.points, &o.decisions, &o.ms_sum, &o.ms_max})
+    v.insert(v.end(), f->begin(), f->end());
   return v;
 }
 
@@ -161,11 +208,19 @@ GameOutcome outcome_of(const std::vector<double>& v) {
   o.hands = static_cast<int>(v[0]);
   o.void_hands = static_cast<int>(v[1]);
   const size_t L = static_cast<size_t>(v[2]);
-  if (v.size() != 3 + 4 * L) throw Error("bad game outcome");
+  // 4 L values, or 7 L with the timing (a checkpoint from before has none).
+  if (v.size() != 3 + 4 * L && v.size() != 3 + 7 * L) throw Error("bad game outcome");
   for (size_t e = 0; e < L; ++e) o.seats.push_back(static_cast<int>(v[3 + e]));
   o.share.assign(v.begin() + static_cast<long>(3 + L), v.begin() + static_cast<long>(3 + 2 * L));
   o.hands_won.assign(v.begin() + static_cast<long>(3 + 2 * L), v.begin() + static_cast<long>(3 + 3 * L));
-  o.points.assign(v.begin() + static_cast<long>(3 + 3 * L), v.end());
+  o.points.assign(v.begin() + static_cast<long>(3 + 3 * L), v.begin() + static_cast<long>(3 + 4 * L));
+  o.decisions.assign(L, 0), o.ms_sum.assign(L, 0), o.ms_max.assign(L, 0);
+  if (v.size() == 3 + 7 * L)
+    for (size_t e = 0; e < L; ++e) {
+      o.decisions[e] = v[3 + 4 * L + e];
+      o.ms_sum[e] = v[3 + 5 * L + e];
+      o.ms_max[e] = v[3 + 6 * L + e];
+    }
   return o;
 }
 
@@ -320,12 +375,14 @@ void run_arena(const ArenaConfig& c) {
   // one, in index order as always, then the exit status of the signal.
   const bool interrupted = !finished;
   if (interrupted) {
-    std::cerr << fmt::format("Interrupted (signal {}) after {} of {} games{}{}; {}.\n", stop_signal(), done, games,
-                             c.record_dir.empty() ? "" : ", the records of those and of the games under way written",
-                             ck_path.empty() ? "" : fmt::format("; --resume {} goes on", c.checkpoint),
-                             prefix == 0 ? "no results"
-                                         : fmt::format("the partial results of the first {} {}", prefix,
-                                                       seatings > 1 ? "deal sets" : "games"));
+    std::cerr << wrap_text(
+        fmt::format("{} after {} of {} games{}{}; {}.\n", stop_words(stop_signal()), done, games,
+                    c.record_dir.empty() ? "" : ", the records of those and of the games under way written",
+                    ck_path.empty() ? "" : fmt::format("; --resume {} goes on", c.checkpoint),
+                    prefix == 0 ? "no results"
+                                : fmt::format("the partial results of the first {} {}", prefix,
+                                              seatings > 1 ? "deal sets" : "games")),
+        terminal_width());
     if (prefix == 0) die_of_stop_signal();
     used_sets = std::min(used_sets, prefix);
   }
@@ -363,18 +420,24 @@ void run_arena(const ArenaConfig& c) {
     }
     const MeanCI sc = mean_ci(s1, s2, sets), pc = mean_ci(p1, p2, sets), hc = mean_ci(h1, h2, sets),
                  ec = mean_ci(e1, e2, sets);
+    // Shares stay inside 0..1 (issue 37, Tools): the win share's interval is
+    // Wilson's score interval over the deal sets (at least as wide as the
+    // normal one where the share's spread is a coin's, never past its
+    // range); the hand share's normal interval is cut to the range.
+    const auto [wlo, whi] = wilson_ci(sc.mean, sc.half, sets);
     nlohmann::json row = {{"bot", names[static_cast<size_t>(b)]},
                           {"games", games},
                           {"hands", total_hands},
                           {"win_share", sc.mean},
-                          {"win_share_ci95", {sc.mean - sc.half, sc.mean + sc.half}},
+                          {"win_share_ci95", {wlo, whi}},
                           {"hands_won", hands_won},
                           {"hand_share", hc.mean},
-                          {"hand_share_ci95", {hc.mean - hc.half, hc.mean + hc.half}},
+                          {"hand_share_ci95", {std::max(0.0, hc.mean - hc.half), std::min(1.0, hc.mean + hc.half)}},
                           {"mean_points_per_hand", pc.mean},
                           {"mean_points_per_hand_ci95", {pc.mean - pc.half, pc.mean + pc.half}}};
     if (B > 1) {
       row["head_to_head"] = ec.mean;
+      // elo() of a share past 0..1 is clamped anyway; the share first.
       row["elo"] = elo(ec.mean);
       row["elo_ci95"] = {elo(ec.mean - ec.half), elo(ec.mean + ec.half)};
     }
@@ -412,6 +475,22 @@ void run_arena(const ArenaConfig& c) {
     if (cluster::size() > 1) j["ranks"] = cluster::size();
     if (sprt) j["sprt"] = sprt_json;
     if (interrupted) j["interrupted"] = true;
+    // Each bot's thinking time a decision (wall clock: it varies run to run).
+    nlohmann::json timing = nlohmann::json::array();
+    for (int b = 0; b < B; ++b) {
+      double d = 0, sum = 0, mx = 0;
+      for (const auto& o : out)
+        for (int e = 0; e < L; ++e)
+          if (list[static_cast<size_t>(e)] == names[static_cast<size_t>(b)] &&
+              static_cast<size_t>(e) < o.decisions.size())
+            d += o.decisions[static_cast<size_t>(e)], sum += o.ms_sum[static_cast<size_t>(e)],
+                mx = std::max(mx, o.ms_max[static_cast<size_t>(e)]);
+      timing.push_back({{"bot", names[static_cast<size_t>(b)]},
+                        {"decisions", d},
+                        {"mean_ms", d > 0 ? sum / d : 0.0},
+                        {"max_ms", mx}});
+    }
+    j["timing"] = timing;
     std::cout << j.dump(2) << "\n";
     if (interrupted) die_of_stop_signal();
     return;
@@ -439,13 +518,15 @@ void run_arena(const ArenaConfig& c) {
       "  shares per entry of --bots (the seats it is cycled to count as one side); 95% intervals; Elo from the "
       "head-to-head share\n",
       width);
-  if (sets < 2) std::cout << "  (one sample only: the intervals need at least two games or deal sets)\n";
+  if (sets < 2)
+    std::cout << wrap_text("  (one sample only: the intervals need at least two games or deal sets)\n", width);
   // Mexican Train scores penalty pips: there a smaller number is better.
   const bool penalty = find_game(c.name).family == "mexican-train";
-  if (penalty) std::cout << "  penalty/hand: the pips left in hand, so lower is better\n";
-  // Fits 80 columns.
-  std::cout << fmt::format("  {:10} {:>14} {:>14} {:>16} {:>17}\n", "bot", "game share", "hand share",
-                           penalty ? "penalty/hand" : "points/hand", "Elo");
+  if (penalty) std::cout << wrap_text("  penalty/hand: the pips left in hand, so lower is better\n", width);
+  // One table of 80 columns; a narrower terminal gets it in two (shares,
+  // then points and Elo), so no row wraps.
+  std::vector<std::array<std::string, 5>> rows = {
+      {"bot", "game share", "hand share", penalty ? "penalty/hand" : "points/hand", "Elo"}};
   for (const auto& p : per) {
     auto pm = [&](const char* k) {
       const double m = p[k], lo = p[std::string(k) + "_ci95"][0];
@@ -455,8 +536,15 @@ void run_arena(const ArenaConfig& c) {
     if (p.contains("elo"))
       e = fmt::format("{:+.0f} [{:+.0f}, {:+.0f}]", p["elo"].get<double>(), p["elo_ci95"][0].get<double>(),
                       p["elo_ci95"][1].get<double>());
-    std::cout << fmt::format("  {:10} {:>14} {:>14} {:>16} {:>17}\n", p["bot"].get<std::string>(), pm("win_share"),
-                             pm("hand_share"), pm("mean_points_per_hand"), e);
+    rows.push_back({p["bot"].get<std::string>(), pm("win_share"), pm("hand_share"), pm("mean_points_per_hand"), e});
+  }
+  if (width >= 80) {
+    for (const auto& r : rows)
+      std::cout << fmt::format("  {:10} {:>14} {:>14} {:>16} {:>17}\n", r[0], r[1], r[2], r[3], r[4]);
+  } else {
+    for (const auto& r : rows) std::cout << fmt::format("  {:10} {:>14} {:>14}\n", r[0], r[1], r[2]);
+    std::cout << "\n";
+    for (const auto& r : rows) std::cout << fmt::format("  {:10} {:>16} {:>17}\n", r[0], r[3], r[4]);
   }
   if (interrupted) die_of_stop_signal();
 }

@@ -171,19 +171,41 @@ std::string hint_text(const AnyState& st, int seat, const GameEntry& g, const Bo
       ev.samples > 0
           ? fmt::format(
                 "Expected values over {} deals consistent with what you can see, each solved, in {}; larger is "
-                "better:\n",
+                "better.",
                 ev.samples, unit)
-          : fmt::format("Expected values by {} from what you can see, in {}; larger is better:\n", ev.method, unit);
+          : fmt::format(
+                "Expected values by {} from what you can see ({} independent runs, averaged), in {}; larger "
+                "is better.",
+                ev.method, ev.rows, unit);
+  // The numbers are estimates: a move is said to be worse than the first
+  // only when its gap clears kNoiseSe standard errors (issue 36, 2).
+  const bool one_row = ev.rows < 2;
+  out += one_row ? " One estimate only, so no margin of error: the order may not hold.\n"
+                 : " After each move, how far below the first it is, give or take one standard error; "
+                   "\"too close to call\" where the numbers cannot tell the two apart.\n";
   const auto legal = st.legal_moves(seat);
   // Each move by its number in the list and in words, the values in a column.
-  std::vector<std::string> words;
-  size_t w = 0;
-  for (const auto& [move, v] : ev.moves) w = std::max(w, (words.emplace_back(st.move_words(seat, move))).size());
+  std::vector<std::string> words, notes;
+  size_t w = 0, wn = 0;
+  for (size_t i = 0; i < ev.moves.size(); ++i) {
+    w = std::max(w, (words.emplace_back(st.move_words(seat, ev.moves[i].first))).size());
+    const double gap = ev.moves[0].second - ev.moves[i].second, se = i < ev.se.size() ? ev.se[i] : 0;
+    std::string note;
+    if (i > 0 && !one_row)
+      note = gap <= kNoiseSe * se ? "too close to call" : fmt::format("{:.3g} \u00b1 {:.2g} below", gap, se);
+    wn = std::max(wn, note.size());
+    notes.push_back(note);
+  }
   for (size_t i = 0; i < ev.moves.size(); ++i) {
     const auto at = std::find(legal.begin(), legal.end(), ev.moves[i].first);
-    out += fmt::format("  {:>4}  {:<{}}  {:+.3f}\n", fmt::format("{})", at - legal.begin() + 1), words[i], w,
-                       ev.moves[i].second);
+    out += fmt::format("  {:>4}  {:<{}}  {:<{}}  {:+.3f}\n", fmt::format("{})", at - legal.begin() + 1), words[i], w,
+                       notes[i], wn, ev.moves[i].second);
   }
+  // Where the first moves cannot be told apart, say so in one line.
+  size_t tied = 1;
+  while (!one_row && tied < ev.moves.size() && notes[tied] == "too close to call") ++tied;
+  if (tied > 1)
+    out += fmt::format("The first {} moves are too close to call at this budget (more with --iterations).\n", tied);
   return out;
 }
 
@@ -216,21 +238,37 @@ std::string eta_text(uint64_t done, uint64_t total, double elapsed) {
 Progress::Progress(std::string label, uint64_t total)
     : label_(std::move(label)), total_(total), tty_(isatty(STDERR_FILENO)), start_(now_s()) {}
 
+std::string progress_line(const std::string& label_in, uint64_t done, uint64_t total, double elapsed, int cols) {
+  // One line that fits the terminal (issue 36, 6): the bar takes what the
+  // label, counts and time leave (10 to 30 columns), a long label is cut,
+  // and the rest of the line is cleared, so a shorter time leaves nothing
+  // of a longer one behind ("estimating..." then "12s left").
+  const double frac = total ? static_cast<double>(done) / static_cast<double>(total) : 0;
+  const std::string tail = fmt::format("{}/{}  {}", done, total, eta_text(done, total, elapsed));
+  cols = std::max(40, cols) - 1;  // the last column stays free: no wrap on any terminal
+  const int width = std::clamp(cols - static_cast<int>(label_in.size() + tail.size()) - 4, 10, 30);
+  std::string label = label_in;
+  const int room = cols - width - static_cast<int>(tail.size()) - 4;
+  if (static_cast<int>(label.size()) > room) label = label.substr(0, static_cast<size_t>(std::max(0, room - 1))) + "~";
+  const int fill = std::clamp(static_cast<int>(frac * width), 0, width);
+  return fmt::format("\r{} [{}{}] {}\033[K", label, std::string(static_cast<size_t>(fill), '#'),
+                     std::string(static_cast<size_t>(width - fill), '.'), tail);
+}
+
 void Progress::update(uint64_t done) {
   if (!tty_ || total_ == 0) return;
-  const double frac = static_cast<double>(done) / static_cast<double>(total_);
-  const int width = 30;
-  const int fill = static_cast<int>(frac * width);
-  const double el = now_s() - start_;
-  std::fprintf(stderr, "\r%s [%s%s] %llu/%llu  %s ", label_.c_str(),
-               std::string(static_cast<size_t>(fill), '#').c_str(),
-               std::string(static_cast<size_t>(width - fill), '.').c_str(), static_cast<unsigned long long>(done),
-               static_cast<unsigned long long>(total_), eta_text(done, total_, el).c_str());
+  std::fputs(progress_line(label_, done, total_, now_s() - start_, terminal_width()).c_str(), stderr);
   std::fflush(stderr);
 }
 
 void Progress::finish() {
-  if (tty_) std::fprintf(stderr, "\r%*s\r", 80, "");
+  if (tty_) std::fprintf(stderr, "\r\033[K");
+}
+
+std::string stop_words(int sig) {
+  if (sig == SIGINT) return "Interrupted (Ctrl-C)";
+  if (sig == SIGTERM) return "Stopped (the program was asked to end)";
+  return sig ? fmt::format("Stopped (signal {})", sig) : "Stopped";
 }
 
 }  // namespace boneyard::cli

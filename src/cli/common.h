@@ -33,6 +33,9 @@ int stop_signal();  // the signal received, or 0
 // Ends the program by the signal received, as it would have without the
 // handler (exit status 128 + signal for the shell).
 [[noreturn]] void die_of_stop_signal();
+// "Interrupted (Ctrl-C)" for SIGINT, "Stopped (...)" otherwise: how a
+// stop is said to a person (no signal numbers).
+std::string stop_words(int sig);
 
 // Mean and 95% confidence half-width of samples summarised by sum, sum of squares, n.
 struct MeanCI {
@@ -42,6 +45,10 @@ MeanCI mean_ci(double sum, double sum_sq, double n);
 
 // "estimating..." until something is done, then "1m05s left" at the pace so far.
 std::string eta_text(uint64_t done, uint64_t total, double elapsed);
+
+// The progress bar's line for a terminal `cols` wide: "\r", the line (at
+// most cols - 1 columns), then "clear to the end of the line".
+std::string progress_line(const std::string& label, uint64_t done, uint64_t total, double elapsed, int cols);
 
 // A progress bar on stderr, drawn only when stderr is a terminal.
 class Progress {

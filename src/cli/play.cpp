@@ -10,11 +10,14 @@
 #include <future>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <thread>
 
 #include "cli/common.h"
 #include "core/text.h"
+#include "record/review.h"
 #include "record/session.h"
+#include "record/words.h"
 
 namespace boneyard::cli {
 
@@ -58,8 +61,8 @@ std::string family_help(const std::string& family) {
            "after someone bid 42), or pass.\n"
            "While bidding a bare number is a bid amount only: 30 means bid 30, 84 means 2 marks (42 points a mark); "
            "29 is no bid. To pick from the list by its number, type # first: #14. A bid of 42 or of marks asks you "
-           "to confirm. After the bidding a bare number picks from the list again, so while naming trumps 5 is "
-           "the fifth move (trumps: fours): type trump:5 or fives for fives.\n"
+           "to confirm, however it is typed. After the bidding a bare number picks from the list again, except "
+           "0 to 6 while naming trumps, which is asked back: type fives for fives, or #6 for the sixth move.\n"
            "Trumps: the declarer names a number (trump:0 .. trump:6, or trump:fives), trump:doubles or "
            "trump:follow-me (no trumps). A trump leads trumps, a double its number, any other tile its higher "
            "number; follow the suit led if you can. '*' marks the tiles you may play.\n"
@@ -82,41 +85,62 @@ std::string family_help(const std::string& family) {
 // While bidding in Texas 42 a bare number is a bid amount only (30..42,
 // or a multiple of 42 for marks); "#N" picks by list number. Returns the
 // move text; throws Error for a number that is no bid.
-std::string bare_bid(const std::string& line) {
+std::string bare_bid(const std::string& line, size_t listed) {
   const auto x = parse_whole<int>(line);
   if (x && *x >= 30 && *x <= 42) return fmt::format("bid:{}", *x);
   if (x && *x >= 84 && *x % 42 == 0 && *x / 42 <= 100) return fmt::format("bid:{}marks", *x / 42);
-  throw Error(
-      fmt::format("{} is no bid: bid 30 to 42 points, or marks as 84, 126, ... (42 points a mark); "
-                  "#{} picks move {} of the list",
-                  line, line, line));
+  // "#29" only where the list has a 29th move.
+  const bool in_list = x && *x >= 1 && static_cast<size_t>(*x) <= listed;
+  throw Error(fmt::format("{} is no bid: bid 30 to 42 points, or marks as 84, 126, ... (42 points a mark){}", line,
+                          in_list ? fmt::format("; #{} picks move {} of the list", line, line) : ""));
 }
 
-bool is_bidding(const std::vector<std::string>& legal) {
+bool starts_any(const std::vector<std::string>& legal, const char* prefix) {
   for (const auto& m : legal)
-    if (m.rfind("bid:", 0) == 0) return true;
+    if (m.rfind(prefix, 0) == 0) return true;
   return false;
 }
 
-// A bid of 42 or of marks: the team must take every trick.
-bool big_bid(const std::string& move) {
-  const std::string t = lower_trim(move);
-  if (t.rfind("bid", 0) != 0) return false;
-  std::string digits;
-  for (char ch : t)
-    if (ch >= '0' && ch <= '9') digits += ch;
-  return t.find("mark") != std::string::npos || digits == "42";
+bool is_bidding(const std::vector<std::string>& legal) { return starts_any(legal, "bid:"); }
+
+// A bid of 42 or of marks (a plunge, a splash): the team must take every
+// trick. Decided on the move's canonical text, after the game parsed it, so
+// that every spelling ("1 mark", "bid:1m", "bid:84", "2marks") asks.
+bool big_bid(const std::string& canonical) {
+  if (canonical == "bid:42") return true;
+  return (canonical.rfind("bid:", 0) == 0 || canonical.rfind("plunge", 0) == 0 || canonical.rfind("splash", 0) == 0) &&
+         canonical.find("mark") != std::string::npos;
+}
+
+// "'6' could be ..." while naming trumps: a bare 0..6 reads as a number of
+// the dominoes as easily as a list number, so it is asked back.
+std::string trump_digit_question(const std::string& line, const AnyState& st, int seat,
+                                 const std::vector<std::string>& legal) {
+  static const char* kNames[] = {"blanks", "ones", "twos", "threes", "fours", "fives", "sixes"};
+  const int d = line[0] - '0';
+  if (d >= 1 && static_cast<size_t>(d) <= legal.size())
+    return fmt::format("'{}' could mean move {} of the list ({}) or {} as trumps: type #{} for the move, or {}", line,
+                       d, st.move_words(seat, legal[static_cast<size_t>(d) - 1]), kNames[d], d, kNames[d]);
+  return fmt::format("'{}': type {} to make {} trumps, or #N for move N of the list", line, kNames[d], kNames[d]);
 }
 
 // A refused input in one sentence for a person: the engine's message
-// without the list of legal moves (the numbered list follows), and text
-// that is no move at all said as such rather than as a bad tile.
+// without the list of legal moves (the numbered list follows) and without
+// the protocol's move text, and text that is no move at all said as such
+// rather than as a bad tile.
 std::string one_reason(std::string why, const std::string& line, const std::vector<std::string>& legal) {
   if (const auto p = why.find("; legal now:"); p != std::string::npos) why.resize(p);
-  if (why.find("bad tile") != std::string::npos || why.find("no move in it") != std::string::npos)
-    return fmt::format("'{}' is not a move: type a number from the list{}", line,
-                       legal.empty() ? "" : fmt::format(", or a move such as {}", legal[0]));
-  return why;
+  if (why.find("bad tile") != std::string::npos || why.find("no move in it") != std::string::npos) {
+    if (is_bidding(legal))
+      return fmt::format(
+          "'{}' is not a move: type a bid (30 to 42, or 84 for 2 marks), pass, or #N for move N "
+          "of the list",
+          line);
+    return fmt::format("'{}' is not a move: type a number from the list (help shows other ways)", line);
+  }
+  // "illegal move 'bid:31' for seat 0: ..." names the protocol's text: say what was typed.
+  static const std::regex kIllegal(R"(^illegal move '[^']*'( for seat \d+)?)");
+  return std::regex_replace(why, kIllegal, fmt::format("'{}' is not allowed now", line));
 }
 
 // The tiles of `seat` from the game's view, for "you drew 5-1".
@@ -251,7 +275,9 @@ bool Game::human_turn(int seat) {
       continue;
     }
     if (line == "hint") {
-      say(hint_text(st, seat, g_, c_.budget, values_bot_seed(s_.seed(), seat)));
+      // The review's seed for this decision: the hint's numbers are then the
+      // review's, and the move it ranks first is never graded below Best.
+      say(hint_text(st, seat, g_, c_.budget, review_seed(s_.seed(), s_.events().size())));
       continue;
     }
     try {
@@ -260,7 +286,10 @@ bool Game::human_turn(int seat) {
       const std::string digits = hash ? line.substr(1) : line;
       if (!digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos) {
         if (!hash && is_bidding(legal)) {
-          move = bare_bid(line);
+          move = bare_bid(line, legal.size());
+        } else if (!hash && digits.size() == 1 && digits[0] <= '6' && starts_any(legal, "trump:")) {
+          say(trump_digit_question(line, st, seat, legal) + "\n");
+          continue;
         } else {
           // 20+ digits do not fit any integer: no such move either.
           const size_t k = parse_whole<size_t>(digits).value_or(0);
@@ -270,7 +299,7 @@ bool Game::human_turn(int seat) {
         }
       }
       const std::string words = st.move_words(seat, move);  // an illegal move fails here, before any question
-      if (big_bid(move)) {
+      if (big_bid(st.clone()->apply(seat, move))) {
         say(fmt::format("{}: your team must then take every trick. Sure? (y/n) ", words));
         step();
         std::string yes;
@@ -307,8 +336,8 @@ void Game::bot_turn(int k, const Actor& a) {
     ++bot_draws_;
     return;
   }
-  std::string what =
-      m == "draw" ? fmt::format("draws {}", count_of(bot_draws_ + 1, "tile", "tiles")) : before->move_words(k, m);
+  std::string what = m == "draw" ? fmt::format("draws {}", count_of(bot_draws_ + 1, "tile", "tiles"))
+                                 : move_words_heard(*before, k, m, viewer_);
   // Tiles laid face down stay hidden from the other seats: only their number shows.
   if (a.kind == Actor::Simultaneous && viewer_ >= 0 && viewer_ != k) {
     const int n = 1 + static_cast<int>(std::count(m.begin(), m.end(), ','));
@@ -320,7 +349,8 @@ void Game::bot_turn(int k, const Actor& a) {
   say(fmt::format("  seat {} ({}): {}{}\n", k, s_.players()[static_cast<size_t>(k)], what,
                   m == "pass" || m == "draw" ? ends : ""));
   brief_ = false;
-  if (c_.watch && c_.pace > 0 && io_.pause) io_.pause(c_.pace);
+  // --step waits for Enter instead: no pace on top of it.
+  if (c_.watch && !c_.step && c_.pace > 0 && io_.pause) io_.pause(c_.pace);
   if (c_.watch && c_.step) {
     io_.out << "(Enter: next move, q: stop) " << std::flush;
     std::string line;
@@ -384,7 +414,7 @@ void Game::run() {
       record_hands = hands;
     }
   }
-  if (stop_signal()) say(fmt::format("\nInterrupted (signal {}).\n", stop_signal()));
+  if (stop_signal()) say(fmt::format("\n{}.\n", stop_words(stop_signal())));
   if (st.terminal()) {
     say("\n" + st.render(viewer_));
     say(scores_text(st, g_.family));

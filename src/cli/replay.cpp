@@ -10,6 +10,7 @@
 #include "cli/common.h"
 #include "core/text.h"
 #include "record/session.h"
+#include "record/words.h"
 #include "record/zstd_io.h"
 
 namespace boneyard::cli {
@@ -96,14 +97,16 @@ void add_replay(CLI::App& app) {
     if (*seat < -1 || *seat >= s.state().num_seats())  // the views index their seats
       throw Error(fmt::format("--seat {} does not exist; seats are 0..{} (omit --seat to see every hand)", *seat,
                               s.state().num_seats() - 1));
-    std::cout << fmt::format("{} (seed {}), {} events\n", s.entry().name, s.seed(), events.size());
+    // Every line wrapped to the terminal's width, between tiles and words.
+    const int width = terminal_width();
+    const auto say = [width](const std::string& text) { std::cout << wrap_text(text, width); };
+    say(fmt::format("{} (seed {}), {} events\n", s.entry().name, s.seed(), events.size()));
     size_t hands = 0;
     for (size_t i = 0; i < events.size(); ++i) {
       const auto& e = events[i];
       if (*step) {
-        std::cout << "\n"
-                  << s.state().render(*seat)
-                  << fmt::format("[event {}/{}] Enter to go on, q to quit: ", i + 1, events.size()) << std::flush;
+        say("\n" + s.state().render(*seat));
+        std::cout << fmt::format("[event {}/{}] Enter to go on, q to quit: ", i + 1, events.size()) << std::flush;
         std::string line;
         if (!std::getline(std::cin, line) || line == "q") return;
       }
@@ -113,44 +116,44 @@ void add_replay(CLI::App& app) {
       std::string said;
       if (!*quiet && !e.chance) {
         const Actor a = s.state().actor();
-        said = *seat >= 0 && e.seat != *seat && a.kind == Actor::Simultaneous ? "lays face down"
-                                                                              : s.state().move_words(e.seat, e.text);
+        said = *seat >= 0 && e.seat != *seat && a.kind == Actor::Simultaneous
+                   ? "lays face down"
+                   : move_words_heard(s.state(), e.seat, e.text, *seat);
       }
       s.apply_event(e);
       if (!*quiet) {
         if (e.chance)
-          std::cout << "  chance: " << (*seat >= 0 ? "(hidden from seat " + std::to_string(*seat) + ")" : e.text)
-                    << "\n";
+          say("  chance: " + (*seat >= 0 ? "(hidden from seat " + std::to_string(*seat) + ")" : e.text) + "\n");
         else
-          std::cout << fmt::format("  seat {}{}: {}\n", e.seat,
-                                   s.players()[static_cast<size_t>(e.seat)].empty()
-                                       ? ""
-                                       : " (" + s.players()[static_cast<size_t>(e.seat)] + ")",
-                                   said);
+          say(fmt::format("  seat {}{}: {}\n", e.seat,
+                          s.players()[static_cast<size_t>(e.seat)].empty()
+                              ? ""
+                              : " (" + s.players()[static_cast<size_t>(e.seat)] + ")",
+                          said));
       }
       while (hands < s.state().hands().size()) {
-        std::cout << s.state().hands()[hands++].text << "\n";
+        say(s.state().hands()[hands++].text + "\n");
         std::string sc = "  score:";
         const auto scores = s.state().scores();
         for (int sd = 0; sd < s.state().num_sides(); ++sd)
           sc += fmt::format(" {}: {}", s.state().side_name(sd), scores[static_cast<size_t>(sd)]);
-        std::cout << sc << "\n";
+        say(sc + "\n");
       }
     }
-    if (!*quiet) std::cout << "\n" << wrap_text(s.state().render(*seat), terminal_width());
+    if (!*quiet) say("\n" + s.state().render(*seat));
     // A record written before the game ended (quit, Ctrl-C, a crash) says so.
     if (!s.state().terminal())
-      std::cout << fmt::format("The record ends before the game is over: {} played, the game stops after event {}.\n",
-                               count_of(static_cast<int>(s.state().hands().size()), "hand", "hands"), events.size());
+      say(fmt::format("The record ends before the game is over: {} played, the game stops after event {}.\n",
+                      count_of(static_cast<int>(s.state().hands().size()), "hand", "hands"), events.size()));
     else if (*quiet) {
       std::string sc = "Game over. Final score:";
       const auto scores = s.state().scores();
       for (int sd = 0; sd < s.state().num_sides(); ++sd)
         sc += fmt::format(" {}: {}", s.state().side_name(sd), scores[static_cast<size_t>(sd)]);
-      std::cout << sc << "\n";
+      say(sc + "\n");
     }
-    std::cout << "Replay verified: every move legal; every hand's winner, points and detail, and the scores and "
-                 "result, as recorded (docs/records.md).\n";
+    say("Replay verified: every move legal; every hand's winner, points and detail, and the scores and result, as "
+        "recorded (docs/records.md).\n");
   });
 }
 

@@ -14,6 +14,7 @@
 
 #include "cli/cluster.h"
 #include "cli/common.h"
+#include "core/text.h"
 #include "record/session.h"
 #include "record/zstd_io.h"
 
@@ -211,8 +212,9 @@ void run_selfplay(SelfplayConfig& c) {
   bar.finish();
   write_file_atomically(manifest.string(), manifest_json(finished));
   if (!finished) {
-    std::cerr << fmt::format("Interrupted (signal {}) after {} of {} games; --resume {} goes on.\n", stop_signal(),
-                             count, c.games, c.out);
+    std::cerr << wrap_text(fmt::format("{} after {} of {} games; --resume {} goes on.\n", stop_words(stop_signal()),
+                                       count, c.games, c.out),
+                           terminal_width());
     die_of_stop_signal();
   }
   std::cout << fmt::format("{} games of {} in {} shard{} under {} (manifest: {})\n", count, c.name, scan.shards.size(),

@@ -48,7 +48,6 @@ void State::start_hand() {
   dice_[0] = dice_[1] = 0;
   stock_n_ = stock_pos_ = 0;
   stock_dead_ = false;
-  last_round_ = RoundRecord{};
   phase_ = Phase::Deal;
 }
 
@@ -119,6 +118,9 @@ void State::deal(const uint64_t* hands, const uint8_t* stock, int stock_n) {
 }
 
 void State::lay_out_deal(const uint64_t* hands, const uint8_t* stock, int stock_n) {
+  // The last hand's final round stays on view until the next deal: the
+  // round in which someone went out is seen before the table moves on.
+  last_round_ = RoundRecord{};
   const int n = r_.players;
   std::copy(stock, stock + stock_n, stock_);
   stock_n_ = static_cast<uint8_t>(stock_n);

@@ -317,7 +317,8 @@ json hand_result_json(const State& s, const HandResult& h) {
 }
 
 std::string hand_result_text(const State& s, const HandResult& h) {
-  std::string out = fmt::format("Hand {} ({} rounds): {} out. ", h.number, h.rounds, seats_text(h.out_mask));
+  // The round someone went out in, said (issue 36, 7): the hand's last.
+  std::string out = fmt::format("Hand {}: {} went out in round {}. ", h.number, seats_text(h.out_mask), h.rounds);
   switch (h.how) {
     case Payout::Single:
       out += fmt::format("{} takes the pot of {}.", seats_text(h.winner_mask), h.pot);

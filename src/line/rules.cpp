@@ -539,7 +539,7 @@ nlohmann::json option_explanations() {
           {"all_pips_floor10", "every pip left, rounded down to a multiple of 10"},
           {"all_pips_round10", "every pip left, rounded to the nearest multiple of 10"},
           {"cuban_tens", "every pip left, rounded up to tens and counted in tens (at least 2)"}}}}},
-      {"target", {{"about", "the points (or wins) that end the game"}}},
+      {"target", {{"about", "the points (or wins) that end the game: a whole number from 1 to 10000"}}},
       {"bonuses",
        {{"about", "extra points for special plays, a comma list"},
         {"values",
@@ -562,10 +562,12 @@ nlohmann::json option_explanations() {
         {"values", {{"on", "a shutout is needed"}, {"off", "reaching the target wins"}}}}},
       {"jamaica_double_up",
        {{"about", "counting wins: at one win each, the next hand's winner goes to 2 and the others to 0"},
-        {"values", {{"on", "so"}, {"off", "the counts go back to 0 as usual"}}}}},
+        {"values",
+         {{"on", "at one win each, the next hand's winner goes to 2 wins and the others back to 0"},
+          {"off", "the counts go back to 0 as usual"}}}}},
       {"tie_doubles_next",
        {{"about", "counting wins: after a tied block the next hand counts 2 wins"},
-        {"values", {{"on", "so"}, {"off", "every hand counts 1"}}}}},
+        {"values", {{"on", "the hand after a tied block counts 2 wins"}, {"off", "every hand counts 1"}}}}},
       {"single_hand",
        {{"about", "play one hand only"}, {"values", {{"on", "one hand"}, {"off", "play to the target"}}}}}};
 }

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "line/state.h"
+#include "line/words.h"
 
 namespace boneyard::line {
 
@@ -259,7 +260,10 @@ static std::string next_leader_text(const State& s, const HandResult& h) {
     case NextLead::TeamChooses:
       return fmt::format("; {} chooses who leads next", LineGame::side_name(s, s.side_of(h.next_leader)));
     case NextLead::FirstHandRule:
-      return fmt::format("; the next leader comes from the first-hand rule ({})", name(s.rules().first_leader));
+      // The rule in words, not its option value (issue 36, 6).
+      return s.rules().first_leader == FirstLeader::HighestDouble
+                 ? "; the holder of the highest double leads the next hand, as in the first"
+                 : "; the next leader is drawn for, as in the first hand";
     default:
       return fmt::format("; seat {} leads next", h.next_leader);
   }
@@ -293,7 +297,10 @@ std::string State::move_text(Move m) const {
 }
 
 // The move for people: "lead 6-6", "6-4 on the left", "seat 2 leads".
-std::string State::move_words(int seat, Move m) const {
+std::string State::move_words(int seat, Move m) const { return words_heard(*this, seat, m, seat); }
+
+std::string words_heard(const State& s, int seat, Move m, int listener) {
+  (void)s;
   switch (m.kind) {
     case Move::Lead:
       return "lead " + to_string(m.tile());
@@ -310,9 +317,13 @@ std::string State::move_words(int seat, Move m) const {
     case Move::Keep:
       return "keep this deal";
     case Move::Leader:
-      return m.arg == seat ? "you lead" : fmt::format("seat {} leads", m.arg);
+      // The winning team's choice of its leader: "you lead" in your own list,
+      // "names itself to lead" when another seat hears it.
+      if (listener == seat) return m.arg == seat ? "you lead" : fmt::format("seat {} leads", m.arg);
+      if (m.arg == listener) return "names you to lead";
+      return m.arg == seat ? "names itself to lead" : fmt::format("names seat {} to lead", m.arg);
   }
-  return move_text(m);
+  return s.move_text(m);
 }
 
 Move State::parse_move(int seat, std::string_view text) const {
@@ -703,7 +714,7 @@ std::string State::render(int seat) const {
       out += fmt::format("Seat {} holds five or more doubles and may demand a redeal\n", to_move_);
       break;
     case Phase::ChooseLeader:
-      out += fmt::format("Seat {}'s team chooses who leads (leader:{} or leader:{})\n", to_move_, to_move_,
+      out += fmt::format("Seat {}'s team chooses who leads: seat {} or seat {}\n", to_move_, to_move_,
                          (to_move_ + 2) % seats_);
       break;
     case Phase::Deal:

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "mexican_train/state.h"
+#include "mexican_train/words.h"
 
 namespace boneyard::mexican_train {
 
@@ -60,20 +61,24 @@ std::string State::move_text(Move m) const {
 }
 
 // The move for people: "12-4 on seat 2's train", "end your opening turn".
-std::string State::move_words(int seat, Move m) const {
+std::string State::move_words(int seat, Move m) const { return words_heard(*this, seat, m, seat); }
+
+std::string words_heard(const State& s, int seat, Move m, int listener) {
   switch (m.kind) {
     case Move::Lay:
+      // Whose train, as the listener says it: yours, its own, seat N's.
       if (m.train == kMexican) return to_string(m.t()) + " on the Mexican train";
-      if (m.train == seat) return to_string(m.t()) + " on your train";
+      if (m.train == listener) return to_string(m.t()) + " on your train";
+      if (m.train == seat) return to_string(m.t()) + " on its own train";
       return fmt::format("{} on seat {}'s train", to_string(m.t()), m.train);
     case Move::Draw:
-      return "draw";
+      return listener == seat ? "draw" : "draws";
     case Move::Pass:
-      return "pass (your marker goes on)";
+      return listener == seat ? "pass (your marker goes on)" : "passes (its marker goes on)";
     case Move::EndOpening:
-      return "end your opening turn";
+      return listener == seat ? "end your opening turn" : "ends its opening turn";
   }
-  return move_text(m);
+  return s.move_text(m);
 }
 
 Move State::parse_move(int seat, std::string_view text) const {

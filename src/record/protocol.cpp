@@ -261,10 +261,13 @@ json Protocol::dispatch(const json& req) {
     const int seat = seat_of(req);
     if (!req.contains("bot")) {
       // The coach's expected values (record/review.h), as hints give them.
+      // The review's seed for the decision at hand: the same numbers as the
+      // review's line for it (and the terminal's hint).
       const ExpectedValues ev =
-          expected_values(st, seat, values_bot_seed(s.seed(), seat), coach_options(budget_of(req)));
+          expected_values(st, seat, review_seed(s.seed(), s.events().size()), coach_options(budget_of(req)));
       json moves = json::array();
-      for (const auto& [m, v] : ev.moves) moves.push_back({{"move", m}, {"value", v}});
+      for (size_t i = 0; i < ev.moves.size(); ++i)
+        moves.push_back({{"move", ev.moves[i].first}, {"value", ev.moves[i].second}, {"se", ev.se[i]}});
       json out{{"method", ev.method}, {"unit", ev.unit}, {"seat", seat}, {"moves", moves}};
       if (ev.method == "sampled solver") out["samples"] = ev.samples;
       return out;

@@ -184,17 +184,28 @@ void decision_values(const AnyState& st, int seat, uint64_t seed, const ReviewOp
   BotOptions bo;
   bo.iterations = o.iterations;
   bo.think_ms = o.think_ms;
-  auto bot = make_bot(entry, strongest_fair_bot(entry), seed, bo);
-  const auto v = st.bot_values(seat, *bot);
-  if (v.empty()) return;
   // Mexican Train's ismcts reward is a pip difference over 8 x the set's top
   // pip (mexican_train/bots.cpp); Dice & Dominoes' is 2 x won / pot - 1, and
   // the pot stays the same through the hand.
   double scale = 1;
   if (const auto* ms = typed<mexican_train::MexicanTrain>(st)) scale = 8.0 * ms->rules().max_pip();
   if (const auto* ds = typed<dice_dominoes::DiceDominoes>(st)) scale = ds->pot() / 2.0;
-  per.emplace_back();
-  for (const auto& [mv, x] : v) names.push_back(mv), per[0].push_back(x * scale);
+  // Independent runs of the bot (seeds apart): one run's values carry no
+  // error of their own, and over seeds one move's value ranged wider than
+  // the grade bands (issue 36, 1). Each run is a row, as a sampled deal is,
+  // so the means and the paired standard errors are computed the same way.
+  for (int run = 0; run < kBotRuns; ++run) {
+    const uint64_t run_seed = run == 0 ? seed : seed ^ (0xd1b54a32d192ed03ULL * static_cast<uint64_t>(run));
+    auto bot = make_bot(entry, strongest_fair_bot(entry), run_seed, bo);
+    const auto v = st.bot_values(seat, *bot);
+    if (v.empty()) break;
+    if (names.empty())
+      for (const auto& mv : v) names.push_back(mv.first);  // the first run's order, then by name
+    std::vector<double> row(names.size(), 0);
+    for (const auto& [mv, x] : v)
+      row[static_cast<size_t>(std::find(names.begin(), names.end(), mv) - names.begin())] = x * scale;
+    per.push_back(std::move(row));
+  }
 }
 
 // Each move's mean over the rows, in one order, so that the review and
@@ -204,6 +215,24 @@ std::vector<double> means(const std::vector<std::vector<double>>& per, size_t nm
   for (const auto& row : per)
     for (size_t i = 0; i < nm; ++i) mean[i] += row[i] / static_cast<double>(per.size());
   return mean;
+}
+
+// Each move's standard error of its gap to the best move (index `best`),
+// paired over the rows: the same deals (or runs) value both moves, so their
+// common luck cancels. 0 with one row (no estimate).
+std::vector<double> gap_se(const std::vector<std::vector<double>>& per, const std::vector<double>& mean, size_t best) {
+  std::vector<double> se(mean.size(), 0);
+  const size_t ns = per.size();
+  if (ns < 2) return se;
+  for (size_t i = 0; i < mean.size(); ++i) {
+    double ss = 0;
+    for (const auto& row : per) {
+      const double d = row[best] - row[i] - (mean[best] - mean[i]);
+      ss += d * d;
+    }
+    se[i] = std::sqrt(ss / static_cast<double>(ns - 1) / static_cast<double>(ns));
+  }
+  return se;
 }
 
 Clock::time_point cap_from_now(double ms) {
@@ -239,10 +268,17 @@ ExpectedValues expected_values(const AnyState& st, int seat, uint64_t seed, cons
   std::vector<std::vector<double>> per;
   decision_values(st, seat, seed, o, cap_from_now(o.fair_ms), names, per);
   if (solved) r.samples = static_cast<int>(per.size());
+  r.rows = static_cast<int>(per.size());
   if (per.empty()) return r;
   const std::vector<double> mean = means(per, names.size());
-  for (size_t i = 0; i < names.size(); ++i) r.moves.emplace_back(names[i], mean[i]);
-  std::stable_sort(r.moves.begin(), r.moves.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::vector<size_t> order(names.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return mean[a] > mean[b]; });
+  const std::vector<double> se = gap_se(per, mean, order[0]);
+  for (size_t i : order) {
+    r.moves.emplace_back(names[i], mean[i]);
+    r.se.push_back(se[i]);
+  }
   return r;
 }
 
@@ -275,6 +311,7 @@ HandReview review_hand(const nlohmann::json& record, int seat, int hand, const R
   r.unit = unit_of(s.state());
   r.method = solved ? "sampled solver" : strongest_fair_bot(s.entry());
   if (solved) r.samples = o.samples;
+  if (!solved) r.runs = kBotRuns;
   r.thresholds = thresholds_for(r.unit);
 
   Evaluator eval;
@@ -319,16 +356,15 @@ HandReview review_hand(const nlohmann::json& record, int seat, int hand, const R
         m.best_words = s.state().move_words(seat, m.best);
         m.best_value = mean[best];
         m.played_value = mean[played];
-        // Paired differences: the deals are the same for both moves, so
-        // their luck cancels and the error is that of the difference.
-        double ss = 0;
+        // Paired differences: the deals (or the bot's runs) are the same for
+        // both moves, so their luck cancels and the error is that of the
+        // difference.
         for (const auto& row : per) {
-          const double d = row[best] - row[played] - (mean[best] - mean[played]);
-          ss += d * d;
           const double top = *std::max_element(row.begin(), row.end());
           if (line_game && row[played] < top - line::Solver::kPimcMargin) m.bound = true;  // the line solver's margin
         }
-        m.se = ns > 1 ? std::sqrt(ss / static_cast<double>(ns - 1) / static_cast<double>(ns)) : 0;
+        m.se = gap_se(per, mean, best)[played];
+        m.rows = static_cast<int>(ns);
         // Face up: the exact solver on the real deal, a second line only.
         if (solved && o.face_up) {
           bool bound = false;
@@ -387,6 +423,7 @@ nlohmann::json review_json(const HandReview& r) {
                         {"values", vals}};
     if (m.bound) j["bound"] = true;
     if (m.samples) j["samples"] = m.samples;
+    if (m.rows) j["rows"] = m.rows;
     if (m.face_up) {
       j["face_up"] = {{"best", m.face_up_best}, {"loss", m.face_up_loss}};
       if (m.face_up_bound) j["face_up"]["bound"] = true;
@@ -403,6 +440,7 @@ nlohmann::json review_json(const HandReview& r) {
           {"hands_known", r.hands_known},
           {"method", r.method},
           {"samples", r.samples},
+          {"runs", r.runs},
           {"noise_se", kNoiseSe},
           {"unit", r.unit},
           {"thresholds",
@@ -414,25 +452,49 @@ nlohmann::json review_json(const HandReview& r) {
           {"ms", std::round(r.seconds * 1e4) / 10}};
 }
 
+namespace {
+
+// "0.21", "22.7", "3": a value lost, to the precision that means something.
+std::string amount(double x) { return fmt::format("{:.3g}", x); }
+
+// "an inaccuracy", "a mistake".
+std::string with_article(Grade g) {
+  const std::string n = grade_name(g);
+  return (n[0] == 'i' ? "an " : "a ") + n;
+}
+
+}  // namespace
+
 std::string review_text(const HandReview& r) {
-  std::string out = fmt::format("Review of seat {}'s moves in hand {} ({}): ", r.seat, r.hand, r.game);
+  std::string out = fmt::format("Review of seat {}'s moves in hand {} ({}). ", r.seat, r.hand, r.game);
   out += r.samples > 0 ? fmt::format(
-                             "what the seat could know at each move: {} deals consistent with its view, each solved "
-                             "exactly, averaged.\n",
-                             r.samples)
-                       : fmt::format("the {} bot's values from the seat's own view at each move.\n", r.method);
+                             "Each move is valued from what seat {} could know then: {} deals that fit what it "
+                             "saw, each solved exactly, averaged.\n",
+                             r.seat, r.samples)
+                       : fmt::format(
+                             "Each move is valued from what seat {} could know then, by the {} bot ({} "
+                             "independent runs, averaged).\n",
+                             r.seat, r.method, r.runs);
   out += fmt::format(
-      "Grades by the expected value lost against the best move, in {}, less {} standard errors: best 0, good up "
-      "to {}, inaccuracy up to {}, mistake up to {}, blunder more.\n",
-      r.unit, kNoiseSe, r.thresholds.good, r.thresholds.inaccuracy, r.thresholds.mistake);
+      "A move's grade is what it cost against the best move, in {}, once the uncertainty of the estimate is "
+      "allowed for (2 standard errors): good up to {}, inaccuracy up to {}, mistake up to {}, blunder more.\n",
+      r.unit, r.thresholds.good, r.thresholds.inaccuracy, r.thresholds.mistake);
   if (r.moves.empty()) out += "  No decisions with a choice.\n";
   for (const auto& m : r.moves) {
-    out += fmt::format("  event {:>3}  {:<10} played {:<14} best {:<14} lost {:>6.2f}{}{}\n", m.event,
-                       grade_name(m.grade), m.played_words, m.best_words, m.loss,
-                       m.se > 0 ? fmt::format(" \u00b1 {:.2f}", m.se) : "", m.bound ? " (at least)" : "");
+    out += fmt::format("  Event {}: played {}", m.event, m.played_words);
+    if (m.loss <= 0)
+      out += ", the best move.\n";
+    else if (m.grade == Grade::Best)
+      out += fmt::format(". Fine: {} averaged {} {} more, but give or take {} that is too close to call.\n",
+                         m.best_words, amount(m.loss), r.unit, amount(m.se));
+    else
+      out += fmt::format(". {}: {} was better by {}{} {}{}.\n",
+                         m.grade == Grade::Good ? std::string("Good") : "That is " + with_article(m.grade),
+                         m.best_words, m.bound ? "at least " : "", amount(m.loss), r.unit,
+                         m.se > 0 ? fmt::format(" (give or take {})", amount(m.se)) : "");
     if (m.face_up && m.face_up_best != m.played)
-      out += fmt::format("             face up, {} would have won {}{:.4g} more (not the grade)\n",
-                         m.face_up_best_words, m.face_up_bound ? "at least " : "", m.face_up_loss);
+      out += fmt::format("    With every hand face up, {} would have won {}{} more (hindsight, not the grade).\n",
+                         m.face_up_best_words, m.face_up_bound ? "at least " : "", amount(m.face_up_loss));
   }
   if (r.forced) out += fmt::format("  ({} forced move{} not graded.)\n", r.forced, r.forced == 1 ? "" : "s");
   if (r.unsolved)

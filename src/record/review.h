@@ -4,8 +4,8 @@
 // best move given what the seat could know at that moment. The line games
 // and Texas 42 sample deals consistent with the seat's view (the sampler
 // the fair bots use) and solve each exactly; Mexican Train and Dice &
-// Dominoes take the strongest fair bot's (ismcts) values from the seat's
-// view. Fixed budgets and seeds, so that the CLI and the server give the
+// Dominoes average independent runs of the strongest fair bot (ismcts)
+// from the seat's view. Fixed budgets and seeds, so that the CLI and the server give the
 // same review. The exact solver with every hand known ("face up") is kept
 // as a second, labelled line, never the grade. `boneyard analyze --review`
 // and the server's review endpoint both call review_hand.
@@ -36,7 +36,8 @@ struct ReviewedMove {
   // Expected values over the seat's sampled deals, in the review's unit.
   double played_value = 0, best_value = 0, loss = 0;
   int samples = 0;            // deals solved for this decision (fewer than asked where the time cap struck)
-  double se = 0;              // the standard error of `loss` (paired over the samples; 0 for the bot's values)
+  int rows = 0;               // the values averaged: deals solved, or the bot's independent runs
+  double se = 0;              // the standard error of `loss` (paired over the deals or the bot's runs)
   Grade grade = Grade::Best;  // by max(0, loss - 2 se): only a loss clearly above the noise counts
   // Some sampled deal valued the played move by a bound (more than 20 points
   // below that deal's best): the loss is then at least `loss`.
@@ -56,6 +57,7 @@ struct HandReview {
   bool hands_known = false;  // true: the grade used every hand (never now: grades are fair)
   std::string method;        // "sampled solver" or the bot's name
   int samples = 0;           // deals sampled per decision (0: the bot's values)
+  int runs = 0;              // the bot's independent runs per decision (0: sampled deals)
   std::string unit;          // "points", "wins", "marks", "pips", "chips"
   GradeThresholds thresholds;
   std::vector<ReviewedMove> moves;  // the seat's decisions with a choice
@@ -95,19 +97,28 @@ uint64_t review_seed(uint64_t game_seed, size_t event);
 // in the review's unit: the numbers of the review, of hints and of the
 // protocol's `values` (docs/bots.md, "Hints"). Line games and Texas 42: the
 // mean over o.samples deals consistent with the seat's view, each solved
-// (sampled_values); Mexican Train and Dice & Dominoes: the strongest fair
-// bot's values at o.iterations (or o.think_ms) turned into pips or chips.
-// The same state, seat, seed and options give the same numbers.
+// (sampled_values); Mexican Train and Dice & Dominoes: the mean of
+// kBotRuns independent runs of the strongest fair bot at o.iterations (or
+// o.think_ms), turned into pips or chips. The same state, seat, seed and options give the same numbers.
 struct ExpectedValues {
   std::string method;  // "sampled solver" or the bot's name
   std::string unit;    // as HandReview::unit
   int samples = 0;     // deals solved (fewer than asked where the time cap struck; 0 for the bot)
+  int rows = 0;        // the values averaged: deals solved, or the bot's independent runs
   std::vector<std::pair<std::string, double>> moves;  // every legal move, best first (empty: none in time)
+  // Per move (as `moves`): the standard error of its gap to the first move,
+  // paired over the rows (0 for the first, and for all with one row). A
+  // gap within kNoiseSe of them is too close to call.
+  std::vector<double> se;
 };
 ExpectedValues expected_values(const AnyState& st, int seat, uint64_t seed, const ReviewOptions& o = {});
 
 // How many standard errors a loss must clear before it counts.
 constexpr double kNoiseSe = 2;
+// Mexican Train and Dice & Dominoes: independent runs of the bot (other
+// seeds) per decision, each at the budget's iterations, so that their values
+// have a standard error.
+constexpr int kBotRuns = 4;
 // The grade of a loss with standard error `se`.
 Grade fair_grade(double loss, double se, const GradeThresholds& t);
 

@@ -379,7 +379,15 @@ void write_file_atomically(const std::string& path, const std::string& text) {
 void check_record_dir(const std::string& dir) {
   if (dir.empty()) throw Error("--record needs a folder name");
   std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
+  // The folder itself is made when missing, but not the folders above it: a
+  // mistyped path is refused rather than silently created (issue 36, 7).
+  std::filesystem::path p(dir);
+  if (!p.has_filename()) p = p.parent_path();  // "games/": the folder "games"
+  const std::filesystem::path parent = p.parent_path();
+  if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
+    throw Error(fmt::format("cannot use '{}' as the record folder: '{}' does not exist (create it first)", dir,
+                            parent.string()));
+  std::filesystem::create_directory(p, ec);
   if (ec || !std::filesystem::is_directory(dir, ec))
     throw Error(fmt::format("cannot use '{}' as the record folder: {}", dir,
                             ec ? ec.message() : std::string("it is not a folder")));
@@ -400,8 +408,11 @@ const std::string& RecordFile::write(const Session& s) {
   // The first write claims a name nobody has: link() fails on an existing
   // file, where rename() would replace it.
   for (int k = 1; k <= 100000; ++k) {
-    const std::string path = fmt::format("{}/{}-{}{}{}.json", dir_, s.entry().name, s.seed(),
-                                         tag_.empty() ? "" : "-" + tag_, k == 1 ? "" : fmt::format("-{}", k));
+    // path / name: "games/" and "games" give "games/latin-5.json" alike.
+    const std::string path =
+        (std::filesystem::path(dir_) / fmt::format("{}-{}{}{}.json", s.entry().name, s.seed(),
+                                                   tag_.empty() ? "" : "-" + tag_, k == 1 ? "" : fmt::format("-{}", k)))
+            .string();
     if (::link(tmp.c_str(), path.c_str()) == 0) {
       ::unlink(tmp.c_str());
       return path_ = path;

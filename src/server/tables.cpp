@@ -1401,7 +1401,7 @@ json Hub::hint(const std::string& id, const std::string& token) {
     if (!t->session->state().actor().acts(seat)) throw ApiError(409, "not your turn");
     st = t->session->state().clone();
     version = t->session->events().size();
-    seed = values_bot_seed(t->seed, seat);
+    seed = review_seed(t->seed, version);  // the review's seed for this decision: its numbers
   }
   // Thinking happens outside the table's lock, on a copy, from this seat's
   // observation only: the coach's expected values in the player's unit

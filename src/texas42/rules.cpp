@@ -106,8 +106,8 @@ nlohmann::json option_explanations() {
            "a made bid scores its marks (1 for 30..42), a set gives them to the other "
            "team"},
           {"points", "hands score points: the bid, or the points taken"}}}}},
-      {"target_marks", {{"about", "marks that win the game (marks scoring)"}}},
-      {"target_points", {{"about", "points that win the game (points scoring)"}}},
+      {"target_marks", {{"about", "marks that win the game (marks scoring): a whole number from 1 to 100"}}},
+      {"target_points", {{"about", "points that win the game (points scoring): a whole number from 1 to 10000"}}},
       {"stop_when_decided",
        {{"about", "marks scoring: the hand ends as soon as the bid is certainly made or set"},
         {"values", {{"on", "stop there"}, {"off", "play all seven tricks"}}}}},
@@ -125,7 +125,9 @@ nlohmann::json option_explanations() {
        {{"about", "a declarer with a bid of 42 or more may call nello: play alone and lose every trick"},
         {"values", on_off}}},
       {"plunge",
-       {{"about", "a player with four doubles may bid 4 marks or more; the partner names trumps and leads"},
+       {{"about",
+         "a player with four doubles or more may bid 4 marks, the most any bid may be (none once 4 marks are bid); "
+         "the partner names trumps and leads"},
         {"values", on_off}}},
       {"splash", {{"about", "as plunge, with three doubles, for 2 or 3 marks"}, {"values", on_off}}},
       {"sevens",

@@ -464,9 +464,14 @@ json State::view(int seat) const {
 std::string State::render(int seat) const {
   std::string out;
   const bool marks = r_.scoring == Scoring::Marks;
-  out += fmt::format("Texas 42 - hand {}   {} to {}:   team 0 (seats 0+2) {}   team 1 (seats 1+3) {}\n",
-                     hands_ + (terminal() ? 0 : 1), marks ? "marks" : "points",
-                     marks ? r_.target_marks : r_.target_points, score_[0], score_[1]);
+  // One hand only: no target to play to (single_hand).
+  if (r_.single_hand)
+    out += fmt::format("Texas 42 - one hand   {}:   team 0 (seats 0+2) {}   team 1 (seats 1+3) {}\n",
+                       marks ? "marks" : "points", score_[0], score_[1]);
+  else
+    out += fmt::format("Texas 42 - hand {}   {} to {}:   team 0 (seats 0+2) {}   team 1 (seats 1+3) {}\n",
+                       hands_ + (terminal() ? 0 : 1), marks ? "marks" : "points",
+                       marks ? r_.target_marks : r_.target_points, score_[0], score_[1]);
   if (dealer_ >= 0) out += fmt::format("Dealer: seat {}", dealer_);
   if (last_was_redeal_ && phase_ != Phase::GameOver) out += "   (all four passed last deal: redealt)";
   if (dealer_ >= 0) out += "\n";

@@ -63,6 +63,7 @@ json result_of(const std::string& text) {
   j.erase("seconds");
   j.erase("threads");
   j.erase("ranks");
+  j.erase("timing");  // wall-clock milliseconds a decision
   return j;
 }
 
