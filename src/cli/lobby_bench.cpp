@@ -4,6 +4,9 @@
 // pace (a public table opens, a seat is taken, a full table leaves) and
 // measures, for every change and every watcher, the time from the change
 // to its arrival at the watcher.
+// clang-format off: Boost.Asio uses std::exchange without including <utility>
+#include <utility>
+// clang-format on
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -17,7 +20,6 @@
 #include <mutex>
 #include <set>
 #include <thread>
-#include <utility>  // before Boost.Asio, which uses std::exchange without it
 
 #include "cli/common.h"
 #include "server/net.h"

@@ -4,6 +4,9 @@
 // server's), plays many tables of bots at full speed, and reports each move's
 // latency from its arrival to its broadcast, the server's peak memory and
 // CPU, and whether any move was lost or duplicated.
+// clang-format off: Boost.Asio uses std::exchange without including <utility>
+#include <utility>
+// clang-format on
 #include <fmt/format.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -19,8 +22,6 @@
 #include <filesystem>
 #include <iostream>
 #include <thread>
-#include <utility>  // before Boost.Asio, which uses std::exchange without it
-#include <utility>
 
 #include "cli/common.h"
 #include "server/net.h"
