@@ -6,9 +6,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <boost/asio/post.hpp>
-#include <boost/asio/thread_pool.hpp>
-#include <future>
 
 #include "server/players.h"
 #include "server/tables.h"
@@ -99,37 +96,16 @@ json Hub::chat_json(const Table& t, int seat) {
 json Hub::chat(const std::string& id, const std::string& token, const json& body) {
   ChatLine line = parse_chat(body);
   auto t = table(id);
-  auto stored = std::make_shared<std::promise<std::string>>();
-  auto fut = stored->get_future();
-  {
-    std::lock_guard lk(t->m);
-    const int seat = seat_for(*t, token);
-    if (!t->broken.empty()) throw ApiError(409, fmt::format("the table is closed: {}", t->broken));
-    line.seat = seat;
-    line.audience = seat >= 0 ? 0 : 1;
-    line.n = ++t->chat_n;
-    line.at = static_cast<int64_t>(std::time(nullptr));
-    Write w;
-    w.table = t->id;
-    w.gen = t->gen;
-    w.chat.push_back(line);
-    // Shown (and broadcast) once stored, like a move.
-    w.done = [this, t, line, stored](const std::string& err) {
-      {
-        std::lock_guard l(t->m);
-        if (err.empty()) {
-          auto& lines = t->chat[line.audience];
-          lines.push_back(line);
-          while (lines.size() > kChatRecent) lines.pop_front();
-          if (t->inflight == 0 && !stopping_) net::post(*pool_, [this, t] { broadcast(t); });
-        }
-      }
-      stored->set_value(err);
-    };
-    if (!db_.submit(std::move(w))) throw ApiError(503, "the server is stopping");
-  }
-  const std::string err = fut.get();
-  if (!err.empty()) throw ApiError(503, fmt::format("storage failed; the line was not sent: {}", err));
+  std::unique_lock lk(t->m);
+  const int seat = seat_for(*t, token);
+  if (!t->broken.empty()) throw ApiError(409, fmt::format("the table is closed: {}", t->broken));
+  line.seat = seat;
+  line.audience = seat >= 0 ? 0 : 1;
+  line.n = ++t->chat_n;
+  line.at = static_cast<int64_t>(std::time(nullptr));
+  // Stored, shown and broadcast as a move is (persist): with the table's generation, so a
+  // failed line rolls the table back like any failed write and the next change goes on.
+  persist_and_wait(lk, t, Change::of_chat(line), "the line was not sent");
   return {{"line", chat_line_json(line)}};
 }
 

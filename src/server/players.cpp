@@ -373,26 +373,17 @@ json Hub::rematch(const std::string& id, const std::string& token, const std::st
             {"expire_s", t->expire_s}};
   }
   const json made = create(body, client, &people);
-  auto done = std::make_shared<std::promise<std::string>>();
-  auto fut = done->get_future();
-  {
-    std::lock_guard lk(t->m);
-    t->rematch = made["id"].get<std::string>();
-    t->rematch_tokens.assign(static_cast<size_t>(n), "");
-    for (int k = 0; k < n; ++k) {
-      const std::string now = std::to_string((k + n - 1) % n);
-      if (made["tokens"].contains(now))
-        t->rematch_tokens[static_cast<size_t>(k)] = made["tokens"][now].get<std::string>();
-    }
-    t->rematch_spectate = made["spectate"].get<std::string>();
-    notice(*t, seat, fmt::format("seat {} asked for a rematch: everyone moves to the new table", seat));
-    persist(t, true, std::nullopt, [done](const std::string& e) { done->set_value(e); });
-  }
-  const std::string err = fut.get();
-  if (!err.empty())
-    throw ApiError(503, fmt::format("storage failed; the rematch was made but not linked here: {}", err));
   std::unique_lock lk(t->m);
-  wait_stored(lk, *t);
+  t->rematch = made["id"].get<std::string>();
+  t->rematch_tokens.assign(static_cast<size_t>(n), "");
+  for (int k = 0; k < n; ++k) {
+    const std::string now = std::to_string((k + n - 1) % n);
+    if (made["tokens"].contains(now))
+      t->rematch_tokens[static_cast<size_t>(k)] = made["tokens"][now].get<std::string>();
+  }
+  t->rematch_spectate = made["spectate"].get<std::string>();
+  notice(*t, seat, fmt::format("seat {} asked for a rematch: everyone moves to the new table", seat));
+  persist_and_wait(lk, t, Change::of_meta(), "the rematch was made but not linked here");
   return rematch_answer(*t, seat);
 }
 

@@ -92,7 +92,7 @@ void Hub::rate(const std::shared_ptr<Table>& t) {
     }
   }
   const std::vector<double> ret = t->session->state().returns();
-  std::lock_guard lk(ratings_m_);
+  std::unique_lock lk(ratings_m_);
   // Each one as of now: the deviation widened by the time since its last game.
   const int64_t now = static_cast<int64_t>(std::time(nullptr));
   std::vector<StoredRating> before;
@@ -115,10 +115,7 @@ void Hub::rate(const std::shared_ptr<Table>& t) {
   }
   // A subject at several seats (two bots of one level) is rated once, from
   // its first seat, and not at all when it sat on both sides of a team game.
-  Write w;
-  w.table = t->id;
-  w.gen = t->gen;
-  w.meta = t->meta();  // rated_done, with the ratings: all or nothing
+  Change change = Change::of_meta();  // rated_done, with the ratings: all or nothing
   std::vector<std::pair<std::string, std::string>> keys;
   for (size_t i = 0; i < subject.size(); ++i) {
     bool first = true, both_sides = false;
@@ -136,16 +133,16 @@ void Hub::rate(const std::shared_ptr<Table>& t) {
     ++r.games;
     rating_cache_[{r.subject, family}] = r;
     keys.emplace_back(r.subject, family);
-    w.ratings.push_back(r);
+    change.ratings.push_back(r);
   }
-  w.done = [this, keys](const std::string& err) {
+  lk.unlock();  // `then` takes it (at once when the storage is stopping)
+  notice(*t, -1, "the game is rated: the ratings are updated");
+  persist(t, std::move(change), [this, keys](const std::string& err) {
     // Stored (or not): the database is the truth again for these.
     std::lock_guard l(ratings_m_);
     for (const auto& k : keys) rating_cache_.erase(k);
     if (!err.empty()) std::cerr << "boneyard serve: ratings not stored: " << err << "\n";
-  };
-  if (!db_.submit(std::move(w))) std::cerr << "boneyard serve: ratings not stored: the server is stopping\n";
-  notice(*t, -1, "the game is rated: the ratings are updated");
+  });
 }
 
 json Hub::leaderboard(const std::string& what) {

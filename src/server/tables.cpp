@@ -18,6 +18,7 @@
 
 #include "record/protocol.h"
 #include "record/review.h"
+#include "server/chat.h"
 #include "server/fairness.h"
 #include "server/public_log.h"
 #include "server/replay.h"
@@ -30,6 +31,11 @@ namespace net = boost::asio;
 const std::vector<std::string>& bot_levels() {
   static const std::vector<std::string> l{"beginner", "casual", "strong", "expert"};
   return l;
+}
+
+int default_bot_pipeline() {
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  return std::max(112, 56 * cores);
 }
 
 json public_view(const AnyState& st) {
@@ -120,13 +126,13 @@ void Hub::resume(const std::shared_ptr<Table>& t) {
       for (int k = 0; k < t->n; ++k) humans |= t->human(k) && !t->joined[static_cast<size_t>(k)];
       if (!humans) {
         start_game(*t);
-        persist(t, true, std::nullopt);
+        persist(t, Change::of_meta());
         return;
       }
     }
     if (t->session) settle(*t);
     if (t->session && t->session->events().size() > t->queued) {
-      persist(t, false, std::nullopt);
+      persist(t, Change{});
       return;
     }
   } catch (const std::exception& e) {
@@ -415,7 +421,7 @@ void Hub::restore(StoredTable st) {
       tables_[t->id] = t;
     }
     if (t->broken.empty() && (meta || (t->session && t->session->events().size() > t->queued)))
-      persist(t, meta, std::nullopt);
+      persist(t, meta ? Change::of_meta() : Change{});
   }
   std::lock_guard lk(t->m);
   if (!st.events.empty() && t->session && !t->over()) {
@@ -620,28 +626,34 @@ void Hub::wait_stored(std::unique_lock<std::mutex>& lk, Table& t) {
   t.idle.wait_for(lk, std::chrono::seconds(10), [&] { return t.inflight == 0; });
 }
 
-void Hub::persist(const std::shared_ptr<Table>& t, bool meta,
-                  std::optional<std::chrono::steady_clock::time_point> arrival,
-                  std::function<void(const std::string&)> then) {
+void Hub::persist(const std::shared_ptr<Table>& t, Change change, std::function<void(const std::string&)> then) {
   Write w;
   w.table = t->id;
   w.gen = t->gen;
-  if (meta) w.meta = t->meta();
+  if (change.meta) w.meta = t->meta();
   const size_t end = t->session ? t->session->events().size() : 0;
   if (end > t->queued) {
     w.first = t->queued;
     w.events.assign(t->session->events().begin() + static_cast<long>(t->queued), t->session->events().end());
   }
+  w.chat = change.chat;
+  w.ratings = std::move(change.ratings);
   t->queued = std::max(t->queued, end);
   ++t->inflight;
   std::optional<json> m = w.meta;
-  w.done = [this, t, gen = w.gen, end, m = std::move(m), arrival, then](const std::string& err) {
+  w.done = [this, t, gen = w.gen, end, m = std::move(m), arrival = change.arrival, chat = std::move(change.chat),
+            then](const std::string& err) {
     {
       std::lock_guard lk(t->m);
       --t->inflight;
       if (err.empty()) {
         t->durable = std::max(t->durable, end);
         if (m) t->durable_meta = *m;
+        for (const ChatLine& line : chat) {  // shown once stored, like a move
+          auto& lines = t->chat[line.audience];
+          lines.push_back(line);
+          while (lines.size() > kChatRecent) lines.pop_front();
+        }
         if (arrival && cfg_.measure) t->arrivals.emplace_back(*arrival, std::chrono::steady_clock::now());
         t->stalled = false;
       } else if (gen == t->gen) {
@@ -651,7 +663,7 @@ void Hub::persist(const std::shared_ptr<Table>& t, bool meta,
       if (t->inflight == 0) {
         clock_tick(t);  // a turn is timed from the moment it is durable (before any answer shows it)
         t->idle.notify_all();
-        if (!stopping_) net::post(*bcast_, [this, t] { broadcast(t); });
+        announce(t);
       }
     }
     if (then) then(err);
@@ -661,6 +673,26 @@ void Hub::persist(const std::shared_ptr<Table>& t, bool meta,
     rollback(*t);
     if (then) then("the server is stopping");
   }
+}
+
+void Hub::persist_and_wait(std::unique_lock<std::mutex>& lk, const std::shared_ptr<Table>& t, Change change,
+                           const char* what) {
+  auto stored = std::make_shared<std::promise<std::string>>();
+  auto fut = stored->get_future();
+  persist(t, std::move(change), [stored](const std::string& e) { stored->set_value(e); });
+  // The answer waits for the change's group to be durable (a few ms: one
+  // fsync for every change waiting then), off the table's lock.
+  lk.unlock();
+  const std::string err = fut.get();
+  lk.lock();
+  if (!err.empty()) throw ApiError(503, fmt::format("storage failed; {}: {}", what, err));
+  wait_stored(lk, *t);
+}
+
+// Every broadcast runs on a broadcast thread (never a bot's, a request's or
+// the writer's): the change's messages, then what follows it (the next bot).
+void Hub::announce(const std::shared_ptr<Table>& t) {
+  if (!stopping_) net::post(*bcast_, [this, t] { broadcast(t); });
 }
 
 // With t->m held: back to what is durable, in a new generation (writes made
@@ -714,24 +746,25 @@ void Hub::settle(Table& t) {
   while (t.session->state().actor().kind == Actor::Chance) t.session->chance();
 }
 
-// With t->m held: the move and the chance outcomes after it, in memory, and
-// queued as one write; acknowledged and broadcast once durable.
-std::string Hub::commit_move(const std::shared_ptr<Table>& t, int seat, const std::string& move,
-                             std::chrono::steady_clock::time_point arrival,
-                             std::function<void(const std::string&)> then) {
+// With t->m held: the move and the chance outcomes after it, in memory:
+// its text as the game writes it, and the change that stores them (one write).
+std::pair<std::string, Hub::Change> Hub::apply_move(Table& t, int seat, const std::string& move,
+                                                    std::chrono::steady_clock::time_point arrival) {
   std::string canon;
   try {
-    canon = t->session->apply(seat, move);
+    canon = t.session->apply(seat, move);
   } catch (const Error& e) {
     throw ApiError(400, e.what());
   }
-  settle(*t);
-  clock_stop(*t, seat, arrival);  // the turn is timed to the move's arrival
-  const bool over = t->session->state().terminal();
-  if (over) notice(*t, -1, "the game is over; the server's secret is revealed");
+  settle(t);
+  clock_stop(t, seat, arrival);  // the turn is timed to the move's arrival
+  const bool over = t.session->state().terminal();
+  if (over) notice(t, -1, "the game is over; the server's secret is revealed");
   // The meta says "over" (not loaded at start any more), and the clock's banks.
-  persist(t, over || t->clock_s > 0, arrival, std::move(then));
-  return canon;
+  Change change;
+  change.meta = over || t.clock_s > 0;
+  change.arrival = arrival;
+  return {canon, std::move(change)};
 }
 
 void Hub::measured(Clock::time_point since, Clock::time_point durable, Clock::time_point sending) {
@@ -748,33 +781,22 @@ void Hub::measured(Clock::time_point since, Clock::time_point durable, Clock::ti
 json Hub::move(const std::string& id, const std::string& token, const std::string& move) {
   const auto arrival = std::chrono::steady_clock::now();
   auto t = table(id);
-  auto stored = std::make_shared<std::promise<std::string>>();
-  auto fut = stored->get_future();
-  std::string canon;
-  int seat;
-  {
-    std::lock_guard lk(t->m);
-    seat = seat_for(*t, token);
-    if (seat < 0) throw ApiError(403, "a spectator cannot move");
-    if (!t->broken.empty()) throw ApiError(500, t->broken);
-    if (!t->session) throw ApiError(409, "the game has not started: it starts when every human seat has joined");
-    if (t->over()) throw ApiError(409, "the game is over");
-    const Actor a = t->session->state().actor();
-    if (!a.acts(seat)) throw ApiError(409, fmt::format("not your turn: {}", to_string(a)));
-    if (move.size() > 200) throw ApiError(400, "the move is too long");
-    if (t->autopilot[static_cast<size_t>(seat)]) {
-      t->autopilot[static_cast<size_t>(seat)] = false;
-      notice(*t, seat, fmt::format("seat {} is back and plays again", seat));
-    }
-    canon = commit_move(t, seat, move, arrival, [stored](const std::string& e) { stored->set_value(e); });
-    if (!t->clock_forced.empty()) t->clock_forced[static_cast<size_t>(seat)] = false;
-  }
-  // The answer waits for the move's group to be durable (a few ms: one
-  // fsync for every move waiting then), off the table's lock.
-  const std::string err = fut.get();
-  if (!err.empty()) throw ApiError(503, fmt::format("storage failed; the move was not made: {}", err));
   std::unique_lock lk(t->m);
-  wait_stored(lk, *t);
+  const int seat = seat_for(*t, token);
+  if (seat < 0) throw ApiError(403, "a spectator cannot move");
+  if (!t->broken.empty()) throw ApiError(500, t->broken);
+  if (!t->session) throw ApiError(409, "the game has not started: it starts when every human seat has joined");
+  if (t->over()) throw ApiError(409, "the game is over");
+  const Actor a = t->session->state().actor();
+  if (!a.acts(seat)) throw ApiError(409, fmt::format("not your turn: {}", to_string(a)));
+  if (move.size() > 200) throw ApiError(400, "the move is too long");
+  if (t->autopilot[static_cast<size_t>(seat)]) {
+    t->autopilot[static_cast<size_t>(seat)] = false;
+    notice(*t, seat, fmt::format("seat {} is back and plays again", seat));
+  }
+  auto [canon, change] = apply_move(*t, seat, move, arrival);
+  if (!t->clock_forced.empty()) t->clock_forced[static_cast<size_t>(seat)] = false;
+  persist_and_wait(lk, t, std::move(change), "the move was not made");
   json m = message(*t, seat);
   m["move"] = canon;
   return m;
@@ -820,23 +842,14 @@ json Hub::join(const std::string& id, const std::string& token, const std::optio
                const json& who) {
   const std::optional<SeatPerson> person = person_of(who);  // checked (and looked up) before the table is locked
   auto t = table(id);
-  auto stored = std::make_shared<std::promise<std::string>>();
-  auto fut = stored->get_future();
-  int seat;
-  {
-    std::lock_guard lk(t->m);
-    seat = seat_for(*t, token);
-    if (seat < 0) throw ApiError(403, "a spectator does not join; watch with GET or the WebSocket");
-    const bool was = t->started;
-    join_locked(t, seat, entropy);
-    const bool named = person && seat_person(*t, seat, *person);
-    if (was && !named) return message(*t, seat);
-    persist(t, true, std::nullopt, [stored](const std::string& e) { stored->set_value(e); });
-  }
-  const std::string err = fut.get();
-  if (!err.empty()) throw ApiError(503, fmt::format("storage failed; the join was not stored: {}", err));
   std::unique_lock lk(t->m);
-  wait_stored(lk, *t);
+  const int seat = seat_for(*t, token);
+  if (seat < 0) throw ApiError(403, "a spectator does not join; watch with GET or the WebSocket");
+  const bool was = t->started;
+  join_locked(t, seat, entropy);
+  const bool named = person && seat_person(*t, seat, *person);
+  if (was && !named) return message(*t, seat);
+  persist_and_wait(lk, t, Change::of_meta(), "the join was not stored");
   return message(*t, seat);
 }
 
@@ -851,39 +864,29 @@ json Hub::sit(const std::string& id, const json& body) {
   }
   const std::optional<SeatPerson> person = person_of(body);  // "key" or "name", as for a join
   auto t = table(id);
-  auto stored = std::make_shared<std::promise<std::string>>();
-  auto fut = stored->get_future();
+  std::unique_lock lk(t->m);
+  if (!t->is_public) throw ApiError(403, "this table is not public: its seats go by invitation links");
+  if (!t->broken.empty()) throw ApiError(409, t->broken);
+  if (t->started) throw ApiError(409, "the game has started: no seat is free");
+  auto is_free = [&](int k) { return t->open[static_cast<size_t>(k)] && t->tokens[static_cast<size_t>(k)].empty(); };
   int seat = -1;
-  std::string token;
-  {
-    std::lock_guard lk(t->m);
-    if (!t->is_public) throw ApiError(403, "this table is not public: its seats go by invitation links");
-    if (!t->broken.empty()) throw ApiError(409, t->broken);
-    if (t->started) throw ApiError(409, "the game has started: no seat is free");
-    auto is_free = [&](int k) { return t->open[static_cast<size_t>(k)] && t->tokens[static_cast<size_t>(k)].empty(); };
-    if (wanted) {
-      if (*wanted < 0 || *wanted >= t->n) throw ApiError(400, fmt::format("'seat' must be from 0 to {}", t->n - 1));
-      if (!is_free(*wanted))
-        throw ApiError(409, fmt::format("seat {} is not free: someone has it, or it is not open", *wanted));
-      seat = *wanted;
-    } else {
-      for (int k = 0; k < t->n && seat < 0; ++k)
-        if (is_free(k)) seat = k;
-      if (seat < 0) throw ApiError(409, "no seat is free at this table any more");
-    }
-    token = random_hex(16);
-    t->tokens[static_cast<size_t>(seat)] = token;
-    if (person) seat_person(*t, seat, *person);
-    notice(*t, seat, fmt::format("seat {} was taken from the lobby", seat));
-    persist(t, true, std::nullopt, [stored](const std::string& e) { stored->set_value(e); });
+  if (wanted) {
+    if (*wanted < 0 || *wanted >= t->n) throw ApiError(400, fmt::format("'seat' must be from 0 to {}", t->n - 1));
+    if (!is_free(*wanted))
+      throw ApiError(409, fmt::format("seat {} is not free: someone has it, or it is not open", *wanted));
+    seat = *wanted;
+  } else {
+    for (int k = 0; k < t->n && seat < 0; ++k)
+      if (is_free(k)) seat = k;
+    if (seat < 0) throw ApiError(409, "no seat is free at this table any more");
   }
-  const std::string err = fut.get();
-  if (!err.empty()) throw ApiError(503, fmt::format("storage failed; the seat was not taken: {}", err));
-  {
-    std::lock_guard lk(t->m);
-    claim_timer(t, seat, token);
-    lobby_update(*t);  // before the answer: whoever asks the lobby next sees the seat taken (the broadcast comes later)
-  }
+  const std::string token = random_hex(16);
+  t->tokens[static_cast<size_t>(seat)] = token;
+  if (person) seat_person(*t, seat, *person);
+  notice(*t, seat, fmt::format("seat {} was taken from the lobby", seat));
+  persist_and_wait(lk, t, Change::of_meta(), "the seat was not taken");
+  claim_timer(t, seat, token);
+  lobby_update(*t);  // before the answer: whoever asks the lobby next sees the seat taken (the broadcast comes later)
   return {{"table", t->id}, {"seat", seat}, {"token", token}};
 }
 
@@ -900,7 +903,7 @@ void Hub::claim_timer(const std::shared_ptr<Table>& t, int seat, const std::stri
     t->names[u].clear();
     t->player_ids[u].clear();
     notice(*t, seat, fmt::format("seat {} is free again: its player did not come", seat));
-    persist(t, true, std::nullopt);  // broadcast (and the lobby) once stored
+    persist(t, Change::of_meta());  // broadcast (and the lobby) once stored
   });
 }
 
@@ -1019,7 +1022,7 @@ int Hub::subscribe(const std::string& id, const std::string& token, const std::o
     // the start, is ignored rather than refused.
     if (!t->started) {
       join_locked(t, seat, entropy);
-      persist(t, true, std::nullopt);  // broadcast once stored
+      persist(t, Change::of_meta());  // broadcast once stored
     }
     const size_t u = static_cast<size_t>(seat);
     if (t->connections[u]++ == 0) {
@@ -1032,7 +1035,7 @@ int Hub::subscribe(const std::string& id, const std::string& token, const std::o
     }
   }
   t->subs.emplace_back(seat, sub);
-  changed(t);
+  announce(t);
   return seat;
 }
 
@@ -1052,7 +1055,7 @@ void Hub::unsubscribe(const std::string& id, int seat, const Subscriber* sub) {
   if (t->connections[u] > 0 && --t->connections[u] == 0 && t->session && !t->over()) {
     notice(*t, seat, fmt::format("seat {} disconnected; the seat is kept for them", seat));
     arm_drop(t, seat);
-    changed(t);
+    announce(t);
   }
 }
 
@@ -1072,7 +1075,7 @@ void Hub::arm_drop(const std::shared_ptr<Table>& t, int seat) {
       t->autopilot[v] = true;
       notice(*t, seat,
              fmt::format("seat {} is away: a {} bot plays for it until they come back", seat, t->takeover_level));
-      changed(t);
+      announce(t);
     }
   });
   t->drop_cancel[u] = [this, w = std::weak_ptr<net::steady_timer>(timer)] {
@@ -1136,7 +1139,7 @@ void Hub::expire_waiting() {
     db_.submit(std::move(w));
     notice(*t, -1, "nobody joined in time: the table is closed");
     t->broken = "the table expired before every seat joined";
-    changed(t);
+    announce(t);
   }
 }
 
@@ -1335,8 +1338,8 @@ bool Hub::bot_turn(const std::shared_ptr<Table>& t, size_t version, bool gated) 
   }
   if (t->session && t->session->events().size() == version && bot_seat(*t) == seat && t->inflight == 0) {
     try {
-      commit_move(t, seat, mv, arrival);                   // broadcast, and the next bot, once durable
-      t->clock_forced[static_cast<size_t>(seat)] = false;  // the clock's bot plays one move only
+      persist(t, apply_move(*t, seat, mv, arrival).second);  // broadcast, and the next bot, once durable
+      t->clock_forced[static_cast<size_t>(seat)] = false;    // the clock's bot plays one move only
     } catch (const std::exception& e) {
       std::cerr << "boneyard serve: table " << t->id << ": bot move failed: " << e.what() << "\n";
       return false;

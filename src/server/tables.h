@@ -60,6 +60,13 @@ class Subscriber {
   virtual void push(std::shared_ptr<const std::string> message) = 0;
 };
 
+// The gate's default size, from the cores: 56 moves in flight per core, at
+// least 112 (what 2 cores were measured to need: the broadcast threads kept
+// busy, p99 arrival->broadcast short); a 16-core machine gets 896 (its
+// measured best used a gate of 800; 112 held it to 26,000 moves/s on 4.8
+// of its cores). --bot-pipeline overrides it.
+int default_bot_pipeline();
+
 struct HubConfig {
   double strong_ms = 150;   // "strong": the strongest fair bot, this long per decision, one thread
   double expert_ms = 1000;  // "expert": this long per decision ...
@@ -71,8 +78,9 @@ struct HubConfig {
   int strong_threads = 0;     // strong/expert decisions at once, server-wide (0: half the cores, at least 1)
   int strong_per_client = 2;  // ... and per address that created the tables (0: no cap)
   // Cheap bots' moves between decision and broadcast, at most (0: no cap).
-  // Under load the next bot waits before it thinks (see pass_gate).
-  int bot_pipeline = 112;
+  // Under load the next bot waits before it thinks (see pass_gate). By
+  // default it scales with the machine (default_bot_pipeline()).
+  int bot_pipeline = default_bot_pipeline();
   bool run_bots = true;  // false: bots never move (the fuzz target)
   int default_bot_delay_ms = 600;
   int default_drop_delay_ms = 60000;
@@ -318,15 +326,41 @@ class Hub {
   void changed(const std::shared_ptr<Table>& t);
   void broadcast(const std::shared_ptr<Table>& t);
   void settle(Table& t);
-  std::string commit_move(const std::shared_ptr<Table>& t, int seat, const std::string& move,
-                          std::chrono::steady_clock::time_point arrival,
-                          std::function<void(const std::string&)> then = {});
   void rebuild(Table& t, size_t events);
-  // Queues the table's events not yet queued (and its meta): with t->m held.
+  // What a change stores besides the table's events not yet queued.
+  struct Change {
+    bool meta = false;                  // the table's meta (who joined, names, banks, ...)
+    std::vector<ChatLine> chat;         // chat lines: shown once stored
+    std::vector<StoredRating> ratings;  // a rated game's end: the ratings after it (with the meta)
+    std::optional<std::chrono::steady_clock::time_point> arrival;  // a move's, for the latency figures
+    static Change of_meta() {
+      Change c;
+      c.meta = true;
+      return c;
+    }
+    static Change of_chat(const ChatLine& line) {
+      Change c;
+      c.chat.push_back(line);
+      return c;
+    }
+  };
+  // Queues the change (with t->m held). Once durable it is broadcast on a
+  // broadcast thread; a failed write rolls the table back (rollback()).
   // `then` gets "" once durable, or why not (after the rollback).
-  void persist(const std::shared_ptr<Table>& t, bool meta, std::optional<std::chrono::steady_clock::time_point> arrival,
-               std::function<void(const std::string&)> then = {});
+  void persist(const std::shared_ptr<Table>& t, Change change, std::function<void(const std::string&)> then = {});
+  // The one path of a request's change (move, join, sit, rematch, chat):
+  // persist(), then wait off the table's lock until it is durable, then for
+  // any other write in flight (the answer shows the table as stored). Not
+  // stored: ApiError 503 "storage failed; {what}: why", the table rolled back.
+  void persist_and_wait(std::unique_lock<std::mutex>& lk, const std::shared_ptr<Table>& t, Change change,
+                        const char* what);
   void rollback(Table& t);
+  // With t->m held: the move and its chance outcomes in memory; its text and
+  // the change that stores them.
+  std::pair<std::string, Change> apply_move(Table& t, int seat, const std::string& move,
+                                            std::chrono::steady_clock::time_point arrival);
+  // The table's change is broadcast on a broadcast thread (changed()).
+  void announce(const std::shared_ptr<Table>& t);
   void wait_stored(std::unique_lock<std::mutex>& lk, Table& t);
   void resume(const std::shared_ptr<Table>& t);
   void heal_loop();

@@ -110,7 +110,7 @@ void Hub::clock_tick(const std::shared_ptr<Table>& t) {
       t->clock_forced[v] = true;  // the takeover bot plays this move (bot_seat)
       ++t->timeouts[v];
       notice(*t, k, fmt::format("seat {} ran out of time: a {} bot played its move", k, t->takeover_level));
-      changed(t);
+      announce(t);
     });
     t->clock_cancel[u] = [this, w = std::weak_ptr<net::steady_timer>(timer)] {
       net::post(ioc_, [w] {
