@@ -24,7 +24,7 @@ void add_serve(CLI::App& app) {
   cmd->add_option("--threads", cfg->io_threads, "Network threads")->capture_default_str();
   cmd->add_option("--bot-pipeline", cfg->hub.bot_pipeline,
                   "Cheap bots' moves between decision and broadcast, at most; under load the next bot waits before it "
-                  "thinks (0: no cap)")
+                  "thinks (the default scales with the cores: 56 each, at least 112; 0: no cap)")
       ->check(CLI::Range(0, 1000000))
       ->capture_default_str();
   cmd->add_option("--bot-threads", cfg->hub.bot_threads, "Threads for cheap bots (beginner, casual) (0: one per core)")

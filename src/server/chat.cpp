@@ -6,17 +6,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <boost/asio/post.hpp>
-#include <boost/asio/thread_pool.hpp>
-#include <future>
+#include <ctime>
 
 #include "server/players.h"
-#include "server/tables.h"
 
 namespace boneyard::server {
 
 using nlohmann::json;
-namespace net = boost::asio;
 
 const std::vector<std::string>& chat_phrases() {
   static const std::vector<std::string> p{"hello",       "buena",  "capicua", "paso",  "good_game",
@@ -80,7 +76,7 @@ json chat_line_json(const ChatLine& c) {
   return j;
 }
 
-void Hub::chat_load(Table& t, const std::vector<ChatLine>& lines) {
+void Chat::load(Table& t, const std::vector<ChatLine>& lines) {
   for (const ChatLine& c : lines) {
     if (c.audience < 0 || c.audience > 1) continue;
     t.chat[c.audience].push_back(c);
@@ -88,49 +84,26 @@ void Hub::chat_load(Table& t, const std::vector<ChatLine>& lines) {
   }
 }
 
+ChatLine Chat::line(Table& t, int seat, ChatLine said) {
+  said.seat = seat;
+  said.audience = seat >= 0 ? 0 : 1;
+  said.n = ++t.chat_n;
+  said.at = static_cast<int64_t>(std::time(nullptr));
+  return said;
+}
+
+void Chat::shown(Table& t, const ChatLine& line) {
+  auto& lines = t.chat[line.audience];
+  lines.push_back(line);
+  while (lines.size() > kChatRecent) lines.pop_front();
+}
+
 // A seat sees the seats' lines, the spectator token the spectators' lines:
 // never the other audience's.
-json Hub::chat_json(const Table& t, int seat) {
+json Chat::view(const Table& t, int seat) {
   json out = json::array();
   for (const ChatLine& c : t.chat[seat >= 0 ? 0 : 1]) out.push_back(chat_line_json(c));
   return out;
-}
-
-json Hub::chat(const std::string& id, const std::string& token, const json& body) {
-  ChatLine line = parse_chat(body);
-  auto t = table(id);
-  auto stored = std::make_shared<std::promise<std::string>>();
-  auto fut = stored->get_future();
-  {
-    std::lock_guard lk(t->m);
-    const int seat = seat_for(*t, token);
-    if (!t->broken.empty()) throw ApiError(409, fmt::format("the table is closed: {}", t->broken));
-    line.seat = seat;
-    line.audience = seat >= 0 ? 0 : 1;
-    line.n = ++t->chat_n;
-    line.at = static_cast<int64_t>(std::time(nullptr));
-    Write w;
-    w.table = t->id;
-    w.gen = t->gen;
-    w.chat.push_back(line);
-    // Shown (and broadcast) once stored, like a move.
-    w.done = [this, t, line, stored](const std::string& err) {
-      {
-        std::lock_guard l(t->m);
-        if (err.empty()) {
-          auto& lines = t->chat[line.audience];
-          lines.push_back(line);
-          while (lines.size() > kChatRecent) lines.pop_front();
-          if (t->inflight == 0 && !stopping_) net::post(*pool_, [this, t] { broadcast(t); });
-        }
-      }
-      stored->set_value(err);
-    };
-    if (!db_.submit(std::move(w))) throw ApiError(503, "the server is stopping");
-  }
-  const std::string err = fut.get();
-  if (!err.empty()) throw ApiError(503, fmt::format("storage failed; the line was not sent: {}", err));
-  return {{"line", chat_line_json(line)}};
 }
 
 }  // namespace boneyard::server

@@ -212,204 +212,299 @@ Target parse_target(std::string_view target) {
   return t;
 }
 
+namespace {
+// What a route's handler is given: the request, its path's segments
+// ("api", ...) and query, and the Hub.
+struct Call {
+  Hub& hub;
+  const Request& req;
+  const Target& target;
+  const std::vector<std::string>& seg;
+  std::string query(const char* k) const {
+    auto it = target.query.find(k);
+    return it == target.query.end() ? std::string() : it->second;
+  }
+  json body() const { return parse_body(req.body); }
+  const std::string& id() const { return seg[2]; }  // /api/tables/{id}/..., /api/players/{id}
+  // The costly requests are counted per address (fair shares).
+  std::optional<HttpResponse> spend(Cost c, double cost = 1) const {
+    if (!req.limits) return std::nullopt;
+    if (const int wait = req.limits->take(req.client, c, cost))
+      return too_many(wait, c == Cost::create   ? "new tables"
+                            : c == Cost::player ? "new players or logins"
+                                                : "hints, reviews or replays");
+    return std::nullopt;
+  }
+};
+
+// One route: its method, its path under /api ("{}" matches any one
+// segment), whether it thinks for a while (then the network layer runs it
+// on the slow pool, off the network threads), and its handler.
+struct Route {
+  std::string_view method;
+  std::vector<std::string_view> path;
+  bool slow;
+  HttpResponse (*handle)(const Call&);
+};
+
+std::optional<int> number_query(const Call& c, const char* k, int lo, int hi) {
+  const std::string v = c.query(k);
+  if (v.empty()) return std::nullopt;
+  int x = 0;
+  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+  if (ec != std::errc() || p != v.data() + v.size() || x < lo || x > hi)
+    throw ApiError(400, fmt::format("'{}' must be a whole number from {} to {}, not '{}'", k, lo, hi, v.substr(0, 40)));
+  return x;
+}
+
+// POST .../join and .../entropy: a seat joins, with its entropy if any.
+HttpResponse join_route(const Call& c) {
+  const json b = c.body();
+  std::optional<std::string> entropy;
+  if (b.contains("entropy")) entropy = str_field(b, "entropy");
+  return ok(c.hub.join(c.id(), str_field(b, "token"), entropy, b));
+}
+
+// Every route of the API, each declared once (docs/server.md).
+const std::vector<Route>& routes() {
+  static const std::vector<Route> all{
+      {"GET",
+       {"health"},
+       false,
+       [](const Call& c) {
+         json h = c.hub.health();  // 503 while the storage fails: a load balancer's signal
+         if (c.req.limits) h["connections"] = c.req.limits->connections();
+         return ok(h, h.value("ok", false) ? 200 : 503);
+       }},
+      // Every registered game and preset with its options (the values the
+      // preset sets) and each option's catalogue of values: the lobby's menu.
+      {"GET",
+       {"games"},
+       false,
+       [](const Call&) {
+         static const json cached = [] {
+           json all = json::array();
+           for (const auto& g : games()) {
+             const json d = g.describe();
+             all.push_back({{"name", g.name},
+                            {"family", g.family},
+                            {"summary", g.summary},
+                            {"sources", g.sources},
+                            {"options", d.value("options", json::object())},
+                            {"catalogue", d.value("catalogue", json::object())},
+                            {"seats", g.make({}, 0)->num_seats()}});
+           }
+           return json{{"games", all}, {"bot_levels", {"beginner", "casual", "strong", "expert"}}};
+         }();
+         return ok(cached);
+       }},
+      // Quick match: POST to wait, GET ?key=K to see, DELETE to leave.
+      {"POST",
+       {"quickmatch"},
+       false,
+       [](const Call& c) {
+         const json b = c.body();
+         if (auto r = c.spend(Cost::create)) return *r;
+         return ok(c.hub.quickmatch_join(b));
+       }},
+      {"GET",
+       {"quickmatch"},
+       false,
+       [](const Call& c) {
+         return ok(c.hub.quickmatch_status(json{{"key", c.query("key")}}));
+       }},
+      {"DELETE",
+       {"quickmatch"},
+       false,
+       [](const Call& c) {
+         return ok(c.hub.quickmatch_leave(json{{"key", c.query("key")}}));
+       }},
+      {"GET", {"leaderboard"}, false, [](const Call& c) { return ok(c.hub.leaderboard(c.query("game"))); }},
+      {"GET", {"lobby"}, false, [](const Call& c) { return ok(c.hub.lobby()); }},
+      // A record file the app was given (dropped on the lobby): its steps.
+      // A replay's later pages cost a tenth: the app fetches every page of a game.
+      {"POST",
+       {"replay"},
+       true,
+       [](const Call& c) {
+         const size_t from = replay_page_from(c.query("from"));
+         if (auto r = c.spend(Cost::think, from == 0 ? 1 : 0.1)) return *r;
+         return ok(replay_steps(parse_record_text(c.req.body), from));
+       }},
+      // Players (docs/server.md, "Players"): made and logged into at a
+      // per-address rate; anyone may look one up by id.
+      {"POST",
+       {"players"},
+       false,
+       [](const Call& c) {
+         const json b = c.body();
+         if (auto r = c.spend(Cost::player)) return *r;
+         return ok(c.hub.create_player(b), 201);
+       }},
+      {"POST",
+       {"players", "login"},
+       false,
+       [](const Call& c) {
+         const json b = c.body();
+         if (auto r = c.spend(Cost::player)) return *r;
+         return ok(c.hub.login(b));
+       }},
+      {"GET", {"players", "{}"}, false, [](const Call& c) { return ok(c.hub.player(c.seg[2])); }},
+      // Counted as a login: both hash a password.
+      {"POST",
+       {"players", "{}", "password"},
+       false,
+       [](const Call& c) {
+         const json b = c.body();
+         if (auto r = c.spend(Cost::player)) return *r;
+         return ok(c.hub.set_password(c.seg[2], b));
+       }},
+      {"POST",
+       {"tables"},
+       false,
+       [](const Call& c) {
+         const json b = c.body();
+         if (auto r = c.spend(Cost::create)) return *r;
+         return ok(c.hub.create(b, c.req.client), 201);
+       }},
+      {"GET", {"tables", "{}"}, false, [](const Call& c) { return ok(c.hub.get(c.id(), c.query("token"))); }},
+      {"POST",
+       {"tables", "{}", "moves"},
+       false,
+       [](const Call& c) {
+         const json b = c.body();
+         return ok(c.hub.move(c.id(), str_field(b, "token"), str_field(b, "move")));
+       }},
+      // A free seat of a public table, from the lobby: counted as a new
+      // table is, so one address cannot take every seat in sight. A player
+      // key is counted on its own too: one person cannot take seats faster
+      // from many addresses.
+      {"POST",
+       {"tables", "{}", "sit"},
+       false,
+       [](const Call& c) {
+         const json b = c.body();
+         if (auto r = c.spend(Cost::create)) return *r;
+         if (c.req.limits && b.contains("key") && b["key"].is_string())
+           if (const int wait =
+                   c.req.limits->take(player_limit_key(b["key"].get<std::string>().substr(0, 128)), Cost::sit_player))
+             throw RateLimited(wait, fmt::format("too many seats taken by this player: try again in {} s", wait));
+         return ok(c.hub.sit(c.id(), b), 201);
+       }},
+      {"POST", {"tables", "{}", "join"}, false, [](const Call& c) { return join_route(c); }},
+      {"POST", {"tables", "{}", "entropy"}, false, [](const Call& c) { return join_route(c); }},
+      {"POST",
+       {"tables", "{}", "rematch"},
+       false,
+       [](const Call& c) {
+         const json b = c.body();
+         const std::string token = str_field(b, "token");
+         if (auto r = c.spend(Cost::create)) return *r;
+         return ok(c.hub.rematch(c.id(), token, c.req.client));
+       }},
+      // Checked first (a bad line costs nothing), then counted per address
+      // and per token (docs/server.md, "Chat").
+      {"POST",
+       {"tables", "{}", "chat"},
+       false,
+       [](const Call& c) {
+         const json b = c.body();
+         return ok(say_chat(c.hub, c.id(), str_field(b, "token"), b, c.req.limits, c.req.client));
+       }},
+      {"GET", {"tables", "{}", "record"}, false, [](const Call& c) { return ok(c.hub.record(c.id())); }},
+      // A hint thinks for a bot's budget; a review solves each decision; a
+      // replay builds every step's view: the slow pool's.
+      {"GET",
+       {"tables", "{}", "hint"},
+       true,
+       [](const Call& c) {
+         if (auto r = c.spend(Cost::think)) return *r;
+         return ok(c.hub.hint(c.id(), c.query("token")));
+       }},
+      {"GET",
+       {"tables", "{}", "review"},
+       true,
+       [](const Call& c) {
+         const int hand = number_query(c, "hand", 1, 1000000).value_or(0);
+         const auto seat = number_query(c, "seat", 0, 255);
+         if (auto r = c.spend(Cost::think)) return *r;
+         return ok(c.hub.review(c.id(), c.query("token"), hand, seat));
+       }},
+      {"GET",
+       {"tables", "{}", "replay"},
+       true,
+       [](const Call& c) {
+         const size_t from = replay_page_from(c.query("from"));
+         if (auto r = c.spend(Cost::think, from == 0 ? 1 : 0.1)) return *r;
+         return ok(c.hub.replay(c.id(), from));
+       }},
+      {"GET", {"tables", "{}", "fairness"}, false, [](const Call& c) { return ok(c.hub.fairness(c.id())); }},
+  };
+  return all;
+}
+
+// The routes whose path matches `seg` (["api", ...]), the most literal ones
+// only: /api/players/login is never taken for a player's id.
+std::vector<const Route*> routes_for(const std::vector<std::string>& seg) {
+  std::vector<const Route*> best;
+  int best_literal = -1;
+  for (const Route& r : routes()) {
+    if (r.path.size() + 1 != seg.size()) continue;
+    int literal = 0;
+    bool match = true;
+    for (size_t i = 0; i < r.path.size() && match; ++i) {
+      if (r.path[i] == "{}") continue;
+      match = r.path[i] == seg[i + 1];
+      ++literal;
+    }
+    if (!match || literal < best_literal) continue;
+    if (literal > best_literal) best.clear();
+    best_literal = literal;
+    best.push_back(&r);
+  }
+  return best;
+}
+
+// The route for a method on a path, or a 405 naming the methods it takes.
+const Route* route_for(std::string_view method, const std::vector<std::string>& seg) {
+  const auto found = routes_for(seg);
+  if (found.empty()) return nullptr;
+  std::string methods;
+  for (size_t i = 0; i < found.size(); ++i) {
+    if (found[i]->method == method) return found[i];
+    methods += (i == 0 ? "" : i + 1 == found.size() ? " or " : ", ") + std::string(found[i]->method);
+  }
+  throw ApiError(405, fmt::format("method not allowed: use {}", methods));
+}
+}  // namespace
+
+bool runs_slow(std::string_view method, std::string_view target) {
+  try {
+    const auto seg = segments(parse_target(target).path);
+    if (seg.empty() || seg[0] != "api") return false;
+    const Route* r = route_for(method == "HEAD" ? std::string_view("GET") : method, seg);
+    return r && r->slow;
+  } catch (const std::exception&) {
+    return false;  // a malformed request is answered at once
+  }
+}
+
 HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Request& req) {
   // HEAD is GET without the body (which the network layer drops).
   const std::string_view method = req.method == "HEAD" ? std::string_view("GET") : req.method;
-  const std::string_view body = req.body;
   try {
     const Target t = parse_target(req.target);
     const auto seg = segments(t.path);
-    auto query = [&](const char* k) {
-      auto it = t.query.find(k);
-      return it == t.query.end() ? std::string() : it->second;
-    };
     if (seg.empty() || seg[0] != "api") {
       if (method != "GET") return error_response(405, "method not allowed");
       return serve_static(static_dir, t.path);
     }
-    auto need = [&](const char* m) {
-      if (method != m) throw ApiError(405, fmt::format("method not allowed: use {}", m));
-    };
     // A POST from another site's form or a text/plain fetch carries no
     // JSON content type: refused, so only same-origin scripts (or programs)
     // can act, and a browser must ask (CORS preflight) before sending it.
     if (method == "POST" && media_type(req.content_type) != "application/json")
       throw ApiError(415, "send the body as JSON with the header Content-Type: application/json");
-    // The costly requests are counted per address (fair shares).
-    // A replay's later pages cost a tenth: the app fetches every page of a game.
-    auto spend = [&](Cost c, double cost = 1) -> std::optional<HttpResponse> {
-      if (!req.limits) return std::nullopt;
-      if (const int wait = req.limits->take(req.client, c, cost))
-        return too_many(wait, c == Cost::create   ? "new tables"
-                              : c == Cost::player ? "new players or logins"
-                                                  : "hints, reviews or replays");
-      return std::nullopt;
-    };
-    if (seg.size() == 2 && seg[1] == "health") {
-      need("GET");
-      json h = hub.health();  // 503 while the storage fails: a load balancer's signal
-      if (req.limits) h["connections"] = req.limits->connections();
-      return ok(h, h.value("ok", false) ? 200 : 503);
-    }
-    if (seg.size() == 2 && seg[1] == "games") {
-      // Every registered game and preset with its options (the values the
-      // preset sets) and each option's catalogue of values: the lobby's menu.
-      need("GET");
-      static const json cached = [] {
-        json all = json::array();
-        for (const auto& g : games()) {
-          const json d = g.describe();
-          all.push_back({{"name", g.name},
-                         {"family", g.family},
-                         {"summary", g.summary},
-                         {"sources", g.sources},
-                         {"options", d.value("options", json::object())},
-                         {"catalogue", d.value("catalogue", json::object())},
-                         {"seats", g.make({}, 0)->num_seats()}});
-        }
-        return json{{"games", all}, {"bot_levels", {"beginner", "casual", "strong", "expert"}}};
-      }();
-      return ok(cached);
-    }
-    if (seg.size() == 2 && seg[1] == "quickmatch") {
-      // Waiting for others: POST to wait, GET ?key=K to see, DELETE to leave.
-      if (method == "POST") {
-        const json b = parse_body(body);
-        if (auto r = spend(Cost::create)) return *r;
-        return ok(hub.quickmatch_join(b));
-      }
-      if (method == "GET") return ok(hub.quickmatch_status(json{{"key", query("key")}}));
-      if (method == "DELETE") return ok(hub.quickmatch_leave(json{{"key", query("key")}}));
-      throw ApiError(405, "method not allowed: use POST, GET or DELETE");
-    }
-    if (seg.size() == 2 && seg[1] == "leaderboard") {
-      need("GET");
-      return ok(hub.leaderboard(query("game")));
-    }
-    if (seg.size() == 2 && seg[1] == "lobby") {
-      need("GET");
-      return ok(hub.lobby());
-    }
-    if (seg.size() == 2 && seg[1] == "replay") {
-      // A record file the app was given (dropped on the lobby): its steps.
-      need("POST");
-      const size_t from = replay_page_from(query("from"));
-      if (auto r = spend(Cost::think, from == 0 ? 1 : 0.1)) return *r;
-      return ok(replay_steps(parse_record_text(body), from));
-    }
-    if (seg.size() >= 2 && seg[1] == "players") {
-      // Players (docs/server.md, "Players"): made and logged into at a
-      // per-address rate; anyone may look one up by id.
-      if (seg.size() == 2 || (seg.size() == 3 && seg[2] == "login")) {
-        need("POST");
-        const json b = parse_body(body);
-        if (auto r = spend(Cost::player)) return *r;
-        return seg.size() == 2 ? ok(hub.create_player(b), 201) : ok(hub.login(b));
-      }
-      if (seg.size() == 3) {
-        need("GET");
-        return ok(hub.player(seg[2]));
-      }
-      if (seg.size() == 4 && seg[3] == "password") {
-        // Counted as a login: both hash a password.
-        need("POST");
-        const json b = parse_body(body);
-        if (auto r = spend(Cost::player)) return *r;
-        return ok(hub.set_password(seg[2], b));
-      }
-    }
-    if (seg.size() >= 2 && seg[1] == "tables") {
-      if (seg.size() == 2) {
-        need("POST");
-        const json b = parse_body(body);
-        if (auto r = spend(Cost::create)) return *r;
-        return ok(hub.create(b, req.client), 201);
-      }
-      const std::string& id = seg[2];
-      if (seg.size() == 3) {
-        need("GET");
-        return ok(hub.get(id, query("token")));
-      }
-      if (seg.size() == 4) {
-        const std::string& what = seg[3];
-        if (what == "moves") {
-          need("POST");
-          const json b = parse_body(body);
-          return ok(hub.move(id, str_field(b, "token"), str_field(b, "move")));
-        }
-        if (what == "sit") {
-          // A free seat of a public table, from the lobby: counted as a new
-          // table is, so one address cannot take every seat in sight.
-          // A player key is counted on its own too: one person cannot take
-          // seats faster from many addresses.
-          need("POST");
-          const json b = parse_body(body);
-          if (auto r = spend(Cost::create)) return *r;
-          if (req.limits && b.contains("key") && b["key"].is_string())
-            if (const int wait =
-                    req.limits->take(player_limit_key(b["key"].get<std::string>().substr(0, 128)), Cost::sit_player))
-              throw RateLimited(wait, fmt::format("too many seats taken by this player: try again in {} s", wait));
-          return ok(hub.sit(id, b), 201);
-        }
-        if (what == "join" || what == "entropy") {
-          need("POST");
-          const json b = parse_body(body);
-          std::optional<std::string> entropy;
-          if (b.contains("entropy")) entropy = str_field(b, "entropy");
-          return ok(hub.join(id, str_field(b, "token"), entropy, b));
-        }
-        if (what == "rematch") {
-          need("POST");
-          const json b = parse_body(body);
-          const std::string token = str_field(b, "token");
-          if (auto r = spend(Cost::create)) return *r;
-          return ok(hub.rematch(id, token, req.client));
-        }
-        if (what == "chat") {
-          // Checked first (a bad line costs nothing), then counted per
-          // address and per token (docs/server.md, "Chat").
-          need("POST");
-          const json b = parse_body(body);
-          return ok(say_chat(hub, id, str_field(b, "token"), b, req.limits, req.client));
-        }
-        if (what == "record") {
-          need("GET");
-          return ok(hub.record(id));
-        }
-        if (what == "hint") {
-          need("GET");
-          if (auto r = spend(Cost::think)) return *r;
-          return ok(hub.hint(id, query("token")));
-        }
-        if (what == "review") {
-          need("GET");
-          auto num = [&](const char* k, int lo, int hi) -> std::optional<int> {
-            const std::string v = query(k);
-            if (v.empty()) return std::nullopt;
-            int x = 0;
-            auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-            if (ec != std::errc() || p != v.data() + v.size() || x < lo || x > hi)
-              throw ApiError(
-                  400, fmt::format("'{}' must be a whole number from {} to {}, not '{}'", k, lo, hi, v.substr(0, 40)));
-            return x;
-          };
-          const int hand = num("hand", 1, 1000000).value_or(0);
-          const auto seat = num("seat", 0, 255);
-          if (auto r = spend(Cost::think)) return *r;
-          return ok(hub.review(id, query("token"), hand, seat));
-        }
-        if (what == "replay") {
-          need("GET");
-          const size_t from = replay_page_from(query("from"));
-          if (auto r = spend(Cost::think, from == 0 ? 1 : 0.1)) return *r;
-          return ok(hub.replay(id, from));
-        }
-        if (what == "fairness") {
-          need("GET");
-          return ok(hub.fairness(id));
-        }
-      }
-    }
+    if (const Route* r = route_for(method, seg)) return r->handle(Call{hub, req, t, seg});
     return error_response(404, fmt::format("no such API route: {} {}", method, t.path.substr(0, 200)));
   } catch (const RateLimited& e) {
     HttpResponse r = error_response(429, e.what());

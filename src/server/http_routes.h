@@ -42,6 +42,11 @@ inline HttpResponse handle_request(Hub& hub, const std::string& static_dir, std:
   return handle_request(hub, static_dir, Request{method, target, body, "application/json", "", nullptr});
 }
 
+// Whether the route a request goes to may think for a while (a hint, a
+// review, a replay): the network layer runs those on its slow pool. Read
+// from the one table of routes (http_routes.cpp).
+bool runs_slow(std::string_view method, std::string_view target);
+
 // Parses an HTTP or WebSocket JSON body: at most 64 levels deep (checked
 // before parsing, so a deep value can neither exhaust the stack nor be
 // echoed back), an object; throws ApiError(400) naming the problem.

@@ -68,14 +68,6 @@ void security_headers(http::response<http::string_body>& res) {
           "object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
 }
 
-// The routes that may think for a while: a hint (a bot's budget), a review
-// (a solve per decision), a replay (every step's view).
-bool slow_route(std::string_view target) {
-  const std::string_view path = target.substr(0, target.find('?'));
-  auto ends = [&](std::string_view s) { return path.size() >= s.size() && path.substr(path.size() - s.size()) == s; };
-  return path.starts_with("/api/") && (ends("/hint") || ends("/review") || ends("/replay"));
-}
-
 // A token bucket: rate per second, up to burst.
 class Bucket {
  public:
@@ -356,7 +348,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       return;
     }
     const bool head = req.method() == http::verb::head;
-    if (slow_route(sv(req.target()))) {
+    if (runs_slow(sv(req.method_string()), sv(req.target()))) {
       // Thought about on the slow pool; the answer is sent from this
       // session's strand. The next request is read after it is sent.
       net::post(*ctx_.slow, [self = shared_from_this(), method = std::string(sv(req.method_string())),

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "server/fairness.h"
-#include "server/tables.h"
+#include "server/ratings.h"
 
 namespace boneyard::server {
 
@@ -149,7 +149,7 @@ bool password_matches(const std::string& encoded, std::string_view password) {
 
 }  // namespace boneyard::server
 
-// ---------------------------------------------------------------- the Hub's players
+// ---------------------------------------------------------------- Players
 
 namespace boneyard::server {
 
@@ -176,32 +176,7 @@ std::string string_field(const json& body, const char* key) {
 }
 }  // namespace
 
-void Table::people_meta(json& meta) const {
-  meta["names"] = names;
-  meta["player_ids"] = player_ids;
-  if (!rematch.empty())
-    meta["rematch"] = {{"table", rematch}, {"tokens", rematch_tokens}, {"spectate", rematch_spectate}};
-}
-
-void Table::read_people(const json& meta) {
-  const size_t count = players.size();
-  names = meta.value("names", std::vector<std::string>(count));
-  player_ids = meta.value("player_ids", std::vector<std::string>(count));
-  names.resize(count);
-  player_ids.resize(count);
-  rematch.clear();
-  rematch_tokens.clear();
-  rematch_spectate.clear();
-  if (meta.contains("rematch") && meta["rematch"].is_object()) {
-    const json& r = meta["rematch"];
-    rematch = r.value("table", "");
-    rematch_tokens = r.value("tokens", std::vector<std::string>(count));
-    rematch_tokens.resize(count);
-    rematch_spectate = r.value("spectate", "");
-  }
-}
-
-std::optional<SeatPerson> Hub::person_of(const json& who) {
+std::optional<SeatPerson> Players::person_of(const json& who) {
   if (!who.is_object()) return std::nullopt;
   if (who.contains("key")) {
     const std::string key = string_field(who, "key");
@@ -214,46 +189,35 @@ std::optional<SeatPerson> Hub::person_of(const json& who) {
   return std::nullopt;
 }
 
-// With t.m held: the seat's person, set while the seat has no player (a
-// guest's name may be changed; a player's seat stays theirs). True when it
-// changed (the caller stores the meta).
-bool Hub::seat_person(Table& t, int seat, const SeatPerson& p) {
-  const size_t u = static_cast<size_t>(seat);
+bool Players::seat(Table& t, int seat, const SeatPerson& p) {
+  Seat& s = t.seat_at(seat);
   if (t.over()) return false;  // a finished game's names are its record's
-  if (!t.player_ids[u].empty()) {
-    if (p.player_id.empty() || t.player_ids[u] == p.player_id) return false;
+  if (!s.player_id.empty()) {
+    if (p.player_id.empty() || s.player_id == p.player_id) return false;
     throw ApiError(409, "this seat is already held by another player");
   }
-  if (t.names[u] == p.name && p.player_id.empty()) return false;
-  t.names[u] = p.name;
-  t.player_ids[u] = p.player_id;
-  notice(t, seat, fmt::format("seat {} is {}", seat, p.name));
+  if (s.name == p.name && p.player_id.empty()) return false;
+  s.name = p.name;
+  s.player_id = p.player_id;
+  t.notice(seat, fmt::format("seat {} is {}", seat, p.name));
   return true;
 }
 
-// With t.m held: the names at the seats, and the rematch (each seat sees
-// only its own new token; a spectator the new table's spectator token).
-void Hub::people_view(const Table& t, int seat, json& m) const {
+void Players::view(const Table& t, json& m) {
   for (int k = 0; k < t.n; ++k) {
+    const Seat& s = t.seat_at(k);
     const size_t u = static_cast<size_t>(k);
-    m["seats"][u]["name"] = t.names[u].empty() ? json(nullptr) : json(t.names[u]);
-    m["seats"][u]["player_id"] = t.player_ids[u].empty() ? json(nullptr) : json(t.player_ids[u]);
+    m["seats"][u]["name"] = s.name.empty() ? json(nullptr) : json(s.name);
+    m["seats"][u]["player_id"] = s.player_id.empty() ? json(nullptr) : json(s.player_id);
   }
-  if (!t.rematch.empty()) m["rematch"] = rematch_answer(t, seat);
 }
 
-json Hub::rematch_answer(const Table& t, int seat) const {
-  if (seat < 0) return {{"table", t.rematch}, {"seat", nullptr}, {"token", t.rematch_spectate}};
-  return {
-      {"table", t.rematch}, {"seat", (seat + t.n - 1) % t.n}, {"token", t.rematch_tokens[static_cast<size_t>(seat)]}};
-}
-
-json Hub::create_player(const json& body) {
+json Players::create(const json& body) {
   const std::string wanted = check_name(string_field(body, "name"));
   std::string password;
   if (body.contains("password")) password = hash_password(string_field(body, "password"));
   const std::string key = random_hex(24);
-  std::lock_guard lk(players_m_);
+  std::lock_guard lk(m_);
   std::string name;
   for (int i = 1; name.empty(); ++i) {
     if (i > 1000) throw ApiError(409, "this name and a thousand like it are taken: choose another");
@@ -271,7 +235,7 @@ json Hub::create_player(const json& body) {
   return {{"id", id}, {"key", key}, {"name", name}};
 }
 
-json Hub::login(const json& body) {
+json Players::login(const json& body) {
   const std::string name = string_field(body, "name");
   const std::string password = string_field(body, "password");
   std::optional<StoredPlayer> p;
@@ -295,7 +259,7 @@ json Hub::login(const json& body) {
   return {{"id", p->id}, {"key", key}, {"name", p->name}};
 }
 
-json Hub::set_password(const std::string& id, const json& body) {
+json Players::set_password(const std::string& id, const json& body) {
   const std::string key = string_field(body, "key");
   const std::string password = string_field(body, "password");
   std::optional<StoredPlayer> p;
@@ -316,7 +280,7 @@ json Hub::set_password(const std::string& id, const json& body) {
   return {{"id", p->id}, {"name", p->name}, {"password", true}};
 }
 
-json Hub::player(const std::string& id) {
+json Players::page(const std::string& id) {
   std::optional<StoredPlayer> p;
   if (id.size() <= 64) p = stored([&] { return db_.player(id); });
   if (!p) throw ApiError(404, fmt::format("no player '{}'", id.substr(0, 64)));
@@ -329,71 +293,7 @@ json Hub::player(const std::string& id) {
     }
     games.push_back(std::move(j));
   }
-  return {
-      {"id", p->id}, {"name", p->name}, {"created", p->created}, {"ratings", ratings_json(p->id)}, {"games", games}};
-}
-
-// The same seats and options at a new table (its own secret, commitment and
-// entropy), the seats turned by one: whoever sat at seat k sits at k-1, so
-// the person after the old seat 0 in turn order now holds seat 0. Every
-// rule that starts from seat 0 (the first start player in Mexican Train, the
-// first roller in Dice & Dominoes...) thus passes on by one seat; the
-// partners (seats k and k+2) stay partners; a lead decided by the tiles
-// (highest double, drawn tiles) is decided afresh by the new deal.
-json Hub::rematch(const std::string& id, const std::string& token, const std::string& client) {
-  std::lock_guard rl(rematch_m_);
-  auto t = table(id);
-  json body;
-  SeatPeople people;
-  int seat = -1, n = 0;
-  {
-    std::unique_lock lk(t->m);
-    wait_stored(lk, *t);
-    seat = seat_for(*t, token);
-    if (seat < 0) throw ApiError(403, "a spectator cannot ask for a rematch: a seat's token can");
-    if (!t->broken.empty()) throw ApiError(500, t->broken);
-    if (!t->finished()) throw ApiError(409, "the game is not over: a rematch is made at its end");
-    if (!t->rematch.empty()) return rematch_answer(*t, seat);
-    n = t->n;
-    std::vector<std::string> seats(static_cast<size_t>(n));
-    people.names.resize(static_cast<size_t>(n));
-    people.player_ids.resize(static_cast<size_t>(n));
-    for (int j = 0; j < n; ++j) {
-      const size_t from = static_cast<size_t>((j + 1) % n), to = static_cast<size_t>(j);
-      seats[to] = t->players[from];
-      people.names[to] = t->names[from];
-      people.player_ids[to] = t->player_ids[from];
-    }
-    body = {{"game", t->game},
-            {"options", t->spec.value("options", json::object())},
-            {"seats", seats},
-            {"bot_delay_ms", t->bot_delay_ms},
-            {"drop_delay_ms", t->drop_delay_ms},
-            {"takeover_level", t->takeover_level},
-            {"expire_s", t->expire_s}};
-  }
-  const json made = create(body, client, &people);
-  auto done = std::make_shared<std::promise<std::string>>();
-  auto fut = done->get_future();
-  {
-    std::lock_guard lk(t->m);
-    t->rematch = made["id"].get<std::string>();
-    t->rematch_tokens.assign(static_cast<size_t>(n), "");
-    for (int k = 0; k < n; ++k) {
-      const std::string now = std::to_string((k + n - 1) % n);
-      if (made["tokens"].contains(now))
-        t->rematch_tokens[static_cast<size_t>(k)] = made["tokens"][now].get<std::string>();
-    }
-    t->rematch_spectate = made["spectate"].get<std::string>();
-    notice(*t, seat, fmt::format("seat {} asked for a rematch: everyone moves to the new table", seat));
-    persist(t, true, std::nullopt, [done](const std::string& e) { done->set_value(e); });
-  }
-  const std::string err = fut.get();
-  if (!err.empty())
-    throw ApiError(503, fmt::format("storage failed; the rematch was made but not linked here: {}", err));
-  std::unique_lock lk(t->m);
-  wait_stored(lk, *t);
-  return rematch_answer(*t, seat);
+  return {{"id", p->id}, {"name", p->name}, {"created", p->created}, {"ratings", ratings_.of(p->id)}, {"games", games}};
 }
 
 }  // namespace boneyard::server

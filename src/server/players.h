@@ -3,11 +3,24 @@
 // browser, made on the first visit; optionally a password (argon2id) to get a
 // key for the same player on another device. Only hashes of keys and
 // passwords are stored.
+//
+// Players owns: the accounts in the storage (made, logged into, looked
+// up) and who sits at a seat (a name, a player id). Lock: its own m_, one
+// new player at a time (names are unique); seat() and view() are called
+// with the table's lock held.
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "server/storage.h"
+#include "server/table.h"
+
 namespace boneyard::server {
+
+class Ratings;
 
 // The longest display name, in characters (Unicode code points).
 constexpr size_t kMaxNameChars = 32;
@@ -38,5 +51,30 @@ std::string player_key_hash(std::string_view key);
 // outside 8..256 bytes.
 std::string hash_password(std::string_view password);
 bool password_matches(const std::string& encoded, std::string_view password);
+
+class Players {
+ public:
+  Players(Storage& db, Ratings& ratings) : db_(db), ratings_(ratings) {}
+  nlohmann::json create(const nlohmann::json& body);  // POST /api/players
+  nlohmann::json login(const nlohmann::json& body);
+  // Sets or changes player `id`'s password, {"key", "password"}: the key
+  // must be one of that player's (403 otherwise).
+  nlohmann::json set_password(const std::string& id, const nlohmann::json& body);
+  nlohmann::json page(const std::string& id);  // GET /api/players/{id}: ratings, recent games
+  // The person a request names: its "key" (a player's key) or "name" (a
+  // display name); nothing when it names none. Checked before a table is locked.
+  std::optional<SeatPerson> person_of(const nlohmann::json& who);
+  // With t.m held: the seat's person, set while the seat has no player (a
+  // guest's name may be changed; a player's seat stays theirs). True when
+  // it changed (the caller stores the meta).
+  static bool seat(Table& t, int seat, const SeatPerson& p);
+  // With t.m held: the names at the seats, in a state message.
+  static void view(const Table& t, nlohmann::json& m);
+
+ private:
+  Storage& db_;
+  Ratings& ratings_;
+  std::mutex m_;
+};
 
 }  // namespace boneyard::server

@@ -1,16 +1,16 @@
-// Quick match (issue 25, 3): players who ask for the same game and options
-// wait together; as soon as they fill a table it is made, each seated; after
-// quickmatch_wait_s the ones waiting get a table at once, bots of the first
-// one's chosen level in the empty seats. In partnership games the partners
-// are drawn at random, except two people who asked for each other ("with").
+// Quick match (issue 25, 3; quickmatch.h).
+#include "server/quickmatch.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <random>
 
+#include "server/bots.h"
 #include "server/fairness.h"
-#include "server/tables.h"
+#include "server/ratings.h"
 
 namespace boneyard::server {
 
@@ -26,10 +26,10 @@ std::string text_field(const json& body, const char* key) {
 
 }  // namespace
 
-json Hub::quickmatch_join(const json& body) {
+json QuickMatch::join(const json& body) {
   if (!body.is_object()) throw ApiError(400, "the body must be a JSON object");
   if (!body.contains("key")) throw ApiError(400, "'key' must be your player key (from POST /api/players)");
-  const std::optional<SeatPerson> person = person_of(json{{"key", body["key"]}});
+  const std::optional<SeatPerson> person = players_.person_of(json{{"key", body["key"]}});
   if (!person || person->player_id.empty()) throw ApiError(403, "this player key is not known here");
   const std::string game = text_field(body, "game");
   const GameEntry* entry = nullptr;
@@ -85,7 +85,7 @@ json Hub::quickmatch_join(const json& body) {
   s.with = with;
   s.since = std::chrono::steady_clock::now();
   {
-    std::lock_guard lk(qm_m_);
+    std::lock_guard lk(m_);
     if (seekers_.size() >= 100000) throw ApiError(503, "too many players are waiting: try again later");
     if (auto old = seekers_.find(s.player_id); old != seekers_.end()) {
       if (old->second.forming) throw ApiError(409, "a table is being made for you: ask again in a moment");
@@ -93,19 +93,19 @@ json Hub::quickmatch_join(const json& body) {
     }
     seekers_[s.player_id] = s;  // asked again: waits anew, with these terms
     ++waiting_[s.pool];
-    if (!qm_ticking_ && !stopping_) {
-      qm_ticking_ = true;
-      quickmatch_arm();
+    if (!ticking_ && !stopping_) {
+      ticking_ = true;
+      arm();
     }
   }
-  quickmatch_form(s.pool, false);  // a full table at once
-  return quickmatch_status(json{{"key", body["key"]}});
+  form(s.pool, false);  // a full table at once
+  return status(json{{"key", body["key"]}});
 }
 
-json Hub::quickmatch_status(const json& who) {
-  const std::optional<SeatPerson> person = person_of(who);
+json QuickMatch::status(const json& who) {
+  const std::optional<SeatPerson> person = players_.person_of(who);
   if (!person || person->player_id.empty()) throw ApiError(400, "'key' must be your player key");
-  std::lock_guard lk(qm_m_);
+  std::lock_guard lk(m_);
   auto it = seekers_.find(person->player_id);
   if (it == seekers_.end()) throw ApiError(404, "you are not waiting for a quick match (or it was cancelled)");
   const Seeker& s = it->second;
@@ -119,10 +119,10 @@ json Hub::quickmatch_status(const json& who) {
           {"seconds_left", std::max(0.0, cfg_.quickmatch_wait_s - waited)}};
 }
 
-json Hub::quickmatch_leave(const json& who) {
-  const std::optional<SeatPerson> person = person_of(who);
+json QuickMatch::leave(const json& who) {
+  const std::optional<SeatPerson> person = players_.person_of(who);
   if (!person || person->player_id.empty()) throw ApiError(400, "'key' must be your player key");
-  std::lock_guard lk(qm_m_);
+  std::lock_guard lk(m_);
   auto it = seekers_.find(person->player_id);
   if (it == seekers_.end() || it->second.seated) throw ApiError(404, "you are not waiting for a quick match");
   if (it->second.forming) throw ApiError(409, "too late: a table is being made for you");
@@ -131,14 +131,13 @@ json Hub::quickmatch_leave(const json& who) {
   return {{"status", "cancelled"}};
 }
 
-// With qm_m_ held: the next look at the pools.
-void Hub::quickmatch_arm() {
+void QuickMatch::arm() {
   auto timer = std::make_shared<net::steady_timer>(ioc_, std::chrono::milliseconds(250));
   timer->async_wait([this, timer](const boost::system::error_code& ec) {
     if (ec || stopping_) return;
     std::vector<std::string> due;
     {
-      std::lock_guard lk(qm_m_);
+      std::lock_guard lk(m_);
       const auto now = std::chrono::steady_clock::now();
       // Seated answers are kept a while for their players to read, then go.
       std::erase_if(seekers_, [&](const auto& kv) {
@@ -150,23 +149,21 @@ void Hub::quickmatch_arm() {
     }
     std::sort(due.begin(), due.end());
     due.erase(std::unique(due.begin(), due.end()), due.end());
-    for (const auto& pool : due) quickmatch_form(pool, true);
-    std::lock_guard lk(qm_m_);
-    qm_ticking_ = !seekers_.empty();
-    if (qm_ticking_) quickmatch_arm();
+    for (const auto& pool : due) form(pool, true);
+    std::lock_guard lk(m_);
+    ticking_ = !seekers_.empty();
+    if (ticking_) arm();
   });
 }
 
-// A table for the pool's waiting players: when they fill one, or (timed
-// out) for the ones waiting now with bots in the empty seats.
-void Hub::quickmatch_form(const std::string& pool, bool timed_out) {
+void QuickMatch::form(const std::string& pool, bool timed_out) {
   std::vector<Seeker*> group;
   int n = 0;
   bool teams = false, rated = false;
   std::string level, game;
   json options;
   {
-    std::lock_guard lk(qm_m_);
+    std::lock_guard lk(m_);
     std::vector<Seeker*> waiting;
     for (auto& [id, s] : seekers_)
       if (s.pool == pool && !s.seated && !s.forming) waiting.push_back(&s);
@@ -223,16 +220,16 @@ void Hub::quickmatch_form(const std::string& pool, bool timed_out) {
   std::string err;
   try {
     // Everyone seated must come: a table whose players never all join closes.
-    made = create(json{{"game", game},
-                       {"options", options},
-                       {"seats", seats},
-                       {"expire_s", cfg_.quickmatch_expire_s},
-                       {"rated", rated}},
-                  "", &people);
+    made = create_(json{{"game", game},
+                        {"options", options},
+                        {"seats", seats},
+                        {"expire_s", cfg_.quickmatch_expire_s},
+                        {"rated", rated}},
+                   &people);
   } catch (const std::exception& e) {
     err = e.what();
   }
-  std::lock_guard lk(qm_m_);
+  std::lock_guard lk(m_);
   for (size_t i = 0; i < group.size(); ++i) {
     Seeker* s = group[i];
     s->forming = false;

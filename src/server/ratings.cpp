@@ -1,11 +1,13 @@
-// Ratings (issue 25, 7): a rated table's end updates a Glicko-2 rating per
+// Ratings (issue 25, 7; ratings.h): a rated table's end updates a Glicko-2 rating per
 // game family for each player at it, and for each bot level at it (so the
 // levels' ratings are measured from their games). Partnership games rate
 // both partners by the team's result against the other team; the others
 // rate each player against each other one (a win over every player ranked
 // below at the end). Each game is one rating period; time without games
 // widens the deviation too: each whole --rating-period (a day) since the
-// last rated game is a period without games (rating_now).
+// last rated game is a period without games (Ratings::as_of).
+#include "server/ratings.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,7 +16,6 @@
 #include <iostream>
 
 #include "server/glicko2.h"
-#include "server/tables.h"
 
 namespace boneyard::server {
 
@@ -37,8 +38,6 @@ const std::vector<std::string>& families() {
 
 }  // namespace
 
-// A partnership game: seats k and k+2 are partners (Texas 42; the line
-// games played in teams).
 bool partnership_game(const GameEntry& g, const json& options) {
   if (g.family == "texas-42") return true;
   if (g.family != "line") return false;
@@ -55,10 +54,10 @@ bool partnership_game(const GameEntry& g, const json& options) {
   return players == "teams";
 }
 
-// With ratings_m_ held: the subject's rating as the writes queued so far
-// leave it (a new one: 1500, RD 350).
-StoredRating Hub::current_rating(const std::string& subject, const std::string& family) {
-  if (auto it = rating_cache_.find({subject, family}); it != rating_cache_.end()) return it->second;
+// With m_ held: the subject's rating as the writes queued so far leave it
+// (a new one: 1500, RD 350).
+StoredRating Ratings::current(const std::string& subject, const std::string& family) {
+  if (auto it = cache_.find({subject, family}); it != cache_.end()) return it->second;
   if (auto r = stored([&] { return db_.rating(subject, family); })) return *r;
   StoredRating r;
   r.subject = subject;
@@ -66,39 +65,38 @@ StoredRating Hub::current_rating(const std::string& subject, const std::string& 
   return r;
 }
 
-StoredRating Hub::rating_now(const StoredRating& r, int64_t now) const {
-  if (r.last <= 0 || now <= r.last || !(cfg_.rating_period_s > 0)) return r;
-  const double periods = std::floor(static_cast<double>(now - r.last) / cfg_.rating_period_s);
+StoredRating Ratings::as_of(const StoredRating& r, int64_t now) const {
+  if (r.last <= 0 || now <= r.last || !(period_s_ > 0)) return r;
+  const double periods = std::floor(static_cast<double>(now - r.last) / period_s_);
   StoredRating out = r;
   out.rd = glicko2::idle(as_glicko(r), static_cast<long>(std::min(periods, 1e9))).rd;
   return out;
 }
 
-// With t->m held, once the rated game is over and stored.
-void Hub::rate(const std::shared_ptr<Table>& t) {
-  if (!t->rated || t->rated_done || !t->session) return;
-  t->rated_done = true;
-  const GameEntry& entry = find_game(t->game);
+std::optional<Ratings::Update> Ratings::rate(Table& t) {
+  if (!t.rated || t.rated_done || !t.session) return std::nullopt;
+  t.rated_done = true;
+  const GameEntry& entry = find_game(t.game);
   const std::string family = entry.family;
   // Who sat where: a player's id, a bot level's name; a seat nobody holds
   // as a player makes the game unrated (nobody to rate there).
-  std::vector<std::string> subject(static_cast<size_t>(t->n));
-  for (int k = 0; k < t->n; ++k) {
+  std::vector<std::string> subject(static_cast<size_t>(t.n));
+  for (int k = 0; k < t.n; ++k) {
     const size_t u = static_cast<size_t>(k);
-    subject[u] = t->human(k) ? t->player_ids[u] : t->players[u];
+    subject[u] = t.human(k) ? t.seat_at(k).player_id : t.seat_at(k).player;
     if (subject[u].empty()) {
-      notice(*t, -1, fmt::format("this game is not rated: seat {} was not held by a player", k));
-      return;
+      t.notice(-1, fmt::format("this game is not rated: seat {} was not held by a player", k));
+      return std::nullopt;
     }
   }
-  const std::vector<double> ret = t->session->state().returns();
-  std::lock_guard lk(ratings_m_);
+  const std::vector<double> ret = t.session->state().returns();
+  std::lock_guard lk(m_);
   // Each one as of now: the deviation widened by the time since its last game.
   const int64_t now = static_cast<int64_t>(std::time(nullptr));
   std::vector<StoredRating> before;
-  for (const auto& s : subject) before.push_back(rating_now(current_rating(s, family), now));
+  for (const auto& s : subject) before.push_back(as_of(current(s, family), now));
   std::vector<glicko2::Rating> after(before.size());
-  const bool teams = t->n == 4 && partnership_game(entry, t->spec.value("options", json::object()));
+  const bool teams = t.n == 4 && partnership_game(entry, t.spec.value("options", json::object()));
   if (teams) {
     const std::vector<glicko2::Rating> a{as_glicko(before[0]), as_glicko(before[2])},
         b{as_glicko(before[1]), as_glicko(before[3])};
@@ -115,11 +113,7 @@ void Hub::rate(const std::shared_ptr<Table>& t) {
   }
   // A subject at several seats (two bots of one level) is rated once, from
   // its first seat, and not at all when it sat on both sides of a team game.
-  Write w;
-  w.table = t->id;
-  w.gen = t->gen;
-  w.meta = t->meta();  // rated_done, with the ratings: all or nothing
-  std::vector<std::pair<std::string, std::string>> keys;
+  Update u;
   for (size_t i = 0; i < subject.size(); ++i) {
     bool first = true, both_sides = false;
     for (size_t j = 0; j < subject.size(); ++j)
@@ -134,21 +128,22 @@ void Hub::rate(const std::shared_ptr<Table>& t) {
     r.volatility = after[i].volatility;
     r.last = now;
     ++r.games;
-    rating_cache_[{r.subject, family}] = r;
-    keys.emplace_back(r.subject, family);
-    w.ratings.push_back(r);
+    cache_[{r.subject, family}] = r;
+    u.keys.emplace_back(r.subject, family);
+    u.ratings.push_back(r);
   }
-  w.done = [this, keys](const std::string& err) {
-    // Stored (or not): the database is the truth again for these.
-    std::lock_guard l(ratings_m_);
-    for (const auto& k : keys) rating_cache_.erase(k);
-    if (!err.empty()) std::cerr << "boneyard serve: ratings not stored: " << err << "\n";
-  };
-  if (!db_.submit(std::move(w))) std::cerr << "boneyard serve: ratings not stored: the server is stopping\n";
-  notice(*t, -1, "the game is rated: the ratings are updated");
+  t.notice(-1, "the game is rated: the ratings are updated");
+  return u;
 }
 
-json Hub::leaderboard(const std::string& what) {
+void Ratings::settled(const Update& u, const std::string& error) {
+  // Stored (or not): the database is the truth again for these.
+  std::lock_guard l(m_);
+  for (const auto& k : u.keys) cache_.erase(k);
+  if (!error.empty()) std::cerr << "boneyard serve: ratings not stored: " << error << "\n";
+}
+
+json Ratings::leaderboard(const std::string& what) {
   std::string family = what;
   if (std::find(families().begin(), families().end(), what) == families().end()) {
     try {
@@ -164,7 +159,7 @@ json Hub::leaderboard(const std::string& what) {
   const int64_t now = static_cast<int64_t>(std::time(nullptr));
   auto board = [&](bool of_bots, int limit) {
     std::vector<StoredRating> rs = stored([&] { return db_.leaderboard(family, of_bots, limit); });
-    for (auto& r : rs) r = rating_now(r, now);
+    for (auto& r : rs) r = as_of(r, now);
     std::stable_sort(rs.begin(), rs.end(), [](const StoredRating& a, const StoredRating& b) {
       return a.rating - 2 * a.rd > b.rating - 2 * b.rd;
     });
@@ -185,11 +180,11 @@ json Hub::leaderboard(const std::string& what) {
   return {{"family", family}, {"players", players}, {"bots", bots}};
 }
 
-json Hub::ratings_json(const std::string& subject) {
+json Ratings::of(const std::string& subject) {
   json out = json::object();
   const int64_t now = static_cast<int64_t>(std::time(nullptr));
   for (const auto& r : stored([&] { return db_.ratings_of(subject); })) {
-    json j = rating_json(rating_now(r, now));
+    json j = rating_json(as_of(r, now));
     j["history"] = json::array();
     for (const auto& p : stored([&] { return db_.rating_history(subject, r.family, 50); }))
       j["history"].push_back({{"table", p.table}, {"rating", p.rating}, {"rd", p.rd}, {"at", p.at}});

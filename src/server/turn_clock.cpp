@@ -1,17 +1,12 @@
-// The turn clock (docs/server.md, "Turn clock"): a table option of 15, 30
-// or 60 seconds a move plus a small time bank per seat. A human seat's
-// turn is timed from the moment its state is durable and broadcast; once
-// the move's time is used the bank drains; when both are gone the table's
-// takeover bot plays that one move and the seat's timeouts count grows.
-// The server keeps the time; the state shows it.
+// The turn clock (turn_clock.h).
+#include "server/turn_clock.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
-
-#include "server/tables.h"
 
 namespace boneyard::server {
 
@@ -25,9 +20,7 @@ int64_t ms_between(Clock::time_point a, Clock::time_point b) {
 }
 }  // namespace
 
-// Validates the table options clock_s and bank_s into the spec (nothing is
-// added for a table without a clock).
-void Hub::clock_options(const json& body, json& spec) {
+void TurnClock::options(const json& body, json& spec) {
   int clock = 0;
   if (body.contains("clock_s")) {
     const json& v = body["clock_s"];
@@ -54,65 +47,40 @@ void Hub::clock_options(const json& body, json& spec) {
   }
 }
 
-// The clock's options from the spec, each seat's bank and timeouts from the
-// stored meta (full banks for a new table).
-void Hub::clock_load(Table& t, const json& meta) {
-  t.clock_s = t.spec.value("clock_s", 0);
-  t.bank_s = t.spec.value("bank_s", 0);
-  const size_t n = static_cast<size_t>(std::max(t.n, 0));
-  t.bank_ms.assign(n, int64_t{t.bank_s} * cfg_.clock_second_ms);
-  t.timeouts.assign(n, 0);
-  t.clock_running.assign(n, false);
-  t.clock_forced.assign(n, false);
-  t.turn_start.assign(n, {});
-  t.clock_gen.resize(n, 0);
-  t.clock_cancel.resize(n, nullptr);
-  if (!meta.is_object() || !meta.contains("clock")) return;
-  try {
-    auto bank = meta["clock"].at("bank_ms").get<std::vector<int64_t>>();
-    auto outs = meta["clock"].at("timeouts").get<std::vector<int>>();
-    if (bank.size() == n) t.bank_ms = bank;
-    if (outs.size() == n) t.timeouts = outs;
-  } catch (const std::exception&) {
-    // An unreadable clock restarts with full banks; the game itself is unharmed.
-  }
-}
-
-// With t->m held, on every change that is broadcast: a human seat that now
-// acts starts its turn's clock; one that no longer acts stops it.
-void Hub::clock_tick(const std::shared_ptr<Table>& t) {
-  if (t->clock_s <= 0 || t->clock_running.size() != static_cast<size_t>(t->n)) return;
+void TurnClock::tick(const std::shared_ptr<Table>& t) {
+  if (t->clock_s <= 0) return;
   const auto now = Clock::now();
   const bool live = t->session && !t->over() && t->broken.empty() && !t->stalled;
   const Actor a = live ? t->session->state().actor() : Actor::terminal();
   for (int k = 0; k < t->n; ++k) {
-    const size_t u = static_cast<size_t>(k);
-    if (t->clock_forced[u] && !a.acts(k)) t->clock_forced[u] = false;
-    const bool timed = live && t->human(k) && !t->autopilot[u] && !t->clock_forced[u] && a.acts(k);
+    Seat& seat = t->seat_at(k);
+    SeatClock& c = seat.clock;
+    if (c.forced && !a.acts(k)) c.forced = false;
+    const bool timed = live && seat.human() && !seat.autopilot && !c.forced && a.acts(k);
     if (!timed) {
-      clock_stop(*t, k, now);
+      stop(*t, k, now);
       continue;
     }
-    if (t->clock_running[u]) continue;
-    t->clock_running[u] = true;
-    t->turn_start[u] = now;
-    const uint64_t gen = ++t->clock_gen[u];
-    const int64_t ms = int64_t{t->clock_s} * cfg_.clock_second_ms + t->bank_ms[u];
+    if (c.running) continue;
+    c.running = true;
+    c.turn_start = now;
+    const uint64_t gen = ++c.gen;
+    const int64_t ms = int64_t{t->clock_s} * second_ms_ + c.bank_ms;
     auto timer = std::make_shared<net::steady_timer>(ioc_, std::chrono::milliseconds(ms));
     timer->async_wait([this, t, k, gen, timer](const boost::system::error_code& ec) {
       if (ec || stopping_) return;
       std::lock_guard lk(t->m);
-      const size_t v = static_cast<size_t>(k);
-      if (t->clock_gen[v] != gen || !t->clock_running[v]) return;
-      t->clock_cancel[v] = nullptr;
-      t->clock_running[v] = false;
-      t->bank_ms[v] = 0;
-      t->clock_forced[v] = true;  // the takeover bot plays this move (bot_seat)
-      ++t->timeouts[v];
-      notice(*t, k, fmt::format("seat {} ran out of time: a {} bot played its move", k, t->takeover_level));
-      changed(t);
+      SeatClock& c = t->seat_at(k).clock;
+      if (c.gen != gen || !c.running) return;
+      c.cancel = nullptr;
+      c.running = false;
+      c.bank_ms = 0;
+      c.forced = true;  // the takeover bot plays this move (Bots::seat_to_play)
+      ++c.timeouts;
+      t->notice(k, fmt::format("seat {} ran out of time: a {} bot played its move", k, t->takeover_level));
+      timed_out_(t);
     });
-    t->clock_cancel[u] = [this, w = std::weak_ptr<net::steady_timer>(timer)] {
+    c.cancel = [this, w = std::weak_ptr<net::steady_timer>(timer)] {
       net::post(ioc_, [w] {
         if (auto p = w.lock()) p->cancel();
       });
@@ -120,51 +88,50 @@ void Hub::clock_tick(const std::shared_ptr<Table>& t) {
   }
 }
 
-// With t.m held: the seat's turn ends at `at` (its move arrived): what it
-// used beyond the move's own time comes out of its bank.
-void Hub::clock_stop(Table& t, int seat, Clock::time_point at) {
-  const size_t u = static_cast<size_t>(seat);
-  if (u >= t.clock_running.size() || !t.clock_running[u]) return;
-  t.clock_running[u] = false;
-  ++t.clock_gen[u];
-  if (auto& c = t.clock_cancel[u]) {
-    c();
-    c = nullptr;
+void TurnClock::stop(Table& t, int seat, Clock::time_point at) {
+  if (seat < 0 || seat >= t.n) return;
+  SeatClock& c = t.seat_at(seat).clock;
+  if (!c.running) return;
+  c.running = false;
+  ++c.gen;
+  if (c.cancel) {
+    c.cancel();
+    c.cancel = nullptr;
   }
-  const int64_t over = ms_between(t.turn_start[u], at) - int64_t{t.clock_s} * cfg_.clock_second_ms;
-  if (over > 0) t.bank_ms[u] = std::max<int64_t>(0, t.bank_ms[u] - over);
+  const int64_t over = ms_between(c.turn_start, at) - int64_t{t.clock_s} * second_ms_;
+  if (over > 0) c.bank_ms = std::max<int64_t>(0, c.bank_ms - over);
 }
 
-void Hub::clock_release(Table& t) {
-  for (auto& c : t.clock_cancel)
-    if (c) {
-      c();
-      c = nullptr;
+void TurnClock::release(Table& t) {
+  for (Seat& s : t.seats) {
+    if (s.clock.cancel) {
+      s.clock.cancel();
+      s.clock.cancel = nullptr;
     }
-  std::fill(t.clock_running.begin(), t.clock_running.end(), false);
+    s.clock.running = false;
+  }
 }
 
-// The clock as the state shows it (every seat and the spectators alike: it
-// is public): the seconds a move, and per seat its bank, its timeouts and,
-// while its turn is timed, the time left before the bank is touched
-// (move_ms) and before the bot plays (remaining_ms).
-json Hub::clock_json(const Table& t) const {
+// The seconds a move, and per seat its bank, its timeouts and, while its
+// turn is timed, the time left before the bank is touched (move_ms) and
+// before the bot plays (remaining_ms).
+json TurnClock::view(const Table& t) const {
   const auto now = Clock::now();
-  const int64_t move = int64_t{t.clock_s} * cfg_.clock_second_ms;
+  const int64_t move = int64_t{t.clock_s} * second_ms_;
   json seats = json::array();
   for (int k = 0; k < t.n; ++k) {
-    const size_t u = static_cast<size_t>(k);
-    json s{{"seat", k}, {"bank_ms", t.bank_ms[u]}, {"timeouts", t.timeouts[u]}, {"running", bool(t.clock_running[u])}};
-    if (t.clock_running[u]) {
-      const int64_t used = ms_between(t.turn_start[u], now);
-      const int64_t bank = std::clamp<int64_t>(t.bank_ms[u] - std::max<int64_t>(0, used - move), 0, t.bank_ms[u]);
+    const SeatClock& c = t.seat_at(k).clock;
+    json s{{"seat", k}, {"bank_ms", c.bank_ms}, {"timeouts", c.timeouts}, {"running", c.running}};
+    if (c.running) {
+      const int64_t used = ms_between(c.turn_start, now);
+      const int64_t bank = std::clamp<int64_t>(c.bank_ms - std::max<int64_t>(0, used - move), 0, c.bank_ms);
       s["move_ms"] = std::max<int64_t>(0, move - used);
       s["bank_ms"] = bank;
       s["remaining_ms"] = std::max<int64_t>(0, move - used) + bank;
     }
     seats.push_back(s);
   }
-  return {{"move_s", t.clock_s}, {"bank_s", t.bank_s}, {"second_ms", cfg_.clock_second_ms}, {"seats", seats}};
+  return {{"move_s", t.clock_s}, {"bank_s", t.bank_s}, {"second_ms", second_ms_}, {"seats", seats}};
 }
 
 }  // namespace boneyard::server

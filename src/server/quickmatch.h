@@ -1,0 +1,68 @@
+#pragma once
+// Quick match (docs/server.md, "Quick match"): players who ask for the same
+// game and options wait together; as soon as they fill a table it is made,
+// each seated; after quickmatch_wait_s the ones waiting get a table at once,
+// bots of the first one's chosen level in the empty seats. In partnership
+// games the partners are drawn at random, except two people who asked for
+// each other ("with").
+//
+// Owns: the players waiting (or just seated), per player id, and the pools'
+// counts, with the timer that looks at them. Lock: its own m_, never held
+// while a table is made (the Hub's create) or a table's lock is taken.
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "server/hub_config.h"
+#include "server/players.h"
+#include "server/table.h"
+
+namespace boost::asio {
+class io_context;
+}  // namespace boost::asio
+
+namespace boneyard::server {
+
+class QuickMatch {
+ public:
+  // Makes a table (the Hub's create) for these seats and people.
+  using Create = std::function<nlohmann::json(const nlohmann::json& body, const SeatPeople* people)>;
+  QuickMatch(boost::asio::io_context& ioc, const HubConfig& cfg, const std::atomic<bool>& stopping, Players& players,
+             Create create)
+      : ioc_(ioc), cfg_(cfg), stopping_(stopping), players_(players), create_(std::move(create)) {}
+  // {"key", "game", "options"?, "rated"?, "level"?, "with"?}: waits.
+  nlohmann::json join(const nlohmann::json& body);
+  nlohmann::json status(const nlohmann::json& who);  // by the key
+  nlohmann::json leave(const nlohmann::json& who);
+
+ private:
+  struct Seeker {
+    std::string player_id, name, game, pool, level, with;
+    nlohmann::json options;
+    int seats = 0;
+    bool teams = false, rated = false;
+    std::chrono::steady_clock::time_point since;  // asked (or seated)
+    bool forming = false, seated = false;         // a table being made; made
+    std::string table, token;
+    int seat = -1;
+  };
+  void arm();  // with m_ held: the next look at the pools
+  // A table for the pool's waiting players: when they fill one, or (timed
+  // out) for the ones waiting now with bots in the empty seats.
+  void form(const std::string& pool, bool timed_out);
+  boost::asio::io_context& ioc_;
+  const HubConfig& cfg_;
+  const std::atomic<bool>& stopping_;
+  Players& players_;
+  Create create_;
+  std::mutex m_;
+  std::map<std::string, Seeker> seekers_;
+  std::map<std::string, int> waiting_;  // per pool, those not seated yet
+  bool ticking_ = false;
+};
+
+}  // namespace boneyard::server
