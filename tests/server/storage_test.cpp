@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -390,6 +391,41 @@ TEST_F(StorageTest, ALeaseHasOneOwnerAndItsEpochGrowsWhenItChangesHands) {
   EXPECT_EQ(c->epoch, 2u);
 }
 
+// ------------------------------------------------------------ schema version (both stores)
+
+// The schema's version is kept in the database: written once, and a
+// database that a newer build wrote is refused with a clear message.
+TEST_F(StorageTest, TheSchemaVersionIsKeptAndANewerOneIsRefused) {
+  const std::string db = test_db((dir_ / "version.db").string());
+  { server::Storage store(db, false); }
+  { server::Storage again(db, false); }  // the same version: opens, adds no row
+  auto sql = [&](const std::string& q) -> std::string {
+    if (testing_postgres()) return pg_exec(q);
+    sqlite3* h = nullptr;
+    std::string out;
+    if (sqlite3_open(db.c_str(), &h) == SQLITE_OK)
+      sqlite3_exec(
+          h, q.c_str(),
+          [](void* o, int, char** v, char**) {
+            if (v[0]) *static_cast<std::string*>(o) = v[0];
+            return 0;
+          },
+          &out, nullptr);
+    sqlite3_close(h);
+    return out;
+  };
+  const std::string table = testing_postgres() ? db.substr(db.rfind("%3D") + 3) + ".schema_version" : "schema_version";
+  EXPECT_EQ(sql("SELECT count(*) FROM " + table), "1");
+  EXPECT_EQ(sql("SELECT version FROM " + table), std::to_string(server::kSchemaVersion));
+  sql("UPDATE " + table + " SET version = 99");
+  try {
+    server::Storage newer(db, false);
+    ADD_FAILURE() << "a database of schema version 99 was opened";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("schema version 99"), std::string::npos) << e.what();
+  }
+}
+
 // ------------------------------------------------------------ PostgreSQL (ctest -R server_postgresql)
 
 // These run only against the PostgreSQL that pg_virtualenv started for the
@@ -455,16 +491,6 @@ TEST_F(PostgresStoreTest, AWrongPasswordAnUnknownHostOrANewerSchemaStopServeWith
   EXPECT_NE(exit_status(a_), 0);
   e = slurp(err);
   EXPECT_NE(e.find("schema version 99"), std::string::npos) << e;
-}
-
-TEST_F(PostgresStoreTest, TheSchemaVersionIsStoredAndAStartFindsItsOwnSchema) {
-  const std::string db = test_db((dir_ / "v.db").string());
-  { server::Storage store(db, false); }
-  EXPECT_EQ(pg_exec(fmt::format("SELECT version FROM {}.schema_version", schema_of(db))),
-            std::to_string(server::kSchemaVersion));
-  EXPECT_EQ(pg_exec(fmt::format("SELECT count(*) FROM {}.schema_version", schema_of(db))), "1");
-  EXPECT_NO_THROW(server::Storage(db, false));  // a second start: the same version, nothing added
-  EXPECT_EQ(pg_exec(fmt::format("SELECT count(*) FROM {}.schema_version", schema_of(db))), "1");
 }
 
 // The database stopped (as down, or restarted): loud in /api/health (its
