@@ -1,5 +1,5 @@
-// boneyard serve: the game server (HTTP + WebSocket, SQLite storage;
-// docs/server.md).
+// boneyard serve: the game server (HTTP + WebSocket; SQLite or PostgreSQL
+// storage; docs/server.md).
 #include <fmt/format.h>
 
 #include <csignal>
@@ -17,7 +17,13 @@ void add_serve(CLI::App& app) {
   auto sync = std::make_shared<std::string>("full");
   cmd->add_option("--host", cfg->host, "Address to listen on")->capture_default_str();
   cmd->add_option("--port", cfg->port, "Port (0: any free port, printed at start)")->capture_default_str();
-  cmd->add_option("--db", cfg->db, "SQLite database file (created if missing)")->capture_default_str();
+  cmd->add_option("--db", cfg->db,
+                  "SQLite database file (created if missing), or a PostgreSQL URL: postgresql://USER:PASSWORD@HOST/DB "
+                  "(its tables created if missing)")
+      ->capture_default_str();
+  cmd->add_option("--db-pool", cfg->db_pool, "PostgreSQL: connections for reads (the writer has one of its own)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
   cmd->add_option("--static", cfg->static_dir,
                   "Serve the files in this folder at / (default: the built browser app, web/dist, when there is one; "
                   "'none' serves no files)");
@@ -37,7 +43,9 @@ void add_serve(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--max-tables", cfg->hub.max_tables, "Live tables at most (finished ones leave memory)")
       ->capture_default_str();
-  cmd->add_option("--sync", *sync, "SQLite synchronous mode: full (survives power loss) or normal (survives a crash)")
+  cmd->add_option("--sync", *sync,
+                  "SQLite synchronous mode: full (survives power loss) or normal (survives a crash); PostgreSQL: full "
+                  "sets synchronous_commit=on for the writer, normal keeps the database's setting")
       ->check(CLI::IsMember({"full", "normal"}))
       ->capture_default_str();
   cmd->add_option("--strong-ms", cfg->hub.strong_ms, "Thinking time of the strong bots per decision")
@@ -110,7 +118,8 @@ void add_serve(CLI::App& app) {
     server::Server srv(*cfg);
     srv.start();
     std::cout << fmt::format(
-                     "boneyard serve: listening on http://{}:{} (database {}{})", cfg->host, srv.port(), cfg->db,
+                     "boneyard serve: listening on http://{}:{} (database {}{})", cfg->host, srv.port(),
+                     server::redact_db(cfg->db),
                      cfg->static_dir.empty() ? std::string(", no static files") : ", app from " + cfg->static_dir)
               << std::endl;
     int sig = 0;

@@ -3,7 +3,9 @@
 // of their own (so the load's CPU and memory are measured apart from the
 // server's), plays many tables of bots at full speed, and reports each move's
 // latency from its arrival to its broadcast, the server's peak memory and
-// CPU, and whether any move was lost or duplicated.
+// CPU, and whether any move was lost or duplicated. The store is a fresh
+// SQLite file, or the PostgreSQL database that --db names (then that
+// server's own CPU and memory are reported apart, when it runs here).
 // clang-format off: Boost.Asio uses std::exchange without including <utility>
 #include <utility>
 // clang-format on
@@ -17,10 +19,13 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/websocket.hpp>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <thread>
 
 #include "cli/common.h"
@@ -100,6 +105,13 @@ double cpu_s(const rusage& r) {
 // answers one line per watcher ("last msgs repeats backwards failed over")
 // and its own CPU seconds and peak RSS.
 int load_process(FILE* in, FILE* out) {
+  // Thousands of watchers need thousands of descriptors: the soft limit up
+  // to the hard one, as the server does (a stock shell's 1,024 failed most).
+  rlimit rl{};
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+    rl.rlim_cur = rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+  }
   unsigned port = 0;
   int threads = 1;
   if (std::fscanf(in, "%u %d\n", &port, &threads) != 2) return 2;
@@ -152,6 +164,44 @@ int load_process(FILE* in, FILE* out) {
   return 0;
 }
 
+// The PostgreSQL server's processes on this machine (comm "postgres"): CPU
+// seconds so far, and memory as PSS (shared buffers counted once, not once
+// per backend). Backends that ended meanwhile are not counted.
+struct PgUsage {
+  double cpu_s = 0, pss_mib = 0;
+  int processes = 0;
+};
+PgUsage postgres_usage() {
+  PgUsage u;
+  const double tick = static_cast<double>(sysconf(_SC_CLK_TCK));
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string pid = e.path().filename().string();
+    if (pid.empty() || !std::isdigit(static_cast<unsigned char>(pid[0]))) continue;
+    std::ifstream comm(e.path() / "comm");
+    std::string name;
+    if (!std::getline(comm, name) || name != "postgres") continue;
+    std::ifstream stat(e.path() / "stat");
+    std::string all((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    const size_t close = all.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream fields(all.substr(close + 2));
+    std::string f;
+    unsigned long long utime = 0, stime = 0;
+    for (int k = 3; k <= 15 && fields >> f; ++k) {
+      if (k == 14) utime = std::stoull(f);
+      if (k == 15) stime = std::stoull(f);
+    }
+    u.cpu_s += static_cast<double>(utime + stime) / tick;
+    std::ifstream smaps(e.path() / "smaps_rollup");
+    std::string line;
+    while (std::getline(smaps, line))
+      if (line.rfind("Pss:", 0) == 0) u.pss_mib += std::stod(line.substr(4)) / 1024;
+    ++u.processes;
+  }
+  return u;
+}
+
 }  // namespace
 
 void add_serve_bench(CLI::App& app) {
@@ -168,13 +218,19 @@ void add_serve_bench(CLI::App& app) {
   auto bot_pipeline = std::make_shared<int>(server::HubConfig{}.bot_pipeline);
   auto load_threads = std::make_shared<int>(2);
   auto timeout = std::make_shared<double>(600);
+  auto db_url = std::make_shared<std::string>();
+  auto db_pool = std::make_shared<int>(server::ServerConfig{}.db_pool);
   cmd->add_option("--tables", *tables, "Tables of bots, all playing at once")->capture_default_str();
   cmd->add_option("--watchers", *watchers, "WebSocket spectators (spread over the tables)")->capture_default_str();
   cmd->add_option("--game", *game, "Game or preset")->capture_default_str();
   cmd->add_option("--level", *level, "Bot level")
       ->check(CLI::IsMember({"beginner", "casual", "strong", "expert"}))
       ->capture_default_str();
-  cmd->add_option("--sync", *sync, "SQLite synchronous mode")
+  cmd->add_option("--db", *db_url,
+                  "The store: a postgresql:// URL (an empty database is best: its unfinished tables load too) "
+                  "or an SQLite file (default: a fresh one in the temporary folder, removed after)");
+  cmd->add_option("--db-pool", *db_pool, "PostgreSQL: connections for reads")->capture_default_str();
+  cmd->add_option("--sync", *sync, "SQLite synchronous mode; PostgreSQL: full sets synchronous_commit=on")
       ->check(CLI::IsMember({"full", "normal"}))
       ->capture_default_str();
   cmd->add_option("--threads", *threads, "Server network threads")->capture_default_str();
@@ -204,11 +260,16 @@ void add_serve_bench(CLI::App& app) {
     FILE* to = fdopen(to_load[1], "w");
     FILE* from = fdopen(from_load[0], "r");
 
-    const fs::path db = fs::temp_directory_path() / fmt::format("boneyard-serve-bench-{}.db", getpid());
-    for (const char* ext : {"", "-wal", "-shm", ".lock"}) fs::remove(db.string() + ext);
+    const bool temp_db = db_url->empty();
+    const fs::path db =
+        temp_db ? fs::temp_directory_path() / fmt::format("boneyard-serve-bench-{}.db", getpid()) : fs::path(*db_url);
+    const bool pg = server::is_postgres_url(db.string());
+    if (temp_db)
+      for (const char* ext : {"", "-wal", "-shm", ".lock"}) fs::remove(db.string() + ext);
     server::ServerConfig c;
     c.port = 0;
     c.db = db.string();
+    c.db_pool = *db_pool;
     c.full_sync = *sync == "full";
     c.io_threads = *threads;
     c.hub.bot_threads = *bot_threads;
@@ -220,7 +281,8 @@ void add_serve_bench(CLI::App& app) {
     std::vector<std::string> ids, specs;
     std::vector<int64_t> final_version, played;
     int64_t lost = 0, unfinished = 0, finished = 0;
-    double elapsed = 0, server_cpu = 0;
+    double elapsed = 0, server_cpu = 0, pg_cpu = 0, pg_pss = 0;
+    int pg_procs = 0;
     uint64_t commits = 0;
     server::Storage::Checkpoints checkpoints;
     server::Histogram lat, durable, queued, sending, gated, commit_us;
@@ -252,6 +314,7 @@ void add_serve_bench(CLI::App& app) {
       if (!std::fgets(line, sizeof line, from)) throw Error("serve-bench: the load process failed");
       rusage ru0{};
       getrusage(RUSAGE_SELF, &ru0);
+      const PgUsage pg0 = pg ? postgres_usage() : PgUsage{};
       const auto t0 = std::chrono::steady_clock::now();
       // Seat 0 plays through a connection that opens and closes at once:
       // the seat is taken over by a bot after drop_delay_ms = 0.
@@ -277,6 +340,12 @@ void add_serve_bench(CLI::App& app) {
       rusage ru1{};
       getrusage(RUSAGE_SELF, &ru1);
       server_cpu = cpu_s(ru1) - cpu_s(ru0);
+      if (pg) {
+        const PgUsage pg1 = postgres_usage();
+        pg_cpu = pg1.cpu_s - pg0.cpu_s;
+        pg_pss = pg1.pss_mib;
+        pg_procs = pg1.processes;
+      }
       {
         std::lock_guard lk(srv.hub().stats().m);
         lat = srv.hub().stats().latency_us;
@@ -324,7 +393,7 @@ void add_serve_bench(CLI::App& app) {
       getrusage(RUSAGE_SELF, &ru);
       auto pct = [](const server::Histogram& v, double q) { return v.quantile(q) / 1000; };
       std::cout << fmt::format(
-                       "serve-bench: {} tables of {} bots ({}), {} watchers, {} network + {} bot threads, sqlite "
+                       "serve-bench: {} tables of {} bots ({}), {} watchers, {} network + {} bot threads, {} "
                        "synchronous={}\n"
                        "  games finished: {}/{} in {:.1f} s; moves: {} ({:.0f}/s), in {} transactions ({:.1f} writes "
                        "each); checkpoints: {} in the background, {} finished by the writer, {} whole by the writer\n"
@@ -342,7 +411,7 @@ void add_serve_bench(CLI::App& app) {
                        ids.size(), *level, *game, *watchers, c.io_threads,
                        c.hub.bot_threads > 0 ? c.hub.bot_threads
                                              : static_cast<int>(std::max(2u, std::thread::hardware_concurrency())),
-                       *sync, finished, ids.size(), elapsed, lat.count(),
+                       pg ? "postgresql" : "sqlite", *sync, finished, ids.size(), elapsed, lat.count(),
                        static_cast<double>(lat.count()) / std::max(elapsed, 1e-9), commits,
                        static_cast<double>(ids.size() + lat.count()) /
                            static_cast<double>(std::max<uint64_t>(commits, 1)),
@@ -354,12 +423,18 @@ void add_serve_bench(CLI::App& app) {
                        server_cpu / std::max(elapsed, 1e-9), *load_threads, load_cpu,
                        static_cast<double>(load_rss) / 1024)
                 << std::flush;
+      if (pg)
+        std::cout << fmt::format(
+                         "  postgresql ({}; its processes on this machine: {}): CPU {:.1f} s during the games ({:.2f} "
+                         "cores), memory (PSS) {:.1f} MiB at the end\n",
+                         server::redact_db(c.db), pg_procs, pg_cpu, pg_cpu / std::max(elapsed, 1e-9), pg_pss)
+                  << std::flush;
     }
     // Nothing lost, nothing twice: the database, read back (the server is
     // gone: one process per database) and replayed from each table's seed,
     // holds exactly the events the server played.
     {
-      server::Storage store(c.db, false);
+      server::Storage store(c.db, server::StoreOptions{false, c.db_pool});
       for (size_t i = 0; i < ids.size(); ++i) {
         const auto loaded = store.load(ids[i]);
         if (!loaded) {
@@ -384,7 +459,8 @@ void add_serve_bench(CLI::App& app) {
                      "unfinished when the server stopped)\n",
                      lost, unfinished)
               << std::flush;
-    for (const char* ext : {"", "-wal", "-shm", ".lock"}) fs::remove(db.string() + ext);
+    if (temp_db)
+      for (const char* ext : {"", "-wal", "-shm", ".lock"}) fs::remove(db.string() + ext);
   });
 }
 

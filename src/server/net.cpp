@@ -579,7 +579,7 @@ struct Server::Impl {
 Server::Server(ServerConfig cfg) : impl_(std::make_unique<Impl>()) {
   impl_->cfg = std::move(cfg);
   auto& c = impl_->cfg;
-  impl_->db = std::make_unique<Storage>(c.db, c.full_sync);
+  impl_->db = std::make_unique<Storage>(c.db, StoreOptions{c.full_sync, c.db_pool});
   impl_->hub = std::make_unique<Hub>(*impl_->db, impl_->ioc, c.hub);
   beast::error_code ec;
   const auto addr = net::ip::make_address(c.host, ec);

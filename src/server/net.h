@@ -13,11 +13,12 @@ namespace boneyard::server {
 
 struct ServerConfig {
   std::string host = "127.0.0.1";
-  unsigned short port = 8080;  // 0: any free port (see Server::port())
-  std::string db = "boneyard.db";
-  std::string static_dir;  // "" = no static files
+  unsigned short port = 8080;      // 0: any free port (see Server::port())
+  std::string db = "boneyard.db";  // an SQLite file, or a postgresql:// URL (store.h)
+  int db_pool = 4;                 // PostgreSQL: connections for reads
+  std::string static_dir;          // "" = no static files
   int io_threads = 2;
-  bool full_sync = true;  // SQLite synchronous=FULL (else NORMAL; WAL either way)
+  bool full_sync = true;  // SQLite synchronous=FULL (else NORMAL; WAL either way); PostgreSQL synchronous_commit=on
   HubConfig hub;
   size_t body_limit = 1024 * 1024;           // HTTP request body (a record posted to /api/replay)
   size_t header_limit = 16 * 1024;           // HTTP request header

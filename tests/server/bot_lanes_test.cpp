@@ -10,6 +10,7 @@
 #include "core/game.h"
 #include "server/storage.h"
 #include "server/tables.h"
+#include "test_store.h"
 
 namespace boneyard {
 namespace {
@@ -19,7 +20,7 @@ using namespace std::chrono_literals;
 
 struct World {
   boost::asio::io_context ioc;
-  server::Storage db{":memory:", false};
+  server::Storage db{test::test_db(":memory:"), false};
   std::unique_ptr<server::Hub> hub;
   explicit World(int strong_threads, int bot_pipeline = 64) {
     register_all_games();

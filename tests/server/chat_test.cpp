@@ -14,6 +14,7 @@
 #include "routes_world.h"
 #include "server/net.h"
 #include "server_fixture.h"
+#include "test_store.h"
 
 namespace boneyard::test {
 namespace {
@@ -135,7 +136,7 @@ TEST(Chat, LinesAreLimitedPerTokenAndPerAddress) {
 TEST(Chat, LinesAreStoredWithTheTableAndBackAfterARestart) {
   register_all_games();
   const fs::path dir = temp_dir("boneyard-chat", "restart");
-  const std::string db = (dir / "chat.db").string();
+  const std::string db = test::test_db((dir / "chat.db").string());
   std::string id, s0, spec;
   {
     boost::asio::io_context ioc;

@@ -11,6 +11,7 @@
 #include "core/game.h"
 #include "routes_world.h"
 #include "server/net.h"
+#include "test_store.h"
 
 namespace boneyard::test {
 namespace {
@@ -29,7 +30,7 @@ class ClockTest : public ::testing::Test {
   void start(int second_ms) {
     server::ServerConfig c;
     c.port = 0;
-    c.db = (dir_ / "test.db").string();
+    c.db = test_db((dir_ / "test.db").string());
     c.io_threads = 2;
     c.full_sync = false;
     c.hub.bot_threads = 2;

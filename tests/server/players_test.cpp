@@ -22,6 +22,7 @@
 #include "server/limits.h"
 #include "server/storage.h"
 #include "server/tables.h"
+#include "test_store.h"
 
 namespace boneyard {
 namespace {
@@ -500,7 +501,7 @@ TEST(Players, RematchTurnsBotSeatsTooAndBotsStayBots) {
   auto work = boost::asio::make_work_guard(ioc);
   std::thread io([&] { ioc.run(); });
   {
-    server::Storage db(":memory:", false);
+    server::Storage db(test::test_db(":memory:"), false);
     server::HubConfig cfg;
     cfg.bot_threads = 1;
     server::Hub hub(db, ioc, cfg);
@@ -546,7 +547,7 @@ TEST(Players, RematchTurnsBotSeatsTooAndBotsStayBots) {
 
 TEST(Players, PlayersAndSeatNamesSurviveARestart) {
   const auto dir = test::temp_dir("boneyard-players", "restart");
-  const std::string path = (dir / "t.db").string();
+  const std::string path = test::test_db((dir / "t.db").string());
   register_all_games();
   json p, t;
   {

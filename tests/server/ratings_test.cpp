@@ -10,6 +10,7 @@
 #include "server/glicko2.h"
 #include "server/storage.h"
 #include "server_fixture.h"
+#include "test_store.h"
 
 namespace boneyard::test {
 namespace {
@@ -140,7 +141,7 @@ TEST_F(RatingsTest, TenIdleDaysWidenTheDeviationShownAndUsedByTheNextGame) {
   const int64_t then = static_cast<int64_t>(std::time(nullptr)) - 10 * 86400 - 60;
   server::StoredRating ra, rb;
   {
-    server::Storage st((dir_ / "test.db").string(), false);
+    server::Storage st(test_db((dir_ / "test.db").string()), false);
     ra = *st.rating(ida, "line");
     rb = *st.rating(idb, "line");
     ASSERT_GT(ra.last, then);

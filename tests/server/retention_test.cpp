@@ -16,6 +16,7 @@
 #include "server/replay.h"
 #include "server/storage.h"
 #include "server/tables.h"
+#include "test_store.h"
 
 namespace boneyard {
 namespace {
@@ -56,7 +57,7 @@ class Retention : public ::testing::Test {
     fs::remove_all(dir_);
   }
   void start(std::function<void(server::HubConfig&)> tweak = {}) {
-    db_ = std::make_unique<server::Storage>((dir_ / "r.db").string(), false);
+    db_ = std::make_unique<server::Storage>(test::test_db((dir_ / "r.db").string()), false);
     server::HubConfig cfg;
     cfg.bot_threads = 2;
     if (tweak) tweak(cfg);

@@ -11,12 +11,13 @@
 #include "server/http_routes.h"
 #include "server/storage.h"
 #include "server/tables.h"
+#include "test_store.h"
 
 namespace boneyard::test {
 
 struct RoutesWorld {
   boost::asio::io_context ioc;
-  server::Storage db{":memory:", false};
+  server::Storage db{test_db(":memory:"), false};
   std::unique_ptr<server::Hub> hub;
   RoutesWorld() {
     register_all_games();

@@ -12,6 +12,7 @@
 #include "client.h"
 #include "core/game.h"
 #include "server/net.h"
+#include "test_store.h"
 
 namespace boneyard::test {
 
@@ -30,7 +31,7 @@ class ServerFixture : public ::testing::Test {
   server::ServerConfig config() const {
     server::ServerConfig c;
     c.port = 0;
-    c.db = (dir_ / "test.db").string();
+    c.db = test_db((dir_ / "test.db").string());
     c.full_sync = false;
     c.hub.bot_threads = 2;
     c.limits.player.burst = 100;

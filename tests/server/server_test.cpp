@@ -19,6 +19,7 @@
 #include "record/session.h"
 #include "server/fairness.h"
 #include "server/net.h"
+#include "test_store.h"
 
 namespace boneyard::test {
 namespace {
@@ -41,7 +42,7 @@ class ServerTest : public ::testing::Test {
   void start(std::function<void(ServerConfig&)> tweak = {}) {
     ServerConfig c;
     c.port = 0;
-    c.db = (dir_ / "test.db").string();
+    c.db = test_db((dir_ / "test.db").string());
     c.io_threads = 2;
     c.full_sync = false;
     c.hub.bot_threads = 2;
@@ -480,7 +481,7 @@ bool settled(const json& v) {
 }
 
 TEST_F(ServerTest, KilledServerComesBackWithEveryTableAsItWas) {
-  const std::string db = (dir_ / "crash.db").string();
+  const std::string db = test_db((dir_ / "crash.db").string());
   Child c = spawn_server(db);
   ASSERT_GT(c.port, 0);
   port_ = c.port;

@@ -7,11 +7,14 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <boost/asio/io_context.hpp>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -20,6 +23,7 @@
 #include "core/game.h"
 #include "server/net.h"
 #include "server/tables.h"
+#include "test_store.h"
 
 namespace boneyard::test {
 namespace {
@@ -264,7 +268,7 @@ TEST_F(StorageTest, TheCheckpointerKeepsTheWalShortWithoutTheWriter) {
 }
 
 TEST_F(StorageTest, MovesOfManyTablesAreCommittedInGroupsAndEachVersionIsBuiltOnce) {
-  const std::string db = (dir_ / "group.db").string();
+  const std::string db = test_db((dir_ / "group.db").string());
   IoRunner io;  // the takeover timers
   auto& ioc = io.ioc;
   server::Storage store(db, true);
@@ -320,7 +324,7 @@ TEST_F(StorageTest, MovesOfManyTablesAreCommittedInGroupsAndEachVersionIsBuiltOn
 // Each version a watcher saw is durable: SIGKILL right after, and the
 // database holds at least that many events of that table.
 TEST_F(StorageTest, EveryBroadcastVersionSurvivesSigkill) {
-  const std::string db = (dir_ / "kill.db").string();
+  const std::string db = test_db((dir_ / "kill.db").string());
   a_ = spawn_serve(db, (dir_ / "a.err").string());
   ASSERT_GT(a_.port, 0);
   struct W {
@@ -357,6 +361,249 @@ TEST_F(StorageTest, EveryBroadcastVersionSurvivesSigkill) {
     EXPECT_GE(static_cast<int64_t>(store.load_events(w.id).size()), w.seen)
         << "table " << w.id << " broadcast a version it had not stored";
   }
+}
+
+// ------------------------------------------------------------ leases (both stores)
+
+// A shard's lease: one owner at a time; the epoch grows whenever it changes
+// hands, never on a renewal, and a released lease keeps its epoch.
+TEST_F(StorageTest, ALeaseHasOneOwnerAndItsEpochGrowsWhenItChangesHands) {
+  server::Storage store(test_db((dir_ / "lease.db").string()), false);
+  EXPECT_FALSE(store.lease("shard-1"));
+  auto a = store.acquire_lease("shard-1", "node-a", 60);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->owner, "node-a");
+  EXPECT_EQ(a->epoch, 1u);
+  EXPECT_FALSE(store.acquire_lease("shard-1", "node-b", 60)) << "taken while another owner holds it";
+  auto renewed = store.acquire_lease("shard-1", "node-a", 60);
+  ASSERT_TRUE(renewed);
+  EXPECT_EQ(renewed->epoch, 1u) << "a renewal keeps the epoch";
+  store.release_lease("shard-1", "node-a");
+  auto b = store.acquire_lease("shard-1", "node-b", 60);
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->owner, "node-b");
+  EXPECT_EQ(b->epoch, 2u);
+  EXPECT_EQ(store.lease("shard-1")->owner, "node-b");
+  // An expired lease is free for anyone.
+  ASSERT_TRUE(store.acquire_lease("shard-2", "node-a", -1));
+  auto c = store.acquire_lease("shard-2", "node-b", 60);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->epoch, 2u);
+}
+
+// ------------------------------------------------------------ schema version (both stores)
+
+// The schema's version is kept in the database: written once, and a
+// database that a newer build wrote is refused with a clear message.
+TEST_F(StorageTest, TheSchemaVersionIsKeptAndANewerOneIsRefused) {
+  const std::string db = test_db((dir_ / "version.db").string());
+  { server::Storage store(db, false); }
+  { server::Storage again(db, false); }  // the same version: opens, adds no row
+  auto sql = [&](const std::string& q) -> std::string {
+    if (testing_postgres()) return pg_exec(q);
+    sqlite3* h = nullptr;
+    std::string out;
+    if (sqlite3_open(db.c_str(), &h) == SQLITE_OK)
+      sqlite3_exec(
+          h, q.c_str(),
+          [](void* o, int, char** v, char**) {
+            if (v[0]) *static_cast<std::string*>(o) = v[0];
+            return 0;
+          },
+          &out, nullptr);
+    sqlite3_close(h);
+    return out;
+  };
+  const std::string table = testing_postgres() ? db.substr(db.rfind("%3D") + 3) + ".schema_version" : "schema_version";
+  EXPECT_EQ(sql("SELECT count(*) FROM " + table), "1");
+  EXPECT_EQ(sql("SELECT version FROM " + table), std::to_string(server::kSchemaVersion));
+  sql("UPDATE " + table + " SET version = 99");
+  try {
+    server::Storage newer(db, false);
+    ADD_FAILURE() << "a database of schema version 99 was opened";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("schema version 99"), std::string::npos) << e.what();
+  }
+}
+
+// ------------------------------------------------------------ PostgreSQL (ctest -R server_postgresql)
+
+// These run only against the PostgreSQL that pg_virtualenv started for the
+// test run: they stop it, restart it and cut its connections.
+class PostgresStoreTest : public StorageTest {
+ protected:
+  void SetUp() override {
+    StorageTest::SetUp();
+    ASSERT_TRUE(testing_postgres()) << "run inside pg_virtualenv with BONEYARD_TEST_STORE=postgresql "
+                                       "(ctest -R server_postgresql)";
+    ASSERT_NE(std::getenv("PGVERSION"), nullptr);
+  }
+  void TearDown() override {
+    cluster("start");  // whatever a failed test left
+    StorageTest::TearDown();
+  }
+  // pg_ctlcluster inside pg_virtualenv: its cluster is VERSION/regress.
+  static int cluster(const std::string& action) {
+    return std::system(fmt::format("pg_ctlcluster {} regress {} {} >/dev/null 2>&1", std::getenv("PGVERSION"), action,
+                                   action == "stop" ? "-m fast" : "")
+                           .c_str());
+  }
+  // The test cluster's URL with its password written in it, and a schema.
+  static std::string url_with_password(const std::string& password, const std::string& schema) {
+    return fmt::format("postgresql://{}:{}@{}:{}/{}?options=-csearch_path%3D{}", std::getenv("PGUSER"), password,
+                       std::getenv("PGHOST"), std::getenv("PGPORT"), std::getenv("PGDATABASE"), schema);
+  }
+  static std::string schema_of(const std::string& url) { return url.substr(url.rfind("%3D") + 3); }
+  int exit_status(Proc& p) {
+    int status = 0;
+    waitpid(p.pid, &status, 0);
+    p.pid = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+};
+
+TEST_F(PostgresStoreTest, AWrongPasswordAnUnknownHostOrANewerSchemaStopServeWithAClearMessage) {
+  const std::string secret = "s3cret-never-shown";
+  const std::string err = (dir_ / "a.err").string();
+  a_ = spawn_serve(url_with_password(secret, "public"), err);
+  EXPECT_EQ(a_.port, 0) << a_.first_line;
+  EXPECT_NE(exit_status(a_), 0);
+  std::string e = slurp(err);
+  EXPECT_NE(e.find("cannot connect to PostgreSQL"), std::string::npos) << e;
+  EXPECT_NE(e.find("password authentication failed"), std::string::npos) << e;
+  EXPECT_EQ(e.find(secret), std::string::npos) << "the password is shown: " << e;
+  EXPECT_NE(e.find(":***@"), std::string::npos) << e;
+
+  a_ = spawn_serve(fmt::format("postgresql://someone:{}@no-such-host.invalid/boneyard", secret), err);
+  EXPECT_EQ(a_.port, 0) << a_.first_line;
+  EXPECT_NE(exit_status(a_), 0);
+  e = slurp(err);
+  EXPECT_NE(e.find("no-such-host.invalid"), std::string::npos) << e;
+  EXPECT_EQ(e.find(secret), std::string::npos) << "the password is shown: " << e;
+
+  // A database that a newer build wrote.
+  const std::string db = test_db((dir_ / "newer.db").string());
+  const std::string schema = schema_of(db);
+  pg_exec(fmt::format("CREATE TABLE {}.schema_version (version INTEGER NOT NULL)", schema));
+  pg_exec(fmt::format("INSERT INTO {}.schema_version VALUES (99)", schema));
+  a_ = spawn_serve(db, err);
+  EXPECT_EQ(a_.port, 0) << a_.first_line;
+  EXPECT_NE(exit_status(a_), 0);
+  e = slurp(err);
+  EXPECT_NE(e.find("schema version 99"), std::string::npos) << e;
+}
+
+// The database stopped (as down, or restarted): loud in /api/health (its
+// cause, never the password), moves refused with the table unchanged, bots
+// held; once it is back, healthy and every table goes on, no restart.
+TEST_F(PostgresStoreTest, ADatabaseDownOrRestartedIsReportedRefusesMovesAndHealsWithoutARestart) {
+  const char* password = std::getenv("PGPASSWORD");
+  ASSERT_NE(password, nullptr);
+  ASSERT_GT(std::strlen(password), 4u);
+  const std::string db = url_with_password(password, schema_of(test_db((dir_ / "down.db").string())));
+  a_ = spawn_serve(db, (dir_ / "a.err").string());
+  ASSERT_GT(a_.port, 0) << slurp((dir_ / "a.err").string());
+  EXPECT_EQ(a_.first_line.find(password), std::string::npos) << "the log shows the password: " << a_.first_line;
+  EXPECT_NE(a_.first_line.find(":***@"), std::string::npos) << a_.first_line;
+  const json person = person_table(a_.port);
+  const std::string pid = person["id"], ptok = person["tokens"]["0"];
+  ASSERT_TRUE(eventually([&] { return state(a_.port, pid, ptok)["to_act"] == true; }));
+  Reply bots = post(a_.port, "/api/tables",
+                    {{"game", "latin"},
+                     {"seats", {"bot:casual", "bot:beginner", "bot:casual", "bot:beginner"}},
+                     {"bot_delay_ms", 30}});
+  ASSERT_EQ(bots.status, 201);
+  const std::string bid = bots.j["id"], bspec = bots.j["spectate"];
+  ASSERT_TRUE(eventually([&] { return state(a_.port, bid, bspec)["version"].get<int>() > 5; }));
+
+  ASSERT_EQ(cluster("stop"), 0);
+  // Loud: health says why (the bots' next write finds it gone at once).
+  ASSERT_TRUE(eventually([&] { return get(a_.port, "/api/health").j["ok"] == false; }));
+  Reply h = get(a_.port, "/api/health");
+  EXPECT_EQ(h.status, 503);
+  EXPECT_NE(h.j.value("storage", "").find("PostgreSQL"), std::string::npos) << h.body;
+  EXPECT_EQ(h.body.find(password), std::string::npos) << "health shows the password: " << h.body;
+  const json before = state(a_.port, pid, ptok);
+  ASSERT_EQ(before["to_act"], true) << before.dump();
+  Reply mv = post(a_.port, fmt::format("/api/tables/{}/moves", pid), {{"token", ptok}, {"move", before["legal"][0]}});
+  EXPECT_EQ(mv.status, 503) << mv.body;
+  EXPECT_EQ(mv.body.find(password), std::string::npos) << mv.body;
+  const json after = state(a_.port, pid, ptok);
+  for (const char* k : {"version", "view", "legal", "to_act", "scores"}) EXPECT_EQ(after[k], before[k]) << k;
+  const int bv = state(a_.port, bid, bspec)["version"];
+  std::this_thread::sleep_for(300ms);
+  EXPECT_EQ(state(a_.port, bid, bspec)["version"], bv);
+
+  // Back (a restart of PostgreSQL): healthy within seconds, every table goes on.
+  ASSERT_EQ(cluster("start"), 0);
+  EXPECT_TRUE(eventually([&] { return get(a_.port, "/api/health").j["ok"] == true; }))
+      << get(a_.port, "/api/health").body;
+  mv = post(a_.port, fmt::format("/api/tables/{}/moves", pid), {{"token", ptok}, {"move", before["legal"][0]}});
+  EXPECT_EQ(mv.status, 200) << mv.body;
+  EXPECT_TRUE(eventually([&] { return state(a_.port, bid, bspec)["status"] == "over"; }))
+      << "the table of bots did not finish after PostgreSQL came back";
+  // What it played is stored: a restart of the server shows the same game.
+  const json done = state(a_.port, bid, bspec);
+  const json mine = state(a_.port, pid, ptok);
+  ASSERT_TRUE(WIFEXITED(stop(a_)));
+  a_ = spawn_serve(db, (dir_ / "a.err").string());
+  ASSERT_GT(a_.port, 0);
+  EXPECT_EQ(state(a_.port, bid, bspec)["version"], done["version"]);
+  EXPECT_EQ(state(a_.port, bid, bspec)["status"], "over");
+  EXPECT_EQ(state(a_.port, pid, ptok)["version"], mine["version"]);
+}
+
+// Connections cut again and again while tables of bots play (the writer's
+// mid-transaction, the reads' between queries): each cut fails a group and
+// its tables roll back to what is stored; the store reconnects; every game
+// ends, and the database holds exactly what was played and broadcast.
+TEST_F(PostgresStoreTest, ConnectionsDroppedMidTransactionLoseNoAcknowledgedMove) {
+  const std::string db = test_db((dir_ / "cut.db").string());
+  IoRunner io;
+  server::Storage store(db, false);
+  server::HubConfig cfg;
+  cfg.bot_threads = 2;
+  auto hub = std::make_unique<server::Hub>(store, io.ioc, cfg);
+  std::vector<json> tables;
+  std::vector<std::shared_ptr<Counter>> watchers;
+  for (int i = 0; i < 8; ++i) {
+    json t = hub->create({{"game", "latin"},
+                          {"seats", {"bot:beginner", "bot:casual", "bot:beginner", "bot:casual"}},
+                          {"bot_delay_ms", 1}});
+    auto c = std::make_shared<Counter>();
+    hub->subscribe(t["id"], t["spectate"], std::nullopt, c);
+    watchers.push_back(c);
+    tables.push_back(t);
+  }
+  int cuts = 0;
+  for (int k = 0; k < 20; ++k) {
+    std::this_thread::sleep_for(50ms);
+    cuts += std::stoi(
+        pg_exec("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'boneyard'"));
+  }
+  EXPECT_GT(cuts, 0);
+  ASSERT_TRUE(eventually([&] {
+    for (const auto& t : tables)
+      if (hub->get(t["id"], t["spectate"])["status"] != "over") return false;
+    return true;
+  })) << "a table did not finish after its connections were cut";
+  EXPECT_EQ(store.problem(), "");
+  for (size_t i = 0; i < tables.size(); ++i) {
+    const auto& t = tables[i];
+    const int64_t version = hub->get(t["id"], t["spectate"])["version"];
+    int64_t seen = -1;
+    {
+      std::lock_guard lk(watchers[i]->m);
+      for (const auto& m : watchers[i]->got) {
+        const json j = json::parse(*m, nullptr, false);
+        if (j.is_object() && j.contains("version")) seen = std::max<int64_t>(seen, j["version"].get<int64_t>());
+      }
+    }
+    EXPECT_EQ(seen, version) << "the watcher did not see the end";
+    EXPECT_EQ(static_cast<int64_t>(store.load_events(t["id"]).size()), version)
+        << "table " << t["id"] << ": stored events differ from what was played";
+  }
+  hub.reset();
 }
 
 }  // namespace

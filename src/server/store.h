@@ -1,0 +1,175 @@
+#pragma once
+// What the server keeps, and the interface of a store that keeps it
+// (docs/server.md, "Storage"): tables (spec and meta), events, chat,
+// players, ratings, and shard leases. Two stores implement it: SQLite
+// (store_sqlite.h, the embedded default) and PostgreSQL (store_pg.h, chosen
+// by a postgresql:// URL). Storage (storage.h) puts the group commit in
+// front of either: a store only runs one transaction at a time for it.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "record/session.h"
+
+namespace boneyard::server {
+
+// The schema this build reads and writes; kept in the database (table
+// schema_version, one row). An older database is migrated at start, a newer
+// one refused (another build wrote it).
+constexpr int kSchemaVersion = 1;
+
+// One chat line (docs/server.md, "Chat"), stored with its table: n counts
+// the table's lines; audience 0 is the seats' chat, 1 the spectators'. A
+// line is free text or the id of a quick phrase.
+struct ChatLine {
+  uint64_t n = 0;
+  int audience = 0;
+  int seat = -1;  // -1: a spectator
+  std::string text, phrase;
+  int64_t at = 0;  // seconds since the epoch
+};
+
+struct StoredTable {
+  std::string id;
+  nlohmann::json spec;
+  nlohmann::json meta;
+  std::vector<RecordEvent> events;
+  int64_t created = 0;         // seconds since the epoch
+  std::vector<ChatLine> chat;  // the recent lines of each audience, by n
+};
+
+// A player (docs/server.md, "Players"): never its key, only the keys' hashes.
+struct StoredPlayer {
+  std::string id, name;
+  std::string password;  // the argon2id hash; "" when the player has none
+  int64_t created = 0;
+};
+
+// A game a player sat at, newest first (GET /api/players/{id}).
+struct PlayerGame {
+  std::string table, game;
+  int seat = 0;
+  bool over = false;
+  int64_t created = 0;
+};
+
+// A rating (Glicko-2) of a subject in a game family: a player's id, or a
+// bot level's ("bot:casual"); with each game's result in its history.
+struct StoredRating {
+  std::string subject, family;
+  double rating = 1500, rd = 350, volatility = 0.06;
+  int games = 0;
+  std::string name;  // the player's (read only)
+  // When its last rated game ended (seconds since the epoch; 0: none):
+  // read from its history; written as the new history entry's time ("now"
+  // when 0).
+  int64_t last = 0;
+};
+struct RatingPoint {
+  std::string table;
+  double rating = 0, rd = 0;
+  int64_t at = 0;
+};
+
+// One table's change, stored all or nothing: its row (at creation), its meta,
+// and events first, first+1, ...
+struct Write {
+  std::string table;
+  uint64_t gen = 0;                    // the table's generation: see Storage::submit
+  std::optional<nlohmann::json> spec;  // set: insert the table's row
+  std::optional<nlohmann::json> meta;  // set: its meta (with spec: the first meta)
+  size_t first = 0;
+  std::vector<RecordEvent> events;
+  std::vector<ChatLine> chat;  // chat lines to add
+  bool erase = false;          // instead: remove the table, its events and its chat
+  // Instead (table ""): a player's key hash, and the player's row unless
+  // player_exists (a login on another device adds a key to a player).
+  // set_password: the existing player's password hash is replaced by
+  // player->password (no key is added when key_hash is empty).
+  std::optional<StoredPlayer> player;
+  bool player_exists = false;
+  bool set_password = false;
+  std::string key_hash;
+  // With the table's meta: the ratings after its game, and their history.
+  std::vector<StoredRating> ratings;
+  // Called on the writer thread, in submission order, with "" once durable
+  // or the reason it was not stored. It must not wait for the storage.
+  std::function<void(const std::string& error)> done;
+};
+
+// A shard's lease (for several nodes): who owns it until when, and the
+// epoch that every write of the owner carries (fencing). The epoch goes up
+// each time the shard changes owner.
+struct Lease {
+  std::string shard, owner;
+  uint64_t epoch = 0;
+  int64_t expires = 0;  // seconds since the epoch
+};
+
+// The checkpoints of SQLite's WAL (see Storage::checkpoints); zero elsewhere.
+struct StoreCheckpoints {
+  uint64_t background = 0, finished = 0, whole = 0;
+};
+
+// How a store is opened: the --db value and the knobs that go with it.
+struct StoreOptions {
+  // SQLite: synchronous=FULL, else NORMAL. PostgreSQL: the writer's
+  // session sets synchronous_commit=on, else keeps the database's setting.
+  bool full_sync = true;
+  int pool = 4;  // PostgreSQL: connections for reads (the writer has its own)
+};
+
+class Store {
+ public:
+  virtual ~Store() = default;
+  // One transaction holding every write of `group`, all or nothing; throws
+  // Error saying why when it did not commit. Called by Storage's writer
+  // thread only. A broken connection or file is reopened on the next call,
+  // so a store heals when the cause goes away.
+  virtual void commit(const std::vector<const Write*>& group) = 0;
+  // Why writes cannot succeed from the start (a read-only database), or "".
+  virtual std::string problem_at_open() const { return {}; }
+  virtual StoreCheckpoints checkpoints() const { return {}; }
+  // Stops the store's own threads (SQLite's checkpointer).
+  virtual void stop() {}
+
+  // Reads, from any thread (see Storage for what each returns).
+  virtual std::vector<StoredTable> load_all() = 0;
+  virtual std::optional<StoredTable> load(const std::string& id) = 0;
+  virtual std::vector<RecordEvent> load_events(const std::string& id) = 0;
+  virtual std::vector<ChatLine> load_chat(const std::string& id, size_t recent) = 0;
+  virtual std::optional<StoredPlayer> player(const std::string& id) = 0;
+  virtual std::optional<StoredPlayer> player_by_key(const std::string& key_hash) = 0;
+  virtual std::optional<StoredPlayer> player_by_name(const std::string& name_key) = 0;
+  virtual std::vector<PlayerGame> player_games(const std::string& player_id, int limit) = 0;
+  virtual std::optional<StoredRating> rating(const std::string& subject, const std::string& family) = 0;
+  virtual std::vector<StoredRating> leaderboard(const std::string& family, bool bots, int limit) = 0;
+  virtual std::vector<StoredRating> ratings_of(const std::string& subject) = 0;
+  virtual std::vector<RatingPoint> rating_history(const std::string& subject, const std::string& family, int limit) = 0;
+
+  // Leases (atomic, outside the group commit): takes or renews `shard` for
+  // `owner` for ttl_s seconds when it is free, expired or already the
+  // owner's; nullopt when another owner holds it.
+  virtual std::optional<Lease> acquire_lease(const std::string& shard, const std::string& owner, int ttl_s) = 0;
+  virtual void release_lease(const std::string& shard, const std::string& owner) = 0;
+  virtual std::optional<Lease> lease(const std::string& shard) = 0;
+};
+
+// "postgresql://..." or "postgres://...": a PostgreSQL store; anything else
+// is an SQLite file (":memory:" and "file:" URIs included).
+bool is_postgres_url(const std::string& db);
+// The --db value fit for logs and messages: a URL's password (user:PASSWORD@
+// or password=) replaced by "***".
+std::string redact_db(const std::string& db);
+// The store that `db` names, opened, its schema created or migrated. Throws
+// Error with a clear message (never a password) when it cannot be.
+std::unique_ptr<Store> open_store(const std::string& db, const StoreOptions& opt);
+// For the stores: the message for a database whose schema is newer than
+// this build's (`what` names the database).
+std::string newer_schema(const std::string& what, int version);
+
+}  // namespace boneyard::server

@@ -1,0 +1,612 @@
+#include "server/store_pg.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <ctime>
+
+#include "core/error.h"
+#include "server/players.h"
+
+namespace boneyard::server {
+
+namespace {
+
+// The URL's password (user:PASSWORD@ or password=PASSWORD), percent-decoded
+// as libpq reads it, to be scrubbed from every message.
+std::string url_password(const std::string& url) {
+  auto decode = [](const std::string& s) {
+    std::string out;
+    for (size_t i = 0; i < s.size(); ++i) {
+      if (s[i] == '%' && i + 2 < s.size()) {
+        int v = 0;
+        if (std::from_chars(s.data() + i + 1, s.data() + i + 3, v, 16).ec == std::errc()) {
+          out += static_cast<char>(v);
+          i += 2;
+          continue;
+        }
+      }
+      out += s[i];
+    }
+    return out;
+  };
+  const std::string shown = redact_db(url);
+  // Where the redacted form says ***, the original has the password.
+  const size_t star = shown.find("***");
+  if (star == std::string::npos) return {};
+  const size_t end = url.find_first_of("@&", star);
+  return decode(url.substr(star, (end == std::string::npos ? url.size() : end) - star));
+}
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  // libpq's several lines (one per address tried) as one.
+  std::replace(s.begin(), s.end(), '\n', ' ');
+  return s;
+}
+
+std::string num(double v) { return fmt::format("{}", v); }
+std::string num(int64_t v) { return std::to_string(v); }
+
+constexpr const char* kNow = "extract(epoch from now())::bigint";
+
+// The schema: SQLite's (store_sqlite.cpp), in PostgreSQL's types. seq keeps
+// the insertion order that SQLite's rowid gives.
+const std::vector<std::string>& schema() {
+  static const std::vector<std::string> s = {
+      fmt::format("CREATE TABLE IF NOT EXISTS tables (seq BIGSERIAL, id TEXT PRIMARY KEY, spec TEXT NOT NULL, "
+                  "meta TEXT NOT NULL, created BIGINT NOT NULL DEFAULT {})",
+                  kNow),
+      "CREATE TABLE IF NOT EXISTS events (table_id TEXT NOT NULL, idx BIGINT NOT NULL, chance INTEGER NOT NULL, "
+      "seat INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (table_id, idx))",
+      fmt::format("CREATE TABLE IF NOT EXISTS players (id TEXT PRIMARY KEY, name TEXT NOT NULL, name_key TEXT NOT "
+                  "NULL UNIQUE, password TEXT NOT NULL DEFAULT '', created BIGINT NOT NULL DEFAULT {})",
+                  kNow),
+      "CREATE TABLE IF NOT EXISTS player_keys (hash TEXT PRIMARY KEY, player_id TEXT NOT NULL)",
+      "CREATE TABLE IF NOT EXISTS player_tables (player_id TEXT NOT NULL, table_id TEXT NOT NULL, seat INTEGER NOT "
+      "NULL, PRIMARY KEY (player_id, table_id, seat))",
+      "CREATE TABLE IF NOT EXISTS chat (table_id TEXT NOT NULL, n BIGINT NOT NULL, audience INTEGER NOT NULL, "
+      "seat INTEGER NOT NULL, text TEXT NOT NULL, phrase TEXT NOT NULL, at BIGINT NOT NULL, PRIMARY KEY (table_id, "
+      "n))",
+      "CREATE TABLE IF NOT EXISTS probe (k INTEGER PRIMARY KEY, at BIGINT NOT NULL)",
+      "CREATE TABLE IF NOT EXISTS leases (shard TEXT PRIMARY KEY, owner TEXT NOT NULL, epoch BIGINT NOT NULL, "
+      "expires BIGINT NOT NULL)",
+      "CREATE TABLE IF NOT EXISTS ratings (subject TEXT NOT NULL, family TEXT NOT NULL, rating DOUBLE PRECISION NOT "
+      "NULL, rd DOUBLE PRECISION NOT NULL, volatility DOUBLE PRECISION NOT NULL, games INTEGER NOT NULL, PRIMARY KEY "
+      "(subject, family))",
+      "CREATE TABLE IF NOT EXISTS rating_history (seq BIGSERIAL, subject TEXT NOT NULL, family TEXT NOT NULL, "
+      "table_id TEXT NOT NULL, rating DOUBLE PRECISION NOT NULL, rd DOUBLE PRECISION NOT NULL, at BIGINT NOT NULL, "
+      "PRIMARY KEY (subject, family, table_id))",
+      "CREATE INDEX IF NOT EXISTS player_tables_table ON player_tables (table_id)",
+  };
+  return s;
+}
+
+// The writer's statements, prepared on its connection when it connects (a
+// pipeline cannot stop to prepare).
+struct Sql {
+  const char* name;
+  std::string text;
+};
+const std::vector<Sql>& writer_sql() {
+  static const std::vector<Sql> s = {
+      {"player_insert", "INSERT INTO players (id, name, name_key, password) VALUES ($1, $2, $3, $4)"},
+      {"player_password", "UPDATE players SET password = $1 WHERE id = $2"},
+      {"player_key", "INSERT INTO player_keys (hash, player_id) VALUES ($1, $2)"},
+      {"probe",
+       fmt::format("INSERT INTO probe (k, at) VALUES (1, {}) ON CONFLICT (k) DO UPDATE SET at = excluded.at", kNow)},
+      {"rating",
+       "INSERT INTO ratings (subject, family, rating, rd, volatility, games) VALUES ($1, $2, $3, $4, $5, $6) "
+       "ON CONFLICT (subject, family) DO UPDATE SET rating = excluded.rating, rd = excluded.rd, "
+       "volatility = excluded.volatility, games = excluded.games"},
+      {"rating_history",
+       fmt::format("INSERT INTO rating_history (subject, family, table_id, rating, rd, at) VALUES ($1, $2, $3, $4, "
+                   "$5, CASE WHEN $6::bigint > 0 THEN $6::bigint ELSE {} END) ON CONFLICT (subject, family, table_id) "
+                   "DO UPDATE SET seq = DEFAULT, rating = excluded.rating, rd = excluded.rd, at = excluded.at",
+                   kNow)},
+      {"erase_events", "DELETE FROM events WHERE table_id = $1"},
+      {"erase_chat", "DELETE FROM chat WHERE table_id = $1"},
+      {"erase_table", "DELETE FROM tables WHERE id = $1"},
+      {"erase_player_tables", "DELETE FROM player_tables WHERE table_id = $1"},
+      {"player_table",
+       "INSERT INTO player_tables (player_id, table_id, seat) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING"},
+      {"table_insert", "INSERT INTO tables (id, spec, meta) VALUES ($1, $2, $3)"},
+      {"meta", "UPDATE tables SET meta = $1 WHERE id = $2"},
+      {"chat_insert",
+       "INSERT INTO chat (table_id, n, audience, seat, text, phrase, at) VALUES ($1, $2, $3, $4, $5, $6, $7)"},
+      {"event_insert", "INSERT INTO events (table_id, idx, chance, seat, text) VALUES ($1, $2, $3, $4, $5)"},
+  };
+  return s;
+}
+
+// Statements sent at once before reading their results: bounds what waits
+// in either side's socket buffer (a pipeline too long would deadlock).
+constexpr size_t kPipelineChunk = 256;
+
+}  // namespace
+
+class PgStore::Result {
+ public:
+  explicit Result(PGresult* r = nullptr) : r_(r) {}
+  Result(Result&& o) noexcept : r_(o.r_) { o.r_ = nullptr; }
+  Result& operator=(Result&& o) noexcept {
+    std::swap(r_, o.r_);
+    return *this;
+  }
+  ~Result() { PQclear(r_); }
+  PGresult* r() const { return r_; }
+  int rows() const { return PQntuples(r_); }
+  std::string text(int row, int col) const {
+    return std::string(PQgetvalue(r_, row, col), static_cast<size_t>(PQgetlength(r_, row, col)));
+  }
+  int64_t i64(int row, int col) const { return std::strtoll(PQgetvalue(r_, row, col), nullptr, 10); }
+  double f64(int row, int col) const { return std::strtod(PQgetvalue(r_, row, col), nullptr); }
+
+ private:
+  PGresult* r_;
+};
+
+PgStore::Conn::~Conn() { PQfinish(pg); }
+
+PgStore::PgStore(const std::string& url, const StoreOptions& opt)
+    : url_(url), shown_(redact_db(url)), password_(url_password(url)), opt_(opt) {
+  opt_.pool = std::max(1, opt_.pool);
+  writer_ = connect();
+  create_schema(*writer_);
+  // One read connection now: a pool that cannot connect is found at start.
+  give(connect());
+}
+
+PgStore::~PgStore() = default;
+
+std::string PgStore::message(PGconn* pg) const {
+  std::string m = trim(pg ? PQerrorMessage(pg) : "out of memory");
+  if (!password_.empty())
+    for (size_t p = m.find(password_); p != std::string::npos; p = m.find(password_, p))
+      m.replace(p, password_.size(), "***");
+  return m;
+}
+
+// Defaults first: whatever the URL says wins (expand_dbname). The keepalives
+// and the user timeout make a vanished server an error within seconds,
+// instead of a writer blocked for the kernel's 15 minutes.
+std::unique_ptr<PgStore::Conn> PgStore::connect() const {
+  const char* keys[] = {"connect_timeout",  "application_name", "keepalives_idle", "keepalives_interval",
+                        "keepalives_count", "tcp_user_timeout", "dbname",          nullptr};
+  const char* vals[] = {"10", "boneyard", "5", "2", "3", "10000", url_.c_str(), nullptr};
+  auto c = std::make_unique<Conn>();
+  c->pg = PQconnectdbParams(keys, vals, 1);
+  if (!c->pg || PQstatus(c->pg) != CONNECTION_OK)
+    throw Error(fmt::format("cannot connect to PostgreSQL at {}: {}", shown_, message(c->pg)));
+  // CREATE ... IF NOT EXISTS says "already exists" as a notice: not for stderr.
+  PQsetNoticeProcessor(
+      c->pg, [](void*, const char*) {}, nullptr);
+  return c;
+}
+
+PgStore::Result PgStore::run(Conn& c, const char* name, const char* sql, const std::vector<std::string>& params) const {
+  if (!c.prepared.count(name)) {
+    Result p(PQprepare(c.pg, name, sql, 0, nullptr));
+    if (PQresultStatus(p.r()) != PGRES_COMMAND_OK) throw Error(fmt::format("PostgreSQL: {}", message(c.pg)));
+    c.prepared.insert(name);
+  }
+  std::vector<const char*> v;
+  v.reserve(params.size());
+  for (const auto& p : params) v.push_back(p.c_str());
+  Result r(PQexecPrepared(c.pg, name, static_cast<int>(v.size()), v.data(), nullptr, nullptr, 0));
+  const auto st = PQresultStatus(r.r());
+  if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) throw Error(fmt::format("PostgreSQL: {}", message(c.pg)));
+  return r;
+}
+
+// The schema and its version row, in one transaction; an advisory lock
+// keeps two nodes starting at once from racing on CREATE.
+void PgStore::create_schema(Conn& c) const {
+  auto exec = [&](const std::string& sql) {
+    Result r(PQexec(c.pg, sql.c_str()));
+    const auto st = PQresultStatus(r.r());
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+      const std::string m = message(c.pg);
+      Result(PQexec(c.pg, "ROLLBACK"));
+      throw Error(fmt::format("PostgreSQL at {}: {}", shown_, m));
+    }
+    return r;
+  };
+  exec("BEGIN");
+  exec("SELECT pg_advisory_xact_lock(7297361447)");
+  exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
+  Result v = exec("SELECT version FROM schema_version");
+  const int version = v.rows() > 0 ? static_cast<int>(v.i64(0, 0)) : 0;
+  if (version > kSchemaVersion) {
+    Result(PQexec(c.pg, "ROLLBACK"));
+    throw Error(newer_schema(fmt::format("the PostgreSQL database at {}", shown_), version));
+  }
+  for (const auto& sql : schema()) exec(sql);
+  // Later versions' migrations go here, in order.
+  if (version == 0) exec(fmt::format("INSERT INTO schema_version (version) VALUES ({})", kSchemaVersion));
+  exec("COMMIT");
+}
+
+std::unique_ptr<PgStore::Conn> PgStore::take() {
+  std::unique_lock lk(pool_m_);
+  pool_cv_.wait(lk, [&] { return !idle_.empty() || out_ + static_cast<int>(idle_.size()) < opt_.pool; });
+  ++out_;
+  if (!idle_.empty()) {
+    auto c = std::move(idle_.back());
+    idle_.pop_back();
+    return c;
+  }
+  lk.unlock();
+  try {
+    return connect();
+  } catch (...) {
+    lk.lock();
+    --out_;
+    pool_cv_.notify_one();
+    throw;
+  }
+}
+
+void PgStore::give(std::unique_ptr<Conn> c) {
+  std::lock_guard lk(pool_m_);
+  if (c && PQstatus(c->pg) == CONNECTION_OK) idle_.push_back(std::move(c));
+  if (out_ > 0) --out_;
+  pool_cv_.notify_one();
+}
+
+template <class F>
+auto PgStore::read(F&& f) {
+  for (int attempt = 0;; ++attempt) {
+    auto c = take();
+    try {
+      auto out = f(*c);
+      give(std::move(c));
+      return out;
+    } catch (const Error&) {
+      if (PQstatus(c->pg) == CONNECTION_OK) {
+        give(std::move(c));
+        throw;
+      }
+      // PostgreSQL went away since this connection's last use: so did its
+      // idle siblings'. Once more, on a fresh connection.
+      {
+        std::lock_guard lk(pool_m_);
+        idle_.clear();
+      }
+      give(nullptr);
+      if (attempt > 0) throw;
+    }
+  }
+}
+
+void PgStore::send_group(const std::vector<const Write*>& group) {
+  PGconn* pg = writer_->pg;
+  std::string err;
+  size_t pending = 0;
+  auto collect = [&] {
+    if (!PQpipelineSync(pg)) {
+      if (err.empty()) err = message(pg);
+      return;
+    }
+    for (;;) {
+      PGresult* r = PQgetResult(pg);
+      if (!r) {
+        if (PQstatus(pg) != CONNECTION_OK) {
+          if (err.empty()) err = message(pg);
+          return;
+        }
+        continue;  // the end of one statement's results
+      }
+      const auto st = PQresultStatus(r);
+      if (st == PGRES_FATAL_ERROR && err.empty()) err = trim(PQresultErrorMessage(r));
+      PQclear(r);
+      if (st == PGRES_PIPELINE_SYNC) break;
+    }
+    pending = 0;
+  };
+  auto send = [&](const char* name, const std::vector<std::string>& params) {
+    if (!err.empty()) return;
+    std::vector<const char*> v;
+    v.reserve(params.size());
+    for (const auto& p : params) v.push_back(p.c_str());
+    if (!PQsendQueryPrepared(pg, name, static_cast<int>(v.size()), v.data(), nullptr, nullptr, 0)) {
+      err = message(pg);
+      return;
+    }
+    if (++pending >= kPipelineChunk) collect();
+  };
+  if (!PQenterPipelineMode(pg)) throw Error(fmt::format("PostgreSQL: {}", message(pg)));
+  if (!PQsendQueryParams(pg, "BEGIN", 0, nullptr, nullptr, nullptr, nullptr, 0)) err = message(pg);
+  for (const Write* wp : group) {
+    const Write& w = *wp;
+    if (w.player) {
+      if (!w.player_exists)
+        send("player_insert", {w.player->id, w.player->name, name_key(w.player->name), w.player->password});
+      else if (w.set_password)
+        send("player_password", {w.player->password, w.player->id});
+      if (!w.key_hash.empty()) send("player_key", {w.key_hash, w.player->id});
+      continue;
+    }
+    if (w.table.empty()) {
+      send("probe", {});
+      continue;
+    }
+    for (const StoredRating& r : w.ratings) {
+      send("rating", {r.subject, r.family, num(r.rating), num(r.rd), num(r.volatility), num(int64_t{r.games})});
+      send("rating_history", {r.subject, r.family, w.table, num(r.rating), num(r.rd), num(r.last)});
+    }
+    if (w.erase) {
+      for (const char* s : {"erase_events", "erase_chat", "erase_table", "erase_player_tables"}) send(s, {w.table});
+      continue;
+    }
+    if (w.meta && w.meta->contains("player_ids") && (*w.meta)["player_ids"].is_array()) {
+      const auto& ids = (*w.meta)["player_ids"];
+      for (size_t k = 0; k < ids.size(); ++k)
+        if (ids[k].is_string() && !ids[k].get<std::string>().empty())
+          send("player_table", {ids[k].get<std::string>(), w.table, num(static_cast<int64_t>(k))});
+    }
+    if (w.spec)
+      send("table_insert", {w.table, w.spec->dump(), w.meta ? w.meta->dump() : std::string("{}")});
+    else if (w.meta)
+      send("meta", {w.meta->dump(), w.table});
+    for (const ChatLine& c : w.chat)
+      send("chat_insert", {w.table, num(static_cast<int64_t>(c.n)), num(int64_t{c.audience}), num(int64_t{c.seat}),
+                           c.text, c.phrase, num(c.at)});
+    for (size_t i = 0; i < w.events.size(); ++i) {
+      const RecordEvent& e = w.events[i];
+      send("event_insert",
+           {w.table, num(static_cast<int64_t>(w.first + i)), e.chance ? "1" : "0", num(int64_t{e.seat}), e.text});
+    }
+  }
+  if (err.empty() && !PQsendQueryParams(pg, "COMMIT", 0, nullptr, nullptr, nullptr, nullptr, 0)) err = message(pg);
+  if (PQstatus(pg) == CONNECTION_OK) collect();
+  PQexitPipelineMode(pg);
+  if (!err.empty()) throw Error(fmt::format("PostgreSQL: {}", err));
+  // COMMIT's own failure (a deferred constraint, the server gone) came back
+  // as an error above; past here the transaction is durable.
+}
+
+void PgStore::commit(const std::vector<const Write*>& group) {
+  try {
+    if (!writer_ || PQstatus(writer_->pg) != CONNECTION_OK) {
+      writer_.reset();
+      writer_ = connect();
+    }
+    if (writer_->prepared.empty()) {
+      // A new connection: its session and its statements.
+      if (opt_.full_sync) Result(PQexec(writer_->pg, "SET synchronous_commit = on"));
+      for (const Sql& s : writer_sql()) {
+        Result p(PQprepare(writer_->pg, s.name, s.text.c_str(), 0, nullptr));
+        if (PQresultStatus(p.r()) != PGRES_COMMAND_OK) throw Error(fmt::format("PostgreSQL: {}", message(writer_->pg)));
+        writer_->prepared.insert(s.name);
+      }
+    }
+    send_group(group);
+  } catch (const Error&) {
+    // A transaction left open by a failed statement ends here; a broken
+    // connection is replaced on the next group.
+    if (writer_ && PQstatus(writer_->pg) == CONNECTION_OK && PQtransactionStatus(writer_->pg) != PQTRANS_IDLE)
+      Result(PQexec(writer_->pg, "ROLLBACK"));
+    if (writer_ && PQstatus(writer_->pg) != CONNECTION_OK) writer_.reset();
+    throw;
+  }
+}
+
+// Reads.
+
+std::vector<RecordEvent> PgStore::load_events(const std::string& id) {
+  return read([&](Conn& c) {
+    Result r = run(c, "load_events", "SELECT chance, seat, text FROM events WHERE table_id = $1 ORDER BY idx", {id});
+    std::vector<RecordEvent> out;
+    out.reserve(static_cast<size_t>(r.rows()));
+    for (int i = 0; i < r.rows(); ++i) out.push_back({r.i64(i, 0) != 0, static_cast<int>(r.i64(i, 1)), r.text(i, 2)});
+    return out;
+  });
+}
+
+std::vector<ChatLine> PgStore::load_chat(const std::string& id, size_t recent) {
+  return read([&](Conn& c) {
+    std::vector<ChatLine> out;
+    for (int audience = 0; audience < 2; ++audience) {
+      Result r = run(c, "load_chat",
+                     "SELECT n, seat, text, phrase, at FROM chat WHERE table_id = $1 AND audience = $2 "
+                     "ORDER BY n DESC LIMIT $3",
+                     {id, num(int64_t{audience}), num(static_cast<int64_t>(recent))});
+      for (int i = 0; i < r.rows(); ++i)
+        out.push_back({static_cast<uint64_t>(r.i64(i, 0)), audience, static_cast<int>(r.i64(i, 1)), r.text(i, 2),
+                       r.text(i, 3), r.i64(i, 4)});
+    }
+    std::sort(out.begin(), out.end(), [](const ChatLine& a, const ChatLine& b) { return a.n < b.n; });
+    return out;
+  });
+}
+
+std::optional<StoredTable> PgStore::load(const std::string& id) {
+  auto t = read([&](Conn& c) -> std::optional<StoredTable> {
+    Result r = run(c, "load_table", "SELECT id, spec, meta, created FROM tables WHERE id = $1", {id});
+    if (r.rows() == 0) return std::nullopt;
+    StoredTable t;
+    t.id = r.text(0, 0);
+    t.spec = nlohmann::json::parse(r.text(0, 1), nullptr, false);
+    t.meta = nlohmann::json::parse(r.text(0, 2), nullptr, false);
+    t.created = r.i64(0, 3);
+    return t;
+  });
+  if (!t) return t;
+  t->events = load_events(id);
+  t->chat = load_chat(id, 50);
+  return t;
+}
+
+std::vector<StoredTable> PgStore::load_all() {
+  auto out = read([&](Conn& c) {
+    Result r = run(c, "load_all", "SELECT id, spec, meta, created FROM tables ORDER BY created, seq", {});
+    std::vector<StoredTable> out;
+    out.reserve(static_cast<size_t>(r.rows()));
+    for (int i = 0; i < r.rows(); ++i) {
+      StoredTable t;
+      t.id = r.text(i, 0);
+      t.spec = nlohmann::json::parse(r.text(i, 1), nullptr, false);
+      t.meta = nlohmann::json::parse(r.text(i, 2), nullptr, false);
+      t.created = r.i64(i, 3);
+      out.push_back(std::move(t));
+    }
+    return out;
+  });
+  for (auto& t : out)
+    if (!(t.meta.is_object() && t.meta.value("over", false))) {
+      t.events = load_events(t.id);
+      t.chat = load_chat(t.id, 50);
+    }
+  return out;
+}
+
+std::optional<StoredPlayer> PgStore::player(const std::string& id) {
+  return read([&](Conn& c) -> std::optional<StoredPlayer> {
+    Result r = run(c, "player", "SELECT id, name, password, created FROM players WHERE id = $1", {id});
+    if (r.rows() == 0) return std::nullopt;
+    return StoredPlayer{r.text(0, 0), r.text(0, 1), r.text(0, 2), r.i64(0, 3)};
+  });
+}
+
+std::optional<StoredPlayer> PgStore::player_by_key(const std::string& key_hash) {
+  return read([&](Conn& c) -> std::optional<StoredPlayer> {
+    Result r = run(c, "player_by_key",
+                   "SELECT p.id, p.name, p.password, p.created FROM player_keys k JOIN players p ON p.id = "
+                   "k.player_id WHERE k.hash = $1",
+                   {key_hash});
+    if (r.rows() == 0) return std::nullopt;
+    return StoredPlayer{r.text(0, 0), r.text(0, 1), r.text(0, 2), r.i64(0, 3)};
+  });
+}
+
+std::optional<StoredPlayer> PgStore::player_by_name(const std::string& key) {
+  return read([&](Conn& c) -> std::optional<StoredPlayer> {
+    Result r = run(c, "player_by_name", "SELECT id, name, password, created FROM players WHERE name_key = $1", {key});
+    if (r.rows() == 0) return std::nullopt;
+    return StoredPlayer{r.text(0, 0), r.text(0, 1), r.text(0, 2), r.i64(0, 3)};
+  });
+}
+
+std::vector<PlayerGame> PgStore::player_games(const std::string& player_id, int limit) {
+  return read([&](Conn& c) {
+    Result r = run(c, "player_games",
+                   "SELECT pt.table_id, pt.seat, t.spec, t.meta, t.created FROM player_tables pt JOIN tables t ON "
+                   "t.id = pt.table_id WHERE pt.player_id = $1 ORDER BY t.created DESC, t.seq DESC LIMIT $2",
+                   {player_id, num(int64_t{limit})});
+    std::vector<PlayerGame> out;
+    for (int i = 0; i < r.rows(); ++i) {
+      PlayerGame g;
+      g.table = r.text(i, 0);
+      g.seat = static_cast<int>(r.i64(i, 1));
+      // Only the game's name from the spec: it also holds the table's secrets.
+      const auto spec = nlohmann::json::parse(r.text(i, 2), nullptr, false);
+      const auto meta = nlohmann::json::parse(r.text(i, 3), nullptr, false);
+      g.game = spec.is_object() ? spec.value("game", "") : "";
+      g.over = meta.is_object() && meta.value("over", false);
+      g.created = r.i64(i, 4);
+      out.push_back(std::move(g));
+    }
+    return out;
+  });
+}
+
+namespace {
+std::vector<StoredRating> rating_rows(const PgStore::Result& r) {
+  std::vector<StoredRating> out;
+  for (int i = 0; i < r.rows(); ++i) {
+    StoredRating s;
+    s.subject = r.text(i, 0);
+    s.family = r.text(i, 1);
+    s.rating = r.f64(i, 2);
+    s.rd = r.f64(i, 3);
+    s.volatility = r.f64(i, 4);
+    s.games = static_cast<int>(r.i64(i, 5));
+    s.name = r.text(i, 6);
+    s.last = r.i64(i, 7);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+// As SQLite's: the last rated game's time from the history.
+#define BONEYARD_RATING_COLS                                                                                   \
+  "SELECT r.subject, r.family, r.rating, r.rd, r.volatility, r.games, COALESCE(p.name, ''), "                  \
+  "COALESCE((SELECT MAX(h.at) FROM rating_history h WHERE h.subject = r.subject AND h.family = r.family), 0) " \
+  "FROM ratings r LEFT JOIN players p ON p.id = r.subject "
+}  // namespace
+
+std::optional<StoredRating> PgStore::rating(const std::string& subject, const std::string& family) {
+  return read([&](Conn& c) -> std::optional<StoredRating> {
+    auto rows =
+        rating_rows(run(c, "rating", BONEYARD_RATING_COLS "WHERE r.subject = $1 AND r.family = $2", {subject, family}));
+    if (rows.empty()) return std::nullopt;
+    return rows.front();
+  });
+}
+
+std::vector<StoredRating> PgStore::leaderboard(const std::string& family, bool bots, int limit) {
+  return read([&](Conn& c) {
+    return rating_rows(run(c, "leaderboard",
+                           BONEYARD_RATING_COLS "WHERE r.family = $1 AND (r.subject LIKE 'bot:%') = $2::boolean "
+                                                "ORDER BY r.rating - 2 * r.rd DESC, r.rating DESC LIMIT $3",
+                           {family, bots ? "t" : "f", num(int64_t{limit})}));
+  });
+}
+
+std::vector<StoredRating> PgStore::ratings_of(const std::string& subject) {
+  return read([&](Conn& c) {
+    return rating_rows(run(c, "ratings_of", BONEYARD_RATING_COLS "WHERE r.subject = $1 ORDER BY r.family", {subject}));
+  });
+}
+#undef BONEYARD_RATING_COLS
+
+std::vector<RatingPoint> PgStore::rating_history(const std::string& subject, const std::string& family, int limit) {
+  return read([&](Conn& c) {
+    Result r = run(c, "rating_history",
+                   "SELECT table_id, rating, rd, at FROM rating_history WHERE subject = $1 AND family = $2 "
+                   "ORDER BY at DESC, seq DESC LIMIT $3",
+                   {subject, family, num(int64_t{limit})});
+    std::vector<RatingPoint> out;
+    for (int i = 0; i < r.rows(); ++i) out.push_back({r.text(i, 0), r.f64(i, 1), r.f64(i, 2), r.i64(i, 3)});
+    return out;
+  });
+}
+
+namespace {
+std::optional<Lease> lease_row(const PgStore::Result& r) {
+  if (r.rows() == 0) return std::nullopt;
+  return Lease{r.text(0, 0), r.text(0, 1), static_cast<uint64_t>(r.i64(0, 2)), r.i64(0, 3)};
+}
+}  // namespace
+
+// As SQLite's (store_sqlite.cpp): taken when free, expired or the owner's;
+// the epoch goes up when the shard changes hands.
+std::optional<Lease> PgStore::acquire_lease(const std::string& shard, const std::string& owner, int ttl_s) {
+  return read([&](Conn& c) {
+    return lease_row(
+        run(c, "acquire_lease",
+            "INSERT INTO leases (shard, owner, epoch, expires) VALUES ($1, $2, 1, $3::bigint + $4::bigint) "
+            "ON CONFLICT (shard) DO UPDATE SET "
+            "epoch = CASE WHEN leases.owner = excluded.owner AND leases.expires > $3::bigint "
+            "THEN leases.epoch ELSE leases.epoch + 1 END, owner = excluded.owner, expires = "
+            "excluded.expires WHERE leases.owner = excluded.owner OR leases.expires <= $3::bigint "
+            "RETURNING shard, owner, epoch, expires",
+            {shard, owner, num(static_cast<int64_t>(std::time(nullptr))), num(int64_t{ttl_s})}));
+  });
+}
+
+void PgStore::release_lease(const std::string& shard, const std::string& owner) {
+  read([&](Conn& c) {
+    run(c, "release_lease", "UPDATE leases SET expires = 0 WHERE shard = $1 AND owner = $2", {shard, owner});
+    return 0;
+  });
+}
+
+std::optional<Lease> PgStore::lease(const std::string& shard) {
+  return read([&](Conn& c) {
+    return lease_row(run(c, "lease", "SELECT shard, owner, epoch, expires FROM leases WHERE shard = $1", {shard}));
+  });
+}
+
+}  // namespace boneyard::server
