@@ -285,7 +285,10 @@ json State::view(int seat) const {
   j["seat"] = all ? json(nullptr) : json(seat);
   const Actor a = actor();
   j["actor"] = a.kind == Actor::Seat ? json(a.seat) : a.kind == Actor::Chance ? json("chance") : json(nullptr);
-  const bool dealt = phase_ == Phase::Opening || phase_ == Phase::Play;
+  // After the last round the trains stay as they were laid: the game over's
+  // board is the final round's (public: every tile on it was laid face up).
+  const bool dealt =
+      phase_ == Phase::Opening || phase_ == Phase::Play || (phase_ == Phase::GameOver && rounds_done_ > 0);
   if (dealt) {
     j["engine"] = to_string(Tile{engine_});
     j["engine_seat"] = engine_seat_ >= 0 ? json(engine_seat_) : json(nullptr);

@@ -298,3 +298,29 @@ TEST(MexicanTrainBots, GreedyBeatsRandom) {
   }
   EXPECT_GT(share[0], 0.65 * games) << "greedy " << share[0] << " random " << share[1];
 }
+
+TEST(MexicanTrainProperties, TheGameOverViewKeepsTheLastRoundsTrains) {
+  // The finished game's board (the app's "See the board") is the last
+  // round's trains as they were laid, and still shows no one's hand.
+  Rng rng(3);
+  MoveList<Move, MexicanTrain::kMaxMoves> l;
+  State s = make({{"players", "3"}, {"rounds", "1"}}, 17);
+  s.apply_chance();
+  nlohmann::json before;
+  while (!s.terminal()) {
+    const int seat = s.to_move();
+    s.legal_moves(seat, l);
+    before = s.view(-1)["trains"];
+    s.apply(seat, l[static_cast<int>(rng.below(static_cast<uint32_t>(l.size())))]);
+  }
+  const nlohmann::json v = s.view(0);
+  ASSERT_TRUE(v.contains("trains")) << v.dump();
+  size_t laid = 0, laid_before = 0;
+  for (const auto& tr : v["trains"]) laid += tr["tiles"].size();
+  for (const auto& tr : before) laid_before += tr["tiles"].size();
+  EXPECT_GT(laid, 0u);
+  EXPECT_GE(laid, laid_before);  // the last move's tile (if it laid one) is there too
+  EXPECT_LE(laid, laid_before + 1);
+  for (const auto& h : v["hands"])
+    if (h["seat"] != 0) EXPECT_TRUE(h["tiles"].is_null()) << "seat " << h["seat"] << "'s hand shown";
+}

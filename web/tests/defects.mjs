@@ -3,7 +3,7 @@
 // leaderboard and the player page's dates tests/lobby.mjs's):
 //   5  a landscape phone (844x390) at Texas 42 shows the trick while it says
 //      "Your turn", and every score chip whole;
-//   9  Mexican Train's "See the board" after the game shows the last round,
+//   9  Mexican Train's "See the board" after the game shows the last round's trains,
 //      not "Shuffling and dealing…";
 //   10 a right-to-left name with a suffix ("علي 2") stays one name beside
 //      other words; a 32-character name stays inside the move log; Spanish
@@ -147,10 +147,14 @@ try {
     await p.waitForSelector("#see-board", { timeout: 15000 });
     await p.$eval("#see-board", (e) => e.click());
     await p.waitForSelector("#show-result", { timeout: 5000 });
-    const board = await p.$eval(".board", (e) => ({ text: e.innerText, rows: e.querySelectorAll("tr").length }));
+    const board = await p.$eval(".board", (e) => ({
+      text: e.innerText,
+      trains: e.querySelectorAll(".trains .train-tiles").length,
+      tiles: e.querySelectorAll(".trains [data-tile]").length,
+    }));
     check(
-      over && !/Shuffling/.test(board.text) && board.rows >= 3,
-      `Mexican Train's board after the game shows the last round (${board.text.replace(/\s+/g, " ").slice(0, 120)})`,
+      over && !/Shuffling/.test(board.text) && board.trains >= 2 && board.tiles > 0,
+      `Mexican Train's board after the game shows the last round's trains as laid (${board.trains} trains, ${board.tiles} tiles: ${board.text.replace(/\s+/g, " ").slice(0, 120)})`,
     );
     await p.screenshot({ path: join(shots, "defects-mt-over.png") });
     await p.close();

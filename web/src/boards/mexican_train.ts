@@ -10,7 +10,7 @@ export const mexicanTrainBoard: Board<MexicanTrainView> = {
     const v = c.v;
     const size = c.small ? 22 : 26;
     if (!v.trains || !v.engine) {
-      // The game over: the engine's last view has no trains; its last round's result is the board.
+      // A game over with no trains (a game that ended before any round was laid): the last round's result.
       if (v.phase === "game_over" && v.last_round) {
         const body = h("div", { class: "final-round" });
         mexicanTrainBoard.summary(c, body);
