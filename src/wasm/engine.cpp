@@ -41,6 +41,7 @@ EMSCRIPTEN_KEEPALIVE const char* boneyard_handle(const char* line) {
 EMSCRIPTEN_KEEPALIVE const char* boneyard_bench(const char* game, double seconds) {
   nlohmann::json out;
   try {
+    boneyard::register_all_games();  // as the protocol does (a bench may come first)
     const boneyard::GameEntry& g = boneyard::find_game(game);
     const boneyard::BenchResult r = g.bench({}, 42, seconds);
     out = {{"game", g.name},
