@@ -49,7 +49,8 @@ function(boneyard_wasm_engine)
   set_target_properties(boneyard_wasm PROPERTIES OUTPUT_NAME engine SUFFIX ".js" RUNTIME_OUTPUT_DIRECTORY ${out})
   # One factory, createBoneyardEngine(), for a browser's Worker
   # (importScripts) and for Node (require): web/src/engine/worker.ts and
-  # web/tests/wasm_parity.mjs.
+  # web/tests/wasm_parity.mjs. No file system: nothing the protocol does
+  # reads or writes a file (engine.js is half the size without it).
   target_link_options(
     boneyard_wasm
     PRIVATE
@@ -59,6 +60,7 @@ function(boneyard_wasm_engine)
     -sALLOW_MEMORY_GROWTH=1
     -sNODEJS_CATCH_EXIT=0
     -sNODEJS_CATCH_REJECTION=0
+    -sFILESYSTEM=0
     -sEXPORTED_FUNCTIONS=_boneyard_handle,_boneyard_bench,_malloc,_free
     -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString)
 endfunction()
