@@ -3,8 +3,9 @@
 // Node) and through the native `boneyard engine`, one protocol line at a
 // time, and every answer must be the same text: every state (the whole
 // state and each seat's view), every list of legal moves, every bot's move
-// (greedy and the search bots with a fixed number of iterations, on one
-// thread and on two), the coach's values, the table drawn for a person, the
+// (greedy, random and the search bots pimc, ismcts, pimc-plain and
+// omniscient with a fixed number of iterations, on one thread and on two),
+// the coach's values and the bots' own, the table drawn for a person, the
 // results, the game record and the record loaded back, and the errors.
 //   node tests/wasm_parity.mjs BONEYARD_EXE [ENGINE_JS]
 // Exit 0 when every answer is the same, 1 at the first that differs (both
@@ -95,7 +96,7 @@ const greedy = { bot: "greedy" };
 const random = { bot: "random" };
 const games = [
   { game: "latin", seed: 11, bots: [search("ismcts", 24), greedy, search("pimc", 6), greedy], maxDecisions: 140 },
-  { game: "latin", seed: 12, bots: [greedy, random], maxDecisions: 2000 },
+  { game: "latin", seed: 12, bots: [greedy, random, search("omniscient", 8), random], maxDecisions: 2000 },
   { game: "jamaica", seed: 13, bots: [search("ismcts", 24, 2), greedy], maxDecisions: 120 },
   { game: "dominican-patio", seed: 14, bots: [greedy, search("pimc", 4, 2)], maxDecisions: 120 },
   { game: "havana", seed: 15, bots: [greedy], maxDecisions: 2000 },
@@ -110,7 +111,12 @@ const games = [
   },
   { game: "mexican-train", seed: 22, options: { rounds: "3" }, bots: [greedy, random], maxDecisions: 3000 },
   { game: "texas-42", seed: 31, bots: [search("pimc", 4), greedy, search("ismcts", 24), greedy], maxDecisions: 120 },
-  { game: "texas-42", seed: 32, bots: [greedy, random, search("pimc", 3, 2), greedy], maxDecisions: 2000 },
+  {
+    game: "texas-42",
+    seed: 32,
+    bots: [greedy, search("pimc-plain", 3), search("pimc", 3, 2), greedy],
+    maxDecisions: 2000,
+  },
   {
     game: "dice-and-dominoes",
     seed: 41,
@@ -152,13 +158,15 @@ try {
       if (!moves || !moves.length) throw new Error(`${where}: no legal move for seat ${seat}`);
       if (decisions % 20 === 3) await ask({ cmd: "render", seat });
       if (decisions % 40 === 5) await ask({ cmd: "values", seat, iterations: 4 });
+      const own = g.bots[seat % g.bots.length];
+      // A search bot's own values (omniscient ones are refused: an error to compare).
+      if (decisions % 40 === 25 && own.iterations) await ask({ cmd: "values", bot: own.bot, seat, iterations: 4 });
       let answer;
       if (decisions % 9 === 4) {
         // A legal move given by hand, picked by the decision's number.
         answer = await ask({ cmd: "apply", move: moves[(decisions * 7) % moves.length], seat });
       } else {
-        const b = g.bots[seat % g.bots.length];
-        answer = await ask({ cmd: "bot", ...b, seat });
+        answer = await ask({ cmd: "bot", ...own, seat });
       }
       if (!answer.ok) throw new Error(`${where}: ${answer.error}`);
       status = answer;
