@@ -34,7 +34,7 @@ export interface BenchResult {
 // imports this module (dist/app.js, or dist/engine/client.js).
 export function defaultWorkerUrl(): URL {
   const here = import.meta.url;
-  return new URL(here.includes("/engine/") ? "worker.js" : "engine/worker.js", here);
+  return new URL(/\/engine\/client\.js([?#].*)?$/.test(here) ? "worker.js" : "engine/worker.js", here);
 }
 
 export class Engine {
