@@ -80,6 +80,9 @@ async function ask(req) {
     console.error(`FAIL ${where}: the answers to ${line.slice(0, 300)} differ (at character ${i})`);
     console.error(`  native: ${n.slice(Math.max(0, i - 200), i + 300)}`);
     console.error(`  wasm:   ${w.slice(Math.max(0, i - 200), i + 300)}`);
+    console.error(
+      "  (both built from the same sources? scripts/setup.sh, or ninja -C build-wasm, rebuilds the engine)",
+    );
     native.kill();
     process.exit(1);
   }
