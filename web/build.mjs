@@ -1,7 +1,7 @@
 // Builds the browser app into dist/: one bundled, minified script, the
 // stylesheet and index.html. No runtime downloads: the server serves all.
 import * as esbuild from "esbuild";
-import { mkdirSync, copyFileSync, writeFileSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { mkdirSync, copyFileSync, writeFileSync, readFileSync, readdirSync, statSync, existsSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
 mkdirSync("dist", { recursive: true });
@@ -12,6 +12,28 @@ await esbuild.build({
   format: "esm",
   target: "es2020",
   outfile: "dist/app.js",
+  logLevel: "warning",
+});
+// The engine's Web Worker (a classic worker: it loads engine.js, the
+// WebAssembly engine that scripts/setup.sh builds into dist/engine/) and its
+// client as a module of its own (src/engine/, docs/wasm.md).
+mkdirSync("dist/engine", { recursive: true });
+await esbuild.build({
+  entryPoints: ["src/engine/worker.ts"],
+  bundle: true,
+  minify: true,
+  format: "iife",
+  target: "es2020",
+  outfile: "dist/engine/worker.js",
+  logLevel: "warning",
+});
+await esbuild.build({
+  entryPoints: ["src/engine/engine.ts"],
+  bundle: true,
+  minify: true,
+  format: "esm",
+  target: "es2020",
+  outfile: "dist/engine/client.js",
   logLevel: "warning",
 });
 // The stylesheet, in parts (src/css/), joined in this order: the cascade is theirs.
@@ -37,10 +59,19 @@ const sizes = {
   rules_css_gzip: gzipSync(readFileSync("dist/rules.css")).length,
   rules_text_gzip: rules,
 };
+// The WebAssembly engine, when built (scripts/setup.sh builds it first).
+const engineFiles = ["engine.js", "engine.wasm", "worker.js", "client.js"].map((f) => `dist/engine/${f}`);
+if (engineFiles.every((f) => existsSync(f)))
+  sizes.engine_gzip = Object.fromEntries(engineFiles.map((f) => [f.slice(5), gzipSync(readFileSync(f)).length]));
 writeFileSync("dist/sizes.json", JSON.stringify(sizes));
 console.log(
   `web/dist: app.js ${sizes.js} B (${sizes.js_gzip} B gzip), style.css ${sizes.css} B (${sizes.css_gzip} B gzip); ` +
     `on demand: rules.css ${sizes.rules_css_gzip} B gzip, ${Object.entries(rules)
       .map(([f, n]) => `rules/${f} ${n} B gzip`)
-      .join(", ")}`,
+      .join(", ")}` +
+    (sizes.engine_gzip
+      ? `; engine: ${Object.entries(sizes.engine_gzip)
+          .map(([f, n]) => `${f} ${n} B gzip`)
+          .join(", ")}`
+      : ""),
 );

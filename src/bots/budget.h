@@ -50,6 +50,15 @@ class Budget {
 inline void run_workers(int threads, const std::function<void(int)>& work) {
   threads = std::max(1, threads);
   if (threads == 1) return work(0);
+#ifdef __EMSCRIPTEN__
+  // The WebAssembly build has no threads (cmake/wasm.cmake): the workers run
+  // one after another. Each has its own generator and share of the steps, so
+  // a fixed number of iterations gives the move the native threads give; a
+  // time limit is mostly spent by worker 0 (the others see the deadline
+  // passed and stop after their first step).
+  for (int w = 0; w < threads; ++w) work(w);
+  return;
+#endif
   std::vector<std::thread> pool;
   for (int w = 1; w < threads; ++w) pool.emplace_back(work, w);
   work(0);
