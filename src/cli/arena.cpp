@@ -133,29 +133,13 @@ GameOutcome play_one(const ArenaConfig& c, const OptionList& opts, const std::ve
   o.decisions.assign(static_cast<size_t>(L), 0);
   o.ms_sum.assign(static_cast<size_t>(L), 0);
   o.ms_max.assign(static_cast<size_t>(L), 0);
-  // play_out's loop, with each bot decision timed.
-  bool finished = true;
-  for (int guard = 0; !st.terminal(); ++guard) {
-    if (guard > 10000000) throw Error(fmt::format("{} game did not end", s.entry().name));
-    if (stop_signal() != 0) {
-      finished = false;
-      break;
-    }
-    const Actor a = st.actor();
-    if (a.kind == Actor::Chance) {
-      s.chance();
-      continue;
-    }
-    for (int k = 0; k < n; ++k) {
-      if (!a.acts(k)) continue;
-      const auto t0 = std::chrono::steady_clock::now();
-      s.bot_move(k, *bots[static_cast<size_t>(k)]);
-      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      const size_t e = static_cast<size_t>(entry_of[static_cast<size_t>(k)]);
-      o.decisions[e] += 1, o.ms_sum[e] += ms, o.ms_max[e] = std::max(o.ms_max[e], ms);
-      if (a.kind == Actor::Seat) break;
-    }
-  }
+  // Each bot decision timed (arena --json's timing).
+  const bool finished = play_out(
+      s, bots, [] { return stop_signal() != 0; },
+      [&](int k, double ms) {
+        const size_t e = static_cast<size_t>(entry_of[static_cast<size_t>(k)]);
+        o.decisions[e] += 1, o.ms_sum[e] += ms, o.ms_max[e] = std::max(o.ms_max[e], ms);
+      });
   if (!finished) {  // Ctrl-C: the game so far is recorded, not scored
     if (!c.record_dir.empty()) RecordFile(c.record_dir, fmt::format("g{}", game)).write(s);
     throw Interrupted{};

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -437,7 +438,8 @@ std::string write_record(const Session& s, const std::string& dir, const std::st
   return RecordFile(dir, tag).write(s);
 }
 
-bool play_out(Session& s, std::vector<std::unique_ptr<AnyBot>>& bots, const std::function<bool()>& stop) {
+bool play_out(Session& s, std::vector<std::unique_ptr<AnyBot>>& bots, const std::function<bool()>& stop,
+              const std::function<void(int seat, double ms)>& decided) {
   AnyState& st = s.state();
   const int n = st.num_seats();
   for (int guard = 0; !st.terminal(); ++guard) {
@@ -450,7 +452,9 @@ bool play_out(Session& s, std::vector<std::unique_ptr<AnyBot>>& bots, const std:
     }
     for (int k = 0; k < n; ++k) {
       if (!a.acts(k)) continue;
+      const auto t0 = std::chrono::steady_clock::now();
       s.bot_move(k, *bots[static_cast<size_t>(k)]);
+      if (decided) decided(k, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
       if (a.kind == Actor::Seat) break;
     }
   }

@@ -118,6 +118,8 @@ inline uint64_t values_bot_seed(uint64_t game_seed, int seat) {
 // Plays a game to its end with one bot per seat (chance by the game's own
 // generator); between moves, returns false as soon as stop() says so. The
 // arena's game loop: the CLI's arena and selfplay, and the Python batches.
-bool play_out(Session& s, std::vector<std::unique_ptr<AnyBot>>& bots, const std::function<bool()>& stop);
+// decided, when given, hears each bot decision's seat and milliseconds.
+bool play_out(Session& s, std::vector<std::unique_ptr<AnyBot>>& bots, const std::function<bool()>& stop,
+              const std::function<void(int seat, double ms)>& decided = {});
 
 }  // namespace boneyard

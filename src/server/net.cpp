@@ -64,7 +64,8 @@ void security_headers(http::response<http::string_body>& res) {
   res.set("Referrer-Policy", "no-referrer");
   res.set("X-Frame-Options", "DENY");
   res.set("Content-Security-Policy",
-          "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; "
+          "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; "
+          "connect-src 'self'; "
           "object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
 }
 
