@@ -44,6 +44,7 @@ void Storage::writer() {
     for (size_t i = 0; i < batch.size(); ++i) {
       auto it = failed_gen_.find(batch[i].table);
       refused[i] = it != failed_gen_.end() && batch[i].gen <= it->second;
+      batch[i].replaces = in_doubt_.count(batch[i].table) > 0;
       if (!refused[i]) group.push_back(&batch[i]);
     }
     std::string err;
@@ -61,12 +62,19 @@ void Storage::writer() {
       if (measure_)
         commit_us_.add(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - began).count());
     }
-    if (!err.empty())
+    if (!err.empty()) {
       for (size_t i = 0; i < batch.size(); ++i)
         if (!refused[i] && !batch[i].table.empty()) {
           auto& g = failed_gen_[batch[i].table];
           g = std::max(g, batch[i].gen);
+          in_doubt_.insert(batch[i].table);
         }
+    } else {
+      // A table stays in doubt for its life (a later write may start at any
+      // event the failed one held); the range deletes cost little.
+      for (const Write* w : group)
+        if (w->erase) in_doubt_.erase(w->table);
+    }
     for (size_t i = 0; i < batch.size(); ++i) {
       if (!batch[i].done) continue;
       try {

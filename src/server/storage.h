@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -112,6 +113,7 @@ class Storage {
   bool measure_ = false;
   Histogram commit_us_;
   std::map<std::string, uint64_t> failed_gen_;  // writer thread only
+  std::set<std::string> in_doubt_;              // tables whose last write failed (Write::replaces); writer thread only
   std::thread thread_;
 };
 

@@ -85,7 +85,14 @@ struct Write {
   size_t first = 0;
   std::vector<RecordEvent> events;
   std::vector<ChatLine> chat;  // chat lines to add
-  bool erase = false;          // instead: remove the table, its events and its chat
+  // Set by Storage on the first writes of a table after one of its writes
+  // failed: a failed commit may still have been stored (PostgreSQL: the
+  // connection cut while COMMIT was on its way, so the answer never came),
+  // and the table has gone back to what it knew was stored. Its events from
+  // `first` on, and its chat lines from the first one's n on, then replace
+  // whatever is stored there. (SQLite's commit is never in doubt: it ignores it.)
+  bool replaces = false;
+  bool erase = false;  // instead: remove the table, its events and its chat
   // Instead (table ""): a player's key hash, and the player's row unless
   // player_exists (a login on another device adds a key to a player).
   // set_password: the existing player's password hash is replaced by

@@ -116,6 +116,8 @@ const std::vector<Sql>& writer_sql() {
       {"chat_insert",
        "INSERT INTO chat (table_id, n, audience, seat, text, phrase, at) VALUES ($1, $2, $3, $4, $5, $6, $7)"},
       {"event_insert", "INSERT INTO events (table_id, idx, chance, seat, text) VALUES ($1, $2, $3, $4, $5)"},
+      {"events_from", "DELETE FROM events WHERE table_id = $1 AND idx >= $2"},
+      {"chat_from", "DELETE FROM chat WHERE table_id = $1 AND n >= $2"},
   };
   return s;
 }
@@ -350,6 +352,12 @@ void PgStore::send_group(const std::vector<const Write*>& group) {
       send("table_insert", {w.table, w.spec->dump(), w.meta ? w.meta->dump() : std::string("{}")});
     else if (w.meta)
       send("meta", {w.meta->dump(), w.table});
+    if (w.replaces && !w.chat.empty()) {
+      uint64_t n = w.chat.front().n;
+      for (const ChatLine& c : w.chat) n = std::min(n, c.n);
+      send("chat_from", {w.table, num(static_cast<int64_t>(n))});
+    }
+    if (w.replaces && !w.events.empty()) send("events_from", {w.table, num(static_cast<int64_t>(w.first))});
     for (const ChatLine& c : w.chat)
       send("chat_insert", {w.table, num(static_cast<int64_t>(c.n)), num(int64_t{c.audience}), num(int64_t{c.seat}),
                            c.text, c.phrase, num(c.at)});
