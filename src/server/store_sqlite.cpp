@@ -86,6 +86,7 @@ SqliteStore::SqliteStore(const std::string& path, bool full_sync) : path_(path),
     std::lock_guard lk(m_);
     open();
   } catch (...) {
+    close();  // a database refused after opening (a newer schema) leaves no connection behind
     if (lock_fd_ >= 0) ::close(lock_fd_);
     throw;
   }
