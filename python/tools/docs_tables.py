@@ -23,9 +23,10 @@ def fmt(x: float) -> str:
 
 
 def table() -> str:
-    rows = ["| game | players | actions | observation | information state | chance outcomes "
+    rows = ["| game | players | actions | observation | information state (one hand) "
+            "| information state (whole game) | chance outcomes "
             "| tensor values (one hand) | tensor values (whole game) |",
-            "|---|---|---|---|---|---|---|---|"]
+            "|---|---|---|---|---|---|---|---|---|"]
     for name in boneyard.registered_games():
         single = boneyard.load_game(name, {"single_hand": True})
         whole = boneyard.load_game(name)
@@ -33,6 +34,7 @@ def table() -> str:
         lo2, hi2 = spaces.tensor_bounds(whole)
         rows.append(f"| {name} | {single.num_players()} | {single.num_distinct_actions()} "
                     f"| {single.observation_tensor_size()} | {single.information_state_tensor_size()} "
+                    f"| {whole.information_state_tensor_size()} "
                     f"| {single.max_chance_outcomes()} | {fmt(lo1)} .. {fmt(hi1)} | {fmt(lo2)} .. {fmt(hi2)} |")
     return "\n".join(rows)
 

@@ -8,9 +8,10 @@
 //   static void observation(const State&, int seat, float* out);
 //   static int max_game_length(const State& fresh);
 // and the perfect-recall information-state tensor's parts (assembled by
-// src/research/spiel_state.h: the observation, the seat's tiles at the
-// hand's first step, then one slot per step of the hand, each the actor
-// relative to the observer and info_step's fields):
+// src/research/spiel_state.h: the observation, then per hand of the game
+// the seat's tiles at the hand's first step and one slot per step of the
+// hand, each the actor relative to the observer and info_step's fields):
+//   static int info_max_hands(const State& fresh);   // hands with room; 1 with single_hand
 //   static int info_hand_size(const State& fresh);
 //   static void info_hand(const State&, int seat, float* out);
 //   static int info_step_size(const State& fresh);

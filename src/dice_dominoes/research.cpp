@@ -101,6 +101,9 @@ int Research::info_step_size(const State&) { return kStep; }
 
 int Research::info_max_steps(const State& fresh) { return 20 * (fresh.num_seats() + 1); }
 
+// Every hand of the session.
+int Research::info_max_hands(const State& fresh) { return fresh.rules().single_hand ? 1 : fresh.rules().hands; }
+
 void Research::info_step(const State& before, const State& after, int seat, int actor, Move m, bool own, float* out) {
   TensorWriter w{out};
   w.one_hot(3, static_cast<int>(m.kind));

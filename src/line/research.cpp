@@ -108,6 +108,9 @@ int Research::info_max_steps(const State& fresh) {
   return 2 * T + S * (T + 1) + 8;
 }
 
+// Room for every hand of a game to the documented cap of 100 hands.
+int Research::info_max_hands(const State& fresh) { return fresh.rules().single_hand ? 1 : 100; }
+
 void Research::info_step(const State& before, const State& after, int seat, int actor, Move m, bool own, float* out) {
   const int T = tiles(before);
   out[static_cast<int>(m.kind)] = 1.0f;

@@ -24,6 +24,7 @@ struct Research {
   static void info_hand(const State& s, int seat, float* out);
   static int info_step_size(const State& fresh);
   static int info_max_steps(const State& fresh);
+  static int info_max_hands(const State& fresh);
   static void info_step(const State& before, const State& after, int seat, int actor, Move m, bool own, float* out);
   // Explicit chance (core/research.h, docs/python.md).
   static int max_chance_outcomes(const State& fresh);

@@ -98,6 +98,9 @@ int Research::info_step_size(const State& fresh) { return 4 + 2 * pips(fresh) + 
 
 int Research::info_max_steps(const State& fresh) { return 3 * tiles(fresh) + 4 * fresh.num_seats(); }
 
+// Every round of the game.
+int Research::info_max_hands(const State& fresh) { return fresh.rules().total_rounds(); }
+
 void Research::info_step(const State& before, const State& after, int seat, int actor, Move m, bool own, float* out) {
   const int P = pips(before), S = before.num_seats();
   out[static_cast<int>(m.kind)] = 1.0f;

@@ -100,6 +100,7 @@ class GameBase {
   std::vector<int> obs_shape, info_shape;
   std::string options_text;  // the game's options as JSON (every value, defaults included)
   int obs_size = 0, info_size = 0;
+  int info_hands = 1;  // the hands the information-state tensor has a part for
   const GameEntry* entry = nullptr;
 
   // The same game: the same registered name and the same rules (every

@@ -34,7 +34,11 @@ class GameImpl final : public GameBase, public std::enable_shared_from_this<Game
     obs_shape = R::observation_shape(s);
     obs_size = std::accumulate(obs_shape.begin(), obs_shape.end(), 1, std::multiplies<>());
     static_assert(RecallTensor<G, R>, "the family's Research lacks the information-state tensor's parts");
-    info_shape = {obs_size + R::info_hand_size(s) + R::info_max_steps(s) * (players + R::info_step_size(s))};
+    // The observation, then per hand of the game its tiles and step slots
+    // (StateImpl::recall_walk).
+    info_shape = {obs_size + R::info_max_hands(s) *
+                                 (R::info_hand_size(s) + R::info_max_steps(s) * (players + R::info_step_size(s)))};
+    info_hands = R::info_max_hands(s);
     info_size = std::accumulate(info_shape.begin(), info_shape.end(), 1, std::multiplies<>());
     max_length = R::max_game_length(s);
     chance_actions = R::max_chance_outcomes(s);

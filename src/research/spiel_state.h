@@ -49,14 +49,15 @@ template <class G, class R>
 class GameImpl;
 
 // Every family's Research gives the perfect-recall tensor's parts
-// (core/research.h): info_hand_size, info_hand, info_step_size,
-// info_max_steps, info_step.
+// (core/research.h): info_max_hands, info_hand_size, info_hand,
+// info_step_size, info_max_steps, info_step.
 template <class G, class R>
 concept RecallTensor = requires(const typename G::State& s, const typename G::Move& m, float* out) {
   R::info_hand_size(s);
   R::info_hand(s, 0, out);
   R::info_step_size(s);
   R::info_max_steps(s);
+  R::info_max_hands(s);
   R::info_step(s, s, 0, 0, m, true, out);
 };
 
@@ -68,19 +69,21 @@ class StateImpl final : public StateBase {
   using List = MoveList<Move, G::kMaxMoves>;
 
   // The perfect-recall information-state tensor (docs/python.md, Tensors):
-  // the current hand's steps, each one slot (the actor relative to the
-  // observer, then the family's R::info_step), and the player's tiles when
-  // the hand's first step came (R::info_hand).
+  // per hand of the game (R::info_max_hands), the player's tiles when the
+  // hand's first step came (R::info_hand), then the hand's steps, each one
+  // slot (the actor relative to the observer, then the family's
+  // R::info_step). Each hand has its own part, so the whole game is
+  // recalled and where a hand ends is never ambiguous.
   struct RecallStep {
     State before;
     int actor;
     Move move;
   };
   struct RecallAcc {
-    int hands = -1;  // hands_finished() of the hand recorded
-    int n = 0;       // slots written
+    int hands = -1;  // hands_finished() of the hand being recorded
+    int n = 0;       // its slots written
     bool have_hand = false;
-    std::vector<float> hand, steps;
+    std::vector<float> data;          // per hand so far (R::info_max_hands at most): H, then N slots of K
     std::vector<RecallStep> pending;  // steps whose outcome (chance included) is not known yet
   };
 
@@ -337,9 +340,8 @@ class StateImpl final : public StateBase {
     check_player(player, s_.num_seats());
     const RecallAcc acc = recall_walk(player, true);
     R::observation(s_, player, out);
-    out += g_->obs_size;
-    std::copy(acc.hand.begin(), acc.hand.end(), out);
-    std::copy(acc.steps.begin(), acc.steps.end(), out + acc.hand.size());
+    float* rest = std::copy(acc.data.begin(), acc.data.end(), out + g_->obs_size);
+    std::fill(rest, out + g_->info_size, 0.0f);  // hands not reached yet
   }
   std::string render(int player) const override {
     if (player != -1) check_player(player, s_.num_seats());
@@ -644,13 +646,15 @@ class StateImpl final : public StateBase {
     return out;
   }
 
-  // The current hand's steps as `player` knows them (own = false: the
-  // public part only), replaying the history from its root as history_text
-  // does, so a seeded state and the chance root give one tensor.
+  // The game's steps as `player` knows them (own = false: the public part
+  // only), replaying the history from its root as history_text does, so a
+  // seeded state and the chance root give one tensor.
   RecallAcc recall_walk(int player, bool own) const {
     const int S = s_.num_seats();
     const State& f = root_ ? root_->state : s_;
     const int H = R::info_hand_size(f), K = S + R::info_step_size(f), N = R::info_max_steps(f);
+    const int hands = R::info_max_hands(f);
+    const size_t part = static_cast<size_t>(H) + static_cast<size_t>(N) * static_cast<size_t>(K);
     StateImpl r(*this);
     r.actions_.clear();
     r.chosen_.clear();
@@ -667,33 +671,42 @@ class StateImpl final : public StateBase {
       r.s_ = fresh();
       r.settle();
     }
+    // The part of hand k (hands_finished), or null past the room (left out).
+    // The parts are allocated as the hands come (the rest of the tensor is
+    // zeros), so a state early in a long game carries little.
+    auto part_of = [&](int k) -> float* {
+      if (k < 0 || k >= hands) return nullptr;
+      const size_t end = static_cast<size_t>(k + 1) * part;
+      if (acc.data.size() < end) acc.data.resize(end, 0.0f);
+      return acc.data.data() + static_cast<size_t>(k) * part;
+    };
     auto reset = [&](const State& at) {
       acc.hands = at.hands_finished();
       acc.n = 0;
       acc.have_hand = false;
-      acc.hand.assign(static_cast<size_t>(H), 0.0f);
-      acc.steps.assign(static_cast<size_t>(N) * static_cast<size_t>(K), 0.0f);
     };
     if (acc.hands < 0) reset(r.s_);
     // The pending steps' slots, once what followed them is known (`after`:
     // the state before the next step, or now).
     auto flush = [&](const State& after) {
+      float* base = part_of(acc.hands);
       for (const RecallStep& st : acc.pending) {
-        if (acc.n >= N) break;
-        float* slot = acc.steps.data() + static_cast<size_t>(acc.n) * static_cast<size_t>(K);
+        if (!base || acc.n >= N) break;
+        float* slot = base + H + static_cast<size_t>(acc.n) * static_cast<size_t>(K);
         slot[(st.actor - player + S) % S] = 1.0f;
         R::info_step(st.before, after, player, st.actor, st.move, own, slot + S);
         ++acc.n;
       }
       acc.pending.clear();
     };
+    auto hand = [&](const State& at) {
+      if (float* base = part_of(acc.hands); base && own) R::info_hand(at, player, base);
+      acc.have_hand = true;
+    };
     auto begin = [&](const State& at) {
       flush(at);
       if (at.hands_finished() != acc.hands) reset(at);
-      if (!acc.have_hand) {
-        if (own) R::info_hand(at, player, acc.hand.data());
-        acc.have_hand = true;
-      }
+      if (!acc.have_hand) hand(at);
     };
     while (i < actions_.size()) {
       const auto [p, x] = actions_[i];
@@ -720,7 +733,7 @@ class StateImpl final : public StateBase {
     }
     flush(r.s_);
     if (!r.s_.terminal() && r.s_.hands_finished() != acc.hands) reset(r.s_);
-    if (!acc.have_hand && own && !r.chance_now()) R::info_hand(r.s_, player, acc.hand.data());
+    if (!acc.have_hand && !r.chance_now()) hand(r.s_);
     return acc;
   }
 

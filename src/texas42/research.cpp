@@ -104,6 +104,9 @@ int Research::info_step_size(const State&) { return kActions + kTiles; }
 
 int Research::info_max_steps(const State&) { return 33 + 3 * 4; }
 
+// Room for every hand of a game to the documented cap of 100 hands.
+int Research::info_max_hands(const State& fresh) { return fresh.rules().single_hand ? 1 : 100; }
+
 void Research::info_step(const State& before, const State& after, int seat, int, Move m, bool own, float* out) {
   out[to_action(before, m)] = 1.0f;
   if (own && after.redeals() != before.redeals()) info_hand(after, seat, out + kActions);

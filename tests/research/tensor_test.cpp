@@ -1,9 +1,12 @@
 // The perfect-recall information-state tensor (src/research/spiel_state.h,
 // docs/python.md, Tensors): two information states of a seat have the same
-// tensor exactly when they have the same string, and the tensor never
-// depends on a tile the seat cannot see.
+// tensor exactly when they have the same string, over a hand and over a
+// whole game of several hands, and the tensor never depends on a tile the
+// seat cannot see.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -16,7 +19,7 @@
 namespace boneyard::spiel {
 namespace {
 
-// Every family, one hand (the tensor recalls the current hand).
+// Every family, one hand (whole games: WholeGamesAcrossHands).
 const char* const kGames[] = {"latin", "two-draw", "three-draw", "mexican-train", "texas-42", "dice-and-dominoes"};
 
 std::string tensor_of(const StateBase& s, int p) {
@@ -51,15 +54,21 @@ void random_step(StateBase& s, Rng& rng) {
   }
 }
 
+// A whole game's tensor is large (latin: 723,000 floats): the index keeps
+// a 64-bit hash of it (a collision would only make a false failure).
+size_t digest(const std::string& t) { return std::hash<std::string>{}(t); }
+
 // Per seat: string -> tensor and tensor -> string; counts the tensors that
 // two strings share and the strings with two tensors.
 struct Index {
-  std::vector<std::map<std::string, std::string>> by_string, by_tensor;
+  std::vector<std::map<std::string, size_t>> by_string;
+  std::vector<std::map<size_t, std::string>> by_tensor;
   int shared = 0, split = 0;
   explicit Index(int n) : by_string(static_cast<size_t>(n)), by_tensor(static_cast<size_t>(n)) {}
   void add(const StateBase& s) {
     for (int p = 0; p < s.num_players(); ++p) {
-      const std::string str = s.info_string(p), t = tensor_of(s, p);
+      const std::string str = s.info_string(p);
+      const size_t t = digest(tensor_of(s, p));
       auto [i, new_string] = by_string[static_cast<size_t>(p)].emplace(str, t);
       if (!new_string && i->second != t) ++split;
       auto [j, new_tensor] = by_tensor[static_cast<size_t>(p)].emplace(t, str);
@@ -148,6 +157,76 @@ TEST(PerfectRecallTensor, LatinPlaysReorderedGiveOtherTensors) {
     }
   }
   EXPECT_GT(reordered, 0) << "no two histories with the same tiles laid in another order";
+}
+
+// (1b) Whole games (single_hand off), several hands: from one deal, many
+// random games; a tensor is never shared by two information states, in any
+// hand. The hand's own part alone (the observation and the current hand's
+// tiles and steps: what the tensor held before) is shared by information
+// states that differ only in an earlier hand, so this test would catch a
+// tensor that forgets earlier hands.
+TEST(PerfectRecallTensor, WholeGamesAcrossHands) {
+  const std::pair<const char*, OptionList> games[] = {
+      {"latin", {{"target", "50"}}},           {"two-draw", {{"target", "30"}}},
+      {"mexican-train", {{"rounds", "3"}}},    {"texas-42", {{"target_marks", "3"}}},
+      {"dice-and-dominoes", {{"hands", "3"}}},
+  };
+  int hand_only_shared = 0;
+  for (const auto& [name, options] : games) {
+    SCOPED_TRACE(name);
+    const auto g = load_game(name, options);
+    ASSERT_GT(g->info_hands, 1);
+    EXPECT_EQ(g->info_size, g->info_shape.at(0));
+    const size_t part = static_cast<size_t>(g->info_size - g->obs_size) / static_cast<size_t>(g->info_hands);
+    EXPECT_EQ(part * static_cast<size_t>(g->info_hands), static_cast<size_t>(g->info_size - g->obs_size));
+    Index index(g->players);
+    std::vector<std::map<size_t, std::string>> by_hand_part(static_cast<size_t>(g->players));
+    Rng rng(41);
+    int later = 0;  // states in the second hand or later
+    for (int walk = 0; walk < 8; ++walk) {
+      auto s = g->new_state(3);  // one deal (and one generator for later deals); the moves differ
+      for (int step = 0; !s->is_terminal() && step < 400; ++step) {
+        if (s->hands_finished() >= 1 && s->current_player() != kChancePlayer) {
+          ++later;
+          index.add(*s);
+          for (int p = 0; p < g->players; ++p) {
+            const std::string t = tensor_of(*s, p), str = s->info_string(p);
+            const size_t at = static_cast<size_t>(s->hands_finished()) * part * sizeof(float);
+            if (at + part * sizeof(float) > t.size() - static_cast<size_t>(g->obs_size) * sizeof(float)) continue;
+            const std::string key =
+                t.substr(0, static_cast<size_t>(g->obs_size) * sizeof(float)) +
+                t.substr(static_cast<size_t>(g->obs_size) * sizeof(float) + at, part * sizeof(float));
+            auto [i, fresh] = by_hand_part[static_cast<size_t>(p)].emplace(digest(key), str);
+            if (!fresh && i->second != str) ++hand_only_shared;
+          }
+        }
+        random_step(*s, rng);
+      }
+    }
+    EXPECT_GT(later, 100) << "too few states after the first hand";
+    EXPECT_EQ(index.shared, 0) << "tensors shared by two information states";
+    EXPECT_EQ(index.split, 0) << "information states with two tensors";
+  }
+  EXPECT_GT(hand_only_shared, 0) << "no two information states differed only in an earlier hand";
+}
+
+// The tensor's size: the observation, then per hand with room (one with
+// single_hand) the hand's tiles and its step slots.
+TEST(PerfectRecallTensor, OnePartPerHand) {
+  const auto one = load_game("latin", {{"single_hand", "on"}});
+  const auto whole = load_game("latin");
+  EXPECT_EQ(one->info_hands, 1);
+  EXPECT_EQ(whole->info_hands, 100);
+  EXPECT_EQ(whole->info_size - whole->obs_size, 100 * (one->info_size - one->obs_size));
+  EXPECT_EQ(load_game("dice-and-dominoes", {{"hands", "4"}})->info_hands, 4);
+  EXPECT_EQ(load_game("mexican-train", {{"rounds", "5"}})->info_hands, 5);
+  // Nothing but zeros past the hand in progress.
+  auto s = whole->new_state(9);
+  std::vector<float> t(static_cast<size_t>(whole->info_size));
+  s->info_state(s->current_player(), t.data());
+  const size_t part = static_cast<size_t>(one->info_size - one->obs_size);
+  EXPECT_TRUE(std::all_of(t.begin() + whole->obs_size + static_cast<std::ptrdiff_t>(part), t.end(),
+                          [](float x) { return x == 0.0f; }));
 }
 
 // (3) Secrecy: worlds that differ only in the tiles the seat cannot see (a
