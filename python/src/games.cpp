@@ -54,6 +54,7 @@ void init_games(py::module_& m) {
       .def("num_distinct_actions", [](const PyGame& g) { return g.g->actions; })
       .def("max_game_length", [](const PyGame& g) { return g.g->max_length; })
       .def("max_chance_outcomes", [](const PyGame& g) { return g.g->chance_actions; })
+      .def("max_chance_nodes_in_history", [](const PyGame& g) { return g.g->max_chance_nodes; })
       .def("single_hand", [](const PyGame& g) { return g.g->single_hand; })
       .def("observation_tensor_shape", [](const PyGame& g) { return g.g->obs_shape; })
       .def("observation_tensor_size", [](const PyGame& g) { return g.g->obs_size; })

@@ -230,3 +230,20 @@ def _all_decision_states(game):
         for a in (s.legal_actions() if not s.is_chance_node() else [a for a, _ in s.chance_outcomes()]):
             stack.append(s.child(a))
     return out
+
+
+@pytest.mark.parametrize("name", ["latin", "mexican-train", "texas-42", "dice-and-dominoes"])
+def test_max_chance_nodes_in_history_bounds_the_chance_nodes_of_a_history(name):
+    # OpenSpiel: an upper bound on the chance nodes in any history (its
+    # MaxHistoryLength adds it to max_game_length).
+    game = pyspiel.load_game(name, {"single_hand": True})
+    bound = game.max_chance_nodes_in_history()
+    assert isinstance(bound, int) and bound > 0
+    assert pyspiel.load_game(name).max_chance_nodes_in_history() > bound
+    rng = random.Random(5)
+    for _ in range(5):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            random_step(state, rng)
+        chance = sum(1 for p, _ in state.full_history() if p == pyspiel.PlayerId.CHANCE)
+        assert 0 < chance <= bound

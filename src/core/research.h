@@ -7,6 +7,7 @@
 //   static std::vector<int> observation_shape(const State& fresh);
 //   static void observation(const State&, int seat, float* out);
 //   static int max_game_length(const State& fresh);
+//   static int max_chance_nodes(const State& fresh);   // in any history, under max_game_length's caps
 // and the perfect-recall information-state tensor's parts (assembled by
 // src/research/spiel_state.h: the observation, then per hand of the game
 // the seat's tiles at the hand's first step and one slot per step of the

@@ -139,6 +139,13 @@ void Research::info_step(const State& before, const State& after, int seat, int 
 // submissions and a reroll choice per hand.
 int Research::max_game_length(const State& fresh) { return fresh.rules().hands * 50 * (fresh.num_seats() + 1); }
 
+// Chance nodes in a hand: the deal (4 tiles a player), then per round (50,
+// as max_game_length) two rolls of two dice and a draw per player.
+int Research::max_chance_nodes(const State& fresh) {
+  const int S = fresh.num_seats();
+  return (fresh.rules().single_hand ? 1 : fresh.rules().hands) * (4 * S + 50 * (4 + S));
+}
+
 }  // namespace boneyard::dice_dominoes
 
 // Explicit chance. Chance actions: a tile's face 0..27 (a tile index of the

@@ -145,6 +145,16 @@ int Research::max_game_length(const State& fresh) {
   return fresh.rules().single_hand ? hand : 100 * hand;
 }
 
+// Chance nodes in a hand: for first_leader=draw_before_deal one tile per
+// seat (they go back), then each tile of the set at most once (dealt, drawn
+// for the lead, drawn from the stock); a redeal (five doubles) deals again
+// and is not counted, as max_game_length counts none. Up to the cap of 100
+// hands.
+int Research::max_chance_nodes(const State& fresh) {
+  const int hand = tiles(fresh) + fresh.num_seats();
+  return fresh.rules().single_hand ? hand : 100 * hand;
+}
+
 }  // namespace boneyard::line
 
 // Explicit chance. Chance actions are tile indices 0..T-1. One deal is, in

@@ -123,6 +123,10 @@ int Research::max_game_length(const State& fresh) {
   return fresh.rules().total_rounds() * (3 * T + 4 * S);
 }
 
+// Chance nodes in a round: each tile of the set at most once (dealt, drawn
+// looking for the engine, drawn from the boneyard).
+int Research::max_chance_nodes(const State& fresh) { return fresh.rules().total_rounds() * tiles(fresh); }
+
 }  // namespace boneyard::mexican_train
 
 // Explicit chance. Chance actions are tile indices 0..T-1. One deal is, in

@@ -18,6 +18,7 @@ struct Research {
   static std::vector<int> observation_shape(const State& fresh);
   static void observation(const State& s, int seat, float* out);
   static int max_game_length(const State& fresh);
+  static int max_chance_nodes(const State& fresh);
   // The perfect-recall information-state tensor (src/research/spiel_state.h):
   // the seat's tiles at the hand's first step, and one slot per step.
   static int info_hand_size(const State& fresh);

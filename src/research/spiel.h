@@ -97,6 +97,7 @@ class GameBase {
   OptionList options;  // as given, in order
   bool single_hand = false;
   int players = 0, actions = 0, max_length = 0, chance_actions = 0;
+  int max_chance_nodes = 0;  // in any history (pyspiel's max_chance_nodes_in_history)
   std::vector<int> obs_shape, info_shape;
   std::string options_text;  // the game's options as JSON (every value, defaults included)
   int obs_size = 0, info_size = 0;

@@ -41,6 +41,7 @@ class GameImpl final : public GameBase, public std::enable_shared_from_this<Game
     info_hands = R::info_max_hands(s);
     info_size = std::accumulate(info_shape.begin(), info_shape.end(), 1, std::multiplies<>());
     max_length = R::max_game_length(s);
+    max_chance_nodes = R::max_chance_nodes(s);
     chance_actions = R::max_chance_outcomes(s);
     const nlohmann::json o = s.options_json();
     options_text = o.dump();

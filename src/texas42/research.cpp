@@ -116,6 +116,11 @@ void Research::info_step(const State& before, const State& after, int seat, int,
 // full game longer: the documented cap is 100 hands.
 int Research::max_game_length(const State& fresh) { return fresh.rules().single_hand ? 33 : 3300; }
 
+// Chance nodes: the first-dealer draw (one tile per seat), then a deal of
+// 28 per hand; all-pass redeals deal again and are not counted, as
+// max_game_length counts none. Up to the cap of 100 hands.
+int Research::max_chance_nodes(const State& fresh) { return 4 + kTiles * (fresh.rules().single_hand ? 1 : 100); }
+
 }  // namespace boneyard::texas42
 
 // Explicit chance. Chance actions are tile indices 0..27. Before the first

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -158,6 +159,37 @@ TEST(ExplicitChance, EveryFamilyPlaysFromTheChanceRootAndReplays) {
     auto back = g->from_record(s->serialize());
     EXPECT_EQ(back->history(), s->history());
     for (int p = 0; p < g->players; ++p) EXPECT_EQ(back->info_string(p), s->info_string(p));
+  }
+}
+
+// max_chance_nodes (pyspiel's max_chance_nodes_in_history) bounds the
+// chance nodes of random games from the chance root, one hand and whole
+// games, and is larger for a whole game than for one hand.
+TEST(ExplicitChance, MaxChanceNodesBoundsEveryHistory) {
+  const std::pair<const char*, OptionList> games[] = {
+      {"latin", {}},         {"two-draw", {}}, {"two-sleep", {{"first_leader", "draw_after_deal"}}},
+      {"mexican-train", {}}, {"texas-42", {}}, {"dice-and-dominoes", {}},
+  };
+  for (const auto& [name, options] : games) {
+    SCOPED_TRACE(name);
+    OptionList one = options;
+    one.emplace_back("single_hand", "on");
+    const auto g1 = load_game(name, one), g = load_game(name, options);
+    EXPECT_GT(g1->max_chance_nodes, 0);
+    EXPECT_GT(g->max_chance_nodes, g1->max_chance_nodes);
+    Rng rng(3);
+    for (const auto& game : {g1, g}) {
+      int most = 0;
+      for (uint64_t seed = 1; seed <= (game == g1 ? 20u : 2u); ++seed) {
+        auto s = game->new_state(seed, true);
+        play_random(*s, rng);
+        int chance = 0;
+        for (const auto& [p, a] : s->history()) chance += p == kChancePlayer;
+        most = std::max(most, chance);
+      }
+      EXPECT_GT(most, 0);
+      EXPECT_LE(most, game->max_chance_nodes);
+    }
   }
 }
 
