@@ -52,8 +52,7 @@ SpielError = BoneyardError  # pyspiel.SpielError: a RuntimeError (and a ValueErr
 
 def registered_names():
     """pyspiel.registered_names: every game boneyard runs, then any of
-    OpenSpiel's Python games registered with register_game (load_game
-    refuses those)."""
+    OpenSpiel's Python games registered with register_game."""
     return registered_games() + sorted(_compat._PYTHON_GAMES)
 
 __all__ = [
@@ -72,7 +71,9 @@ def load_game(name: str, params: dict | None = None) -> Game:
     OpenSpiel's form "latin(single_hand=true)" is accepted too."""
     # The game string is read in C++ (research/spiel.h): an option given
     # twice, empty, or both in the string and in params is refused.
-    _compat.python_game_refused(name)
+    py_game = _compat.python_game(name, params)  # one of OpenSpiel's Python games (register_game)
+    if py_game is not None:
+        return py_game
     return _boneyard._load_game(name, params)
 
 
@@ -352,3 +353,10 @@ def random_playouts(game: Game | str, n: int, seed: int = 1, threads: int = 1) -
     if isinstance(game, str):
         game = load_game(game)
     return game._random_playouts(n, seed, threads)
+
+
+# pyspiel.Game and pyspiel.State: bases that OpenSpiel's Python games
+# subclass; boneyard's own games and states are registered as theirs
+# (isinstance holds for both). Bound last: the methods above were set on
+# the C++ classes.
+from .python_games import Game, State  # noqa: E402,F811

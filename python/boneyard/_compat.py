@@ -154,25 +154,49 @@ def read_contents_from_file(path: str, mode: str = "r"):
 
 
 # OpenSpiel's Python games register themselves when imported
-# (open_spiel.python.games, which open_spiel.python.policy imports): kept
-# here so the import succeeds; boneyard runs only its own games.
+# (open_spiel.python.games, which open_spiel.python.policy imports);
+# load_game makes them by name (python_games.py: the Game and State bases).
 _PYTHON_GAMES: dict = {}
 
 
 def register_game(game_type, game_class):
-    """pyspiel.register_game: records the game (registered_names lists it);
-    load_game refuses it with a clear error."""
+    """pyspiel.register_game: load_game(game_type.short_name) then makes
+    game_class(params); registered_names lists it."""
     name = getattr(game_type, "short_name", None)
     if not isinstance(name, str) or not name:
         raise BoneyardError(f"register_game: the game type has no short_name: {game_type!r}")
+    if not callable(game_class):
+        raise BoneyardError(f"register_game: {game_class!r} cannot make a game")
     _PYTHON_GAMES[name] = (game_type, game_class)
 
 
-def python_game_refused(name: str):
-    base = name.split("(", 1)[0].strip() if isinstance(name, str) else None
-    if base in _PYTHON_GAMES:
-        raise BoneyardError(f"'{base}' is one of OpenSpiel's Python games (register_game): boneyard runs its own "
-                            "games only; load it with OpenSpiel's pyspiel")
+def python_game(name, params):
+    """A registered Python game by name (or game string), else None."""
+    if not isinstance(name, str):
+        return None
+    base, _, rest = name.partition("(")
+    base = base.strip()
+    if base not in _PYTHON_GAMES:
+        return None
+    from .python_games import parse_params
+
+    rest = rest.strip()
+    if rest and not rest.endswith(")"):
+        raise BoneyardError(f"game string {name!r}: a ')' is missing")
+    merged = parse_params(rest[:-1]) if rest else {}
+    for k, v in (params or {}).items():
+        if k in merged:
+            raise BoneyardError(f"game parameter {k!r} is given both in the game string and in params")
+        merged[k] = v
+    # As pyspiel: a parameter the game does not declare is refused; the
+    # ones not given take their declared defaults.
+    game_type, game_class = _PYTHON_GAMES[base]
+    spec = dict(getattr(game_type, "parameter_specification", None) or {})
+    unknown = sorted(set(merged) - set(spec))
+    if unknown:
+        raise BoneyardError(f"{base}: unknown parameter(s) {', '.join(unknown)}; the game takes: "
+                            f"{', '.join(sorted(spec)) or 'none'}")
+    return game_class({**spec, **merged})
 
 
 class TabularBestResponse:

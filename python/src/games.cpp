@@ -34,12 +34,12 @@ OptionList to_options(const py::object& params) {
 
 void init_games(py::module_& m) {
   py::class_<PyGame>(m, "Game")
-      // OpenSpiel's Python games subclass pyspiel.Game and call its
-      // constructor; boneyard runs only its own games, and says so.
+      // boneyard's games come from load_game; games written in Python
+      // subclass pyspiel.Game (python/boneyard/python_games.py), not this.
       .def(py::init([](const py::args&, const py::kwargs&) -> PyGame {
         throw Error(
-            "boneyard.Game cannot be constructed: boneyard runs its own games only (load_game); OpenSpiel's Python "
-            "games (register_game) need OpenSpiel itself");
+            "boneyard's C++ Game cannot be constructed: load_game makes boneyard's games; a game written in Python "
+            "subclasses pyspiel.Game");
       }))
       .def("name", [](const PyGame& g) { return g.g->name; })
       .def("family", [](const PyGame& g) { return g.g->family; })

@@ -1,6 +1,7 @@
 """The information-state string is perfect recall (docs/python.md,
 Information state): the seat's own tiles and every public action in order
 with its actor, nothing hidden; so is the tensor, within the hand."""
+import hashlib
 import json
 import random
 import re
@@ -255,6 +256,41 @@ def test_tensor_is_perfect_recall(name):
                 if state.is_terminal():
                     break
                 random_step(state, rng)
+
+
+WHOLE_GAMES = [("latin", {"target": 25}), ("two-draw", {"target": 20}), ("mexican-train", {"rounds": 2}),
+               ("texas-42", {"target_marks": 3}), ("dice-and-dominoes", {"hands": 2})]
+
+
+@pytest.mark.parametrize("name,params", WHOLE_GAMES, ids=[n for n, _ in WHOLE_GAMES])
+def test_tensor_is_perfect_recall_over_a_whole_game(name, params):
+    # issue 36, 10, across hands: in a game of several hands, states after
+    # the first hand from one deal; two information states never share a
+    # tensor, though the observation and the hand in progress alone (a
+    # tensor that forgot earlier hands) can. A part per hand: the size is
+    # the observation and the one-hand size's rest once per hand with room.
+    game = boneyard.load_game(name, params)
+    one = boneyard.load_game(name, dict(params, single_hand=True))
+    obs = game.observation_tensor_size()
+    part = one.information_state_tensor_size() - obs
+    assert (game.information_state_tensor_size() - obs) % part == 0
+    assert (game.information_state_tensor_size() - obs) // part > 1
+    rng = random.Random(10)
+    by_string, by_tensor, later = {}, {}, 0
+    for _ in range(4):
+        state = game.new_initial_state(3)
+        while not state.is_terminal():
+            if state.hands_finished() >= 1:
+                later += 1
+                for p in range(game.num_players()):
+                    s, t = state.information_state_string(p), state.information_state_tensor(p)
+                    h = state.hands_finished()
+                    assert not t[obs + (h + 1) * part:].any(), "a hand not reached yet is zeros"
+                    key = hashlib.sha1(t.tobytes()).digest()  # the tensor is large (latin: 722,999 floats)
+                    assert by_string.setdefault((p, s), key) == key, "one information state, two tensors"
+                    assert by_tensor.setdefault((p, key), s) == s, "one tensor, two information states"
+            random_step(state, rng)
+    assert later > 20
 
 
 def test_tensor_tells_plays_in_another_order_apart():
