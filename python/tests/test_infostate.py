@@ -318,3 +318,27 @@ def test_tensor_tells_plays_in_another_order_apart():
             assert seen[key][1] != t
         seen.setdefault(key, (s, t))
     assert reordered > 0
+
+
+@pytest.mark.parametrize("name,params", WHOLE_GAMES, ids=[n for n, _ in WHOLE_GAMES])
+def test_a_world_resampled_in_a_later_hand_keeps_the_whole_game_tensor(name, params):
+    # resample_from_infostate in the second hand or later: the sampler's
+    # string and its tensor, earlier hands included, are the original's.
+    game = boneyard.load_game(name, params)
+    rng = random.Random(2)
+    checked = 0
+    for seed in range(1, 9):
+        state = game.new_initial_state(seed)
+        while not state.is_terminal() and state.hands_finished() < 1:
+            random_step(state, rng)
+        for _ in range(3):
+            if not state.is_terminal():
+                random_step(state, rng)
+        if state.is_terminal():
+            continue
+        p = seed % game.num_players()
+        world = state.resample_from_infostate(p, seed)
+        assert world.information_state_string(p) == state.information_state_string(p)
+        assert (world.information_state_tensor(p) == state.information_state_tensor(p)).all()
+        checked += 1
+    assert checked >= 2
