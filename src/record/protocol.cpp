@@ -133,8 +133,7 @@ json Protocol::dispatch(const json& req) {
               "legal {seat?}", "apply {move, seat?}", "chance {outcome?}",
               "bot {bot, seat?, apply?, think_ms?, iterations?, threads?}",
               "values {bot?, seat?, think_ms?, iterations?, threads?}", "result", "record",
-              "review {seat?, hand?, think_ms?, iterations?, threads?}", "load {record, upto?}",
-              "quit"}},
+              "review {seat?, hand?, think_ms?, iterations?, threads?}", "load {record, upto?}", "quit"}},
             {"doc", "docs/protocol.md"}};
   }
   if (cmd == "quit") {
@@ -312,7 +311,8 @@ json Protocol::dispatch(const json& req) {
     const int seat = seat_of(req);
     const int done = static_cast<int>(st.hands().size());
     if (done == 0) throw Error("no hand has finished yet");
-    int hand = req.contains("hand") ? static_cast<int>(whole_number(req["hand"], "'hand' (a hand number)", 0, done)) : 0;
+    int hand =
+        req.contains("hand") ? static_cast<int>(whole_number(req["hand"], "'hand' (a hand number)", 0, done)) : 0;
     if (hand == 0) hand = done;
     const bool budget = req.contains("think_ms") || req.contains("iterations") || req.contains("threads");
     return review_json(review_hand(s.record(), seat, hand, budget ? coach_options(budget_of(req)) : ReviewOptions{}));

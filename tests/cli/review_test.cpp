@@ -531,7 +531,8 @@ TEST_F(Review, TheProtocolsReviewIsTheServersReview) {
   // The lobby's menu for a static app: each preset's options and catalogue.
   const json g = ask({{"cmd", "games"}, {"detail", true}});
   ASSERT_TRUE(g["ok"]);
-  const auto t42 = std::find_if(g["games"].begin(), g["games"].end(), [](const json& x) { return x["name"] == "texas-42"; });
+  const auto t42 =
+      std::find_if(g["games"].begin(), g["games"].end(), [](const json& x) { return x["name"] == "texas-42"; });
   ASSERT_NE(t42, g["games"].end());
   EXPECT_EQ((*t42)["seats"], 4);
   EXPECT_EQ((*t42)["strongest"], strongest_fair_bot(find_game("texas-42")));

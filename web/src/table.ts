@@ -481,7 +481,7 @@ export class Table implements PlayUi, KeyCtl {
     const wrap = tableWrap(c);
     const top = this.topbar(c);
     // In the top bar: the table's grid stays as it is.
-    const nb = nameBar(c, this.naming, !!myPlayer(), (name) => this.saveName(name));
+    const nb = this.local ? null : nameBar(c, this.naming, !!myPlayer(), (name) => this.saveName(name));
     if (nb) top.appendChild(nb);
     wrap.appendChild(top);
     if (this.flash) wrap.appendChild(h("div", { class: "flash", role: "alert" }, this.flash));

@@ -195,7 +195,16 @@ async function start(page, game, options, levels) {
   await page.goto(base + "/");
   await page.waitForSelector("#local-game");
   await page.select("#local-game", game);
-  for (const [k, v] of Object.entries(options)) await page.select(`.options select[name="${k}"]`, v);
+  // An option is a choice (a select) or typed (an input): set as a person would, then "change".
+  for (const [k, v] of Object.entries(options))
+    await page.$eval(
+      `.options [name="${k}"]`,
+      (e, v) => {
+        e.value = v;
+        e.dispatchEvent(new Event("change"));
+      },
+      v,
+    );
   for (const [k, v] of Object.entries(levels)) await page.select(`select[data-seat="${k}"]`, v);
   await Promise.all([page.waitForSelector(".table"), page.click("#local-start")]);
 }
@@ -244,9 +253,13 @@ try {
   await page.goto(base + "/", { waitUntil: "load" });
   await page.waitForSelector("#local-game", { timeout: 20000 });
   check(await page.evaluate(() => !!navigator.serviceWorker.controller), "offline, the kept app opens");
+  await page.screenshot({ path: join(shots, "offline-lobby-desktop.png"), fullPage: true });
   // The kept game: the one started before the network went.
   check(!!(await page.$("#local-resume")), "the lobby offers the game kept in this browser");
-  await Promise.all([page.waitForSelector(".hand .htile.legal"), page.click("#local-resume")]);
+  await Promise.all([
+    page.waitForSelector(".hand .htile.legal, .actions .action[data-move]"),
+    page.click("#local-resume"),
+  ]);
   const warmMs = await page.evaluate(() => performance.now());
   console.log(`figure: first legal move ${warmMs.toFixed(0)} ms after install, offline (page load to a playable tile)`);
 
@@ -278,14 +291,11 @@ try {
     }
   }
   await page.click("#review-btn");
+  // The graded moves (or "no choice to grade"), not "Analysing…" nor an error.
   const graded = await page
-    .waitForFunction(
-      () =>
-        document.querySelector("#review") &&
-        !/thinking|Thinking/.test(document.querySelector("#review").innerText) &&
-        document.querySelector("#review").innerText.length > 40,
-      { timeout: 30000 },
-    )
+    .waitForFunction(() => document.querySelector("#review .review-moves [data-grade], #review .review-how"), {
+      timeout: 30000,
+    })
     .then(
       () => true,
       () => false,
@@ -299,12 +309,16 @@ try {
   await start(page, "texas-42", { single_hand: "on" }, { 1: "strong", 2: "beginner", 3: "casual" });
   await playOn(page, "texas-42");
   check(!!(await page.$(".summary")), "texas-42: a whole game played offline");
+  await page.screenshot({ path: join(shots, "offline-texas-42-desktop.png") });
   console.log(`texas-42: ${((Date.now() - t) / 1000).toFixed(1)} s`);
 
   // Mexican Train, one round, on a phone; its tab closed midway and opened again.
   t = Date.now();
   const phone = await newPage(PHONE);
   await phone.setOfflineMode(true);
+  await phone.goto(base + "/");
+  await phone.waitForSelector("#local-game");
+  await phone.screenshot({ path: join(shots, "offline-lobby-phone.png"), fullPage: true });
   await start(phone, "mexican-train", { single_hand: "on", players: "2" }, { 1: "casual" });
   await playOn(phone, "mexican-train", { stop: (n) => n >= 3 });
   await phone.screenshot({ path: join(shots, "offline-mexican-train-phone.png") });
