@@ -166,6 +166,10 @@ export class Table implements PlayUi, KeyCtl {
   }
 
   private onError(e: string) {
+    if (this.local && !this.msg) {
+      badLink(this.root, "local.broken", this.go); // the game could not be opened
+      return;
+    }
     this.flash = e;
     this.render();
     setTimeout(() => {

@@ -353,11 +353,33 @@ try {
   check(!!(await page.$(".summary")), "dice-and-dominoes: a whole game played offline");
   await page.screenshot({ path: join(shots, "offline-dice-and-dominoes-desktop.png") });
   console.log(`dice-and-dominoes: ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  // A kept game this engine cannot play again: said plainly, and forgotten.
+  await page.evaluate(() =>
+    localStorage.setItem(
+      "boneyard.local",
+      JSON.stringify({
+        game: "latin",
+        family: "line",
+        options: {},
+        seed: 1,
+        seats: ["you", "casual", "casual", "casual"],
+        strongest: "ismcts",
+        moves: [[0, "9-9"]],
+        created: 0,
+      }),
+    ),
+  );
+  await page.goto(base + "/?local=1");
+  await page.waitForSelector(".bad-link", { timeout: 20000 });
+  check(
+    /could not be opened again/.test(await page.$eval(".bad-link", (e) => e.textContent)) &&
+      (await page.evaluate(() => localStorage.getItem("boneyard.local"))) === null,
+    "a kept game that cannot be replayed is said so, and forgotten",
+  );
 } catch (e) {
   console.error("FAIL " + (e.stack || e));
   failures++;
 } finally {
-  await browser.close().catch(() => {});
   stopHost();
   rmSync(downloads, { recursive: true, force: true });
 }
@@ -394,6 +416,15 @@ if (exe) {
     );
     const icon = await get("/icons/icon-512.png");
     check(icon.ok && icon.headers.get("content-type") === "image/png", "boneyard serve: the icons");
+    // With a server, the online lobby as before, and the games on this device beside it.
+    const page = await newPage();
+    await page.goto(`http://127.0.0.1:${port}/`);
+    await page.waitForSelector("[data-quick]");
+    check(
+      !!(await page.$("#local-card [data-local]")) && !(await page.$("#offline-note")),
+      "boneyard serve: the online lobby, with the games against the computer on this device",
+    );
+    await page.close();
   } catch (e) {
     console.error("FAIL " + (e.stack || e));
     failures++;
@@ -402,4 +433,5 @@ if (exe) {
     rmSync(tmp, { recursive: true, force: true });
   }
 }
+await browser.close().catch(() => {});
 process.exit(failures ? 1 : 0);

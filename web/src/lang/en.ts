@@ -619,6 +619,7 @@ export const en: Record<string, string> = {
   "local.starting": "Shuffling the tiles…",
   "local.on_device": "on this device",
   "local.download": "Download the game record",
+  "local.broken": "This game could not be opened again on this device: start a new one from the lobby.",
   "local.none": "There is no game against the computer kept in this browser: start one from the lobby.",
   "local.offline_note":
     "You are not connected to a Boneyard server, so you can play the computer on this device. Playing other people, quick match, open tables, ratings and replays need a connection.",

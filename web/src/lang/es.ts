@@ -622,6 +622,7 @@ export const es: Record<string, string> = {
   "local.starting": "Barajando las fichas…",
   "local.on_device": "en este dispositivo",
   "local.download": "Descargar el registro de la partida",
+  "local.broken": "Esta partida no se pudo volver a abrir en este dispositivo: empieza una nueva desde el vestíbulo.",
   "local.none":
     "No hay ninguna partida contra la computadora guardada en este navegador: empieza una desde el vestíbulo.",
   "local.offline_note":

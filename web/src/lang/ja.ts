@@ -621,6 +621,7 @@ export const ja: Record<string, string> = {
   "local.starting": "牌を混ぜています…",
   "local.on_device": "この端末で",
   "local.download": "棋譜をダウンロード",
+  "local.broken": "この対局はこの端末でもう一度開けませんでした。ロビーから新しい対局を始めてください。",
   "local.none": "このブラウザに保存されたコンピューターとの対局はありません。ロビーから始めてください。",
   "local.offline_note":
     "Boneyardのサーバーに接続していないため、この端末でコンピューターと対戦できます。他の人との対戦、クイックマッチ、公開テーブル、レーティング、リプレイには接続が必要です。",

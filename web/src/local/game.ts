@@ -104,6 +104,9 @@ export class LocalLink {
       this.version = this.g.moves.length;
       await this.publish();
     } catch (e) {
+      // A kept game this engine cannot play again (kept by another version):
+      // said, and not offered again.
+      if (!this.version) forgetLocalGame();
       on.error(String((e as Error).message));
     }
   }
