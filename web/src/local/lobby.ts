@@ -88,6 +88,8 @@ export function localCard(go: (url: string) => void, status: HTMLElement): HTMLE
 // The lobby with no server: what needs a connection, said plainly; the
 // games against the computer, with every preset, option and bot level.
 export async function renderLocalLobby(main: HTMLElement, go: (url: string) => void) {
+  // A player's page and password live on a server: not offered here.
+  for (const e of main.querySelectorAll("#my-page, #you-open, #you-panel")) e.remove();
   const status = h("p", { class: "error", role: "alert" });
   main.append(
     h("p", { class: "notice offline-note", id: "offline-note", role: "status" }, t("local.offline_note")),
@@ -174,12 +176,18 @@ export async function renderLocalLobby(main: HTMLElement, go: (url: string) => v
     const n = seatCount(game, opts);
     if (reset || seats.length !== n) seats = ["you", ...Array(n - 1).fill("casual")];
     clear(seatBox);
+    const teams = game.family === "texas-42" || (game.family === "line" && opts.players === "teams");
     seats.forEach((s, k) =>
       seatBox.appendChild(
         h(
           "div",
           { class: "seat-row" },
-          h("span", { class: "seat-label" }, t("seat.n", { n: k + 1 })),
+          h(
+            "span",
+            { class: "seat-label" },
+            t("seat.n", { n: k + 1 }),
+            teams ? h("small", null, " · ", t(k % 2 ? "team.b" : "team.a")) : null,
+          ),
           k === 0
             ? h("span", null, t("seatkind.you"))
             : h(
