@@ -302,6 +302,24 @@ try {
     );
   check(graded, "latin: the hand's review is graded on this device");
   await page.screenshot({ path: join(shots, "offline-latin-review.png") });
+  // "Play again": a new deal with the same seats, kept in place of the old game.
+  const seedBefore = await page.evaluate(() => JSON.parse(localStorage.getItem("boneyard.local")).seed);
+  await page.click("#rematch");
+  const dealt = await page
+    .waitForFunction(
+      (seed) => {
+        const t = document.querySelector(".table");
+        const g = JSON.parse(localStorage.getItem("boneyard.local") || "null");
+        return t && t.dataset.status === "playing" && !document.querySelector(".summary") && g && g.seed !== seed;
+      },
+      { timeout: 20000 },
+      seedBefore,
+    )
+    .then(
+      () => true,
+      () => false,
+    );
+  check(dealt, "latin: play again deals a new game against the same levels");
   console.log(`latin: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
   // Texas 42, one hand, against strong, beginner and casual.
