@@ -83,7 +83,9 @@ export class LocalLink {
   readonly local = true;
   private version = 0;
   private closed = false;
-  private busy = false; // a request chain (a move, the bots' turns) in flight
+  // Moves and the bots' turns, one after another: a person's move made
+  // while bots think (a simultaneous turn) waits for them.
+  private queue: Promise<void> = Promise.resolve();
   private timer: number | undefined;
   private on: Handlers | null = null;
   private me: number;
@@ -117,7 +119,7 @@ export class LocalLink {
   }
 
   move(move: string): boolean {
-    if (this.busy || this.closed) return false;
+    if (this.closed) return false;
     clearTimeout(this.timer); // the bots of a simultaneous turn wait for the state after it
     this.run(async () => {
       const r = await engine().request({ cmd: "apply", seat: this.me, move });
@@ -160,11 +162,10 @@ export class LocalLink {
   }
 
   private run(f: () => Promise<void>) {
-    this.busy = true;
-    f()
+    this.queue = this.queue
+      .then(f)
       .then(() => this.publish())
       .catch((e) => {
-        this.busy = false;
         this.on?.error(String((e as Error).message));
         return this.publish();
       })
@@ -181,7 +182,6 @@ export class LocalLink {
     const acting = actor.kind === "seat" ? [actor.seat!] : actor.kind === "simultaneous" ? actor.seats! : [];
     const toAct = acting.includes(this.me);
     const legal = toAct ? (await ask({ cmd: "legal", seat: this.me })).legal : [];
-    this.busy = false;
     if (this.closed) return;
     const seats: SeatInfo[] = this.g.seats.map((p, k) => ({
       seat: k,
@@ -217,9 +217,12 @@ export class LocalLink {
   }
 
   private bots(seats: number[]) {
-    if (this.closed || this.busy) return;
+    if (this.closed) return;
     this.run(async () => {
-      for (const k of seats) {
+      // Only the seats still to act (a move of mine may have come first).
+      const now = await ask({ cmd: "legal" }).catch(() => null);
+      const acting = now?.legal_by_seat ? Object.keys(now.legal_by_seat).map(Number) : [now?.seat];
+      for (const k of seats.filter((x) => acting.includes(x))) {
         const r = await ask({ ...levelRequest(this.g.seats[k], this.g.strongest), seat: k });
         this.played(k, r.move);
       }
