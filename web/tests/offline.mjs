@@ -253,6 +253,14 @@ try {
   await page.goto(base + "/", { waitUntil: "load" });
   await page.waitForSelector("#local-game", { timeout: 20000 });
   check(await page.evaluate(() => !!navigator.serviceWorker.controller), "offline, the kept app opens");
+  // The server's API is never kept: offline it fails (the lobby then says what needs a connection).
+  const apiAnswer = await page.evaluate(() =>
+    fetch("/api/games").then(
+      (r) => `HTTP ${r.status}`,
+      () => "no answer",
+    ),
+  );
+  check(apiAnswer === "no answer", `offline, the API is not answered from the cache (${apiAnswer})`);
   await page.screenshot({ path: join(shots, "offline-lobby-desktop.png"), fullPage: true });
   // The kept game: the one started before the network went.
   check(!!(await page.$("#local-resume")), "the lobby offers the game kept in this browser");
