@@ -7,6 +7,8 @@ import { RulesPage } from "./rules";
 import { onLangChange } from "./i18n";
 import { PlayerView } from "./players";
 import { localTable } from "./local/play";
+import { renderLocalLobby } from "./local/lobby";
+import { h, clear } from "./dom";
 
 const root = document.getElementById("app")!;
 let table: Table | Replay | RulesPage | PlayerView | null = null;
@@ -18,7 +20,8 @@ function route() {
     replay = q.get("replay"),
     rules = q.get("rules"),
     player = q.get("player"),
-    local = q.get("local");
+    local = q.get("local"),
+    computer = q.get("computer");
   table?.close();
   table = null;
   // /?replay=ID: a finished table's replay (shareable); /?replay=file: a record from the lobby.
@@ -27,7 +30,10 @@ function route() {
   else if (replay && /^([0-9a-f]+|file)$/.test(replay)) table = new Replay(root, replay, go);
   // /?local=1: the game against the computer on this device (local/play.ts).
   else if (local !== null) table = localTable(root, go, botDelay);
-  else if (id && token && /^[0-9a-f]+$/.test(id) && /^[0-9a-f]+$/.test(token)) table = new Table(root, id, token, go);
+  else if (computer !== null) {
+    clear(root);
+    renderLocalLobby(root.appendChild(h("main", { class: "lobby" })), go, true);
+  } else if (id && token && /^[0-9a-f]+$/.test(id) && /^[0-9a-f]+$/.test(token)) table = new Table(root, id, token, go);
   // A table link that is damaged: say so rather than show the lobby silently.
   else if (id !== null || token !== null) badLink(root, "link.damaged", go);
   else renderLobby(root, go);
@@ -39,7 +45,7 @@ function go(url: string) {
 }
 
 window.addEventListener("popstate", route);
-onLangChange(() => (table ? table.render() : renderLobby(root, go)));
+onLangChange(() => (table ? table.render() : route()));
 route();
 
 // Installing the app (sw.ts): after this visit it opens with the network off.

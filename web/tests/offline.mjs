@@ -450,6 +450,12 @@ if (exe) {
       !!(await page.$("#local-card [data-local]")) && !(await page.$("#offline-note")),
       "boneyard serve: the online lobby, with the games against the computer on this device",
     );
+    await Promise.all([page.waitForSelector("#local-game"), page.click("#local-setup")]);
+    check(
+      !(await page.$("#offline-note")) && (await page.$$("#local-game option")).length > 10,
+      "boneyard serve: every preset against the computer, from the online lobby",
+    );
+    await page.screenshot({ path: join(shots, "online-computer-setup-desktop.png") });
     await page.close();
   } catch (e) {
     console.error("FAIL " + (e.stack || e));

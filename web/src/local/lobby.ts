@@ -5,7 +5,7 @@ import { h, clear } from "../dom";
 import { t, hasKey } from "../i18n";
 import { gameName, rulesUrl } from "../links";
 import { localGames, savedLocalGame, forgetLocalGame } from "./game";
-import { LOCAL_URL, LocalGameInfo, startLocalGame } from "./play";
+import { LOCAL_SETUP_URL, LOCAL_URL, LocalGameInfo, startLocalGame } from "./play";
 
 const FAMILIES = ["line", "mexican-train", "texas-42", "dice-and-dominoes"];
 const QUICK = ["latin", "mexican-train", "texas-42", "dice-and-dominoes"];
@@ -82,19 +82,48 @@ export function localCard(go: (url: string) => void, status: HTMLElement): HTMLE
       ),
     );
   card.appendChild(row);
+  // With a server, the whole choice (every preset, option and level) is a page of its own.
+  if (!document.getElementById("offline-note"))
+    card.appendChild(
+      h(
+        "a",
+        {
+          class: "rules-link",
+          id: "local-setup",
+          href: LOCAL_SETUP_URL,
+          onclick: (e: Event) => {
+            e.preventDefault();
+            go(LOCAL_SETUP_URL);
+          },
+        },
+        t("local.setup"),
+      ),
+    );
   return card;
 }
 
 // The lobby with no server: what needs a connection, said plainly; the
 // games against the computer, with every preset, option and bot level.
-export async function renderLocalLobby(main: HTMLElement, go: (url: string) => void) {
+// online: opened from the lobby of a server that answers (LOCAL_SETUP_URL).
+export async function renderLocalLobby(main: HTMLElement, go: (url: string) => void, online = false) {
   // A player's page and password live on a server: not offered here.
   for (const e of main.querySelectorAll("#my-page, #you-open, #you-panel")) e.remove();
   const status = h("p", { class: "error", role: "alert" });
-  main.append(
-    h("p", { class: "notice offline-note", id: "offline-note", role: "status" }, t("local.offline_note")),
-    status,
-  );
+  if (online)
+    main.append(
+      h(
+        "a",
+        { class: "rules-link", href: "/", onclick: (e: Event) => (e.preventDefault(), go("/")) },
+        "‹ ",
+        t("table.lobby"),
+      ),
+      status,
+    );
+  else
+    main.append(
+      h("p", { class: "notice offline-note", id: "offline-note", role: "status" }, t("local.offline_note")),
+      status,
+    );
   let all: Info[];
   try {
     all = await localGames();
@@ -102,7 +131,7 @@ export async function renderLocalLobby(main: HTMLElement, go: (url: string) => v
     status.textContent = t("local.no_engine", { error: String((e as Error).message) });
     return;
   }
-  main.appendChild(localCard(go, status));
+  if (!online) main.appendChild(localCard(go, status));
   const form = h("section", { class: "card create" }, h("h2", null, t("local.setup")));
   main.appendChild(form);
   let game = all.find((g) => g.name === "latin") || all[0];

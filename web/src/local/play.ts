@@ -6,6 +6,8 @@ import { LocalGame, LocalLink, newSeed, saveLocalGame, savedLocalGame } from "./
 
 // The address of the game on this device (one is kept at a time).
 export const LOCAL_URL = "/?local=1";
+// Choosing a game against the computer (every preset, option and level).
+export const LOCAL_SETUP_URL = "/?computer=1";
 
 export interface LocalGameInfo {
   name: string;
