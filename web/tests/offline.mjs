@@ -220,6 +220,7 @@ try {
     /play the computer/.test(note) && /need a connection/.test(note),
     `the lobby says what needs a connection: "${note}"`,
   );
+  await page.waitForSelector('[data-local="latin"]'); // once the engine has listed the games
   await Promise.all([page.waitForSelector(".table"), page.click('[data-local="latin"]')]);
   await page.waitForSelector(".hand .htile.legal, .actions .action[data-move]", { timeout: 30000 });
   const coldMs = await page.evaluate(() => performance.now());
@@ -328,6 +329,12 @@ try {
       () => false,
     );
   check(dealt, "latin: play again deals a new game against the same levels");
+  // Each game its own "hands seen" (so a new game's first hand shows its summary); the old one's is dropped.
+  const seen = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("boneyard.seen.local")));
+  check(
+    !seen.includes(`boneyard.seen.local${seedBefore.toString(16)}.local`),
+    `latin: the old game's hands-seen mark goes with it (${seen.join(", ")})`,
+  );
   console.log(`latin: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
   // Texas 42, one hand, against strong, beginner and casual.

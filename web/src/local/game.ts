@@ -30,10 +30,22 @@ export function savedLocalGame(): LocalGame | null {
     return null;
   }
 }
+// The table's id for a game: its own key for the hands seen (table.ts), so
+// that a new game's first hand shows its summary.
+export function localTableId(g: LocalGame): string {
+  return "local" + g.seed.toString(16);
+}
+// A new game in place of the kept one: the old one's hands-seen key goes too.
+function forgetSeen(next: LocalGame | null) {
+  const old = savedLocalGame();
+  if (old && (!next || old.seed !== next.seed)) localStorage.removeItem(`boneyard.seen.${localTableId(old)}.local`);
+}
 export function saveLocalGame(g: LocalGame) {
+  forgetSeen(g);
   localStorage.setItem(KEY, JSON.stringify(g));
 }
 export function forgetLocalGame() {
+  forgetSeen(null);
   localStorage.removeItem(KEY);
 }
 

@@ -2,7 +2,7 @@
 // one, its record to download. The table is the live table's controller
 // (table.ts) with a LocalLink (game.ts) in place of the server.
 import { Table, badLink } from "../table";
-import { LocalGame, LocalLink, newSeed, saveLocalGame, savedLocalGame } from "./game";
+import { LocalGame, LocalLink, localTableId, newSeed, saveLocalGame, savedLocalGame } from "./game";
 
 // The address of the game on this device (one is kept at a time).
 export const LOCAL_URL = "/?local=1";
@@ -46,5 +46,5 @@ export function localTable(root: HTMLElement, go: (url: string) => void, botDela
     badLink(root, "local.none", go);
     return null;
   }
-  return new Table(root, "local", "local", go, new LocalLink(g, botDelay));
+  return new Table(root, localTableId(g), "local", go, new LocalLink(g, botDelay));
 }
