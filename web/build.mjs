@@ -3,6 +3,8 @@
 import * as esbuild from "esbuild";
 import { mkdirSync, copyFileSync, writeFileSync, readFileSync, readdirSync, statSync, existsSync } from "node:fs";
 import { gzipSync } from "node:zlib";
+import { createHash } from "node:crypto";
+import { iconPng } from "./icons.mjs";
 
 mkdirSync("dist", { recursive: true });
 await esbuild.build({
@@ -49,6 +51,52 @@ for (const f of readdirSync("src/rules").filter((f) => f.endsWith(".txt"))) {
   copyFileSync(`src/rules/${f}`, `dist/rules/${f}`);
   rules[f] = gzipSync(readFileSync(`src/rules/${f}`)).length;
 }
+// Installing the app (a Progressive Web App, docs/wasm.md): its icons,
+// drawn by icons.mjs, and its manifest.
+mkdirSync("dist/icons", { recursive: true });
+for (const n of [192, 512]) writeFileSync(`dist/icons/icon-${n}.png`, iconPng(n));
+writeFileSync(
+  "dist/manifest.webmanifest",
+  JSON.stringify({
+    name: "Boneyard",
+    short_name: "Boneyard",
+    description: "Dominoes: Latin, Texas 42, Mexican Train and Dice & Dominoes; play the computer with no connection.",
+    start_url: "/",
+    scope: "/",
+    display: "standalone",
+    background_color: "#0f3d2e",
+    theme_color: "#0f3d2e",
+    icons: [
+      { src: "/favicon.svg", sizes: "any", type: "image/svg+xml" },
+      { src: "/icons/icon-192.png", sizes: "192x192", type: "image/png", purpose: "any maskable" },
+      { src: "/icons/icon-512.png", sizes: "512x512", type: "image/png", purpose: "any maskable" },
+    ],
+  }),
+);
+// The service worker keeps every file of this build (the engine's when it
+// was built): its version is their bytes' hash, so a new build replaces it.
+const kept = [];
+const walk = (dir) => {
+  for (const f of readdirSync(dir).sort()) {
+    const p = `${dir}/${f}`;
+    if (statSync(p).isDirectory()) walk(p);
+    else if (p !== "dist/sw.js" && p !== "dist/sizes.json" && p !== "dist/index.html") kept.push(p);
+  }
+};
+walk("dist");
+const hash = createHash("sha256");
+for (const p of ["dist/index.html", ...kept]) hash.update(p).update(readFileSync(p));
+const precache = ["/", "/index.html", ...kept.map((p) => p.slice(4))];
+await esbuild.build({
+  entryPoints: ["src/sw.ts"],
+  bundle: true,
+  minify: true,
+  format: "iife",
+  target: "es2020",
+  outfile: "dist/sw.js",
+  logLevel: "warning",
+  define: { PRECACHE: JSON.stringify(precache), VERSION: JSON.stringify(hash.digest("hex").slice(0, 16)) },
+});
 const js = readFileSync("dist/app.js");
 const css = readFileSync("dist/style.css");
 const sizes = {

@@ -129,11 +129,11 @@ json Protocol::dispatch(const json& req) {
   const std::string cmd = str(req, "cmd");
   if (cmd == "help") {
     return {{"commands",
-             {"games", "new {game, options?, seed?, deal?, auto_chance?}", "state {seat?}", "render {seat?}",
+             {"games {detail?}", "new {game, options?, seed?, deal?, auto_chance?}", "state {seat?}", "render {seat?}",
               "legal {seat?}", "apply {move, seat?}", "chance {outcome?}",
               "bot {bot, seat?, apply?, think_ms?, iterations?, threads?}",
-              "values {bot?, seat?, think_ms?, iterations?, threads?}", "result", "record", "load {record, upto?}",
-              "quit"}},
+              "values {bot?, seat?, think_ms?, iterations?, threads?}", "result", "record",
+              "review {seat?, hand?, think_ms?, iterations?, threads?}", "load {record, upto?}", "quit"}},
             {"doc", "docs/protocol.md"}};
   }
   if (cmd == "quit") {
@@ -141,9 +141,23 @@ json Protocol::dispatch(const json& req) {
     return json::object();
   }
   if (cmd == "games") {
+    if (req.contains("detail") && !req["detail"].is_boolean()) throw Error("'detail' must be true or false");
+    const bool detail = req.value("detail", false);
     json g = json::array();
-    for (const auto& e : games())
-      g.push_back({{"name", e.name}, {"family", e.family}, {"summary", e.summary}, {"bots", all_bots(e)}});
+    for (const auto& e : games()) {
+      json one{{"name", e.name}, {"family", e.family}, {"summary", e.summary}, {"bots", all_bots(e)}};
+      if (detail) {
+        // The lobby's menu, as the server's /api/games gives it: each option's
+        // value in this preset and its catalogue of values, and the seats.
+        const json d = e.describe();
+        one["sources"] = e.sources;
+        one["options"] = d.value("options", json::object());
+        one["catalogue"] = d.value("catalogue", json::object());
+        one["seats"] = e.make({}, 0)->num_seats();
+        one["strongest"] = strongest_fair_bot(e);  // the strong and expert levels' bot
+      }
+      g.push_back(one);
+    }
     return {{"games", g}};
   }
   if (cmd == "new") {
@@ -290,6 +304,19 @@ json Protocol::dispatch(const json& req) {
     return out;
   }
   if (cmd == "record") return {{"record", s.record()}};
+  if (cmd == "review") {
+    // One seat's graded moves in one finished hand (record/review.h), as the
+    // server's review and `boneyard analyze --review` give them: fair grades,
+    // from what the seat could know. hand 0 (the default): the last finished.
+    const int seat = seat_of(req);
+    const int done = static_cast<int>(st.hands().size());
+    if (done == 0) throw Error("no hand has finished yet");
+    int hand =
+        req.contains("hand") ? static_cast<int>(whole_number(req["hand"], "'hand' (a hand number)", 0, done)) : 0;
+    if (hand == 0) hand = done;
+    const bool budget = req.contains("think_ms") || req.contains("iterations") || req.contains("threads");
+    return review_json(review_hand(s.record(), seat, hand, budget ? coach_options(budget_of(req)) : ReviewOptions{}));
+  }
   throw Error(fmt::format("unknown cmd '{}'; send {{\"cmd\":\"help\"}} for the list", cmd));
 }
 

@@ -100,6 +100,7 @@ const char* mime(const std::string& ext) {
   if (ext == ".js" || ext == ".mjs") return "text/javascript; charset=utf-8";
   if (ext == ".css") return "text/css; charset=utf-8";
   if (ext == ".json") return "application/json";
+  if (ext == ".webmanifest") return "application/manifest+json";  // the installable app's manifest
   if (ext == ".svg") return "image/svg+xml";
   if (ext == ".png") return "image/png";
   if (ext == ".ico") return "image/x-icon";

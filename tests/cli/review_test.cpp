@@ -499,6 +499,48 @@ TEST_F(Review, HintsAreTheReviewsExpectedValues) {
   }
 }
 
+// Issue 35: the protocol's `review` (what the browser's engine answers with
+// no server) is review_hand on the session's record, the server's review:
+// the same graded moves for the same hand and seat; the last finished hand
+// by default; an unfinished hand or a missing seat is refused plainly.
+TEST_F(Review, TheProtocolsReviewIsTheServersReview) {
+  Protocol p;
+  auto ask = [&](const json& req) { return json::parse(p.handle(req.dump())); };
+  ASSERT_TRUE(ask({{"cmd", "new"}, {"game", "latin"}, {"seed", 11}})["ok"]);
+  const json early = ask({{"cmd", "review"}, {"seat", 0}});
+  EXPECT_FALSE(early["ok"]);
+  EXPECT_EQ(early["error"], "no hand has finished yet");
+  json st = ask({{"cmd", "state"}});
+  while (st["hands_finished"] == 0) {
+    ASSERT_TRUE(ask({{"cmd", "bot"}, {"bot", "greedy"}})["ok"]);
+    st = ask({{"cmd", "state"}});
+  }
+  const json rec = ask({{"cmd", "record"}})["record"];
+  ReviewOptions o = coach_options(BotOptions{.iterations = 4});
+  json want = review_json(review_hand(rec, 2, 1, o));
+  json got = ask({{"cmd", "review"}, {"seat", 2}, {"iterations", 4}});
+  ASSERT_TRUE(got["ok"]) << got.dump();
+  got.erase("ok");
+  want.erase("ms");  // the time each took
+  got.erase("ms");
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(got["hand"], 1);
+  const json two = ask({{"cmd", "review"}, {"seat", 2}, {"hand", 2}});
+  EXPECT_FALSE(two["ok"]);
+  EXPECT_NE(two["error"].get<std::string>().find("'hand'"), std::string::npos) << two.dump();
+  // The lobby's menu for a static app: each preset's options and catalogue.
+  const json g = ask({{"cmd", "games"}, {"detail", true}});
+  ASSERT_TRUE(g["ok"]);
+  const auto t42 =
+      std::find_if(g["games"].begin(), g["games"].end(), [](const json& x) { return x["name"] == "texas-42"; });
+  ASSERT_NE(t42, g["games"].end());
+  EXPECT_EQ((*t42)["seats"], 4);
+  EXPECT_EQ((*t42)["strongest"], strongest_fair_bot(find_game("texas-42")));
+  EXPECT_TRUE((*t42)["catalogue"].is_object() && !(*t42)["catalogue"].empty());
+  EXPECT_TRUE((*t42)["options"].contains("target_marks")) << (*t42)["options"].dump();
+  EXPECT_FALSE(ask({{"cmd", "games"}})["games"][0].contains("catalogue"));
+}
+
 // Issue 23, 7: `analyze --review` reviews every finished hand, not only the last.
 TEST_F(Review, AnalyzeReviewsEveryFinishedHand) {
   Session s("latin", {}, 8);

@@ -757,6 +757,28 @@ TEST_F(ServerTest, StaticFilesAreServedAndTraversalRefused) {
   EXPECT_EQ(raw_exchange(port_, "GET ../secret.txt HTTP/1.1\r\nHost: x\r\n\r\n").find("top secret"), std::string::npos);
 }
 
+// Issue 35: the installable app's files with the types a browser needs:
+// the manifest, the service worker (a script, from the root), the engine
+// (compiled only as application/wasm), under a policy that lets it compile.
+TEST_F(ServerTest, TheInstallableAppsFilesHaveTheirTypes) {
+  const fs::path www = dir_ / "www";
+  fs::create_directories(www / "engine");
+  std::ofstream(www / "index.html") << "<h1>boneyard</h1>";
+  std::ofstream(www / "manifest.webmanifest") << "{}";
+  std::ofstream(www / "sw.js") << "self;";
+  std::ofstream(www / "engine" / "engine.wasm") << "wasm";
+  start([&](ServerConfig& c) { c.static_dir = www.string(); });
+  for (const auto& [path, type] :
+       std::vector<std::pair<std::string, std::string>>{{"/manifest.webmanifest", "application/manifest+json"},
+                                                        {"/sw.js", "text/javascript; charset=utf-8"},
+                                                        {"/engine/engine.wasm", "application/wasm"}}) {
+    const std::string raw = raw_exchange(port_, "GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    EXPECT_EQ(raw.substr(0, 12), "HTTP/1.1 200") << path;
+    EXPECT_NE(raw.find("Content-Type: " + type + "\r\n"), std::string::npos) << path << "\n" << raw.substr(0, 400);
+    EXPECT_NE(raw.find("script-src 'self' 'wasm-unsafe-eval'"), std::string::npos) << path;
+  }
+}
+
 // ------------------------------------------------------------ attacked (issue 20)
 
 // The response head (status line and headers) of a raw exchange.

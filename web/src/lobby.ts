@@ -19,6 +19,7 @@ import { openRecord } from "./replay";
 import { gameName, playerUrl, rulesUrl, tableUrl } from "./links";
 import { leaderboardCard } from "./players";
 import { youPanel } from "./you";
+import { localCard, renderLocalLobby } from "./local/lobby";
 
 const FAMILIES = ["line", "mexican-train", "texas-42", "dice-and-dominoes"];
 const LEVELS = ["beginner", "casual", "strong", "expert"];
@@ -148,9 +149,8 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   if (!games) {
     try {
       games = (await api.games()).games;
-    } catch (e) {
-      status.textContent = t("lobby.server_error", { error: String((e as Error).message) });
-      return;
+    } catch {
+      return renderLocalLobby(main, go); // no server: games against the computer on this device
     }
   }
   const all = games!;
@@ -189,6 +189,7 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   quick.appendChild(qrow);
   quick.appendChild(quickMatch(all, go, status));
   main.appendChild(quick);
+  main.appendChild(localCard(go, status));
   main.appendChild(openTables(go, status));
   main.appendChild(leaderboardCard(go));
 

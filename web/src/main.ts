@@ -1,11 +1,14 @@
 // Boneyard in the browser: the lobby at /, a table at /?t=ID&k=TOKEN, a
 // finished game's replay at /?replay=ID, how to play at /?rules=GAME#PRESET.
-import { renderLobby } from "./lobby";
+import { renderLobby, botDelay } from "./lobby";
 import { Table, badLink } from "./table";
 import { Replay } from "./replay";
 import { RulesPage } from "./rules";
 import { onLangChange } from "./i18n";
 import { PlayerView } from "./players";
+import { localTable } from "./local/play";
+import { renderLocalLobby } from "./local/lobby";
+import { h, clear } from "./dom";
 
 const root = document.getElementById("app")!;
 let table: Table | Replay | RulesPage | PlayerView | null = null;
@@ -16,14 +19,21 @@ function route() {
     token = q.get("k"),
     replay = q.get("replay"),
     rules = q.get("rules"),
-    player = q.get("player");
+    player = q.get("player"),
+    local = q.get("local"),
+    computer = q.get("computer");
   table?.close();
   table = null;
   // /?replay=ID: a finished table's replay (shareable); /?replay=file: a record from the lobby.
   if (rules !== null && /^[a-z0-9-]*$/.test(rules)) table = new RulesPage(root, rules, go);
   else if (player && /^[0-9a-f]{1,64}$/.test(player)) table = new PlayerView(root, player, go);
   else if (replay && /^([0-9a-f]+|file)$/.test(replay)) table = new Replay(root, replay, go);
-  else if (id && token && /^[0-9a-f]+$/.test(id) && /^[0-9a-f]+$/.test(token)) table = new Table(root, id, token, go);
+  // /?local=1: the game against the computer on this device (local/play.ts).
+  else if (local !== null) table = localTable(root, go, botDelay);
+  else if (computer !== null) {
+    clear(root);
+    renderLocalLobby(root.appendChild(h("main", { class: "lobby" })), go, true);
+  } else if (id && token && /^[0-9a-f]+$/.test(id) && /^[0-9a-f]+$/.test(token)) table = new Table(root, id, token, go);
   // A table link that is damaged: say so rather than show the lobby silently.
   else if (id !== null || token !== null) badLink(root, "link.damaged", go);
   else renderLobby(root, go);
@@ -35,5 +45,10 @@ function go(url: string) {
 }
 
 window.addEventListener("popstate", route);
-onLangChange(() => (table ? table.render() : renderLobby(root, go)));
+onLangChange(() => (table ? table.render() : route()));
 route();
+
+// Installing the app (sw.ts): after this visit it opens with the network off.
+// Not on a page opened from a file, nor where the browser has no service workers.
+if ("serviceWorker" in navigator && location.protocol !== "file:")
+  navigator.serviceWorker.register("/sw.js").catch(() => {});

@@ -19,6 +19,7 @@ import { tableWrap, tileMoves, topbar, turnBar } from "./table/view";
 import { chooserDialog, leaveDialog, nameBar, Naming, shareDialog, waitingRoom } from "./table/dialogs";
 import { EndOfHand } from "./table/end";
 import { KeyCtl, onKey } from "./table/keys";
+import { downloadRecord, LocalLink } from "./local/game";
 
 // A table link that leads nowhere: what is wrong, and the way to the lobby.
 export function badLink(root: HTMLElement, why: string, go: (url: string) => void) {
@@ -87,18 +88,42 @@ export class Table implements PlayUi, KeyCtl {
   private chat: ChatBox;
   private end: EndOfHand;
 
+  // local: a game against the computer on this device (local/game.ts),
+  // answered by the engine in the browser instead of the server.
   constructor(
     private root: HTMLElement,
     private id: string,
     private token: string,
     private go: (url: string) => void,
+    private local: LocalLink | null = null,
   ) {
     window.addEventListener("resize", this.resizeHandler);
     this.seenKey = `boneyard.seen.${id}.${token.slice(0, 8)}`;
     const s = localStorage.getItem(this.seenKey);
     this.seen = s === null ? null : Number(s);
     clear(root);
-    root.appendChild(h("div", { class: "loading" }, t("table.connecting")));
+    root.appendChild(h("div", { class: "loading" }, t(local ? "local.starting" : "table.connecting")));
+    this.end = new EndOfHand(
+      id,
+      token,
+      () => this.render(),
+      (e) => this.onError(e),
+      local ? (hand, seat) => local.review(hand, seat) : undefined,
+    );
+    this.chat = new ChatBox(
+      id,
+      token,
+      (e) => this.onError(e),
+      () => this.render(),
+      (line) => this.live?.chat(line) ?? false,
+    );
+    document.addEventListener("keydown", this.keyHandler);
+    if (local) {
+      this.connected = true;
+      this.naming.sat = true;
+      local.open({ state: (m) => this.onState(m), error: (e) => this.onError(e) });
+      return;
+    }
     const ek = `boneyard.entropy.${id}.${token.slice(0, 8)}`;
     let entropy = localStorage.getItem(ek);
     if (!entropy) {
@@ -119,19 +144,6 @@ export class Table implements PlayUi, KeyCtl {
         badLink(root, e.status === 404 ? "link.no_table" : e.status === 403 ? "link.bad_key" : "link.damaged", go);
       },
     );
-    this.end = new EndOfHand(
-      id,
-      token,
-      () => this.render(),
-      (e) => this.onError(e),
-    );
-    this.chat = new ChatBox(
-      id,
-      token,
-      (e) => this.onError(e),
-      () => this.render(),
-      (line) => this.live?.chat(line) ?? false,
-    );
     this.live = new Live(
       id,
       token,
@@ -143,17 +155,21 @@ export class Table implements PlayUi, KeyCtl {
       (e) => this.onError(e),
       entropy,
     );
-    document.addEventListener("keydown", this.keyHandler);
   }
 
   close() {
     this.closed = true; // a closing socket or a timer must not draw over the next page
     this.live?.close();
+    this.local?.close();
     document.removeEventListener("keydown", this.keyHandler);
     window.removeEventListener("resize", this.resizeHandler);
   }
 
   private onError(e: string) {
+    if (this.local && !this.msg) {
+      badLink(this.root, "local.broken", this.go); // the game could not be opened
+      return;
+    }
     this.flash = e;
     this.render();
     setTimeout(() => {
@@ -179,7 +195,7 @@ export class Table implements PlayUi, KeyCtl {
       for (const k of [...this.served.keys()].slice(0, this.served.size - 200)) this.served.delete(k);
     if (this.prev) this.diff(this.prev, m);
     if (this.seen === null && m.hands_finished !== undefined) this.setSeen(m.hands_finished);
-    if (!this.prev) {
+    if (!this.prev && !this.local) {
       const mine = savedTables().find((x) => x.id === this.id && x.token === this.token);
       saveTable({
         id: this.id,
@@ -212,7 +228,7 @@ export class Table implements PlayUi, KeyCtl {
     this.pendingClick = performance.now();
     this.chooser = null;
     this.selected = [];
-    if (!this.live?.move(move)) this.onError(t("table.offline"));
+    if (!(this.local ? this.local.move(move) : this.live?.move(move))) this.onError(t("table.offline"));
   }
 
   ctx(): Ctx {
@@ -228,7 +244,7 @@ export class Table implements PlayUi, KeyCtl {
   // A state's people: the rematch to follow, this browser's player to seat.
   // True when the page leaves for the rematch.
   private people(m: StateMsg): boolean {
-    if (this.closed) return false;
+    if (this.closed || this.local) return false;
     if (m.rematch && m.status === "over" && !this.following) {
       this.follow(m.rematch);
       return true;
@@ -247,6 +263,13 @@ export class Table implements PlayUi, KeyCtl {
   }
 
   private async playAgain() {
+    if (this.local) {
+      this.local.again();
+      this.following = true;
+      this.close();
+      this.go("/?local=" + Date.now().toString(36));
+      return;
+    }
     try {
       this.follow(await api.rematch(this.id, this.token));
     } catch (e) {
@@ -366,7 +389,7 @@ export class Table implements PlayUi, KeyCtl {
     this.hintBusy = true;
     this.render();
     try {
-      const r = await api.hint(this.id, this.token);
+      const r = await (this.local ? this.local.hint() : api.hint(this.id, this.token));
       // Asked of one state: it holds only if the moves it values are still mine.
       const legal = this.msg?.legal.join("|") ?? "";
       this.hint = r.moves.every((m) => this.msg?.legal.includes(m.move)) ? { legal, moves: r.moves } : null;
@@ -398,7 +421,7 @@ export class Table implements PlayUi, KeyCtl {
 
   // Leaving a game in play: a bot takes the seat after a while; say so first.
   private leave(c: Ctx) {
-    if (c.me === null || c.msg.status !== "playing") {
+    if (this.local || c.me === null || c.msg.status !== "playing") {
       this.toLobby();
       return;
     }
@@ -462,7 +485,7 @@ export class Table implements PlayUi, KeyCtl {
     const wrap = tableWrap(c);
     const top = this.topbar(c);
     // In the top bar: the table's grid stays as it is.
-    const nb = nameBar(c, this.naming, !!myPlayer(), (name) => this.saveName(name));
+    const nb = this.local ? null : nameBar(c, this.naming, !!myPlayer(), (name) => this.saveName(name));
     if (nb) top.appendChild(nb);
     wrap.appendChild(top);
     if (this.flash) wrap.appendChild(h("div", { class: "flash", role: "alert" }, this.flash));
@@ -488,7 +511,7 @@ export class Table implements PlayUi, KeyCtl {
     wrap.appendChild(this.turnBar(c));
     wrap.appendChild(handArea(c, this));
     wrap.appendChild(logPanel(this.logEntries(c)));
-    wrap.appendChild(this.chat.build(c.msg, (k) => words.seatName(c, k)));
+    if (!this.local) wrap.appendChild(this.chat.build(c.msg, (k) => words.seatName(c, k)));
     const redraw = () => this.render();
     if (this.chooser)
       wrap.appendChild(
@@ -530,6 +553,7 @@ export class Table implements PlayUi, KeyCtl {
             this.close();
             this.go(replayUrl(this.id));
           },
+          download: this.local ? () => downloadRecord(this.local!).catch((e) => this.onError(String(e))) : undefined,
           seeBoard: () => {
             this.hideOver = true;
             redraw();
@@ -567,9 +591,9 @@ export class Table implements PlayUi, KeyCtl {
           "span",
           {
             class: "conn " + (this.connected ? "on" : "off"),
-            title: t(this.connected ? "table.online" : "table.offline"),
+            title: t(this.local ? "local.on_device" : this.connected ? "table.online" : "table.offline"),
           },
-          t(this.connected ? "table.online" : "table.offline"),
+          t(this.local ? "local.on_device" : this.connected ? "table.online" : "table.offline"),
         ),
         h(
           "button",

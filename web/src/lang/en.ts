@@ -607,4 +607,21 @@ export const en: Record<string, string> = {
   "unit.marks": "marks",
   "unit.pips": "pips",
   "unit.chips": "chips",
+
+  // Games against the computer on this device (local/).
+  "local.title": "Play the computer on this device",
+  "local.about": "No connection needed: the computer plays here, in your browser.",
+  "local.quick": "you and the computer",
+  "local.resume": "Go back to your {game} game",
+  "local.forget": "Forget it",
+  "local.setup": "Set up a game against the computer",
+  "local.start": "Start the game",
+  "local.starting": "Shuffling the tiles…",
+  "local.on_device": "on this device",
+  "local.download": "Download the game record",
+  "local.broken": "This game could not be opened again on this device: start a new one from the lobby.",
+  "local.none": "There is no game against the computer kept in this browser: start one from the lobby.",
+  "local.offline_note":
+    "You are not connected to a Boneyard server, so you can play the computer on this device. Playing other people, quick match, open tables, ratings and replays need a connection.",
+  "local.no_engine": "The computer player could not start in this browser: {error}",
 };

@@ -610,4 +610,22 @@ export const es: Record<string, string> = {
   "unit.marks": "marcas",
   "unit.pips": "puntos",
   "unit.chips": "fichas de apuesta",
+
+  // Games against the computer on this device (local/).
+  "local.title": "Juega contra la computadora en este dispositivo",
+  "local.about": "Sin conexión: la computadora juega aquí, en tu navegador.",
+  "local.quick": "tú y la computadora",
+  "local.resume": "Vuelve a tu partida de {game}",
+  "local.forget": "Olvidarla",
+  "local.setup": "Prepara una partida contra la computadora",
+  "local.start": "Empezar la partida",
+  "local.starting": "Barajando las fichas…",
+  "local.on_device": "en este dispositivo",
+  "local.download": "Descargar el registro de la partida",
+  "local.broken": "Esta partida no se pudo volver a abrir en este dispositivo: empieza una nueva desde el vestíbulo.",
+  "local.none":
+    "No hay ninguna partida contra la computadora guardada en este navegador: empieza una desde el vestíbulo.",
+  "local.offline_note":
+    "No estás conectado a un servidor de Boneyard, así que puedes jugar contra la computadora en este dispositivo. Jugar con otras personas, la partida rápida, las mesas abiertas, las clasificaciones y las repeticiones necesitan conexión.",
+  "local.no_engine": "El jugador de la computadora no pudo arrancar en este navegador: {error}",
 };

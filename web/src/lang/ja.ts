@@ -609,4 +609,21 @@ export const ja: Record<string, string> = {
   "unit.marks": "マーク",
   "unit.pips": "目",
   "unit.chips": "チップ",
+
+  // Games against the computer on this device (local/).
+  "local.title": "この端末でコンピューターと対戦",
+  "local.about": "接続は不要です。コンピューターはこのブラウザの中で打ちます。",
+  "local.quick": "あなたとコンピューター",
+  "local.resume": "{game}の対局に戻る",
+  "local.forget": "破棄する",
+  "local.setup": "コンピューターとの対局を準備",
+  "local.start": "対局を始める",
+  "local.starting": "牌を混ぜています…",
+  "local.on_device": "この端末で",
+  "local.download": "棋譜をダウンロード",
+  "local.broken": "この対局はこの端末でもう一度開けませんでした。ロビーから新しい対局を始めてください。",
+  "local.none": "このブラウザに保存されたコンピューターとの対局はありません。ロビーから始めてください。",
+  "local.offline_note":
+    "Boneyardのサーバーに接続していないため、この端末でコンピューターと対戦できます。他の人との対戦、クイックマッチ、公開テーブル、レーティング、リプレイには接続が必要です。",
+  "local.no_engine": "このブラウザでコンピューターの打ち手を起動できませんでした: {error}",
 };

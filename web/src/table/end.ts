@@ -43,6 +43,8 @@ export interface SummaryActions {
   toReplay(): void;
   seeBoard(): void;
   nextHand(hf: number): void;
+  // A game on this device: its record to download (no server's replay or fairness check).
+  download?: () => void;
 }
 
 // A replay's hand result: the board's own summary of the step shown, in
@@ -72,6 +74,9 @@ export class EndOfHand {
     private token: string,
     private redraw: () => void,
     private onError: (e: string) => void,
+    // Where the review comes from: the server, or the engine on this device.
+    private reviewOf: (hand: number, seat: number | null) => Promise<Record<string, unknown>> = (hand, seat) =>
+      api.review(id, token, hand, seat),
   ) {}
 
   // The next hand: its review is another's.
@@ -129,8 +134,12 @@ export class EndOfHand {
             { class: c.me !== null ? "action" : "primary", onclick: () => act.toLobby() },
             t("summary.new_game"),
           ),
-          h("button", { class: "action", id: "replay", onclick: () => act.toReplay() }, t("replay.open")),
-          h("button", { class: "action", id: "verify", onclick: () => this.showFairness() }, t("summary.verify")),
+          act.download
+            ? h("button", { class: "action", id: "download", onclick: act.download }, t("local.download"))
+            : h("button", { class: "action", id: "replay", onclick: () => act.toReplay() }, t("replay.open")),
+          act.download
+            ? null
+            : h("button", { class: "action", id: "verify", onclick: () => this.showFairness() }, t("summary.verify")),
           h("button", { class: "action", id: "see-board", onclick: () => act.seeBoard() }, t("summary.see_board")),
         )
       : h(
@@ -234,7 +243,7 @@ export class EndOfHand {
     this.redraw();
     const mine = () => this.review?.hand === hand && this.review?.seat === seat;
     try {
-      const r = await api.review(this.id, this.token, hand, seat);
+      const r = await this.reviewOf(hand, seat);
       if (mine()) this.review = { hand, seat, open: true, busy: false, data: r as unknown as Review, error: "" };
     } catch (e) {
       if (mine())

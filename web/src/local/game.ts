@@ -1,0 +1,262 @@
+// A game against the computer on this device (docs/wasm.md, "Playing with
+// no server"): the engine in a Web Worker answers as the server's seat
+// connection does (api.ts's StateMsg), so the live table's controller
+// (table.ts) draws it with the same views. Nothing of the rules here: the
+// engine says what may be played, plays the bots, grades the review.
+// The game is kept in this browser (its seed, options and every move), and
+// replayed into the engine when the page opens again.
+import type { StateMsg, SeatInfo } from "../api";
+import type { GameView } from "../boards/view";
+import { Engine, EngineAnswer, EngineRequest } from "../engine/engine";
+
+// One game as kept in localStorage: enough to play it again move by move.
+export interface LocalGame {
+  game: string;
+  family: string;
+  options: Record<string, string>; // the options changed from the preset's
+  seed: number;
+  seats: string[]; // "you" or a bot level (beginner, casual, strong, expert)
+  strongest: string; // the game's strongest fair bot: the strong and expert levels
+  moves: [number, string][]; // every seat's move in order (chance comes from the seed)
+  created: number;
+}
+
+const KEY = "boneyard.local";
+export function savedLocalGame(): LocalGame | null {
+  try {
+    const g = JSON.parse(localStorage.getItem(KEY) || "null");
+    return g && typeof g.game === "string" && Array.isArray(g.moves) && Array.isArray(g.seats) ? g : null;
+  } catch {
+    return null;
+  }
+}
+// The table's id for a game: its own key for the hands seen (table.ts), so
+// that a new game's first hand shows its summary.
+export function localTableId(g: LocalGame): string {
+  return "local" + g.seed.toString(16);
+}
+// A new game in place of the kept one: the old one's hands-seen key goes too.
+function forgetSeen(next: LocalGame | null) {
+  const old = savedLocalGame();
+  if (old && (!next || old.seed !== next.seed)) localStorage.removeItem(`boneyard.seen.${localTableId(old)}.local`);
+}
+export function saveLocalGame(g: LocalGame) {
+  forgetSeen(g);
+  localStorage.setItem(KEY, JSON.stringify(g));
+}
+export function forgetLocalGame() {
+  forgetSeen(null);
+  localStorage.removeItem(KEY);
+}
+
+// A level's request, as the server's seat bots (src/server/bots.cpp): the
+// strong and expert levels are the strongest fair bot with 150 ms and 1 s.
+export function levelRequest(level: string, strongest: string): EngineRequest {
+  if (level === "beginner") return { cmd: "bot", bot: "random" };
+  if (level === "casual") return { cmd: "bot", bot: "greedy" };
+  return { cmd: "bot", bot: strongest, think_ms: level === "expert" ? 1000 : 150 };
+}
+
+// The engine's worker, started once a page and kept (its start is the
+// WebAssembly's download and compile).
+let shared: Engine | null = null;
+export function engine(): Engine {
+  if (!shared) shared = new Engine();
+  return shared;
+}
+async function ask(req: EngineRequest): Promise<EngineAnswer> {
+  const a = await engine().request(req);
+  if (!a.ok) throw new Error(a.error || "the engine refused the request");
+  return a;
+}
+
+// The lobby's menu when no server answers: every game and preset with its
+// options and catalogue, from the engine (the same as /api/games).
+export async function localGames() {
+  return (await ask({ cmd: "games", detail: true })).games as {
+    name: string;
+    family: string;
+    summary: string;
+    sources: string;
+    options: Record<string, unknown>;
+    catalogue: Record<string, unknown>;
+    seats: number;
+    strongest: string;
+  }[];
+}
+
+interface Handlers {
+  state(m: StateMsg): void;
+  error(e: string): void;
+}
+
+// The seat connection of a local game: moves in, states out.
+export class LocalLink {
+  readonly local = true;
+  private version = 0;
+  private closed = false;
+  // Moves and the bots' turns, one after another: a person's move made
+  // while bots think (a simultaneous turn) waits for them.
+  private queue: Promise<void> = Promise.resolve();
+  private timer: number | undefined;
+  private on: Handlers | null = null;
+  private me: number;
+
+  constructor(
+    public g: LocalGame,
+    private botDelay: () => number,
+  ) {
+    this.me = g.seats.indexOf("you");
+  }
+
+  // Starts the game (or replays the kept one) and sends its first state.
+  async open(on: Handlers) {
+    this.on = on;
+    try {
+      await ask({ cmd: "new", game: this.g.game, options: this.g.options, seed: this.g.seed });
+      for (const [seat, move] of this.g.moves) await ask({ cmd: "apply", seat, move });
+      this.version = this.g.moves.length;
+      await this.publish();
+    } catch (e) {
+      // A kept game this engine cannot play again (kept by another version):
+      // said, and not offered again.
+      if (!this.version) forgetLocalGame();
+      on.error(String((e as Error).message));
+    }
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+  }
+
+  move(move: string): boolean {
+    if (this.closed) return false;
+    clearTimeout(this.timer); // the bots of a simultaneous turn wait for the state after it
+    this.run(async () => {
+      const r = await engine().request({ cmd: "apply", seat: this.me, move });
+      if (!r.ok) throw new Error(r.error);
+      this.played(this.me, r.move);
+    });
+    return true;
+  }
+
+  // The coach's values for my move, as the server's hint (record/review.h).
+  async hint(): Promise<{ version: number; bot: string; moves: { move: string; value: number }[] }> {
+    const r = await ask({ cmd: "values", seat: this.me });
+    return { version: this.version, bot: r.method, moves: r.moves };
+  }
+
+  // A finished hand's graded moves, as the server's review.
+  async review(hand: number, seat: number | null): Promise<Record<string, unknown>> {
+    return ask({ cmd: "review", seat: seat ?? this.me, hand });
+  }
+
+  // The game record (docs/records.md) as `boneyard replay` reads it, with
+  // who sat where.
+  async record(): Promise<string> {
+    const r = (await ask({ cmd: "record" })).record;
+    r.players = this.g.seats.map((s) => (s === "you" ? "human" : "bot:" + s));
+    return JSON.stringify(r, null, 1);
+  }
+
+  // Another game with the same seats and options, a new deal.
+  again(): LocalGame {
+    const g: LocalGame = { ...this.g, seed: newSeed(), moves: [], created: Date.now() };
+    saveLocalGame(g);
+    return g;
+  }
+
+  private played(seat: number, move: string) {
+    this.g.moves.push([seat, move]);
+    this.version++;
+    saveLocalGame(this.g);
+  }
+
+  private run(f: () => Promise<void>) {
+    this.queue = this.queue
+      .then(f)
+      .then(() => this.publish())
+      .catch((e) => {
+        this.on?.error(String((e as Error).message));
+        return this.publish();
+      })
+      .catch(() => {});
+  }
+
+  // This seat's state, as the server would send it (its view only: the
+  // engine's view for a seat hides the others' tiles); then the bots' turn.
+  private async publish() {
+    clearTimeout(this.timer);
+    if (this.closed) return;
+    const s = await ask({ cmd: "state", seat: this.me });
+    const actor = s.actor as { kind: string; seat?: number; seats?: number[] };
+    const acting = actor.kind === "seat" ? [actor.seat!] : actor.kind === "simultaneous" ? actor.seats! : [];
+    const toAct = acting.includes(this.me);
+    const legal = toAct ? (await ask({ cmd: "legal", seat: this.me })).legal : [];
+    if (this.closed) return;
+    const seats: SeatInfo[] = this.g.seats.map((p, k) => ({
+      seat: k,
+      player: p === "you" ? "human" : "bot:" + p,
+      joined: true,
+      connected: true,
+      autopilot: false,
+    }));
+    const msg: StateMsg = {
+      type: "state",
+      table: "local",
+      game: this.g.game,
+      seat: this.me,
+      status: s.terminal ? "over" : "playing",
+      version: this.version,
+      view: s.view as GameView,
+      actor,
+      to_act: toAct,
+      legal,
+      scores: s.scores,
+      hands_finished: s.hands_finished,
+      seats,
+      notices: [],
+      returns: s.returns,
+      commitment: "",
+    };
+    this.on?.state(msg);
+    const bots = acting.filter((k) => k !== this.me);
+    if (bots.length && !s.terminal) {
+      // A moment between bots' moves, so that a person sees each one.
+      this.timer = window.setTimeout(() => this.bots(bots), this.botDelay());
+    }
+  }
+
+  private bots(seats: number[]) {
+    if (this.closed) return;
+    this.run(async () => {
+      // Only the seats still to act (a move of mine may have come first).
+      const now = await ask({ cmd: "legal" }).catch(() => null);
+      const acting = now?.legal_by_seat ? Object.keys(now.legal_by_seat).map(Number) : [now?.seat];
+      for (const k of seats.filter((x) => acting.includes(x))) {
+        const r = await ask({ ...levelRequest(this.g.seats[k], this.g.strongest), seat: k });
+        this.played(k, r.move);
+      }
+    });
+  }
+}
+
+export function newSeed(): number {
+  const b = new Uint32Array(1);
+  crypto.getRandomValues(b);
+  return b[0];
+}
+
+// The game record as a file (docs/records.md): `boneyard replay FILE` plays it back.
+export async function downloadRecord(link: LocalLink) {
+  const text = await link.record();
+  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = `boneyard-${link.g.game}-${link.g.seed}.json`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
