@@ -98,15 +98,59 @@ std::string error_json(const std::string& msg) {
   return json{{"type", "error"}, {"error", msg}}.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+}  // namespace
+
+namespace {
+// An address as one spelling: an IPv4 client of an IPv6 socket as IPv4.
+std::optional<net::ip::address> parse_address(std::string_view text) {
+  std::string a(text);
+  while (!a.empty() && (a.back() == ' ' || a.back() == '\t')) a.pop_back();
+  size_t b = 0;
+  while (b < a.size() && (a[b] == ' ' || a[b] == '\t')) ++b;
+  a = a.substr(b);
+  if (a.size() > 2 && a.front() == '[' && a.back() == ']') a = a.substr(1, a.size() - 2);
+  beast::error_code ec;
+  auto ip = net::ip::make_address(a, ec);
+  if (ec) return std::nullopt;
+  if (ip.is_v6() && ip.to_v6().is_v4_mapped())
+    return net::ip::address(net::ip::make_address_v4(net::ip::v4_mapped, ip.to_v6()));
+  return ip;
+}
+}  // namespace
+
+bool is_trusted_proxy(const std::string& peer, const std::vector<std::string>& trusted) {
+  if (trusted.empty()) return false;
+  const auto p = parse_address(peer);
+  if (!p) return false;
+  for (const auto& t : trusted)
+    if (parse_address(t) == p) return true;
+  return false;
+}
+
+std::string client_address(const std::string& peer, const std::vector<std::string>& forwarded_for,
+                           const std::vector<std::string>& trusted) {
+  if (forwarded_for.empty() || !is_trusted_proxy(peer, trusted)) return peer;
+  // The last entry of the last header is the one the proxy added.
+  const std::string& last = forwarded_for.back();
+  const size_t comma = last.rfind(',');
+  const auto ip =
+      parse_address(comma == std::string::npos ? std::string_view(last) : std::string_view(last).substr(comma + 1));
+  return ip ? ip->to_string() : peer;
+}
+
+namespace {
+
 class WsSession : public Subscriber, public std::enable_shared_from_this<WsSession> {
  public:
-  WsSession(tcp::socket&& s, Ctx ctx, std::shared_ptr<ConnSlot> slot, bool lobby)
+  // client: the client's address (the peer's, or the one a trusted proxy gave).
+  WsSession(tcp::socket&& s, Ctx ctx, std::shared_ptr<ConnSlot> slot, bool lobby, std::string client)
       : ws_(std::move(s)),
         ctx_(ctx),
         bucket_(ctx.cfg->ws_rate, ctx.cfg->ws_burst),
         slot_(std::move(slot)),
         subscribe_timer_(ws_.get_executor()),
-        lobby_(lobby) {}
+        lobby_(lobby),
+        client_(std::move(client)) {}
 
   void run(http::request<http::string_body> req) {
     req_ = std::move(req);
@@ -214,7 +258,7 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
       return;
     }
     enqueue(std::make_shared<const std::string>(
-        handle_ws_message(*ctx_.hub, table_, token_, subscribed_, text, ctx_.limits, slot_->addr())));
+        handle_ws_message(*ctx_.hub, table_, token_, subscribed_, text, ctx_.limits, client_)));
   }
 
   void enqueue(const std::shared_ptr<const std::string>& msg) {
@@ -272,6 +316,7 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
   std::shared_ptr<ConnSlot> slot_;
   net::steady_timer subscribe_timer_;
   bool lobby_ = false;  // /ws/lobby: the lobby's feed, no table
+  std::string client_;
   std::string table_, token_;
   std::optional<std::string> entropy_;
   int seat_ = -1;
@@ -320,6 +365,12 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       return;
     }
     auto& req = parser_->get();
+    {
+      std::vector<std::string> forwarded;
+      for (auto [it, end] = req.equal_range("X-Forwarded-For"); it != end; ++it)
+        forwarded.emplace_back(sv(it->value()));
+      client_ = client_address(slot_->addr(), forwarded, ctx_.cfg->trusted_proxies);
+    }
     if (websocket::is_upgrade(req)) {
       std::string path;
       try {
@@ -340,7 +391,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         return;
       }
       stream_.expires_never();
-      std::make_shared<WsSession>(stream_.release_socket(), ctx_, slot_, path == "/ws/lobby")->run(parser_->release());
+      std::make_shared<WsSession>(stream_.release_socket(), ctx_, slot_, path == "/ws/lobby", client_)
+          ->run(parser_->release());
       return;
     }
     if (!bucket_.take()) {
@@ -374,7 +426,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   }
 
   HttpResponse route(std::string_view method, std::string_view target, std::string_view body, std::string_view ct) {
-    Request rq{method, target, body, ct, slot_->addr(), ctx_.limits};
+    Request rq{method, target, body, ct, client_, ctx_.limits};
     return handle_request(*ctx_.hub, ctx_.cfg->static_dir, rq);
   }
 
@@ -449,6 +501,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   beast::tcp_stream stream_;
   beast::flat_buffer buf_;
   std::optional<http::request_parser<http::string_body>> parser_;
+  std::string client_;  // the current request's client address (client_address())
   http::response<http::string_body> res_;
   std::unique_ptr<char[]> drain_buf_;  // only while lingering
   size_t drained_ = 0;
@@ -506,7 +559,10 @@ class Listener : public std::enable_shared_from_this<Listener> {
       beast::error_code ec2;
       const auto peer = socket.remote_endpoint(ec2);
       const std::string addr = ec2 ? std::string("?") : peer.address().to_string();
-      if (!ctx_.limits->open(addr)) {
+      // A trusted proxy's connections are many clients': counted in the
+      // total only (their addresses' shares apply per request).
+      const bool proxy = is_trusted_proxy(addr, ctx_.cfg->trusted_proxies);
+      if (!ctx_.limits->open(addr, !proxy)) {
         refuse(std::move(socket));
       } else {
         auto slot = std::make_shared<ConnSlot>(ctx_.limits_owner, addr);
@@ -580,6 +636,12 @@ struct Server::Impl {
 Server::Server(ServerConfig cfg) : impl_(std::make_unique<Impl>()) {
   impl_->cfg = std::move(cfg);
   auto& c = impl_->cfg;
+  // Several nodes share one PostgreSQL; an SQLite file is one process's
+  // (its lock), so a node id there would only pretend.
+  if (!c.hub.node_id.empty() && !is_postgres_url(c.db))
+    throw Error(
+        "--node-id is for several nodes on one PostgreSQL database (--db postgresql://...): an SQLite "
+        "file is served by one process");
   impl_->db = std::make_unique<Storage>(c.db, StoreOptions{c.full_sync, c.db_pool});
   impl_->hub = std::make_unique<Hub>(*impl_->db, impl_->ioc, c.hub);
   beast::error_code ec;
