@@ -52,7 +52,8 @@ up() {
   for n in "${NODES[@]}"; do
     alive "$DIR/$n.pid" && continue
     # The nodes trust the front door (loopback) for the clients' addresses.
-    nohup ./build/boneyard serve --db "$DB_URL" --node-id "$n" --port "$(node_port "$n")" \
+    # Leases of 4 s: a lost node's tables move within about 6 s (the lease, then a renewal round).
+    nohup ./build/boneyard serve --db "$DB_URL" --node-id "$n" --port "$(node_port "$n")" --lease 4 \
       --trusted-proxy 127.0.0.1 >"$DIR/$n.log" 2>&1 &
     echo $! >"$DIR/$n.pid"
   done

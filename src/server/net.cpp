@@ -370,6 +370,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       for (auto [it, end] = req.equal_range("X-Forwarded-For"); it != end; ++it)
         forwarded.emplace_back(sv(it->value()));
       client_ = client_address(slot_->addr(), forwarded, ctx_.cfg->trusted_proxies);
+      from_node_ = req.count("X-Boneyard-Forwarded") > 0;
     }
     if (websocket::is_upgrade(req)) {
       std::string path;
@@ -411,6 +412,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         // Nothing may leave this pool's thread: an exception there would end the process.
         try {
           HttpResponse r = self->route(method, target, body, ct);
+          self->forward_if_elsewhere(r, method, target, body, ct);
           net::post(self->stream_.get_executor(), [self, r = std::move(r), keep, version, head]() mutable {
             self->send(std::move(r), keep, version, head);
           });
@@ -422,7 +424,72 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       return;
     }
     HttpResponse r = route(sv(req.method_string()), sv(req.target()), req.body(), sv(req[http::field::content_type]));
+    if (r.status == 421 && !from_node_ && ctx_.hub->shards().enabled()) {
+      // Another node plays the table: asked of it off the io threads.
+      net::post(*ctx_.slow, [self = shared_from_this(), r = std::move(r), method = std::string(sv(req.method_string())),
+                             target = std::string(sv(req.target())), body = std::move(req.body()),
+                             ct = std::string(sv(req[http::field::content_type])), head, keep = req.keep_alive(),
+                             version = req.version()]() mutable {
+        self->forward_if_elsewhere(r, method, target, body, ct);
+        net::post(self->stream_.get_executor(), [self, r = std::move(r), keep, version, head]() mutable {
+          self->send(std::move(r), keep, version, head);
+        });
+      });
+      return;
+    }
     send(std::move(r), req.keep_alive(), req.version(), head);
+  }
+
+  // On the slow pool. A table another node plays (421): the request is
+  // asked of that node once (X-Boneyard-Forwarded keeps it from going round:
+  // the owner answers it itself) and its answer becomes r, so a client that
+  // knows one node plays every table. The client's address goes along in
+  // X-Forwarded-For (the owner believes it when this node is one of its
+  // --trusted-proxy addresses). Unreachable owner: r stays the 421.
+  void forward_if_elsewhere(HttpResponse& r, const std::string& method, const std::string& target,
+                            const std::string& body, const std::string& ct) {
+    if (r.status != 421 || from_node_ || !ctx_.hub->shards().enabled()) return;
+    try {
+      const Target t = parse_target(target);
+      const std::string prefix = "/api/tables/";
+      if (t.path.rfind(prefix, 0) != 0) return;
+      const size_t end = t.path.find('/', prefix.size());
+      const std::string id = t.path.substr(prefix.size(), end == std::string::npos ? end : end - prefix.size());
+      auto& sh = ctx_.hub->shards();
+      const std::string owner = sh.owner_of(sh.shard_of(id));
+      if (owner.empty() || owner == sh.node()) return;
+      const std::string address = sh.address_of(owner);
+      const size_t colon = address.rfind(':');
+      if (colon == std::string::npos) return;
+      net::io_context ioc;
+      beast::tcp_stream s(ioc);
+      s.expires_after(std::chrono::seconds(30));
+      s.connect(tcp::endpoint(net::ip::make_address(address.substr(0, colon)),
+                              static_cast<unsigned short>(std::stoi(address.substr(colon + 1)))));
+      http::request<http::string_body> q{http::string_to_verb(method), target, 11};
+      q.set(http::field::host, address);
+      if (!ct.empty()) q.set(http::field::content_type, ct);
+      q.set("X-Forwarded-For", client_);
+      q.set("X-Boneyard-Forwarded", sh.node());
+      q.body() = body;
+      q.prepare_payload();
+      http::write(s, q);
+      beast::flat_buffer buf;
+      http::response_parser<http::string_body> p;
+      p.body_limit(64u << 20);
+      http::read(s, buf, p);
+      HttpResponse out;
+      out.status = static_cast<int>(p.get().result_int());
+      out.content_type = std::string(sv(p.get()[http::field::content_type]));
+      out.body = std::move(p.get().body());
+      if (p.get().count(http::field::retry_after))
+        out.headers.emplace_back("Retry-After", std::string(sv(p.get()[http::field::retry_after])));
+      r = std::move(out);
+      beast::error_code ec;
+      s.socket().shutdown(tcp::socket::shutdown_both, ec);
+    } catch (const std::exception& e) {
+      std::cerr << "boneyard serve: forwarding a request to the table's node failed: " << e.what() << std::endl;
+    }
   }
 
   HttpResponse route(std::string_view method, std::string_view target, std::string_view body, std::string_view ct) {
@@ -501,7 +568,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   beast::tcp_stream stream_;
   beast::flat_buffer buf_;
   std::optional<http::request_parser<http::string_body>> parser_;
-  std::string client_;  // the current request's client address (client_address())
+  std::string client_;      // the current request's client address (client_address())
+  bool from_node_ = false;  // the current request was forwarded by another node
   http::response<http::string_body> res_;
   std::unique_ptr<char[]> drain_buf_;  // only while lingering
   size_t drained_ = 0;
@@ -653,6 +721,9 @@ Server::Server(ServerConfig cfg) : impl_(std::make_unique<Impl>()) {
   impl_->listener = std::make_shared<Listener>(
       impl_->ioc, tcp::endpoint(addr, c.port),
       Ctx{impl_->hub.get(), &impl_->cfg, impl_->slow.get(), impl_->limits.get(), impl_->limits});
+  // Where the other nodes forward requests for this node's tables.
+  impl_->hub->shards().set_address(
+      fmt::format("{}:{}", addr.is_unspecified() ? std::string(addr.is_v6() ? "::1" : "127.0.0.1") : c.host, port()));
 }
 
 Server::~Server() { stop(); }

@@ -115,11 +115,29 @@ void Shards::release_all() {
   }
   try {
     for (const auto& [s, epoch] : owned) db_.release_lease(lease_name(s), node_);
-    db_.release_lease(kNodePrefix + node_, node_);
+    std::string heartbeat;
+    {
+      std::lock_guard lk(m_);
+      heartbeat = heartbeat_;
+    }
+    if (!heartbeat.empty()) db_.release_lease(heartbeat, node_);
   } catch (const std::exception& e) {
     std::cerr << "boneyard serve: node " << node_ << ": could not give its leases back (they expire): " << e.what()
               << "\n";
   }
+}
+
+void Shards::set_address(const std::string& address) {
+  std::lock_guard lk(m_);
+  address_ = address;
+}
+
+std::string Shards::address_of(const std::string& node) {
+  const std::string prefix = kNodePrefix + node + "@";
+  const int64_t now = static_cast<int64_t>(std::time(nullptr));
+  for (const Lease& l : db_.leases())
+    if (l.shard.rfind(prefix, 0) == 0 && l.expires > now) return l.shard.substr(prefix.size());
+  return {};
 }
 
 void Shards::pause(bool paused) {
@@ -178,7 +196,19 @@ void Shards::tick() {
   }
   lose(refused, "a write was refused: another node holds the shard");
   for (int s : refused) owned.erase(s);
-  db_.acquire_lease(kNodePrefix + node_, node_, lease_s_);
+  {
+    // The heartbeat, named with the address once it is known (the first
+    // round runs before the server listens); a row of an older name goes.
+    std::string name, old;
+    {
+      std::lock_guard lk(m_);
+      name = kNodePrefix + node_ + (address_.empty() ? "" : "@" + address_);
+      if (heartbeat_ != name) old.swap(heartbeat_);
+      heartbeat_ = name;
+    }
+    if (!old.empty()) db_.release_lease(old, node_);
+    db_.acquire_lease(name, node_, lease_s_);
+  }
   // Renewals: a lease lost, or taken back after it lapsed (another node may
   // have written meanwhile), drops its tables; the second is loaded again.
   std::set<int> gone, again;
@@ -204,14 +234,16 @@ void Shards::tick() {
   // The fair share, from the live nodes' heartbeats.
   const int64_t now = static_cast<int64_t>(std::time(nullptr));
   const auto all = db_.leases();
-  int nodes = 0;
+  std::set<std::string> live{node_};  // owners of live heartbeats (a node's address may have changed)
   std::map<std::string, Lease> rows;
   for (const Lease& l : all) {
-    if (l.shard.rfind(kNodePrefix, 0) == 0)
-      nodes += l.expires > now || l.owner == node_;
-    else
+    if (l.shard.rfind(kNodePrefix, 0) == 0) {
+      if (l.expires > now) live.insert(l.owner);
+    } else {
       rows[l.shard] = l;
+    }
   }
+  const int nodes = static_cast<int>(live.size());
   const size_t fair = static_cast<size_t>((count_ + std::max(1, nodes) - 1) / std::max(1, nodes));
   {
     std::unique_lock lk(m_);

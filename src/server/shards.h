@@ -80,6 +80,12 @@ class Shards {
   std::string owner_of(int shard);
   // For /api/health: the node, its shards, the last losses.
   nlohmann::json health() const;
+  // Where the other nodes reach this one (host:port), kept in its
+  // heartbeat row's name ("node:ID@ADDRESS"), and another live node's
+  // address ("" when unknown): a node forwards a request for a table it
+  // does not play to its owner (net.cpp).
+  void set_address(const std::string& address);
+  std::string address_of(const std::string& node);
   // Tests: a node whose renewal has stopped (as a paused process's).
   void pause(bool paused);
   // One renewal round now (tests; the thread runs it every lease_s / 3).
@@ -100,6 +106,8 @@ class Shards {
   std::set<int> lost_;              // refused by a fence, to drop on the renewal thread
   std::deque<std::string> losses_;  // the last few, for /api/health
   size_t next_ = 0;                 // new_id's turn
+  std::string address_;             // set_address()
+  std::string heartbeat_;           // the name of this node's heartbeat row now
   bool stopping_ = false, paused_ = false;
   std::mutex tick_m_;  // one renewal round at a time
   std::thread thread_;

@@ -12,6 +12,7 @@
 
 #include "client.h"
 #include "core/game.h"
+#include "server/net.h"
 #include "server/storage.h"
 #include "server/tables.h"
 #include "test_store.h"
@@ -159,6 +160,72 @@ TEST_F(ClusterTest, NodesShareTheShardsAndMakeNewTablesOnTheirOwn) {
     Node& other = n == &a ? b : a;
     EXPECT_EQ(status([&] { other.hub->get(t["id"], t["tokens"]["0"]); }).first, 421);
   }
+}
+
+// Item 2 of issue 33: a client that knows one node plays every table. Two
+// real servers (HTTP) on the database: requests for a table of b's, sent
+// to a, are forwarded to b and answered as b answers them.
+TEST_F(ClusterTest, ANodeForwardsRequestsForATableItDoesNotPlayToItsOwner) {
+  auto config = [&](const std::string& node) {
+    server::ServerConfig c;
+    c.port = 0;
+    c.db = db;
+    c.full_sync = false;
+    c.hub.bot_threads = 2;
+    c.hub.run_bots = false;
+    c.hub.node_id = node;
+    c.hub.lease_s = 2;
+    c.limits.create.burst = 1000;
+    c.trusted_proxies = {"127.0.0.1"};  // the other node forwards with the client's address
+    return c;
+  };
+  server::Server a(config("a"));
+  a.start();
+  server::Server b(config("b"));
+  b.start();
+  auto owned = [](server::Server& s) { return s.hub().health()["cluster"]["owned"].size(); };
+  ASSERT_TRUE(eventually([&] { return owned(a) == 32u && owned(b) == 32u; }, 15));
+  const Reply made =
+      post(b.port(), "/api/tables", {{"game", "latin"}, {"seats", {"human", "human", "human", "human"}}});
+  ASSERT_EQ(made.status, 201) << made.body;
+  const std::string id = made.j["id"];
+  const json tokens = made.j["tokens"];
+  // Everything through a: the joins, the state, a move.
+  for (int k = 0; k < 4; ++k) {
+    const Reply r = post(a.port(), "/api/tables/" + id + "/join", {{"token", tokens[std::to_string(k)]}});
+    ASSERT_EQ(r.status, 200) << r.body;
+  }
+  int seat = -1;
+  json state;
+  for (int k = 0; k < 4 && seat < 0; ++k) {
+    const Reply r = get(a.port(), "/api/tables/" + id + "?token=" + tokens[std::to_string(k)].get<std::string>());
+    ASSERT_EQ(r.status, 200) << r.body;
+    if (r.j["to_act"] == true) seat = k, state = r.j;
+  }
+  ASSERT_GE(seat, 0);
+  const Reply moved = post(a.port(), "/api/tables/" + id + "/moves",
+                           {{"token", tokens[std::to_string(seat)]}, {"move", state["legal"][0]}});
+  ASSERT_EQ(moved.status, 200) << moved.body;
+  EXPECT_EQ(moved.j["version"], state["version"].get<int>() + 1);
+  // b played it (a holds nothing of the table), and b says the same.
+  EXPECT_EQ(a.hub().health()["tables"], 0);
+  const Reply at_b = get(b.port(), "/api/tables/" + id + "?token=" + tokens["0"].get<std::string>());
+  EXPECT_EQ(at_b.j["version"], moved.j["version"]);
+  // A request a node forwarded is answered where it lands, never sent on
+  // again (no loop): a, asked as if by a node, says where the table is.
+  net::io_context ioc;
+  beast::tcp_stream s(ioc);
+  s.expires_after(std::chrono::seconds(30));
+  s.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), a.port()));
+  http::request<http::string_body> q{http::verb::get, "/api/tables/" + id + "?token=" + tokens["0"].get<std::string>(),
+                                     11};
+  q.set(http::field::host, "127.0.0.1");
+  q.set("X-Boneyard-Forwarded", "b");
+  http::write(s, q);
+  beast::flat_buffer buf;
+  http::response<http::string_body> res;
+  http::read(s, buf, res);
+  EXPECT_EQ(res.result_int(), 421u) << res.body();
 }
 
 }  // namespace
