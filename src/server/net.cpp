@@ -15,6 +15,7 @@
 
 #include "server/http_limits.h"
 #include "server/http_routes.h"
+#include "server/proxy.h"
 #include "server/storage.h"
 
 namespace boneyard::server {
@@ -101,44 +102,6 @@ std::string error_json(const std::string& msg) {
 }  // namespace
 
 namespace {
-// An address as one spelling: an IPv4 client of an IPv6 socket as IPv4.
-std::optional<net::ip::address> parse_address(std::string_view text) {
-  std::string a(text);
-  while (!a.empty() && (a.back() == ' ' || a.back() == '\t')) a.pop_back();
-  size_t b = 0;
-  while (b < a.size() && (a[b] == ' ' || a[b] == '\t')) ++b;
-  a = a.substr(b);
-  if (a.size() > 2 && a.front() == '[' && a.back() == ']') a = a.substr(1, a.size() - 2);
-  beast::error_code ec;
-  auto ip = net::ip::make_address(a, ec);
-  if (ec) return std::nullopt;
-  if (ip.is_v6() && ip.to_v6().is_v4_mapped())
-    return net::ip::address(net::ip::make_address_v4(net::ip::v4_mapped, ip.to_v6()));
-  return ip;
-}
-}  // namespace
-
-bool is_trusted_proxy(const std::string& peer, const std::vector<std::string>& trusted) {
-  if (trusted.empty()) return false;
-  const auto p = parse_address(peer);
-  if (!p) return false;
-  for (const auto& t : trusted)
-    if (parse_address(t) == p) return true;
-  return false;
-}
-
-std::string client_address(const std::string& peer, const std::vector<std::string>& forwarded_for,
-                           const std::vector<std::string>& trusted) {
-  if (forwarded_for.empty() || !is_trusted_proxy(peer, trusted)) return peer;
-  // The last entry of the last header is the one the proxy added.
-  const std::string& last = forwarded_for.back();
-  const size_t comma = last.rfind(',');
-  const auto ip =
-      parse_address(comma == std::string::npos ? std::string_view(last) : std::string_view(last).substr(comma + 1));
-  return ip ? ip->to_string() : peer;
-}
-
-namespace {
 
 class WsSession : public Subscriber, public std::enable_shared_from_this<WsSession> {
  public:
@@ -207,13 +170,96 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
       subscribed_ = true;
       subscribe_timer_.cancel();
     } catch (const ApiError& e) {
-      enqueue(std::make_shared<const std::string>(error_json(e.what())));
-      close_after_flush_ = true;
+      if (e.status == 421 && ctx_.hub->shards().enabled() && req_.count("X-Boneyard-Forwarded") == 0) {
+        relay(e.what());  // another node plays the table
+      } else {
+        enqueue(std::make_shared<const std::string>(error_json(e.what())));
+        close_after_flush_ = true;
+      }
     } catch (const std::exception& e) {
       enqueue(std::make_shared<const std::string>(error_json(e.what())));
       close_after_flush_ = true;
     }
     do_read();
+  }
+
+  // A table another node plays: this connection is relayed to that node's
+  // /ws (the same target, the client's address in X-Forwarded-For), every
+  // message both ways, until either side closes. Its address is looked up
+  // off the network threads. Unreachable: the 421's message, then closed.
+  void relay(const std::string& why) {
+    relaying_ = true;
+    subscribe_timer_.cancel();
+    net::post(*ctx_.slow, [self = shared_from_this(), why] {
+      std::string address;
+      try {
+        auto& sh = self->ctx_.hub->shards();
+        const std::string owner = sh.owner_of(sh.shard_of(self->table_));
+        if (!owner.empty() && owner != sh.node()) address = sh.address_of(owner);
+      } catch (const std::exception&) {
+      }
+      net::post(self->ws_.get_executor(), [self, address, why] { self->connect_up(address, why); });
+    });
+  }
+
+  void connect_up(const std::string& address, const std::string& why) {
+    const size_t colon = address.rfind(':');
+    beast::error_code ec;
+    tcp::endpoint ep;
+    if (colon != std::string::npos) {
+      const auto ip = net::ip::make_address(address.substr(0, colon), ec);
+      if (!ec) ep = tcp::endpoint(ip, static_cast<unsigned short>(std::atoi(address.c_str() + colon + 1)));
+    }
+    if (colon == std::string::npos || ec || dead_) return up_failed(why);
+    up_ = std::make_unique<websocket::stream<beast::tcp_stream>>(ws_.get_executor());
+    beast::get_lowest_layer(*up_).expires_after(std::chrono::seconds(10));
+    beast::get_lowest_layer(*up_).async_connect(ep, [self = shared_from_this(), address, why](beast::error_code ec) {
+      if (ec || self->dead_) return self->up_failed(why);
+      self->up_->set_option(websocket::stream_base::decorator(
+          [client = self->client_, node = self->ctx_.hub->shards().node()](websocket::request_type& r) {
+            r.set("X-Forwarded-For", client);
+            r.set("X-Boneyard-Forwarded", node);
+          }));
+      self->up_->async_handshake(address, std::string(sv(self->req_.target())), [self, why](beast::error_code ec) {
+        if (ec || self->dead_) return self->up_failed(why);
+        beast::get_lowest_layer(*self->up_).expires_never();
+        self->up_->set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
+        self->up_open_ = true;
+        self->read_up();
+        if (!self->upq_.empty()) self->write_up();
+      });
+    });
+  }
+
+  void up_failed(const std::string& why) {
+    enqueue(std::make_shared<const std::string>(error_json(why)));
+    close_after_flush_ = true;
+  }
+
+  void read_up() {
+    up_->async_read(up_buf_, [self = shared_from_this()](beast::error_code ec, size_t) {
+      if (ec) {  // the owner closed (or went away): so does this side
+        self->up_open_ = false;
+        if (!self->closing_ && !self->dead_) {
+          self->closing_ = true;
+          self->ws_.async_close(websocket::close_code::going_away, [self](beast::error_code) {});
+        }
+        return;
+      }
+      auto msg = std::make_shared<const std::string>(beast::buffers_to_string(self->up_buf_.data()));
+      self->up_buf_.consume(self->up_buf_.size());
+      self->enqueue(msg);
+      self->read_up();
+    });
+  }
+
+  void write_up() {
+    up_->text(true);
+    up_->async_write(net::buffer(upq_.front()), [self = shared_from_this()](beast::error_code ec, size_t) {
+      if (ec) return;
+      self->upq_.pop_front();
+      if (!self->upq_.empty()) self->write_up();
+    });
   }
 
   void do_read() { ws_.async_read(buf_, beast::bind_front_handler(&WsSession::on_read, shared_from_this())); }
@@ -252,6 +298,11 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
   }
 
   void handle(const std::string& text) {
+    if (relaying_) {  // to the table's node (queued until it is connected)
+      upq_.push_back(text);
+      if (up_open_ && upq_.size() == 1) write_up();
+      return;
+    }
     if (lobby_) {
       enqueue(std::make_shared<const std::string>(
           error_json("the lobby's feed takes no messages: it only sends the list")));
@@ -298,6 +349,10 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
   void finish() {
     dead_ = true;
     subscribe_timer_.cancel();
+    if (up_) {
+      beast::error_code ec;
+      beast::get_lowest_layer(*up_).socket().close(ec);
+    }
     if (subscribed_) {
       subscribed_ = false;
       if (lobby_)
@@ -316,6 +371,11 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
   std::shared_ptr<ConnSlot> slot_;
   net::steady_timer subscribe_timer_;
   bool lobby_ = false;  // /ws/lobby: the lobby's feed, no table
+  // Relayed to the node that plays the table (relay()).
+  bool relaying_ = false, up_open_ = false;
+  std::unique_ptr<websocket::stream<beast::tcp_stream>> up_;
+  beast::flat_buffer up_buf_;
+  std::deque<std::string> upq_;
   std::string client_;
   std::string table_, token_;
   std::optional<std::string> entropy_;
@@ -441,11 +501,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   }
 
   // On the slow pool. A table another node plays (421): the request is
-  // asked of that node once (X-Boneyard-Forwarded keeps it from going round:
-  // the owner answers it itself) and its answer becomes r, so a client that
-  // knows one node plays every table. The client's address goes along in
-  // X-Forwarded-For (the owner believes it when this node is one of its
-  // --trusted-proxy addresses). Unreachable owner: r stays the 421.
+  // asked of that node (proxy.h) and its answer becomes r, so a client that
+  // knows one node plays every table. Unreachable owner: r stays the 421.
   void forward_if_elsewhere(HttpResponse& r, const std::string& method, const std::string& target,
                             const std::string& body, const std::string& ct) {
     if (r.status != 421 || from_node_ || !ctx_.hub->shards().enabled()) return;
@@ -459,34 +516,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       const std::string owner = sh.owner_of(sh.shard_of(id));
       if (owner.empty() || owner == sh.node()) return;
       const std::string address = sh.address_of(owner);
-      const size_t colon = address.rfind(':');
-      if (colon == std::string::npos) return;
-      net::io_context ioc;
-      beast::tcp_stream s(ioc);
-      s.expires_after(std::chrono::seconds(30));
-      s.connect(tcp::endpoint(net::ip::make_address(address.substr(0, colon)),
-                              static_cast<unsigned short>(std::stoi(address.substr(colon + 1)))));
-      http::request<http::string_body> q{http::string_to_verb(method), target, 11};
-      q.set(http::field::host, address);
-      if (!ct.empty()) q.set(http::field::content_type, ct);
-      q.set("X-Forwarded-For", client_);
-      q.set("X-Boneyard-Forwarded", sh.node());
-      q.body() = body;
-      q.prepare_payload();
-      http::write(s, q);
-      beast::flat_buffer buf;
-      http::response_parser<http::string_body> p;
-      p.body_limit(64u << 20);
-      http::read(s, buf, p);
-      HttpResponse out;
-      out.status = static_cast<int>(p.get().result_int());
-      out.content_type = std::string(sv(p.get()[http::field::content_type]));
-      out.body = std::move(p.get().body());
-      if (p.get().count(http::field::retry_after))
-        out.headers.emplace_back("Retry-After", std::string(sv(p.get()[http::field::retry_after])));
-      r = std::move(out);
-      beast::error_code ec;
-      s.socket().shutdown(tcp::socket::shutdown_both, ec);
+      r = forward_request(address, method, target, body, ct, client_, sh.node());
     } catch (const std::exception& e) {
       std::cerr << "boneyard serve: forwarding a request to the table's node failed: " << e.what() << std::endl;
     }

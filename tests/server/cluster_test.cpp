@@ -211,6 +211,26 @@ TEST_F(ClusterTest, ANodeForwardsRequestsForATableItDoesNotPlayToItsOwner) {
   EXPECT_EQ(a.hub().health()["tables"], 0);
   const Reply at_b = get(b.port(), "/api/tables/" + id + "?token=" + tokens["0"].get<std::string>());
   EXPECT_EQ(at_b.j["version"], moved.j["version"]);
+  // A WebSocket to a is relayed to b: the seat's state, a move, its answer.
+  {
+    int next = -1;
+    json st;
+    for (int k = 0; k < 4 && next < 0; ++k) {
+      const Reply r = get(b.port(), "/api/tables/" + id + "?token=" + tokens[std::to_string(k)].get<std::string>());
+      if (r.j["to_act"] == true) next = k, st = r.j;
+    }
+    ASSERT_GE(next, 0);
+    WsClient ws(a.port(), "/ws?table=" + id + "&token=" + tokens[std::to_string(next)].get<std::string>());
+    ws.start_reading();
+    const json first = ws.wait_for([](const json& j) { return j.value("type", "") == "state"; }, 20);
+    ASSERT_FALSE(first.is_null()) << "no state through a";
+    EXPECT_EQ(first["version"], moved.j["version"]);
+    ws.send(json{{"move", st["legal"][0]}}.dump());
+    const json ack = ws.wait_for([](const json& j) { return j.value("type", "") == "ack"; }, 20);
+    ASSERT_FALSE(ack.is_null()) << "no answer to the move through a";
+    EXPECT_EQ(ack["version"], moved.j["version"].get<int>() + 1);
+    EXPECT_EQ(a.hub().health()["tables"], 0) << "b played it";
+  }
   // A request a node forwarded is answered where it lands, never sent on
   // again (no loop): a, asked as if by a node, says where the table is.
   net::io_context ioc;
