@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "cli/common.h"
+#include "server/fairness.h"
 #include "server/net.h"
 
 namespace boneyard::cli {
@@ -93,8 +94,25 @@ void add_serve(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--player-burst", cfg->limits.player.burst, "New players and logins at once per client address")
       ->capture_default_str();
+  cmd->add_option("--trusted-proxy", cfg->trusted_proxies,
+                  "The address of a front door (HAProxy, nginx) whose connections carry the client's address in "
+                  "X-Forwarded-For; from any other peer that header is ignored; repeatable");
+  cmd->add_option("--node-id", cfg->hub.node_id,
+                  "Several nodes on one PostgreSQL (docs/server.md, \"Beyond one machine\"): this node's name, "
+                  "unique among them ('auto': made up at start); each node then plays the tables of the shards it "
+                  "holds a lease on");
+  cmd->add_option("--shards", cfg->hub.shards,
+                  "Several nodes: how many shards the tables are spread over (the same "
+                  "on every node of a database)")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  cmd->add_option("--lease", cfg->hub.lease_s,
+                  "Several nodes: seconds a shard's lease lasts without renewal (a lost node's tables move after it)")
+      ->check(CLI::Range(1, 3600))
+      ->capture_default_str();
   cmd->callback([=] {
     cfg->full_sync = *sync == "full";
+    if (cfg->hub.node_id == "auto") cfg->hub.node_id = "n" + server::random_hex(4);
     if (cfg->static_dir == "none")
       cfg->static_dir.clear();
     else if (cfg->static_dir.empty()) {

@@ -34,6 +34,8 @@ std::string error_code(int status) {
       return "too_large";
     case 415:
       return "json_only";
+    case 421:
+      return "elsewhere";  // another node plays the table (shards.h)
     case 429:
       return "rate_limited";
     case 503:

@@ -2,6 +2,7 @@
 // The Hub's settings (boneyard serve's flags), read by the Hub and by each
 // of its modules (bots.h, turn_clock.h, quickmatch.h, ratings.h).
 #include <cstddef>
+#include <string>
 
 namespace boneyard::server {
 
@@ -46,6 +47,12 @@ struct HubConfig {
   // The turn clock's second in milliseconds: 1000, always, in production.
   // Tests scale it down (the same rules, faster), never the rules.
   int clock_second_ms = 1000;
+  // Several nodes on one PostgreSQL (shards.h): this node's id ("": one
+  // node, every shard its own, no leases), the shards (fixed for a
+  // database: every node must say the same) and their leases' length.
+  std::string node_id;
+  int shards = 64;
+  int lease_s = 10;
 };
 
 }  // namespace boneyard::server

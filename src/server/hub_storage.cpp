@@ -122,6 +122,7 @@ void Hub::persist(const std::shared_ptr<Table>& t, Change change, std::function<
   Write w;
   w.table = t->id;
   w.gen = t->gen;
+  w.fence = shards_.fence(t->id);
   if (change.meta) w.meta = t->meta().to_json();
   const size_t end = t->session ? t->session->events().size() : 0;
   if (end > t->queued) {
@@ -144,6 +145,8 @@ void Hub::persist(const std::shared_ptr<Table>& t, Change change, std::function<
         for (const ChatLine& line : chat) Chat::shown(*t, line);  // shown once stored, like a move
         if (arrival && cfg_.measure) t->arrivals.emplace_back(*arrival, std::chrono::steady_clock::now());
         t->stalled = false;
+      } else if (err.rfind(kFenced, 0) == 0) {
+        fenced(*t, err);
       } else if (gen == t->gen) {
         rollback(*t);
       }

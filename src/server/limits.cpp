@@ -42,11 +42,11 @@ int Limits::take(const std::string& addr, Cost c, double cost) {
   return std::max(1, static_cast<int>(std::ceil((cost - b.tokens) / l.rate)));
 }
 
-bool Limits::open(const std::string& addr) {
+bool Limits::open(const std::string& addr, bool per_address) {
   std::lock_guard lk(m_);
   if (connections_ >= cfg_.max_connections) return false;
   Address& a = by_addr_[addr];
-  if (a.connections >= cfg_.max_connections_per_address) return false;
+  if (per_address && a.connections >= cfg_.max_connections_per_address) return false;
   ++a.connections;
   ++connections_;
   return true;

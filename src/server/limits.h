@@ -43,7 +43,8 @@ class Limits {
   // allowed, else the whole seconds to wait (for Retry-After).
   int take(const std::string& addr, Cost c, double cost = 1);
   // A connection from addr: false (and nothing counted) at either cap.
-  bool open(const std::string& addr);
+  // per_address false (a trusted proxy's): the total cap only.
+  bool open(const std::string& addr, bool per_address = true);
   void close(const std::string& addr);
   size_t connections() const;
   const LimitsConfig& config() const { return cfg_; }

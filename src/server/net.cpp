@@ -15,6 +15,7 @@
 
 #include "server/http_limits.h"
 #include "server/http_routes.h"
+#include "server/proxy.h"
 #include "server/storage.h"
 
 namespace boneyard::server {
@@ -98,15 +99,21 @@ std::string error_json(const std::string& msg) {
   return json{{"type", "error"}, {"error", msg}}.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+}  // namespace
+
+namespace {
+
 class WsSession : public Subscriber, public std::enable_shared_from_this<WsSession> {
  public:
-  WsSession(tcp::socket&& s, Ctx ctx, std::shared_ptr<ConnSlot> slot, bool lobby)
+  // client: the client's address (the peer's, or the one a trusted proxy gave).
+  WsSession(tcp::socket&& s, Ctx ctx, std::shared_ptr<ConnSlot> slot, bool lobby, std::string client)
       : ws_(std::move(s)),
         ctx_(ctx),
         bucket_(ctx.cfg->ws_rate, ctx.cfg->ws_burst),
         slot_(std::move(slot)),
         subscribe_timer_(ws_.get_executor()),
-        lobby_(lobby) {}
+        lobby_(lobby),
+        client_(std::move(client)) {}
 
   void run(http::request<http::string_body> req) {
     req_ = std::move(req);
@@ -163,13 +170,96 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
       subscribed_ = true;
       subscribe_timer_.cancel();
     } catch (const ApiError& e) {
-      enqueue(std::make_shared<const std::string>(error_json(e.what())));
-      close_after_flush_ = true;
+      if (e.status == 421 && ctx_.hub->shards().enabled() && req_.count("X-Boneyard-Forwarded") == 0) {
+        relay(e.what());  // another node plays the table
+      } else {
+        enqueue(std::make_shared<const std::string>(error_json(e.what())));
+        close_after_flush_ = true;
+      }
     } catch (const std::exception& e) {
       enqueue(std::make_shared<const std::string>(error_json(e.what())));
       close_after_flush_ = true;
     }
     do_read();
+  }
+
+  // A table another node plays: this connection is relayed to that node's
+  // /ws (the same target, the client's address in X-Forwarded-For), every
+  // message both ways, until either side closes. Its address is looked up
+  // off the network threads. Unreachable: the 421's message, then closed.
+  void relay(const std::string& why) {
+    relaying_ = true;
+    subscribe_timer_.cancel();
+    net::post(*ctx_.slow, [self = shared_from_this(), why] {
+      std::string address;
+      try {
+        auto& sh = self->ctx_.hub->shards();
+        const std::string owner = sh.owner_of(sh.shard_of(self->table_));
+        if (!owner.empty() && owner != sh.node()) address = sh.address_of(owner);
+      } catch (const std::exception&) {
+      }
+      net::post(self->ws_.get_executor(), [self, address, why] { self->connect_up(address, why); });
+    });
+  }
+
+  void connect_up(const std::string& address, const std::string& why) {
+    const size_t colon = address.rfind(':');
+    beast::error_code ec;
+    tcp::endpoint ep;
+    if (colon != std::string::npos) {
+      const auto ip = net::ip::make_address(address.substr(0, colon), ec);
+      if (!ec) ep = tcp::endpoint(ip, static_cast<unsigned short>(std::atoi(address.c_str() + colon + 1)));
+    }
+    if (colon == std::string::npos || ec || dead_) return up_failed(why);
+    up_ = std::make_unique<websocket::stream<beast::tcp_stream>>(ws_.get_executor());
+    beast::get_lowest_layer(*up_).expires_after(std::chrono::seconds(10));
+    beast::get_lowest_layer(*up_).async_connect(ep, [self = shared_from_this(), address, why](beast::error_code ec) {
+      if (ec || self->dead_) return self->up_failed(why);
+      self->up_->set_option(websocket::stream_base::decorator(
+          [client = self->client_, node = self->ctx_.hub->shards().node()](websocket::request_type& r) {
+            r.set("X-Forwarded-For", client);
+            r.set("X-Boneyard-Forwarded", node);
+          }));
+      self->up_->async_handshake(address, std::string(sv(self->req_.target())), [self, why](beast::error_code ec) {
+        if (ec || self->dead_) return self->up_failed(why);
+        beast::get_lowest_layer(*self->up_).expires_never();
+        self->up_->set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
+        self->up_open_ = true;
+        self->read_up();
+        if (!self->upq_.empty()) self->write_up();
+      });
+    });
+  }
+
+  void up_failed(const std::string& why) {
+    enqueue(std::make_shared<const std::string>(error_json(why)));
+    close_after_flush_ = true;
+  }
+
+  void read_up() {
+    up_->async_read(up_buf_, [self = shared_from_this()](beast::error_code ec, size_t) {
+      if (ec) {  // the owner closed (or went away): so does this side
+        self->up_open_ = false;
+        if (!self->closing_ && !self->dead_) {
+          self->closing_ = true;
+          self->ws_.async_close(websocket::close_code::going_away, [self](beast::error_code) {});
+        }
+        return;
+      }
+      auto msg = std::make_shared<const std::string>(beast::buffers_to_string(self->up_buf_.data()));
+      self->up_buf_.consume(self->up_buf_.size());
+      self->enqueue(msg);
+      self->read_up();
+    });
+  }
+
+  void write_up() {
+    up_->text(true);
+    up_->async_write(net::buffer(upq_.front()), [self = shared_from_this()](beast::error_code ec, size_t) {
+      if (ec) return;
+      self->upq_.pop_front();
+      if (!self->upq_.empty()) self->write_up();
+    });
   }
 
   void do_read() { ws_.async_read(buf_, beast::bind_front_handler(&WsSession::on_read, shared_from_this())); }
@@ -208,13 +298,18 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
   }
 
   void handle(const std::string& text) {
+    if (relaying_) {  // to the table's node (queued until it is connected)
+      upq_.push_back(text);
+      if (up_open_ && upq_.size() == 1) write_up();
+      return;
+    }
     if (lobby_) {
       enqueue(std::make_shared<const std::string>(
           error_json("the lobby's feed takes no messages: it only sends the list")));
       return;
     }
     enqueue(std::make_shared<const std::string>(
-        handle_ws_message(*ctx_.hub, table_, token_, subscribed_, text, ctx_.limits, slot_->addr())));
+        handle_ws_message(*ctx_.hub, table_, token_, subscribed_, text, ctx_.limits, client_)));
   }
 
   void enqueue(const std::shared_ptr<const std::string>& msg) {
@@ -254,6 +349,10 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
   void finish() {
     dead_ = true;
     subscribe_timer_.cancel();
+    if (up_) {
+      beast::error_code ec;
+      beast::get_lowest_layer(*up_).socket().close(ec);
+    }
     if (subscribed_) {
       subscribed_ = false;
       if (lobby_)
@@ -272,6 +371,12 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
   std::shared_ptr<ConnSlot> slot_;
   net::steady_timer subscribe_timer_;
   bool lobby_ = false;  // /ws/lobby: the lobby's feed, no table
+  // Relayed to the node that plays the table (relay()).
+  bool relaying_ = false, up_open_ = false;
+  std::unique_ptr<websocket::stream<beast::tcp_stream>> up_;
+  beast::flat_buffer up_buf_;
+  std::deque<std::string> upq_;
+  std::string client_;
   std::string table_, token_;
   std::optional<std::string> entropy_;
   int seat_ = -1;
@@ -320,6 +425,13 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       return;
     }
     auto& req = parser_->get();
+    {
+      std::vector<std::string> forwarded;
+      for (auto [it, end] = req.equal_range("X-Forwarded-For"); it != end; ++it)
+        forwarded.emplace_back(sv(it->value()));
+      client_ = client_address(slot_->addr(), forwarded, ctx_.cfg->trusted_proxies);
+      from_node_ = req.count("X-Boneyard-Forwarded") > 0;
+    }
     if (websocket::is_upgrade(req)) {
       std::string path;
       try {
@@ -340,7 +452,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         return;
       }
       stream_.expires_never();
-      std::make_shared<WsSession>(stream_.release_socket(), ctx_, slot_, path == "/ws/lobby")->run(parser_->release());
+      std::make_shared<WsSession>(stream_.release_socket(), ctx_, slot_, path == "/ws/lobby", client_)
+          ->run(parser_->release());
       return;
     }
     if (!bucket_.take()) {
@@ -359,6 +472,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         // Nothing may leave this pool's thread: an exception there would end the process.
         try {
           HttpResponse r = self->route(method, target, body, ct);
+          self->forward_if_elsewhere(r, method, target, body, ct);
           net::post(self->stream_.get_executor(), [self, r = std::move(r), keep, version, head]() mutable {
             self->send(std::move(r), keep, version, head);
           });
@@ -370,11 +484,46 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       return;
     }
     HttpResponse r = route(sv(req.method_string()), sv(req.target()), req.body(), sv(req[http::field::content_type]));
+    if (r.status == 421 && !from_node_ && ctx_.hub->shards().enabled()) {
+      // Another node plays the table: asked of it off the io threads.
+      net::post(*ctx_.slow, [self = shared_from_this(), r = std::move(r), method = std::string(sv(req.method_string())),
+                             target = std::string(sv(req.target())), body = std::move(req.body()),
+                             ct = std::string(sv(req[http::field::content_type])), head, keep = req.keep_alive(),
+                             version = req.version()]() mutable {
+        self->forward_if_elsewhere(r, method, target, body, ct);
+        net::post(self->stream_.get_executor(), [self, r = std::move(r), keep, version, head]() mutable {
+          self->send(std::move(r), keep, version, head);
+        });
+      });
+      return;
+    }
     send(std::move(r), req.keep_alive(), req.version(), head);
   }
 
+  // On the slow pool. A table another node plays (421): the request is
+  // asked of that node (proxy.h) and its answer becomes r, so a client that
+  // knows one node plays every table. Unreachable owner: r stays the 421.
+  void forward_if_elsewhere(HttpResponse& r, const std::string& method, const std::string& target,
+                            const std::string& body, const std::string& ct) {
+    if (r.status != 421 || from_node_ || !ctx_.hub->shards().enabled()) return;
+    try {
+      const Target t = parse_target(target);
+      const std::string prefix = "/api/tables/";
+      if (t.path.rfind(prefix, 0) != 0) return;
+      const size_t end = t.path.find('/', prefix.size());
+      const std::string id = t.path.substr(prefix.size(), end == std::string::npos ? end : end - prefix.size());
+      auto& sh = ctx_.hub->shards();
+      const std::string owner = sh.owner_of(sh.shard_of(id));
+      if (owner.empty() || owner == sh.node()) return;
+      const std::string address = sh.address_of(owner);
+      r = forward_request(address, method, target, body, ct, client_, sh.node());
+    } catch (const std::exception& e) {
+      std::cerr << "boneyard serve: forwarding a request to the table's node failed: " << e.what() << std::endl;
+    }
+  }
+
   HttpResponse route(std::string_view method, std::string_view target, std::string_view body, std::string_view ct) {
-    Request rq{method, target, body, ct, slot_->addr(), ctx_.limits};
+    Request rq{method, target, body, ct, client_, ctx_.limits};
     return handle_request(*ctx_.hub, ctx_.cfg->static_dir, rq);
   }
 
@@ -449,6 +598,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   beast::tcp_stream stream_;
   beast::flat_buffer buf_;
   std::optional<http::request_parser<http::string_body>> parser_;
+  std::string client_;      // the current request's client address (client_address())
+  bool from_node_ = false;  // the current request was forwarded by another node
   http::response<http::string_body> res_;
   std::unique_ptr<char[]> drain_buf_;  // only while lingering
   size_t drained_ = 0;
@@ -506,7 +657,10 @@ class Listener : public std::enable_shared_from_this<Listener> {
       beast::error_code ec2;
       const auto peer = socket.remote_endpoint(ec2);
       const std::string addr = ec2 ? std::string("?") : peer.address().to_string();
-      if (!ctx_.limits->open(addr)) {
+      // A trusted proxy's connections are many clients': counted in the
+      // total only (their addresses' shares apply per request).
+      const bool proxy = is_trusted_proxy(addr, ctx_.cfg->trusted_proxies);
+      if (!ctx_.limits->open(addr, !proxy)) {
         refuse(std::move(socket));
       } else {
         auto slot = std::make_shared<ConnSlot>(ctx_.limits_owner, addr);
@@ -580,6 +734,12 @@ struct Server::Impl {
 Server::Server(ServerConfig cfg) : impl_(std::make_unique<Impl>()) {
   impl_->cfg = std::move(cfg);
   auto& c = impl_->cfg;
+  // Several nodes share one PostgreSQL; an SQLite file is one process's
+  // (its lock), so a node id there would only pretend.
+  if (!c.hub.node_id.empty() && !is_postgres_url(c.db))
+    throw Error(
+        "--node-id is for several nodes on one PostgreSQL database (--db postgresql://...): an SQLite "
+        "file is served by one process");
   impl_->db = std::make_unique<Storage>(c.db, StoreOptions{c.full_sync, c.db_pool});
   impl_->hub = std::make_unique<Hub>(*impl_->db, impl_->ioc, c.hub);
   beast::error_code ec;
@@ -591,6 +751,9 @@ Server::Server(ServerConfig cfg) : impl_(std::make_unique<Impl>()) {
   impl_->listener = std::make_shared<Listener>(
       impl_->ioc, tcp::endpoint(addr, c.port),
       Ctx{impl_->hub.get(), &impl_->cfg, impl_->slow.get(), impl_->limits.get(), impl_->limits});
+  // Where the other nodes forward requests for this node's tables.
+  impl_->hub->shards().set_address(
+      fmt::format("{}:{}", addr.is_unspecified() ? std::string(addr.is_v6() ? "::1" : "127.0.0.1") : c.host, port()));
 }
 
 Server::~Server() { stop(); }

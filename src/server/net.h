@@ -31,7 +31,20 @@ struct ServerConfig {
   int ws_subscribe_timeout_s = 10;           // a WebSocket that holds no seat or spectator place is closed after this
   LimitsConfig limits;                       // fair shares per client address (limits.h)
   std::vector<std::string> allow_origins;    // WebSocket origins allowed besides the server's own
+  // The front door's addresses (--trusted-proxy): only from these is the
+  // client's address taken from X-Forwarded-For (client_address()).
+  std::vector<std::string> trusted_proxies;
 };
+
+// Whether peer (an address as the socket gives it) is one of `trusted`.
+bool is_trusted_proxy(const std::string& peer, const std::vector<std::string>& trusted);
+// The client's address, for the per-address limits and the bots' fairness:
+// the peer's own, unless the peer is a trusted proxy: then the address that
+// proxy put last in X-Forwarded-For (forwarded_for: the headers' values in
+// order; what comes before the proxy's entry came from the client and may be
+// forged). A header that names no address: the peer's.
+std::string client_address(const std::string& peer, const std::vector<std::string>& forwarded_for,
+                           const std::vector<std::string>& trusted);
 
 class Server {
  public:

@@ -40,17 +40,24 @@ void Storage::writer() {
     }
     std::vector<char> refused(batch.size(), 0);
     std::vector<const Write*> group;
+    std::vector<size_t> at;  // group[g] is batch[at[g]]
     group.reserve(batch.size());
     for (size_t i = 0; i < batch.size(); ++i) {
       auto it = failed_gen_.find(batch[i].table);
       refused[i] = it != failed_gen_.end() && batch[i].gen <= it->second;
       batch[i].replaces = in_doubt_.count(batch[i].table) > 0;
-      if (!refused[i]) group.push_back(&batch[i]);
+      if (!refused[i]) {
+        group.push_back(&batch[i]);
+        at.push_back(i);
+      }
     }
     std::string err;
     const auto began = std::chrono::steady_clock::now();
     try {
-      store_->commit(group);
+      // Writes refused by their fence (store.h) were not stored; the rest
+      // were. Not a failure of the table's generation: the node drops the
+      // table, and a later owner's writes of it are its own.
+      for (size_t g : store_->commit(group)) refused[at[g]] = 2;
     } catch (const std::exception& e) {
       err = e.what();
       if (err.empty()) err = "unknown error";
@@ -78,7 +85,11 @@ void Storage::writer() {
     for (size_t i = 0; i < batch.size(); ++i) {
       if (!batch[i].done) continue;
       try {
-        batch[i].done(refused[i] ? std::string("an earlier change of this table was not stored") : err);
+        if (refused[i] == 2)
+          batch[i].done(fmt::format("{}this node no longer holds the lease of shard {} (epoch {})", kFenced,
+                                    batch[i].fence->shard, batch[i].fence->epoch));
+        else
+          batch[i].done(refused[i] ? std::string("an earlier change of this table was not stored") : err);
       } catch (const std::exception&) {
         // A done never throws by contract; the writer must outlive a broken one.
       }
@@ -190,5 +201,6 @@ std::optional<Lease> Storage::acquire_lease(const std::string& shard, const std:
 }
 void Storage::release_lease(const std::string& shard, const std::string& owner) { store_->release_lease(shard, owner); }
 std::optional<Lease> Storage::lease(const std::string& shard) { return store_->lease(shard); }
+std::vector<Lease> Storage::leases() { return store_->leases(); }
 
 }  // namespace boneyard::server

@@ -94,6 +94,7 @@ class Storage {
   std::optional<Lease> acquire_lease(const std::string& shard, const std::string& owner, int ttl_s);
   void release_lease(const std::string& shard, const std::string& owner);
   std::optional<Lease> lease(const std::string& shard);
+  std::vector<Lease> leases();
   // serve-bench: keep each commit's duration (BEGIN to COMMIT done, the
   // fsync included), in microseconds.
   void measure_commits(bool on);

@@ -93,6 +93,16 @@ struct Write {
   // whatever is stored there. (SQLite's commit is never in doubt: it ignores it.)
   bool replaces = false;
   bool erase = false;  // instead: remove the table, its events and its chat
+  // Several nodes (shards.h): the lease this write is made under. The store
+  // checks it in the write's own transaction, holding the lease row (FOR
+  // SHARE) until the commit, so a node that lost the shard never writes
+  // behind its new owner: the write is refused (kFenced), the rest of the
+  // group commits. Unset (one node): not checked.
+  struct Fence {
+    std::string shard, owner;
+    uint64_t epoch = 0;
+  };
+  std::optional<Fence> fence;
   // Instead (table ""): a player's key hash, and the player's row unless
   // player_exists (a login on another device adds a key to a player).
   // set_password: the existing player's password hash is replaced by
@@ -111,6 +121,9 @@ struct Write {
 // A shard's lease (for several nodes): who owns it until when, and the
 // epoch that every write of the owner carries (fencing). The epoch goes up
 // each time the shard changes owner.
+// The start of the reason given to a write refused by its fence.
+constexpr const char* kFenced = "fenced: ";
+
 struct Lease {
   std::string shard, owner;
   uint64_t epoch = 0;
@@ -136,8 +149,10 @@ class Store {
   // One transaction holding every write of `group`, all or nothing; throws
   // Error saying why when it did not commit. Called by Storage's writer
   // thread only. A broken connection or file is reopened on the next call,
-  // so a store heals when the cause goes away.
-  virtual void commit(const std::vector<const Write*>& group) = 0;
+  // so a store heals when the cause goes away. Returns the positions in
+  // `group` of the writes refused by their fence (Write::fence; not stored,
+  // the others committed).
+  virtual std::vector<size_t> commit(const std::vector<const Write*>& group) = 0;
   // Why writes cannot succeed from the start (a read-only database), or "".
   virtual std::string problem_at_open() const { return {}; }
   virtual StoreCheckpoints checkpoints() const { return {}; }
@@ -164,6 +179,8 @@ class Store {
   virtual std::optional<Lease> acquire_lease(const std::string& shard, const std::string& owner, int ttl_s) = 0;
   virtual void release_lease(const std::string& shard, const std::string& owner) = 0;
   virtual std::optional<Lease> lease(const std::string& shard) = 0;
+  // Every lease row, expired ones included.
+  virtual std::vector<Lease> leases() = 0;
 };
 
 // "postgresql://..." or "postgres://...": a PostgreSQL store; anything else

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <ctime>
+#include <map>
 
 #include "core/error.h"
 #include "server/players.h"
@@ -118,6 +119,7 @@ const std::vector<Sql>& writer_sql() {
       {"event_insert", "INSERT INTO events (table_id, idx, chance, seat, text) VALUES ($1, $2, $3, $4, $5)"},
       {"events_from", "DELETE FROM events WHERE table_id = $1 AND idx >= $2"},
       {"chat_from", "DELETE FROM chat WHERE table_id = $1 AND n >= $2"},
+      {"fence", "SELECT shard, owner, epoch FROM leases WHERE shard = ANY($1::text[]) FOR SHARE"},
   };
   return s;
 }
@@ -282,7 +284,7 @@ auto PgStore::read(F&& f) {
   }
 }
 
-void PgStore::send_group(const std::vector<const Write*>& group) {
+std::vector<size_t> PgStore::send_group(const std::vector<const Write*>& group) {
   PGconn* pg = writer_->pg;
   std::string err;
   size_t pending = 0;
@@ -318,10 +320,41 @@ void PgStore::send_group(const std::vector<const Write*>& group) {
     }
     if (++pending >= kPipelineChunk) collect();
   };
+  // Fences (store.h): before the writes, in their transaction, the lease
+  // rows they name are read FOR SHARE, so a takeover (which updates the row)
+  // waits for this commit, and after it this node's writes see the new
+  // epoch and are refused. One round trip more, only for fenced groups.
+  std::vector<size_t> fenced;
+  std::vector<char> skip(group.size(), 0);
+  std::string shards;
+  for (const Write* w : group)
+    if (w->fence && shards.find("\"" + w->fence->shard + "\"") == std::string::npos)
+      shards += (shards.empty() ? "\"" : ",\"") + w->fence->shard + "\"";
+  const bool begun = !shards.empty();
+  if (begun) {
+    Result b(PQexec(pg, "BEGIN"));
+    if (PQresultStatus(b.r()) != PGRES_COMMAND_OK) throw Error(fmt::format("PostgreSQL: {}", message(pg)));
+    const std::string array = "{" + shards + "}";
+    const char* param = array.c_str();
+    Result r(PQexecPrepared(pg, "fence", 1, &param, nullptr, nullptr, 0));
+    if (PQresultStatus(r.r()) != PGRES_TUPLES_OK) throw Error(fmt::format("PostgreSQL: {}", message(pg)));
+    std::map<std::string, std::pair<std::string, uint64_t>> holders;
+    for (int i = 0; i < r.rows(); ++i) holders[r.text(i, 0)] = {r.text(i, 1), static_cast<uint64_t>(r.i64(i, 2))};
+    for (size_t i = 0; i < group.size(); ++i) {
+      const auto& f = group[i]->fence;
+      if (!f) continue;
+      auto it = holders.find(f->shard);
+      if (it == holders.end() || it->second.first != f->owner || it->second.second != f->epoch) {
+        skip[i] = 1;
+        fenced.push_back(i);
+      }
+    }
+  }
   if (!PQenterPipelineMode(pg)) throw Error(fmt::format("PostgreSQL: {}", message(pg)));
-  if (!PQsendQueryParams(pg, "BEGIN", 0, nullptr, nullptr, nullptr, nullptr, 0)) err = message(pg);
-  for (const Write* wp : group) {
-    const Write& w = *wp;
+  if (!begun && !PQsendQueryParams(pg, "BEGIN", 0, nullptr, nullptr, nullptr, nullptr, 0)) err = message(pg);
+  for (size_t gi = 0; gi < group.size(); ++gi) {
+    if (skip[gi]) continue;
+    const Write& w = *group[gi];
     if (w.player) {
       if (!w.player_exists)
         send("player_insert", {w.player->id, w.player->name, name_key(w.player->name), w.player->password});
@@ -373,9 +406,10 @@ void PgStore::send_group(const std::vector<const Write*>& group) {
   if (!err.empty()) throw Error(fmt::format("PostgreSQL: {}", err));
   // COMMIT's own failure (a deferred constraint, the server gone) came back
   // as an error above; past here the transaction is durable.
+  return fenced;
 }
 
-void PgStore::commit(const std::vector<const Write*>& group) {
+std::vector<size_t> PgStore::commit(const std::vector<const Write*>& group) {
   try {
     if (!writer_ || PQstatus(writer_->pg) != CONNECTION_OK) {
       writer_.reset();
@@ -390,7 +424,7 @@ void PgStore::commit(const std::vector<const Write*>& group) {
         writer_->prepared.insert(s.name);
       }
     }
-    send_group(group);
+    return send_group(group);
   } catch (const Error&) {
     // A transaction left open by a failed statement ends here; a broken
     // connection is replaced on the next group.
@@ -608,6 +642,16 @@ void PgStore::release_lease(const std::string& shard, const std::string& owner) 
   read([&](Conn& c) {
     run(c, "release_lease", "UPDATE leases SET expires = 0 WHERE shard = $1 AND owner = $2", {shard, owner});
     return 0;
+  });
+}
+
+std::vector<Lease> PgStore::leases() {
+  return read([&](Conn& c) {
+    Result r = run(c, "leases", "SELECT shard, owner, epoch, expires FROM leases ORDER BY shard", {});
+    std::vector<Lease> out;
+    for (int i = 0; i < r.rows(); ++i)
+      out.push_back(Lease{r.text(i, 0), r.text(i, 1), static_cast<uint64_t>(r.i64(i, 2)), r.i64(i, 3)});
+    return out;
   });
 }
 

@@ -27,7 +27,7 @@ class PgStore : public Store {
   PgStore(const std::string& url, const StoreOptions& opt);
   ~PgStore() override;
 
-  void commit(const std::vector<const Write*>& group) override;
+  std::vector<size_t> commit(const std::vector<const Write*>& group) override;
 
   std::vector<StoredTable> load_all() override;
   std::optional<StoredTable> load(const std::string& id) override;
@@ -44,6 +44,7 @@ class PgStore : public Store {
   std::optional<Lease> acquire_lease(const std::string& shard, const std::string& owner, int ttl_s) override;
   void release_lease(const std::string& shard, const std::string& owner) override;
   std::optional<Lease> lease(const std::string& shard) override;
+  std::vector<Lease> leases() override;
 
   // One connection and the statements prepared on it.
   struct Conn {
@@ -64,7 +65,7 @@ class PgStore : public Store {
   auto read(F&& f);
   std::unique_ptr<Conn> take();
   void give(std::unique_ptr<Conn> c);
-  void send_group(const std::vector<const Write*>& group);
+  std::vector<size_t> send_group(const std::vector<const Write*>& group);
 
   std::string url_, shown_, password_;
   StoreOptions opt_;

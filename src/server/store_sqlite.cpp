@@ -437,8 +437,9 @@ void SqliteStore::apply(const Write& w) {
 }
 
 // One group, one transaction (Storage's writer thread).
-void SqliteStore::commit(const std::vector<const Write*>& group) {
+std::vector<size_t> SqliteStore::commit(const std::vector<const Write*>& group) {
   std::lock_guard lk(m_);
+  std::vector<size_t> fenced;
   try {
     if (reopen_ || !db_) {
       open();
@@ -446,9 +447,32 @@ void SqliteStore::commit(const std::vector<const Write*>& group) {
       reopen_ = false;
     }
     exec("BEGIN IMMEDIATE");
-    for (const Write* w : group) apply(*w);
+    // Fences (store.h): the write lock is held, so the lease rows read here
+    // cannot change before the commit.
+    std::map<std::string, std::pair<std::string, uint64_t>> holders;
+    for (size_t i = 0; i < group.size(); ++i) {
+      const auto& f = group[i]->fence;
+      if (!f) {
+        apply(*group[i]);
+        continue;
+      }
+      auto it = holders.find(f->shard);
+      if (it == holders.end()) {
+        Stmt st(db_, "SELECT owner, epoch FROM leases WHERE shard = ?1");
+        st.text(1, f->shard);
+        std::pair<std::string, uint64_t> h;
+        if (sqlite3_step(st.s) == SQLITE_ROW)
+          h = {st.col_text(0), static_cast<uint64_t>(sqlite3_column_int64(st.s, 1))};
+        it = holders.emplace(f->shard, h).first;
+      }
+      if (it->second.first == f->owner && it->second.second == f->epoch)
+        apply(*group[i]);
+      else
+        fenced.push_back(i);
+    }
     exec("COMMIT");
     if (!in_memory(path_)) finish_checkpoint();
+    return fenced;
   } catch (const std::exception& e) {
     if (db_ && sqlite3_get_autocommit(db_) == 0) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
     reopen_ = true;  // a fresh connection for the next try: a file made writable again, a new WAL
@@ -691,6 +715,15 @@ void SqliteStore::release_lease(const std::string& shard, const std::string& own
   st.text(1, shard);
   st.text(2, owner);
   st.done();
+}
+
+std::vector<Lease> SqliteStore::leases() {
+  std::lock_guard lk(m_);
+  if (!db_) throw Error("storage: the database is not open");
+  Stmt st(db_, "SELECT shard, owner, epoch, expires FROM leases ORDER BY shard");
+  std::vector<Lease> out;
+  while (sqlite3_step(st.s) == SQLITE_ROW) out.push_back(lease_row(st));
+  return out;
 }
 
 std::optional<Lease> SqliteStore::lease(const std::string& shard) {

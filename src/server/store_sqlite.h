@@ -23,7 +23,7 @@ class SqliteStore : public Store {
   SqliteStore(const std::string& path, bool full_sync);
   ~SqliteStore() override;
 
-  void commit(const std::vector<const Write*>& group) override;
+  std::vector<size_t> commit(const std::vector<const Write*>& group) override;
   std::string problem_at_open() const override { return readonly_; }
   StoreCheckpoints checkpoints() const override;
   void stop() override;
@@ -43,6 +43,7 @@ class SqliteStore : public Store {
   std::optional<Lease> acquire_lease(const std::string& shard, const std::string& owner, int ttl_s) override;
   void release_lease(const std::string& shard, const std::string& owner) override;
   std::optional<Lease> lease(const std::string& shard) override;
+  std::vector<Lease> leases() override;
 
  private:
   void open();

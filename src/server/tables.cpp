@@ -37,17 +37,23 @@ Hub::Hub(Storage& db, net::io_context& ioc, HubConfig cfg)
       presence_(ioc_, stopping_, [this](const std::shared_ptr<Table>& t) { announce(t); }),
       bots_(cfg_, stopping_),
       quickmatch_(ioc_, cfg_, stopping_, players_,
-                  [this](const json& body, const SeatPeople* people) { return create(body, "", people); }) {
+                  [this](const json& body, const SeatPeople* people) { return create(body, "", people); }),
+      shards_(db_, cfg_.node_id, cfg_.shards, cfg_.lease_s) {
   const int cores = static_cast<int>(std::thread::hardware_concurrency());
   bcast_ = std::make_unique<net::thread_pool>(static_cast<size_t>(std::max(2, cores / 2)));
   if (cfg_.measure) db_.measure_commits(true);
-  for (auto& st : db_.load_all()) restore(std::move(st));
+  if (shards_.enabled())
+    shards_.start({[this](const std::set<int>& s) { take_shards(&s); },
+                   [this](const std::set<int>& s, const std::string& why) { drop_shards(s, why); }});
+  else
+    take_shards(nullptr);
   heal_ = std::thread([this] { heal_loop(); });
 }
 
 Hub::~Hub() { shutdown(); }
 
 void Hub::shutdown() {
+  shards_.stop_renewal();
   {
     std::lock_guard lk(heal_m_);
     stopping_ = true;
@@ -57,6 +63,7 @@ void Hub::shutdown() {
   bots_.join();
   if (bcast_) bcast_->join();
   db_.stop();  // the writes queued so far are stored; their broadcasts are not needed any more
+  shards_.release_all();
 }
 
 // ---------------------------------------------------------------- creation
@@ -173,7 +180,7 @@ json Hub::create(const json& body, const std::string& client, const SeatPeople* 
       toks[static_cast<size_t>(k)] = random_hex(16);
       tokens[std::to_string(k)] = toks[static_cast<size_t>(k)];
     }
-  const std::string id = random_hex(8);
+  const std::string id = shards_.new_id();  // on a shard this node holds
   const std::string spectate = random_hex(16);
   json spec{{"game", game},
             {"options", opts_json},
@@ -214,6 +221,7 @@ json Hub::create(const json& body, const std::string& client, const SeatPeople* 
   w.table = id;
   w.gen = t->gen;
   w.spec = spec;
+  w.fence = shards_.fence(id);
   {
     std::lock_guard lk(t->m);
     bool humans = false;
@@ -330,6 +338,16 @@ std::shared_ptr<Table> Hub::table(const std::string& id) {
     }
   }
   if (!st) throw ApiError(404, fmt::format("no table '{}'", id.substr(0, 64)));
+  if (!st->meta.value("over", false) && !shards_.owns(shards_.shard_of(id))) {
+    // Another node plays it (a finished one is served by any node).
+    const int shard = shards_.shard_of(id);
+    const std::string owner = shards_.owner_of(shard);
+    throw ApiError(421, owner.empty() ? fmt::format("table '{}' is between servers (its shard {} is being taken over): "
+                                                    "try again in a few seconds",
+                                                    id, shard)
+                                      : fmt::format("table '{}' is played on another server (node {}, its shard {})",
+                                                    id, owner, shard));
+  }
   auto t = build(*st);
   {
     std::lock_guard lk(t->m);
@@ -663,6 +681,7 @@ void Hub::expire_waiting() {
     w.table = t->id;
     w.gen = t->gen;
     w.erase = true;
+    w.fence = shards_.fence(t->id);
     db_.submit(std::move(w));
     t->notice(-1, "nobody joined in time: the table is closed");
     t->broken = "the table expired before every seat joined";
@@ -676,6 +695,7 @@ json Hub::health() {
   std::shared_lock lk(tables_m_);
   h["tables"] = tables_.size();  // live: finished ones are in the database only
   h["in_memory"] = Table::alive();
+  if (shards_.enabled()) h["cluster"] = shards_.health();
   return h;
 }
 

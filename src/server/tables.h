@@ -22,6 +22,7 @@
 //   ratings.h     Glicko-2 ratings, leaderboards
 //   turn_clock.h  the turn clock's timers
 //   chat.h        a table's chat lines
+//   shards.h      several nodes: the shards this node holds (leases, fences)
 //
 // Locks, in the order they may be taken: the Hub's tables_m_ (the live
 // tables) alone; a table's m; then one module's own lock (lobby, ratings,
@@ -36,6 +37,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <shared_mutex>
 #include <string>
 #include <thread>
@@ -51,6 +53,7 @@
 #include "server/presence.h"
 #include "server/quickmatch.h"
 #include "server/ratings.h"
+#include "server/shards.h"
 #include "server/storage.h"
 #include "server/table.h"
 #include "server/turn_clock.h"
@@ -142,6 +145,8 @@ class Hub {
   Histogram storage_commit_us() const { return db_.commit_us(); }
   // The most cheap bots' moves ever between decision and broadcast at once.
   int gate_peak() { return bots_.gate_peak(); }
+  // Several nodes: this node's shards (tests pause its renewal).
+  Shards& shards() { return shards_; }
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -166,6 +171,13 @@ class Hub {
   void retire(const std::shared_ptr<Table>& t);
   void keep_finished(const std::shared_ptr<Table>& t);
   void expire_waiting();
+  // Several nodes (hub_shards.cpp): the live tables of shards just taken
+  // (nullptr: every shard, one node) loaded and resumed; those of shards
+  // lost dropped from memory.
+  void take_shards(const std::set<int>* shards);
+  void drop_shards(const std::set<int>& shards, const std::string& why);
+  // A write refused by its fence (with t->m held): the table stops here.
+  void fenced(Table& t, const std::string& why);
 
   // Storage: the one path of a stored change.
   // Queues the change (with t->m held). Once durable it is broadcast on a
@@ -218,6 +230,7 @@ class Hub {
   Presence presence_;
   Bots bots_;
   QuickMatch quickmatch_;
+  Shards shards_;
   std::unique_ptr<boost::asio::thread_pool> bcast_;  // broadcasts: never queued behind a bot
   // The live tables, and the finished ones kept a while (cache_m_).
   std::shared_mutex tables_m_;

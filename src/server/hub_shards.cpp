@@ -1,0 +1,59 @@
+// The Hub's side of several nodes (shards.h, tables.h): loading the live
+// tables of the shards this node takes, dropping those of the shards it
+// loses. Locks as in tables.h: tables_m_ alone, then each table's m.
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "server/tables.h"
+
+namespace boneyard::server {
+
+void Hub::take_shards(const std::set<int>* shards) {
+  // Every table's row, the events of the unfinished ones (what a restart
+  // loads); a node restores only the tables of the shards it just took.
+  for (auto& st : db_.load_all()) {
+    if (shards && !shards->count(shards_.shard_of(st.id))) continue;
+    if (shards && find(st.id)) continue;  // still here from before (a lease taken back)
+    restore(std::move(st));
+  }
+}
+
+void Hub::drop_shards(const std::set<int>& shards, const std::string& why) {
+  std::vector<std::shared_ptr<Table>> gone;
+  {
+    std::unique_lock lk(tables_m_);
+    for (auto it = tables_.begin(); it != tables_.end();)
+      if (shards.count(shards_.shard_of(it->first))) {
+        gone.push_back(it->second);
+        it = tables_.erase(it);
+      } else {
+        ++it;
+      }
+  }
+  for (const auto& t : gone) {
+    std::lock_guard lk(t->m);
+    if (t->broken.empty()) t->broken = fmt::format("this server no longer plays the table: {}", why);
+    presence_.release_all(*t);
+    clock_.release(*t);
+    lobby_.update(*t);
+    t->notice(-1, "the table moved to another server: reconnect to go on");
+    announce(t);
+  }
+  if (!gone.empty())
+    std::cerr << "boneyard serve: node " << shards_.node() << ": " << gone.size() << " tables left this node (" << why
+              << ")\n";
+}
+
+// With t->m held: the store refused the write (another node holds the
+// shard): nothing of it was stored, and this node must not go on with the
+// table; the shard's tables are dropped on the renewal thread.
+void Hub::fenced(Table& t, const std::string& why) {
+  if (t.broken.empty()) t.broken = fmt::format("this server no longer plays the table: {}", why);
+  t.queued = t.durable;
+  t.arrivals.clear();
+  std::cerr << "boneyard serve: table " << t.id << ": write refused: " << why << "\n";
+  if (auto f = shards_.fence(t.id)) shards_.fenced(f->shard, why);
+}
+
+}  // namespace boneyard::server

@@ -1,0 +1,292 @@
+// Shards (shards.h): leases, fences, the fair share of each node.
+#include "server/shards.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <iostream>
+
+#include "server/fairness.h"
+#include "server/table.h"
+
+namespace boneyard::server {
+
+namespace {
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+constexpr const char* kNodePrefix = "node:";
+}  // namespace
+
+Shards::Shards(Storage& db, std::string node, int count, int lease_s)
+    : db_(db), node_(std::move(node)), count_(std::clamp(count, 1, 256)), lease_s_(std::max(1, lease_s)) {}
+
+Shards::~Shards() { stop_renewal(); }
+
+std::string Shards::lease_name(int shard) { return fmt::format("shard:{:03}", shard); }
+
+int Shards::shard_of(const std::string& id) const {
+  if (id.size() >= 2 && hex_digit(id[0]) >= 0 && hex_digit(id[1]) >= 0)
+    return (hex_digit(id[0]) * 16 + hex_digit(id[1])) % count_;
+  uint32_t h = 2166136261u;  // FNV-1a
+  for (unsigned char c : id) h = (h ^ c) * 16777619u;
+  return static_cast<int>(h % static_cast<uint32_t>(count_));
+}
+
+bool Shards::owns(int shard) const {
+  if (!enabled()) return true;
+  std::lock_guard lk(m_);
+  return owned_.count(shard) > 0;
+}
+
+std::optional<Write::Fence> Shards::fence(const std::string& table_id) const {
+  if (!enabled()) return std::nullopt;
+  const int s = shard_of(table_id);
+  std::lock_guard lk(m_);
+  auto it = owned_.find(s);
+  return Write::Fence{lease_name(s), node_, it == owned_.end() ? 0 : it->second};
+}
+
+std::string Shards::new_id() {
+  std::string id = random_hex(8);
+  if (!enabled()) return id;
+  int s = -1;
+  {
+    std::lock_guard lk(m_);
+    if (owned_.empty())
+      throw ApiError(
+          503, fmt::format("this server (node {}) holds no shard of tables yet: try again in a few seconds", node_));
+    auto it = owned_.begin();
+    std::advance(it, static_cast<long>(next_++ % owned_.size()));
+    s = it->first;
+  }
+  // The first byte names the shard: s, plus a random multiple of count
+  // below 256 (every byte value stays possible when count divides 256).
+  const int spread = (255 - s) / count_ + 1;
+  const int byte = s + count_ * (std::stoi(random_hex(1), nullptr, 16) % spread);
+  id.replace(0, 2, fmt::format("{:02x}", byte));
+  return id;
+}
+
+void Shards::fenced(const std::string& shard_name, const std::string& why) {
+  std::lock_guard lk(m_);
+  for (const auto& [s, epoch] : owned_)
+    if (lease_name(s) == shard_name) {
+      lost_.insert(s);
+      std::cerr << "boneyard serve: node " << node_ << ": a write was refused (" << why << "): dropping shard " << s
+                << "\n";
+    }
+  cv_.notify_all();
+}
+
+std::string Shards::owner_of(int shard) {
+  auto l = db_.lease(lease_name(shard));
+  if (!l || l->expires <= static_cast<int64_t>(std::time(nullptr))) return {};
+  return l->owner;
+}
+
+void Shards::start(Hooks hooks) {
+  if (!enabled()) return;
+  hooks_ = std::move(hooks);
+  tick();
+  thread_ = std::thread([this] { loop(); });
+}
+
+void Shards::stop_renewal() {
+  {
+    std::lock_guard lk(m_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void Shards::release_all() {
+  if (!enabled()) return;
+  std::map<int, uint64_t> owned;
+  {
+    std::lock_guard lk(m_);
+    owned.swap(owned_);
+  }
+  try {
+    for (const auto& [s, epoch] : owned) db_.release_lease(lease_name(s), node_);
+    std::string heartbeat;
+    {
+      std::lock_guard lk(m_);
+      heartbeat = heartbeat_;
+    }
+    if (!heartbeat.empty()) db_.release_lease(heartbeat, node_);
+  } catch (const std::exception& e) {
+    std::cerr << "boneyard serve: node " << node_ << ": could not give its leases back (they expire): " << e.what()
+              << "\n";
+  }
+}
+
+void Shards::set_address(const std::string& address) {
+  std::lock_guard lk(m_);
+  address_ = address;
+}
+
+std::string Shards::address_of(const std::string& node) {
+  const std::string prefix = kNodePrefix + node + "@";
+  const int64_t now = static_cast<int64_t>(std::time(nullptr));
+  for (const Lease& l : db_.leases())
+    if (l.shard.rfind(prefix, 0) == 0 && l.expires > now) return l.shard.substr(prefix.size());
+  return {};
+}
+
+void Shards::pause(bool paused) {
+  std::lock_guard lk(m_);
+  paused_ = paused;
+}
+
+void Shards::loop() {
+  // A third of the lease: two renewals may fail (a slow store) before it lapses.
+  const auto every = std::chrono::milliseconds(std::max(200, lease_s_ * 1000 / 3));
+  std::unique_lock lk(m_);
+  while (!stopping_) {
+    cv_.wait_for(lk, every, [&] { return stopping_ || (!lost_.empty() && !paused_); });
+    if (stopping_) return;
+    lk.unlock();
+    try {
+      tick();
+    } catch (const std::exception& e) {
+      // The store is down: no shard can be renewed, nor taken by another
+      // node; the fences decide once it is back.
+      std::cerr << "boneyard serve: node " << node_ << ": lease renewal failed: " << e.what() << "\n";
+    }
+    lk.lock();
+  }
+}
+
+void Shards::lose(const std::set<int>& shards, const std::string& why) {
+  if (shards.empty()) return;
+  {
+    std::lock_guard lk(m_);
+    for (int s : shards) {
+      owned_.erase(s);
+      lost_.erase(s);
+    }
+    std::string list;
+    for (int s : shards) list += (list.empty() ? "" : ",") + std::to_string(s);
+    losses_.push_back(fmt::format("{}: shards {}: {}", static_cast<int64_t>(std::time(nullptr)), list, why));
+    while (losses_.size() > 8) losses_.pop_front();
+    std::cerr << "boneyard serve: node " << node_ << ": lost shards " << list << " (" << why
+              << "): their tables leave this node\n";
+  }
+  if (hooks_.drop) hooks_.drop(shards, why);
+}
+
+// One round: the heartbeat, the fences refused, the renewals, the shards
+// given back above the fair share, the free ones taken up to it.
+void Shards::tick() {
+  std::lock_guard round(tick_m_);
+  std::set<int> refused;
+  std::map<int, uint64_t> owned;
+  {
+    std::lock_guard lk(m_);
+    if (paused_) return;
+    refused = lost_;
+    owned = owned_;
+  }
+  lose(refused, "a write was refused: another node holds the shard");
+  for (int s : refused) owned.erase(s);
+  {
+    // The heartbeat, named with the address once it is known (the first
+    // round runs before the server listens); a row of an older name goes.
+    std::string name, old;
+    {
+      std::lock_guard lk(m_);
+      name = kNodePrefix + node_ + (address_.empty() ? "" : "@" + address_);
+      if (heartbeat_ != name) old.swap(heartbeat_);
+      heartbeat_ = name;
+    }
+    if (!old.empty()) db_.release_lease(old, node_);
+    db_.acquire_lease(name, node_, lease_s_);
+  }
+  // Renewals: a lease lost, or taken back after it lapsed (another node may
+  // have written meanwhile), drops its tables; the second is loaded again.
+  std::set<int> gone, again;
+  std::map<int, uint64_t> renewed;
+  for (const auto& [s, epoch] : owned) {
+    auto l = db_.acquire_lease(lease_name(s), node_, lease_s_);
+    if (!l)
+      gone.insert(s);
+    else if (l->epoch != epoch) {
+      again.insert(s);
+      renewed[s] = l->epoch;
+    }
+  }
+  lose(gone, "another node took the shard (this node's lease had lapsed)");
+  lose(again, "the lease lapsed before its renewal");
+  if (!again.empty()) {
+    {
+      std::lock_guard lk(m_);
+      for (const auto& [s, e] : renewed) owned_[s] = e;
+    }
+    if (hooks_.take) hooks_.take(again);
+  }
+  // The fair share, from the live nodes' heartbeats.
+  const int64_t now = static_cast<int64_t>(std::time(nullptr));
+  const auto all = db_.leases();
+  std::set<std::string> live{node_};  // owners of live heartbeats (a node's address may have changed)
+  std::map<std::string, Lease> rows;
+  for (const Lease& l : all) {
+    if (l.shard.rfind(kNodePrefix, 0) == 0) {
+      if (l.expires > now) live.insert(l.owner);
+    } else {
+      rows[l.shard] = l;
+    }
+  }
+  const int nodes = static_cast<int>(live.size());
+  const size_t fair = static_cast<size_t>((count_ + std::max(1, nodes) - 1) / std::max(1, nodes));
+  {
+    std::unique_lock lk(m_);
+    if (owned_.size() > fair) {
+      std::set<int> extra;
+      for (auto it = owned_.rbegin(); it != owned_.rend() && owned_.size() - extra.size() > fair; ++it)
+        extra.insert(it->first);
+      lk.unlock();
+      // Dropped before the leases go: a write still queued is refused once
+      // another node takes the shard, or stored before it does (the fence
+      // holds the lease row), never after.
+      lose(extra, fmt::format("given back: {} nodes share {} shards", nodes, count_));
+      for (int s : extra) db_.release_lease(lease_name(s), node_);
+      return;
+    }
+  }
+  std::set<int> taken;
+  for (int s = 0; s < count_; ++s) {
+    {
+      std::lock_guard lk(m_);
+      if (owned_.size() >= fair) break;
+      if (owned_.count(s)) continue;
+    }
+    auto row = rows.find(lease_name(s));
+    if (row != rows.end() && row->second.expires > now && row->second.owner != node_) continue;
+    if (auto l = db_.acquire_lease(lease_name(s), node_, lease_s_)) {
+      std::lock_guard lk(m_);
+      owned_[s] = l->epoch;
+      taken.insert(s);
+    }
+  }
+  if (!taken.empty() && hooks_.take) hooks_.take(taken);
+}
+
+nlohmann::json Shards::health() const {
+  if (!enabled()) return nullptr;
+  std::lock_guard lk(m_);
+  nlohmann::json owned = nlohmann::json::array();
+  for (const auto& [s, e] : owned_) owned.push_back(s);
+  return {{"node", node_},
+          {"shards", count_},
+          {"owned", owned},
+          {"lost", nlohmann::json(std::vector<std::string>(losses_.begin(), losses_.end()))}};
+}
+
+}  // namespace boneyard::server
