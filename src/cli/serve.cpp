@@ -28,6 +28,14 @@ void add_serve(CLI::App& app) {
                   "Serve the files in this folder at / (default: the built browser app, web/dist, when there is one; "
                   "'none' serves no files)");
   cmd->add_option("--threads", cfg->io_threads, "Network threads")->capture_default_str();
+  cmd->add_option("--hash-threads", cfg->hash_threads,
+                  "Threads that hash passwords (argon2id), apart from the network threads")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  cmd->add_option("--hash-queue", cfg->hash_queue,
+                  "Password checks that may wait for those threads; more are refused with 503 and Retry-After")
+      ->check(CLI::Range(0, 100000))
+      ->capture_default_str();
   cmd->add_option("--bot-pipeline", cfg->hub.bot_pipeline,
                   "Cheap bots' moves between decision and broadcast, at most; under load the next bot waits before it "
                   "thinks (the default scales with the cores: 56 each, at least 112; 0: no cap)")

@@ -17,6 +17,10 @@ const RateLimit& limit_of(const LimitsConfig& c, Cost k) {
       return c.chat;
     case Cost::sit_player:
       return c.sit_player;
+    case Cost::login_name:
+      return c.login_name;
+    case Cost::new_player:
+      return c.new_player;
     default:
       return c.chat_token;
   }

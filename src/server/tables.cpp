@@ -39,7 +39,9 @@ Hub::Hub(Storage& db, net::io_context& ioc, HubConfig cfg)
       presence_(ioc_, stopping_, [this](const std::shared_ptr<Table>& t) { announce(t); }),
       bots_(cfg_, stopping_),
       quickmatch_(ioc_, cfg_, stopping_, players_,
-                  [this](const json& body, const SeatPeople* people) { return create(body, "", people); }) {
+                  [this](const json& body, const SeatPeople* people, const std::string& client) {
+                    return create(body, client, people);  // counted against the first asker's address
+                  }) {
   const int cores = static_cast<int>(std::thread::hardware_concurrency());
   bcast_ = std::make_unique<net::thread_pool>(static_cast<size_t>(std::max(2, cores / 2)));
   if (cfg_.measure) db_.measure_commits(true);
@@ -247,6 +249,12 @@ json Hub::create(const json& body, const std::string& client, const SeatPeople* 
     if (!body["rated"].is_boolean()) throw ApiError(400, "'rated' must be true (the end updates the ratings) or false");
     if (body["rated"].get<bool>()) {
       if (body.contains("seed")) throw ApiError(400, "a rated table cannot have a 'seed': its deals would be known");
+      // A rated game is the player's own play: the standard terms only.
+      for (const char* k : {"takeover_level", "drop_delay_ms"})
+        if (body.contains(k))
+          throw ApiError(400, fmt::format("a rated table plays by the standard terms: '{}' cannot be chosen there "
+                                          "(docs/server.md, \"Fair play\")",
+                                          k));
       spec["rated"] = true;
     }
   }
@@ -453,7 +461,13 @@ void Hub::persist(const std::shared_ptr<Table>& t, Change change, std::function<
   Write w;
   w.table = t->id;
   w.gen = t->gen;
-  if (change.meta) w.meta = t->meta().to_json();
+  // A rated game's end and its ratings go in one transaction: whatever is
+  // killed when, the game is rated exactly once (a failed write rolls both
+  // back: rated_done is in the meta, the cache is settled below).
+  std::optional<Ratings::Update> rated;
+  const bool was_done = t->rated_done;
+  if (t->over() && !t->rated_done) rated = ratings_.rate(*t);
+  if (change.meta || t->rated_done != was_done) w.meta = t->meta().to_json();
   const size_t end = t->session ? t->session->events().size() : 0;
   if (end > t->queued) {
     w.first = t->queued;
@@ -461,6 +475,13 @@ void Hub::persist(const std::shared_ptr<Table>& t, Change change, std::function<
   }
   w.chat = change.chat;
   w.ratings = std::move(change.ratings);
+  if (rated) {
+    w.ratings.insert(w.ratings.end(), rated->ratings.begin(), rated->ratings.end());
+    then = [this, u = *rated, then = std::move(then)](const std::string& err) {
+      ratings_.settled(u, err);
+      if (then) then(err);
+    };
+  }
   t->queued = std::max(t->queued, end);
   ++t->inflight;
   std::optional<json> m = w.meta;
@@ -776,6 +797,17 @@ json Hub::rematch(const std::string& id, const std::string& token, const std::st
             {"drop_delay_ms", t->drop_delay_ms},
             {"takeover_level", t->takeover_level},
             {"expire_s", t->expire_s}};
+    // A rematch keeps the terms: rated stays rated (by the standard terms,
+    // which a rated table never chooses), the clock stays.
+    if (t->rated) {
+      body["rated"] = true;
+      body.erase("drop_delay_ms");
+      body.erase("takeover_level");
+    }
+    if (t->clock_s > 0) {
+      body["clock_s"] = t->clock_s;
+      body["bank_s"] = t->bank_s;
+    }
   }
   const json made = create(body, client, &people);
   std::unique_lock lk(t->m);
@@ -965,8 +997,15 @@ bool Hub::bot_turn(const std::shared_ptr<Table>& t, size_t version, bool gated) 
   }
   if (t->session && t->session->events().size() == version && Bots::seat_to_play(*t) == seat && t->inflight == 0) {
     try {
-      persist(t, apply_move(*t, seat, mv, arrival).second);  // broadcast, and the next bot, once durable
-      t->seat_at(seat).clock.forced = false;                 // the clock's bot plays one move only
+      Change change = apply_move(*t, seat, mv, arrival).second;
+      if (t->human(seat)) {
+        // The takeover bot moved for a person: counted (and stored), since
+        // at a rated table such a move is not the player's own (ratings.cpp).
+        ++t->seat_at(seat).bot_moves;
+        change.meta = true;
+      }
+      persist(t, std::move(change));          // broadcast, and the next bot, once durable
+      t->seat_at(seat).clock.forced = false;  // the clock's bot plays one move only
     } catch (const std::exception& e) {
       std::cerr << "boneyard serve: table " << t->id << ": bot move failed: " << e.what() << "\n";
       return false;
