@@ -35,7 +35,8 @@ except ImportError:  # Debian's pybind11-dev puts the headers in /usr/include
     PYBIND_INCLUDE = []
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-GAMES = ["line", "mexican_train", "texas42", "dice_dominoes"]
+# Every src/<folder>/ with a register.cpp is a game (CMakeLists.txt builds it the same way).
+GAMES = sorted(os.path.basename(os.path.dirname(p)) for p in glob.glob(os.path.join(HERE, "src", "*", "register.cpp")))
 
 
 def rel(paths):
@@ -47,7 +48,8 @@ BINDINGS = rel(glob.glob(os.path.join(HERE, "python", "src", "*.cpp")))
 
 if PREBUILT:
     # The CMake build's static libraries, most dependent first.
-    libs = ["boneyard_research", "boneyard_lib"] + [f"boneyard_{g}" for g in GAMES] + ["boneyard_core"]
+    # The game libraries twice: one may use another's engine (its file `uses`).
+    libs = ["boneyard_research", "boneyard_lib"] + [f"boneyard_{g}" for g in GAMES] * 2 + ["boneyard_core"]
     archives = [os.path.join(os.path.abspath(PREBUILT), f"lib{name}.a") for name in libs]
     for a in archives:
         if not os.path.exists(a):
@@ -93,7 +95,6 @@ ext = Extension(
     "boneyard._boneyard",
     sources=sources,
     include_dirs=["src"] + PYBIND_INCLUDE,
-    define_macros=[(f"BONEYARD_HAS_{g.upper()}", "1") for g in GAMES],
     # The CMake Release build's flags; -g0 after Python's own -g.
     extra_compile_args=["-std=c++20", "-O2", "-march=x86-64-v2", "-DNDEBUG", "-g0", "-fvisibility=hidden"],
     extra_link_args=["-s"],

@@ -1,31 +1,47 @@
-// Every game module registers here: adding a game is one line. CMake
-// defines BONEYARD_HAS_<GAME> for each game folder that has a register.h.
+// Every game folder registers here, one line a game: BONEYARD_GAME(folder).
+// CMake builds each src/<folder>/ that has a register.cpp as a game library
+// (linked to the game folders named in its file `uses`, if any), and
+// <folder>/register.h declares boneyard::<folder>::register_games().
+// Nothing else names a game: its words, units, review, ratings, Python
+// factory and board come with its registration (core/game.h).
+#include <vector>
+
 #include "core/game.h"
-#include "line/register.h"
-#ifdef BONEYARD_HAS_MEXICAN_TRAIN
-#include "mexican_train/register.h"
-#endif
-#ifdef BONEYARD_HAS_TEXAS42
-#include "texas42/register.h"
-#endif
-#ifdef BONEYARD_HAS_DICE_DOMINOES
-#include "dice_dominoes/register.h"
-#endif
 
 namespace boneyard {
+namespace {
+
+using RegisterFn = void (*)();
+std::vector<RegisterFn>& registrations() {
+  static std::vector<RegisterFn> r;
+  return r;
+}
+bool listed(RegisterFn f) {
+  registrations().push_back(f);
+  return true;
+}
+
+}  // namespace
+
+// Declares the folder's register_games and lists it (in this order: static
+// initialisation within one file follows the file).
+#define BONEYARD_GAME(folder)                                   \
+  namespace folder {                                            \
+  void register_games();                                        \
+  }                                                             \
+  namespace {                                                   \
+  const bool folder##_listed = listed(&folder::register_games); \
+  }
+
+BONEYARD_GAME(line)
+BONEYARD_GAME(mexican_train)
+BONEYARD_GAME(texas42)
+BONEYARD_GAME(dice_dominoes)
+BONEYARD_GAME(toy)  // the test game: registers only where BONEYARD_TEST_GAME=1
 
 void register_all_games() {
   static const bool done = [] {
-    line::register_games();
-#ifdef BONEYARD_HAS_MEXICAN_TRAIN
-    mexican_train::register_games();
-#endif
-#ifdef BONEYARD_HAS_TEXAS42
-    texas42::register_games();
-#endif
-#ifdef BONEYARD_HAS_DICE_DOMINOES
-    dice_dominoes::register_games();
-#endif
+    for (RegisterFn f : registrations()) f();
     return true;
   }();
   (void)done;

@@ -504,8 +504,8 @@ void run_arena(const ArenaConfig& c) {
       width);
   if (sets < 2)
     std::cout << wrap_text("  (one sample only: the intervals need at least two games or deal sets)\n", width);
-  // Mexican Train scores penalty pips: there a smaller number is better.
-  const bool penalty = find_game(c.name).family == "mexican-train";
+  // A game scored in penalties (Mexican Train's pips): a smaller number is better.
+  const bool penalty = find_game(c.name).penalty;
   if (penalty) std::cout << wrap_text("  penalty/hand: the pips left in hand, so lower is better\n", width);
   // One table of 80 columns; a narrower terminal gets it in two (shares,
   // then points and Elo), so no row wraps.

@@ -114,27 +114,7 @@ std::string value_unit(const GameEntry& g, const std::string& bot, const AnyStat
   // ismcts maximises the game's reward (core/game.h); pimc and omniscient
   // average the exact solver's values, in the game's own unit.
   if (bot == "ismcts") return "how good it looks for your side, from -1 (a sure loss) to +1 (a sure win)";
-  const nlohmann::json o = st.options();
-  if (g.family == "texas-42") {
-    if (o.is_object() && o.value("scoring", "") == "points") return "points for your side this hand";
-    bool bidding = false;
-    for (int k = 0; k < st.num_seats(); ++k)
-      if (st.actor().acts(k))
-        for (const auto& m : st.legal_moves(k)) bidding |= m.rfind("bid:", 0) == 0;
-    // The solver's bidding model weighs a set of your own side's bid
-    // (texas42/solver.h, kSetWeight): a pass is 0, and a bid is worth more
-    // only when it is made in most sampled deals.
-    if (bidding)
-      return fmt::format(
-          "marks for your side this hand as the bidding bot weighs them: a made bid +1 a mark, a set of your "
-          "side's bid counts {:g} times its marks (it costs one mark; the weight keeps the bot from bidding "
-          "on a coin flip), a pass 0; points break ties",
-          texas42::Solver::kSetWeight);
-    return "marks for your side this hand (points break ties)";
-  }
-  if (o.is_object() && o.value("scoring", "") == "wins") return "wins for your side this hand";
-  if (g.family == "dice-and-dominoes") return "chips for your seat this hand";
-  return "points for your side this hand";
+  return g.value_unit ? g.value_unit(st) : "points for your side this hand";
 }
 
 std::string move_values_text(const AnyState& st, int seat, const GameEntry& g, const BotOptions& budget,

@@ -23,14 +23,9 @@ namespace boneyard::cli {
 
 namespace {
 
-std::string scores_text(const AnyState& st, const std::string& family) {
+std::string scores_text(const AnyState& st, const GameEntry& g) {
   const auto sc = st.scores();
-  // Mexican Train counts penalty pips: say which way is good.
-  std::string line = family == "mexican-train" ? "Penalty (lower is better):" : "Score:";
-  // Dice & Dominoes takes the next hand's ante as the hand ends: say so.
-  const nlohmann::json o = st.options();
-  if (family == "dice-and-dominoes" && !st.terminal())
-    line = fmt::format("Chips (the next hand's ante of {} already paid):", o.value("ante", 1));
+  std::string line = g.score_heading ? g.score_heading(st) : "Score:";
   for (int sd = 0; sd < st.num_sides(); ++sd)
     line += fmt::format("{}{}: {}", sd ? "   " : " ", st.side_name(sd), sc[static_cast<size_t>(sd)]);
   return line + "\n";
@@ -39,48 +34,6 @@ std::string scores_text(const AnyState& st, const std::string& family) {
 const char* kHelp =
     "Type the number of a move in the list (or #number), or the move itself. Other commands: board (the table "
     "again), hint (every move's expected value, from what you can see), help, quit.\n";
-
-// What each family's moves look like and mean, one paragraph a line (the
-// rules: ../shared/rules/).
-std::string family_help(const std::string& family) {
-  if (family == "line")
-    return "Tiles: 6-4, 4-6, 6|4 or [6|4]; add :L or :R (or ' left' / ' right') when a tile fits both ends.\n"
-           "pass and draw are played for you when they are your only move. leader:2 names who leads for your "
-           "team when the winning team chooses; redeal or keep after a deal with five doubles.\n";
-  if (family == "mexican-train")
-    return "A move is a tile and a train: 12-4:T2 lays 12-4 on seat 2's train, 12-4:T0 on seat 0's, 12-4:M on "
-           "the Mexican train (laying there while it is empty starts it). A bare tile works when it fits one "
-           "train only.\n"
-           "You may lay on your own train, the Mexican train, or a train with a MARKER (open to all). A double "
-           "must be covered at once; if you cannot, it stays open and the next seats must cover it first.\n"
-           "draw when nothing fits (once a turn; only the drawn tile may then be laid); pass when the boneyard "
-           "is empty (your marker goes on); end_opening stops laying on your first turn. The pips left in hand "
-           "are penalties: the lowest total wins.\n";
-  if (family == "texas-42")
-    return "Bidding: bid:30 .. bid:42 (points your team will take of the 42), bid:2marks and up (every trick; "
-           "after someone bid 42), or pass.\n"
-           "While bidding a bare number is a bid amount only: 30 means bid 30, 84 means 2 marks (42 points a mark); "
-           "29 is no bid. To pick from the list by its number, type # first: #14. A bid of 42 or of marks asks you "
-           "to confirm, however it is typed. After the bidding a bare number picks from the list again, except "
-           "0 to 6 while naming trumps, which is asked back: type fives for fives, or #6 for the sixth move.\n"
-           "Trumps: the declarer names a number (trump:0 .. trump:6, or trump:fives), trump:doubles or "
-           "trump:follow-me (no trumps). A trump leads trumps, a double its number, any other tile its higher "
-           "number; follow the suit led if you can. '*' marks the tiles you may play.\n"
-           "Count: 5-5 and 6-4 10 points each, 5-0, 4-1 and 3-2 5 each, 1 a trick: 42 in all. A made bid scores "
-           "1 mark (a marks bid its marks); a set gives them to the other team.\n";
-  if (family == "dice-and-dominoes")
-    return "Each round the dice give two match points. Everyone lays two tiles face down at once, in order of "
-           "preference: 6-2,3-1 (one tile when you hold one).\n"
-           "A tile showing a match point is turned up and discarded, one tile per die; the others stay face down "
-           "and go back to your hand. Then everyone still in draws 1 tile.\n"
-           "Wild: 0-0 always goes and uses no die. Perfect: one tile showing both match points (with 2 and 6: "
-           "6-2), using both dice. W-perfect: two doubles, one for each match point (2-2 and 6-6); its player "
-           "then chooses reroll (new match points) or keep (the same again). A W-perfect beats a perfect, which "
-           "beats a wild: everyone else's revealed tiles, and the lower special, go back to their hands.\n"
-           "The first player out takes the pot; several out at once: the best special discarded this hand takes "
-           "it, else they split it.\n";
-  return "";
-}
 
 // While bidding in Texas 42 a bare number is a bid amount only (30..42,
 // or a multiple of 42 for marks); "#N" picks by list number. Returns the
@@ -267,7 +220,7 @@ bool Game::human_turn(int seat) {
     if (line.empty()) continue;
     if (line == "quit" || line == "q" || line == "exit") return false;
     if (line == "help" || line == "?") {
-      say(help_text(g_.family));
+      say(help_text(g_));
       continue;
     }
     if (line == "board") {
@@ -341,8 +294,7 @@ void Game::bot_turn(int k, const Actor& a) {
   // Tiles laid face down stay hidden from the other seats: only their number shows.
   if (a.kind == Actor::Simultaneous && viewer_ >= 0 && viewer_ != k) {
     const int n = 1 + static_cast<int>(std::count(m.begin(), m.end(), ','));
-    what = g_.family == "dice-and-dominoes" ? fmt::format("lays {} face down", count_of(n, "tile", "tiles"))
-                                            : "has chosen";
+    what = g_.face_down ? fmt::format("lays {} face down", count_of(n, "tile", "tiles")) : "has chosen";
   }
   bot_draws_ = 0;
   if (m == "pass") ++passes_[static_cast<size_t>(k)];
@@ -405,8 +357,8 @@ void Game::run() {
       // The trick that ended a hand: the table, which ends with the result.
       const std::string table = c_.watch && trick_ended && !st.terminal() ? st.render(viewer_) : "";
       say("\n" + (table.find(text) != std::string::npos ? table : text + "\n"));
-      if (g_.family == "line") say(passes_text());
-      say(scores_text(st, g_.family));
+      if (g_.count_passes) say(passes_text());
+      say(scores_text(st, g_));
       brief_ = false;
     }
     if (record_ && hands > record_hands) {
@@ -417,7 +369,7 @@ void Game::run() {
   if (stop_signal()) say(fmt::format("\n{}.\n", stop_words(stop_signal())));
   if (st.terminal()) {
     say("\n" + st.render(viewer_));
-    say(scores_text(st, g_.family));
+    say(scores_text(st, g_));
   }
   step();
 }
@@ -480,7 +432,7 @@ std::vector<std::unique_ptr<AnyBot>> seat_bots(const PlayConfig& c, Session& s) 
   return bots;
 }
 
-std::string help_text(const std::string& family) { return std::string(kHelp) + family_help(family); }
+std::string help_text(const GameEntry& g) { return std::string(kHelp) + g.help; }
 
 void play_game(const PlayConfig& c, Session& s, std::vector<std::unique_ptr<AnyBot>>& bots, RecordFile* record,
                Terminal& io) {

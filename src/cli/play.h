@@ -46,7 +46,7 @@ struct Terminal {
 // The bots of the seats that are not the person's (none there).
 std::vector<std::unique_ptr<AnyBot>> seat_bots(const PlayConfig& c, Session& s);
 // What `help` prints for a family (its examples name tiles: they are no news).
-std::string help_text(const std::string& family);
+std::string help_text(const GameEntry& g);
 // Plays the game to its end, a quit, the end of input or a stop signal.
 void play_game(const PlayConfig& c, Session& s, std::vector<std::unique_ptr<AnyBot>>& bots, RecordFile* record,
                Terminal& io);

@@ -173,6 +173,13 @@ class GameAdapter final : public AnyState {
   std::vector<HandSummary> hands_;
 };
 
+// The game's own state behind an AnyState of game G; nullptr for another game.
+template <Game G>
+const typename G::State* typed_state(const AnyState& st) {
+  const auto* a = dynamic_cast<const GameAdapter<G>*>(&st);
+  return a ? &a->state() : nullptr;
+}
+
 // Random playouts of G from `fresh` until `seconds` pass, for `bench`.
 template <class G>
 BenchResult bench_random_playouts(const typename G::State& fresh, uint64_t seed, double seconds);

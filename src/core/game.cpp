@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 namespace boneyard {
@@ -70,6 +71,15 @@ std::string strongest_fair_bot(const GameEntry& g) {
     for (const auto& x : g.search_bots)
       if (x == b) return x;
   return "greedy";
+}
+
+const std::string& rating_family(const GameEntry& g) { return g.rating_family.empty() ? g.family : g.rating_family; }
+
+std::vector<std::string> rating_families() {
+  std::vector<std::string> out;
+  for (const auto& g : games())
+    if (std::find(out.begin(), out.end(), rating_family(g)) == out.end()) out.push_back(rating_family(g));
+  return out;
 }
 
 }  // namespace boneyard

@@ -43,6 +43,7 @@
 // Optional, for the exact solvers and pimc (bots/pimc.h):
 //   using G::Solver;  // Solver().values(state, seat, moves, out): exact value
 //                     // of each move with every hand known, larger is better
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -219,6 +220,31 @@ struct BenchResult {
   std::string unit = "hands";  // what "hands" counts ("rounds" for Mexican Train)
 };
 
+// A review's budgets for the face-up line (record/review.h, ReviewOptions).
+struct FaceUpBudget {
+  double solver_ms = 0, hand_exact_ms = 0, bounded_ms = 0, hand_ms = 0;
+};
+
+// How a game's exact solver values decisions for reviews and hints
+// (docs/bots.md, "Review"); a game without one is valued by its strongest
+// fair bot.
+struct ReviewSolver {
+  using Values = std::vector<std::pair<std::string, double>>;
+  // Each legal move's value, in the review's unit, in each of `samples`
+  // deals consistent with what `seat` sees (only its observation goes in):
+  // names[i] is move i, out[k][i] its value in deal k. Stops at `deadline`
+  // with the deals solved so far.
+  std::function<void(const AnyState&, int seat, uint64_t seed, int samples, std::vector<std::string>& names,
+                     std::vector<std::vector<double>>& out, std::chrono::steady_clock::time_point deadline)>
+      sampled;
+  // The face-up line: a function valuing every move with every hand known,
+  // best first (bound: some values are bounds; empty: not valued in time),
+  // one per reviewed hand (it keeps its solvers and the time spent).
+  std::function<std::function<Values(const AnyState&, int seat, bool& bound)>(const FaceUpBudget&)> face_up;
+  // A value further than this below a deal's best is a bound, not exact.
+  double margin = 1e300;
+};
+
 // One registered name: a game or one of its presets.
 struct GameEntry {
   std::string name;                          // "latin", "mexican-train", ...
@@ -237,6 +263,34 @@ struct GameEntry {
   std::function<std::unique_ptr<AnyBot>(std::string_view bot, uint64_t seed, const BotOptions&)> make_search_bot;
   // Random playouts from a fresh game with this name, for `boneyard bench`.
   std::function<BenchResult(const OptionList&, uint64_t seed, double seconds)> bench;
+
+  // The game's own words and measures, given by its folder: the front-ends
+  // (play, arena, hints, review, the server's ratings and log) ask here and
+  // never branch on the family. Absent fields take the default said.
+  std::string help;  // what its moves look like and mean, for `play`'s help; one paragraph a line
+  // The heading of the scores in `play`; absent: "Score:".
+  std::function<std::string(const AnyState&)> score_heading;
+  bool penalty = false;       // its scores are penalties (lower is better): arena says so
+  bool face_down = false;     // its simultaneous moves lay tiles face down: logs say how many, never which
+  bool count_passes = false;  // `play` says each seat's passes after a hand
+  // A move legal now for `seat`, said for `listener` where the words depend
+  // on who hears them (record/words.h); absent: AnyState::move_words.
+  std::function<std::string(const AnyState&, int seat, std::string_view move, int listener)> words_heard;
+  // What the exact values (pimc, omniscient) of its moves mean, for hints;
+  // absent: "points for your side this hand".
+  std::function<std::string(const AnyState&)> value_unit;
+  // The unit a review grades its moves in (docs/bots.md, "Review": points,
+  // wins, marks, pips, chips); absent: the game is not reviewed (Error).
+  std::function<std::string(const AnyState&)> review_unit;
+  // One unit of its strongest fair bot's values in the review's unit; absent: 1.
+  std::function<double(const AnyState&)> review_scale;
+  // Its exact solver for reviews; absent: reviews ask its strongest fair bot.
+  ReviewSolver review_solver;
+  // Rated among the games of this family (ratings.h); absent: its family.
+  std::string rating_family;
+  // With these options four players play in two partnerships (rated and
+  // matched as teams); absent: never.
+  std::function<bool(const nlohmann::json& options)> partnership;
 };
 
 void register_game(GameEntry entry);
@@ -252,6 +306,11 @@ std::vector<std::string> all_bots(const GameEntry& g);
 // The strongest fair bot a game offers (as measured, else pimc, else
 // ismcts, else greedy), for hints and analysis.
 std::string strongest_fair_bot(const GameEntry& g);
+
+// The family its ratings are kept in (rating_family, else family).
+const std::string& rating_family(const GameEntry& g);
+// Every rating family of the registered games, in registration order.
+std::vector<std::string> rating_families();
 
 // Registers every game module; call once before using the registry.
 void register_all_games();

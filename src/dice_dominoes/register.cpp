@@ -1,6 +1,8 @@
 // Registers Dice & Dominoes by name.
 #include "dice_dominoes/register.h"
 
+#include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 #include "bots/register.h"
@@ -9,6 +11,24 @@
 #include "dice_dominoes/bots.h"
 
 namespace boneyard::dice_dominoes {
+
+namespace {
+
+// What the moves look like and mean, one paragraph a line (the rules:
+// ../shared/rules/), for `play`'s help.
+const char* kHelp =
+    "Each round the dice give two match points. Everyone lays two tiles face down at once, in order of "
+    "preference: 6-2,3-1 (one tile when you hold one).\n"
+    "A tile showing a match point is turned up and discarded, one tile per die; the others stay face down "
+    "and go back to your hand. Then everyone still in draws 1 tile.\n"
+    "Wild: 0-0 always goes and uses no die. Perfect: one tile showing both match points (with 2 and 6: "
+    "6-2), using both dice. W-perfect: two doubles, one for each match point (2-2 and 6-6); its player "
+    "then chooses reroll (new match points) or keep (the same again). A W-perfect beats a perfect, which "
+    "beats a wild: everyone else's revealed tiles, and the lower special, go back to their hands.\n"
+    "The first player out takes the pot; several out at once: the best special discarded this hand takes "
+    "it, else they split it.\n";
+
+}  // namespace
 
 // The default ismcts budget for a decision.
 constexpr int kIsmctsIterations = 1000;
@@ -42,6 +62,20 @@ void register_games() {
   };
   e.bench = [](const OptionList& o, uint64_t seed, double seconds) {
     return bench_random_playouts<DiceDominoes>(State(make_rules(o), seed), seed, seconds);
+  };
+  e.help = kHelp;
+  // The next hand's ante is taken as a hand ends: say so.
+  e.score_heading = [](const AnyState& st) {
+    if (st.terminal()) return std::string("Score:");
+    return fmt::format("Chips (the next hand's ante of {} already paid):", st.options().value("ante", 1));
+  };
+  e.face_down = true;
+  e.value_unit = [](const AnyState&) { return std::string("chips for your seat this hand"); };
+  e.review_unit = [](const AnyState&) { return "chips"; };
+  // ismcts's reward is 2 x won / pot - 1, and the pot stays the same through the hand.
+  e.review_scale = [](const AnyState& st) {
+    const auto* s = typed_state<DiceDominoes>(st);
+    return s ? s->pot() / 2.0 : 1.0;
   };
   register_game(std::move(e));
 }

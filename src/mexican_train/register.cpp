@@ -7,8 +7,25 @@
 #include "core/playout.h"
 #include "mexican_train/bots.h"
 #include "mexican_train/register.h"
+#include "mexican_train/words.h"
 
 namespace boneyard::mexican_train {
+
+namespace {
+
+// What the moves look like and mean, one paragraph a line (the rules:
+// ../shared/rules/), for `play`'s help.
+const char* kHelp =
+    "A move is a tile and a train: 12-4:T2 lays 12-4 on seat 2's train, 12-4:T0 on seat 0's, 12-4:M on "
+    "the Mexican train (laying there while it is empty starts it). A bare tile works when it fits one "
+    "train only.\n"
+    "You may lay on your own train, the Mexican train, or a train with a MARKER (open to all). A double "
+    "must be covered at once; if you cannot, it stays open and the next seats must cover it first.\n"
+    "draw when nothing fits (once a turn; only the drawn tile may then be laid); pass when the boneyard "
+    "is empty (your marker goes on); end_opening stops laying on your first turn. The pips left in hand "
+    "are penalties: the lowest total wins.\n";
+
+}  // namespace
 
 void register_games() {
   GameEntry e;
@@ -39,6 +56,20 @@ void register_games() {
     BenchResult r = bench_random_playouts<MexicanTrain>(State(make_rules(o), seed), seed, seconds);
     r.unit = "rounds";
     return r;
+  };
+  e.help = kHelp;
+  // Penalty pips: say which way is good.
+  e.score_heading = [](const AnyState&) { return std::string("Penalty (lower is better):"); };
+  e.penalty = true;
+  e.words_heard = [](const AnyState& st, int seat, std::string_view move, int listener) {
+    const auto& s = *typed_state<MexicanTrain>(st);
+    return mexican_train::words_heard(s, seat, s.parse_move(seat, move), listener);
+  };
+  e.review_unit = [](const AnyState&) { return "pips"; };
+  // ismcts's reward is a pip difference over 8 x the set's top pip (bots.cpp).
+  e.review_scale = [](const AnyState& st) {
+    const auto* s = typed_state<MexicanTrain>(st);
+    return s ? 8.0 * s->rules().max_pip() : 1.0;
   };
   register_game(std::move(e));
 }

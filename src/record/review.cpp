@@ -5,15 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-
-#include "bots/pimc.h"
-#include "core/adapter.h"
-#include "dice_dominoes/state.h"
-#include "line/solver.h"
-#include "line/state.h"
-#include "mexican_train/state.h"
-#include "texas42/solver.h"
-#include "texas42/state.h"
+#include <functional>
 
 namespace boneyard {
 
@@ -62,114 +54,11 @@ GradeThresholds thresholds_for(const std::string& unit) {
   return {0.2, 0.5, 1};  // chips
 }
 
-template <class G>
-const typename G::State* typed(const AnyState& st) {
-  const auto* a = dynamic_cast<const GameAdapter<G>*>(&st);
-  return a ? &a->state() : nullptr;
-}
-
-template <class G>
-std::pair<MoveList<typename G::Move, G::kMaxMoves>, std::vector<double>> legal_of(const typename G::State& s,
-                                                                                  int seat) {
-  std::pair<MoveList<typename G::Move, G::kMaxMoves>, std::vector<double>> r;
-  s.legal_moves(seat, r.first);
-  r.second.resize(static_cast<size_t>(r.first.size()));
-  return r;
-}
-
-template <class S, class L>
-Values named(const S& s, const L& moves, const std::vector<double>& v, double scale) {
-  Values out;
-  for (int i = 0; i < moves.size(); ++i) out.emplace_back(s.move_text(moves[i]), v[static_cast<size_t>(i)] * scale);
-  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-  return out;
-}
-
-// The solver a fair review uses per game: exact within the pimc margin of
-// each deal's best move (a move further below gets a bound, which only
-// makes its loss smaller: the grade stays on the player's side).
-template <class G>
-bool sampled_of(const AnyState& st, int seat, uint64_t seed, int samples, std::vector<std::string>& names,
-                std::vector<std::vector<double>>& out, Clock::time_point deadline) {
-  const auto* s = typed<G>(st);
-  if (!s) return false;
-  auto [moves, v] = legal_of<G>(*s, seat);
-  names.clear();
-  for (int i = 0; i < moves.size(); ++i) names.push_back(s->move_text(moves[i]));
-  // Only the seat's observation goes in: the hidden tiles cannot leak.
-  const auto obs = s->observe(seat);
-  Rng rng(seed);
-  thread_local std::unique_ptr<typename G::Solver> solver;
-  if (!solver) solver = std::make_unique<typename G::Solver>();
-  out.clear();
-  for (int k = 0; k < samples; ++k) {
-    const typename G::State deal = G::sample(obs, rng);
-    if constexpr (HasDeadline<typename G::Solver>) solver->set_deadline(deadline);
-    solver->values(deal, seat, moves.span(), v.data());
-    if constexpr (HasDeadline<typename G::Solver>) {
-      const bool stopped = solver->stopped();
-      solver->set_deadline(Clock::time_point::max());
-      if (stopped) break;
-    }
-    out.push_back(v);
-  }
-  return true;
-}
-
-// Each legal move's value for `seat`, in the review's unit, best first.
-struct Evaluator {
-  ReviewOptions o;
-  std::unique_ptr<line::Solver> line_exact, line_bounded;
-  double exact_ms = 0;  // spent on exact line-game solves so far
-  Clock::time_point start = Clock::now();
-  std::unique_ptr<texas42::Solver> t42;
-
-  Values operator()(const AnyState& st, int seat, bool& bound) {
-    bound = false;
-    if (const auto* s = typed<line::LineGame>(st)) {
-      auto [moves, v] = legal_of<line::LineGame>(*s, seat);
-      // Exact, within a time per decision and per hand; past either, the
-      // bounded solver: exact within 20 points of the best, a bound below
-      // that. The grades are the same either way (a loss over 20 points is
-      // a Blunder); only a Blunder's loss becomes "at least".
-      const double left = std::min(o.solver_ms, o.hand_exact_ms - exact_ms);
-      bool exact = false;
-      if (left > 0) {
-        if (!line_exact) line_exact = std::make_unique<line::Solver>(16, 0);
-        const auto t0 = Clock::now();
-        line_exact->set_deadline(t0 + std::chrono::microseconds(static_cast<int64_t>(left * 1000)));
-        line_exact->values(*s, seat, moves.span(), v.data());
-        exact_ms += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-        exact = !line_exact->stopped();
-      }
-      if (!exact) {
-        bound = true;
-        if (!line_bounded) line_bounded = std::make_unique<line::Solver>(16, line::Solver::kPimcMargin);
-        const double spent = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-        const double cap = std::min(o.bounded_ms, o.hand_ms - spent);
-        if (cap <= 0) return {};
-        line_bounded->set_deadline(Clock::now() + std::chrono::microseconds(static_cast<int64_t>(cap * 1000)));
-        line_bounded->values(*s, seat, moves.span(), v.data());
-        if (line_bounded->stopped()) return {};  // too hard in the time: not graded
-      }
-      return named(*s, moves, v, 1);
-    }
-    if (const auto* s = typed<texas42::Texas42>(st)) {
-      if (!t42) t42 = std::make_unique<texas42::Solver>();
-      auto [moves, v] = legal_of<texas42::Texas42>(*s, seat);
-      t42->values(*s, seat, moves.span(), v.data());
-      return named(*s, moves, v, s->rules().scoring == texas42::Scoring::Points ? 42 : 1);
-    }
-    return {};  // no exact solver: no face-up line
-  }
-};
-
-// The review's unit for a game (docs/bots.md, "Review").
+// The review's unit for a game (docs/bots.md, "Review"), as its registration gives it.
 std::string unit_of(const AnyState& st) {
-  if (const auto* ls = typed<line::LineGame>(st)) return ls->rules().scoring == line::Scoring::Wins ? "wins" : "points";
-  if (const auto* ts = typed<texas42::Texas42>(st))
-    return ts->rules().scoring == texas42::Scoring::Points ? "points" : "marks";
-  return typed<mexican_train::MexicanTrain>(st) ? "pips" : "chips";
+  const GameEntry& g = find_game(st.game());
+  if (!g.review_unit) throw Error(fmt::format("{} has no review: its registration gives no review unit", g.name));
+  return g.review_unit(st);
 }
 
 // One decision's values, in the review's unit: per[k][i] is move i's value
@@ -184,12 +73,8 @@ void decision_values(const AnyState& st, int seat, uint64_t seed, const ReviewOp
   BotOptions bo;
   bo.iterations = o.iterations;
   bo.think_ms = o.think_ms;
-  // Mexican Train's ismcts reward is a pip difference over 8 x the set's top
-  // pip (mexican_train/bots.cpp); Dice & Dominoes' is 2 x won / pot - 1, and
-  // the pot stays the same through the hand.
-  double scale = 1;
-  if (const auto* ms = typed<mexican_train::MexicanTrain>(st)) scale = 8.0 * ms->rules().max_pip();
-  if (const auto* ds = typed<dice_dominoes::DiceDominoes>(st)) scale = ds->pot() / 2.0;
+  // The bot's values in the review's unit, as the game's registration says.
+  const double scale = entry.review_scale ? entry.review_scale(st) : 1.0;
   // Independent runs of the bot (seeds apart): one run's values carry no
   // error of their own, and over seeds one move's value ranged wider than
   // the grade bands (issue 36, 1). Each run is a row, as a sampled deal is,
@@ -260,7 +145,7 @@ ExpectedValues expected_values(const AnyState& st, int seat, uint64_t seed, cons
   if (seat < 0 || seat >= st.num_seats())
     throw Error(fmt::format("seat {} does not exist; seats are 0..{}", seat, st.num_seats() - 1));
   ExpectedValues r;
-  const bool solved = typed<line::LineGame>(st) || typed<texas42::Texas42>(st);
+  const bool solved = static_cast<bool>(find_game(st.game()).review_solver.sampled);
   r.method = solved ? "sampled solver" : strongest_fair_bot(find_game(st.game()));
   r.unit = unit_of(st);
   if (!st.actor().acts(seat)) return r;
@@ -284,14 +169,10 @@ ExpectedValues expected_values(const AnyState& st, int seat, uint64_t seed, cons
 
 bool sampled_values(const AnyState& st, int seat, uint64_t seed, int samples, std::vector<std::string>& names,
                     std::vector<std::vector<double>>& out, Clock::time_point deadline) {
-  if (sampled_of<line::LineGame>(st, seat, seed, samples, names, out, deadline)) return true;
-  if (sampled_of<texas42::Texas42>(st, seat, seed, samples, names, out, deadline)) {
-    if (typed<texas42::Texas42>(st)->rules().scoring == texas42::Scoring::Points)
-      for (auto& row : out)
-        for (auto& x : row) x *= 42;  // the solver's fraction of the hand's 42 points
-    return true;
-  }
-  return false;
+  const ReviewSolver& solver = find_game(st.game()).review_solver;
+  if (!solver.sampled) return false;
+  solver.sampled(st, seat, seed, samples, names, out, deadline);
+  return true;
 }
 
 HandReview review_hand(const nlohmann::json& record, int seat, int hand, const ReviewOptions& o) {
@@ -306,16 +187,18 @@ HandReview review_hand(const nlohmann::json& record, int seat, int hand, const R
   r.game = s.entry().name;
   r.hand = hand;
   r.seat = seat;
-  const bool line_game = typed<line::LineGame>(s.state()) != nullptr;
-  const bool solved = line_game || typed<texas42::Texas42>(s.state()) != nullptr;
+  const ReviewSolver& solver = s.entry().review_solver;
+  const bool solved = static_cast<bool>(solver.sampled);
   r.unit = unit_of(s.state());
   r.method = solved ? "sampled solver" : strongest_fair_bot(s.entry());
   if (solved) r.samples = o.samples;
   if (!solved) r.runs = kBotRuns;
   r.thresholds = thresholds_for(r.unit);
 
-  Evaluator eval;
-  eval.o = o;
+  // The face-up line's solver for this hand (it keeps the time spent).
+  std::function<ReviewSolver::Values(const AnyState&, int, bool&)> face_up;
+  if (solved && o.face_up && solver.face_up)
+    face_up = solver.face_up({o.solver_ms, o.hand_exact_ms, o.bounded_ms, o.hand_ms});
   for (size_t k = 0; k < events.size(); ++k) {
     const int done = static_cast<int>(s.state().hands().size());
     if (done >= hand) break;
@@ -361,14 +244,14 @@ HandReview review_hand(const nlohmann::json& record, int seat, int hand, const R
         // difference.
         for (const auto& row : per) {
           const double top = *std::max_element(row.begin(), row.end());
-          if (line_game && row[played] < top - line::Solver::kPimcMargin) m.bound = true;  // the line solver's margin
+          if (row[played] < top - solver.margin) m.bound = true;  // past the solver's margin: a bound
         }
         m.se = gap_se(per, mean, best)[played];
         m.rows = static_cast<int>(ns);
         // Face up: the exact solver on the real deal, a second line only.
-        if (solved && o.face_up) {
+        if (face_up) {
           bool bound = false;
-          const Values fv = eval(s.state(), seat, bound);
+          const Values fv = face_up(s.state(), seat, bound);
           if (!fv.empty()) {
             m.face_up = true;
             m.face_up_best = fv.front().first;
@@ -378,7 +261,7 @@ HandReview review_hand(const nlohmann::json& record, int seat, int hand, const R
               if (mv == m.played) pv = x;
             m.face_up_loss = std::max(0.0, fv.front().second - pv);
             if (m.face_up_loss <= 1e-9) m.face_up_best = m.played;
-            m.face_up_bound = bound && m.face_up_loss > line::Solver::kPimcMargin;
+            m.face_up_bound = bound && m.face_up_loss > solver.margin;
           }
         }
         r.moves.push_back(std::move(m));

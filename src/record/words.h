@@ -3,8 +3,9 @@
 // 5): a seat's own list says "12-4 on your train", "end your opening turn";
 // the same move by a bot, told to the person at another seat or to a
 // watcher, says "12-4 on its own train", "ends its opening turn". The games
-// whose words depend on the listener answer through their words.h; the
-// others say the move as AnyState::move_words does.
+// whose words depend on the listener give them at registration (GameEntry::
+// words_heard, from their words.h); the others say the move as
+// AnyState::move_words does.
 #include <string>
 #include <string_view>
 

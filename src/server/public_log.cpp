@@ -18,7 +18,7 @@ bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 
 
 bool is_deal(const RecordEvent& e) { return e.chance && starts_with(e.text, "deal"); }
 
-bool face_down(const Session& s) { return s.entry().family == "dice-and-dominoes"; }
+bool face_down(const Session& s) { return s.entry().face_down; }
 
 // What every seat may know of one event: its kind and, when shown, the
 // move's text (the secrecy rule of the log, for both of its forms below).

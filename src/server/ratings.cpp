@@ -9,6 +9,7 @@
 #include "server/ratings.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -31,28 +32,9 @@ json rating_json(const StoredRating& r) {
   return {{"rating", r.rating}, {"rd", r.rd}, {"provisional", provisional_rating(r)}, {"games", r.games}};
 }
 
-const std::vector<std::string>& families() {
-  static const std::vector<std::string> f{"line", "mexican-train", "texas-42", "dice-and-dominoes"};
-  return f;
-}
-
 }  // namespace
 
-bool partnership_game(const GameEntry& g, const json& options) {
-  if (g.family == "texas-42") return true;
-  if (g.family != "line") return false;
-  std::string players = "teams";
-  try {
-    const json d = g.describe();
-    if (d.contains("options") && d["options"].contains("players")) {
-      const json& v = d["options"]["players"];
-      players = v.is_string() ? v.get<std::string>() : v.dump();
-    }
-  } catch (const std::exception&) {
-  }
-  if (options.contains("players")) players = options["players"].get<std::string>();
-  return players == "teams";
-}
+bool partnership_game(const GameEntry& g, const json& options) { return g.partnership && g.partnership(options); }
 
 // With m_ held: the subject's rating as the writes queued so far leave it
 // (a new one: 1500, RD 350).
@@ -77,7 +59,7 @@ std::optional<Ratings::Update> Ratings::rate(Table& t) {
   if (!t.rated || t.rated_done || !t.session) return std::nullopt;
   t.rated_done = true;
   const GameEntry& entry = find_game(t.game);
-  const std::string family = entry.family;
+  const std::string family = rating_family(entry);
   // Who sat where: a player's id, a bot level's name; a seat nobody holds
   // as a player makes the game unrated (nobody to rate there).
   std::vector<std::string> subject(static_cast<size_t>(t.n));
@@ -171,13 +153,13 @@ void Ratings::settled(const Update& u, const std::string& error) {
 
 json Ratings::leaderboard(const std::string& what) {
   std::string family = what;
-  if (std::find(families().begin(), families().end(), what) == families().end()) {
+  const std::vector<std::string> families = rating_families();
+  if (std::find(families.begin(), families.end(), what) == families.end()) {
     try {
-      family = find_game(what).family;  // a game's name: its family
+      family = rating_family(find_game(what));  // a game's name: its family
     } catch (const Error&) {
-      throw ApiError(400, fmt::format("'game' must be a game family (line, mexican-train, texas-42, dice-and-dominoes) "
-                                      "or a game's name; got '{}'",
-                                      what.substr(0, 64)));
+      throw ApiError(400, fmt::format("'game' must be a game family ({}) or a game's name; got '{}'",
+                                      fmt::join(families, ", "), what.substr(0, 64)));
     }
   }
   // Shown as of now: an absent player's deviation has grown (and may make

@@ -1,18 +1,16 @@
-// The Hub (tables.h): creation, lookup, retention, the one path that stores
-// a change, broadcasts, the bots' turns, and the wiring of its modules.
+// The Hub (tables.h): the wiring of its modules, creation, lookup,
+// retention, and the requests (move, join, sit, rematch, chat). The one path
+// that stores a change and the broadcasts are in hub_storage.cpp; the bots'
+// turns in hub_bots.cpp.
 #include "server/tables.h"
 
 #include <fmt/format.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
-#include <cerrno>
 #include <chrono>
 #include <future>
 #include <iostream>
@@ -61,59 +59,6 @@ void Hub::shutdown() {
   bots_.join();
   if (bcast_) bcast_->join();
   db_.stop();  // the writes queued so far are stored; their broadcasts are not needed any more
-}
-
-// While the storage fails: probe it every second; once it works again, every
-// table that a failed write stopped goes on (bot-only tables included).
-void Hub::heal_loop() {
-  std::unique_lock lk(heal_m_);
-  for (int tick = 1; !stopping_; ++tick) {
-    heal_cv_.wait_for(lk, std::chrono::seconds(1));
-    if (stopping_) return;
-    if (tick % 5 == 0) {
-      lk.unlock();
-      expire_waiting();
-      lk.lock();
-    }
-    if (!stalled_ && db_.problem().empty()) continue;
-    lk.unlock();
-    if (db_.probe().empty()) {
-      stalled_ = false;
-      std::vector<std::shared_ptr<Table>> all;
-      {
-        std::shared_lock l(tables_m_);
-        for (const auto& [id, t] : tables_) all.push_back(t);
-      }
-      for (const auto& t : all) resume(t);
-    }
-    lk.lock();
-  }
-}
-
-void Hub::resume(const std::shared_ptr<Table>& t) {
-  std::lock_guard lk(t->m);
-  if (!t->stalled || !t->broken.empty() || stopping_) return;
-  t->stalled = false;
-  if (t->inflight > 0) return;
-  try {
-    if (!t->started) {
-      bool humans = false;
-      for (const Seat& s : t->seats) humans |= s.human() && !s.joined;
-      if (!humans) {
-        start_game(*t);
-        persist(t, Change::of_meta());
-        return;
-      }
-    }
-    if (t->session) t->settle();
-    if (t->session && t->session->events().size() > t->queued) {
-      persist(t, Change{});
-      return;
-    }
-  } catch (const std::exception& e) {
-    t->broken = fmt::format("cannot resume: {}", e.what());
-  }
-  schedule_bot(t);
 }
 
 // ---------------------------------------------------------------- creation
@@ -411,153 +356,6 @@ std::shared_ptr<Table> Hub::table(const std::string& id) {
   return t;
 }
 
-// ---------------------------------------------------------------- broadcasts
-
-// With t->m held. Nothing is broadcast while a write is in flight (the
-// state may not be durable yet): its completion broadcasts.
-void Hub::changed(const std::shared_ptr<Table>& t) {
-  if (t->inflight > 0) return;
-  clock_.tick(t);  // before the messages: they show whose turn is timed
-  lobby_.update(*t);
-  const auto began = std::chrono::steady_clock::now();
-  // Each seat's message is built once per change; spectators share one.
-  std::map<int, std::shared_ptr<const std::string>> cache;
-  auto& subs = t->subs;
-  for (auto it = subs.begin(); it != subs.end();) {
-    auto sub = it->second.lock();
-    if (!sub) {
-      it = subs.erase(it);
-      continue;
-    }
-    auto& msg = cache[it->first];
-    if (!msg) msg = std::make_shared<const std::string>(views_.message_text(*t, it->first));
-    sub->push(msg);
-    ++it;
-  }
-  if (!t->arrivals.empty()) {
-    for (const auto& [arrived, durable] : t->arrivals) measured(arrived, durable, began);
-    t->arrivals.clear();
-  }
-  if (t->gate_slot) {
-    t->gate_slot = false;
-    bots_.leave_gate();
-  }
-  if (t->finished()) {
-    rate(t);
-    retire(t);
-    return;
-  }
-  schedule_bot(t);
-}
-
-void Hub::broadcast(const std::shared_ptr<Table>& t) {
-  std::lock_guard lk(t->m);
-  changed(t);
-}
-
-// ---------------------------------------------------------------- storage
-
-void Hub::persist(const std::shared_ptr<Table>& t, Change change, std::function<void(const std::string&)> then) {
-  Write w;
-  w.table = t->id;
-  w.gen = t->gen;
-  // A rated game's end and its ratings go in one transaction: whatever is
-  // killed when, the game is rated exactly once (a failed write rolls both
-  // back: rated_done is in the meta, the cache is settled below).
-  std::optional<Ratings::Update> rated;
-  const bool was_done = t->rated_done;
-  if (t->over() && !t->rated_done) rated = ratings_.rate(*t);
-  if (change.meta || t->rated_done != was_done) w.meta = t->meta().to_json();
-  const size_t end = t->session ? t->session->events().size() : 0;
-  if (end > t->queued) {
-    w.first = t->queued;
-    w.events.assign(t->session->events().begin() + static_cast<long>(t->queued), t->session->events().end());
-  }
-  w.chat = change.chat;
-  w.ratings = std::move(change.ratings);
-  if (rated) {
-    w.ratings.insert(w.ratings.end(), rated->ratings.begin(), rated->ratings.end());
-    then = [this, u = *rated, then = std::move(then)](const std::string& err) {
-      ratings_.settled(u, err);
-      if (then) then(err);
-    };
-  }
-  t->queued = std::max(t->queued, end);
-  ++t->inflight;
-  std::optional<json> m = w.meta;
-  w.done = [this, t, gen = w.gen, end, m = std::move(m), arrival = change.arrival, chat = std::move(change.chat),
-            then](const std::string& err) {
-    {
-      std::lock_guard lk(t->m);
-      --t->inflight;
-      if (err.empty()) {
-        t->durable = std::max(t->durable, end);
-        if (m) t->durable_meta = *m;
-        for (const ChatLine& line : chat) Chat::shown(*t, line);  // shown once stored, like a move
-        if (arrival && cfg_.measure) t->arrivals.emplace_back(*arrival, std::chrono::steady_clock::now());
-        t->stalled = false;
-      } else if (gen == t->gen) {
-        rollback(*t);
-      }
-      // The broadcast (and the next bot) off the writer thread.
-      if (t->inflight == 0) {
-        clock_.tick(t);  // a turn is timed from the moment it is durable (before any answer shows it)
-        t->idle.notify_all();
-        announce(t);
-      }
-    }
-    if (then) then(err);
-  };
-  if (!db_.submit(std::move(w))) {
-    if (--t->inflight == 0) t->idle.notify_all();
-    rollback(*t);
-    if (then) then("the server is stopping");
-  }
-}
-
-void Hub::persist_and_wait(std::unique_lock<std::mutex>& lk, const std::shared_ptr<Table>& t, Change change,
-                           const char* what) {
-  auto stored = std::make_shared<std::promise<std::string>>();
-  auto fut = stored->get_future();
-  persist(t, std::move(change), [stored](const std::string& e) { stored->set_value(e); });
-  // The answer waits for the change's group to be durable (a few ms: one
-  // fsync for every change waiting then), off the table's lock.
-  lk.unlock();
-  const std::string err = fut.get();
-  lk.lock();
-  if (!err.empty()) throw ApiError(503, fmt::format("storage failed; {}: {}", what, err));
-  t->wait_stored(lk);
-}
-
-// Every broadcast runs on a broadcast thread (never a bot's, a request's or
-// the writer's): the change's messages, then what follows it (the next bot).
-void Hub::announce(const std::shared_ptr<Table>& t) {
-  if (!stopping_) net::post(*bcast_, [this, t] { broadcast(t); });
-}
-
-// With t->m held: back to what is durable, in a new generation (writes made
-// on top of the lost ones are refused by the storage).
-void Hub::rollback(Table& t) {
-  ++t.gen;
-  t.stalled = true;
-  stalled_ = true;
-  clock_.release(t);
-  try {
-    t.restore(TableMeta::read(t.durable_meta, t.seats.size()));  // the meta as stored, the clock's banks with it
-    if (!t.started)
-      t.set_session(nullptr);
-    else if (t.session && t.session->events().size() > t.durable)
-      t.replay(t.session->events(), t.durable);
-  } catch (const std::exception& e) {
-    t.broken = fmt::format("cannot roll back to the stored table: {}", e.what());
-  }
-  t.queued = t.durable;
-  t.arrivals.clear();
-  for (Seat& s : t.seats) s.bot.reset();  // a bot may hold state from the lost moves
-  std::cerr << "boneyard serve: table " << t.id << ": a write failed; back to its " << t.durable
-            << " stored events until the storage heals\n";
-}
-
 json Hub::get(const std::string& id, const std::string& token) {
   auto t = table(id);
   std::unique_lock lk(t->m);
@@ -586,17 +384,6 @@ std::pair<std::string, Hub::Change> Hub::apply_move(Table& t, int seat, const st
   change.meta = over || t.clock_s > 0;
   change.arrival = arrival;
   return {canon, std::move(change)};
-}
-
-void Hub::measured(Clock::time_point since, Clock::time_point durable, Clock::time_point sending) {
-  if (!cfg_.measure) return;
-  auto us = [](Clock::duration d) { return std::chrono::duration<double, std::micro>(d).count(); };
-  const auto now = Clock::now();
-  std::lock_guard lk(stats_.m);
-  stats_.latency_us.add(us(now - since));
-  stats_.durable_us.add(us(durable - since));
-  stats_.queued_us.add(us(sending - durable));
-  stats_.sending_us.add(us(now - sending));
 }
 
 json Hub::move(const std::string& id, const std::string& token, const std::string& move) {
@@ -900,121 +687,6 @@ void Hub::expire_waiting() {
     t->broken = "the table expired before every seat joined";
     announce(t);
   }
-}
-
-// ---------------------------------------------------------------- bots
-
-// With t->m held. A bot answers only a durable state (nothing in flight) of
-// a table whose writes succeed.
-void Hub::schedule_bot(const std::shared_ptr<Table>& t) {
-  if (!cfg_.run_bots || stopping_ || t->bot_pending || !t->session || t->over() || !t->broken.empty()) return;
-  if (t->inflight > 0 || t->stalled) return;
-  if (Bots::seat_to_play(*t) < 0) return;
-  t->bot_pending = true;
-  const size_t version = t->session->events().size();
-  if (t->bot_delay_ms <= 0) {
-    run_bot(t, version);
-    return;
-  }
-  auto timer = std::make_shared<net::steady_timer>(ioc_, std::chrono::milliseconds(t->bot_delay_ms));
-  timer->async_wait([this, t, version, timer](const boost::system::error_code& ec) {
-    if (ec || stopping_) {
-      std::lock_guard l(t->m);
-      t->bot_pending = false;
-      return;
-    }
-    std::lock_guard l(t->m);
-    run_bot(t, version);
-  });
-}
-
-// With t->m held. Cheap bots (beginner, casual) pass the gate; strong and
-// expert ones queue per address (bots.h).
-void Hub::run_bot(const std::shared_ptr<Table>& t, size_t version) {
-  const int seat = Bots::seat_to_play(*t);
-  const std::string level = seat >= 0 ? Bots::level(*t, seat) : "casual";
-  if (Bots::cheap(level)) {
-    const auto queued = Clock::now();
-    bots_.run_cheap([this, t, version, queued] {
-      if (cfg_.measure) {
-        std::lock_guard lk(stats_.m);
-        stats_.gated_us.add(std::chrono::duration<double, std::micro>(Clock::now() - queued).count());
-      }
-      if (!bot_turn(t, version, true)) bots_.leave_gate();
-    });
-    return;
-  }
-  bots_.run_strong(t->client, [this, t, version] { bot_turn(t, version); });
-}
-
-// A bot's thinking yields the CPU to everything a move goes through once it
-// is made (network, commit, broadcast): under load the bots' turns wait,
-// never a move already made, nor a person's request. Per thread (Linux).
-static void think_at_low_priority() {
-  thread_local const bool lowered = [] {
-    const auto tid = static_cast<id_t>(syscall(SYS_gettid));
-    errno = 0;
-    const int nice = getpriority(PRIO_PROCESS, tid);
-    return errno == 0 && setpriority(PRIO_PROCESS, tid, std::min(nice + 10, 19)) == 0;
-  }();
-  (void)lowered;
-}
-
-bool Hub::bot_turn(const std::shared_ptr<Table>& t, size_t version, bool gated) {
-  think_at_low_priority();
-  std::unique_ptr<AnyState> st;
-  AnyBot* bot = nullptr;
-  int seat = -1;
-  {
-    std::lock_guard lk(t->m);
-    if (stopping_ || !t->session || t->session->events().size() != version || (seat = Bots::seat_to_play(*t)) < 0) {
-      t->bot_pending = false;
-      schedule_bot(t);
-      return false;
-    }
-    st = t->session->state().clone();
-    try {
-      bot = &bots_.seat_bot(*t, seat);
-    } catch (const std::exception& e) {
-      t->bot_pending = false;
-      t->notice(seat, fmt::format("no bot for seat {}: {}", seat, e.what()));
-      return false;
-    }
-  }
-  std::string mv, err;
-  try {
-    mv = st->ask_bot(seat, *bot);  // thinking, off every lock and off the network threads
-  } catch (const std::exception& e) {
-    err = e.what();
-  }
-  const auto arrival = std::chrono::steady_clock::now();
-  std::lock_guard lk(t->m);
-  t->bot_pending = false;
-  if (stopping_) return false;
-  if (!err.empty()) {
-    t->notice(seat, fmt::format("the bot for seat {} failed: {}", seat, err));
-    return false;
-  }
-  if (t->session && t->session->events().size() == version && Bots::seat_to_play(*t) == seat && t->inflight == 0) {
-    try {
-      Change change = apply_move(*t, seat, mv, arrival).second;
-      if (t->human(seat)) {
-        // The takeover bot moved for a person: counted (and stored), since
-        // at a rated table such a move is not the player's own (ratings.cpp).
-        ++t->seat_at(seat).bot_moves;
-        change.meta = true;
-      }
-      persist(t, std::move(change));          // broadcast, and the next bot, once durable
-      t->seat_at(seat).clock.forced = false;  // the clock's bot plays one move only
-    } catch (const std::exception& e) {
-      std::cerr << "boneyard serve: table " << t->id << ": bot move failed: " << e.what() << "\n";
-      return false;
-    }
-    t->gate_slot = gated;  // given back once broadcast (changed())
-    return gated;
-  }
-  schedule_bot(t);
-  return false;
 }
 
 json Hub::health() {

@@ -6,6 +6,9 @@
 // the one path that stores a table's change (persist_and_wait: nothing is
 // acknowledged or broadcast before it is durable; a failed write rolls the
 // table back), the broadcasts (on threads of their own) and the bots' turns.
+// Its sources: tables.cpp (wiring, creation, lookup, retention, requests),
+// hub_storage.cpp (stored changes, rollback, healing, broadcasts),
+// hub_bots.cpp (the bots' turns).
 //
 // Its modules, each with its own header (what it owns, which lock):
 //   table.h       a Table: one Seat per seat, its stored meta (TableMeta)

@@ -1,8 +1,11 @@
 // Registers Texas 42 by name.
 #include "bots/register.h"
 
+#include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
+#include "bots/review_solver.h"
 #include "core/adapter.h"
 #include "core/playout.h"
 #include "texas42/bots.h"
@@ -10,6 +13,49 @@
 #include "texas42/solver.h"
 
 namespace boneyard::texas42 {
+
+namespace {
+
+// What the moves look like and mean, one paragraph a line (the rules:
+// ../shared/rules/), for `play`'s help.
+const char* kHelp =
+    "Bidding: bid:30 .. bid:42 (points your team will take of the 42), bid:2marks and up (every trick; "
+    "after someone bid 42), or pass.\n"
+    "While bidding a bare number is a bid amount only: 30 means bid 30, 84 means 2 marks (42 points a mark); "
+    "29 is no bid. To pick from the list by its number, type # first: #14. A bid of 42 or of marks asks you "
+    "to confirm, however it is typed. After the bidding a bare number picks from the list again, except "
+    "0 to 6 while naming trumps, which is asked back: type fives for fives, or #6 for the sixth move.\n"
+    "Trumps: the declarer names a number (trump:0 .. trump:6, or trump:fives), trump:doubles or "
+    "trump:follow-me (no trumps). A trump leads trumps, a double its number, any other tile its higher "
+    "number; follow the suit led if you can. '*' marks the tiles you may play.\n"
+    "Count: 5-5 and 6-4 10 points each, 5-0, 4-1 and 3-2 5 each, 1 a trick: 42 in all. A made bid scores "
+    "1 mark (a marks bid its marks); a set gives them to the other team.\n";
+
+bool points(const AnyState& st) {
+  const auto* s = typed_state<Texas42>(st);
+  return s && s->rules().scoring == Scoring::Points;
+}
+
+// What the solver's values mean (pimc, omniscient).
+std::string value_unit(const AnyState& st) {
+  if (points(st)) return "points for your side this hand";
+  bool bidding = false;
+  for (int k = 0; k < st.num_seats(); ++k)
+    if (st.actor().acts(k))
+      for (const auto& m : st.legal_moves(k)) bidding |= m.rfind("bid:", 0) == 0;
+  // The solver's bidding model weighs a set of your own side's bid
+  // (solver.h, kSetWeight): a pass is 0, and a bid is worth more only when
+  // it is made in most sampled deals.
+  if (bidding)
+    return fmt::format(
+        "marks for your side this hand as the bidding bot weighs them: a made bid +1 a mark, a set of your "
+        "side's bid counts {:g} times its marks (it costs one mark; the weight keeps the bot from bidding "
+        "on a coin flip), a pass 0; points break ties",
+        Solver::kSetWeight);
+  return "marks for your side this hand (points break ties)";
+}
+
+}  // namespace
 
 void register_games() {
   GameEntry e;
@@ -40,6 +86,27 @@ void register_games() {
   e.bench = [](const OptionList& o, uint64_t seed, double seconds) {
     return bench_random_playouts<Texas42>(State(make_rules(o), seed), seed, seconds);
   };
+  e.help = kHelp;
+  e.value_unit = value_unit;
+  e.review_unit = [](const AnyState& st) { return points(st) ? "points" : "marks"; };
+  // The solver's values are fractions of the hand's 42 points (or marks).
+  e.review_solver.sampled = [](const AnyState& st, int seat, uint64_t seed, int samples,
+                               std::vector<std::string>& names, std::vector<std::vector<double>>& out,
+                               std::chrono::steady_clock::time_point deadline) {
+    sampled_solver_values<Texas42>(st, seat, seed, samples, names, out, deadline, points(st) ? 42 : 1);
+  };
+  e.review_solver.face_up = [](const FaceUpBudget&) {
+    auto solver = std::make_shared<Solver>();
+    return [solver](const AnyState& st, int seat, bool& bound) -> ReviewSolver::Values {
+      bound = false;
+      const auto* s = typed_state<Texas42>(st);
+      if (!s) return {};
+      auto [moves, v] = legal_values<Texas42>(*s, seat);
+      solver->values(*s, seat, moves.span(), v.data());
+      return named_values(*s, moves, v, s->rules().scoring == Scoring::Points ? 42 : 1);
+    };
+  };
+  e.partnership = [](const nlohmann::json&) { return true; };
   register_game(std::move(e));
 }
 

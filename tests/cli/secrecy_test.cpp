@@ -90,7 +90,7 @@ std::vector<Leak> terminal_leaks(const std::string& game, const std::vector<std:
   std::vector<Leak> leaks;
   size_t hands_seen = 0;
   cli::Terminal io{in, out, [](double) {}, 60, nullptr};
-  const std::string help = wrap_text(cli::help_text(s.entry().family), 60);
+  const std::string help = wrap_text(cli::help_text(s.entry()), 60);
   io.on_step = [&](const Session& now, std::string printed) {
     ++*steps;
     // The help's examples name tiles as examples, not as news.

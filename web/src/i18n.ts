@@ -53,6 +53,12 @@ export function t(key: string, params: Record<string, string | number> = {}): st
   return s.replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
 }
 
+// An option's value in players' words ("void_same_leader": "Nobody scores;
+// the same player leads again"); an unknown one without its underscores.
+export function optValue(v: string): string {
+  return hasKey("optval." + v) ? t("optval." + v) : v.replace(/_/g, " ");
+}
+
 export function langPicker(_after?: () => void): HTMLElement {
   return h(
     "select",

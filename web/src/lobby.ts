@@ -13,14 +13,14 @@ import {
   Player,
 } from "./api";
 import { h, clear } from "./dom";
-import { currentLang, t, hasKey, langPicker } from "./i18n";
+import { currentLang, t, hasKey, langPicker, optValue } from "./i18n";
+import { boardOf, familyName, FAMILIES } from "./boards/registry";
 import { tileSvg } from "./tiles";
 import { openRecord } from "./replay";
 import { gameName, playerUrl, rulesUrl, tableUrl } from "./links";
 import { leaderboardCard } from "./players";
 import { youPanel } from "./you";
 
-const FAMILIES = ["line", "mexican-train", "texas-42", "dice-and-dominoes"];
 const LEVELS = ["beginner", "casual", "strong", "expert"];
 
 let games: GameInfo[] | null = null;
@@ -258,7 +258,10 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   };
   const drawFamilies = () => {
     clear(famRow);
-    for (const f of FAMILIES)
+    // The families with a board first, then any other a game comes in.
+    for (const f of [...new Set([...FAMILIES, ...all.map((g) => g.family)])].filter((x) =>
+      all.some((g) => g.family === x),
+    ))
       famRow.appendChild(
         h(
           "button",
@@ -273,7 +276,7 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
               pickGame(all.find((g) => g.family === f)!);
             },
           },
-          t("family." + f),
+          familyName(f),
         ),
       );
   };
@@ -344,7 +347,7 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
       for (let k = 0; k < n; k++) seats.push(old[k] && !reset ? old[k] : k === 0 ? "you" : "casual");
     }
     clear(seatBox);
-    const teams = game.family === "texas-42" || (game.family === "line" && opts.players === "teams");
+    const teams = !!boardOf(game.family).partnership?.(opts);
     seats.forEach((s, k) => {
       const choices = ["you", "friend", "anyone", ...LEVELS];
       seatBox.appendChild(
@@ -736,7 +739,15 @@ function tableStatus(id: string, token: string): HTMLElement {
   const el = h("span", { class: "status", "data-table": id }, "…");
   api.state(id, token).then(
     (m) => {
-      const own = m.view && m.view.family !== "dice-and-dominoes" ? m.view.scores : null;
+      const board = m.view ? boardOf(m.view.family) : null;
+      const own =
+        m.view && board
+          ? board.listScores
+            ? board.listScores(m.view)
+            : "scores" in m.view
+              ? m.view.scores
+              : null
+          : null;
       const scores = (own || m.scores || []).join("–");
       if (m.status === "waiting") el.textContent = t("mine.waiting");
       else if (m.status === "broken") el.textContent = t("mine.broken");
@@ -759,35 +770,10 @@ function tableStatus(id: string, token: string): HTMLElement {
   return el;
 }
 
-// An option's value in players' words ("void_same_leader": "Nobody scores;
-// the same player leads again"); an unknown one without its underscores.
-function optValue(v: string): string {
-  return hasKey("optval." + v) ? t("optval." + v) : v.replace(/_/g, " ");
-}
-
-// What a preset is, in players' words and the user's language: for the line
-// games, what its options change (teams, set, target, scoring, tie).
+// What a preset is, in players' words and the user's language: its board's
+// words for its options (the line games), else its family's, else its summary.
 function presetAbout(g: GameInfo): string {
-  if (g.family !== "line") return hasKey("about." + g.family) ? t("about." + g.family) : g.summary;
-  const o = g.options as Record<string, unknown>;
-  const parts: string[] = [optValue(String(o.players ?? "teams") === "teams" ? "teams" : String(o.players))];
-  if (/^\d+$/.test(String(o.players))) parts[0] = t("lobby.n_players", { n: String(o.players) });
-  if (o.set && o.set !== "double-six") parts.push(optValue(String(o.set)));
-  const sc = String(o.scoring ?? "");
-  const n = String(o.target ?? "");
-  parts.push(
-    t(
-      sc === "wins"
-        ? "about.target_wins"
-        : sc === "losers_own_pips"
-          ? "about.target_lose"
-          : sc === "cuban_tens"
-            ? "about.target_tens"
-            : "about.target_points",
-      { n },
-    ),
-  );
-  if (sc && sc !== "wins") parts.push(t("about.scoring", { what: optValue(sc).toLowerCase() }));
-  if (o.block_tie) parts.push(t("about.tie", { what: optValue(String(o.block_tie)).toLowerCase() }));
-  return parts.join(" · ");
+  const about = boardOf(g.family).about;
+  if (about) return about(g.options as Record<string, unknown>);
+  return hasKey("about." + g.family) ? t("about." + g.family) : g.summary;
 }

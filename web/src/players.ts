@@ -6,8 +6,7 @@ import { api } from "./api";
 import { h, clear } from "./dom";
 import { t, langPicker, currentLang } from "./i18n";
 import { gameName, playerUrl } from "./links";
-
-const FAMILIES = ["line", "mexican-train", "texas-42", "dice-and-dominoes"];
+import { familyName, FAMILIES } from "./boards/registry";
 
 export interface RatingInfo {
   rating: number;
@@ -39,7 +38,7 @@ export function leaderboardCard(go: (url: string) => void): HTMLElement {
   const pick = h(
     "select",
     { id: "board-family", "aria-label": t("board.family"), onchange: () => load() },
-    FAMILIES.map((f) => h("option", { value: f }, t("family." + f))),
+    FAMILIES.map((f) => h("option", { value: f }, familyName(f))),
   ) as HTMLSelectElement;
   const load = async () => {
     clear(list);
@@ -177,7 +176,7 @@ export class PlayerView {
         h(
           "div",
           { class: "player-rating", "data-family": f },
-          h("h3", null, t("family." + f)),
+          h("h3", null, familyName(f)),
           h(
             "p",
             null,

@@ -10,11 +10,12 @@ import { h, clear } from "./dom";
 import { t, currentLang } from "./i18n";
 import { replayUrl, tableUrl } from "./links";
 import { Ctx } from "./boards/board";
+import { boardOf } from "./boards/registry";
 import { sound, muted, setMuted, speakerIcon } from "./sound";
 import { clockTag, stampClock } from "./clock";
 import { ChatBox } from "./chat";
 import { actorSeat, entryText, Ev, words } from "./table/words";
-import { BOARDS, BoardSize, felt, handArea, Hint, logPanel, makeCtx, paint, PlayUi } from "./table/view";
+import { BoardSize, felt, handArea, Hint, logPanel, makeCtx, paint, PlayUi } from "./table/view";
 import { tableWrap, tileMoves, topbar, turnBar } from "./table/view";
 import { chooserDialog, leaveDialog, nameBar, Naming, shareDialog, waitingRoom } from "./table/dialogs";
 import { EndOfHand } from "./table/end";
@@ -322,10 +323,11 @@ export class Table implements PlayUi, KeyCtl {
     // With the server's public log, moves come from it; the boards add only
     // what they work out (a trick's winner, a round revealed).
     const served = Array.isArray(b.log);
-    const handOf = (x: typeof v) => (x.family === "mexican-train" ? x.round : x.hand_number);
+    const hb = boardOf(v.family);
+    const handOf = (x: typeof v) => (hb.handNumber ? hb.handNumber(x) : "hand_number" in x ? x.hand_number : 0);
     if (!served && handOf(v) !== handOf(pv)) this.push(t("log.new_hand", { n: handOf(v) }), null, "hand");
-    const board = BOARDS[c.family];
-    if (board && pv.family === v.family)
+    const board = boardOf(c.family);
+    if (pv.family === v.family)
       board.diff(c, pv, v, actor, {
         push: (x, k, cls) => {
           if (!served || cls === "hand") this.push(x, k, cls);

@@ -1,9 +1,15 @@
 // One small interface between the table's frame (seats, scores, log,
 // dialogs: table.ts) and each family's board, as src/ has a folder per game.
 import type { StateMsg } from "../api";
+import { h } from "../dom";
 import type { AnyView } from "./view";
 
 export const TILE_RE = /^(\d+)-(\d+)/;
+
+// One score in the top bar: a name, its value, mine marked.
+export function scoreChip(name: string, value: string, mine: boolean): HTMLElement {
+  return h("span", { class: "score" + (mine ? " mine" : "") }, name, h("b", null, value));
+}
 
 // The names the frame gives seats, sides, trains, bids and moves.
 export interface Frame {
@@ -56,4 +62,34 @@ export interface Board<V extends AnyView = AnyView> {
   hand?(c: Ctx<V>, ui: HandUi, size: number, hand: HTMLElement, buttons: HTMLElement, area: HTMLElement): void;
   // Tags shown on a seat.
   seatTags?(c: Ctx<V>, k: number): HTMLElement[];
+
+  // What the frame and the lobby ask of the family (absent: the common way),
+  // so that nothing outside boards/ names a family.
+  // Its seats play in two partnerships (sides are "us" and "them").
+  teams?(v: V): boolean;
+  // The same asked by the lobby, of a game's options before a table exists.
+  partnership?(options: Record<string, string>): boolean;
+  // The winners of a game are sides (else seats).
+  sideWinners?: boolean;
+  // Each seat's hand (tiles when shown, count), when not the view's `hands`.
+  seatHands?(v: V): { tiles?: string[] | null; count?: number }[] | undefined;
+  // Its moves are never "a tile of the hand" (the hand's tiles are not keys).
+  noTileMoves?: boolean;
+  // The score bar's chips, when not one score per side.
+  scores?(c: Ctx<V>): HTMLElement[];
+  // After the scores: the target, or which way is good.
+  scoreNote?(c: Ctx<V>): string | null;
+  // A side's score is its seat's own, even where four seats play.
+  seatScores?: boolean;
+  // The hand in the top bar ("Round 3 of 13"), and its number for the log.
+  handLabel?(v: V): string;
+  handNumber?(v: V): number;
+  // The keyboard's help under the hand, when the family has keys.
+  keys?(c: Ctx<V>): string | null;
+  // The question when one tile fits two places.
+  whichPlace?: string;
+  // A preset in the lobby, in players' words, when not its summary.
+  about?(options: Record<string, unknown>): string;
+  // The scores a list of tables shows, when not the view's (null: the message's).
+  listScores?(v: V): number[] | null;
 }

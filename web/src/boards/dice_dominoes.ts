@@ -3,7 +3,7 @@
 import { h } from "../dom";
 import { t, hasKey } from "../i18n";
 import { tileFrom, tileSvg, dieSvg } from "../tiles";
-import { Board, Ctx, HandUi, LogSink } from "./board";
+import { Board, Ctx, HandUi, LogSink, scoreChip } from "./board";
 import type { DiceDominoesView } from "./view";
 
 // "wild", "perfect", "W-perfect" in the user's words.
@@ -12,6 +12,15 @@ function special(x: string): string {
 }
 
 export const diceDominoesBoard: Board<DiceDominoesView> = {
+  seatHands: (v) => v.players,
+  noTileMoves: true, // tiles are laid by the hand's own picker (hand below)
+  // Each seat's chips won or lost, and the pot.
+  scores: (c) => [
+    ...c.v.players.map((p, k) => scoreChip(c.f.seatName(c, k), (p.chips > 0 ? "+" : "") + p.chips, k === c.me)),
+    h("span", { class: "score pot" }, t("dd.pot"), h("b", null, c.v.pot)),
+  ],
+  handLabel: (v) => t("table.hand_of", { n: v.hand_number, of: v.hands }),
+  listScores: () => null, // the view's chips are this hand's; the message's scores are the game's
   draw(c: Ctx<DiceDominoesView>) {
     const v = c.v,
       out: HTMLElement[] = [];

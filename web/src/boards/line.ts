@@ -1,7 +1,7 @@
 // The line games (Latin dominoes, block, draw, all-fives...): one line of
 // play with two open ends.
 import { h } from "../dom";
-import { t, hasKey } from "../i18n";
+import { t, hasKey, optValue } from "../i18n";
 import { tileSvg, parseTile } from "../tiles";
 import { Board, Ctx, LogSink } from "./board";
 import type { LineView } from "./view";
@@ -98,6 +98,35 @@ export function snake(
 }
 
 export const lineBoard: Board<LineView> = {
+  teams: (v) => Array.isArray(v.hands) && v.hands.some((x) => x.side !== x.seat),
+  partnership: (o) => o.players === "teams",
+  sideWinners: true,
+  scoreNote: (c) => (c.v.target ? t("table.target", { n: c.v.target }) : null),
+  keys: () => t("line.keys"),
+  whichPlace: "line.which_end",
+  // What a preset's options change (teams, set, target, scoring, tie).
+  about(o) {
+    const parts: string[] = [optValue(String(o.players ?? "teams") === "teams" ? "teams" : String(o.players))];
+    if (/^\d+$/.test(String(o.players))) parts[0] = t("lobby.n_players", { n: String(o.players) });
+    if (o.set && o.set !== "double-six") parts.push(optValue(String(o.set)));
+    const sc = String(o.scoring ?? "");
+    const n = String(o.target ?? "");
+    parts.push(
+      t(
+        sc === "wins"
+          ? "about.target_wins"
+          : sc === "losers_own_pips"
+            ? "about.target_lose"
+            : sc === "cuban_tens"
+              ? "about.target_tens"
+              : "about.target_points",
+        { n },
+      ),
+    );
+    if (sc && sc !== "wins") parts.push(t("about.scoring", { what: optValue(sc).toLowerCase() }));
+    if (o.block_tie) parts.push(t("about.tie", { what: optValue(String(o.block_tie)).toLowerCase() }));
+    return parts.join(" · ");
+  },
   draw(c: Ctx<LineView>) {
     const v = c.v;
     const tiles: [number, number][] = v.line.map((x: string) => parseTile(x));

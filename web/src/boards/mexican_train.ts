@@ -6,6 +6,11 @@ import { Board, Ctx, LogSink } from "./board";
 import type { MexicanTrainView } from "./view";
 
 export const mexicanTrainBoard: Board<MexicanTrainView> = {
+  seatScores: true, // four seats play each for themselves
+  scoreNote: () => t("mt.lowest_wins"),
+  handLabel: (v) => t("table.round", { n: v.round, of: v.rounds }),
+  handNumber: (v) => v.round,
+  whichPlace: "mt.which_train",
   draw(c: Ctx<MexicanTrainView>) {
     const v = c.v;
     const size = c.small ? 22 : 26;

@@ -12,6 +12,10 @@ function highBidText(v: Texas42View): string {
 }
 
 export const texas42Board: Board<Texas42View> = {
+  teams: () => true,
+  partnership: () => true,
+  sideWinners: true,
+  scoreNote: (c) => (c.v.target ? t("table.target", { n: c.v.target }) : null),
   draw(c: Ctx<Texas42View>) {
     const v = c.v,
       out: HTMLElement[] = [];

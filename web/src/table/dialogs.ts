@@ -5,6 +5,7 @@ import { h } from "../dom";
 import { t } from "../i18n";
 import { tileFrom } from "../tiles";
 import { Ctx } from "../boards/board";
+import { boardOf } from "../boards/registry";
 import { isolate, words } from "./words";
 
 // A dialog over the table; a click beside it closes it.
@@ -149,7 +150,7 @@ export function chooserDialog(
     h(
       "div",
       { class: "dialog chooser", role: "dialog", "aria-modal": "true" },
-      h("h3", null, t(c.family === "mexican-train" ? "mt.which_train" : "line.which_end")),
+      h("h3", null, t(boardOf(c.family).whichPlace ?? "line.which_end")),
       tileFrom(ch.tile, { size: 40 }),
       h(
         "div",

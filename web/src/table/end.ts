@@ -6,7 +6,7 @@ import { h } from "../dom";
 import { t } from "../i18n";
 import { tileFrom } from "../tiles";
 import { Ctx } from "../boards/board";
-import { BOARDS } from "./view";
+import { boardOf } from "../boards/registry";
 import { entryText, Ev, fmtNum, words } from "./words";
 
 export interface ReviewMove {
@@ -51,7 +51,7 @@ export interface SummaryActions {
 export function handSummary(c: Ctx, n: number): HTMLElement | null {
   if (!c.msg.view) return null;
   const body = h("div", { class: "replay-hand" });
-  BOARDS[c.family]?.summary(c, body);
+  boardOf(c.family).summary(c, body);
   return body.childElementCount ? h("div", null, h("h4", null, t("table.hand", { n })), body) : null;
 }
 
@@ -83,13 +83,11 @@ export class EndOfHand {
   summary(c: Ctx, over: boolean, act: SummaryActions): HTMLElement {
     const v = c.v;
     const body = h("div", { class: "summary-body" });
-    BOARDS[c.family]?.summary(c, body);
+    boardOf(c.family).summary(c, body);
     let title = t("summary.hand_over");
     if (over) {
       const w: number[] = v.winners ?? (v.winner_side !== undefined ? [v.winner_side] : []);
-      const names = w.map((s) =>
-        c.family === "line" || c.family === "texas-42" ? words.sideName(c, s) : words.seatName(c, s),
-      );
+      const names = w.map((s) => (boardOf(c.family).sideWinners ? words.sideName(c, s) : words.seatName(c, s)));
       title = t("summary.game_over", { who: names.join(", ") });
     }
     const hf = c.msg.hands_finished ?? 0;

@@ -7,20 +7,10 @@ import { h, clear, patch } from "../dom";
 import { t, currentLang, langPicker } from "../i18n";
 import { tileFrom, tileSvg } from "../tiles";
 import { gameName, rulesUrl } from "../links";
-import { Board, Ctx, TILE_RE } from "../boards/board";
+import { Ctx, scoreChip, TILE_RE } from "../boards/board";
 import type { AnyView } from "../boards/view";
-import { lineBoard } from "../boards/line";
-import { mexicanTrainBoard } from "../boards/mexican_train";
-import { texas42Board } from "../boards/texas42";
-import { diceDominoesBoard } from "../boards/dice_dominoes";
+import { boardOf } from "../boards/registry";
 import { actorSeat, Ev, words } from "./words";
-
-export const BOARDS: Record<string, Board> = {
-  "line": lineBoard,
-  "mexican-train": mexicanTrainBoard,
-  "texas-42": texas42Board,
-  "dice-and-dominoes": diceDominoesBoard,
-};
 
 // The board's inner width: measured on the page, else guessed from the
 // window as style.css lays the table out (the log and side seats beside it).
@@ -42,9 +32,7 @@ export class BoardSize {
 export function makeCtx(m: StateMsg, width: number): Ctx {
   const v: AnyView = m.view || {};
   const n = m.seats.length;
-  const teams =
-    v.family === "texas-42" ||
-    (v.family === "line" && Array.isArray(v.hands) && v.hands.some((x) => x.side !== x.seat));
+  const teams = !!v.family && !!boardOf(v.family).teams?.(v);
   const screen = { w: window.innerWidth, h: window.innerHeight };
   return {
     msg: m,
@@ -81,15 +69,20 @@ export function tableWrap(c: Ctx): HTMLElement {
   });
 }
 
+// Each seat's hand, as the family's board finds it in the view.
+function seatHands(c: Ctx): { tiles?: string[] | null; count?: number }[] | undefined {
+  const b = boardOf(c.family);
+  return b.seatHands ? b.seatHands(c.v) : (c.v.hands as { tiles?: string[] | null; count?: number }[] | undefined);
+}
+
 // My tiles, and the moves each of them has.
 export function myTiles(c: Ctx): string[] {
   if (c.me === null) return [];
-  const list = c.v.family === "dice-and-dominoes" ? c.v.players : c.v.hands;
-  return list?.[c.me]?.tiles || [];
+  return seatHands(c)?.[c.me]?.tiles || [];
 }
 export function tileMoves(c: Ctx): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  if (c.family === "dice-and-dominoes") return out;
+  if (boardOf(c.family).noTileMoves) return out;
   for (const mv of c.msg.legal) {
     const m = TILE_RE.exec(mv);
     if (!m) continue;
@@ -100,45 +93,36 @@ export function tileMoves(c: Ctx): Map<string, string[]> {
   return out;
 }
 
-function scoreChip(name: string, value: string, mine: boolean) {
-  return h("span", { class: "score" + (mine ? " mine" : "") }, name, h("b", null, value));
-}
-
 // The top bar: the way back, the game and hand, the rules, the scores;
 // live: what only a live table has (share, connection, sound).
 export function topbar(c: Ctx, onBack: () => void, redraw: () => void, live: (HTMLElement | null)[]): HTMLElement {
   const v = c.v;
   const scores = h("div", { class: "scores" });
+  const board = boardOf(c.family);
   if (c.msg.view) {
-    if (v.family === "dice-and-dominoes") {
-      v.players.forEach((p, k) =>
-        scores.appendChild(scoreChip(words.seatName(c, k), (p.chips > 0 ? "+" : "") + p.chips, k === c.me)),
-      );
-      scores.appendChild(h("span", { class: "score pot" }, t("dd.pot"), h("b", null, v.pot)));
-    } else {
-      const s: number[] = v.scores || c.msg.scores || [];
+    if (board.scores) scores.append(...board.scores(c));
+    else {
+      const s: number[] = ("scores" in v && v.scores) || c.msg.scores || [];
       s.forEach((x, side) =>
         scores.appendChild(
           scoreChip(
             words.sideName(c, side),
             String(x),
-            c.me !== null && (c.family === "mexican-train" || !c.teams ? side === c.me : side === c.me % 2),
+            c.me !== null && (board.seatScores || !c.teams ? side === c.me : side === c.me % 2),
           ),
         ),
       );
-      if ((v.family === "line" || v.family === "texas-42") && v.target)
-        scores.appendChild(h("span", { class: "score target" }, t("table.target", { n: v.target })));
-      if (c.family === "mexican-train") scores.appendChild(h("span", { class: "score target" }, t("mt.lowest_wins")));
     }
+    const note = board.scoreNote?.(c);
+    if (note) scores.appendChild(h("span", { class: "score target" }, note));
   }
-  const hand =
-    v.family === "mexican-train"
-      ? t("table.round", { n: v.round, of: v.rounds })
-      : v.family === "dice-and-dominoes"
-        ? t("table.hand_of", { n: v.hand_number, of: v.hands })
-        : v.family && v.hand_number
-          ? t("table.hand", { n: v.hand_number })
-          : "";
+  const hand = !v.family
+    ? ""
+    : board.handLabel
+      ? board.handLabel(v)
+      : "hand_number" in v && v.hand_number
+        ? t("table.hand", { n: v.hand_number })
+        : "";
   return h(
     "header",
     { class: "topbar" },
@@ -191,7 +175,7 @@ export function opponents(c: Ctx, ui: SeatsUi): HTMLElement {
   for (let r = c.me === null ? 0 : 1; r < c.n; r++) {
     const k = (me + r) % c.n;
     const pos = c.n === 4 && c.me !== null ? ["", "right", "top", "left"][r] : "top";
-    const list = c.v.family === "dice-and-dominoes" ? c.v.players : c.v.hands;
+    const list = seatHands(c);
     const count: number = list?.[k]?.count ?? 0;
     const backs = h("div", { class: "backs" });
     const shown = list?.[k]?.tiles;
@@ -206,7 +190,7 @@ export function opponents(c: Ctx, ui: SeatsUi): HTMLElement {
     const bub = ui.bubbles?.get(k);
     if (bub && bub.until > Date.now() && bub.lang === currentLang())
       extra.unshift(h("span", { class: "bubble" }, bub.text));
-    extra.push(...(BOARDS[c.family]?.seatTags?.(c, k) ?? []));
+    extra.push(...(boardOf(c.family).seatTags?.(c, k) ?? []));
     const clock = ui.clock?.(k);
     if (clock) extra.push(clock);
     box.appendChild(
@@ -234,7 +218,7 @@ export function opponents(c: Ctx, ui: SeatsUi): HTMLElement {
 
 // The felt: the other seats, and the board with the last tile played marked.
 export function felt(c: Ctx, ui: SeatsUi): HTMLElement {
-  const board = h("div", { class: "board" }, BOARDS[c.family]?.draw(c));
+  const board = h("div", { class: "board" }, c.msg.view ? boardOf(c.family).draw(c) : []);
   const lastTile = [...(c.msg.log || [])].reverse().find((e) => e.kind === "move" && e.move && TILE_RE.test(e.move));
   if (lastTile) {
     const m = TILE_RE.exec(lastTile.move!)!;
@@ -245,7 +229,7 @@ export function felt(c: Ctx, ui: SeatsUi): HTMLElement {
 }
 
 function promptFor(c: Ctx): string {
-  const special = BOARDS[c.family]?.prompt?.(c);
+  const special = boardOf(c.family).prompt?.(c);
   if (special) return special;
   if (c.msg.legal.length === 1 && c.msg.legal[0] === "pass") return t("table.must_pass");
   if (c.msg.legal.every((m) => !TILE_RE.test(m)) && c.msg.legal.includes("draw")) return t("table.must_draw");
@@ -324,8 +308,8 @@ export function handArea(c: Ctx, play: PlayUi | null): HTMLElement {
   const hand = h("div", { class: "hand", role: "list", "aria-label": t("table.your_hand") });
   // On a phone a long hand wraps to two rows rather than shrink under 26 px (double-twelve pips).
   const size = c.small ? (tiles.length > 8 || c.screen.h < 500 ? 26 : 32) : tiles.length > 15 ? 30 : 36;
-  const board = BOARDS[c.family];
-  if (board?.hand) {
+  const board = boardOf(c.family);
+  if (board.hand) {
     board.hand(
       c,
       { selected: play.selected, redraw: () => play.redraw(), send: (mv) => play.send(mv) },
@@ -362,7 +346,8 @@ export function handArea(c: Ctx, play: PlayUi | null): HTMLElement {
   if (play.hint && play.hint.legal === c.msg.legal.join("|") && c.msg.to_act)
     area.appendChild(hintPanel(c, play.hint, play));
   area.appendChild(hand);
-  if (c.family === "line" && c.msg.to_act) area.appendChild(h("p", { class: "keys" }, t("line.keys")));
+  const keys = c.msg.to_act ? board.keys?.(c) : null;
+  if (keys) area.appendChild(h("p", { class: "keys" }, keys));
   return area;
 }
 

@@ -38,7 +38,7 @@ function seatName(c: Ctx, k: number): string {
 }
 
 function sideName(c: Ctx, side: number): string {
-  if (c.family === "texas-42" || (c.family === "line" && c.teams)) {
+  if (c.teams) {
     if (c.me !== null) return side === c.me % 2 ? t("side.us") : t("side.them");
     return side === 0 ? t("team.a") : t("team.b");
   }
@@ -78,7 +78,7 @@ function moveLabel(c: Ctx, mv: string): string {
   if (m) return trumpName(m[1]);
   m = /^(\d+-\d+):(L|R)$/.exec(mv);
   if (m) {
-    const ends = (c.v.family === "line" && c.v.ends) || ["?", "?"];
+    const ends = ("ends" in c.v && c.v.ends) || ["?", "?"];
     return t(m[2] === "L" ? "move.left_end" : "move.right_end", { pip: m[2] === "L" ? ends[0] : ends[1] });
   }
   m = /^(\d+-\d+):(M|T(\d+))$/.exec(mv);

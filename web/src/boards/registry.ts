@@ -1,0 +1,39 @@
+// Every family's board, by its family: the one list of them in the app (a
+// new family's board is a module in boards/ and a line here). A family with
+// no board of its own gets the generic one: its moves as the hand's tiles
+// and buttons, its scores per side; the table plays it all the same.
+import { h } from "../dom";
+import { t, hasKey } from "../i18n";
+import type { Board } from "./board";
+import { lineBoard } from "./line";
+import { mexicanTrainBoard } from "./mexican_train";
+import { texas42Board } from "./texas42";
+import { diceDominoesBoard } from "./dice_dominoes";
+
+const BOARDS: Record<string, Board> = {
+  "line": lineBoard,
+  "mexican-train": mexicanTrainBoard,
+  "texas-42": texas42Board,
+  "dice-and-dominoes": diceDominoesBoard,
+};
+
+// The families in the order the lobby offers them (its tabs, the leaderboards).
+export const FAMILIES = Object.keys(BOARDS);
+
+export const genericBoard: Board = {
+  draw: () => [],
+  diff: () => {},
+  summary(c, body) {
+    const s: number[] = ("scores" in c.v && c.v.scores) || c.msg.scores || [];
+    body.appendChild(h("p", null, s.map((x, side) => `${c.f.sideName(c, side)}: ${x}`).join(" · ")));
+  },
+};
+
+export function boardOf(family: string | undefined): Board {
+  return (family && BOARDS[family]) || genericBoard;
+}
+
+// A family's name in the user's words (its own name where the catalogue has none).
+export function familyName(family: string): string {
+  return hasKey("family." + family) ? t("family." + family) : family;
+}
