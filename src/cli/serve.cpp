@@ -51,6 +51,12 @@ void add_serve(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--max-tables", cfg->hub.max_tables, "Live tables at most (finished ones leave memory)")
       ->capture_default_str();
+  cmd->add_option("--max-tables-per-address", cfg->hub.max_tables_per_client,
+                  "Live tables one address may hold, bot-only ones included (0: no cap)")
+      ->capture_default_str();
+  cmd->add_option("--max-expire", cfg->hub.max_expire_s, "The longest expire_s a table's creator may ask for, seconds")
+      ->check(CLI::Range(1, 30 * 86400))
+      ->capture_default_str();
   cmd->add_option("--sync", *sync,
                   "SQLite synchronous mode: full (survives power loss) or normal (survives a crash); PostgreSQL: full "
                   "sets synchronous_commit=on for the writer, normal keeps the database's setting")

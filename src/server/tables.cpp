@@ -146,7 +146,7 @@ json Hub::create(const json& body, const std::string& client, const SeatPeople* 
   }
   const int bot_delay = int_option(body, "bot_delay_ms", cfg_.default_bot_delay_ms, 0, 60000);
   const int drop_delay = int_option(body, "drop_delay_ms", cfg_.default_drop_delay_ms, 0, 86400000);
-  const int expire = int_option(body, "expire_s", cfg_.default_expire_s, 1, 30 * 86400);
+  const int expire = int_option(body, "expire_s", cfg_.default_expire_s, 1, cfg_.max_expire_s);
   std::string takeover = "casual";
   if (body.contains("takeover_level")) {
     const json& v = body["takeover_level"];
@@ -167,6 +167,16 @@ json Hub::create(const json& body, const std::string& client, const SeatPeople* 
   {
     std::shared_lock lk(tables_m_);
     if (tables_.size() >= cfg_.max_tables) throw ApiError(503, "the server holds as many tables as it may");
+    // A fair share of the live tables per address (the client is fixed at a
+    // table's creation: read without its lock).
+    if (!client.empty() && cfg_.max_tables_per_client > 0) {
+      size_t mine = 0;
+      for (const auto& [tid, other] : tables_) mine += other->client == client;
+      if (mine >= cfg_.max_tables_per_client)
+        throw ApiError(429, fmt::format("your address holds {} live tables, the most it may: finish or leave some "
+                                        "(a table nobody joined closes after its expire_s)",
+                                        mine));
+    }
   }
   json tokens = json::object();
   std::vector<std::string> toks(static_cast<size_t>(n));

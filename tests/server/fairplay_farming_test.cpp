@@ -4,6 +4,7 @@
 // little; the leaderboard lists settled ratings only.
 #include <gtest/gtest.h>
 
+#include <boost/asio/io_context.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -94,6 +95,41 @@ TEST(FairPlayFarming, ProvisionalMeansFewGamesOrAWideDeviation) {
   EXPECT_FALSE(server::provisional_rating(r));
   r.rd = 120;
   EXPECT_TRUE(server::provisional_rating(r));
+}
+
+// Issue 32 item 10: the table cap cannot be filled and held by a few
+// addresses: each holds a quota of live tables (bot-only ones count), and a
+// creator's expire_s is capped.
+TEST(FairPlayFarming, EachAddressHoldsAQuotaOfLiveTablesAndExpiryIsCapped) {
+  register_all_games();
+  boost::asio::io_context ioc;
+  server::Storage db{test_db(":memory:"), false};
+  server::HubConfig cfg;
+  cfg.run_bots = false;
+  cfg.max_tables_per_client = 3;
+  server::Hub hub(db, ioc, cfg);
+  const json people{{"game", "latin"}, {"seats", {"human", "bot:casual", "bot:casual", "bot:casual"}}};
+  const json bots{{"game", "latin"}, {"seats", {"bot:casual", "bot:casual", "bot:casual", "bot:casual"}}};
+  hub.create(people, "10.7.0.1");
+  hub.create(bots, "10.7.0.1");
+  hub.create(people, "10.7.0.1");
+  try {
+    hub.create(bots, "10.7.0.1");
+    ADD_FAILURE() << "a fourth live table for one address was made";
+  } catch (const server::ApiError& e) {
+    EXPECT_EQ(e.status, 429);
+    EXPECT_NE(std::string(e.what()).find("holds 3 live tables"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(hub.create(people, "10.7.0.2"));
+  json long_lived = people;
+  long_lived["expire_s"] = 2592000;
+  try {
+    hub.create(long_lived, "10.7.0.3");
+    ADD_FAILURE() << "a table asked to wait 30 days was made";
+  } catch (const server::ApiError& e) {
+    EXPECT_EQ(e.status, 400);
+    EXPECT_NE(std::string(e.what()).find("expire_s"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
