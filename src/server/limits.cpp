@@ -46,11 +46,19 @@ int Limits::take(const std::string& addr, Cost c, double cost) {
   return std::max(1, static_cast<int>(std::ceil((cost - b.tokens) / l.rate)));
 }
 
+namespace {
+// The last quarter of the total cap is kept for addresses holding fewer
+// than kSmallShare connections: however many addresses hold their full
+// share, a newcomer (or a household) still gets in.
+constexpr size_t kSmallShare = 4;
+}  // namespace
+
 bool Limits::open(const std::string& addr) {
   std::lock_guard lk(m_);
   if (connections_ >= cfg_.max_connections) return false;
   Address& a = by_addr_[addr];
   if (a.connections >= cfg_.max_connections_per_address) return false;
+  if (a.connections >= kSmallShare && connections_ >= cfg_.max_connections - cfg_.max_connections / 4) return false;
   ++a.connections;
   ++connections_;
   return true;
