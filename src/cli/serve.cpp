@@ -107,6 +107,11 @@ void add_serve(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--player-burst", cfg->limits.player.burst, "New players and logins at once per client address")
       ->capture_default_str();
+  cmd->add_option("--new-player-rate", cfg->limits.new_player.rate,
+                  "New players per second per client address, besides --player-rate (over hours)")
+      ->capture_default_str();
+  cmd->add_option("--new-player-burst", cfg->limits.new_player.burst, "New players at once per client address")
+      ->capture_default_str();
   cmd->callback([=] {
     cfg->full_sync = *sync == "full";
     if (cfg->static_dir == "none")

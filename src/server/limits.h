@@ -26,9 +26,9 @@ struct LimitsConfig {
   // each 6 minutes (a guesser with many addresses gets 240 a day; the owner's
   // signed-in devices keep their keys).
   RateLimit login_name{1.0 / 360, 10};
-  // New players made from one address: 5, then one an hour (throwaway
+  // New players made from one address: 20, then six an hour (throwaway
   // accounts for rating farming need many; a household needs a few).
-  RateLimit new_player{1.0 / 3600, 5};
+  RateLimit new_player{1.0 / 600, 20};
   size_t max_connections = 4096;  // in total (kept below the descriptor limit at start)
   size_t max_connections_per_address = 64;
 };

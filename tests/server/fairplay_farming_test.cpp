@@ -82,8 +82,8 @@ TEST(FairPlayFarming, NewPlayersPerAddressAreLimitedOverHours) {
   EXPECT_EQ(w.call("POST", "/api/players/login", json{{"name", "Alt 0"}, {"password", "whatever1"}}, "10.8.0.1").first,
             401);
   EXPECT_EQ(w.call("POST", "/api/players", json{{"name", "Neighbour"}}, "10.8.0.2").first, 201);
-  // The default holds over hours: five, then one an hour.
-  EXPECT_LE(server::LimitsConfig{}.new_player.rate, 1.0 / 3600);
+  // The default holds over hours: twenty, then six an hour.
+  EXPECT_LE(server::LimitsConfig{}.new_player.rate, 6.0 / 3600);
 }
 
 TEST(FairPlayFarming, ProvisionalMeansFewGamesOrAWideDeviation) {
