@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 need=()
 for pkg in cmake ninja-build g++ libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libfmt-dev pkg-config \
-           libboost-dev libsqlite3-dev libpq-dev postgresql haproxy libssl-dev libsodium-dev chromium fonts-ipafont-gothic libzstd-dev openmpi-bin libopenmpi-dev \
+           libboost-dev libsqlite3-dev libpq-dev postgresql haproxy libssl-dev libsodium-dev libicu-dev chromium fonts-ipafont-gothic libzstd-dev openmpi-bin libopenmpi-dev \
            pybind11-dev python3-pybind11 python3-numpy python3-pytest python3-dev python3-setuptools python3-venv ccache clang-format emscripten; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done

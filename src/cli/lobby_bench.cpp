@@ -112,6 +112,7 @@ void add_lobby_bench(CLI::App& app) {
     c.full_sync = false;
     c.io_threads = *threads;
     c.hub.claim_s = 3600;
+    c.hub.max_tables_per_client = 0;  // every bench player comes from one address
     // Every watcher comes from loopback: the per-address share would refuse all but 64.
     c.limits.max_connections_per_address = c.limits.max_connections = static_cast<size_t>(*watchers) + 1024;
     std::vector<double> all;

@@ -29,6 +29,14 @@ void add_serve(CLI::App& app) {
                   "Serve the files in this folder at / (default: the built browser app, web/dist, when there is one; "
                   "'none' serves no files)");
   cmd->add_option("--threads", cfg->io_threads, "Network threads")->capture_default_str();
+  cmd->add_option("--hash-threads", cfg->hash_threads,
+                  "Threads that hash passwords (argon2id), apart from the network threads")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  cmd->add_option("--hash-queue", cfg->hash_queue,
+                  "Password checks that may wait for those threads; more are refused with 503 and Retry-After")
+      ->check(CLI::Range(0, 100000))
+      ->capture_default_str();
   cmd->add_option("--bot-pipeline", cfg->hub.bot_pipeline,
                   "Cheap bots' moves between decision and broadcast, at most; under load the next bot waits before it "
                   "thinks (the default scales with the cores: 56 each, at least 112; 0: no cap)")
@@ -43,6 +51,12 @@ void add_serve(CLI::App& app) {
                   "Strong and expert decisions at once for the tables of one address (0: no cap)")
       ->capture_default_str();
   cmd->add_option("--max-tables", cfg->hub.max_tables, "Live tables at most (finished ones leave memory)")
+      ->capture_default_str();
+  cmd->add_option("--max-tables-per-address", cfg->hub.max_tables_per_client,
+                  "Live tables one address may hold, bot-only ones included (0: no cap)")
+      ->capture_default_str();
+  cmd->add_option("--max-expire", cfg->hub.max_expire_s, "The longest expire_s a table's creator may ask for, seconds")
+      ->check(CLI::Range(1, 30 * 86400))
       ->capture_default_str();
   cmd->add_option("--sync", *sync,
                   "SQLite synchronous mode: full (survives power loss) or normal (survives a crash); PostgreSQL: full "
@@ -109,6 +123,11 @@ void add_serve(CLI::App& app) {
   cmd->add_option("--lease", cfg->hub.lease_s,
                   "Several nodes: seconds a shard's lease lasts without renewal (a lost node's tables move after it)")
       ->check(CLI::Range(1, 3600))
+      ->capture_default_str();
+  cmd->add_option("--new-player-rate", cfg->limits.new_player.rate,
+                  "New players per second per client address, besides --player-rate (over hours)")
+      ->capture_default_str();
+  cmd->add_option("--new-player-burst", cfg->limits.new_player.burst, "New players at once per client address")
       ->capture_default_str();
   cmd->callback([=] {
     cfg->full_sync = *sync == "full";

@@ -54,6 +54,8 @@ json Analysis::hint(Table& t, const std::string& token) {
     std::lock_guard lk(t.m);
     seat = t.seat_for(token);
     if (seat < 0) throw ApiError(403, "a spectator gets no hints");
+    // A rated game is the player's own play (docs/server.md, "Fair play").
+    if (t.rated) throw ApiError(403, "no hints at a rated table: a rated game is each player's own play");
     if (!t.session) throw ApiError(409, "the game has not started");
     if (t.over()) throw ApiError(409, "the game is over");
     if (!t.session->state().actor().acts(seat)) throw ApiError(409, "not your turn");
@@ -85,6 +87,9 @@ json Analysis::review(Table& t, const std::string& token, int hand, std::optiona
     const bool over = t.finished();
     if (mine < 0 && !over)
       throw ApiError(403, "the game is in progress: a spectator gets the review once the game is over");
+    // A review of a finished hand would coach the hands still to come.
+    if (t.rated && !over)
+      throw ApiError(403, "a rated game is reviewed once it is over: until then it is each player's own play");
     want = seat.value_or(mine);
     if (want < 0) throw ApiError(400, "name the seat to review with seat=N");
     if (want >= t.n) throw ApiError(400, fmt::format("seat {} does not exist; seats are 0..{}", want, t.n - 1));

@@ -4,6 +4,7 @@
 #include "server/chat.h"
 
 #include <fmt/format.h>
+#include <unicode/uchar.h>
 
 #include <algorithm>
 #include <ctime>
@@ -22,15 +23,31 @@ const std::vector<std::string>& chat_phrases() {
 
 namespace {
 // Code points of valid UTF-8 text; -1 when it is not valid UTF-8, holds a
-// control character (a line is one line of visible text) or a bidirectional
-// control other than the marks (an override would reorder the text after it).
+// control character or a line or paragraph separator (a line is one line of
+// visible text) or a bidirectional control other than the marks (an
+// override would reorder the text after it).
 long visible_chars(const std::string& s) {
   std::vector<char32_t> cps;
   if (!decode_utf8(s, cps)) return -1;
   for (const char32_t c : cps)
-    if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || (is_bidi_control(c) && c != 0x200E && c != 0x200F))
+    if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || c == 0x2028 || c == 0x2029 ||
+        (is_bidi_control(c) && c != 0x200E && c != 0x200F))
       return -1;
   return static_cast<long>(cps.size());
+}
+
+// Whether a line shows anything: a letter, digit, punctuation or symbol
+// (not only spaces, invisible characters, marks or the Braille blank).
+bool shows_something(const std::string& s) {
+  std::vector<char32_t> cps;
+  decode_utf8(s, cps);
+  for (const char32_t c : cps) {
+    const auto uc = static_cast<UChar32>(c);
+    if ((U_GET_GC_MASK(uc) & (U_GC_L_MASK | U_GC_N_MASK | U_GC_P_MASK | U_GC_S_MASK)) && c != 0x2800 &&
+        !u_hasBinaryProperty(uc, UCHAR_DEFAULT_IGNORABLE_CODE_POINT))
+      return true;
+  }
+  return false;
 }
 
 std::string trim(const std::string& s) {
@@ -61,7 +78,8 @@ ChatLine parse_chat(const json& body) {
   if (n < 0)
     throw ApiError(
         400, "a chat line must be valid UTF-8 text on one line, without control characters or direction overrides");
-  if (n == 0) throw ApiError(400, "a chat line must not be empty");
+  if (n == 0 || !shows_something(line.text))
+    throw ApiError(400, "a chat line must not be empty (or show nothing: only spaces or invisible characters)");
   if (static_cast<size_t>(n) > kChatChars)
     throw ApiError(400, fmt::format("a chat line is at most {} characters; this one has {}", kChatChars, n));
   return line;
@@ -69,6 +87,9 @@ ChatLine parse_chat(const json& body) {
 
 json chat_line_json(const ChatLine& c) {
   json j{{"n", c.n}, {"seat", c.seat >= 0 ? json(c.seat) : json(nullptr)}, {"at", c.at}};
+  // The author's name as it was when the line was said: a later rename of
+  // the seat does not change who earlier lines come from.
+  if (!c.name.empty()) j["name"] = c.name;
   if (!c.phrase.empty())
     j["phrase"] = c.phrase;
   else
@@ -86,6 +107,7 @@ void Chat::load(Table& t, const std::vector<ChatLine>& lines) {
 
 ChatLine Chat::line(Table& t, int seat, ChatLine said) {
   said.seat = seat;
+  said.name = seat >= 0 ? t.seat_at(seat).name : "";
   said.audience = seat >= 0 ? 0 : 1;
   said.n = ++t.chat_n;
   said.at = static_cast<int64_t>(std::time(nullptr));

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "server/chat.h"
+#include "server/players.h"
 #include "server/replay.h"
 
 namespace boneyard::server {
@@ -242,12 +243,14 @@ struct Call {
 
 // One route: its method, its path under /api ("{}" matches any one
 // segment), whether it thinks for a while (then the network layer runs it
-// on the slow pool, off the network threads), and its handler.
+// on the slow pool, off the network threads), its handler, and whether it
+// hashes a password (then it runs on the bounded password pool).
 struct Route {
   std::string_view method;
   std::vector<std::string_view> path;
   bool slow;
   HttpResponse (*handle)(const Call&);
+  bool hashes = false;
 };
 
 std::optional<int> number_query(const Call& c, const char* k, int lo, int hi) {
@@ -277,6 +280,9 @@ const std::vector<Route>& routes() {
        [](const Call& c) {
          json h = c.hub.health();  // 503 while the storage fails: a load balancer's signal
          if (c.req.limits) h["connections"] = c.req.limits->connections();
+         if (c.req.passwords)
+           h["password_checks"] = {{"running", c.req.passwords->in_flight.load()},
+                                   {"limit", c.req.passwords->capacity}};
          return ok(h, h.value("ok", false) ? 200 : 503);
        }},
       // Every registered game and preset with its options (the values the
@@ -308,7 +314,7 @@ const std::vector<Route>& routes() {
        [](const Call& c) {
          const json b = c.body();
          if (auto r = c.spend(Cost::create)) return *r;
-         return ok(c.hub.quickmatch_join(b));
+         return ok(c.hub.quickmatch_join(b, c.req.client));
        }},
       {"GET",
        {"quickmatch"},
@@ -342,17 +348,48 @@ const std::vector<Route>& routes() {
        [](const Call& c) {
          const json b = c.body();
          if (auto r = c.spend(Cost::player)) return *r;
+         // New players per address over hours, not seconds (fair play).
+         if (c.req.limits)
+           if (const int wait = c.req.limits->take(c.req.client, Cost::new_player))
+             throw RateLimited(wait, fmt::format("too many new players from your address: try again in {} min, or "
+                                                 "keep playing as the player you have",
+                                                 (wait + 59) / 60));
          return ok(c.hub.create_player(b), 201);
-       }},
+       },
+       true},
       {"POST",
        {"players", "login"},
        false,
        [](const Call& c) {
          const json b = c.body();
          if (auto r = c.spend(Cost::player)) return *r;
+         // Guesses at one name are counted across every address too (its
+         // compared form: "Ann" and "ANN" are one name).
+         if (c.req.limits && b.contains("name") && b["name"].is_string()) {
+           const std::string name = b["name"].get<std::string>().substr(0, 256);
+           std::string key;
+           try {
+             key = name_key(check_name(name));
+           } catch (const ApiError&) {
+             key = name;  // not a name anybody has: counted all the same
+           }
+           if (const int wait = c.req.limits->take(login_name_key(key), Cost::login_name))
+             throw RateLimited(wait, fmt::format("too many password attempts for this name: try again in {} s (a "
+                                                 "device where this player is signed in still works)",
+                                                 wait));
+         }
          return ok(c.hub.login(b));
-       }},
+       },
+       true},
       {"GET", {"players", "{}"}, false, [](const Call& c) { return ok(c.hub.player(c.seg[2])); }},
+      // Sign out everywhere: every key of the player ends; a new one for this device.
+      {"POST",
+       {"players", "{}", "signout"},
+       false,
+       [](const Call& c) {
+         const json b = c.body();
+         return ok(c.hub.sign_out_everywhere(c.seg[2], b));
+       }},
       // Counted as a login: both hash a password.
       {"POST",
        {"players", "{}", "password"},
@@ -361,7 +398,8 @@ const std::vector<Route>& routes() {
          const json b = c.body();
          if (auto r = c.spend(Cost::player)) return *r;
          return ok(c.hub.set_password(c.seg[2], b));
-       }},
+       },
+       true},
       {"POST",
        {"tables"},
        false,
@@ -481,15 +519,26 @@ const Route* route_for(std::string_view method, const std::vector<std::string>& 
 }
 }  // namespace
 
-bool runs_slow(std::string_view method, std::string_view target) {
+namespace {
+const Route* route_of(std::string_view method, std::string_view target) {
   try {
     const auto seg = segments(parse_target(target).path);
-    if (seg.empty() || seg[0] != "api") return false;
-    const Route* r = route_for(method == "HEAD" ? std::string_view("GET") : method, seg);
-    return r && r->slow;
+    if (seg.empty() || seg[0] != "api") return nullptr;
+    return route_for(method == "HEAD" ? std::string_view("GET") : method, seg);
   } catch (const std::exception&) {
-    return false;  // a malformed request is answered at once
+    return nullptr;  // a malformed request is answered at once
   }
+}
+}  // namespace
+
+bool runs_slow(std::string_view method, std::string_view target) {
+  const Route* r = route_of(method, target);
+  return r && r->slow;
+}
+
+bool hashes_password(std::string_view method, std::string_view target) {
+  const Route* r = route_of(method, target);
+  return r && r->hashes;
 }
 
 HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Request& req) {

@@ -1,6 +1,7 @@
 #pragma once
 // The HTTP API (docs/server.md), without sockets: one request in, one
 // response out, so the routing can be tested and fuzzed on its own.
+#include <atomic>
 #include <map>
 #include <string>
 #include <string_view>
@@ -19,12 +20,20 @@ struct HttpResponse {
   std::vector<std::pair<std::string, std::string>> headers;  // besides Content-Type (Retry-After, ...)
 };
 
+// The password pool's load (argon2id runs there, off the network threads):
+// requests running or waiting, and how many it takes before it refuses.
+struct PasswordLane {
+  std::atomic<int> in_flight{0};
+  int capacity = 0;
+};
+
 // One request as the routes see it.
 struct Request {
   std::string_view method, target, body;
   std::string_view content_type = "application/json";  // the Content-Type header ("" when absent)
-  std::string client;        // the peer's address: the key of its fair share ("" when unknown)
-  Limits* limits = nullptr;  // nullptr: no per-address limits (tests of the routes alone)
+  std::string client;                       // the peer's address: the key of its fair share ("" when unknown)
+  Limits* limits = nullptr;                 // nullptr: no per-address limits (tests of the routes alone)
+  const PasswordLane* passwords = nullptr;  // shown by /api/health (nullptr: none)
 };
 
 struct Target {
@@ -46,6 +55,10 @@ inline HttpResponse handle_request(Hub& hub, const std::string& static_dir, std:
 // review, a replay): the network layer runs those on its slow pool. Read
 // from the one table of routes (http_routes.cpp).
 bool runs_slow(std::string_view method, std::string_view target);
+// Whether it hashes a password (new players, logins, setting a password):
+// those run on the bounded password pool, which refuses (503, Retry-After)
+// when full, so guessing never slows the other requests.
+bool hashes_password(std::string_view method, std::string_view target);
 
 // Parses an HTTP or WebSocket JSON body: at most 64 levels deep (checked
 // before parsing, so a deep value can neither exhaust the stack nor be

@@ -116,8 +116,15 @@ bool Hub::bot_turn(const std::shared_ptr<Table>& t, size_t version, bool gated) 
   }
   if (t->session && t->session->events().size() == version && Bots::seat_to_play(*t) == seat && t->inflight == 0) {
     try {
-      persist(t, apply_move(*t, seat, mv, arrival).second);  // broadcast, and the next bot, once durable
-      t->seat_at(seat).clock.forced = false;                 // the clock's bot plays one move only
+      Change change = apply_move(*t, seat, mv, arrival).second;
+      if (t->human(seat)) {
+        // The takeover bot moved for a person: counted (and stored), since
+        // at a rated table such a move is not the player's own (ratings.cpp).
+        ++t->seat_at(seat).bot_moves;
+        change.meta = true;
+      }
+      persist(t, std::move(change));          // broadcast, and the next bot, once durable
+      t->seat_at(seat).clock.forced = false;  // the clock's bot plays one move only
     } catch (const std::exception& e) {
       std::cerr << "boneyard serve: table " << t->id << ": bot move failed: " << e.what() << "\n";
       return false;

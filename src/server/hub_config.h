@@ -32,8 +32,13 @@ struct HubConfig {
   int default_drop_delay_ms = 60000;
   size_t max_tables = 100000;    // live tables (finished ones leave memory)
   int default_expire_s = 86400;  // a table whose game has not started is closed after this (table option expire_s)
-  size_t finished_cache = 256;   // finished tables kept in memory after their end (the rest load on demand)
-  bool measure = false;          // keep each move's latency (serve-bench)
+  // The most a creator may ask for expire_s, and the live tables one
+  // address may hold (bot-only, rematches and quick matches included; 0: no
+  // cap), so a few addresses cannot fill --max-tables and hold it.
+  int max_expire_s = 2 * 86400;
+  size_t max_tables_per_client = 50;
+  size_t finished_cache = 256;  // finished tables kept in memory after their end (the rest load on demand)
+  bool measure = false;         // keep each move's latency (serve-bench)
   // A seat taken from the lobby is held this long for its player to connect
   // (or join); then it is free again, for someone else.
   int claim_s = 60;

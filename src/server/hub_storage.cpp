@@ -123,7 +123,13 @@ void Hub::persist(const std::shared_ptr<Table>& t, Change change, std::function<
   w.table = t->id;
   w.gen = t->gen;
   w.fence = shards_.fence(t->id);
-  if (change.meta) w.meta = t->meta().to_json();
+  // A rated game's end and its ratings go in one transaction: whatever is
+  // killed when, the game is rated exactly once (a failed write rolls both
+  // back: rated_done is in the meta, the cache is settled below).
+  std::optional<Ratings::Update> rated;
+  const bool was_done = t->rated_done;
+  if (t->over() && !t->rated_done) rated = ratings_.rate(*t);
+  if (change.meta || t->rated_done != was_done) w.meta = t->meta().to_json();
   const size_t end = t->session ? t->session->events().size() : 0;
   if (end > t->queued) {
     w.first = t->queued;
@@ -131,6 +137,13 @@ void Hub::persist(const std::shared_ptr<Table>& t, Change change, std::function<
   }
   w.chat = change.chat;
   w.ratings = std::move(change.ratings);
+  if (rated) {
+    w.ratings.insert(w.ratings.end(), rated->ratings.begin(), rated->ratings.end());
+    then = [this, u = *rated, then = std::move(then)](const std::string& err) {
+      ratings_.settled(u, err);
+      if (then) then(err);
+    };
+  }
   t->queued = std::max(t->queued, end);
   ++t->inflight;
   std::optional<json> m = w.meta;

@@ -17,6 +17,10 @@ const RateLimit& limit_of(const LimitsConfig& c, Cost k) {
       return c.chat;
     case Cost::sit_player:
       return c.sit_player;
+    case Cost::login_name:
+      return c.login_name;
+    case Cost::new_player:
+      return c.new_player;
     default:
       return c.chat_token;
   }
@@ -42,11 +46,21 @@ int Limits::take(const std::string& addr, Cost c, double cost) {
   return std::max(1, static_cast<int>(std::ceil((cost - b.tokens) / l.rate)));
 }
 
+namespace {
+// The last quarter of the total cap is kept for addresses holding fewer
+// than kSmallShare connections: however many addresses hold their full
+// share, a newcomer (or a household) still gets in. A trusted front door's
+// connections (per_address false) count only towards the total.
+constexpr size_t kSmallShare = 4;
+}  // namespace
+
 bool Limits::open(const std::string& addr, bool per_address) {
   std::lock_guard lk(m_);
   if (connections_ >= cfg_.max_connections) return false;
   Address& a = by_addr_[addr];
   if (per_address && a.connections >= cfg_.max_connections_per_address) return false;
+  if (per_address && a.connections >= kSmallShare && connections_ >= cfg_.max_connections - cfg_.max_connections / 4)
+    return false;
   ++a.connections;
   ++connections_;
   return true;

@@ -16,25 +16,35 @@ struct RateLimit {
 };
 
 struct LimitsConfig {
-  RateLimit create{0.5, 20};      // POST /api/tables
-  RateLimit think{1, 10};         // hints, reviews and replays (they think or build large answers)
-  RateLimit player{0.05, 10};     // new players and logins (a name each; a login hashes a password)
-  RateLimit chat{2, 10};          // chat lines from one address (several players may share one)
-  RateLimit chat_token{1, 5};     // chat lines from one token (a seat, or a table's spectators)
-  RateLimit sit_player{0.1, 5};   // seats taken from the lobby by one player key (besides its address's share)
+  RateLimit create{0.5, 20};     // POST /api/tables
+  RateLimit think{1, 10};        // hints, reviews and replays (they think or build large answers)
+  RateLimit player{0.05, 10};    // new players and logins (a name each; a login hashes a password)
+  RateLimit chat{2, 10};         // chat lines from one address (several players may share one)
+  RateLimit chat_token{1, 5};    // chat lines from one token (a seat, or a table's spectators)
+  RateLimit sit_player{0.1, 5};  // seats taken from the lobby by one player key (besides its address's share)
+  // Password logins to one name, from every address together: 10, then one
+  // each 6 minutes (a guesser with many addresses gets 240 a day; the owner's
+  // signed-in devices keep their keys).
+  RateLimit login_name{1.0 / 360, 10};
+  // New players made from one address: 20, then six an hour (throwaway
+  // accounts for rating farming need many; a household needs a few).
+  RateLimit new_player{1.0 / 600, 20};
   size_t max_connections = 4096;  // in total (kept below the descriptor limit at start)
   size_t max_connections_per_address = 64;
 };
 
 // The kinds of costly request.
 // chat_token is counted per token: take() with chat_key(token); sit_player
-// per player key: take() with player_limit_key(key).
-enum class Cost { create, think, player, chat, chat_token, sit_player };
-inline constexpr int kCosts = 6;
+// per player key: take() with player_limit_key(key); login_name per name:
+// take() with login_name_key(the name's compared form).
+enum class Cost { create, think, player, chat, chat_token, sit_player, login_name, new_player };
+inline constexpr int kCosts = 8;
 // The key a token's own chat bucket is kept under (no address starts with '#').
 inline std::string chat_key(const std::string& token) { return "#" + token; }
 // The key a player key's own buckets are kept under (nor with '@').
 inline std::string player_limit_key(const std::string& key) { return "@" + key; }
+// The key a name's password logins are counted under (nor with '!').
+inline std::string login_name_key(const std::string& name) { return "!" + name; }
 
 class Limits {
  public:

@@ -35,6 +35,8 @@ struct Ctx {
   Hub* hub;
   const ServerConfig* cfg;
   net::thread_pool* slow;  // requests that think (hint, review, replay), off the io threads
+  net::thread_pool* hash;  // requests that hash a password, at most passwords->capacity at once
+  PasswordLane* passwords;
   Limits* limits;
   std::shared_ptr<Limits> limits_owner;  // for the connection slots
 };
@@ -462,25 +464,38 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       return;
     }
     const bool head = req.method() == http::verb::head;
-    if (runs_slow(sv(req.method_string()), sv(req.target()))) {
-      // Thought about on the slow pool; the answer is sent from this
-      // session's strand. The next request is read after it is sent.
-      net::post(*ctx_.slow, [self = shared_from_this(), method = std::string(sv(req.method_string())),
-                             target = std::string(sv(req.target())), body = std::move(req.body()),
-                             ct = std::string(sv(req[http::field::content_type])), head, keep = req.keep_alive(),
-                             version = req.version()]() mutable {
-        // Nothing may leave this pool's thread: an exception there would end the process.
-        try {
-          HttpResponse r = self->route(method, target, body, ct);
-          self->forward_if_elsewhere(r, method, target, body, ct);
-          net::post(self->stream_.get_executor(), [self, r = std::move(r), keep, version, head]() mutable {
-            self->send(std::move(r), keep, version, head);
-          });
-        } catch (const std::exception& e) {
-          std::cerr << "boneyard serve: a request failed: " << e.what() << std::endl;
-          net::post(self->stream_.get_executor(), [self] { self->close(); });
-        }
-      });
+    const bool hashes = hashes_password(sv(req.method_string()), sv(req.target()));
+    if (hashes && ++ctx_.passwords->in_flight > ctx_.passwords->capacity) {
+      // The password pool and its queue are full: refused at once, so
+      // guessing passwords never holds up the other requests.
+      --ctx_.passwords->in_flight;
+      HttpResponse r = error_response(503, "the server is busy checking passwords: try again in 1 s");
+      r.headers.emplace_back("Retry-After", "1");
+      send(std::move(r), req.keep_alive(), req.version(), head);
+      return;
+    }
+    if (hashes || runs_slow(sv(req.method_string()), sv(req.target()))) {
+      // Thought about (or hashed) on a pool of its own; the answer is sent
+      // from this session's strand. The next request is read after it is sent.
+      net::post(hashes ? *ctx_.hash : *ctx_.slow,
+                [self = shared_from_this(), method = std::string(sv(req.method_string())),
+                 target = std::string(sv(req.target())), body = std::move(req.body()),
+                 ct = std::string(sv(req[http::field::content_type])), head, keep = req.keep_alive(),
+                 version = req.version(), hashes]() mutable {
+                  // Nothing may leave this pool's thread: an exception there would end the process.
+                  try {
+                    HttpResponse r = self->route(method, target, body, ct);
+                    if (hashes) --self->ctx_.passwords->in_flight;
+                    self->forward_if_elsewhere(r, method, target, body, ct);
+                    net::post(self->stream_.get_executor(), [self, r = std::move(r), keep, version, head]() mutable {
+                      self->send(std::move(r), keep, version, head);
+                    });
+                  } catch (const std::exception& e) {
+                    if (hashes) --self->ctx_.passwords->in_flight;
+                    std::cerr << "boneyard serve: a request failed: " << e.what() << std::endl;
+                    net::post(self->stream_.get_executor(), [self] { self->close(); });
+                  }
+                });
       return;
     }
     HttpResponse r = route(sv(req.method_string()), sv(req.target()), req.body(), sv(req[http::field::content_type]));
@@ -523,7 +538,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   }
 
   HttpResponse route(std::string_view method, std::string_view target, std::string_view body, std::string_view ct) {
-    Request rq{method, target, body, ct, client_, ctx_.limits};
+    Request rq{method, target, body, ct, client_, ctx_.limits, ctx_.passwords};
     return handle_request(*ctx_.hub, ctx_.cfg->static_dir, rq);
   }
 
@@ -725,6 +740,8 @@ struct Server::Impl {
   std::unique_ptr<Storage> db;
   std::unique_ptr<Hub> hub;
   std::unique_ptr<net::thread_pool> slow;  // destroyed before the hub
+  std::unique_ptr<net::thread_pool> hash;  // argon2id, off the io threads
+  PasswordLane passwords;
   std::shared_ptr<Limits> limits;
   std::shared_ptr<Listener> listener;
   std::vector<std::thread> threads;
@@ -746,11 +763,13 @@ Server::Server(ServerConfig cfg) : impl_(std::make_unique<Impl>()) {
   const auto addr = net::ip::make_address(c.host, ec);
   if (ec) throw Error(fmt::format("bad --host '{}': {}", c.host, ec.message()));
   impl_->slow = std::make_unique<net::thread_pool>(2);
+  impl_->hash = std::make_unique<net::thread_pool>(static_cast<size_t>(std::max(1, c.hash_threads)));
+  impl_->passwords.capacity = std::max(1, c.hash_threads) + std::max(0, c.hash_queue);
   c.limits.max_connections = connection_cap(c.limits.max_connections);
   impl_->limits = std::make_shared<Limits>(c.limits);
-  impl_->listener = std::make_shared<Listener>(
-      impl_->ioc, tcp::endpoint(addr, c.port),
-      Ctx{impl_->hub.get(), &impl_->cfg, impl_->slow.get(), impl_->limits.get(), impl_->limits});
+  impl_->listener = std::make_shared<Listener>(impl_->ioc, tcp::endpoint(addr, c.port),
+                                               Ctx{impl_->hub.get(), &impl_->cfg, impl_->slow.get(), impl_->hash.get(),
+                                                   &impl_->passwords, impl_->limits.get(), impl_->limits});
   // Where the other nodes forward requests for this node's tables.
   impl_->hub->shards().set_address(
       fmt::format("{}:{}", addr.is_unspecified() ? std::string(addr.is_v6() ? "::1" : "127.0.0.1") : c.host, port()));
@@ -792,6 +811,7 @@ void Server::stop() {
   for (auto& t : impl_->threads) t.join();
   impl_->threads.clear();
   impl_->slow->join();  // a hint or review under way finishes; its answer is dropped
+  impl_->hash->join();
   impl_->hub->shutdown();
 }
 

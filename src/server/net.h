@@ -18,6 +18,9 @@ struct ServerConfig {
   int db_pool = 4;                 // PostgreSQL: connections for reads
   std::string static_dir;          // "" = no static files
   int io_threads = 2;
+  // Password hashing (argon2id, ~64 MiB and ~0.2 s each) runs on its own
+  // threads; up to hash_queue more wait; beyond that, 503 with Retry-After.
+  int hash_threads = 2, hash_queue = 16;
   bool full_sync = true;  // SQLite synchronous=FULL (else NORMAL; WAL either way); PostgreSQL synchronous_commit=on
   HubConfig hub;
   size_t body_limit = 1024 * 1024;           // HTTP request body (a record posted to /api/replay)

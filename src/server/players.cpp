@@ -54,77 +54,11 @@ bool is_bidi_control(char32_t c) {
   return c == 0x061C || c == 0x200E || c == 0x200F || (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
 }
 namespace {
-// Invisible: zero-width characters, the word joiner and the byte order mark,
-// the line and paragraph separators, and the Unicode tag characters.
-bool is_invisible(char32_t c) {
-  return (c >= 0x200B && c <= 0x200D) || c == 0x2060 || c == 0xFEFF || c == 0x2028 || c == 0x2029 || c == 0x00AD ||
-         (c >= 0xE0000 && c <= 0xE007F);
-}
-bool is_space(char32_t c) { return c == ' ' || c == 0x00A0 || c == 0x3000; }
-
 void ensure_sodium() {
   static const bool ready = sodium_init() >= 0;
   if (!ready) throw ApiError(500, "the password library (libsodium) could not start");
 }
 }  // namespace
-
-std::string check_name(std::string_view name) {
-  std::vector<char32_t> cps;
-  if (!decode_utf8(name, cps)) throw ApiError(400, "the name is not valid UTF-8 text");
-  for (const char32_t c : cps) {
-    if (c < 0x20 || (c >= 0x7F && c <= 0x9F))
-      throw ApiError(
-          400,
-          fmt::format("the name contains a control character (U+{:04X}); use letters, digits, spaces and punctuation",
-                      static_cast<uint32_t>(c)));
-    if (is_bidi_control(c))
-      throw ApiError(400,
-                     fmt::format("the name contains a bidirectional control character (U+{:04X}), which could disguise "
-                                 "it or reorder the text around it",
-                                 static_cast<uint32_t>(c)));
-    if (is_invisible(c))
-      throw ApiError(400,
-                     fmt::format("the name contains an invisible character (U+{:04X}), which would make it look like "
-                                 "another name",
-                                 static_cast<uint32_t>(c)));
-  }
-  // Spaces at either end are dropped (so " Ann" is Ann), on the bytes.
-  size_t first = 0, last = cps.size();
-  while (first < last && is_space(cps[first])) ++first;
-  while (last > first && is_space(cps[last - 1])) --last;
-  if (first == last) throw ApiError(400, fmt::format("the name is empty: type 1 to {} characters", kMaxNameChars));
-  if (last - first > kMaxNameChars)
-    throw ApiError(400,
-                   fmt::format("the name is {} characters long; at most {} are allowed", last - first, kMaxNameChars));
-  // Re-encode the trimmed code points (they are valid).
-  std::string out;
-  for (size_t i = first; i < last; ++i) {
-    const char32_t c = cps[i];
-    if (c < 0x80)
-      out += static_cast<char>(c);
-    else if (c < 0x800) {
-      out += static_cast<char>(0xC0 | (c >> 6));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-      out += static_cast<char>(0xE0 | (c >> 12));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (c >> 18));
-      out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    }
-  }
-  return out;
-}
-
-std::string name_key(std::string_view name) {
-  std::string k(name);
-  for (char& c : k)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return k;
-}
 
 std::string player_key_hash(std::string_view key) {
   return sha256_hex(std::string("boneyard-player-key:") + std::string(key));
@@ -141,8 +75,21 @@ std::string hash_password(std::string_view password) {
   return out;
 }
 
+const std::string& dummy_password_hash() {
+  // A password nobody knows, hashed once with the same parameters.
+  static const std::string h = hash_password(random_hex(16));
+  return h;
+}
+
 bool password_matches(const std::string& encoded, std::string_view password) {
-  if (encoded.empty() || password.size() > 256) return false;
+  // A password too long to be one is checked against the dummy all the same
+  // (the same work), and never matches.
+  if (password.size() > 256) {
+    [[maybe_unused]] const int same_work =
+        crypto_pwhash_str_verify(dummy_password_hash().c_str(), password.data(), 256);
+    return false;
+  }
+  if (encoded.empty()) return false;
   ensure_sodium();
   return crypto_pwhash_str_verify(encoded.c_str(), password.data(), password.size()) == 0;
 }
@@ -185,7 +132,16 @@ std::optional<SeatPerson> Players::person_of(const json& who) {
     if (!p) throw ApiError(403, "this player key is not known here: make a player with POST /api/players");
     return SeatPerson{p->name, p->id};
   }
-  if (who.contains("name")) return SeatPerson{check_name(string_field(who, "name")), ""};
+  if (who.contains("name")) {
+    // A guest may not take a registered player's name (compared by
+    // skeleton: "Аnn" in Cyrillic is Ann's too).
+    std::string name = check_name(string_field(who, "name"));
+    if (stored([&] { return db_.player_by_name(name_key(name)); }))
+      throw ApiError(409, fmt::format("the name '{}' belongs to a registered player: sign in as that player, or "
+                                      "choose another name",
+                                      name));
+    return SeatPerson{std::move(name), ""};
+  }
   return std::nullopt;
 }
 
@@ -197,6 +153,9 @@ bool Players::seat(Table& t, int seat, const SeatPerson& p) {
     throw ApiError(409, "this seat is already held by another player");
   }
   if (s.name == p.name && p.player_id.empty()) return false;
+  // A guest's name stays once the game has begun (it may be given then if
+  // the seat had none): the other seats know who they play.
+  if (p.player_id.empty() && t.started && !s.name.empty()) return false;
   s.name = p.name;
   s.player_id = p.player_id;
   t.notice(seat, fmt::format("seat {} is {}", seat, p.name));
@@ -244,9 +203,12 @@ json Players::login(const json& body) {
   } catch (const ApiError& e) {
     if (e.status != 400) throw;
   }
-  // One answer for an unknown name and a wrong password: names are public,
-  // which of them have a password is not.
-  if (!p || !password_matches(p->password, password)) throw ApiError(401, "no player has this name and password");
+  // One answer, and one hash's work, for an unknown name, a player without
+  // a password and a wrong password: names are public, which of them have a
+  // password is not (nor may the time taken tell it).
+  const bool has_password = p && !p->password.empty();
+  const bool matches = password_matches(has_password ? p->password : dummy_password_hash(), password);
+  if (!has_password || !matches) throw ApiError(401, "no player has this name and password");
   const std::string key = random_hex(24);  // a key for this device; the others stay valid
   Write w;
   w.player = *p;
@@ -268,16 +230,41 @@ json Players::set_password(const std::string& id, const json& body) {
   // public, so an unknown id and a wrong key answer the same.
   if (!p || p->id != id)
     throw ApiError(403, "this key is not this player's: only the player's own key may set its password");
+  const bool sign_out_others = body.value("sign_out_others", json(false)) == json(true);
   p->password = hash_password(password);
   Write w;
   w.player = *p;
   w.player_exists = true;
   w.set_password = true;
+  // The other devices' keys go with the old password when asked (one
+  // that was lost or seen by someone else).
+  w.revoke_keys = sign_out_others;
+  w.keep_key_hash = player_key_hash(key);
   stored([&] {
     db_.write(std::move(w));
     return 0;
   });
-  return {{"id", p->id}, {"name", p->name}, {"password", true}};
+  return {{"id", p->id}, {"name", p->name}, {"password", true}, {"signed_out_others", sign_out_others}};
+}
+
+json Players::sign_out_everywhere(const std::string& id, const json& body) {
+  const std::string key = string_field(body, "key");
+  std::optional<StoredPlayer> p;
+  if (!key.empty() && key.size() <= 128) p = stored([&] { return db_.player_by_key(player_key_hash(key)); });
+  if (!p || p->id != id)
+    throw ApiError(403, "this key is not this player's: only the player's own key may sign it out everywhere");
+  // Every key goes, this one too; this device gets a new one.
+  const std::string fresh = random_hex(24);
+  Write w;
+  w.player = *p;
+  w.player_exists = true;
+  w.revoke_keys = true;
+  w.key_hash = player_key_hash(fresh);
+  stored([&] {
+    db_.write(std::move(w));
+    return 0;
+  });
+  return {{"id", p->id}, {"key", fresh}, {"name", p->name}};
 }
 
 json Players::page(const std::string& id) {

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "server/names.h"
 #include "server/storage.h"
 #include "server/table.h"
 
@@ -22,25 +23,11 @@ namespace boneyard::server {
 
 class Ratings;
 
-// The longest display name, in characters (Unicode code points).
-constexpr size_t kMaxNameChars = 32;
-
-// A display name as typed: trimmed of spaces at both ends, then checked.
-// Throws ApiError(400) naming the rule broken: not valid UTF-8, empty, longer
-// than kMaxNameChars, a control character, a bidirectional override or an
-// invisible character (which would make a name look like another or reorder
-// the text around it).
-std::string check_name(std::string_view name);
-
 // Decodes UTF-8 strictly (no overlong forms, no surrogates, nothing above
 // U+10FFFF); false when the bytes are not UTF-8. Names and chat lines.
 bool decode_utf8(std::string_view s, std::vector<char32_t>& out);
 // The bidirectional controls: marks, embeddings, overrides and isolates.
 bool is_bidi_control(char32_t c);
-
-// The form two names are the same in (ASCII letters folded to lower case):
-// "Ann" and "ann" are one name.
-std::string name_key(std::string_view name);
 
 // What the storage keeps of a player key: SHA-256 (hex) of it, so a copy of
 // the database gives nobody a key.
@@ -51,6 +38,9 @@ std::string player_key_hash(std::string_view key);
 // outside 8..256 bytes.
 std::string hash_password(std::string_view password);
 bool password_matches(const std::string& encoded, std::string_view password);
+// The hash a login checks when the name has no password or no player: the
+// same work whatever the case, so the time taken tells nothing.
+const std::string& dummy_password_hash();
 
 class Players {
  public:
@@ -59,7 +49,11 @@ class Players {
   nlohmann::json login(const nlohmann::json& body);
   // Sets or changes player `id`'s password, {"key", "password"}: the key
   // must be one of that player's (403 otherwise).
+  // "sign_out_others": true removes every other key of the player.
   nlohmann::json set_password(const std::string& id, const nlohmann::json& body);
+  // POST /api/players/{id}/signout {"key"}: every key of the player stops
+  // working (sign out everywhere); this device gets a new one.
+  nlohmann::json sign_out_everywhere(const std::string& id, const nlohmann::json& body);
   nlohmann::json page(const std::string& id);  // GET /api/players/{id}: ratings, recent games
   // The person a request names: its "key" (a player's key) or "name" (a
   // display name); nothing when it names none. Checked before a table is locked.

@@ -26,7 +26,7 @@ std::string text_field(const json& body, const char* key) {
 
 }  // namespace
 
-json QuickMatch::join(const json& body) {
+json QuickMatch::join(const json& body, const std::string& client) {
   if (!body.is_object()) throw ApiError(400, "the body must be a JSON object");
   if (!body.contains("key")) throw ApiError(400, "'key' must be your player key (from POST /api/players)");
   const std::optional<SeatPerson> person = players_.person_of(json{{"key", body["key"]}});
@@ -83,6 +83,7 @@ json QuickMatch::join(const json& body) {
   s.level = level;
   s.rated = rated;
   s.with = with;
+  s.client = client;
   s.since = std::chrono::steady_clock::now();
   {
     std::lock_guard lk(m_);
@@ -170,6 +171,19 @@ void QuickMatch::form(const std::string& pool, bool timed_out) {
     if (waiting.empty()) return;
     std::sort(waiting.begin(), waiting.end(), [](const Seeker* a, const Seeker* b) { return a->since < b->since; });
     n = waiting.front()->seats;
+    // A rated table never seats two players of one address (one person's
+    // accounts would feed each other's ratings): the next ones wait for
+    // another table. A household plays unrated games together freely.
+    if (waiting.front()->rated) {
+      std::vector<Seeker*> apart;
+      std::vector<std::string> addrs;
+      for (Seeker* s : waiting) {
+        if (!s->client.empty() && std::find(addrs.begin(), addrs.end(), s->client) != addrs.end()) continue;
+        addrs.push_back(s->client);
+        apart.push_back(s);
+      }
+      waiting = apart;
+    }
     if (static_cast<int>(waiting.size()) < n && !timed_out) return;
     waiting.resize(std::min<size_t>(waiting.size(), static_cast<size_t>(n)));
     group = waiting;
@@ -225,7 +239,7 @@ void QuickMatch::form(const std::string& pool, bool timed_out) {
                         {"seats", seats},
                         {"expire_s", cfg_.quickmatch_expire_s},
                         {"rated", rated}},
-                   &people);
+                   &people, group.front()->client);
   } catch (const std::exception& e) {
     err = e.what();
   }

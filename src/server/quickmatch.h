@@ -30,18 +30,21 @@ namespace boneyard::server {
 class QuickMatch {
  public:
   // Makes a table (the Hub's create) for these seats and people.
-  using Create = std::function<nlohmann::json(const nlohmann::json& body, const SeatPeople* people)>;
+  // client: the address the table is counted against (--strong-per-client).
+  using Create =
+      std::function<nlohmann::json(const nlohmann::json& body, const SeatPeople* people, const std::string& client)>;
   QuickMatch(boost::asio::io_context& ioc, const HubConfig& cfg, const std::atomic<bool>& stopping, Players& players,
              Create create)
       : ioc_(ioc), cfg_(cfg), stopping_(stopping), players_(players), create_(std::move(create)) {}
   // {"key", "game", "options"?, "rated"?, "level"?, "with"?}: waits.
-  nlohmann::json join(const nlohmann::json& body);
+  // client: the asker's address; a rated table never seats two of one.
+  nlohmann::json join(const nlohmann::json& body, const std::string& client = "");
   nlohmann::json status(const nlohmann::json& who);  // by the key
   nlohmann::json leave(const nlohmann::json& who);
 
  private:
   struct Seeker {
-    std::string player_id, name, game, pool, level, with;
+    std::string player_id, name, game, pool, level, with, client;
     nlohmann::json options;
     int seats = 0;
     bool teams = false, rated = false;

@@ -29,7 +29,7 @@ double score_of(double mine, double theirs) { return mine > theirs ? 1 : mine < 
 glicko2::Rating as_glicko(const StoredRating& r) { return {r.rating, r.rd, r.volatility}; }
 
 json rating_json(const StoredRating& r) {
-  return {{"rating", r.rating}, {"rd", r.rd}, {"provisional", glicko2::provisional(as_glicko(r))}, {"games", r.games}};
+  return {{"rating", r.rating}, {"rd", r.rd}, {"provisional", provisional_rating(r)}, {"games", r.games}};
 }
 
 }  // namespace
@@ -72,24 +72,41 @@ std::optional<Ratings::Update> Ratings::rate(Table& t) {
     }
   }
   const std::vector<double> ret = t.session->state().returns();
+  // A person whose moves the takeover bot made (away, or out of time) did
+  // not play this game themselves: it counts as their loss, whatever the
+  // bot did (docs/server.md, "Fair play"); a partner left with the bot is
+  // not rated for it.
+  std::vector<bool> absent(static_cast<size_t>(t.n));
+  for (int k = 0; k < t.n; ++k) {
+    absent[static_cast<size_t>(k)] = t.human(k) && t.seat_at(k).bot_moves > 0;
+    if (absent[static_cast<size_t>(k)])
+      t.notice(-1, fmt::format("seat {}'s moves were made by a bot for {}: the game counts as a loss for them", k,
+                               t.seat_at(k).name.empty() ? "its player" : t.seat_at(k).name));
+  }
   std::lock_guard lk(m_);
   // Each one as of now: the deviation widened by the time since its last game.
   const int64_t now = static_cast<int64_t>(std::time(nullptr));
   std::vector<StoredRating> before;
   for (const auto& s : subject) before.push_back(as_of(current(s, family), now));
   std::vector<glicko2::Rating> after(before.size());
+  std::vector<bool> fresh(before.size());  // provisional as of now
+  for (size_t i = 0; i < before.size(); ++i) fresh[i] = provisional_rating(before[i]);
   const bool teams = t.n == 4 && partnership_game(entry, t.spec.value("options", json::object()));
   if (teams) {
     const std::vector<glicko2::Rating> a{as_glicko(before[0]), as_glicko(before[2])},
         b{as_glicko(before[1]), as_glicko(before[3])};
-    const double sa = score_of(ret[0], ret[1]);
+    const bool away_a = absent[0] || absent[2], away_b = absent[1] || absent[3];
+    const double sa = away_a && !away_b ? 0 : away_b && !away_a ? 1 : score_of(ret[0], ret[1]);
     const auto na = glicko2::update_team(a, b, sa), nb = glicko2::update_team(b, a, 1 - sa);
     after = {na[0], nb[0], na[1], nb[1]};
   } else {
     for (size_t i = 0; i < before.size(); ++i) {
       std::vector<glicko2::Game> games;
       for (size_t j = 0; j < before.size(); ++j)
-        if (j != i && subject[j] != subject[i]) games.push_back({as_glicko(before[j]), score_of(ret[i], ret[j])});
+        if (j != i && subject[j] != subject[i])
+          games.push_back({as_glicko(before[j]), absent[i] && !absent[j]   ? 0.0
+                                                 : absent[j] && !absent[i] ? 1.0
+                                                                           : score_of(ret[i], ret[j])});
       after[i] = glicko2::update(as_glicko(before[i]), games);
     }
   }
@@ -104,8 +121,17 @@ std::optional<Ratings::Update> Ratings::rate(Table& t) {
         both_sides |= teams && (i % 2) != (j % 2);
       }
     if (!first || both_sides) continue;
+    // A partner of one who left (the bot finished their side's game): unrated.
+    if (teams && !absent[i] && absent[(i + 2) % 4]) continue;
     StoredRating r = before[i];
-    r.rating = after[i].rating;
+    // A provisional opponent (a new account, or one back after long) moves
+    // a rating only a part of what Glicko-2 alone would: throwaway accounts
+    // cannot feed another's rating (docs/server.md, "Fair play").
+    bool against_fresh = false;
+    for (size_t j = 0; j < subject.size(); ++j)
+      if (subject[j] != subject[i] && (!teams || (i % 2) != (j % 2))) against_fresh |= fresh[j];
+    const double weight = against_fresh ? kProvisionalOpponentWeight : 1.0;
+    r.rating = before[i].rating + weight * (after[i].rating - before[i].rating);
     r.rd = after[i].rd;
     r.volatility = after[i].volatility;
     r.last = now;
@@ -140,11 +166,18 @@ json Ratings::leaderboard(const std::string& what) {
   // the rating provisional again), which also moves it down the board.
   const int64_t now = static_cast<int64_t>(std::time(nullptr));
   auto board = [&](bool of_bots, int limit) {
-    std::vector<StoredRating> rs = stored([&] { return db_.leaderboard(family, of_bots, limit); });
+    std::vector<StoredRating> rs =
+        stored([&] { return db_.leaderboard(family, of_bots, of_bots ? limit : 10 * limit); });
     for (auto& r : rs) r = as_of(r, now);
+    // Players are listed with a settled rating and a recent game only: a
+    // provisional one (few games, or back after long) is not ranked yet.
+    if (!of_bots)
+      std::erase_if(rs,
+                    [&](const StoredRating& r) { return provisional_rating(r) || now - r.last > kLeaderboardRecentS; });
     std::stable_sort(rs.begin(), rs.end(), [](const StoredRating& a, const StoredRating& b) {
       return a.rating - 2 * a.rd > b.rating - 2 * b.rd;
     });
+    if (rs.size() > static_cast<size_t>(limit)) rs.resize(static_cast<size_t>(limit));
     return rs;
   };
   json players = json::array(), bots = json::array();

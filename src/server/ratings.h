@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/game.h"
+#include "server/glicko2.h"
 #include "server/storage.h"
 #include "server/table.h"
 
@@ -24,6 +25,18 @@ namespace boneyard::server {
 // A partnership game: seats k and k+2 are partners (Texas 42; the line
 // games played in teams). options: the table's own.
 bool partnership_game(const GameEntry& g, const nlohmann::json& options);
+
+// Fair play (docs/server.md): a rating is provisional while its RD (as of
+// now) is kProvisionalRd or more, or it has fewer than kSettledGames rated
+// games; a game against a provisional opponent moves a rating by
+// kProvisionalOpponentWeight of Glicko-2's change; the leaderboard lists
+// settled ratings with a game in the last kLeaderboardRecentS seconds.
+inline constexpr int kSettledGames = 10;
+inline constexpr double kProvisionalOpponentWeight = 0.25;
+inline constexpr int64_t kLeaderboardRecentS = 30 * 86400;
+inline bool provisional_rating(const StoredRating& r) {
+  return r.rd >= glicko2::kProvisionalRd || r.games < kSettledGames;
+}
 
 class Ratings {
  public:

@@ -20,7 +20,9 @@ namespace boneyard::server {
 // The schema this build reads and writes; kept in the database (table
 // schema_version, one row). An older database is migrated at start, a newer
 // one refused (another build wrote it).
-constexpr int kSchemaVersion = 1;
+// 2: chat lines keep their author's name (chat.name); players' name_key is
+// the confusable skeleton (names.h).
+constexpr int kSchemaVersion = 2;
 
 // One chat line (docs/server.md, "Chat"), stored with its table: n counts
 // the table's lines; audience 0 is the seats' chat, 1 the spectators'. A
@@ -30,7 +32,8 @@ struct ChatLine {
   int audience = 0;
   int seat = -1;  // -1: a spectator
   std::string text, phrase;
-  int64_t at = 0;  // seconds since the epoch
+  int64_t at = 0;    // seconds since the epoch
+  std::string name;  // the author's name when it was said ("" : none, or a spectator)
 };
 
 struct StoredTable {
@@ -110,6 +113,10 @@ struct Write {
   std::optional<StoredPlayer> player;
   bool player_exists = false;
   bool set_password = false;
+  // revoke_keys: every key of the player but keep_key_hash ("" : none) is
+  // removed first (sign out everywhere), then key_hash is added.
+  bool revoke_keys = false;
+  std::string keep_key_hash;
   std::string key_hash;
   // With the table's meta: the ratings after its game, and their history.
   std::vector<StoredRating> ratings;
@@ -184,7 +191,7 @@ class Store {
 };
 
 // "postgresql://..." or "postgres://...": a PostgreSQL store; anything else
-// is an SQLite file (":memory:" and "file:" URIs included).
+// is an SQLite file (":memory:" included; a "file:" URI is refused).
 bool is_postgres_url(const std::string& db);
 // The --db value fit for logs and messages: a URL's password (user:PASSWORD@
 // or password=) replaced by "***".

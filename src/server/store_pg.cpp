@@ -65,11 +65,13 @@ const std::vector<std::string>& schema() {
                   "NULL UNIQUE, password TEXT NOT NULL DEFAULT '', created BIGINT NOT NULL DEFAULT {})",
                   kNow),
       "CREATE TABLE IF NOT EXISTS player_keys (hash TEXT PRIMARY KEY, player_id TEXT NOT NULL)",
+      "CREATE INDEX IF NOT EXISTS player_keys_player ON player_keys (player_id)",
       "CREATE TABLE IF NOT EXISTS player_tables (player_id TEXT NOT NULL, table_id TEXT NOT NULL, seat INTEGER NOT "
       "NULL, PRIMARY KEY (player_id, table_id, seat))",
       "CREATE TABLE IF NOT EXISTS chat (table_id TEXT NOT NULL, n BIGINT NOT NULL, audience INTEGER NOT NULL, "
       "seat INTEGER NOT NULL, text TEXT NOT NULL, phrase TEXT NOT NULL, at BIGINT NOT NULL, PRIMARY KEY (table_id, "
       "n))",
+      "ALTER TABLE chat ADD COLUMN IF NOT EXISTS name TEXT NOT NULL DEFAULT ''",
       "CREATE TABLE IF NOT EXISTS probe (k INTEGER PRIMARY KEY, at BIGINT NOT NULL)",
       "CREATE TABLE IF NOT EXISTS leases (shard TEXT PRIMARY KEY, owner TEXT NOT NULL, epoch BIGINT NOT NULL, "
       "expires BIGINT NOT NULL)",
@@ -95,6 +97,7 @@ const std::vector<Sql>& writer_sql() {
       {"player_insert", "INSERT INTO players (id, name, name_key, password) VALUES ($1, $2, $3, $4)"},
       {"player_password", "UPDATE players SET password = $1 WHERE id = $2"},
       {"player_key", "INSERT INTO player_keys (hash, player_id) VALUES ($1, $2)"},
+      {"player_revoke", "DELETE FROM player_keys WHERE player_id = $1 AND hash <> $2"},
       {"probe",
        fmt::format("INSERT INTO probe (k, at) VALUES (1, {}) ON CONFLICT (k) DO UPDATE SET at = excluded.at", kNow)},
       {"rating",
@@ -115,7 +118,8 @@ const std::vector<Sql>& writer_sql() {
       {"table_insert", "INSERT INTO tables (id, spec, meta) VALUES ($1, $2, $3)"},
       {"meta", "UPDATE tables SET meta = $1 WHERE id = $2"},
       {"chat_insert",
-       "INSERT INTO chat (table_id, n, audience, seat, text, phrase, at) VALUES ($1, $2, $3, $4, $5, $6, $7)"},
+       "INSERT INTO chat (table_id, n, audience, seat, text, phrase, at, name) VALUES ($1, $2, $3, $4, $5, $6, $7, "
+       "$8)"},
       {"event_insert", "INSERT INTO events (table_id, idx, chance, seat, text) VALUES ($1, $2, $3, $4, $5)"},
       {"events_from", "DELETE FROM events WHERE table_id = $1 AND idx >= $2"},
       {"chat_from", "DELETE FROM chat WHERE table_id = $1 AND n >= $2"},
@@ -228,6 +232,25 @@ void PgStore::create_schema(Conn& c) const {
   }
   for (const auto& sql : schema()) exec(sql);
   // Later versions' migrations go here, in order.
+  if (version == 1) {
+    // 2: the chat's name column is added above; names compared by skeleton
+    // (a name that now matches an older one keeps its old key).
+    Result players = exec("SELECT id, name FROM players");
+    for (int i = 0; i < players.rows(); ++i) {
+      const std::string id = players.text(i, 0), key = name_key(players.text(i, 1));
+      const char* v[] = {key.c_str(), id.c_str()};
+      Result r(PQexecParams(c.pg,
+                            "UPDATE players SET name_key = $1 WHERE id = $2 AND NOT EXISTS (SELECT 1 FROM players "
+                            "WHERE name_key = $1)",
+                            2, nullptr, v, nullptr, nullptr, 0));
+      if (PQresultStatus(r.r()) != PGRES_COMMAND_OK) {
+        const std::string m = message(c.pg);
+        Result(PQexec(c.pg, "ROLLBACK"));
+        throw Error(fmt::format("PostgreSQL at {}: {}", shown_, m));
+      }
+    }
+    exec(fmt::format("UPDATE schema_version SET version = {}", kSchemaVersion));
+  }
   if (version == 0) exec(fmt::format("INSERT INTO schema_version (version) VALUES ({})", kSchemaVersion));
   exec("COMMIT");
 }
@@ -360,6 +383,7 @@ std::vector<size_t> PgStore::send_group(const std::vector<const Write*>& group) 
         send("player_insert", {w.player->id, w.player->name, name_key(w.player->name), w.player->password});
       else if (w.set_password)
         send("player_password", {w.player->password, w.player->id});
+      if (w.revoke_keys) send("player_revoke", {w.player->id, w.keep_key_hash});
       if (!w.key_hash.empty()) send("player_key", {w.key_hash, w.player->id});
       continue;
     }
@@ -393,7 +417,7 @@ std::vector<size_t> PgStore::send_group(const std::vector<const Write*>& group) 
     if (w.replaces && !w.events.empty()) send("events_from", {w.table, num(static_cast<int64_t>(w.first))});
     for (const ChatLine& c : w.chat)
       send("chat_insert", {w.table, num(static_cast<int64_t>(c.n)), num(int64_t{c.audience}), num(int64_t{c.seat}),
-                           c.text, c.phrase, num(c.at)});
+                           c.text, c.phrase, num(c.at), c.name});
     for (size_t i = 0; i < w.events.size(); ++i) {
       const RecordEvent& e = w.events[i];
       send("event_insert",
@@ -452,12 +476,12 @@ std::vector<ChatLine> PgStore::load_chat(const std::string& id, size_t recent) {
     std::vector<ChatLine> out;
     for (int audience = 0; audience < 2; ++audience) {
       Result r = run(c, "load_chat",
-                     "SELECT n, seat, text, phrase, at FROM chat WHERE table_id = $1 AND audience = $2 "
+                     "SELECT n, seat, text, phrase, at, name FROM chat WHERE table_id = $1 AND audience = $2 "
                      "ORDER BY n DESC LIMIT $3",
                      {id, num(int64_t{audience}), num(static_cast<int64_t>(recent))});
       for (int i = 0; i < r.rows(); ++i)
         out.push_back({static_cast<uint64_t>(r.i64(i, 0)), audience, static_cast<int>(r.i64(i, 1)), r.text(i, 2),
-                       r.text(i, 3), r.i64(i, 4)});
+                       r.text(i, 3), r.i64(i, 4), r.text(i, 5)});
     }
     std::sort(out.begin(), out.end(), [](const ChatLine& a, const ChatLine& b) { return a.n < b.n; });
     return out;

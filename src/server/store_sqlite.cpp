@@ -50,10 +50,15 @@ struct Stmt {
   }
 };
 
-bool in_memory(const std::string& path) { return path.empty() || path == ":memory:" || path.rfind("file:", 0) == 0; }
+bool in_memory(const std::string& path) { return path.empty() || path == ":memory:"; }
 }  // namespace
 
 SqliteStore::SqliteStore(const std::string& path, bool full_sync) : path_(path), full_sync_(full_sync) {
+  // A URI names a file in a way the lock below cannot see through (and
+  // could open one database with other settings): a plain path only.
+  if (path.rfind("file:", 0) == 0)
+    throw Error(
+        fmt::format("--db '{}': SQLite URIs (file:...) are not supported; give the database file's path", path));
   if (!in_memory(path)) {
     // One server per database, for the process's life: a second one would
     // write events the first never sees. flock is released by the kernel
@@ -81,12 +86,38 @@ SqliteStore::SqliteStore(const std::string& path, bool full_sync) : path_(path),
         // The pid is only for the message above; the lock is what counts.
       }
     }
+    // The lock file above goes by the path's text; a symlink or a hard link
+    // names the same file by another path. So the database file itself is
+    // locked too (flock: on the file, whatever path opened it; SQLite's own
+    // locks are fcntl ones, which do not meet it).
+    file_fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (file_fd_ < 0) file_fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (file_fd_ < 0) {
+      const int e = errno;
+      ::close(lock_fd_);
+      lock_fd_ = -1;
+      throw Error(fmt::format("cannot open the database '{}': {}", path, std::strerror(e)));
+    }
+    if (flock(file_fd_, LOCK_EX | LOCK_NB) != 0) {
+      const int e = errno;
+      ::close(file_fd_);
+      ::close(lock_fd_);
+      file_fd_ = lock_fd_ = -1;
+      if (e == EWOULDBLOCK)
+        throw Error(
+            fmt::format("the database '{}' is in use by another boneyard serve under another path (a link "
+                        "to the same file): one server per database (stop that one, or give this one "
+                        "another --db)",
+                        path));
+      throw Error(fmt::format("cannot lock '{}': {}", path, std::strerror(e)));
+    }
   }
   try {
     std::lock_guard lk(m_);
     open();
   } catch (...) {
     close();  // a database refused after opening (a newer schema) leaves no connection behind
+    if (file_fd_ >= 0) ::close(file_fd_);
     if (lock_fd_ >= 0) ::close(lock_fd_);
     throw;
   }
@@ -96,6 +127,7 @@ SqliteStore::SqliteStore(const std::string& path, bool full_sync) : path_(path),
 SqliteStore::~SqliteStore() {
   stop();
   close();
+  if (file_fd_ >= 0) ::close(file_fd_);
   if (lock_fd_ >= 0) ::close(lock_fd_);
 }
 
@@ -134,8 +166,7 @@ void SqliteStore::checkpointer() {
     lk.unlock();
     int log = 0, copied = 0, rc = 0;
     if (!db) {
-      rc =
-          sqlite3_open_v2(path_.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_URI, nullptr);
+      rc = sqlite3_open_v2(path_.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, nullptr);
       if (rc == SQLITE_OK) {
         sqlite3_busy_timeout(db, 0);
         sqlite3_exec(db, full_sync_ ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL", nullptr, nullptr,
@@ -230,8 +261,7 @@ void SqliteStore::open() {
         if (::access(f.c_str(), F_OK) == 0 && ::access(f.c_str(), W_OK) != 0) ::chmod(f.c_str(), db_st.st_mode & 07777);
       }
   }
-  if (sqlite3_open_v2(path_.c_str(), &db_,
-                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_URI,
+  if (sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
                       nullptr) != SQLITE_OK) {
     std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
     close();
@@ -263,14 +293,15 @@ void SqliteStore::open() {
       "CREATE TABLE IF NOT EXISTS players (id TEXT PRIMARY KEY, name TEXT NOT NULL, name_key TEXT NOT NULL UNIQUE, "
       "password TEXT NOT NULL DEFAULT '', created INTEGER NOT NULL DEFAULT (strftime('%s','now')))");
   exec("CREATE TABLE IF NOT EXISTS player_keys (hash TEXT PRIMARY KEY, player_id TEXT NOT NULL)");
+  exec("CREATE INDEX IF NOT EXISTS player_keys_player ON player_keys (player_id)");  // sign out everywhere
   exec(
       "CREATE TABLE IF NOT EXISTS player_tables (player_id TEXT NOT NULL, table_id TEXT NOT NULL, seat INTEGER NOT "
       "NULL, "
       "PRIMARY KEY (player_id, table_id, seat))");
   exec(
       "CREATE TABLE IF NOT EXISTS chat (table_id TEXT NOT NULL, n INTEGER NOT NULL, audience INTEGER NOT NULL, "
-      "seat INTEGER NOT NULL, text TEXT NOT NULL, phrase TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (table_id, "
-      "n))");
+      "seat INTEGER NOT NULL, text TEXT NOT NULL, phrase TEXT NOT NULL, at INTEGER NOT NULL, name TEXT NOT NULL "
+      "DEFAULT '', PRIMARY KEY (table_id, n))");
   exec("CREATE TABLE IF NOT EXISTS probe (k INTEGER PRIMARY KEY, at INTEGER NOT NULL)");
   // Shard leases (several nodes; store.h).
   exec(
@@ -298,6 +329,27 @@ void SqliteStore::migrate() {
     if (sqlite3_step(st.s) == SQLITE_ROW) version = sqlite3_column_int(st.s, 0);
   }
   if (version > kSchemaVersion) throw Error(newer_schema(fmt::format("the database '{}'", path_), version));
+  if (version == 1) {
+    // 2: chat lines keep their author's name; names compared by skeleton
+    // (a name that now matches an older one keeps its old key).
+    exec("BEGIN IMMEDIATE");
+    exec("ALTER TABLE chat ADD COLUMN name TEXT NOT NULL DEFAULT ''");
+    std::vector<std::pair<std::string, std::string>> players;
+    {
+      Stmt st(db_, "SELECT id, name FROM players");
+      while (sqlite3_step(st.s) == SQLITE_ROW) players.emplace_back(st.col_text(0), st.col_text(1));
+    }
+    for (const auto& [id, name] : players) {
+      Stmt st(db_,
+              "UPDATE players SET name_key = ?1 WHERE id = ?2 AND NOT EXISTS (SELECT 1 FROM players WHERE name_key = "
+              "?1)");
+      st.text(1, name_key(name));
+      st.text(2, id);
+      st.done();
+    }
+    exec(fmt::format("UPDATE schema_version SET version = {}", kSchemaVersion).c_str());
+    exec("COMMIT");
+  }
   if (version == 0) {
     Stmt st(db_, "INSERT INTO schema_version (version) VALUES (?)");
     st.integer(1, kSchemaVersion);
@@ -327,6 +379,12 @@ void SqliteStore::apply_player(const Write& w) {
     Stmt st(db_, "UPDATE players SET password = ? WHERE id = ?");
     st.text(1, w.player->password);
     st.text(2, w.player->id);
+    st.done();
+  }
+  if (w.revoke_keys) {
+    Stmt st(db_, "DELETE FROM player_keys WHERE player_id = ? AND hash <> ?");
+    st.text(1, w.player->id);
+    st.text(2, w.keep_key_hash);
     st.done();
   }
   if (w.key_hash.empty()) return;
@@ -408,8 +466,10 @@ void SqliteStore::apply(const Write& w) {
     st.done();
   }
   if (!w.chat.empty()) {
-    Stmt ch(db_,
-            cached("INSERT INTO chat (table_id, n, audience, seat, text, phrase, at) VALUES (?, ?, ?, ?, ?, ?, ?)"));
+    Stmt ch(
+        db_,
+        cached(
+            "INSERT INTO chat (table_id, n, audience, seat, text, phrase, at, name) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
     for (const ChatLine& c : w.chat) {
       sqlite3_reset(ch.s);
       ch.text(1, w.table);
@@ -419,6 +479,7 @@ void SqliteStore::apply(const Write& w) {
       ch.text(5, c.text);
       ch.text(6, c.phrase);
       ch.integer(7, c.at);
+      ch.text(8, c.name);
       ch.done();
     }
   }
@@ -622,13 +683,14 @@ std::vector<ChatLine> SqliteStore::load_chat(const std::string& id, size_t recen
   std::vector<ChatLine> out;
   for (int audience = 0; audience < 2; ++audience) {
     Stmt st(db_,
-            "SELECT n, seat, text, phrase, at FROM chat WHERE table_id = ? AND audience = ? ORDER BY n DESC LIMIT ?");
+            "SELECT n, seat, text, phrase, at, name FROM chat WHERE table_id = ? AND audience = ? ORDER BY n DESC "
+            "LIMIT ?");
     st.text(1, id);
     st.integer(2, audience);
     st.integer(3, static_cast<int64_t>(recent));
     while (sqlite3_step(st.s) == SQLITE_ROW)
       out.push_back({static_cast<uint64_t>(sqlite3_column_int64(st.s, 0)), audience, sqlite3_column_int(st.s, 1),
-                     st.col_text(2), st.col_text(3), sqlite3_column_int64(st.s, 4)});
+                     st.col_text(2), st.col_text(3), sqlite3_column_int64(st.s, 4), st.col_text(5)});
   }
   std::sort(out.begin(), out.end(), [](const ChatLine& a, const ChatLine& b) { return a.n < b.n; });
   return out;

@@ -59,7 +59,8 @@ class SqliteStore : public Store {
   std::optional<StoredPlayer> player_where(const char* sql, const std::string& arg);
   std::string path_;
   bool full_sync_;
-  int lock_fd_ = -1;
+  int lock_fd_ = -1;      // flock on PATH.lock (holds the pid for the message)
+  int file_fd_ = -1;      // flock on the database file itself (a link to it is the same file)
   std::string readonly_;  // why the database could not be written when opened
   mutable std::mutex m_;  // the connection
   sqlite3* db_ = nullptr;

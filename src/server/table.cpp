@@ -34,6 +34,7 @@ json TableMeta::to_json() const {
   j["player_ids"] = player_ids;
   if (!rematch.empty()) j["rematch"] = {{"table", rematch}, {"tokens", rematch_tokens}, {"spectate", rematch_spectate}};
   if (rated_done) j["rated_done"] = *rated_done;
+  if (std::any_of(bot_moves.begin(), bot_moves.end(), [](int n) { return n > 0; })) j["bot_moves"] = bot_moves;
   if (bank_ms && timeouts) j["clock"] = {{"bank_ms", *bank_ms}, {"timeouts", *timeouts}};  // the turn clock's banks
   return j;
 }
@@ -64,6 +65,8 @@ TableMeta TableMeta::read(const json& j, size_t seats) {
   }
   m.rematch_tokens.resize(seats);
   if (j.contains("rated_done")) m.rated_done = j["rated_done"].get<bool>();
+  m.bot_moves = j.value("bot_moves", std::vector<int>(seats));
+  m.bot_moves.resize(seats);
   if (j.contains("clock")) {
     try {
       auto bank = j["clock"].at("bank_ms").get<std::vector<int64_t>>();
@@ -157,6 +160,7 @@ TableMeta Table::meta() const {
     m.names.push_back(s.name);
     m.player_ids.push_back(s.player_id);
     m.rematch_tokens.push_back(s.rematch_token);
+    m.bot_moves.push_back(s.bot_moves);
   }
   m.rematch = rematch;
   m.rematch_spectate = rematch_spectate;
@@ -189,6 +193,7 @@ void Table::restore(const TableMeta& m) {
     s.name = m.names[k];
     s.player_id = m.player_ids[k];
     s.rematch_token = m.rematch_tokens[k];
+    s.bot_moves = k < m.bot_moves.size() ? m.bot_moves[k] : 0;
     // The clock as stored (full banks when none is): no turn is timed.
     s.clock.bank_ms = m.bank_ms ? (*m.bank_ms)[k] : bank_full_ms;
     s.clock.timeouts = m.timeouts ? (*m.timeouts)[k] : 0;

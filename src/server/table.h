@@ -96,6 +96,7 @@ struct Seat {
   uint64_t drop_gen = 0;        // its drop timer (presence.h)
   std::function<void()> drop_cancel;
   SeatClock clock;
+  int bot_moves = 0;  // a human seat's moves the takeover bot made (stored): not the player's own play
   bool human() const { return player == "human"; }
 };
 
@@ -112,6 +113,7 @@ struct TableMeta {
   std::string rematch, rematch_spectate;  // the rematch's table, "" until asked for
   std::vector<std::string> rematch_tokens;
   std::optional<bool> rated_done;  // rated tables: the ratings are updated
+  std::vector<int> bot_moves;      // per seat: moves the takeover bot made for a person
   // The turn clock's banks and timeouts (tables with a clock).
   std::optional<std::vector<int64_t>> bank_ms;
   std::optional<std::vector<int>> timeouts;

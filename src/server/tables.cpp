@@ -37,7 +37,9 @@ Hub::Hub(Storage& db, net::io_context& ioc, HubConfig cfg)
       presence_(ioc_, stopping_, [this](const std::shared_ptr<Table>& t) { announce(t); }),
       bots_(cfg_, stopping_),
       quickmatch_(ioc_, cfg_, stopping_, players_,
-                  [this](const json& body, const SeatPeople* people) { return create(body, "", people); }),
+                  [this](const json& body, const SeatPeople* people, const std::string& client) {
+                    return create(body, client, people);  // counted against the first asker's address
+                  }),
       shards_(db_, cfg_.node_id, cfg_.shards, cfg_.lease_s) {
   const int cores = static_cast<int>(std::thread::hardware_concurrency());
   bcast_ = std::make_unique<net::thread_pool>(static_cast<size_t>(std::max(2, cores / 2)));
@@ -151,7 +153,7 @@ json Hub::create(const json& body, const std::string& client, const SeatPeople* 
   }
   const int bot_delay = int_option(body, "bot_delay_ms", cfg_.default_bot_delay_ms, 0, 60000);
   const int drop_delay = int_option(body, "drop_delay_ms", cfg_.default_drop_delay_ms, 0, 86400000);
-  const int expire = int_option(body, "expire_s", cfg_.default_expire_s, 1, 30 * 86400);
+  const int expire = int_option(body, "expire_s", cfg_.default_expire_s, 1, cfg_.max_expire_s);
   std::string takeover = "casual";
   if (body.contains("takeover_level")) {
     const json& v = body["takeover_level"];
@@ -172,6 +174,16 @@ json Hub::create(const json& body, const std::string& client, const SeatPeople* 
   {
     std::shared_lock lk(tables_m_);
     if (tables_.size() >= cfg_.max_tables) throw ApiError(503, "the server holds as many tables as it may");
+    // A fair share of the live tables per address (the client is fixed at a
+    // table's creation: read without its lock).
+    if (!client.empty() && cfg_.max_tables_per_client > 0) {
+      size_t mine = 0;
+      for (const auto& [tid, other] : tables_) mine += other->client == client;
+      if (mine >= cfg_.max_tables_per_client)
+        throw ApiError(429, fmt::format("your address holds {} live tables, the most it may: finish or leave some "
+                                        "(a table nobody joined closes after its expire_s)",
+                                        mine));
+    }
   }
   json tokens = json::object();
   std::vector<std::string> toks(static_cast<size_t>(n));
@@ -199,6 +211,12 @@ json Hub::create(const json& body, const std::string& client, const SeatPeople* 
     if (!body["rated"].is_boolean()) throw ApiError(400, "'rated' must be true (the end updates the ratings) or false");
     if (body["rated"].get<bool>()) {
       if (body.contains("seed")) throw ApiError(400, "a rated table cannot have a 'seed': its deals would be known");
+      // A rated game is the player's own play: the standard terms only.
+      for (const char* k : {"takeover_level", "drop_delay_ms"})
+        if (body.contains(k))
+          throw ApiError(400, fmt::format("a rated table plays by the standard terms: '{}' cannot be chosen there "
+                                          "(docs/server.md, \"Fair play\")",
+                                          k));
       spec["rated"] = true;
     }
   }
@@ -594,6 +612,17 @@ json Hub::rematch(const std::string& id, const std::string& token, const std::st
             {"drop_delay_ms", t->drop_delay_ms},
             {"takeover_level", t->takeover_level},
             {"expire_s", t->expire_s}};
+    // A rematch keeps the terms: rated stays rated (by the standard terms,
+    // which a rated table never chooses), the clock stays.
+    if (t->rated) {
+      body["rated"] = true;
+      body.erase("drop_delay_ms");
+      body.erase("takeover_level");
+    }
+    if (t->clock_s > 0) {
+      body["clock_s"] = t->clock_s;
+      body["bank_s"] = t->bank_s;
+    }
   }
   const json made = create(body, client, &people);
   std::unique_lock lk(t->m);

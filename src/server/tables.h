@@ -122,8 +122,13 @@ class Hub {
   nlohmann::json set_password(const std::string& id, const nlohmann::json& body) {
     return players_.set_password(id, body);
   }
+  nlohmann::json sign_out_everywhere(const std::string& id, const nlohmann::json& body) {
+    return players_.sign_out_everywhere(id, body);
+  }
   nlohmann::json player(const std::string& id) { return players_.page(id); }
-  nlohmann::json quickmatch_join(const nlohmann::json& body) { return quickmatch_.join(body); }
+  nlohmann::json quickmatch_join(const nlohmann::json& body, const std::string& client = "") {
+    return quickmatch_.join(body, client);
+  }
   nlohmann::json quickmatch_status(const nlohmann::json& who) { return quickmatch_.status(who); }
   nlohmann::json quickmatch_leave(const nlohmann::json& who) { return quickmatch_.leave(who); }
   nlohmann::json leaderboard(const std::string& family_or_game) { return ratings_.leaderboard(family_or_game); }

@@ -30,6 +30,7 @@ struct Reply {
   int status = 0;
   std::string body;
   json j;
+  std::string retry_after;  // the Retry-After header ("" when absent)
 };
 
 // A new empty folder for one test's files: PREFIX-PID-TAG-N in the temp dir.
@@ -64,6 +65,7 @@ inline Reply request(unsigned short port, http::verb method, const std::string& 
   r.status = static_cast<int>(p.get().result_int());
   r.body = p.get().body();
   r.j = json::parse(r.body, nullptr, false);
+  r.retry_after = std::string(p.get()[http::field::retry_after]);
   beast::error_code ec;
   s.socket().shutdown(tcp::socket::shutdown_both, ec);
   return r;

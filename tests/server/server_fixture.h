@@ -35,6 +35,8 @@ class ServerFixture : public ::testing::Test {
     c.full_sync = false;
     c.hub.bot_threads = 2;
     c.limits.player.burst = 100;
+    c.limits.new_player.burst = 1000;
+    c.hub.max_tables_per_client = 0;  // every request comes from one address
     c.limits.create.burst = 1000;
     return c;
   }

@@ -136,6 +136,42 @@ TEST_F(StorageTest, TheLockIsHeldForTheProcesssLifeAndFreedByItsDeath) {
   EXPECT_NO_THROW(server::Storage(db, false));
 }
 
+// Issue 32 item 12: the lock is on the database file, not its path's text:
+// a second server through a symlink, or this process through a hard link, is
+// refused; an SQLite URI is refused with a clear error.
+TEST_F(StorageTest, ALinkToADatabaseInUseIsRefusedAndSoIsAFileUri) {
+  const std::string db = (dir_ / "three.db").string();
+  a_ = spawn_serve(db, (dir_ / "a.err").string());
+  ASSERT_GT(a_.port, 0) << slurp((dir_ / "a.err").string());
+  const std::string sym = (dir_ / "sym.db").string(), hard = (dir_ / "hard.db").string();
+  fs::create_symlink(db, sym);
+  fs::create_hard_link(db, hard);
+  b_ = spawn_serve(sym, (dir_ / "b.err").string());
+  EXPECT_EQ(b_.port, 0) << "a second server started through a symlink: " << b_.first_line;
+  int status = 0;
+  waitpid(b_.pid, &status, 0);
+  b_.pid = -1;
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) != 0);
+  EXPECT_NE(slurp((dir_ / "b.err").string()).find("in use by another boneyard serve"), std::string::npos)
+      << slurp((dir_ / "b.err").string());
+  try {
+    server::Storage s(hard, false);
+    ADD_FAILURE() << "a hard link to a database in use was opened";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("in use by another boneyard serve"), std::string::npos) << e.what();
+  }
+  try {
+    server::Storage s("file:" + db + "?cache=private", false);
+    ADD_FAILURE() << "an SQLite URI was opened";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("SQLite URIs (file:...) are not supported"), std::string::npos) << e.what();
+  }
+  // The first server is unharmed; once it is gone, the link opens.
+  EXPECT_EQ(get(a_.port, "/api/health").j["ok"], true);
+  stop(a_);
+  EXPECT_NO_THROW(server::Storage(hard, false));
+}
+
 // ------------------------------------------------------------ point 7
 
 // A table of one person (seat 0) and casual bots, joined, with seat 0 to act.
