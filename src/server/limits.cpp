@@ -1,6 +1,10 @@
 #include "server/limits.h"
 
+#include <fmt/format.h>
+#include <sys/resource.h>
+
 #include <cmath>
+#include <iostream>
 
 namespace boneyard::server {
 
@@ -93,6 +97,25 @@ void Limits::prune(std::chrono::steady_clock::time_point now) {
     }
     it = idle ? by_addr_.erase(it) : std::next(it);
   }
+}
+
+// The connection cap, kept below the descriptor limit (raised to the hard
+// limit first): the database, logs and the bots' own files need some, and a
+// process out of descriptors fails in ways nobody sees.
+size_t connection_cap(size_t wanted) {
+  rlimit rl{};
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0) return wanted;
+  if (rl.rlim_cur < rl.rlim_max) {
+    rlimit up = rl;
+    up.rlim_cur = rl.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &up) == 0) rl = up;
+  }
+  if (rl.rlim_cur == RLIM_INFINITY) return wanted;
+  const size_t room = rl.rlim_cur > 256 ? static_cast<size_t>(rl.rlim_cur) - 128 : static_cast<size_t>(rl.rlim_cur) / 2;
+  if (wanted > room)
+    std::cerr << fmt::format("boneyard serve: at most {} connections (the descriptor limit is {})", room, rl.rlim_cur)
+              << std::endl;
+  return std::min(wanted, room);
 }
 
 }  // namespace boneyard::server

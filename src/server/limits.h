@@ -3,6 +3,7 @@
 // for the requests that cost the server (creating a table, a hint, a review,
 // a replay) and counts of open connections, in total and per address. One
 // address never takes what the others need; a refusal says when to retry.
+#include <algorithm>
 #include <chrono>
 #include <mutex>
 #include <string>
@@ -75,5 +76,34 @@ class Limits {
   size_t connections_ = 0;
   std::chrono::steady_clock::time_point last_prune_{};
 };
+
+// A token bucket: rate per second, up to burst (one WebSocket's messages).
+class TokenBucket {
+ public:
+  TokenBucket(double rate, double burst)
+      : rate_(rate), burst_(burst), tokens_(burst), last_(std::chrono::steady_clock::now()) {}
+  bool take() {
+    const auto now = std::chrono::steady_clock::now();
+    tokens_ = std::min(burst_, tokens_ + rate_ * std::chrono::duration<double>(now - last_).count());
+    last_ = now;
+    if (tokens_ < 1) {
+      ++refused_;
+      return false;
+    }
+    tokens_ -= 1;
+    refused_ = 0;
+    return true;
+  }
+  int refused_in_row() const { return refused_; }
+
+ private:
+  double rate_, burst_, tokens_;
+  std::chrono::steady_clock::time_point last_;
+  int refused_ = 0;
+};
+
+// The connection cap, kept below the descriptor limit (raised to the hard
+// limit first; says so on stderr when it lowers the cap).
+size_t connection_cap(size_t wanted);
 
 }  // namespace boneyard::server

@@ -1,7 +1,6 @@
 #include "server/net.h"
 
 #include <fmt/format.h>
-#include <sys/resource.h>
 
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
@@ -71,31 +70,6 @@ void security_headers(http::response<http::string_body>& res) {
           "connect-src 'self'; "
           "object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
 }
-
-// A token bucket: rate per second, up to burst.
-class Bucket {
- public:
-  Bucket(double rate, double burst)
-      : rate_(rate), burst_(burst), tokens_(burst), last_(std::chrono::steady_clock::now()) {}
-  bool take() {
-    const auto now = std::chrono::steady_clock::now();
-    tokens_ = std::min(burst_, tokens_ + rate_ * std::chrono::duration<double>(now - last_).count());
-    last_ = now;
-    if (tokens_ < 1) {
-      ++refused_;
-      return false;
-    }
-    tokens_ -= 1;
-    refused_ = 0;
-    return true;
-  }
-  int refused_in_row() const { return refused_; }
-
- private:
-  double rate_, burst_, tokens_;
-  std::chrono::steady_clock::time_point last_;
-  int refused_ = 0;
-};
 
 std::string error_json(const std::string& msg) {
   return json{{"type", "error"}, {"error", msg}}.dump(-1, ' ', false, json::error_handler_t::replace);
@@ -369,7 +343,7 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
   beast::flat_buffer buf_;
   std::deque<std::shared_ptr<const std::string>> q_;
   Ctx ctx_;
-  Bucket bucket_;
+  TokenBucket bucket_;
   std::shared_ptr<ConnSlot> slot_;
   net::steady_timer subscribe_timer_;
   bool lobby_ = false;  // /ws/lobby: the lobby's feed, no table
@@ -619,7 +593,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   std::unique_ptr<char[]> drain_buf_;  // only while lingering
   size_t drained_ = 0;
   Ctx ctx_;
-  Bucket bucket_;
+  TokenBucket bucket_;
   std::shared_ptr<ConnSlot> slot_;
 };
 
@@ -711,25 +685,6 @@ class Listener : public std::enable_shared_from_this<Listener> {
   net::steady_timer pause_;
   std::chrono::steady_clock::time_point last_log_{};
 };
-
-// The connection cap, kept below the descriptor limit (raised to the hard
-// limit first): the database, logs and the bots' own files need some, and a
-// process out of descriptors fails in ways nobody sees.
-size_t connection_cap(size_t wanted) {
-  rlimit rl{};
-  if (getrlimit(RLIMIT_NOFILE, &rl) != 0) return wanted;
-  if (rl.rlim_cur < rl.rlim_max) {
-    rlimit up = rl;
-    up.rlim_cur = rl.rlim_max;
-    if (setrlimit(RLIMIT_NOFILE, &up) == 0) rl = up;
-  }
-  if (rl.rlim_cur == RLIM_INFINITY) return wanted;
-  const size_t room = rl.rlim_cur > 256 ? static_cast<size_t>(rl.rlim_cur) - 128 : static_cast<size_t>(rl.rlim_cur) / 2;
-  if (wanted > room)
-    std::cerr << fmt::format("boneyard serve: at most {} connections (the descriptor limit is {})", room, rl.rlim_cur)
-              << std::endl;
-  return std::min(wanted, room);
-}
 
 }  // namespace
 
