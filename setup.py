@@ -64,6 +64,15 @@ else:
     sources += ["src/games.cpp"] + BINDINGS
     extra_objects = []
 
+# Every folder's OpenSpiel factory (src/<folder>/spiel.cpp), listed for
+# src/research/spiel.cpp as CMakeLists.txt lists them.
+GENERATED = tempfile.mkdtemp(prefix="boneyard-generated-")
+atexit.register(shutil.rmtree, GENERATED, True)
+with open(os.path.join(GENERATED, "spiel_families.inc"), "w") as f:
+    for p in sorted(glob.glob(os.path.join(HERE, "src", "*", "spiel.cpp"))):
+        if os.path.basename(os.path.dirname(p)) != "research":
+            f.write(f"BONEYARD_SPIEL({os.path.basename(os.path.dirname(p))})\n")
+
 
 try:
     from setuptools.command.build import build as _build
@@ -94,7 +103,7 @@ class ParallelBuildExt(build_ext):
 ext = Extension(
     "boneyard._boneyard",
     sources=sources,
-    include_dirs=["src"] + PYBIND_INCLUDE,
+    include_dirs=["src", GENERATED] + PYBIND_INCLUDE,
     # The CMake Release build's flags; -g0 after Python's own -g.
     extra_compile_args=["-std=c++20", "-O2", "-march=x86-64-v2", "-DNDEBUG", "-g0", "-fvisibility=hidden"],
     extra_link_args=["-s"],

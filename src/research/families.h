@@ -1,15 +1,27 @@
 #pragma once
-// One factory per game family (spiel_<family>.cpp), so each family's
-// templates compile in a translation unit of their own.
+// Each game folder's OpenSpiel factory: src/<folder>/spiel.cpp, if it has
+// one, says BONEYARD_SPIEL_FAMILY(folder, "family", Game, Research). The
+// build lists those folders (CMake and setup.py write spiel_families.inc),
+// so load_game finds a family's factory with no file here naming it. A game
+// of an existing family (a preset, the test game) needs no spiel.cpp.
 #include <memory>
+#include <string_view>
 
 #include "research/spiel.h"
 
 namespace boneyard::spiel {
 
-std::shared_ptr<const GameBase> make_line_game(const GameEntry& e, const OptionList& opts);
-std::shared_ptr<const GameBase> make_mexican_train_game(const GameEntry& e, const OptionList& opts);
-std::shared_ptr<const GameBase> make_texas42_game(const GameEntry& e, const OptionList& opts);
-std::shared_ptr<const GameBase> make_dice_dominoes_game(const GameEntry& e, const OptionList& opts);
+struct SpielFamily {
+  std::string_view family;  // GameEntry::family
+  std::shared_ptr<const GameBase> (*make)(const GameEntry& e, const OptionList& opts);
+};
 
 }  // namespace boneyard::spiel
+
+#define BONEYARD_SPIEL_FAMILY(folder, family_name, Game, Research)                                                  \
+  namespace boneyard::folder {                                                                                      \
+  spiel::SpielFamily spiel_family() {                                                                               \
+    return {family_name,                                                                                            \
+            [](const GameEntry& e, const OptionList& opts) { return spiel::build_game<Game, Research>(e, opts); }}; \
+  }                                                                                                                 \
+  }

@@ -81,6 +81,28 @@ std::pair<std::string, OptionList> parse_game_string(const std::string& text) {
   return {name, out};
 }
 
+// Every folder's factory (families.h): spiel_families.inc, written by the
+// build, says BONEYARD_SPIEL(folder) for each src/<folder>/spiel.cpp.
+}  // namespace boneyard::spiel
+namespace boneyard {
+#define BONEYARD_SPIEL(folder)       \
+  namespace folder {                 \
+  spiel::SpielFamily spiel_family(); \
+  }
+#include "spiel_families.inc"
+#undef BONEYARD_SPIEL
+}  // namespace boneyard
+namespace boneyard::spiel {
+
+static const std::vector<SpielFamily>& spiel_families() {
+  static const std::vector<SpielFamily> all = {
+#define BONEYARD_SPIEL(folder) ::boneyard::folder::spiel_family(),
+#include "spiel_families.inc"
+#undef BONEYARD_SPIEL
+  };
+  return all;
+}
+
 std::shared_ptr<const GameBase> load_game(const std::string& name, const OptionList& options) {
   register_all_games();
   auto [base, opts] = parse_game_string(name);
@@ -91,10 +113,8 @@ std::shared_ptr<const GameBase> load_game(const std::string& name, const OptionL
     add_option(opts, k, v, "params");
   }
   const GameEntry& e = find_game(base);
-  if (e.family == "line") return make_line_game(e, opts);
-  if (e.family == "mexican-train") return make_mexican_train_game(e, opts);
-  if (e.family == "texas-42") return make_texas42_game(e, opts);
-  if (e.family == "dice-and-dominoes") return make_dice_dominoes_game(e, opts);
+  for (const SpielFamily& f : spiel_families())
+    if (f.family == e.family) return f.make(e, opts);
   throw Error(fmt::format("game '{}' (family {}) has no OpenSpiel support yet", base, e.family));
 }
 

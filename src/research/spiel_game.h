@@ -147,7 +147,7 @@ class GameImpl final : public GameBase, public std::enable_shared_from_this<Game
         if (!play_out(sess, seat_bots, [&] { return stop.load(std::memory_order_relaxed); })) break;
         const auto* typed = dynamic_cast<const GameAdapter<G>*>(&sess.state());
         if (!typed) throw Error(fmt::format("internal: {} is not of the expected family", name));
-        const auto r = spiel_returns<G, R>(typed->state(), single_hand, family == "mexican-train");
+        const auto r = spiel_returns<G, R>(typed->state(), single_hand, entry->penalty);
         for (int p = 0; p < n; ++p) sums[static_cast<size_t>(t)][static_cast<size_t>(p)] += r[static_cast<size_t>(p)];
         ++played[static_cast<size_t>(t)];
       }
@@ -173,7 +173,7 @@ typename G::State StateImpl<G, R>::fresh() const {
 }
 
 // The game of family G for a registered entry and its options (load_game;
-// each spiel_<family>.cpp instantiates it once).
+// each src/<game>/spiel.cpp instantiates it once).
 template <class G, class R>
 std::shared_ptr<const GameBase> build_game(const GameEntry& e, const OptionList& opts) {
   auto impl = std::make_shared<GameImpl<G, R>>();

@@ -2,7 +2,7 @@
 // StateImpl<G, R>: the OpenSpiel state of one game family G with its
 // research encoders R (src/<game>/research.h): explicit or seeded chance,
 // the perfect-recall information state, serialize and resample
-// (docs/python.md). Instantiated once per family (spiel_<family>.cpp).
+// (docs/python.md). Instantiated once per family (src/<game>/spiel.cpp).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -315,9 +315,7 @@ class StateImpl final : public StateBase {
     return R::to_action(s_, s_.parse_move(player, text));
   }
 
-  std::vector<double> returns() const override {
-    return spiel_returns<G, R>(s_, g_->single_hand, g_->family == "mexican-train");
-  }
+  std::vector<double> returns() const override { return spiel_returns<G, R>(s_, g_->single_hand, g_->entry->penalty); }
 
   std::vector<double> scores() const override {
     std::vector<double> r(static_cast<size_t>(s_.num_sides()));

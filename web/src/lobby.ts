@@ -14,7 +14,7 @@ import {
 } from "./api";
 import { h, clear } from "./dom";
 import { currentLang, t, hasKey, langPicker, optValue } from "./i18n";
-import { boardOf, familyName, FAMILIES } from "./boards/registry";
+import { boardOf, familyName, FAMILIES, QUICK_GAMES } from "./boards/registry";
 import { tileSvg } from "./tiles";
 import { openRecord } from "./replay";
 import { gameName, playerUrl, rulesUrl, tableUrl } from "./links";
@@ -158,12 +158,7 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
 
   // Quick play: one click to a table.
   const quick = h("section", { class: "card quick" }, h("h2", null, t("lobby.quick")));
-  const quickGames: [string, string[]][] = [
-    ["latin", ["you", "casual", "casual", "casual"]],
-    ["mexican-train", ["you", "casual", "casual", "casual"]],
-    ["texas-42", ["you", "casual", "casual", "casual"]],
-    ["dice-and-dominoes", ["you", "casual", "casual", "casual"]],
-  ];
+  const quickGames: [string, string[]][] = QUICK_GAMES.map((g) => [g, ["you", "casual", "casual", "casual"]]);
   const qrow = h("div", { class: "quick-row" });
   for (const [name, seats] of quickGames) {
     const g = all.find((x) => x.name === name);
@@ -481,9 +476,7 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
 // empty seats are shown; once seated, to the table.
 function quickMatch(all: GameInfo[], go: (url: string) => void, status: HTMLElement): HTMLElement {
   const box = h("div", { class: "qm" });
-  const games = ["latin", "mexican-train", "texas-42", "dice-and-dominoes"].filter((n) =>
-    all.some((g) => g.name === n),
-  );
+  const games = QUICK_GAMES.filter((n) => all.some((g) => g.name === n));
   let poll = 0;
   let taken = ""; // the name typed, when the server gave another ("Ann 2")
   const stop = () => {

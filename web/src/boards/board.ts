@@ -69,6 +69,8 @@ export interface Board<V extends AnyView = AnyView> {
   teams?(v: V): boolean;
   // The same asked by the lobby, of a game's options before a table exists.
   partnership?(options: Record<string, string>): boolean;
+  // The family's game offered with one click (quick play, quick match).
+  quick?: string;
   // The winners of a game are sides (else seats).
   sideWinners?: boolean;
   // Each seat's hand (tiles when shown, count), when not the view's `hands`.

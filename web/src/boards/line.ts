@@ -98,6 +98,7 @@ export function snake(
 }
 
 export const lineBoard: Board<LineView> = {
+  quick: "latin",
   teams: (v) => Array.isArray(v.hands) && v.hands.some((x) => x.side !== x.seat),
   partnership: (o) => o.players === "teams",
   sideWinners: true,

@@ -19,6 +19,8 @@ const BOARDS: Record<string, Board> = {
 
 // The families in the order the lobby offers them (its tabs, the leaderboards).
 export const FAMILIES = Object.keys(BOARDS);
+// Each family's one-click game (quick play, quick match), in that order.
+export const QUICK_GAMES = FAMILIES.map((f) => BOARDS[f].quick).filter((g): g is string => !!g);
 
 export const genericBoard: Board = {
   draw: () => [],

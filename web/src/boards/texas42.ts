@@ -12,6 +12,7 @@ function highBidText(v: Texas42View): string {
 }
 
 export const texas42Board: Board<Texas42View> = {
+  quick: "texas-42",
   teams: () => true,
   partnership: () => true,
   sideWinners: true,

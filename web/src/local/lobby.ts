@@ -4,11 +4,10 @@
 import { h, clear } from "../dom";
 import { t, hasKey } from "../i18n";
 import { gameName, rulesUrl } from "../links";
+import { boardOf, FAMILIES, QUICK_GAMES } from "../boards/registry";
 import { localGames, savedLocalGame, forgetLocalGame } from "./game";
 import { LOCAL_SETUP_URL, LOCAL_URL, LocalGameInfo, startLocalGame } from "./play";
 
-const FAMILIES = ["line", "mexican-train", "texas-42", "dice-and-dominoes"];
-const QUICK = ["latin", "mexican-train", "texas-42", "dice-and-dominoes"];
 const LEVELS = ["beginner", "casual", "strong", "expert"];
 
 type Info = LocalGameInfo & { catalogue: Record<string, unknown>; seats: number; summary: string };
@@ -59,7 +58,7 @@ export function localCard(go: (url: string) => void, status: HTMLElement): HTMLE
       ),
     );
   const row = h("div", { class: "quick-row" });
-  for (const name of QUICK)
+  for (const name of QUICK_GAMES)
     row.appendChild(
       h(
         "button",
@@ -205,7 +204,7 @@ export async function renderLocalLobby(main: HTMLElement, go: (url: string) => v
     const n = seatCount(game, opts);
     if (reset || seats.length !== n) seats = ["you", ...Array(n - 1).fill("casual")];
     clear(seatBox);
-    const teams = game.family === "texas-42" || (game.family === "line" && opts.players === "teams");
+    const teams = !!boardOf(game.family).partnership?.(opts);
     seats.forEach((s, k) =>
       seatBox.appendChild(
         h(

@@ -1,0 +1,7 @@
+// The OpenSpiel game of this folder's family, for Python's load_game
+// (research/families.h). Compiled into the research library, not the game's.
+#include "line/research.h"
+#include "research/families.h"
+#include "research/spiel_game.h"
+
+BONEYARD_SPIEL_FAMILY(line, "line", line::LineGame, line::Research)
