@@ -13,7 +13,8 @@ import {
   Player,
 } from "./api";
 import { h, clear } from "./dom";
-import { currentLang, t, hasKey, langPicker, optValue } from "./i18n";
+import { currentLang, t, hasKey, langPicker } from "./i18n";
+import { optionField } from "./options";
 import { boardOf, familyName, FAMILIES, QUICK_GAMES } from "./boards/registry";
 import { tileSvg } from "./tiles";
 import { openRecord } from "./replay";
@@ -303,36 +304,14 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
     clear(optBox);
     for (const k of Object.keys(game.options)) {
       const cat = game.catalogue[k];
-      let input: HTMLElement;
       const onchange = (ev: Event) => {
         opts[k] = (ev.target as HTMLInputElement).value;
         if (k === "players") drawSeats(false);
       };
-      if (Array.isArray(cat)) {
-        const values = cat.map(String);
-        // A switch comes as on/off: a default given as true/false is the same.
-        if (values.includes("on") && values.includes("off") && (opts[k] === "true" || opts[k] === "false"))
-          opts[k] = opts[k] === "true" ? "on" : "off";
-        if (!values.includes(opts[k])) values.unshift(opts[k]);
-        input = h(
-          "select",
-          { name: k, onchange },
-          values.map((v) => h("option", { value: v, selected: v === opts[k] ? "" : null }, optValue(v))),
-        );
-      } else {
-        input = h("input", { name: k, value: opts[k], onchange, spellcheck: "false" });
-      }
       // A family's own help first (Mexican Train's set is not double-six).
       const own = `opt.${game.family}.${k}`;
       const explain = hasKey(own) ? t(own) : hasKey("opt." + k) ? t("opt." + k) : typeof cat === "string" ? cat : "";
-      optBox.appendChild(
-        h(
-          "div",
-          { class: "opt" },
-          h("label", null, h("span", { class: "opt-name" }, hasKey("optname." + k) ? t("optname." + k) : k), input),
-          explain ? h("p", { class: "opt-help" }, explain) : null,
-        ),
-      );
+      optBox.appendChild(optionField(k, cat, opts, onchange, explain));
     }
   };
   const drawSeats = (reset: boolean) => {

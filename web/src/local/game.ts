@@ -5,7 +5,7 @@
 // engine says what may be played, plays the bots, grades the review.
 // The game is kept in this browser (its seed, options and every move), and
 // replayed into the engine when the page opens again.
-import type { StateMsg, SeatInfo } from "../api";
+import type { GameInfo, StateMsg, SeatInfo } from "../api";
 import type { GameView } from "../boards/view";
 import { Engine, EngineAnswer, EngineRequest } from "../engine/engine";
 
@@ -73,16 +73,7 @@ async function ask(req: EngineRequest): Promise<EngineAnswer> {
 // The lobby's menu when no server answers: every game and preset with its
 // options and catalogue, from the engine (the same as /api/games).
 export async function localGames() {
-  return (await ask({ cmd: "games", detail: true })).games as {
-    name: string;
-    family: string;
-    summary: string;
-    sources: string;
-    options: Record<string, unknown>;
-    catalogue: Record<string, unknown>;
-    seats: number;
-    strongest: string;
-  }[];
+  return (await ask({ cmd: "games", detail: true })).games as (GameInfo & { strongest: string })[];
 }
 
 interface Handlers {

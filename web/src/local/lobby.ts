@@ -4,6 +4,7 @@
 import { h, clear } from "../dom";
 import { t, hasKey } from "../i18n";
 import { gameName, rulesUrl } from "../links";
+import { optionField } from "../options";
 import { boardOf, FAMILIES, QUICK_GAMES } from "../boards/registry";
 import { localGames, savedLocalGame, forgetLocalGame } from "./game";
 import { LOCAL_SETUP_URL, LOCAL_URL, LocalGameInfo, startLocalGame } from "./play";
@@ -174,32 +175,7 @@ export async function renderLocalLobby(main: HTMLElement, go: (url: string) => v
         opts[k] = (ev.target as HTMLInputElement).value;
         if (k === "players") draw(false);
       };
-      let input: HTMLElement;
-      if (Array.isArray(cat)) {
-        const values = cat.map(String);
-        // A switch comes as on/off: a default given as true/false is the same.
-        if (values.includes("on") && values.includes("off") && (opts[k] === "true" || opts[k] === "false"))
-          opts[k] = opts[k] === "true" ? "on" : "off";
-        if (!values.includes(opts[k])) values.unshift(opts[k]);
-        input = h(
-          "select",
-          { name: k, onchange },
-          values.map((v) =>
-            h(
-              "option",
-              { value: v, selected: v === opts[k] ? "" : null },
-              hasKey("optval." + v) ? t("optval." + v) : v,
-            ),
-          ),
-        );
-      } else input = h("input", { name: k, value: opts[k], onchange, spellcheck: "false" });
-      optBox.appendChild(
-        h(
-          "div",
-          { class: "opt" },
-          h("label", null, h("span", { class: "opt-name" }, hasKey("optname." + k) ? t("optname." + k) : k), input),
-        ),
-      );
+      optBox.appendChild(optionField(k, cat, opts, onchange));
     }
     const n = seatCount(game, opts);
     if (reset || seats.length !== n) seats = ["you", ...Array(n - 1).fill("casual")];
