@@ -13,15 +13,11 @@ import { fileURLToPath } from "node:url";
 
 export const webDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
-// name: the temporary folder's tag; serveArgs: more `boneyard serve`
-// options; needs: a file of web/dist the test reads (the app is built);
-// launch: more of puppeteer's launch options (a default viewport).
-export async function setUp({ name, serveArgs = [], needs = "index.html", launch = {} }) {
-  const exe = process.argv[2];
-  const shots = resolve(process.argv[3] || join(webDir, "..", "build", "screenshots"));
+// Debian's Chromium, or the test stops: skipped (77) where it is missing,
+// except in CI, which never skips the browser (there it is a failure).
+export function chromiumPath() {
   const chromium = process.env.CHROMIUM || "/usr/bin/chromium";
   if (!existsSync(chromium)) {
-    // CI never skips the browser: there a missing Chromium is a failure.
     const why = `no Chromium at ${chromium} (apt-get install chromium; scripts/setup.sh does)`;
     if (process.env.CI) {
       console.error(`FAIL: ${why}`);
@@ -30,6 +26,16 @@ export async function setUp({ name, serveArgs = [], needs = "index.html", launch
     console.log(`SKIP: ${why}`);
     process.exit(77);
   }
+  return chromium;
+}
+
+// name: the temporary folder's tag; serveArgs: more `boneyard serve`
+// options; needs: a file of web/dist the test reads (the app is built);
+// launch: more of puppeteer's launch options (a default viewport).
+export async function setUp({ name, serveArgs = [], needs = "index.html", launch = {} }) {
+  const exe = process.argv[2];
+  const shots = resolve(process.argv[3] || join(webDir, "..", "build", "screenshots"));
+  const chromium = chromiumPath();
   if (!exe || !existsSync(exe)) {
     console.error(`no boneyard executable: ${exe}`);
     process.exit(2);

@@ -15,18 +15,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpath
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { extname, join, resolve, sep } from "node:path";
-import { webDir } from "./harness.mjs";
+import { chromiumPath, webDir } from "./harness.mjs";
 
-const chromium = process.env.CHROMIUM || "/usr/bin/chromium";
-if (!existsSync(chromium)) {
-  const why = `no Chromium at ${chromium} (apt-get install chromium; scripts/setup.sh does)`;
-  if (process.env.CI) {
-    console.error(`FAIL: ${why}`);
-    process.exit(1);
-  }
-  console.log(`SKIP: ${why}`);
-  process.exit(77);
-}
+const chromium = chromiumPath();
 const exe = process.argv[2] && existsSync(process.argv[2]) ? resolve(process.argv[2]) : null;
 const shots = resolve(process.argv[3] || join(webDir, "..", "build", "screenshots"));
 mkdirSync(shots, { recursive: true });

@@ -15,18 +15,9 @@
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, sep } from "node:path";
-import { webDir } from "./harness.mjs";
+import { chromiumPath, webDir } from "./harness.mjs";
 
-const chromium = process.env.CHROMIUM || "/usr/bin/chromium";
-if (!existsSync(chromium)) {
-  const why = `no Chromium at ${chromium} (apt-get install chromium; scripts/setup.sh does)`;
-  if (process.env.CI) {
-    console.error(`FAIL: ${why}`);
-    process.exit(1);
-  }
-  console.log(`SKIP: ${why}`);
-  process.exit(77);
-}
+const chromium = chromiumPath();
 const dist = realpathSync(join(webDir, "dist"));
 for (const f of ["index.html", "engine/engine.js", "engine/engine.wasm", "engine/worker.js", "engine/client.js"])
   if (!existsSync(join(dist, f))) {
