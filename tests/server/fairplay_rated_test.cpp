@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "beside_db.h"
 #include "client.h"
 #include "routes_world.h"
 #include "server_fixture.h"
@@ -94,19 +95,6 @@ TEST(FairPlayRated, ARematchKeepsTheTermsRatedAndClock) {
   ASSERT_TRUE(st["clock"].is_object()) << st.dump().substr(0, 2000);
   EXPECT_EQ(st["clock"]["move_s"], 30) << st["clock"].dump();
   EXPECT_EQ(st["clock"]["bank_s"], 45) << st["clock"].dump();
-}
-
-// The server's database, opened beside it to add and drop a trigger.
-void sql(const std::string& db, const std::string& statement) {
-  sqlite3* c = nullptr;
-  ASSERT_EQ(sqlite3_open(db.c_str(), &c), SQLITE_OK);
-  sqlite3_busy_timeout(c, 10000);
-  char* err = nullptr;
-  const int rc = sqlite3_exec(c, statement.c_str(), nullptr, nullptr, &err);
-  const std::string msg = err ? err : "";
-  sqlite3_free(err);
-  sqlite3_close(c);
-  ASSERT_EQ(rc, SQLITE_OK) << msg;
 }
 
 // Issue 32 item 4: the game's last move and its ratings are one write. The

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <string>
 
+#include "beside_db.h"
 #include "client.h"
 #include "core/game.h"
 #include "server/storage.h"
@@ -20,19 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-// The server's database, opened beside it to add and drop a trigger.
-void sql(const std::string& db, const std::string& statement) {
-  sqlite3* c = nullptr;
-  ASSERT_EQ(sqlite3_open(db.c_str(), &c), SQLITE_OK);
-  sqlite3_busy_timeout(c, 10000);
-  char* err = nullptr;
-  const int rc = sqlite3_exec(c, statement.c_str(), nullptr, nullptr, &err);
-  const std::string msg = err ? err : "";
-  sqlite3_free(err);
-  sqlite3_close(c);
-  ASSERT_EQ(rc, SQLITE_OK) << msg;
-}
 
 struct PersistWorld {
   fs::path dir = temp_dir("boneyard-persist", "t");
