@@ -1,5 +1,6 @@
 // boneyard serve: the game server (HTTP + WebSocket; SQLite or PostgreSQL
 // storage; docs/server.md).
+#include <arpa/inet.h>
 #include <fmt/format.h>
 
 #include <csignal>
@@ -110,7 +111,14 @@ void add_serve(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--trusted-proxy", cfg->trusted_proxies,
                   "The address of a front door (HAProxy, nginx) whose connections carry the client's address in "
-                  "X-Forwarded-For; from any other peer that header is ignored; repeatable");
+                  "X-Forwarded-For; from any other peer that header is ignored; repeatable")
+      ->check(
+          [](const std::string& a) -> std::string {
+            unsigned char buf[sizeof(in6_addr)];
+            if (inet_pton(AF_INET, a.c_str(), buf) == 1 || inet_pton(AF_INET6, a.c_str(), buf) == 1) return "";
+            return fmt::format("'{}' is not an IP address (such as 127.0.0.1 or ::1)", a);
+          },
+          "IP");
   cmd->add_option("--node-id", cfg->hub.node_id,
                   "Several nodes on one PostgreSQL (docs/server.md, \"Beyond one machine\"): this node's name, "
                   "unique among them ('auto': made up at start); each node then plays the tables of the shards it "

@@ -367,3 +367,12 @@ TEST_F(Hardening, DeeplyNestedJsonIsRefusedNotACrash) {
   const std::string out = run("replay " + dir + "/deep.json", &rc);
   EXPECT_EQ(rc, 2) << out;
 }
+
+// A front door's address is an IP address: anything else is refused at the
+// start with what was expected, never taken as a name nobody connects from.
+TEST(ServeOptions, ATrustedProxyThatIsNotAnIpAddressIsRefused) {
+  int rc = 0;
+  const std::string out = run("serve --port 0 --db /nonexistent/x.db --trusted-proxy front-door", &rc);
+  EXPECT_NE(rc, 0) << out;
+  EXPECT_NE(out.find("'front-door' is not an IP address"), std::string::npos) << out;
+}
