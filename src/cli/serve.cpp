@@ -56,6 +56,10 @@ void add_serve(CLI::App& app) {
   cmd->add_option("--max-tables-per-address", cfg->hub.max_tables_per_client,
                   "Live tables one address may hold, bot-only ones included (0: no cap)")
       ->capture_default_str();
+  cmd->add_option("--max-game-moves", cfg->hub.max_game_moves,
+                  "A game that reaches this many moves (chance outcomes included) is stopped, unrated")
+      ->check(CLI::Range(100, 100000000))
+      ->capture_default_str();
   cmd->add_option("--max-expire", cfg->hub.max_expire_s, "The longest expire_s a table's creator may ask for, seconds")
       ->check(CLI::Range(1, 30 * 86400))
       ->capture_default_str();
@@ -80,6 +84,15 @@ void add_serve(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--max-connections-per-address", cfg->limits.max_connections_per_address,
                   "Open connections from one client address")
+      ->capture_default_str();
+  cmd->add_option("--lobby-idle", cfg->lobby_idle_s,
+                  "Seconds a lobby page's live list stays open with nobody there (the page says when someone is)")
+      ->check(CLI::Range(1, 86400))
+      ->capture_default_str();
+  cmd->add_option("--ipv6-prefix", cfg->limits.ipv6_prefix,
+                  "IPv6 clients share every per-address limit with their network of this many bits (128: each "
+                  "address alone)")
+      ->check(CLI::Range(16, 128))
       ->capture_default_str();
   cmd->add_option("--create-rate", cfg->limits.create.rate, "New tables per second per client address")
       ->capture_default_str();

@@ -268,7 +268,7 @@ HttpResponse join_route(const Call& c) {
   const json b = c.body();
   std::optional<std::string> entropy;
   if (b.contains("entropy")) entropy = str_field(b, "entropy");
-  return ok(c.hub.join(c.id(), str_field(b, "token"), entropy, b));
+  return ok(c.hub.join(c.id(), str_field(b, "token"), entropy, b, c.req.client));
 }
 
 // Every route of the API, each declared once (docs/server.md).
@@ -430,7 +430,7 @@ const std::vector<Route>& routes() {
            if (const int wait =
                    c.req.limits->take(player_limit_key(b["key"].get<std::string>().substr(0, 128)), Cost::sit_player))
              throw RateLimited(wait, fmt::format("too many seats taken by this player: try again in {} s", wait));
-         return ok(c.hub.sit(c.id(), b), 201);
+         return ok(c.hub.sit(c.id(), b, c.req.client), 201);
        }},
       {"POST", {"tables", "{}", "join"}, false, [](const Call& c) { return join_route(c); }},
       {"POST", {"tables", "{}", "entropy"}, false, [](const Call& c) { return join_route(c); }},

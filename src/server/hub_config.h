@@ -37,6 +37,11 @@ struct HubConfig {
   // cap), so a few addresses cannot fill --max-tables and hold it.
   int max_expire_s = 2 * 86400;
   size_t max_tables_per_client = 50;
+  // A game's length: a table whose game reaches this many events (moves and
+  // chance outcomes) is stopped, unrated, so options such as a million
+  // hands cannot hold a table, its memory and the database for ever. The
+  // longest standard game stays far below (docs/server.md, "Limits").
+  size_t max_game_moves = 20000;
   size_t finished_cache = 256;  // finished tables kept in memory after their end (the rest load on demand)
   bool measure = false;         // keep each move's latency (serve-bench)
   // A seat taken from the lobby is held this long for its player to connect

@@ -128,6 +128,13 @@ void Hub::persist(const std::shared_ptr<Table>& t, Change change, std::function<
   // back: rated_done is in the meta, the cache is settled below).
   std::optional<Ratings::Update> rated;
   const bool was_done = t->rated_done;
+  // A game as long as the server allows is stopped here, in the same write
+  // as its last move (stored in the meta: a restart keeps it stopped).
+  if (!t->over() && cfg_.max_game_moves > 0 && t->session && t->session->events().size() >= cfg_.max_game_moves) {
+    t->stopped = true;
+    change.meta = true;
+    t->notice(-1, fmt::format("the game was stopped: it reached the server's limit of {} moves", cfg_.max_game_moves));
+  }
   if (t->over() && !t->rated_done) rated = ratings_.rate(*t);
   if (change.meta || t->rated_done != was_done) w.meta = t->meta().to_json();
   const size_t end = t->session ? t->session->events().size() : 0;

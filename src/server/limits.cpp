@@ -1,8 +1,10 @@
 #include "server/limits.h"
 
+#include <arpa/inet.h>
 #include <fmt/format.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 
@@ -31,7 +33,26 @@ const RateLimit& limit_of(const LimitsConfig& c, Cost k) {
 }
 }  // namespace
 
-int Limits::take(const std::string& addr, Cost c, double cost) {
+std::string address_network(const std::string& addr, int ipv6_prefix) {
+  in6_addr a6{};
+  if (addr.find(':') == std::string::npos || inet_pton(AF_INET6, addr.c_str(), &a6) != 1) return addr;
+  static constexpr unsigned char kMapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+  char text[INET6_ADDRSTRLEN] = {};
+  if (std::equal(kMapped, kMapped + 12, a6.s6_addr)) {
+    inet_ntop(AF_INET, a6.s6_addr + 12, text, sizeof text);
+    return text;
+  }
+  const int bits = std::clamp(ipv6_prefix, 0, 128);
+  for (int i = 0; i < 16; ++i) {
+    const int keep = std::clamp(bits - 8 * i, 0, 8);
+    a6.s6_addr[i] &= static_cast<unsigned char>(0xff00 >> keep);
+  }
+  inet_ntop(AF_INET6, &a6, text, sizeof text);
+  return bits == 128 ? std::string(text) : fmt::format("{}/{}", text, bits);
+}
+
+int Limits::take(const std::string& addr_in, Cost c, double cost) {
+  const std::string addr = network(addr_in);
   const auto now = std::chrono::steady_clock::now();
   const RateLimit& l = limit_of(cfg_, c);
   std::lock_guard lk(m_);
@@ -58,7 +79,8 @@ namespace {
 constexpr size_t kSmallShare = 4;
 }  // namespace
 
-bool Limits::open(const std::string& addr, bool per_address) {
+bool Limits::open(const std::string& addr_in, bool per_address) {
+  const std::string addr = network(addr_in);
   std::lock_guard lk(m_);
   if (connections_ >= cfg_.max_connections) return false;
   Address& a = by_addr_[addr];
@@ -70,7 +92,8 @@ bool Limits::open(const std::string& addr, bool per_address) {
   return true;
 }
 
-void Limits::close(const std::string& addr) {
+void Limits::close(const std::string& addr_in) {
+  const std::string addr = network(addr_in);
   std::lock_guard lk(m_);
   auto it = by_addr_.find(addr);
   if (it == by_addr_.end() || it->second.connections == 0) return;

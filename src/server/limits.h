@@ -32,7 +32,17 @@ struct LimitsConfig {
   RateLimit new_player{1.0 / 600, 20};
   size_t max_connections = 4096;  // in total (kept below the descriptor limit at start)
   size_t max_connections_per_address = 64;
+  // IPv6 addresses share their limits by network: one person or household
+  // usually holds a whole /64 (and can pick any address in it at will).
+  // 128: each address alone. IPv4 addresses are each their own.
+  int ipv6_prefix = 64;
 };
+
+// The key an address's fair shares are kept under: an IPv4 address as it
+// is, an IPv6 one as its network of `ipv6_prefix` bits ("2001:db8:1:2::/64";
+// an IPv4-mapped one as its IPv4 address); anything that is no address (a
+// token's or a name's key) unchanged.
+std::string address_network(const std::string& addr, int ipv6_prefix);
 
 // The kinds of costly request.
 // chat_token is counted per token: take() with chat_key(token); sit_player
@@ -50,6 +60,8 @@ inline std::string login_name_key(const std::string& name) { return "!" + name; 
 class Limits {
  public:
   explicit Limits(LimitsConfig cfg) : cfg_(cfg) {}
+  // The key an address is counted under (address_network with the config's prefix).
+  std::string network(const std::string& addr) const { return address_network(addr, cfg_.ipv6_prefix); }
   // Takes a request of kind `c` costing `cost` tokens for `addr`; 0 when
   // allowed, else the whole seconds to wait (for Retry-After).
   int take(const std::string& addr, Cost c, double cost = 1);

@@ -133,7 +133,7 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
       try {
         ctx_.hub->lobby_subscribe(shared_from_this());
         subscribed_ = true;
-        subscribe_timer_.cancel();
+        lobby_here();
       } catch (const std::exception& e) {
         enqueue(std::make_shared<const std::string>(error_json(e.what())));
         close_after_flush_ = true;
@@ -280,12 +280,31 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
       return;
     }
     if (lobby_) {
+      json j = json::parse(text.size() < 256 ? text : std::string(), nullptr, false);
+      if (j.is_object() && j.value("type", json()) == "here") {
+        lobby_here();
+        return;
+      }
       enqueue(std::make_shared<const std::string>(
-          error_json("the lobby's feed takes no messages: it only sends the list")));
+          error_json("the lobby's feed takes only {\"type\": \"here\"} (a person is looking): it sends the list")));
       return;
     }
     enqueue(std::make_shared<const std::string>(
-        handle_ws_message(*ctx_.hub, table_, token_, subscribed_, text, ctx_.limits, client_)));
+        handle_ws_message(*ctx_.hub, table_, token_, subscribed_, text, ctx_.limits, ctx_.limits->network(client_))));
+  }
+
+  // The lobby's feed: (re)armed by its page's {"type": "here"}; once it
+  // runs out, an "idle" message, then closed (the page reconnects when its
+  // person comes back).
+  void lobby_here() {
+    subscribe_timer_.expires_after(std::chrono::seconds(ctx_.cfg->lobby_idle_s));
+    subscribe_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+      if (ec || self->dead_ || self->close_after_flush_) return;
+      self->enqueue(std::make_shared<const std::string>(
+          json{{"type", "idle"}, {"message", "the lobby's list paused: nobody was looking"}}.dump()));
+      self->close_code_ = websocket::close_code::going_away;
+      self->close_after_flush_ = true;  // once the message is written (enqueue started it)
+    });
   }
 
   void enqueue(const std::shared_ptr<const std::string>& msg) {
@@ -318,7 +337,7 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
       write_next();
     else if (close_after_flush_ && !closing_) {
       closing_ = true;
-      ws_.async_close(websocket::close_code::policy_error, [self = shared_from_this()](beast::error_code) {});
+      ws_.async_close(close_code_, [self = shared_from_this()](beast::error_code) {});
     }
   }
 
@@ -357,6 +376,7 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
   std::optional<std::string> entropy_;
   int seat_ = -1;
   bool subscribed_ = false, close_after_flush_ = false, closing_ = false, dead_ = false;
+  websocket::close_code close_code_ = websocket::close_code::policy_error;
 };
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
@@ -512,7 +532,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   }
 
   HttpResponse route(std::string_view method, std::string_view target, std::string_view body, std::string_view ct) {
-    Request rq{method, target, body, ct, client_, ctx_.limits, ctx_.passwords};
+    // The client's network (IPv6 /64): what every per-address share counts.
+    Request rq{method, target, body, ct, ctx_.limits->network(client_), ctx_.limits, ctx_.passwords};
     return handle_request(*ctx_.hub, ctx_.cfg->static_dir, rq);
   }
 

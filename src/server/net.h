@@ -32,8 +32,12 @@ struct ServerConfig {
   double ws_rate = 50, ws_burst = 100;       // messages per second per connection
   int read_timeout_s = 30;                   // an HTTP request must arrive within this
   int ws_subscribe_timeout_s = 10;           // a WebSocket that holds no seat or spectator place is closed after this
-  LimitsConfig limits;                       // fair shares per client address (limits.h)
-  std::vector<std::string> allow_origins;    // WebSocket origins allowed besides the server's own
+  // The lobby's feed is closed after this long without a {"type": "here"}
+  // from its page (sent on a person's activity): an open tab nobody looks
+  // at, or a script holding sockets, does not keep a connection for ever.
+  int lobby_idle_s = 600;
+  LimitsConfig limits;                     // fair shares per client address (limits.h)
+  std::vector<std::string> allow_origins;  // WebSocket origins allowed besides the server's own
   // The front door's addresses (--trusted-proxy): only from these is the
   // client's address taken from X-Forwarded-For (client_address()).
   std::vector<std::string> trusted_proxies;

@@ -162,6 +162,22 @@ bool Players::seat(Table& t, int seat, const SeatPerson& p) {
   return true;
 }
 
+bool Players::network(Table& t, int seat, const std::string& client) {
+  Seat& s = t.seat_at(seat);
+  if (!t.rated || client.empty() || s.player_id.empty() || s.address == client) return false;
+  if (t.started && !s.address.empty()) return false;  // the network it sat down from stays
+  s.address = client;
+  if (!t.not_rated.empty()) return true;
+  for (int k = 0; k < t.n; ++k) {
+    const Seat& o = t.seat_at(k);
+    if (k == seat || o.address != client || o.player_id.empty() || o.player_id == s.player_id) continue;
+    t.not_rated = not_rated_one_network(static_cast<size_t>(std::min(k, seat)), static_cast<size_t>(std::max(k, seat)));
+    t.notice(-1, t.not_rated);
+    break;
+  }
+  return true;
+}
+
 void Players::view(const Table& t, json& m) {
   for (int k = 0; k < t.n; ++k) {
     const Seat& s = t.seat_at(k);

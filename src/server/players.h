@@ -62,6 +62,11 @@ class Players {
   // guest's name may be changed; a player's seat stays theirs). True when
   // it changed (the caller stores the meta).
   static bool seat(Table& t, int seat, const SeatPerson& p);
+  // With t.m held, at a rated table: the network (limits.h) the seat's
+  // player sat down from. Two players of one network make the game unrated
+  // (one person's accounts, or a household: docs/server.md "Fair play"),
+  // said at once. True when the meta changed.
+  static bool network(Table& t, int seat, const std::string& client);
   // With t.m held: the names at the seats, in a state message.
   static void view(const Table& t, nlohmann::json& m);
 

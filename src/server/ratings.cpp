@@ -58,6 +58,11 @@ StoredRating Ratings::as_of(const StoredRating& r, int64_t now) const {
 std::optional<Ratings::Update> Ratings::rate(Table& t) {
   if (!t.rated || t.rated_done || !t.session) return std::nullopt;
   t.rated_done = true;
+  if (!t.not_rated.empty()) return std::nullopt;  // said when it was decided (Players::network)
+  if (t.stopped) {
+    t.notice(-1, "this game is not rated: it was stopped at the server's limit on a game's length");
+    return std::nullopt;
+  }
   const GameEntry& entry = find_game(t.game);
   const std::string family = rating_family(entry);
   // Who sat where: a player's id, a bot level's name; a seat nobody holds

@@ -18,6 +18,15 @@ TableMeta TableMeta::fresh(size_t seats, const SeatPeople& people) {
   m.player_ids = people.player_ids;
   m.names.resize(seats);
   m.player_ids.resize(seats);
+  // A rematch keeps where its people sat down from: two of one network are
+  // not rated together at the rematch either (Players::network).
+  m.addresses = people.addresses;
+  m.addresses.resize(seats);
+  for (size_t a = 0; a < seats && m.not_rated.empty(); ++a)
+    for (size_t b = a + 1; b < seats && m.not_rated.empty(); ++b)
+      if (!m.addresses[a].empty() && m.addresses[a] == m.addresses[b] && !m.player_ids[a].empty() &&
+          m.player_ids[a] != m.player_ids[b])
+        m.not_rated = not_rated_one_network(a, b);
   return m;
 }
 
@@ -35,6 +44,10 @@ json TableMeta::to_json() const {
   if (!rematch.empty()) j["rematch"] = {{"table", rematch}, {"tokens", rematch_tokens}, {"spectate", rematch_spectate}};
   if (rated_done) j["rated_done"] = *rated_done;
   if (std::any_of(bot_moves.begin(), bot_moves.end(), [](int n) { return n > 0; })) j["bot_moves"] = bot_moves;
+  if (std::any_of(addresses.begin(), addresses.end(), [](const std::string& a) { return !a.empty(); }))
+    j["addresses"] = addresses;
+  if (!not_rated.empty()) j["not_rated"] = not_rated;
+  if (stopped) j["stopped"] = true;
   if (bank_ms && timeouts) j["clock"] = {{"bank_ms", *bank_ms}, {"timeouts", *timeouts}};  // the turn clock's banks
   return j;
 }
@@ -67,6 +80,10 @@ TableMeta TableMeta::read(const json& j, size_t seats) {
   if (j.contains("rated_done")) m.rated_done = j["rated_done"].get<bool>();
   m.bot_moves = j.value("bot_moves", std::vector<int>(seats));
   m.bot_moves.resize(seats);
+  m.addresses = j.value("addresses", std::vector<std::string>(seats));
+  m.addresses.resize(seats);
+  m.not_rated = j.value("not_rated", "");
+  m.stopped = j.value("stopped", false);
   if (j.contains("clock")) {
     try {
       auto bank = j["clock"].at("bank_ms").get<std::vector<int64_t>>();
@@ -161,7 +178,10 @@ TableMeta Table::meta() const {
     m.player_ids.push_back(s.player_id);
     m.rematch_tokens.push_back(s.rematch_token);
     m.bot_moves.push_back(s.bot_moves);
+    m.addresses.push_back(s.address);
   }
+  m.not_rated = not_rated;
+  m.stopped = stopped;
   m.rematch = rematch;
   m.rematch_spectate = rematch_spectate;
   if (rated) m.rated_done = rated_done;
@@ -182,6 +202,8 @@ void Table::restore(const TableMeta& m) {
   rated_done = m.rated_done.value_or(false);
   rematch = m.rematch;
   rematch_spectate = m.rematch_spectate;
+  not_rated = m.not_rated;
+  stopped = m.stopped;
   for (size_t k = 0; k < seats.size(); ++k) {
     Seat& s = seats[k];
     s.entropy = m.entropies[k];
@@ -194,6 +216,7 @@ void Table::restore(const TableMeta& m) {
     s.player_id = m.player_ids[k];
     s.rematch_token = m.rematch_tokens[k];
     s.bot_moves = k < m.bot_moves.size() ? m.bot_moves[k] : 0;
+    s.address = k < m.addresses.size() ? m.addresses[k] : "";
     // The clock as stored (full banks when none is): no turn is timed.
     s.clock.bank_ms = m.bank_ms ? (*m.bank_ms)[k] : bank_full_ms;
     s.clock.timeouts = m.timeouts ? (*m.timeouts)[k] : 0;

@@ -60,8 +60,18 @@ struct SeatPerson {
   std::string name, player_id;
 };
 // Per seat of a new table (a rematch): names and player ids.
+// Why a rated table's game will not be rated: seats a and b (a < b) sat
+// down from one network (docs/server.md, "Fair play").
+inline std::string not_rated_one_network(size_t a, size_t b) {
+  return fmt::format(
+      "this game will not be rated: seats {} and {} sat down from one network (one household plays casual games "
+      "together; rated games are between players apart)",
+      a, b);
+}
+
 struct SeatPeople {
   std::vector<std::string> names, player_ids;
+  std::vector<std::string> addresses;  // a rematch's: each person's network (Seat::address)
 };
 
 // A state message's "log": the last entries of the hand in play.
@@ -97,6 +107,9 @@ struct Seat {
   std::function<void()> drop_cancel;
   SeatClock clock;
   int bot_moves = 0;  // a human seat's moves the takeover bot made (stored): not the player's own play
+  // At a rated table, the network (limits.h) the person sat down from
+  // (stored, never shown): two people of one network are not rated together.
+  std::string address;
   bool human() const { return player == "human"; }
 };
 
@@ -112,8 +125,11 @@ struct TableMeta {
   std::vector<std::string> names, player_ids;
   std::string rematch, rematch_spectate;  // the rematch's table, "" until asked for
   std::vector<std::string> rematch_tokens;
-  std::optional<bool> rated_done;  // rated tables: the ratings are updated
-  std::vector<int> bot_moves;      // per seat: moves the takeover bot made for a person
+  std::optional<bool> rated_done;      // rated tables: the ratings are updated
+  std::vector<int> bot_moves;          // per seat: moves the takeover bot made for a person
+  std::vector<std::string> addresses;  // rated tables: each person's network (Seat::address)
+  std::string not_rated;               // why a rated table's game will not be rated ("" while it will)
+  bool stopped = false;                // ended at the server's limit on a game's length
   // The turn clock's banks and timeouts (tables with a clock).
   std::optional<std::vector<int64_t>> bank_ms;
   std::optional<std::vector<int>> timeouts;
@@ -166,6 +182,8 @@ class Table {
   uint64_t seed = 0;
   bool rated_done = false;
   std::string rematch, rematch_spectate;  // the rematch once asked for
+  std::string not_rated;                  // a rated table's game that will not be rated: why, in players' words
+  bool stopped = false;                   // the game reached the server's limit on its length (--max-game-moves)
 
   // Live.
   std::unique_ptr<Session> session;
@@ -196,7 +214,7 @@ class Table {
   bool human(int seat) const { return seat_at(seat).human(); }
   Seat& seat_at(int k) { return seats[static_cast<size_t>(k)]; }
   const Seat& seat_at(int k) const { return seats[static_cast<size_t>(k)]; }
-  bool over() const { return session && session->state().terminal(); }
+  bool over() const { return session && (stopped || session->state().terminal()); }
   // Over and stored: what reveals the secret and opens the record. A final
   // move still in flight may yet be rolled back.
   bool finished() const { return over() && inflight == 0; }

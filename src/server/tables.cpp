@@ -475,7 +475,7 @@ void Hub::join_locked(const std::shared_ptr<Table>& t, int seat, const std::opti
 }
 
 json Hub::join(const std::string& id, const std::string& token, const std::optional<std::string>& entropy,
-               const json& who) {
+               const json& who, const std::string& client) {
   const std::optional<SeatPerson> person =
       players_.person_of(who);  // checked (and looked up) before the table is locked
   auto t = table(id);
@@ -484,7 +484,8 @@ json Hub::join(const std::string& id, const std::string& token, const std::optio
   if (seat < 0) throw ApiError(403, "a spectator does not join; watch with GET or the WebSocket");
   const bool was = t->started;
   join_locked(t, seat, entropy);
-  const bool named = person && Players::seat(*t, seat, *person);
+  bool named = person && Players::seat(*t, seat, *person);
+  named = Players::network(*t, seat, client) || named;
   if (was && !named) return views_.message(*t, seat);
   persist_and_wait(lk, t, Change::of_meta(), "the join was not stored");
   return views_.message(*t, seat);
@@ -492,7 +493,7 @@ json Hub::join(const std::string& id, const std::string& token, const std::optio
 
 // ---------------------------------------------------------------- lobby
 
-json Hub::sit(const std::string& id, const json& body) {
+json Hub::sit(const std::string& id, const json& body, const std::string& client) {
   if (!body.is_object()) throw ApiError(400, "the body must be a JSON object");
   std::optional<int> wanted;
   if (body.contains("seat")) {
@@ -521,6 +522,7 @@ json Hub::sit(const std::string& id, const json& body) {
   t->seat_at(seat).token = token;
   if (person) Players::seat(*t, seat, *person);
   t->notice(seat, fmt::format("seat {} was taken from the lobby", seat));
+  Players::network(*t, seat, client);
   persist_and_wait(lk, t, Change::of_meta(), "the seat was not taken");
   claim_timer(t, seat, token);
   lobby_.update(*t);  // before the answer: whoever asks the lobby next sees the seat taken (the broadcast comes later)
@@ -598,12 +600,14 @@ json Hub::rematch(const std::string& id, const std::string& token, const std::st
     std::vector<std::string> seats(static_cast<size_t>(n));
     people.names.resize(static_cast<size_t>(n));
     people.player_ids.resize(static_cast<size_t>(n));
+    people.addresses.resize(static_cast<size_t>(n));
     for (int j = 0; j < n; ++j) {
       const Seat& from = t->seat_at((j + 1) % n);
       const size_t to = static_cast<size_t>(j);
       seats[to] = from.player;
       people.names[to] = from.name;
       people.player_ids[to] = from.player_id;
+      people.addresses[to] = from.address;
     }
     body = {{"game", t->game},
             {"options", t->spec.value("options", json::object())},

@@ -98,13 +98,14 @@ class Hub {
   nlohmann::json move(const std::string& id, const std::string& token, const std::string& move);
   // who: the request's body; its "key" (a player's key) or "name" (a
   // display name) names the person at the seat (players.h).
+  // client: the request's network (a rated table's two people of one are not rated).
   nlohmann::json join(const std::string& id, const std::string& token, const std::optional<std::string>& entropy,
-                      const nlohmann::json& who = nullptr);
+                      const nlohmann::json& who = nullptr, const std::string& client = "");
   // A finished table's rematch (made once; each seat gets its own token).
   nlohmann::json rematch(const std::string& id, const std::string& token, const std::string& client = "");
   // A seat of a public table taken in the lobby ({"seat"?} in the body: a
   // given one, else the first free).
-  nlohmann::json sit(const std::string& id, const nlohmann::json& body);
+  nlohmann::json sit(const std::string& id, const nlohmann::json& body, const std::string& client = "");
   // A chat line from a seat (to the seats) or from the spectator token (to
   // the spectators): {"text": ...} or {"phrase": ID}. Answers once stored.
   nlohmann::json chat(const std::string& id, const std::string& token, const nlohmann::json& body);

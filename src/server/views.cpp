@@ -42,7 +42,10 @@ json TableViews::message(Table& t, int seat, bool with_log) const {
                      {"autopilot", s.autopilot}});
   }
   m["seats"] = seats;
-  m["rated"] = t.rated;
+  // A rated table whose game will not be rated (two people of one
+  // network) says so, and why.
+  m["rated"] = t.rated && t.not_rated.empty();
+  if (t.rated && !t.not_rated.empty()) m["not_rated"] = t.not_rated;
   Players::view(t, m);
   if (!t.rematch.empty()) m["rematch"] = rematch(t, seat);
   if (t.clock_s > 0) m["clock"] = clock_.view(t);
@@ -68,7 +71,8 @@ json TableViews::message(Table& t, int seat, bool with_log) const {
     return m;
   }
   const AnyState& st = t.session->state();
-  m["status"] = st.terminal() ? "over" : "playing";
+  m["status"] = t.over() ? "over" : "playing";
+  if (t.stopped) m["stopped"] = true;  // ended at the server's limit on a game's length, not by the rules
   m["version"] = t.session->events().size();
   m["view"] = seat >= 0 ? st.view(seat) : public_view(st);
   const Actor a = st.actor();
@@ -80,7 +84,7 @@ json TableViews::message(Table& t, int seat, bool with_log) const {
   m["hands_finished"] = st.hands().size();
   if (with_log) m["log"] = public_log(*t.session, kLogEntries, log_hand(st));  // "Last moves"
   if (t.finished()) {
-    m["returns"] = st.returns();
+    if (st.terminal()) m["returns"] = st.returns();  // a stopped game has no result
     m["secret"] = t.secret;
   }
   return m;

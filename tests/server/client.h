@@ -43,14 +43,17 @@ inline std::filesystem::path temp_dir(const std::string& prefix, const std::stri
   return p;
 }
 
-// One request on a fresh connection.
-inline Reply request(unsigned short port, http::verb method, const std::string& target, const std::string& body = "") {
+// One request on a fresh connection; forwarded: an X-Forwarded-For header
+// (a client behind a --trusted-proxy), none when "".
+inline Reply request(unsigned short port, http::verb method, const std::string& target, const std::string& body = "",
+                     const std::string& forwarded = "") {
   net::io_context ioc;
   beast::tcp_stream s(ioc);
   s.expires_after(std::chrono::seconds(60));
   s.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
   http::request<http::string_body> req{method, target, 11};
   req.set(http::field::host, "127.0.0.1");
+  if (!forwarded.empty()) req.set("X-Forwarded-For", forwarded);
   if (!body.empty()) {
     req.set(http::field::content_type, "application/json");
     req.body() = body;
@@ -73,6 +76,10 @@ inline Reply request(unsigned short port, http::verb method, const std::string& 
 inline Reply get(unsigned short port, const std::string& target) { return request(port, http::verb::get, target); }
 inline Reply post(unsigned short port, const std::string& target, const json& body) {
   return request(port, http::verb::post, target, body.dump());
+}
+// A POST from a client behind a --trusted-proxy at address `from`.
+inline Reply post_from(const std::string& from, unsigned short port, const std::string& target, const json& body) {
+  return request(port, http::verb::post, target, body.dump(), from);
 }
 
 // A WebSocket client: its own io thread reads every message into a queue

@@ -1,5 +1,6 @@
 // Rated play people can trust (issue 32 item 9, in part): addresses that
 // hold their full share of connections cannot lock a newcomer out.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -33,6 +34,34 @@ TEST(FairPlayConnections, AddressesHoldingTheMostLeaveRoomForANewcomer) {
   limits.close("10.0.0.1");
   EXPECT_FALSE(limits.open("10.0.0.1"));
   EXPECT_TRUE(limits.open("10.2.0.1"));
+}
+
+// Issue 32 item 9: one IPv6 network (a /64, what one household or one
+// rented server holds) shares one address's limits: picking another
+// address in it gets nothing more.
+TEST(FairPlayConnections, IPv6AddressesShareTheirNetworksLimits) {
+  EXPECT_EQ(server::address_network("2001:db8:1:2:aaaa::1", 64), "2001:db8:1:2::/64");
+  EXPECT_EQ(server::address_network("2001:db8:1:2:ffff:ffff:ffff:ffff", 64), "2001:db8:1:2::/64");
+  EXPECT_EQ(server::address_network("2001:db8:1:3::1", 64), "2001:db8:1:3::/64");
+  EXPECT_EQ(server::address_network("2001:db8:1:2::1", 48), "2001:db8:1::/48");
+  EXPECT_EQ(server::address_network("2001:db8:1:2::1", 128), "2001:db8:1:2::1");
+  EXPECT_EQ(server::address_network("::ffff:10.0.0.7", 64), "10.0.0.7") << "an IPv4-mapped address is its IPv4 one";
+  EXPECT_EQ(server::address_network("10.0.0.7", 64), "10.0.0.7");
+  EXPECT_EQ(server::address_network("#token", 64), "#token") << "a token's key is no address";
+
+  server::LimitsConfig cfg;
+  cfg.max_connections_per_address = 8;
+  server::Limits limits(cfg);
+  int opened = 0;
+  for (int i = 0; i < 20; ++i) opened += limits.open(fmt::format("2001:db8:1:2::{:x}", i + 1)) ? 1 : 0;
+  EXPECT_EQ(opened, 8) << "twenty addresses of one /64 hold one address's share";
+  EXPECT_TRUE(limits.open("2001:db8:1:3::1")) << "the next network has its own";
+  limits.close("2001:db8:1:2::5");
+  EXPECT_TRUE(limits.open("2001:db8:1:2::99")) << "a closed connection frees the network's share";
+  // The token buckets too: a burst of 20 new tables is the network's.
+  int made = 0;
+  for (int i = 0; i < 40; ++i) made += limits.take(fmt::format("2001:db8:1:2::{:x}", i + 1), server::Cost::create) == 0;
+  EXPECT_EQ(made, 20);
 }
 
 }  // namespace

@@ -183,6 +183,7 @@ TEST_F(FairPlayRatedServer, ABotsMovesForAPersonNeverRaiseTheirRating) {
   auto c = config();
   c.hub.default_drop_delay_ms = 30;  // away at once (the standard terms' delay, shortened for the test)
   c.hub.default_bot_delay_ms = 0;
+  c.trusted_proxies = {"127.0.0.1"};  // the two join from addresses of their own (X-Forwarded-For)
   serve(c);
   const json seats{"human", "human"};
   for (const json& terms : {json{{"takeover_level", "expert"}}, json{{"drop_delay_ms", 0}}}) {
@@ -200,13 +201,16 @@ TEST_F(FairPlayRatedServer, ABotsMovesForAPersonNeverRaiseTheirRating) {
   ASSERT_EQ(made.status, 201) << made.body;
   const std::string id = made.j["id"], mine = made.j["tokens"]["1"];
   // The cheater's seat is taken with their key and never connected.
-  ASSERT_EQ(
-      post(port_, "/api/tables/" + id + "/join", {{"token", made.j["tokens"]["0"]}, {"key", cheater["key"]}}).status,
-      200);
+  ASSERT_EQ(post_from("10.1.0.1", port_, "/api/tables/" + id + "/join",
+                      {{"token", made.j["tokens"]["0"]}, {"key", cheater["key"]}})
+                .status,
+            200);
   WsClient ws(port_, "/ws?table=" + id + "&token=" + mine);  // the honest player is here before the game begins
   ws.start_reading();
   ASSERT_FALSE(ws.wait_for([](const json& j) { return j.value("type", "") == "state"; }, 10).is_null());
-  ASSERT_EQ(post(port_, "/api/tables/" + id + "/join", {{"token", mine}, {"key", honest["key"]}}).status, 200);
+  ASSERT_EQ(
+      post_from("10.2.0.1", port_, "/api/tables/" + id + "/join", {{"token", mine}, {"key", honest["key"]}}).status,
+      200);
   const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   json st;
   for (;;) {

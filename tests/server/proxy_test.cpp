@@ -35,21 +35,9 @@ class ProxyTest : public ServerFixture {
   ProxyTest() : ServerFixture("proxy") {}
   // POST /api/tables as a client behind the proxy at `forwarded`.
   int create(const std::string& forwarded) {
-    net::io_context ioc;
-    beast::tcp_stream s(ioc);
-    s.expires_after(std::chrono::seconds(60));
-    s.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port_));
-    http::request<http::string_body> req{http::verb::post, "/api/tables", 11};
-    req.set(http::field::host, "127.0.0.1");
-    req.set(http::field::content_type, "application/json");
-    req.set("X-Forwarded-For", forwarded);
-    req.body() = json{{"game", "latin"}, {"seats", {"human", "human", "human", "human"}}}.dump();
-    req.prepare_payload();
-    http::write(s, req);
-    beast::flat_buffer buf;
-    http::response<http::string_body> res;
-    http::read(s, buf, res);
-    return static_cast<int>(res.result_int());
+    return post_from(forwarded, port_, "/api/tables",
+                     json{{"game", "latin"}, {"seats", {"human", "human", "human", "human"}}})
+        .status;
   }
   server::ServerConfig one_table_each() const {
     auto c = config();

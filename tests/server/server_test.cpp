@@ -14,6 +14,7 @@
 #include <regex>
 #include <set>
 
+#include "child_server.h"
 #include "client.h"
 #include "core/game.h"
 #include "record/session.h"
@@ -444,33 +445,6 @@ TEST_F(ServerTest, DroppedPlayerIsReplacedByABotAndTakesTheSeatBack) {
 }
 
 // ------------------------------------------------------------ crash recovery
-
-struct Child {
-  pid_t pid = -1;
-  unsigned short port = 0;
-};
-
-Child spawn_server(const std::string& db) {
-  int fds[2];
-  if (pipe(fds) != 0) return {};
-  const pid_t pid = fork();
-  if (pid == 0) {
-    dup2(fds[1], 1);
-    close(fds[0]);
-    execl(BONEYARD_EXE, BONEYARD_EXE, "serve", "--port", "0", "--db", db.c_str(), "--threads", "2", "--bot-threads",
-          "2", static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  close(fds[1]);
-  std::string line;
-  char ch;
-  while (read(fds[0], &ch, 1) == 1 && ch != '\n') line += ch;
-  close(fds[0]);
-  Child c{pid, 0};
-  std::smatch m;
-  if (std::regex_search(line, m, std::regex(":(\\d+) "))) c.port = static_cast<unsigned short>(std::stoi(m[1]));
-  return c;
-}
 
 // Stable: seat 0 is the only one to act, or the game is over.
 bool settled(const json& v) {

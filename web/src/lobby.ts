@@ -675,14 +675,41 @@ function openTables(go: (url: string) => void, status: HTMLElement): HTMLElement
   };
   draw();
   let version = -1;
+  // The server closes a feed nobody looks at (--lobby-idle): the page says
+  // "here" on a person's activity (at most once a minute), and after an
+  // "idle" it waits for the person to come back before connecting again.
+  let idle = false;
+  let feed: WebSocket | null = null;
+  let saidHere = 0;
+  const here = () => {
+    if (!card.isConnected) {
+      for (const e of activity) document.removeEventListener(e, here);
+      return;
+    }
+    if (document.hidden) return;
+    if (idle) {
+      idle = false;
+      connect();
+    } else if (feed?.readyState === WebSocket.OPEN && Date.now() - saidHere > 60000) {
+      saidHere = Date.now();
+      feed.send(JSON.stringify({ type: "here" }));
+    }
+  };
+  const activity = ["pointerdown", "keydown", "visibilitychange", "focusin"];
+  for (const e of activity) document.addEventListener(e, here, { passive: true });
   const connect = () => {
     const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/lobby`);
+    feed = ws;
     ws.onmessage = (ev) => {
       if (!card.isConnected) {
         ws.close();
         return;
       } // the lobby is gone: so is its feed
       const m = JSON.parse(ev.data);
+      if (m.type === "idle") {
+        idle = true;
+        return;
+      }
       if (m.type === "lobby") {
         tables.clear();
         for (const e of m.tables as LobbyTable[]) tables.set(e.table, e);
@@ -699,7 +726,7 @@ function openTables(go: (url: string) => void, status: HTMLElement): HTMLElement
     };
     ws.onclose = () => {
       version = -1;
-      if (card.isConnected) setTimeout(connect, 2000);
+      if (card.isConnected && !idle) setTimeout(connect, 2000);
     };
   };
   connect();

@@ -16,7 +16,10 @@ import { setUp } from "./harness.mjs";
 
 const H = await setUp({
   name: "lobby",
-  serveArgs: ["--quickmatch-wait", "3"],
+  // The rated game below has its two players at two addresses (a rated
+  // table's players of one network are not rated together): the test speaks
+  // as the front door, X-Forwarded-For.
+  serveArgs: ["--quickmatch-wait", "3", "--trusted-proxy", "127.0.0.1"],
   launch: { defaultViewport: { width: 1280, height: 800 } },
 });
 const { shots, base, browser, check } = H;
@@ -356,11 +359,14 @@ try {
   // A rated game of two players, each making their own moves (issue 32: a
   // rated table takes the standard terms only, and a bot's move for a person
   // is not their play).
-  const api = async (method, path, body) =>
+  const api = async (method, path, body, from) =>
     (
       await fetch(base + path, {
         method,
-        headers: body ? { "content-type": "application/json" } : {},
+        headers: {
+          ...(body ? { "content-type": "application/json" } : {}),
+          ...(from ? { "x-forwarded-for": from } : {}),
+        },
         body: body ? JSON.stringify(body) : undefined,
       })
     ).json();
@@ -373,8 +379,8 @@ try {
     rated: true,
     bot_delay_ms: 0,
   });
-  await api("POST", `/api/tables/${rated.id}/join`, { token: rated.tokens["0"], key: ann.key });
-  await api("POST", `/api/tables/${rated.id}/join`, { token: rated.tokens["1"], key: ben.key });
+  await api("POST", `/api/tables/${rated.id}/join`, { token: rated.tokens["0"], key: ann.key }, "10.1.0.1");
+  await api("POST", `/api/tables/${rated.id}/join`, { token: rated.tokens["1"], key: ben.key }, "10.2.0.1");
   let over = false;
   for (let i = 0; i < 3000 && !over; i++) {
     over = (await api("GET", `/api/tables/${rated.id}?token=${rated.spectate}`)).status === "over";
