@@ -97,6 +97,11 @@ struct Seat {
   std::function<void()> drop_cancel;
   SeatClock clock;
   int bot_moves = 0;  // a human seat's moves the takeover bot made (stored): not the player's own play
+  // Its rating at the table's family when seated ({"rating", "rd",
+  // "provisional", "games"}, null: none), and after a rated end ("change"
+  // added): both stored, shown beside the name (Players::view).
+  nlohmann::json rating, rated;
+  bool rematch_yes = false;  // accepted the rematch offer (stored)
   bool human() const { return player == "human"; }
 };
 
@@ -112,8 +117,13 @@ struct TableMeta {
   std::vector<std::string> names, player_ids;
   std::string rematch, rematch_spectate;  // the rematch's table, "" until asked for
   std::vector<std::string> rematch_tokens;
-  std::optional<bool> rated_done;  // rated tables: the ratings are updated
-  std::vector<int> bot_moves;      // per seat: moves the takeover bot made for a person
+  std::optional<bool> rated_done;              // rated tables: the ratings are updated
+  std::vector<int> bot_moves;                  // per seat: moves the takeover bot made for a person
+  std::vector<nlohmann::json> ratings, rated;  // per seat: Seat::rating, Seat::rated
+  std::vector<bool> rematch_yes;               // per seat: accepted the rematch offer
+  int64_t rematch_asked = 0;                   // when the offer was made (seconds since the epoch; 0: none)
+  // The takeover bot's moves for a person: (event index, "time" or "away").
+  std::vector<std::pair<size_t, std::string>> bot_events;
   // The turn clock's banks and timeouts (tables with a clock).
   std::optional<std::vector<int64_t>> bank_ms;
   std::optional<std::vector<int>> timeouts;
@@ -165,7 +175,10 @@ class Table {
   bool started = false;
   uint64_t seed = 0;
   bool rated_done = false;
-  std::string rematch, rematch_spectate;  // the rematch once asked for
+  std::string rematch, rematch_spectate;                   // the rematch once made
+  int64_t rematch_asked = 0;                               // the rematch offer's time (0: none)
+  std::vector<std::pair<size_t, std::string>> bot_events;  // TableMeta::bot_events
+  bool aborted = false;                                    // ended before it really began (Hub::abort)
 
   // Live.
   std::unique_ptr<Session> session;
