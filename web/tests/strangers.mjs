@@ -254,6 +254,29 @@ try {
   check(await waitText(pc, "#table-terms", /Rated/), "the rematch keeps the terms: rated");
   const rt = await text(pc, "#table-terms");
   check(/60 s a move \+ 30 s extra/.test(rt), `and the clock (${rt})`);
+
+  // ---------------------------------------------------------------- defect 3: the open-table row
+  const pub = (
+    await api("POST", "/api/tables", {
+      game: "two-draw",
+      options: { target: "50" },
+      seats: ["human", "open"],
+      public: true,
+      rated: true,
+      clock_s: 15,
+      key: ann.key,
+    })
+  ).j;
+  const pl = await newPage("10.3.0.1", { width: 390, height: 844 });
+  await pl.goto(base + "/");
+  const rowSel = `.open-tables li[data-table="${pub.id}"]`;
+  await pl.waitForSelector(rowSel, { timeout: 10000 }).catch(() => {});
+  const row = await text(pl, rowSel);
+  check(
+    /Rated/.test(row) && /15 s a move/.test(row) && /to 50/.test(row) && /Ann\s*\d+\?/.test(row),
+    `the open-table row shows rated, the clock, a target not the game's own and the rating by the name (${row})`,
+  );
+  await pl.screenshot({ path: join(shots, "strangers-lobby-390x844.png") });
 } catch (e) {
   H.fail(e);
 } finally {
