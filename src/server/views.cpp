@@ -30,7 +30,8 @@ json TableViews::rematch(const Table& t, int seat) {
 }
 
 int never_moved_seat(const Table& t) {
-  if (!t.session || t.over() || !t.broken.empty() || t.clock_s <= 0) return -1;
+  // Within the first hand only: a game some hands old has really started.
+  if (!t.session || t.over() || !t.broken.empty() || t.clock_s <= 0 || !t.session->state().hands().empty()) return -1;
   std::set<size_t> by_bot;
   for (const auto& [n, why] : t.bot_events) by_bot.insert(n);
   for (int k = 0; k < t.n; ++k) {

@@ -539,6 +539,7 @@ TEST(Players, RematchTurnsBotSeatsTooAndBotsStayBots) {
       if (!moved) std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
     ASSERT_EQ(hub.get(id, t["spectate"])["status"], "over");
+    EXPECT_EQ(hub.rematch(id, t["tokens"]["0"])["status"], "offered");  // made once both people accept
     const json r = hub.rematch(id, t["tokens"]["2"]);
     EXPECT_EQ(r["seat"], 1);
     const json nst = hub.get(r["table"], r["token"]);
