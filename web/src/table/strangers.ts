@@ -104,7 +104,7 @@ export class Strangers {
     const out: (HTMLElement | null)[] = [];
     if (c.me !== null) {
       const mine = clockTag(c.msg, c.me);
-      const rating = ratingTag(c.msg.seats[c.me]?.rating);
+      const rating = ratingTag(c.msg.seats[c.me]?.rated ?? c.msg.seats[c.me]?.rating);
       if (mine || rating)
         out.push(
           h(

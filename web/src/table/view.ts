@@ -204,7 +204,7 @@ export function opponents(c: Ctx, ui: SeatsUi): HTMLElement {
           h("span", { class: "dot " + (c.msg.seats[k]?.connected === false ? "off" : "on") }),
           words.seatName(c, k),
           c.msg.seats[k]?.rating ? " " : null,
-          ratingTag(c.msg.seats[k]?.rating), // beside the name (terms.ts)
+          ratingTag(c.msg.seats[k]?.rated ?? c.msg.seats[k]?.rating), // beside the name, the new one after the end (terms.ts)
         ),
         h(
           "div",
