@@ -106,6 +106,10 @@ void add_serve(CLI::App& app) {
                   "Seconds a quick match waits for people before bots fill the empty seats")
       ->check(CLI::Range(0.0, 3600.0))
       ->capture_default_str();
+  cmd->add_option("--rematch-wait", cfg->hub.rematch_wait_s,
+                  "Seconds a rematch offer waits before the seats of players who left go to bots")
+      ->check(CLI::Range(0.0, 3600.0))
+      ->capture_default_str();
   cmd->add_option(
          "--rating-period", cfg->hub.rating_period_s,
          "Seconds of Glicko-2's rating period: each whole one without a rated game widens a rating's deviation")

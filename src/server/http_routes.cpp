@@ -440,8 +440,20 @@ const std::vector<Route>& routes() {
        [](const Call& c) {
          const json b = c.body();
          const std::string token = str_field(b, "token");
+         bool accept = true;
+         if (b.contains("accept")) {
+           if (!b["accept"].is_boolean()) throw ApiError(400, "'accept' must be true (accept) or false (decline)");
+           accept = b["accept"].get<bool>();
+         }
          if (auto r = c.spend(Cost::create)) return *r;
-         return ok(c.hub.rematch(c.id(), token, c.req.client));
+         return ok(c.hub.rematch(c.id(), token, c.req.client, accept));
+       }},
+      {"POST",
+       {"tables", "{}", "abort"},
+       false,
+       [](const Call& c) {
+         const json b = c.body();
+         return ok(c.hub.abort(c.id(), str_field(b, "token")));
        }},
       // Checked first (a bad line costs nothing), then counted per address
       // and per token (docs/server.md, "Chat").

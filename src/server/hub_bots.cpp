@@ -109,15 +109,19 @@ bool Hub::bot_turn(const std::shared_ptr<Table>& t, size_t version, bool gated) 
   const auto arrival = std::chrono::steady_clock::now();
   std::lock_guard lk(t->m);
   t->bot_pending = false;
-  if (stopping_) return false;
+  if (stopping_ || !t->broken.empty()) return false;  // closed (aborted) while the bot thought
   if (!err.empty()) {
     t->notice(seat, fmt::format("the bot for seat {} failed: {}", seat, err));
     return false;
   }
   if (t->session && t->session->events().size() == version && Bots::seat_to_play(*t) == seat && t->inflight == 0) {
     try {
+      const size_t at = t->session->events().size();  // the move's event index
+      const bool out_of_time = t->seat_at(seat).clock.forced;
       Change change = apply_move(*t, seat, mv, arrival).second;
       if (t->human(seat)) {
+        // Logged as the bot's move for that seat, and why (the log says so).
+        t->bot_events.emplace_back(at, out_of_time ? "time" : "away");
         // The takeover bot moved for a person: counted (and stored), since
         // at a rated table such a move is not the player's own (ratings.cpp).
         ++t->seat_at(seat).bot_moves;

@@ -51,6 +51,9 @@ struct HubConfig {
   // empty seats, and how long its table waits for all of them to join.
   double quickmatch_wait_s = 20;
   int quickmatch_expire_s = 120;
+  // A rematch offer: a seat whose player has left (no connection) goes to
+  // a bot once the offer is this old; the others must accept.
+  double rematch_wait_s = 30;
   // Glicko-2's rating period for time without games: each whole period
   // since a subject's last rated game widens its RD (docs/server.md, Ratings).
   double rating_period_s = 86400;

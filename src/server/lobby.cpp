@@ -35,6 +35,7 @@ void Lobby::update(const Table& t) {
         s["taken"] = !seat.open || !seat.token.empty();
         s["joined"] = seat.joined;
         if (!seat.name.empty()) s["name"] = seat.name;
+        if (!seat.rating.is_null()) s["rating"] = seat.rating;  // beside the name, as at the table
       }
       seats.push_back(s);
     }

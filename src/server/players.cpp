@@ -179,11 +179,28 @@ bool Players::network(Table& t, int seat, const std::string& client) {
 }
 
 void Players::view(const Table& t, json& m) {
+  // A rated table with a guest (a seat without a player key) will not be
+  // rated: said while it can still be seen, not only at the end.
+  // Two people of one network (Players::network): "other" is the second.
+  if (t.rated && !t.not_rated.empty())
+    for (int a = 0; a < t.n && !m.contains("unrated"); ++a)
+      for (int b = a + 1; b < t.n && !m.contains("unrated"); ++b)
+        if (!t.seat_at(a).address.empty() && t.seat_at(a).address == t.seat_at(b).address)
+          m["unrated"] = {{"why", "network"}, {"seat", a}, {"other", b}};
+  if (t.rated)
+    for (int k = 0; k < t.n && !m.contains("unrated"); ++k) {
+      const Seat& s = t.seat_at(k);
+      if (s.human() && s.player_id.empty() && (s.joined || !s.name.empty()))
+        m["unrated"] = {{"why", "guest"}, {"seat", k}};
+    }
   for (int k = 0; k < t.n; ++k) {
     const Seat& s = t.seat_at(k);
     const size_t u = static_cast<size_t>(k);
     m["seats"][u]["name"] = s.name.empty() ? json(nullptr) : json(s.name);
     m["seats"][u]["player_id"] = s.player_id.empty() ? json(nullptr) : json(s.player_id);
+    m["seats"][u]["rating"] = s.rating;  // null: none
+    if (!s.rated.is_null()) m["seats"][u]["rated"] = s.rated;
+    if (s.bot_moves > 0) m["seats"][u]["bot_moves"] = s.bot_moves;
   }
 }
 

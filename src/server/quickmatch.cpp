@@ -26,6 +26,11 @@ std::string text_field(const json& body, const char* key) {
 
 }  // namespace
 
+std::pair<int, int> quickmatch_clock(const GameEntry& g) {
+  const std::string& family = rating_family(g);
+  return {30, family == "mexican-train" || family == "texas-42" ? 60 : 30};
+}
+
 json QuickMatch::join(const json& body, const std::string& client) {
   if (!body.is_object()) throw ApiError(400, "the body must be a JSON object");
   if (!body.contains("key")) throw ApiError(400, "'key' must be your player key (from POST /api/players)");
@@ -79,6 +84,7 @@ json QuickMatch::join(const json& body, const std::string& client) {
   s.options = options;
   s.pool = fmt::format("{}|{}|{}", game, options.dump(), rated);
   s.seats = n;
+  std::tie(s.clock_s, s.bank_s) = quickmatch_clock(*entry);
   s.teams = n == 4 && partnership_game(*entry, options);
   s.level = level;
   s.rated = rated;
@@ -110,13 +116,18 @@ json QuickMatch::status(const json& who) {
   auto it = seekers_.find(person->player_id);
   if (it == seekers_.end()) throw ApiError(404, "you are not waiting for a quick match (or it was cancelled)");
   const Seeker& s = it->second;
+  // The table's terms, shown while waiting: rated or not, and its clock.
+  const json clock{{"move_s", s.clock_s}, {"bank_s", s.bank_s}};
   if (s.seated)
-    return {{"status", "seated"}, {"table", s.table}, {"seat", s.seat}, {"token", s.token}, {"game", s.game}};
+    return {{"status", "seated"}, {"table", s.table}, {"seat", s.seat}, {"token", s.token},
+            {"game", s.game},     {"rated", s.rated}, {"clock", clock}};
   const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - s.since).count();
   return {{"status", "waiting"},
           {"game", s.game},
           {"waiting", waiting_[s.pool]},
           {"seats", s.seats},
+          {"rated", s.rated},
+          {"clock", clock},
           {"seconds_left", std::max(0.0, cfg_.quickmatch_wait_s - waited)}};
 }
 
@@ -161,6 +172,7 @@ void QuickMatch::form(const std::string& pool, bool timed_out) {
   std::vector<Seeker*> group;
   int n = 0;
   bool teams = false, rated = false;
+  int clock_s = 0, bank_s = 0;
   std::string level, game;
   json options;
   {
@@ -191,6 +203,8 @@ void QuickMatch::form(const std::string& pool, bool timed_out) {
     teams = group.front()->teams;
     level = group.front()->level;
     rated = group.front()->rated;
+    clock_s = group.front()->clock_s;
+    bank_s = group.front()->bank_s;
     game = group.front()->game;
     options = group.front()->options;
   }
@@ -238,7 +252,9 @@ void QuickMatch::form(const std::string& pool, bool timed_out) {
                         {"options", options},
                         {"seats", seats},
                         {"expire_s", cfg_.quickmatch_expire_s},
-                        {"rated", rated}},
+                        {"rated", rated},
+                        {"clock_s", clock_s},
+                        {"bank_s", bank_s}},
                    &people, group.front()->client);
   } catch (const std::exception& e) {
     err = e.what();

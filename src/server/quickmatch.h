@@ -16,7 +16,9 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
+#include "core/game.h"
 #include "server/hub_config.h"
 #include "server/players.h"
 #include "server/table.h"
@@ -26,6 +28,11 @@ class io_context;
 }  // namespace boost::asio
 
 namespace boneyard::server {
+
+// A quick-match table always has a turn clock (one idle stranger must not
+// hold the others for good): 30 s a move, and a bank of 60 s in the long
+// games (Mexican Train, Texas 42), 30 s in the others. {move_s, bank_s}.
+std::pair<int, int> quickmatch_clock(const GameEntry& g);
 
 class QuickMatch {
  public:
@@ -46,7 +53,7 @@ class QuickMatch {
   struct Seeker {
     std::string player_id, name, game, pool, level, with, client;
     nlohmann::json options;
-    int seats = 0;
+    int seats = 0, clock_s = 0, bank_s = 0;
     bool teams = false, rated = false;
     std::chrono::steady_clock::time_point since;  // asked (or seated)
     bool forming = false, seated = false;         // a table being made; made

@@ -55,6 +55,27 @@ StoredRating Ratings::as_of(const StoredRating& r, int64_t now) const {
   return out;
 }
 
+json Ratings::shown(const std::string& subject, const std::string& game) {
+  if (subject.empty()) return nullptr;
+  std::string family;
+  try {
+    family = rating_family(find_game(game));
+  } catch (const Error&) {
+    return nullptr;
+  }
+  std::lock_guard lk(m_);
+  return rating_json(as_of(current(subject, family), static_cast<int64_t>(std::time(nullptr))));
+}
+
+std::vector<json> Ratings::shown_seats(const std::string& game, const std::vector<std::string>& players,
+                                       const std::vector<std::string>& player_ids) {
+  std::vector<json> out(players.size());
+  for (size_t k = 0; k < players.size(); ++k)
+    out[k] = players[k] == "human" ? (k < player_ids.size() ? shown(player_ids[k], game) : json())
+                                   : shown(players[k], game);  // "bot:LEVEL": the level's own rating
+  return out;
+}
+
 std::optional<Ratings::Update> Ratings::rate(Table& t) {
   if (!t.rated || t.rated_done || !t.session) return std::nullopt;
   t.rated_done = true;
@@ -142,6 +163,12 @@ std::optional<Ratings::Update> Ratings::rate(Table& t) {
     r.last = now;
     ++r.games;
     cache_[{r.subject, family}] = r;
+    // The seat's change, for the game's end (Players::view): the rating
+    // before the game as shown at the table (as of now) and after it.
+    t.seat_at(static_cast<int>(i)).rated = {{"rating", r.rating},
+                                            {"rd", r.rd},
+                                            {"provisional", provisional_rating(r)},
+                                            {"change", r.rating - before[i].rating}};
     u.keys.emplace_back(r.subject, family);
     u.ratings.push_back(r);
   }

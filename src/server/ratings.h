@@ -55,6 +55,14 @@ class Ratings {
   std::optional<Update> rate(Table& t);
   void settled(const Update& u, const std::string& error);
 
+  // What a table shows beside a seat's name: the subject's rating in the
+  // game's family as of now ({"rating", "rd", "provisional", "games"}).
+  // Read before the table's lock is taken.
+  nlohmann::json shown(const std::string& subject, const std::string& game);
+  // Per seat of a new table: its people's (and bot levels') ratings.
+  std::vector<nlohmann::json> shown_seats(const std::string& game, const std::vector<std::string>& players,
+                                          const std::vector<std::string>& player_ids);
+
   nlohmann::json leaderboard(const std::string& family_or_game);
   // A subject's ratings per family, with their history.
   nlohmann::json of(const std::string& subject);

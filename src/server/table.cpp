@@ -48,6 +48,17 @@ json TableMeta::to_json() const {
     j["addresses"] = addresses;
   if (!not_rated.empty()) j["not_rated"] = not_rated;
   if (stopped) j["stopped"] = true;
+  auto any = [](const std::vector<json>& v) {
+    return std::any_of(v.begin(), v.end(), [](const json& x) { return !x.is_null(); });
+  };
+  if (any(ratings)) j["ratings"] = ratings;
+  if (any(rated)) j["rated"] = rated;
+  if (rematch_asked > 0) {
+    j["rematch_asked"] = rematch_asked;
+    j["rematch_yes"] = json::array();
+    for (bool b : rematch_yes) j["rematch_yes"].push_back(b);
+  }
+  if (!bot_events.empty()) j["bot_events"] = bot_events;
   if (bank_ms && timeouts) j["clock"] = {{"bank_ms", *bank_ms}, {"timeouts", *timeouts}};  // the turn clock's banks
   return j;
 }
@@ -84,6 +95,14 @@ TableMeta TableMeta::read(const json& j, size_t seats) {
   m.addresses.resize(seats);
   m.not_rated = j.value("not_rated", "");
   m.stopped = j.value("stopped", false);
+  m.ratings = j.value("ratings", std::vector<json>(seats));
+  m.rated = j.value("rated", std::vector<json>(seats));
+  m.ratings.resize(seats);
+  m.rated.resize(seats);
+  m.rematch_asked = j.value("rematch_asked", int64_t{0});
+  m.rematch_yes = j.value("rematch_yes", std::vector<bool>(seats));
+  m.rematch_yes.resize(seats);
+  m.bot_events = j.value("bot_events", std::vector<std::pair<size_t, std::string>>{});
   if (j.contains("clock")) {
     try {
       auto bank = j["clock"].at("bank_ms").get<std::vector<int64_t>>();
@@ -182,18 +201,24 @@ TableMeta Table::meta() const {
   }
   m.not_rated = not_rated;
   m.stopped = stopped;
-  m.rematch = rematch;
-  m.rematch_spectate = rematch_spectate;
-  if (rated) m.rated_done = rated_done;
-  if (clock_s > 0) {
-    m.bank_ms.emplace();
-    m.timeouts.emplace();
-    for (const Seat& s : seats) {
-      m.bank_ms->push_back(s.clock.bank_ms);
-      m.timeouts->push_back(s.clock.timeouts);
-    }
+  m.ratings.push_back(s.rating);
+  m.rated.push_back(s.rated);
+  m.rematch_yes.push_back(s.rematch_yes);
+}
+m.rematch_asked = rematch_asked;
+m.bot_events = bot_events;
+m.rematch = rematch;
+m.rematch_spectate = rematch_spectate;
+if (rated) m.rated_done = rated_done;
+if (clock_s > 0) {
+  m.bank_ms.emplace();
+  m.timeouts.emplace();
+  for (const Seat& s : seats) {
+    m.bank_ms->push_back(s.clock.bank_ms);
+    m.timeouts->push_back(s.clock.timeouts);
   }
-  return m;
+}
+return m;
 }
 
 void Table::restore(const TableMeta& m) {
@@ -204,6 +229,8 @@ void Table::restore(const TableMeta& m) {
   rematch_spectate = m.rematch_spectate;
   not_rated = m.not_rated;
   stopped = m.stopped;
+  rematch_asked = m.rematch_asked;
+  bot_events = m.bot_events;
   for (size_t k = 0; k < seats.size(); ++k) {
     Seat& s = seats[k];
     s.entropy = m.entropies[k];
@@ -217,6 +244,9 @@ void Table::restore(const TableMeta& m) {
     s.rematch_token = m.rematch_tokens[k];
     s.bot_moves = k < m.bot_moves.size() ? m.bot_moves[k] : 0;
     s.address = k < m.addresses.size() ? m.addresses[k] : "";
+    s.rating = k < m.ratings.size() ? m.ratings[k] : json();
+    s.rated = k < m.rated.size() ? m.rated[k] : json();
+    s.rematch_yes = k < m.rematch_yes.size() && m.rematch_yes[k];
     // The clock as stored (full banks when none is): no turn is timed.
     s.clock.bank_ms = m.bank_ms ? (*m.bank_ms)[k] : bank_full_ms;
     s.clock.timeouts = m.timeouts ? (*m.timeouts)[k] : 0;

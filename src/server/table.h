@@ -110,6 +110,11 @@ struct Seat {
   // At a rated table, the network (limits.h) the person sat down from
   // (stored, never shown): two people of one network are not rated together.
   std::string address;
+  // Its rating at the table's family when seated ({"rating", "rd",
+  // "provisional", "games"}, null: none), and after a rated end ("change"
+  // added): both stored, shown beside the name (Players::view).
+  nlohmann::json rating, rated;
+  bool rematch_yes = false;  // accepted the rematch offer (stored)
   bool human() const { return player == "human"; }
 };
 
@@ -125,8 +130,13 @@ struct TableMeta {
   std::vector<std::string> names, player_ids;
   std::string rematch, rematch_spectate;  // the rematch's table, "" until asked for
   std::vector<std::string> rematch_tokens;
-  std::optional<bool> rated_done;      // rated tables: the ratings are updated
-  std::vector<int> bot_moves;          // per seat: moves the takeover bot made for a person
+  std::optional<bool> rated_done;              // rated tables: the ratings are updated
+  std::vector<int> bot_moves;                  // per seat: moves the takeover bot made for a person
+  std::vector<nlohmann::json> ratings, rated;  // per seat: Seat::rating, Seat::rated
+  std::vector<bool> rematch_yes;               // per seat: accepted the rematch offer
+  int64_t rematch_asked = 0;                   // when the offer was made (seconds since the epoch; 0: none)
+  // The takeover bot's moves for a person: (event index, "time" or "away").
+  std::vector<std::pair<size_t, std::string>> bot_events;
   std::vector<std::string> addresses;  // rated tables: each person's network (Seat::address)
   std::string not_rated;               // why a rated table's game will not be rated ("" while it will)
   bool stopped = false;                // ended at the server's limit on a game's length
@@ -181,9 +191,12 @@ class Table {
   bool started = false;
   uint64_t seed = 0;
   bool rated_done = false;
-  std::string rematch, rematch_spectate;  // the rematch once asked for
-  std::string not_rated;                  // a rated table's game that will not be rated: why, in players' words
-  bool stopped = false;                   // the game reached the server's limit on its length (--max-game-moves)
+  std::string rematch, rematch_spectate;                   // the rematch once made
+  int64_t rematch_asked = 0;                               // the rematch offer's time (0: none)
+  std::vector<std::pair<size_t, std::string>> bot_events;  // TableMeta::bot_events
+  bool aborted = false;                                    // ended before it really began (Hub::abort)
+  std::string not_rated;  // a rated table's game that will not be rated: why, in players' words
+  bool stopped = false;   // the game reached the server's limit on its length (--max-game-moves)
 
   // Live.
   std::unique_ptr<Session> session;

@@ -229,7 +229,14 @@ json Hub::create(const json& body, const std::string& client, const SeatPeople* 
   st.id = id;
   st.created = static_cast<int64_t>(std::time(nullptr));
   st.spec = spec;
-  st.meta = TableMeta::fresh(static_cast<size_t>(n), seated).to_json();
+  TableMeta meta = TableMeta::fresh(static_cast<size_t>(n), seated);
+  // The ratings shown beside the names (a bot level's at rated tables only:
+  // a table of bots reads nothing).
+  std::vector<std::string> rated_players = players;
+  if (!spec.value("rated", false))
+    for (auto& p : rated_players) p = p == "human" ? p : "";
+  meta.ratings = ratings_.shown_seats(game, rated_players, seated.player_ids);
+  st.meta = meta.to_json();
   // Made whole in memory (a table of bots starts at once: its first deal),
   // stored in one transaction, and only then seen: a table whose creation
   // could not be stored does not exist.
@@ -420,6 +427,7 @@ json Hub::move(const std::string& id, const std::string& token, const std::strin
   std::unique_lock lk(t->m);
   const int seat = t->seat_for(token);
   if (seat < 0) throw ApiError(403, "a spectator cannot move");
+  if (t->aborted) throw ApiError(409, t->broken);
   if (!t->broken.empty()) throw ApiError(500, t->broken);
   if (!t->session) throw ApiError(409, "the game has not started: it starts when every human seat has joined");
   if (t->over()) throw ApiError(409, "the game is over");
@@ -479,12 +487,15 @@ json Hub::join(const std::string& id, const std::string& token, const std::optio
   const std::optional<SeatPerson> person =
       players_.person_of(who);  // checked (and looked up) before the table is locked
   auto t = table(id);
+  // The rating shown beside the name, read before the lock (the game is fixed).
+  const json rating = person ? ratings_.shown(person->player_id, t->game) : json();
   std::unique_lock lk(t->m);
   const int seat = t->seat_for(token);
   if (seat < 0) throw ApiError(403, "a spectator does not join; watch with GET or the WebSocket");
   const bool was = t->started;
   join_locked(t, seat, entropy);
   bool named = person && Players::seat(*t, seat, *person);
+  if (named) t->seat_at(seat).rating = rating;
   named = Players::network(*t, seat, client) || named;
   if (was && !named) return views_.message(*t, seat);
   persist_and_wait(lk, t, Change::of_meta(), "the join was not stored");
@@ -502,6 +513,7 @@ json Hub::sit(const std::string& id, const json& body, const std::string& client
   }
   const std::optional<SeatPerson> person = players_.person_of(body);  // "key" or "name", as for a join
   auto t = table(id);
+  const json rating = person ? ratings_.shown(person->player_id, t->game) : json();
   std::unique_lock lk(t->m);
   if (!t->is_public) throw ApiError(403, "this table is not public: its seats go by invitation links");
   if (!t->broken.empty()) throw ApiError(409, t->broken);
@@ -520,7 +532,7 @@ json Hub::sit(const std::string& id, const json& body, const std::string& client
   }
   const std::string token = random_hex(16);
   t->seat_at(seat).token = token;
-  if (person) Players::seat(*t, seat, *person);
+  if (person && Players::seat(*t, seat, *person)) t->seat_at(seat).rating = rating;
   t->notice(seat, fmt::format("seat {} was taken from the lobby", seat));
   Players::network(*t, seat, client);
   persist_and_wait(lk, t, Change::of_meta(), "the seat was not taken");
@@ -541,6 +553,7 @@ void Hub::claim_timer(const std::shared_ptr<Table>& t, int seat, const std::stri
     s.token.clear();
     s.name.clear();
     s.player_id.clear();
+    s.rating = nullptr;
     t->notice(seat, fmt::format("seat {} is free again: its player did not come", seat));
     persist(t, Change::of_meta());  // broadcast (and the lobby) once stored
   });
@@ -573,73 +586,7 @@ void Hub::unsubscribe(const std::string& id, int seat, const Subscriber* sub) {
   if (presence_.left(t, seat, sub)) announce(t);
 }
 
-// ---------------------------------------------------------------- rematch, chat, ratings
-
-// The same seats and options at a new table (its own secret, commitment and
-// entropy), the seats turned by one: whoever sat at seat k sits at k-1, so
-// the person after the old seat 0 in turn order now holds seat 0. Every
-// rule that starts from seat 0 (the first start player in Mexican Train, the
-// first roller in Dice & Dominoes...) thus passes on by one seat; the
-// partners (seats k and k+2) stay partners; a lead decided by the tiles
-// (highest double, drawn tiles) is decided afresh by the new deal.
-json Hub::rematch(const std::string& id, const std::string& token, const std::string& client) {
-  std::lock_guard rl(rematch_m_);
-  auto t = table(id);
-  json body;
-  SeatPeople people;
-  int seat = -1, n = 0;
-  {
-    std::unique_lock lk(t->m);
-    t->wait_stored(lk);
-    seat = t->seat_for(token);
-    if (seat < 0) throw ApiError(403, "a spectator cannot ask for a rematch: a seat's token can");
-    if (!t->broken.empty()) throw ApiError(500, t->broken);
-    if (!t->finished()) throw ApiError(409, "the game is not over: a rematch is made at its end");
-    if (!t->rematch.empty()) return TableViews::rematch(*t, seat);
-    n = t->n;
-    std::vector<std::string> seats(static_cast<size_t>(n));
-    people.names.resize(static_cast<size_t>(n));
-    people.player_ids.resize(static_cast<size_t>(n));
-    people.addresses.resize(static_cast<size_t>(n));
-    for (int j = 0; j < n; ++j) {
-      const Seat& from = t->seat_at((j + 1) % n);
-      const size_t to = static_cast<size_t>(j);
-      seats[to] = from.player;
-      people.names[to] = from.name;
-      people.player_ids[to] = from.player_id;
-      people.addresses[to] = from.address;
-    }
-    body = {{"game", t->game},
-            {"options", t->spec.value("options", json::object())},
-            {"seats", seats},
-            {"bot_delay_ms", t->bot_delay_ms},
-            {"drop_delay_ms", t->drop_delay_ms},
-            {"takeover_level", t->takeover_level},
-            {"expire_s", t->expire_s}};
-    // A rematch keeps the terms: rated stays rated (by the standard terms,
-    // which a rated table never chooses), the clock stays.
-    if (t->rated) {
-      body["rated"] = true;
-      body.erase("drop_delay_ms");
-      body.erase("takeover_level");
-    }
-    if (t->clock_s > 0) {
-      body["clock_s"] = t->clock_s;
-      body["bank_s"] = t->bank_s;
-    }
-  }
-  const json made = create(body, client, &people);
-  std::unique_lock lk(t->m);
-  t->rematch = made["id"].get<std::string>();
-  for (int k = 0; k < n; ++k) {
-    const std::string now = std::to_string((k + n - 1) % n);
-    t->seat_at(k).rematch_token = made["tokens"].contains(now) ? made["tokens"][now].get<std::string>() : "";
-  }
-  t->rematch_spectate = made["spectate"].get<std::string>();
-  t->notice(seat, fmt::format("seat {} asked for a rematch: everyone moves to the new table", seat));
-  persist_and_wait(lk, t, Change::of_meta(), "the rematch was made but not linked here");
-  return TableViews::rematch(*t, seat);
-}
+// ---------------------------------------------------------------- chat, ratings (the rematch: hub_rematch.cpp)
 
 json Hub::chat(const std::string& id, const std::string& token, const json& body) {
   const ChatLine said = parse_chat(body);

@@ -102,7 +102,14 @@ class Hub {
   nlohmann::json join(const std::string& id, const std::string& token, const std::optional<std::string>& entropy,
                       const nlohmann::json& who = nullptr, const std::string& client = "");
   // A finished table's rematch (made once; each seat gets its own token).
-  nlohmann::json rematch(const std::string& id, const std::string& token, const std::string& client = "");
+  // A rematch by consent (docs/server.md): the first ask offers it, each
+  // seat accepts (or declines: accept false, the offer ends); it is made
+  // once every person accepted or, after rematch_wait_s, left.
+  nlohmann::json rematch(const std::string& id, const std::string& token, const std::string& client = "",
+                         bool accept = true);
+  // A game that never really started (never_moved_seat): any other person
+  // at the table ends it, unrated and not kept.
+  nlohmann::json abort(const std::string& id, const std::string& token);
   // A seat of a public table taken in the lobby ({"seat"?} in the body: a
   // given one, else the first free).
   nlohmann::json sit(const std::string& id, const nlohmann::json& body, const std::string& client = "");
@@ -206,6 +213,10 @@ class Hub {
   void start_game(Table& t);
   void claim_timer(const std::shared_ptr<Table>& t, int seat, const std::string& token);
   void rate(const std::shared_ptr<Table>& t);
+  // With rematch_m_ held: the rematch made if every person accepted or
+  // left (after the wait); else its offer as it stands.
+  nlohmann::json make_rematch(const std::shared_ptr<Table>& t, int seat, const std::string& client);
+  void rematch_timer(const std::shared_ptr<Table>& t, double after_s, int rounds);
 
   // Broadcasts: announce() queues one on a broadcast thread; changed() is it
   // (with t->m held): every watcher's message, the lobby, the clock, and

@@ -1,5 +1,7 @@
 #include "server/views.h"
 
+#include <set>
+
 #include "record/protocol.h"
 #include "server/chat.h"
 #include "server/players.h"
@@ -22,7 +24,25 @@ json public_view(const AnyState& st) {
 
 json TableViews::rematch(const Table& t, int seat) {
   if (seat < 0) return {{"table", t.rematch}, {"seat", nullptr}, {"token", t.rematch_spectate}};
+  // A seat that did not accept (it went to a bot) has no place there.
+  if (t.seat_at(seat).rematch_token.empty()) return {{"table", t.rematch}, {"seat", nullptr}, {"token", nullptr}};
   return {{"table", t.rematch}, {"seat", (seat + t.n - 1) % t.n}, {"token", t.seat_at(seat).rematch_token}};
+}
+
+int never_moved_seat(const Table& t) {
+  // Within the first hand only: a game some hands old has really started.
+  if (!t.session || t.over() || !t.broken.empty() || t.clock_s <= 0 || !t.session->state().hands().empty()) return -1;
+  std::set<size_t> by_bot;
+  for (const auto& [n, why] : t.bot_events) by_bot.insert(n);
+  for (int k = 0; k < t.n; ++k) {
+    const Seat& s = t.seat_at(k);
+    if (!s.human() || s.clock.timeouts == 0) continue;
+    bool own = false;
+    const auto& ev = t.session->events();
+    for (size_t i = 0; i < ev.size() && !own; ++i) own = !ev[i].chance && ev[i].seat == k && !by_bot.count(i);
+    if (!own) return k;
+  }
+  return -1;
 }
 
 json TableViews::message(Table& t, int seat, bool with_log) const {
@@ -42,20 +62,35 @@ json TableViews::message(Table& t, int seat, bool with_log) const {
                      {"autopilot", s.autopilot}});
   }
   m["seats"] = seats;
-  // A rated table whose game will not be rated (two people of one
-  // network) says so, and why.
-  m["rated"] = t.rated && t.not_rated.empty();
-  if (t.rated && !t.not_rated.empty()) m["not_rated"] = t.not_rated;
+  m["rated"] = t.rated;
   Players::view(t, m);
   if (!t.rematch.empty()) m["rematch"] = rematch(t, seat);
+  if (t.rematch.empty() && t.rematch_asked > 0) {
+    json yes = json::array();
+    for (int k = 0; k < t.n; ++k)
+      if (t.seat_at(k).rematch_yes) yes.push_back(k);
+    m["rematch_offer"] = {{"accepted", yes}, {"asked", t.rematch_asked}};
+  }
+  if (!t.bot_events.empty()) {
+    // The takeover bot's moves for people (the log says whose move it was).
+    json played = json::array();
+    const size_t from = t.bot_events.size() > kLogEntries ? t.bot_events.size() - kLogEntries : 0;
+    for (size_t i = from; i < t.bot_events.size(); ++i) {
+      const auto& [n, why] = t.bot_events[i];
+      const int who = t.session && n < t.session->events().size() ? t.session->events()[n].seat : -1;
+      played.push_back({{"n", n}, {"seat", who}, {"why", why}});
+    }
+    m["bot_played"] = played;
+  }
   if (t.clock_s > 0) m["clock"] = clock_.view(t);
   json notices = json::array();
   const size_t from = t.notices.size() > 20 ? t.notices.size() - 20 : 0;
   for (size_t i = from; i < t.notices.size(); ++i) notices.push_back(t.notices[i]);
   m["notices"] = notices;
   m["chat"] = Chat::view(t, seat);  // this audience's lines only
+  if (const int idle = never_moved_seat(t); idle >= 0) m["abortable"] = {{"idle_seat", idle}};
   if (!t.broken.empty()) {
-    m["status"] = "broken";
+    m["status"] = t.aborted ? "aborted" : "broken";
     m["error"] = t.broken;
     return m;
   }

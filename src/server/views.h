@@ -19,6 +19,11 @@ namespace boneyard::server {
 // exist (every hand hidden, only public information), with "seat": null.
 nlohmann::json public_view(const AnyState& st);
 
+// A game that never really started (docs/server.md, "Turn clock"): in
+// its first hand, a person at a timed table who has not made one move of
+// their own and has let their turn clock run out. -1: none. With t.m held.
+int never_moved_seat(const Table& t);
+
 class TableViews {
  public:
   explicit TableViews(const TurnClock& clock) : clock_(clock) {}

@@ -21,7 +21,8 @@ struct Child {
 inline Child spawn_server(const std::string& db, const std::vector<std::string>& extra = {}) {
   int fds[2];
   if (pipe(fds) != 0) return {};
-  std::vector<std::string> args{BONEYARD_EXE, "serve", "--port", "0", "--db", db, "--threads", "2", "--bot-threads", "2"};
+  std::vector<std::string> args{BONEYARD_EXE, "serve", "--port",        "0", "--db", db,
+                                "--threads",  "2",     "--bot-threads", "2"};
   args.insert(args.end(), extra.begin(), extra.end());
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());

@@ -40,19 +40,19 @@ class FairPlayLimits : public ServerFixture {
                                   {"rated", true}});
     EXPECT_EQ(made.status, 201) << made.body;
     const std::string id = made.j["id"];
-    EXPECT_EQ(post_from(from_a, port_, "/api/tables/" + id + "/join",
-                        {{"token", made.j["tokens"]["0"]}, {"key", a["key"]}})
-                  .status,
-              200);
-    EXPECT_EQ(post_from(from_b, port_, "/api/tables/" + id + "/join",
-                        {{"token", made.j["tokens"]["1"]}, {"key", b["key"]}})
-                  .status,
-              200);
+    EXPECT_EQ(
+        post_from(from_a, port_, "/api/tables/" + id + "/join", {{"token", made.j["tokens"]["0"]}, {"key", a["key"]}})
+            .status,
+        200);
+    EXPECT_EQ(
+        post_from(from_b, port_, "/api/tables/" + id + "/join", {{"token", made.j["tokens"]["1"]}, {"key", b["key"]}})
+            .status,
+        200);
     return made.j;
   }
   json state(const json& t, int seat) {
-    return get(port_, "/api/tables/" + t["id"].get<std::string>() + "?token=" +
-                          t["tokens"][std::to_string(seat)].get<std::string>())
+    return get(port_, "/api/tables/" + t["id"].get<std::string>() +
+                          "?token=" + t["tokens"][std::to_string(seat)].get<std::string>())
         .j;
   }
   // Each seat plays its first legal move until the game is over.
@@ -92,28 +92,32 @@ TEST_F(FairPlayLimits, TwoPlayersOfOneNetworkAreNotRatedTogether) {
 
   const json together = rated_table(a, "2001:db8:5:6::1", b, "2001:db8:5:6::2");
   json st = state(together, 1);
-  EXPECT_EQ(st["rated"], false) << st.dump().substr(0, 1500);
-  ASSERT_TRUE(st.contains("not_rated")) << st.dump().substr(0, 1500);
-  EXPECT_NE(st["not_rated"].get<std::string>().find("one network"), std::string::npos) << st["not_rated"];
+  ASSERT_TRUE(st.contains("unrated")) << st.dump().substr(0, 1500);
+  EXPECT_EQ(st["unrated"], json({{"why", "network"}, {"seat", 0}, {"other", 1}}));
+  bool told = false;
+  for (const auto& n : st["notices"]) told |= n["text"].get<std::string>().find("one network") != std::string::npos;
+  EXPECT_TRUE(told) << st["notices"];
   st = play_out(together);
-  EXPECT_EQ(st["rated"], false);
+  EXPECT_EQ(st["unrated"]["why"], "network");
   EXPECT_TRUE(line_rating(a).is_null()) << line_rating(a);
   EXPECT_TRUE(line_rating(b).is_null()) << line_rating(b);
-  // Their rematch is not rated either.
+  // Their rematch (offered by one, accepted by the other) is not rated either.
   const std::string id = together["id"];
-  const Reply re = post_from("2001:db8:5:6::1", port_, "/api/tables/" + id + "/rematch",
-                             {{"token", together["tokens"]["0"]}});
+  ASSERT_EQ(post_from("2001:db8:5:6::1", port_, "/api/tables/" + id + "/rematch", {{"token", together["tokens"]["0"]}})
+                .status,
+            200);
+  const Reply re =
+      post_from("2001:db8:5:6::2", port_, "/api/tables/" + id + "/rematch", {{"token", together["tokens"]["1"]}});
   ASSERT_EQ(re.status, 200) << re.body;
-  const json again = get(port_, "/api/tables/" + re.j["table"].get<std::string>() + "?token=" +
-                                    re.j["token"].get<std::string>())
-                         .j;
-  EXPECT_EQ(again["rated"], false) << again.dump().substr(0, 1500);
-  EXPECT_TRUE(again.contains("not_rated"));
+  ASSERT_TRUE(re.j.contains("table")) << re.body;
+  const json again =
+      get(port_, "/api/tables/" + re.j["table"].get<std::string>() + "?token=" + re.j["token"].get<std::string>()).j;
+  EXPECT_EQ(again["unrated"]["why"], "network") << again.dump().substr(0, 1500);
 
   const json apart = rated_table(a, "2001:db8:5:6::1", c, "2001:db8:7:8::1");
   st = state(apart, 0);
   EXPECT_EQ(st["rated"], true) << st.dump().substr(0, 1500);
-  EXPECT_FALSE(st.contains("not_rated"));
+  EXPECT_FALSE(st.contains("unrated"));
   play_out(apart);
   json ra;
   for (int i = 0; i < 200 && ra.is_null(); ++i) {  // the rating is stored with the last move; read it back
@@ -132,10 +136,10 @@ TEST_F(FairPlayLimits, AGameThatReachesTheMoveLimitIsStopped) {
   auto c = behind_proxy();
   c.hub.max_game_moves = 300;
   serve(c);
-  const Reply made =
-      post_from("10.9.0.1", port_, "/api/tables",
-                {{"game", "dice-and-dominoes"}, {"options", {{"players", "2"}, {"hands", "1000000"}}},
-                 {"seats", {"bot:casual", "bot:casual"}}});
+  const Reply made = post_from("10.9.0.1", port_, "/api/tables",
+                               {{"game", "dice-and-dominoes"},
+                                {"options", {{"players", "2"}, {"hands", "1000000"}}},
+                                {"seats", {"bot:casual", "bot:casual"}}});
   ASSERT_EQ(made.status, 201) << made.body;
   const std::string id = made.j["id"], spectate = made.j["spectate"];
   json st;
@@ -150,7 +154,8 @@ TEST_F(FairPlayLimits, AGameThatReachesTheMoveLimitIsStopped) {
   EXPECT_LT(st["version"].get<int>(), 400) << "stopped soon after the limit";
   EXPECT_FALSE(st.contains("returns")) << "a stopped game has no result";
   bool told = false;
-  for (const auto& n : st["notices"]) told |= n["text"].get<std::string>().find("limit of 300 moves") != std::string::npos;
+  for (const auto& n : st["notices"])
+    told |= n["text"].get<std::string>().find("limit of 300 moves") != std::string::npos;
   EXPECT_TRUE(told) << st["notices"];
   const int version = st["version"];
   std::this_thread::sleep_for(std::chrono::milliseconds(300));

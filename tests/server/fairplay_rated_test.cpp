@@ -88,6 +88,8 @@ TEST(FairPlayRated, ARematchKeepsTheTermsRatedAndClock) {
   for (int k = 0; k < 4; ++k)
     ASSERT_EQ(w.post("/api/tables/" + id + "/join", json{{"token", t["tokens"][std::to_string(k)]}}.dump()).first, 200);
   play_out(w, t, 4);
+  for (const char* k : {"1", "2", "3"})  // a rematch starts once everyone accepted
+    ASSERT_EQ(w.post("/api/tables/" + id + "/rematch", json{{"token", t["tokens"][k]}}.dump()).first, 200);
   auto [rs, re] = w.post("/api/tables/" + id + "/rematch", json{{"token", t["tokens"]["0"]}}.dump());
   ASSERT_EQ(rs, 200) << re.dump();
   const json st = w.hub->get(re["table"], re["token"]);

@@ -392,7 +392,12 @@ TEST(Players, APlayersKeyNeverReachesAnotherSeatOrASpectator) {
   seen += w.get("/api/players/" + bo["id"].get<std::string>()).second.dump();
   for (const auto& s : subs) seen += s->all();
   seen += spect->all();
-  // The rematch's answers and pushes too.
+  // The rematch's answers and pushes too (made once every seat accepted).
+  for (const char* k : {"0", "1", "3"}) {
+    auto [os, om] = w.post_from("/api/tables/" + id + "/rematch", {{"token", t["tokens"][k]}});
+    ASSERT_EQ(os, 200) << om.dump();
+    seen += om.dump();
+  }
   auto [rs, rm] = w.post_from("/api/tables/" + id + "/rematch", {{"token", t["tokens"]["2"]}});
   ASSERT_EQ(rs, 200) << rm.dump();
   seen += rm.dump();
@@ -435,16 +440,22 @@ TEST(Players, RematchOfAFinishedTableKeepsPeopleOptionsAndPartnersAndPassesTheLe
   w.play_out(t);
   auto [sp, se] = w.post_from("/api/tables/" + id + "/rematch", {{"token", t["spectate"]}});
   EXPECT_EQ(sp, 403) << se.dump();
-  auto [s1, r1] = w.post_from("/api/tables/" + id + "/rematch", {{"token", t["tokens"]["1"]}});
-  ASSERT_EQ(s1, 200) << r1.dump();
-  const std::string nid = r1["table"];
-  EXPECT_NE(nid, id);
-  EXPECT_EQ(r1["seat"], 0) << "seat 1 (next after seat 0) leads the new game from seat 0";
-  // Asked again by another seat: the same table, that person's own seat and token.
+  // Offered by seat 1, accepted by the others: made with the last answer.
+  for (const char* k : {"1", "2", "3"}) {
+    auto [so, ro] = w.post_from("/api/tables/" + id + "/rematch", {{"token", t["tokens"][k]}});
+    ASSERT_EQ(so, 200) << ro.dump();
+    EXPECT_EQ(ro["status"], "offered") << ro.dump();
+  }
   auto [s2, r2] = w.post_from("/api/tables/" + id + "/rematch", {{"token", t["tokens"]["0"]}});
   ASSERT_EQ(s2, 200) << r2.dump();
-  EXPECT_EQ(r2["table"], nid);
+  const std::string nid = r2["table"];
+  EXPECT_NE(nid, id);
   EXPECT_EQ(r2["seat"], 3);
+  // Asked again by another seat: the same table, that person's own seat and token.
+  auto [s1, r1] = w.post_from("/api/tables/" + id + "/rematch", {{"token", t["tokens"]["1"]}});
+  ASSERT_EQ(s1, 200) << r1.dump();
+  EXPECT_EQ(r1["table"], nid);
+  EXPECT_EQ(r1["seat"], 0) << "seat 1 (next after seat 0) leads the new game from seat 0";
   EXPECT_NE(r2["token"], r1["token"]);
   // Each old seat's token holds its person's new seat, named as before.
   const json nst = w.hub->get(nid, r1["token"]);
@@ -528,6 +539,7 @@ TEST(Players, RematchTurnsBotSeatsTooAndBotsStayBots) {
       if (!moved) std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
     ASSERT_EQ(hub.get(id, t["spectate"])["status"], "over");
+    EXPECT_EQ(hub.rematch(id, t["tokens"]["0"])["status"], "offered");  // made once both people accept
     const json r = hub.rematch(id, t["tokens"]["2"]);
     EXPECT_EQ(r["seat"], 1);
     const json nst = hub.get(r["table"], r["token"]);

@@ -18,12 +18,26 @@ export interface SeatInfo {
   autopilot: boolean;
   name?: string | null;
   player_id?: string | null;
+  rating?: Rating | null; // beside the name (terms.ts)
+  rated?: Rating & { change: number }; // after a rated game's end
+  bot_moves?: number; // moves a bot made for this person
+}
+export interface Rating {
+  rating: number;
+  rd: number;
+  provisional: boolean;
+  games?: number;
 }
 // A finished table's rematch: the new table and this seat's place there (docs/server.md).
 export interface Rematch {
   table: string;
   seat: number | null;
-  token: string;
+  token: string | null; // null: this seat did not accept (it went to a bot)
+}
+// The rematch's answer while the others have not all accepted.
+export interface RematchOffer {
+  status: "offered" | "declined";
+  accepted?: number[];
 }
 // The seat's view, per family (boards/view.ts); null while a table waits.
 export type { GameView } from "./boards/view";
@@ -32,7 +46,7 @@ export interface StateMsg {
   table: string;
   game: string;
   seat: number | null;
-  status: "waiting" | "playing" | "over" | "broken";
+  status: "waiting" | "playing" | "over" | "broken" | "aborted";
   version: number;
   view: GameView | null;
   actor?: { kind: string; seat?: number; seats?: number[] };
@@ -47,6 +61,13 @@ export interface StateMsg {
   returns?: number[];
   secret?: string;
   rematch?: Rematch;
+  rematch_offer?: { accepted: number[]; asked: number };
+  rated?: boolean;
+  // A rated table that will not be rated, and why: a guest at `seat`, or
+  // two players of one network (`seat` and `other`).
+  unrated?: { why: string; seat: number; other?: number };
+  abortable?: { idle_seat: number }; // a game that never really started
+  bot_played?: { n: number; seat: number; why: "time" | "away" }[];
   commitment: string;
   error?: string;
 }
@@ -155,7 +176,9 @@ export const api = {
   login: (name: string, password: string) => call<Player>("POST", "/api/players/login", { name, password }),
   // Sitting down: the seat takes the player's name.
   join: (id: string, token: string, key: string) => call<StateMsg>("POST", `/api/tables/${id}/join`, { token, key }),
-  rematch: (id: string, token: string) => call<Rematch>("POST", `/api/tables/${id}/rematch`, { token }),
+  rematch: (id: string, token: string, accept = true) =>
+    call<Rematch | RematchOffer>("POST", `/api/tables/${id}/rematch`, { token, accept }),
+  abort: (id: string, token: string) => call<StateMsg>("POST", `/api/tables/${id}/abort`, { token }),
   // Quick match: wait for others (docs/server.md); the status; leaving.
   quickmatch: (body: Record<string, unknown>) => call<QuickMatch>("POST", "/api/quickmatch", body),
   quickmatchStatus: (key: string) => call<QuickMatch>("GET", `/api/quickmatch?key=${encodeURIComponent(key)}`),
@@ -174,6 +197,8 @@ export interface QuickMatch {
   waiting?: number;
   seats?: number;
   seconds_left?: number;
+  rated?: boolean;
+  clock?: { move_s: number; bank_s: number };
   table?: string;
   seat?: number;
   token?: string;
@@ -185,7 +210,17 @@ export interface LobbyTable {
   game: string;
   free: number;
   created: number;
-  seats: { seat: number; kind: "human" | "open" | "bot"; level?: string; taken?: boolean; name?: string }[];
+  seats: {
+    seat: number;
+    kind: "human" | "open" | "bot";
+    level?: string;
+    taken?: boolean;
+    name?: string;
+    rating?: Rating;
+  }[];
+  options?: Record<string, string>;
+  rated?: boolean;
+  clock?: number | null;
 }
 
 // This browser's player: made on the first sitting down, kept here (the key

@@ -1,4 +1,5 @@
 // The lobby: quick games, a game and preset, its options, the seats, create.
+import { otherTarget, ratedChoice, ratingTag, termsLine } from "./terms";
 import {
   api,
   ApiError,
@@ -186,7 +187,7 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   quick.appendChild(quickMatch(all, go, status));
   main.appendChild(quick);
   main.appendChild(localCard(go, status));
-  main.appendChild(openTables(go, status));
+  main.appendChild(openTables(all, go, status));
   main.appendChild(leaderboardCard(go));
 
   // A table of your own.
@@ -462,12 +463,14 @@ function quickMatch(all: GameInfo[], go: (url: string) => void, status: HTMLElem
     if (poll) clearInterval(poll);
     poll = 0;
   };
+  const kind = ratedChoice(); // casual or rated (terms.ts)
   const idle = () => {
     stop();
     clear(box);
     box.append(
       h("h3", null, t("qm.title")),
       h("p", { class: "muted" }, t("qm.help")),
+      kind.el,
       h(
         "div",
         { class: "qm-row" },
@@ -519,7 +522,8 @@ function quickMatch(all: GameInfo[], go: (url: string) => void, status: HTMLElem
     status.textContent = "";
     try {
       let p = await me();
-      const ask = () => api.quickmatch({ key: p.key, game });
+      const rated = kind.rated();
+      const ask = () => api.quickmatch({ key: p.key, game, rated });
       let r = await ask().catch(async (e) => {
         if (!(e instanceof ApiError && e.status === 403)) throw e;
         forgetMyPlayer(); // a key this server does not know: a new player
@@ -549,6 +553,7 @@ function quickMatch(all: GameInfo[], go: (url: string) => void, status: HTMLElem
             { class: "qm-wait", "aria-live": "polite" },
             t("qm.waiting", { game: gameName(game), n: q.waiting ?? 1, seats: q.seats ?? 4 }),
           ),
+          termsLine({ rated: q.rated, clock: q.clock }, "qm-terms"), // the table's terms, before it starts
           ...(taken
             ? [
                 h(
@@ -604,7 +609,7 @@ function quickMatch(all: GameInfo[], go: (url: string) => void, status: HTMLElem
 
 // The public tables waiting for players, live (the lobby's feed: the list,
 // then each change), each with a button to take a free seat.
-function openTables(go: (url: string) => void, status: HTMLElement): HTMLElement {
+function openTables(all: GameInfo[], go: (url: string) => void, status: HTMLElement): HTMLElement {
   const list = h("ul", { class: "open-tables", "aria-live": "polite" });
   const card = h(
     "section",
@@ -638,9 +643,12 @@ function openTables(go: (url: string) => void, status: HTMLElement): HTMLElement
                   : s.kind === "open" && !s.taken
                     ? t("lobby.free_seat")
                     : s.name || t("lobby.a_player"),
+                s.rating ? " " : null,
+                ratingTag(s.rating),
               ),
             ),
           ),
+          termsLine({ rated: e.rated, clock: e.clock, target: otherTarget(all, e.game, e.options) }),
           h(
             "button",
             { class: "primary", "data-sit": e.table, onclick: () => sit(e.table) },

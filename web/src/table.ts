@@ -21,6 +21,8 @@ import { chooserDialog, leaveDialog, nameBar, Naming, shareDialog, waitingRoom }
 import { EndOfHand } from "./table/end";
 import { KeyCtl, onKey } from "./table/keys";
 import { downloadRecord, LocalLink } from "./local/game";
+import { abortedCard, Strangers } from "./table/strangers";
+import { tableTerms } from "./terms";
 
 // A table link that leads nowhere: what is wrong, and the way to the lobby.
 export function badLink(root: HTMLElement, why: string, go: (url: string) => void) {
@@ -88,6 +90,7 @@ export class Table implements PlayUi, KeyCtl {
   private following = false; // on the way to the rematch
   private chat: ChatBox;
   private end: EndOfHand;
+  private strangers: Strangers; // rematch by consent, ratings, abort (table/strangers.ts)
 
   // local: a game against the computer on this device (local/game.ts),
   // answered by the engine in the browser instead of the server.
@@ -117,6 +120,13 @@ export class Table implements PlayUi, KeyCtl {
       (e) => this.onError(e),
       () => this.render(),
       (line) => this.live?.chat(line) ?? false,
+    );
+    this.strangers = new Strangers(
+      id,
+      token,
+      () => this.render(),
+      (e) => this.onError(e),
+      (r) => this.follow(r),
     );
     document.addEventListener("keydown", this.keyHandler);
     if (local) {
@@ -246,7 +256,8 @@ export class Table implements PlayUi, KeyCtl {
   // True when the page leaves for the rematch.
   private people(m: StateMsg): boolean {
     if (this.closed || this.local) return false;
-    if (m.rematch && m.status === "over" && !this.following) {
+    // Only a seat that accepted goes along (strangers.ts): nobody else is pulled away.
+    if (m.rematch && m.rematch.token && m.seat !== null && m.status === "over" && !this.following) {
       this.follow(m.rematch);
       return true;
     }
@@ -260,7 +271,7 @@ export class Table implements PlayUi, KeyCtl {
   private follow(r: Rematch) {
     this.following = true;
     this.close();
-    this.go(tableUrl(r.table, r.token));
+    this.go(tableUrl(r.table, r.token ?? ""));
   }
 
   private async playAgain() {
@@ -271,11 +282,7 @@ export class Table implements PlayUi, KeyCtl {
       this.go("/?local=" + Date.now().toString(36));
       return;
     }
-    try {
-      this.follow(await api.rematch(this.id, this.token));
-    } catch (e) {
-      this.onError(String((e as Error).message));
-    }
+    await this.strangers.offer(); // an offer: it starts when the others accept
   }
 
   private async sitAs(p: Player) {
@@ -491,6 +498,10 @@ export class Table implements PlayUi, KeyCtl {
     if (nb) top.appendChild(nb);
     wrap.appendChild(top);
     if (this.flash) wrap.appendChild(h("div", { class: "flash", role: "alert" }, this.flash));
+    if (c.msg.status === "aborted") {
+      wrap.appendChild(abortedCard(() => this.toLobby()));
+      return wrap;
+    }
     if (c.msg.status === "broken") {
       wrap.appendChild(h("div", { class: "card" }, t("table.broken"), " ", c.msg.error || ""));
       return wrap;
@@ -546,27 +557,28 @@ export class Table implements PlayUi, KeyCtl {
       );
     const hf = c.msg.hands_finished ?? 0;
     const over = c.msg.status === "over";
-    if ((over && !this.hideOver) || (!over && this.seen !== null && hf > this.seen))
-      wrap.appendChild(
-        this.end.summary(c, over, {
-          playAgain: () => this.playAgain(),
-          toLobby: () => this.toLobby(),
-          toReplay: () => {
-            this.close();
-            this.go(replayUrl(this.id));
-          },
-          download: this.local ? () => downloadRecord(this.local!).catch((e) => this.onError(String(e))) : undefined,
-          seeBoard: () => {
-            this.hideOver = true;
-            redraw();
-          },
-          nextHand: (n) => {
-            this.end.reset();
-            this.setSeen(n);
-            redraw();
-          },
-        }),
-      );
+    if ((over && !this.hideOver) || (!over && this.seen !== null && hf > this.seen)) {
+      const dlg = this.end.summary(c, over, {
+        playAgain: () => this.playAgain(),
+        toLobby: () => this.toLobby(),
+        toReplay: () => {
+          this.close();
+          this.go(replayUrl(this.id));
+        },
+        download: this.local ? () => downloadRecord(this.local!).catch((e) => this.onError(String(e))) : undefined,
+        seeBoard: () => {
+          this.hideOver = true;
+          redraw();
+        },
+        nextHand: (n) => {
+          this.end.reset();
+          this.setSeen(n);
+          redraw();
+        },
+      });
+      if (over && !this.local) this.strangers.decorate(dlg, c);
+      wrap.appendChild(dlg);
+    }
     return wrap;
   }
 
@@ -576,6 +588,7 @@ export class Table implements PlayUi, KeyCtl {
       () => this.leave(c),
       () => this.render(),
       [
+        this.local ? null : tableTerms(c.msg, (k) => words.seatName(c, k)), // rated, clock
         this.shareLinks(c).length
           ? h(
               "button",
@@ -618,7 +631,7 @@ export class Table implements PlayUi, KeyCtl {
 
   private turnBar(c: Ctx): HTMLElement {
     return turnBar(c, [
-      c.me !== null ? clockTag(c.msg, c.me) : null,
+      ...(this.local ? [c.me !== null ? clockTag(c.msg, c.me) : null] : this.strangers.turnExtras(c)),
       c.msg.status === "over" && this.hideOver
         ? h(
             "button",

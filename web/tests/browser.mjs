@@ -1139,8 +1139,10 @@ try {
       );
     check(replayNamed && (await injected(rp)) === 0, "the replay shows the names, as text");
     await rp.close();
-    // Play again: the one who asks goes to the new table, the other follows.
+    // Play again: an offer; once the other accepts, both go to the new table.
     await pa.click("#rematch");
+    await pb.waitForSelector("#rematch-offer", { timeout: 10000 });
+    await pb.click("#rematch");
     const moved = (p) =>
       p
         .waitForFunction(
@@ -1153,7 +1155,7 @@ try {
           () => false,
         );
     const [ma, mb] = await Promise.all([moved(pa), moved(pb)]);
-    check(ma && mb, '"Play again" takes both people\'s pages to the new table');
+    check(ma && mb, '"Play again", accepted, takes both people\'s pages to the new table');
     const where = (p) =>
       p.evaluate(() => {
         const q = new URLSearchParams(location.search);

@@ -78,7 +78,8 @@ try {
   check(
     await pb
       .waitForFunction(
-        (n) => [...document.querySelectorAll(".open-tables .seat-chip")].some((e) => e.textContent === n),
+        // The name (its rating beside it, in its own element).
+        (n) => [...document.querySelectorAll(".open-tables .seat-chip")].some((e) => e.firstChild?.textContent === n),
         { timeout: 8000 },
         evil,
       )

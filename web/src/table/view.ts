@@ -2,6 +2,7 @@
 // its view, my seat, the words) and of what the controller hands them. The
 // live table (table.ts) and a replay (replay.ts) draw with the same views,
 // each with its own controller. No state here, no connection, no fetch.
+import { ratingTag } from "../terms";
 import type { StateMsg } from "../api";
 import { h, clear, patch } from "../dom";
 import { t, currentLang, langPicker } from "../i18n";
@@ -202,6 +203,8 @@ export function opponents(c: Ctx, ui: SeatsUi): HTMLElement {
           { class: "opp-name" },
           h("span", { class: "dot " + (c.msg.seats[k]?.connected === false ? "off" : "on") }),
           words.seatName(c, k),
+          c.msg.seats[k]?.rating ? " " : null,
+          ratingTag(c.msg.seats[k]?.rated ?? c.msg.seats[k]?.rating), // beside the name, the new one after the end (terms.ts)
         ),
         h(
           "div",

@@ -90,8 +90,16 @@ export const words: Frame = { seatName, sideName, trainName, trumpName, bidText,
 
 // One entry of the server's public log, in words.
 export function entryText(c: Ctx, e: LogEntry): Ev | null {
+  // A move the takeover bot made for a person is the bot's, said so.
+  const bot = e.kind === "move" ? (c.msg.bot_played || []).find((b) => b.n === e.n) : undefined;
   const at = e.n + 1,
-    who = e.seat === null ? "?" : seatName(c, e.seat);
+    who = e.seat === null ? "?" : bot ? t("log.bot_for", { who: seatName(c, e.seat) }) : seatName(c, e.seat);
+  const ev = entryEv(c, e, who, at);
+  if (ev && bot) ev.text += " " + t(bot.why === "time" ? "log.why_time" : "log.why_away");
+  return ev;
+}
+
+function entryEv(c: Ctx, e: LogEntry, who: string, at: number): Ev | null {
   if (e.kind === "deal") return { text: t("log.new_hand", { n: e.hand }), seat: null, cls: "hand", at };
   if (e.kind === "laid") return { text: t("log.laid_down", { who }), seat: e.seat, at };
   if (e.kind === "roll") {
