@@ -6,7 +6,7 @@
 // be played comes from the server's "legal" list.
 import { Live, StateMsg, LogEntry, saveTable, savedTables, api, ApiError, Player, Rematch } from "./api";
 import { myPlayer, saveMyPlayer, forgetMyPlayer } from "./api";
-import { h, clear } from "./dom";
+import { h, clear, drawnFor } from "./dom";
 import { t, currentLang } from "./i18n";
 import { replayUrl, tableUrl } from "./links";
 import { Ctx } from "./boards/board";
@@ -164,6 +164,7 @@ export class Table implements PlayUi, KeyCtl {
     this.local?.close();
     document.removeEventListener("keydown", this.keyHandler);
     window.removeEventListener("resize", this.resizeHandler);
+    delete this.root.dataset.drawnFor; // #app goes on as the next page
   }
 
   private onError(e: string) {
@@ -477,6 +478,7 @@ export class Table implements PlayUi, KeyCtl {
       this.focusBefore = null;
     }
     this.dialogFocused = !!dlg;
+    drawnFor(this.root);
     if (!this.firstPaint) {
       this.firstPaint = true;
       (window as unknown as Record<string, number>).__firstTablePaint = performance.now();
