@@ -8,9 +8,13 @@
 //   10 a right-to-left name with a suffix ("علي 2") stays one name beside
 //      other words; a 32-character name stays inside the move log; Spanish
 //      "1 libre"; the table's words: no doubled "Partner (seat 3): Partner
-//      (seat 3) makes the salida", "You … were set", "1 pt".
+//      (seat 3) makes the salida", "You … were set", "1 pt"; the app served
+//      compressed (gzip to who takes it), its hashed bundle kept a year and
+//      index.html asked again each time (304 while unchanged).
 //   node tests/defects.mjs BONEYARD_EXE SCREENSHOT_DIR
 import { join } from "node:path";
+import { get as httpGet } from "node:http";
+import { gunzipSync } from "node:zlib";
 import { setUp, webDir } from "./harness.mjs";
 
 const H = await setUp({ name: "defects", launch: { defaultViewport: { width: 1280, height: 800 } } });
@@ -52,7 +56,51 @@ const until = (page, f, arg, secs = 15) =>
     () => false,
   );
 
+// A GET with exactly these headers (fetch would add and undo its own Accept-Encoding).
+const rawGet = (path, headers = {}) =>
+  new Promise((res, rej) =>
+    httpGet(base + path, { headers }, (r) => {
+      const parts = [];
+      r.on("data", (c) => parts.push(c));
+      r.on("end", () => res({ status: r.statusCode, headers: r.headers, body: Buffer.concat(parts) }));
+    }).on("error", rej),
+  );
+
 try {
+  // 10: the app compressed and cached (269 KB on every cold load before).
+  {
+    const page = await rawGet("/", { "accept-encoding": "gzip, deflate, br" });
+    const html = page.headers["content-encoding"] === "gzip" ? gunzipSync(page.body).toString() : "";
+    const script = /src="(\/app\.[0-9a-f]{12}\.js)"/.exec(html)?.[1];
+    const style = /href="(\/style\.[0-9a-f]{12}\.css)"/.exec(html)?.[1];
+    check(
+      page.status === 200 && /no-cache/.test(page.headers["cache-control"]) && !!script && !!style,
+      `index.html comes gzipped, asked again each time (${page.headers["cache-control"]}), naming the hashed bundle (${script}, ${style})`,
+    );
+    const js = await rawGet(script || "/app.js", { "accept-encoding": "gzip" });
+    const plain = await rawGet(script || "/app.js");
+    const refused = await rawGet(script || "/app.js", { "accept-encoding": "gzip;q=0, identity" });
+    const unzipped = js.headers["content-encoding"] === "gzip" ? gunzipSync(js.body) : Buffer.alloc(0);
+    check(
+      js.status === 200 &&
+        /max-age=31536000/.test(js.headers["cache-control"]) &&
+        /immutable/.test(js.headers["cache-control"]) &&
+        js.body.length * 2 < plain.body.length &&
+        unzipped.equals(plain.body) &&
+        /Accept-Encoding/i.test(js.headers.vary || ""),
+      `the hashed script: gzip ${js.body.length} B of ${plain.body.length} B, kept a year (${js.headers["cache-control"]})`,
+    );
+    check(
+      !plain.headers["content-encoding"] && !refused.headers["content-encoding"] && refused.body.equals(plain.body),
+      "a client that does not take gzip (no header, or gzip;q=0) gets the plain file",
+    );
+    const again = await rawGet("/", { "accept-encoding": "gzip", "if-none-match": page.headers.etag });
+    check(
+      !!page.headers.etag && again.status === 304 && again.body.length === 0,
+      `index.html unchanged since: 304, no body (${again.status})`,
+    );
+  }
+
   // 10: a chat line "3 times" from "علي 2": the name stays one name and the
   // line follows it (unisolated, the "3" joined the Arabic run: "3 2 علي times").
   {
