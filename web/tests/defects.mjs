@@ -94,7 +94,7 @@ try {
       !plain.headers["content-encoding"] && !refused.headers["content-encoding"] && refused.body.equals(plain.body),
       "a client that does not take gzip (no header, or gzip;q=0) gets the plain file",
     );
-    const again = await rawGet("/", { "accept-encoding": "gzip", "if-none-match": page.headers.etag });
+    const again = await rawGet("/", { "accept-encoding": "gzip", "if-none-match": page.headers.etag || "none" });
     check(
       !!page.headers.etag && again.status === 304 && again.body.length === 0,
       `index.html unchanged since: 304, no body (${again.status})`,
@@ -274,7 +274,9 @@ try {
         stdin: {
           contents: `import { words, entryText } from "../src/table/words";
             import { texas42Board } from "../src/boards/texas42";
-            window.__views = { words, entryText, texas42Board };`,
+            import { hintPanel } from "../src/table/view";
+            import { reviewBody } from "../src/table/end";
+            window.__views = { words, entryText, texas42Board, hintPanel, reviewBody };`,
           resolveDir: join(webDir, "tests"),
           loader: "ts",
         },
@@ -294,7 +296,7 @@ try {
         return { error: e.stack };
       }
       function views() {
-        const { words, entryText, texas42Board } = window.__views;
+        const { words, entryText, texas42Board, hintPanel, reviewBody } = window.__views;
         const seats = [0, 1, 2, 3].map((k) => ({
           seat: k,
           player: "human",
@@ -354,7 +356,49 @@ try {
           .draw(ctx(t42))
           .map((e) => e.textContent)
           .join(" ");
-        return { salida, set: body.textContent, drawn };
+        // 8: the bid hint with its margins: 31 best, 32, 33 and 35 within
+        // twice their standard error of it, passing clearly worse.
+        const bids = [
+          { move: "bid:31", value: 10.2, se: 0 },
+          { move: "bid:32", value: 10.0, se: 0.5 },
+          { move: "bid:33", value: 9.6, se: 0.4 },
+          { move: "bid:35", value: 9.1, se: 0.6 },
+          { move: "pass", value: 2.0, se: 0.5 },
+        ];
+        const hint = hintPanel(ctx(t42), { legal: "", moves: bids }, { send() {} });
+        const close = [...hint.querySelectorAll(".hint.close")].map((e) => e.textContent);
+        // 8: the review: each grade agrees with the number shown as what it is made from.
+        const th = { good: 2, inaccuracy: 5, mistake: 15 };
+        const mv = (loss, se, grade) => ({ event: 1, played: "6-4", best: "5-5", loss, se, grade });
+        const review = {
+          hand: 1,
+          seat: 0,
+          hands_known: false,
+          method: "sampled solver",
+          samples: 40,
+          unit: "points",
+          thresholds: th,
+          counts: {},
+          forced: 0,
+          noise_se: 2,
+          moves: [mv(10.7, 5.4, "best"), mv(44.5, 15, "mistake"), mv(20, 1, "blunder")],
+        };
+        const rv = document.createElement("div");
+        rv.append(...reviewBody(ctx(t42), review));
+        const rows = [...rv.querySelectorAll("tr[data-grade]")].map((tr) => ({
+          grade: tr.dataset.grade,
+          counted: Number(/counts ([\d.]+)/.exec(tr.querySelector(".counted")?.textContent || "")?.[1] ?? NaN),
+          text: tr.textContent,
+        }));
+        return {
+          salida,
+          set: body.textContent,
+          drawn,
+          hint: hint.textContent,
+          close,
+          rows,
+          scale: rv.querySelector(".review-scale").textContent,
+        };
       }
     });
     if (r.error) throw new Error(r.error);
@@ -362,6 +406,15 @@ try {
     check(
       /You bid 30 in \w+ and were set/.test(r.set) && !/was set/.test(r.set),
       `a set declarer who is me: "You … were set" ("${r.set}")`,
+    );
+    const bandOf = (x) => (x <= 0 ? "best" : x <= 2 ? "good" : x <= 5 ? "inaccuracy" : x <= 15 ? "mistake" : "blunder");
+    check(
+      r.rows.length === 3 && r.rows.every((x) => bandOf(x.counted) === x.grade) && /less twice its ±/.test(r.scale),
+      `each review grade agrees with what it is made from, shown beside the loss (${r.rows.map((x) => x.text).join(" | ")}; ${r.scale})`,
+    );
+    check(
+      r.close.length === 3 && /Too close to call: Bid 32, Bid 33, Bid 35 against Bid 31/i.test(r.hint),
+      `the bid hint says when bids are too close to call (${r.hint})`,
     );
     check(/(^|\D)1 pt\b/.test(r.drawn) && !/(^|\D)1 pts/.test(r.drawn), `one point taken is "1 pt" ("${r.drawn}")`);
     await p.close();

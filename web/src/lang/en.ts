@@ -203,6 +203,8 @@ export const en: Record<string, string> = {
   "hint.thinking": "Thinking…",
   "hint.title": "Best moves: expected values from what you can see",
   "hint.none": "No values for this move.",
+  "hint.too_close":
+    "Too close to call: {moves} against {first}. The deals sampled cannot tell them apart, so their order here means nothing.",
 
   "move.pass": "Pass",
   "move.draw": "Draw a tile",
@@ -589,6 +591,9 @@ export const en: Record<string, string> = {
   "review.played": "You played",
   "review.best": "Best",
   "review.lost": "Lost ({unit})",
+  "review.scale_counted":
+    "The grade goes by what counts: the value lost against the best move less twice its ± (the luck of the deal), in {unit}. Good up to {good}, Inaccuracy up to {inaccuracy}, Mistake up to {mistake}, Blunder more.",
+  "review.counted": "counts {n}",
   "review.forced": "{n} forced moves not graded.",
   "review.forced_one": "1 forced move not graded.",
   "review.unsolved": "{n} decisions too hard to solve in the time allowed, not graded.",

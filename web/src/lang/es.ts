@@ -204,6 +204,8 @@ export const es: Record<string, string> = {
   "hint.thinking": "Pensando…",
   "hint.title": "Mejores jugadas: valor esperado según lo que tú ves",
   "hint.none": "Sin valores para esta jugada.",
+  "hint.too_close":
+    "Demasiado parejo para decidir: {moves} frente a {first}. Los repartos muestreados no los distinguen, así que su orden aquí no dice nada.",
 
   "move.pass": "Paso",
   "move.draw": "Robar ficha",
@@ -592,6 +594,9 @@ export const es: Record<string, string> = {
   "review.played": "Jugaste",
   "review.best": "Mejor",
   "review.lost": "Perdido ({unit})",
+  "review.scale_counted":
+    "La nota va por lo que cuenta: el valor perdido frente a la mejor jugada menos dos veces su ± (la suerte del reparto), en {unit}. Buena hasta {good}, Imprecisión hasta {inaccuracy}, Error hasta {mistake}, Error grave si más.",
+  "review.counted": "cuenta {n}",
   "review.forced": "{n} jugada(s) forzada(s) sin nota.",
   "review.forced_one": "1 jugada forzada sin calificar.",
   "review.unsolved": "{n} decisión(es) demasiado difícil(es) de resolver a tiempo, sin nota.",

@@ -206,6 +206,8 @@ export const ja: Record<string, string> = {
   "hint.thinking": "考え中…",
   "hint.title": "最善手：あなたに見える情報からの期待値",
   "hint.none": "この手には評価がありません。",
+  "hint.too_close":
+    "{moves} と {first} は差が小さすぎて判断できません。サンプルした配牌では区別できないので、ここでの順番に意味はありません。",
 
   "move.pass": "パス",
   "move.draw": "山から引く",
@@ -591,6 +593,9 @@ export const ja: Record<string, string> = {
   "review.played": "あなたの手",
   "review.best": "最善手",
   "review.lost": "損失({unit})",
+  "review.scale_counted":
+    "評価は数える損失で決まります:最善手との差から ± の2倍(配牌の運)を引いたもの({unit})。好手 {good} まで、疑問手 {inaccuracy} まで、悪手 {mistake} まで、それ以上は大悪手。",
+  "review.counted": "数える損失 {n}",
   "review.forced": "選択肢のない手 {n} 回は評価していません。",
   "review.forced_one": "選択肢のない手 1 回は評価していません。",
   "review.unsolved": "時間内に解けなかった {n} 手は評価していません。",
