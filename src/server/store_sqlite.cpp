@@ -671,6 +671,7 @@ std::vector<PlayerGame> SqliteStore::player_games(const std::string& player_id, 
     const auto meta = nlohmann::json::parse(st.col_text(3), nullptr, false);
     g.game = spec.is_object() ? spec.value("game", "") : "";
     g.over = meta.is_object() && meta.value("over", false);
+    g.result = seat_result(meta, g.seat);
     g.created = sqlite3_column_int64(st.s, 4);
     out.push_back(std::move(g));
   }

@@ -35,6 +35,7 @@ json TableMeta::to_json() const {
   if (!rematch.empty()) j["rematch"] = {{"table", rematch}, {"tokens", rematch_tokens}, {"spectate", rematch_spectate}};
   if (rated_done) j["rated_done"] = *rated_done;
   if (std::any_of(bot_moves.begin(), bot_moves.end(), [](int n) { return n > 0; })) j["bot_moves"] = bot_moves;
+  if (!returns.empty()) j["returns"] = returns;
   if (bank_ms && timeouts) j["clock"] = {{"bank_ms", *bank_ms}, {"timeouts", *timeouts}};  // the turn clock's banks
   return j;
 }
@@ -66,6 +67,7 @@ TableMeta TableMeta::read(const json& j, size_t seats) {
   m.rematch_tokens.resize(seats);
   if (j.contains("rated_done")) m.rated_done = j["rated_done"].get<bool>();
   m.bot_moves = j.value("bot_moves", std::vector<int>(seats));
+  m.returns = j.value("returns", std::vector<double>{});
   m.bot_moves.resize(seats);
   if (j.contains("clock")) {
     try {
@@ -152,6 +154,7 @@ TableMeta Table::meta() const {
   m.started = started;
   m.seed = seed;
   m.over = over();
+  if (m.over) m.returns = session->state().returns();
   for (size_t k = 0; k < seats.size(); ++k) {
     const Seat& s = seats[k];
     m.entropies.push_back(s.entropy);

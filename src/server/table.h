@@ -114,6 +114,7 @@ struct TableMeta {
   std::vector<std::string> rematch_tokens;
   std::optional<bool> rated_done;  // rated tables: the ratings are updated
   std::vector<int> bot_moves;      // per seat: moves the takeover bot made for a person
+  std::vector<double> returns;     // over: each seat's result (the player page's wins and losses)
   // The turn clock's banks and timeouts (tables with a clock).
   std::optional<std::vector<int64_t>> bank_ms;
   std::optional<std::vector<int>> timeouts;

@@ -14,6 +14,7 @@ import { boardOf } from "./boards/registry";
 import { sound, muted, setMuted, speakerIcon } from "./sound";
 import { clockTag, stampClock } from "./clock";
 import { ChatBox } from "./chat";
+import { Attention } from "./attention";
 import { actorSeat, entryText, Ev, words } from "./table/words";
 import { BoardSize, felt, handArea, Hint, logPanel, makeCtx, paint, PlayUi } from "./table/view";
 import { tableWrap, tileMoves, topbar, turnBar } from "./table/view";
@@ -88,6 +89,7 @@ export class Table implements PlayUi, KeyCtl {
   private following = false; // on the way to the rematch
   private chat: ChatBox;
   private end: EndOfHand;
+  private attention = new Attention();
 
   // local: a game against the computer on this device (local/game.ts),
   // answered by the engine in the browser instead of the server.
@@ -164,6 +166,8 @@ export class Table implements PlayUi, KeyCtl {
     this.local?.close();
     document.removeEventListener("keydown", this.keyHandler);
     window.removeEventListener("resize", this.resizeHandler);
+    this.attention.close();
+    this.chat.close();
     delete this.root.dataset.drawnFor; // #app goes on as the next page
   }
 
@@ -193,6 +197,7 @@ export class Table implements PlayUi, KeyCtl {
     const last = fresh.filter((e) => e.kind === "move" || e.kind === "laid").pop();
     if (this.prev && (m.hands_finished ?? 0) > (this.prev.hands_finished ?? 0)) sound("hand");
     else if (last) sound(last.move === "pass" ? "pass" : last.move === "draw" ? "draw" : "play");
+    this.attention.state(!!this.prev?.to_act, !!m.to_act);
     if (this.served.size > 200)
       for (const k of [...this.served.keys()].slice(0, this.served.size - 200)) this.served.delete(k);
     if (this.prev) this.diff(this.prev, m);
@@ -515,7 +520,11 @@ export class Table implements PlayUi, KeyCtl {
     wrap.appendChild(this.turnBar(c));
     wrap.appendChild(handArea(c, this));
     wrap.appendChild(logPanel(this.logEntries(c)));
-    if (!this.local) wrap.appendChild(this.chat.build(c.msg, (k) => words.seatName(c, k)));
+    if (!this.local) {
+      wrap.appendChild(this.chat.build(c.msg, (k) => words.seatName(c, k)));
+      const badge = this.chat.badge();
+      if (badge) wrap.appendChild(badge);
+    }
     const redraw = () => this.render();
     if (this.chooser)
       wrap.appendChild(
