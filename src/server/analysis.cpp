@@ -74,8 +74,8 @@ json Analysis::hint(Table& t, const std::string& token) {
   for (size_t i = 0; i < ev.moves.size(); ++i)
     moves.push_back(
         {{"move", ev.moves[i].first}, {"value", ev.moves[i].second}, {"se", i < ev.se.size() ? ev.se[i] : 0.0}});
-  return {{"table", id},     {"seat", seat},         {"version", version}, {"bot", ev.method}, {"method", ev.method},
-          {"unit", ev.unit}, {"noise_se", kNoiseSe}, {"moves", moves}};
+  return {{"table", id},         {"seat", seat},    {"version", version},   {"bot", ev.method},
+          {"method", ev.method}, {"unit", ev.unit}, {"noise_se", kNoiseSe}, {"moves", moves}};
 }
 
 json Analysis::review(Table& t, const std::string& token, int hand, std::optional<int> seat) {

@@ -70,8 +70,8 @@ ChatLine parse_chat(const json& body) {
   const bool has_text = body.contains("text"), has_phrase = body.contains("phrase"), has_emote = body.contains("emote");
   if (int(has_text) + int(has_phrase) + int(has_emote) != 1)
     throw ApiError(400,
-                   "a chat line is one of 'text' (free text), 'phrase' (a quick phrase's id) or 'emote' (a reaction's "
-                   "id)");
+                   "a chat line is 'text' (free text), 'phrase' (a quick phrase's id) or 'emote' (a reaction's id): "
+                   "one of them");
   ChatLine line;
   if (has_emote) {
     const json& e = body["emote"];

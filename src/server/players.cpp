@@ -287,12 +287,9 @@ json Players::page(const std::string& id) {
     }
     games.push_back(std::move(j));
   }
-  return {{"id", p->id},
-          {"name", p->name},
-          {"created", p->created},
-          {"ratings", ratings_.of(p->id)},
-          {"games", games},
-          {"stats", {{"won", won}, {"lost", lost}, {"drawn", drawn}}}};
+  return {{"id", p->id},           {"name", p->name},
+          {"created", p->created}, {"ratings", ratings_.of(p->id)},
+          {"games", games},        {"stats", {{"won", won}, {"lost", lost}, {"drawn", drawn}}}};
 }
 
 }  // namespace boneyard::server
