@@ -88,10 +88,12 @@ export class ChatBox {
     if (this.unread) this.redraw();
   }
 
-  // Watches the chat drawn on the page (a new element after a page change).
+  // Watches the chat drawn on the page (a new element after a page change);
+  // a line that comes while it is in sight is read at once.
   private watch() {
     const e = document.getElementById("chat");
-    if (!e || e === this.watched || typeof IntersectionObserver === "undefined") return;
+    if (e === this.watched) return this.markSeen();
+    if (!e || typeof IntersectionObserver === "undefined") return;
     this.sight?.disconnect();
     this.watched = e;
     this.sight = new IntersectionObserver((es) => {

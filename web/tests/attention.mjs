@@ -74,10 +74,10 @@ async function twoPlayers(names, extra = {}) {
 const state = (t, k) => api("GET", `/api/tables/${t.id}?token=${t.tokens[String(k)]}`);
 
 try {
-  // The unread badge and the emotes, on a phone: the chat is under the hand, out of sight.
+  // The unread badge and the emotes, on a small phone: the chat is under the hand, out of sight.
   {
     const { t } = await twoPlayers(["Ana", "Bo"]);
-    const p = await newPage({ width: 390, height: 844 });
+    const p = await newPage({ width: 360, height: 480 });
     await p.goto(`${base}/?t=${t.id}&k=${t.tokens["0"]}`);
     await p.waitForSelector(".chat");
     await p.evaluate(() => scrollTo(0, 0));
@@ -102,6 +102,13 @@ try {
     const gone = await until(p, () => !document.querySelector("#chat-badge"));
     const inSight = await p.$eval("#chat", (e) => e.getBoundingClientRect().top < innerHeight);
     check(gone && inSight, "the badge leads to the chat and goes once it is read");
+    // A line that comes while the chat is in sight is read at once: no badge.
+    await api("POST", `/api/tables/${t.id}/chat`, { token: t.tokens["1"], text: "in sight" });
+    const shown = await until(p, () =>
+      [...document.querySelectorAll(".chat-lines li")].some((e) => /in sight/.test(e.textContent)),
+    );
+    await sleep(300);
+    check(shown && !(await p.$("#chat-badge")), "a line that comes while the chat is in sight makes no badge");
     // My own emote, one tap: the other seat sees it as an emote.
     await p.click('.chat-emotes button[data-emote="thumbs_up"]');
     let seen = false;
