@@ -36,7 +36,7 @@ struct Request {
   const PasswordLane* passwords = nullptr;  // shown by /api/health (nullptr: none)
   // For the app's files: a precompressed copy (name.gz) goes to a client
   // that takes gzip; an unchanged file is answered 304 by its ETag.
-  std::string_view accept_encoding, if_none_match;
+  std::string_view accept_encoding{}, if_none_match{};
 };
 
 struct Target {
