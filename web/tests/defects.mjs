@@ -146,9 +146,16 @@ try {
     await api("POST", `/api/tables/${t.id}/join`, { token: t.tokens["1"], key: who.key });
     const p = await newPage();
     await p.goto(`${base}/?t=${t.id}&k=${t.tokens["0"]}`);
+    // Until the long-named seat has moved (its bot, once it has left): when
+    // this page's seat leads, it plays first (else the check waited in vain).
     const seen = await until(
       p,
-      (x) => [...document.querySelectorAll(".log li")].some((e) => e.textContent.includes(x)),
+      (x) => {
+        if ([...document.querySelectorAll(".log li")].some((e) => e.textContent.includes(x))) return true;
+        if (document.querySelector(".table")?.dataset.toAct === "1")
+          document.querySelector(".hand .htile.legal")?.click();
+        return false;
+      },
       long,
       30,
     );
