@@ -508,8 +508,7 @@ std::vector<size_t> SqliteStore::commit(const std::vector<const Write*>& group) 
       reopen_ = false;
     }
     exec("BEGIN IMMEDIATE");
-    // Fences (store.h): the write lock is held, so the lease rows read here
-    // cannot change before the commit.
+    // Fences (store.h): the write lock is held, so the lease rows read here cannot change before the commit.
     std::map<std::string, std::pair<std::string, uint64_t>> holders;
     for (size_t i = 0; i < group.size(); ++i) {
       const auto& f = group[i]->fence;
