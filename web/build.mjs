@@ -1,12 +1,33 @@
 // Builds the browser app into dist/: one bundled, minified script, the
 // stylesheet and index.html. No runtime downloads: the server serves all.
 import * as esbuild from "esbuild";
-import { mkdirSync, copyFileSync, writeFileSync, readFileSync, readdirSync, statSync, existsSync } from "node:fs";
+import {
+  mkdirSync,
+  copyFileSync,
+  writeFileSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  existsSync,
+  renameSync,
+  rmSync,
+} from "node:fs";
 import { gzipSync } from "node:zlib";
 import { createHash } from "node:crypto";
 import { iconPng } from "./icons.mjs";
 
 mkdirSync("dist", { recursive: true });
+// The last build's hashed bundle and precompressed copies go: this build writes its own.
+const walkAll = (dir, f) => {
+  for (const n of readdirSync(dir)) {
+    const p = `${dir}/${n}`;
+    if (statSync(p).isDirectory()) walkAll(p, f);
+    else f(p);
+  }
+};
+walkAll("dist", (p) => {
+  if (/\.gz$/.test(p) || /^dist\/(app|style)\.[0-9a-f]{12}\.(js|css)$/.test(p)) rmSync(p);
+});
 await esbuild.build({
   entryPoints: ["src/main.ts"],
   bundle: true,
@@ -41,7 +62,26 @@ await esbuild.build({
 // The stylesheet, in parts (src/css/), joined in this order: the cascade is theirs.
 const CSS = ["base", "table", "phone", "layout", "strangers"];
 writeFileSync("dist/style.css", CSS.map((p) => readFileSync(`src/css/${p}.css`, "utf8")).join("\n"));
-copyFileSync("src/index.html", "dist/index.html");
+// The page's script and stylesheet are named by their content's hash, so the
+// server lets browsers keep them a year (immutable) while index.html, which
+// names them, is asked again each time: a new build is seen at once.
+const hashed = (file) => {
+  const h = createHash("sha256")
+    .update(readFileSync(`dist/${file}`))
+    .digest("hex")
+    .slice(0, 12);
+  const named = file.replace(/\.(\w+)$/, `.${h}.$1`);
+  renameSync(`dist/${file}`, `dist/${named}`);
+  return named;
+};
+const appJs = hashed("app.js"),
+  styleCss = hashed("style.css");
+writeFileSync(
+  "dist/index.html",
+  readFileSync("src/index.html", "utf8")
+    .replace('href="/style.css"', `href="/${styleCss}"`)
+    .replace('src="/app.js"', `src="/${appJs}"`),
+);
 copyFileSync("src/favicon.svg", "dist/favicon.svg");
 // How to play: its style and each language's text, fetched only by the rules page.
 copyFileSync("src/rules.css", "dist/rules.css");
@@ -97,8 +137,8 @@ await esbuild.build({
   logLevel: "warning",
   define: { PRECACHE: JSON.stringify(precache), VERSION: JSON.stringify(hash.digest("hex").slice(0, 16)) },
 });
-const js = readFileSync("dist/app.js");
-const css = readFileSync("dist/style.css");
+const js = readFileSync(`dist/${appJs}`);
+const css = readFileSync(`dist/${styleCss}`);
 const sizes = {
   js: js.length,
   js_gzip: gzipSync(js).length,
@@ -112,6 +152,14 @@ const engineFiles = ["engine.js", "engine.wasm", "worker.js", "client.js"].map((
 if (engineFiles.every((f) => existsSync(f)))
   sizes.engine_gzip = Object.fromEntries(engineFiles.map((f) => [f.slice(5), gzipSync(readFileSync(f)).length]));
 writeFileSync("dist/sizes.json", JSON.stringify(sizes));
+// A gzip copy beside each text file and the engine (name.gz): boneyard serve
+// sends it to browsers that take gzip (Content-Encoding), no compressing per request.
+walkAll("dist", (p) => {
+  if (!/\.(html|js|css|svg|json|webmanifest|txt|wasm)$/.test(p)) return;
+  const raw = readFileSync(p),
+    gz = gzipSync(raw, { level: 9 });
+  if (gz.length < raw.length) writeFileSync(`${p}.gz`, gz);
+});
 console.log(
   `web/dist: app.js ${sizes.js} B (${sizes.js_gzip} B gzip), style.css ${sizes.css} B (${sizes.css_gzip} B gzip); ` +
     `on demand: rules.css ${sizes.rules_css_gzip} B gzip, ${Object.entries(rules)

@@ -69,9 +69,13 @@ json Analysis::hint(Table& t, const std::string& token) {
   // give them for the same seed, with the review's default budget.
   const ExpectedValues ev = expected_values(*st, seat, seed);
   json moves = json::array();
-  for (const auto& [m, v] : ev.moves) moves.push_back({{"move", m}, {"value", v}});
-  return {{"table", id},         {"seat", seat},    {"version", version}, {"bot", ev.method},
-          {"method", ev.method}, {"unit", ev.unit}, {"moves", moves}};
+  // Each value with the standard error of its gap to the first: a gap
+  // within noise_se of them is too close to call (as the review grades).
+  for (size_t i = 0; i < ev.moves.size(); ++i)
+    moves.push_back(
+        {{"move", ev.moves[i].first}, {"value", ev.moves[i].second}, {"se", i < ev.se.size() ? ev.se[i] : 0.0}});
+  return {{"table", id},         {"seat", seat},    {"version", version},   {"bot", ev.method},
+          {"method", ev.method}, {"unit", ev.unit}, {"noise_se", kNoiseSe}, {"moves", moves}};
 }
 
 json Analysis::review(Table& t, const std::string& token, int hand, std::optional<int> seat) {

@@ -21,7 +21,16 @@ const std::vector<std::string>& chat_phrases() {
   return p;
 }
 
+const std::vector<std::string>& chat_emotes() {
+  static const std::vector<std::string> e{"thumbs_up", "clap", "laugh", "wow", "sad", "thinking"};
+  return e;
+}
+
 namespace {
+// An emote is kept as a phrase under this prefix: stored and counted as any
+// quick phrase (the same table column, the same rate limits).
+constexpr std::string_view kEmote = "emote:";
+
 // Code points of valid UTF-8 text; -1 when it is not valid UTF-8, holds a
 // control character or a line or paragraph separator (a line is one line of
 // visible text) or a bidirectional control other than the marks (an
@@ -58,10 +67,20 @@ std::string trim(const std::string& s) {
 }  // namespace
 
 ChatLine parse_chat(const json& body) {
-  const bool has_text = body.contains("text"), has_phrase = body.contains("phrase");
-  if (has_text == has_phrase)
-    throw ApiError(400, "a chat line is either 'text' (free text) or 'phrase' (a quick phrase's id), one of them");
+  const bool has_text = body.contains("text"), has_phrase = body.contains("phrase"), has_emote = body.contains("emote");
+  if (int(has_text) + int(has_phrase) + int(has_emote) != 1)
+    throw ApiError(400,
+                   "a chat line is 'text' (free text), 'phrase' (a quick phrase's id) or 'emote' (a reaction's id): "
+                   "one of them");
   ChatLine line;
+  if (has_emote) {
+    const json& e = body["emote"];
+    const auto& ids = chat_emotes();
+    if (!e.is_string() || std::find(ids.begin(), ids.end(), e.get<std::string>()) == ids.end())
+      throw ApiError(400, fmt::format("'emote' must be one of {}", fmt::join(ids, ", ")));
+    line.phrase = std::string(kEmote) + e.get<std::string>();
+    return line;
+  }
   if (has_phrase) {
     const json& p = body["phrase"];
     const auto& ids = chat_phrases();
@@ -90,7 +109,9 @@ json chat_line_json(const ChatLine& c) {
   // The author's name as it was when the line was said: a later rename of
   // the seat does not change who earlier lines come from.
   if (!c.name.empty()) j["name"] = c.name;
-  if (!c.phrase.empty())
+  if (c.phrase.rfind(kEmote, 0) == 0)
+    j["emote"] = c.phrase.substr(kEmote.size());
+  else if (!c.phrase.empty())
     j["phrase"] = c.phrase;
   else
     j["text"] = c.text;

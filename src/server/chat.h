@@ -17,11 +17,14 @@ namespace boneyard::server {
 
 // The quick phrases' ids; the app words each in the viewer's language.
 const std::vector<std::string>& chat_phrases();
+// The emotes' ids (quick reactions, no words): the app draws each.
+const std::vector<std::string>& chat_emotes();
 
 inline constexpr size_t kChatChars = 200;  // a free-text line, in characters (code points)
 inline constexpr size_t kChatRecent = 50;  // lines of each audience kept in the state
 
-// The line a request's body asks for, {"text": "..."} or {"phrase": ID}:
+// The line a request's body asks for, {"text": "..."}, {"phrase": ID} or
+// {"emote": ID} (kept as the phrase "emote:ID", shown as {"emote": ID}):
 // text or phrase set, the rest left to the Hub. Throws ApiError(400)
 // naming what is wrong (empty, too long, control characters, bad UTF-8,
 // an unknown phrase, both or neither).

@@ -34,6 +34,9 @@ struct Request {
   std::string client;                       // the peer's address: the key of its fair share ("" when unknown)
   Limits* limits = nullptr;                 // nullptr: no per-address limits (tests of the routes alone)
   const PasswordLane* passwords = nullptr;  // shown by /api/health (nullptr: none)
+  // For the app's files: a precompressed copy (name.gz) goes to a client
+  // that takes gzip; an unchanged file is answered 304 by its ETag.
+  std::string_view accept_encoding{}, if_none_match{};
 };
 
 struct Target {

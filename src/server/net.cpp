@@ -492,7 +492,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
                 });
       return;
     }
-    HttpResponse r = route(sv(req.method_string()), sv(req.target()), req.body(), sv(req[http::field::content_type]));
+    HttpResponse r = route(sv(req.method_string()), sv(req.target()), req.body(), sv(req[http::field::content_type]),
+                           sv(req[http::field::accept_encoding]), sv(req[http::field::if_none_match]));
     if (r.status == 421 && !from_node_ && ctx_.hub->shards().enabled()) {
       // Another node plays the table: asked of it off the io threads.
       net::post(*ctx_.slow, [self = shared_from_this(), r = std::move(r), method = std::string(sv(req.method_string())),
@@ -531,9 +532,11 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     }
   }
 
-  HttpResponse route(std::string_view method, std::string_view target, std::string_view body, std::string_view ct) {
+  HttpResponse route(std::string_view method, std::string_view target, std::string_view body, std::string_view ct,
+                     std::string_view accept_encoding = {}, std::string_view if_none_match = {}) {
     // The client's network (IPv6 /64): what every per-address share counts.
-    Request rq{method, target, body, ct, ctx_.limits->network(client_), ctx_.limits, ctx_.passwords};
+    Request rq{method,         target,          body,         ct, ctx_.limits->network(client_), ctx_.limits,
+               ctx_.passwords, accept_encoding, if_none_match};
     return handle_request(*ctx_.hub, ctx_.cfg->static_dir, rq);
   }
 

@@ -305,15 +305,24 @@ json Players::page(const std::string& id) {
   if (id.size() <= 64) p = stored([&] { return db_.player(id); });
   if (!p) throw ApiError(404, fmt::format("no player '{}'", id.substr(0, 64)));
   json games = json::array();
-  for (const auto& g : stored([&] { return db_.player_games(id, 20); })) {
+  // Wins and losses over the last 500 games (the page lists 20 of them).
+  int won = 0, lost = 0, drawn = 0;
+  for (const auto& g : stored([&] { return db_.player_games(id, 500); })) {
+    won += g.result == "won";
+    lost += g.result == "lost";
+    drawn += g.result == "drawn";
+    if (games.size() >= 20) continue;
     json j{{"table", g.table}, {"game", g.game}, {"seat", g.seat}, {"over", g.over}, {"created", g.created}};
+    if (!g.result.empty()) j["result"] = g.result;
     if (g.over) {
       j["replay"] = fmt::format("/api/tables/{}/replay", g.table);
       j["replay_page"] = fmt::format("/?replay={}", g.table);
     }
     games.push_back(std::move(j));
   }
-  return {{"id", p->id}, {"name", p->name}, {"created", p->created}, {"ratings", ratings_.of(p->id)}, {"games", games}};
+  return {{"id", p->id},           {"name", p->name},
+          {"created", p->created}, {"ratings", ratings_.of(p->id)},
+          {"games", games},        {"stats", {{"won", won}, {"lost", lost}, {"drawn", drawn}}}};
 }
 
 }  // namespace boneyard::server

@@ -121,7 +121,14 @@ json QuickMatch::status(const json& who) {
   if (s.seated)
     return {{"status", "seated"}, {"table", s.table}, {"seat", s.seat}, {"token", s.token},
             {"game", s.game},     {"rated", s.rated}, {"clock", clock}};
-  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - s.since).count();
+  // Bots fill the table when its first asker has waited long enough
+  // (arm()), so the countdown is theirs for everyone in the pool, not the
+  // time since this player asked.
+  auto first = s.since;
+  if (waiting_[s.pool] > 1)
+    for (const auto& [id, o] : seekers_)
+      if (o.pool == s.pool && !o.seated && !o.forming && o.since < first) first = o.since;
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - first).count();
   return {{"status", "waiting"},
           {"game", s.game},
           {"waiting", waiting_[s.pool]},

@@ -5,6 +5,7 @@
 // (store_sqlite.h, the embedded default) and PostgreSQL (store_pg.h, chosen
 // by a postgresql:// URL). Storage (storage.h) puts the group commit in
 // front of either: a store only runs one transaction at a time for it.
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -58,7 +59,26 @@ struct PlayerGame {
   int seat = 0;
   bool over = false;
   int64_t created = 0;
+  std::string result;  // seat_result()
 };
+
+// A finished game's result for one seat, from its meta's "returns": "won"
+// (the best, which partners share), "lost", "drawn" (all equal); "" when
+// not over or stored before results were kept.
+inline std::string seat_result(const nlohmann::json& meta, int seat) {
+  if (!meta.is_object() || !meta.value("over", false) || !meta.contains("returns") || !meta["returns"].is_array())
+    return "";
+  std::vector<double> r;
+  for (const auto& x : meta["returns"]) {
+    if (!x.is_number()) return "";
+    r.push_back(x.get<double>());
+  }
+  if (seat < 0 || static_cast<size_t>(seat) >= r.size()) return "";
+  double best = r[0], worst = r[0];
+  for (double x : r) best = std::max(best, x), worst = std::min(worst, x);
+  if (best == worst) return "drawn";
+  return r[static_cast<size_t>(seat)] == best ? "won" : "lost";
+}
 
 // A rating (Glicko-2) of a subject in a game family: a player's id, or a
 // bot level's ("bot:casual"); with each game's result in its history.

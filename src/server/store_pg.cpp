@@ -571,6 +571,7 @@ std::vector<PlayerGame> PgStore::player_games(const std::string& player_id, int 
       const auto meta = nlohmann::json::parse(r.text(i, 3), nullptr, false);
       g.game = spec.is_object() ? spec.value("game", "") : "";
       g.over = meta.is_object() && meta.value("over", false);
+      g.result = seat_result(meta, g.seat);
       g.created = r.i64(i, 4);
       out.push_back(std::move(g));
     }

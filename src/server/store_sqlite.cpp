@@ -508,8 +508,7 @@ std::vector<size_t> SqliteStore::commit(const std::vector<const Write*>& group) 
       reopen_ = false;
     }
     exec("BEGIN IMMEDIATE");
-    // Fences (store.h): the write lock is held, so the lease rows read here
-    // cannot change before the commit.
+    // Fences (store.h): the write lock is held, so the lease rows read here cannot change before the commit.
     std::map<std::string, std::pair<std::string, uint64_t>> holders;
     for (size_t i = 0; i < group.size(); ++i) {
       const auto& f = group[i]->fence;
@@ -671,6 +670,7 @@ std::vector<PlayerGame> SqliteStore::player_games(const std::string& player_id, 
     const auto meta = nlohmann::json::parse(st.col_text(3), nullptr, false);
     g.game = spec.is_object() ? spec.value("game", "") : "";
     g.over = meta.is_object() && meta.value("over", false);
+    g.result = seat_result(meta, g.seat);
     g.created = sqlite3_column_int64(st.s, 4);
     out.push_back(std::move(g));
   }

@@ -59,6 +59,7 @@ json TableMeta::to_json() const {
     for (bool b : rematch_yes) j["rematch_yes"].push_back(b);
   }
   if (!bot_events.empty()) j["bot_events"] = bot_events;
+  if (!returns.empty()) j["returns"] = returns;
   if (bank_ms && timeouts) j["clock"] = {{"bank_ms", *bank_ms}, {"timeouts", *timeouts}};  // the turn clock's banks
   return j;
 }
@@ -90,6 +91,7 @@ TableMeta TableMeta::read(const json& j, size_t seats) {
   m.rematch_tokens.resize(seats);
   if (j.contains("rated_done")) m.rated_done = j["rated_done"].get<bool>();
   m.bot_moves = j.value("bot_moves", std::vector<int>(seats));
+  m.returns = j.value("returns", std::vector<double>{});
   m.bot_moves.resize(seats);
   m.addresses = j.value("addresses", std::vector<std::string>(seats));
   m.addresses.resize(seats);
@@ -188,6 +190,7 @@ TableMeta Table::meta() const {
   m.started = started;
   m.seed = seed;
   m.over = over();
+  if (m.over && session->state().terminal()) m.returns = session->state().returns();  // a stopped game has none
   for (size_t k = 0; k < seats.size(); ++k) {
     const Seat& s = seats[k];
     m.entropies.push_back(s.entropy);

@@ -140,6 +140,7 @@ struct TableMeta {
   std::vector<std::string> addresses;  // rated tables: each person's network (Seat::address)
   std::string not_rated;               // why a rated table's game will not be rated ("" while it will)
   bool stopped = false;                // ended at the server's limit on a game's length
+  std::vector<double> returns;         // over: each seat's result (the player page's wins and losses)
   // The turn clock's banks and timeouts (tables with a clock).
   std::optional<std::vector<int64_t>> bank_ms;
   std::optional<std::vector<int>> timeouts;

@@ -87,13 +87,22 @@ TEST(Chat, TextIsKeptLiterallyAndBadLinesAreRefusedWithAClearError) {
   expect_400({{"text", 42}}, "'text' must be a string");
   expect_400({{"phrase", "insult"}}, "'phrase' must be one of hello, buena");
   expect_400({{"text", "hi"}, {"phrase", "hello"}}, "one of them");
+  // Emotes: a fixed set (issue 34, 14), one kind of line at a time.
+  expect_400({{"emote", "<b>"}}, "'emote' must be one of thumbs_up, clap");
+  expect_400({{"emote", 1}}, "'emote' must be one of");
+  expect_400({{"emote", "clap"}, {"text", "hi"}}, "one of them");
+  auto [em, le] = say(w, id, {{"token", s0}, {"emote", "clap"}});
+  ASSERT_EQ(em, 200) << le.dump();
+  EXPECT_EQ(le["line"]["emote"], "clap");
+  EXPECT_FALSE(le["line"].contains("phrase"));
   expect_400(json::object(), "one of them");
   auto [s403, j403] = say(w, id, {{"token", "nope"}, {"text", "hi"}});
   EXPECT_EQ(s403, 403) << j403.dump();
   auto [s404, j404] = w.post("/api/tables/nosuchtable/chat", json{{"token", s0}, {"text", "hi"}}.dump());
   EXPECT_EQ(s404, 404) << j404.dump();
   auto [st, v] = w.get(fmt::format("/api/tables/{}?token={}", id, s0));
-  EXPECT_EQ(v["chat"].size(), 2u);  // the refused lines were never said
+  EXPECT_EQ(v["chat"].size(), 3u);  // the refused lines were never said
+  EXPECT_EQ(v["chat"][2]["emote"], "clap");
 }
 
 TEST(Chat, LinesAreLimitedPerTokenAndPerAddress) {

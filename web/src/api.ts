@@ -151,7 +151,7 @@ export const api = {
     ),
   state: (id: string, token: string) => call<StateMsg>("GET", `/api/tables/${id}?token=${encodeURIComponent(token)}`),
   hint: (id: string, token: string) =>
-    call<{ version: number; bot: string; moves: { move: string; value: number }[] }>(
+    call<{ version: number; bot: string; moves: { move: string; value: number; se?: number }[] }>(
       "GET",
       `/api/tables/${id}/hint?token=${encodeURIComponent(token)}`,
     ),
@@ -186,7 +186,7 @@ export const api = {
   // A free seat of a public table (the lobby's "Sit down").
   sit: (id: string, body: Record<string, unknown>) =>
     call<{ table: string; seat: number; token: string }>("POST", `/api/tables/${id}/sit`, body),
-  chat: (id: string, token: string, line: { text?: string; phrase?: string }) =>
+  chat: (id: string, token: string, line: { text?: string; phrase?: string; emote?: string }) =>
     call<{ line: unknown }>("POST", `/api/tables/${id}/chat`, { token, ...line }),
 };
 
@@ -313,7 +313,7 @@ export class Live {
     return this.send({ type: "move", move });
   }
   // A chat line over this connection (docs/server.md, Chat); false when it is not open.
-  chat(line: { text?: string; phrase?: string }): boolean {
+  chat(line: { text?: string; phrase?: string; emote?: string }): boolean {
     return this.send({ type: "chat", ...line });
   }
   close() {

@@ -3,6 +3,9 @@
 // viewer's language; free text is shown as text, never as HTML. Lines go
 // over the table's WebSocket while it is open, else by POST. Muting a
 // seat is this viewer's own choice, remembered per table in this browser.
+// Emotes are quick reactions (a fixed set the server checks, counted as chat
+// lines); lines from others that came while the chat was out of sight are
+// counted on a badge that leads to it.
 import { h } from "./dom";
 import { t } from "./i18n";
 import { api, StateMsg } from "./api";
@@ -12,8 +15,19 @@ export interface ChatLine {
   seat: number | null;
   text?: string;
   phrase?: string;
+  emote?: string;
   at: number;
 }
+// The server's set (chat.cpp, chat_emotes), each drawn as its emoji.
+export const EMOTES: Record<string, string> = {
+  thumbs_up: "\u{1F44D}",
+  clap: "\u{1F44F}",
+  laugh: "\u{1F602}",
+  wow: "\u{1F62E}",
+  sad: "\u{1F622}",
+  thinking: "\u{1F914}",
+};
+type Said = { text?: string; phrase?: string; emote?: string };
 export const PHRASES = [
   "hello",
   "buena",
@@ -32,6 +46,16 @@ export class ChatBox {
   private busy = false;
   private muted: Set<number>;
   private key: string;
+  // The unread badge: the newest line seen (-1: none drawn yet, so the lines
+  // a page opens on are not news), the newest line, the unread count, and
+  // whether the chat is in sight (an IntersectionObserver's word).
+  private seenN = -1;
+  private topN = 0;
+  private unread = 0;
+  private inSight = false;
+  private watched: Element | null = null;
+  private sight: IntersectionObserver | null = null;
+  private onVisible = () => this.markSeen();
   // viaSocket: sends a line over the table's open WebSocket (false when it is
   // not open: then the line goes by POST). Its errors come back on the socket.
   constructor(
@@ -39,8 +63,9 @@ export class ChatBox {
     private token: string,
     private onError: (e: string) => void,
     private redraw: () => void,
-    private viaSocket: (line: { text?: string; phrase?: string }) => boolean = () => false,
+    private viaSocket: (line: Said) => boolean = () => false,
   ) {
+    document.addEventListener("visibilitychange", this.onVisible);
     this.key = `boneyard.mute.${id}`;
     let saved: number[] = [];
     try {
@@ -51,7 +76,56 @@ export class ChatBox {
     this.muted = new Set(Array.isArray(saved) ? saved.filter((x) => typeof x === "number") : []);
   }
 
-  private async say(body: { text?: string; phrase?: string }) {
+  close() {
+    this.sight?.disconnect();
+    document.removeEventListener("visibilitychange", this.onVisible);
+  }
+
+  // The chat is read while it is in sight in a visible tab: no badge.
+  private markSeen() {
+    if (!this.inSight || document.visibilityState !== "visible" || this.seenN >= this.topN) return;
+    this.seenN = this.topN;
+    if (this.unread) this.redraw();
+  }
+
+  // Watches the chat drawn on the page (a new element after a page change);
+  // a line that comes while it is in sight is read at once.
+  private watch() {
+    const e = document.getElementById("chat");
+    if (e === this.watched) return this.markSeen();
+    if (!e || typeof IntersectionObserver === "undefined") return;
+    this.sight?.disconnect();
+    this.watched = e;
+    this.sight = new IntersectionObserver((es) => {
+      this.inSight = es[es.length - 1].isIntersecting;
+      this.markSeen();
+    });
+    this.sight.observe(e);
+  }
+
+  // "2 new messages": a button to the chat while some are unread.
+  badge(): HTMLElement | null {
+    if (!this.unread) return null;
+    return h(
+      "button",
+      {
+        type: "button",
+        class: "chat-badge",
+        id: "chat-badge",
+        "data-key": "chat-badge",
+        onclick: () => {
+          const chat = document.getElementById("chat");
+          chat?.scrollIntoView({ block: "end" });
+          (document.getElementById("chat-input") as HTMLInputElement | null)?.focus({ preventScroll: true });
+          this.inSight = true;
+          this.markSeen();
+        },
+      },
+      t(this.unread === 1 ? "chat.unread_one" : "chat.unread", { n: this.unread }),
+    );
+  }
+
+  private async say(body: Said) {
     if (this.busy) return;
     this.busy = true;
     try {
@@ -75,17 +149,24 @@ export class ChatBox {
   build(m: StateMsg, seatName: (k: number) => string): HTMLElement {
     const lines: ChatLine[] = (m as unknown as { chat?: ChatLine[] }).chat || [];
     const list = h("ol", { class: "chat-lines", "aria-live": "polite" });
-    for (const l of lines) {
-      if (l.seat !== null && this.muted.has(l.seat)) continue;
+    const heard = lines.filter((l) => l.seat === null || !this.muted.has(l.seat));
+    this.topN = lines.length ? lines[lines.length - 1].n : 0;
+    if (this.seenN < 0) this.seenN = this.topN;
+    this.unread = heard.filter((l) => l.n > this.seenN && (m.seat === null || l.seat !== m.seat)).length;
+    queueMicrotask(() => this.watch());
+    for (const l of heard) {
       const who = l.seat === null ? t("chat.spectator") : seatName(l.seat);
+      const emote = l.emote && EMOTES[l.emote];
       const words = l.phrase ? t("chat.phrase." + l.phrase) : l.text || "";
       list.appendChild(
         h(
           "li",
-          { "data-key": "chat-" + l.n, "data-n": l.n, class: l.phrase ? "phrase" : "text" },
+          { "data-key": "chat-" + l.n, "data-n": l.n, class: emote ? "emote" : l.phrase ? "phrase" : "text" },
           h("b", null, who),
           " ",
-          h("span", { class: "chat-text" }, words),
+          emote
+            ? h("span", { class: "chat-text chat-emote", role: "img", "aria-label": t("chat.emote." + l.emote) }, emote)
+            : h("span", { class: "chat-text" }, words),
         ),
       );
     }
@@ -124,6 +205,24 @@ export class ChatBox {
         ),
       ),
     );
+    const emotes = h(
+      "div",
+      { class: "chat-emotes" },
+      Object.entries(EMOTES).map(([id, e]) =>
+        h(
+          "button",
+          {
+            type: "button",
+            class: "small emote",
+            "data-emote": id,
+            title: t("chat.emote." + id),
+            "aria-label": t("chat.emote." + id),
+            onclick: () => this.say({ emote: id }),
+          },
+          e,
+        ),
+      ),
+    );
     const mutes =
       m.seat === null
         ? null
@@ -151,6 +250,7 @@ export class ChatBox {
       { class: "chat", id: "chat", "data-key": "chat" },
       h("h3", null, t(m.seat === null ? "chat.spectators" : "chat.title")),
       list,
+      emotes,
       phrases,
       form,
       mutes,

@@ -42,6 +42,11 @@ function add(e: Node, children: Child[]) {
     else e.appendChild(document.createTextNode(String(c)));
   }
 }
+// Marks a view drawn for the window's size now (data-drawn-for="WxH"): the
+// browser tests wait for it after a resize instead of guessing a delay.
+export function drawnFor(e: HTMLElement) {
+  e.dataset.drawnFor = `${window.innerWidth}x${window.innerHeight}`;
+}
 export function clear(e: Element) {
   while (e.firstChild) e.removeChild(e.firstChild);
 }

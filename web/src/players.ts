@@ -24,7 +24,16 @@ interface PlayerPage {
   id: string;
   name: string;
   ratings: Record<string, RatingInfo>;
-  games: { table: string; game: string; seat: number; over: boolean; created: number; replay_page?: string }[];
+  games: {
+    table: string;
+    game: string;
+    seat: number;
+    over: boolean;
+    created: number;
+    replay_page?: string;
+    result?: "won" | "lost" | "drawn";
+  }[];
+  stats?: { won: number; lost: number; drawn: number }; // over the last 500 games
 }
 
 // "1612 ± 84", with "?" while provisional.
@@ -167,6 +176,29 @@ export class PlayerView {
       return;
     }
     main.appendChild(h("h1", { class: "player-name" }, h("bdi", null, p.name)));
+    // Wins and losses: a game is won by the best result (partners share it).
+    const s = p.stats;
+    if (s && s.won + s.lost + s.drawn > 0) {
+      const n = s.won + s.lost + s.drawn;
+      main.appendChild(
+        h(
+          "section",
+          { class: "card player-stats" },
+          h("h2", null, t("player.stats")),
+          h(
+            "p",
+            null,
+            t(n === 1 ? "player.record_one" : "player.record", {
+              n,
+              won: s.won,
+              lost: s.lost,
+              drawn: s.drawn,
+              pct: new Intl.NumberFormat(currentLang(), { style: "percent" }).format(s.won / n),
+            }),
+          ),
+        ),
+      );
+    }
     const ratings = h("section", { class: "card" }, h("h2", null, t("player.ratings")));
     const fams = Object.keys(p.ratings);
     if (!fams.length) ratings.appendChild(h("p", { class: "muted" }, t("player.unrated")));
@@ -202,6 +234,7 @@ export class PlayerView {
           " · ",
           new Date(g.created * 1000).toLocaleDateString(currentLang()),
           " ",
+          g.result ? h("span", { class: "result r-" + g.result }, t("player." + g.result), " ") : null,
           g.over && g.replay_page
             ? h(
                 "a",

@@ -4,7 +4,7 @@
 // replay's own controller (ReplayBoard): no connection, no input, every
 // state given by show(). No rules here either.
 import { api, ReplayData, ReplayStep, StateMsg } from "./api";
-import { h, clear } from "./dom";
+import { h, clear, drawnFor } from "./dom";
 import { t, langPicker } from "./i18n";
 import { gameName } from "./links";
 import { tileFrom } from "./tiles";
@@ -84,6 +84,7 @@ class ReplayBoard {
       this.render();
       this.relaid = false;
     }
+    drawnFor(this.root);
   }
 }
 

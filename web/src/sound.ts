@@ -10,7 +10,7 @@ export function setMuted(m: boolean) {
   localStorage.setItem(KEY, m ? "1" : "0");
 }
 
-type Kind = "play" | "pass" | "draw" | "hand";
+type Kind = "play" | "pass" | "draw" | "hand" | "turn";
 // Each sound: notes of [frequency Hz, start s, length s], one wave shape.
 const SOUNDS: Record<Kind, { wave: OscillatorType; notes: [number, number, number][]; gain: number }> = {
   play: { wave: "triangle", notes: [[740, 0, 0.07]], gain: 0.25 },
@@ -29,6 +29,15 @@ const SOUNDS: Record<Kind, { wave: OscillatorType; notes: [number, number, numbe
       [247, 0.07, 0.06],
     ],
     gain: 0.08,
+  },
+  // Your turn, heard while the tab is in the background (attention.ts).
+  turn: {
+    wave: "sine",
+    notes: [
+      [880, 0, 0.12],
+      [1175, 0.14, 0.2],
+    ],
+    gain: 0.22,
   },
   hand: {
     wave: "sine",

@@ -6,7 +6,7 @@
 // be played comes from the server's "legal" list.
 import { Live, StateMsg, LogEntry, saveTable, savedTables, api, ApiError, Player, Rematch } from "./api";
 import { myPlayer, saveMyPlayer, forgetMyPlayer } from "./api";
-import { h, clear } from "./dom";
+import { h, clear, drawnFor } from "./dom";
 import { t, currentLang } from "./i18n";
 import { replayUrl, tableUrl } from "./links";
 import { Ctx } from "./boards/board";
@@ -14,6 +14,7 @@ import { boardOf } from "./boards/registry";
 import { sound, muted, setMuted, speakerIcon } from "./sound";
 import { clockTag, stampClock } from "./clock";
 import { ChatBox } from "./chat";
+import { Attention } from "./attention";
 import { actorSeat, entryText, Ev, words } from "./table/words";
 import { BoardSize, felt, handArea, Hint, logPanel, makeCtx, paint, PlayUi } from "./table/view";
 import { tableWrap, tileMoves, topbar, turnBar } from "./table/view";
@@ -91,6 +92,7 @@ export class Table implements PlayUi, KeyCtl {
   private chat: ChatBox;
   private end: EndOfHand;
   private strangers: Strangers; // rematch by consent, ratings, abort (table/strangers.ts)
+  private attention = new Attention();
 
   // local: a game against the computer on this device (local/game.ts),
   // answered by the engine in the browser instead of the server.
@@ -174,6 +176,9 @@ export class Table implements PlayUi, KeyCtl {
     this.local?.close();
     document.removeEventListener("keydown", this.keyHandler);
     window.removeEventListener("resize", this.resizeHandler);
+    this.attention.close();
+    this.chat.close();
+    delete this.root.dataset.drawnFor; // #app goes on as the next page
   }
 
   private onError(e: string) {
@@ -202,6 +207,7 @@ export class Table implements PlayUi, KeyCtl {
     const last = fresh.filter((e) => e.kind === "move" || e.kind === "laid").pop();
     if (this.prev && (m.hands_finished ?? 0) > (this.prev.hands_finished ?? 0)) sound("hand");
     else if (last) sound(last.move === "pass" ? "pass" : last.move === "draw" ? "draw" : "play");
+    this.attention.state(!!this.prev?.to_act, !!m.to_act);
     if (this.served.size > 200)
       for (const k of [...this.served.keys()].slice(0, this.served.size - 200)) this.served.delete(k);
     if (this.prev) this.diff(this.prev, m);
@@ -484,6 +490,7 @@ export class Table implements PlayUi, KeyCtl {
       this.focusBefore = null;
     }
     this.dialogFocused = !!dlg;
+    drawnFor(this.root);
     if (!this.firstPaint) {
       this.firstPaint = true;
       (window as unknown as Record<string, number>).__firstTablePaint = performance.now();
@@ -524,7 +531,11 @@ export class Table implements PlayUi, KeyCtl {
     wrap.appendChild(this.turnBar(c));
     wrap.appendChild(handArea(c, this));
     wrap.appendChild(logPanel(this.logEntries(c)));
-    if (!this.local) wrap.appendChild(this.chat.build(c.msg, (k) => words.seatName(c, k)));
+    if (!this.local) {
+      wrap.appendChild(this.chat.build(c.msg, (k) => words.seatName(c, k)));
+      const badge = this.chat.badge();
+      if (badge) wrap.appendChild(badge);
+    }
     const redraw = () => this.render();
     if (this.chooser)
       wrap.appendChild(

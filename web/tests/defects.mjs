@@ -8,9 +8,13 @@
 //   10 a right-to-left name with a suffix ("علي 2") stays one name beside
 //      other words; a 32-character name stays inside the move log; Spanish
 //      "1 libre"; the table's words: no doubled "Partner (seat 3): Partner
-//      (seat 3) makes the salida", "You … were set", "1 pt".
+//      (seat 3) makes the salida", "You … were set", "1 pt"; the app served
+//      compressed (gzip to who takes it), its hashed bundle kept a year and
+//      index.html asked again each time (304 while unchanged).
 //   node tests/defects.mjs BONEYARD_EXE SCREENSHOT_DIR
 import { join } from "node:path";
+import { get as httpGet } from "node:http";
+import { gunzipSync } from "node:zlib";
 import { setUp, webDir } from "./harness.mjs";
 
 const H = await setUp({ name: "defects", launch: { defaultViewport: { width: 1280, height: 800 } } });
@@ -52,7 +56,51 @@ const until = (page, f, arg, secs = 15) =>
     () => false,
   );
 
+// A GET with exactly these headers (fetch would add and undo its own Accept-Encoding).
+const rawGet = (path, headers = {}) =>
+  new Promise((res, rej) =>
+    httpGet(base + path, { headers }, (r) => {
+      const parts = [];
+      r.on("data", (c) => parts.push(c));
+      r.on("end", () => res({ status: r.statusCode, headers: r.headers, body: Buffer.concat(parts) }));
+    }).on("error", rej),
+  );
+
 try {
+  // 10: the app compressed and cached (269 KB on every cold load before).
+  {
+    const page = await rawGet("/", { "accept-encoding": "gzip, deflate, br" });
+    const html = page.headers["content-encoding"] === "gzip" ? gunzipSync(page.body).toString() : "";
+    const script = /src="(\/app\.[0-9a-f]{12}\.js)"/.exec(html)?.[1];
+    const style = /href="(\/style\.[0-9a-f]{12}\.css)"/.exec(html)?.[1];
+    check(
+      page.status === 200 && /no-cache/.test(page.headers["cache-control"]) && !!script && !!style,
+      `index.html comes gzipped, asked again each time (${page.headers["cache-control"]}), naming the hashed bundle (${script}, ${style})`,
+    );
+    const js = await rawGet(script || "/app.js", { "accept-encoding": "gzip" });
+    const plain = await rawGet(script || "/app.js");
+    const refused = await rawGet(script || "/app.js", { "accept-encoding": "gzip;q=0, identity" });
+    const unzipped = js.headers["content-encoding"] === "gzip" ? gunzipSync(js.body) : Buffer.alloc(0);
+    check(
+      js.status === 200 &&
+        /max-age=31536000/.test(js.headers["cache-control"]) &&
+        /immutable/.test(js.headers["cache-control"]) &&
+        js.body.length * 2 < plain.body.length &&
+        unzipped.equals(plain.body) &&
+        /Accept-Encoding/i.test(js.headers.vary || ""),
+      `the hashed script: gzip ${js.body.length} B of ${plain.body.length} B, kept a year (${js.headers["cache-control"]})`,
+    );
+    check(
+      !plain.headers["content-encoding"] && !refused.headers["content-encoding"] && refused.body.equals(plain.body),
+      "a client that does not take gzip (no header, or gzip;q=0) gets the plain file",
+    );
+    const again = await rawGet("/", { "accept-encoding": "gzip", "if-none-match": page.headers.etag || "none" });
+    check(
+      !!page.headers.etag && again.status === 304 && again.body.length === 0,
+      `index.html unchanged since: 304, no body (${again.status})`,
+    );
+  }
+
   // 10: a chat line "3 times" from "علي 2": the name stays one name and the
   // line follows it (unisolated, the "3" joined the Arabic run: "3 2 علي times").
   {
@@ -98,9 +146,16 @@ try {
     await api("POST", `/api/tables/${t.id}/join`, { token: t.tokens["1"], key: who.key });
     const p = await newPage();
     await p.goto(`${base}/?t=${t.id}&k=${t.tokens["0"]}`);
+    // Until the long-named seat has moved (its bot, once it has left): when
+    // this page's seat leads, it plays first (else the check waited in vain).
     const seen = await until(
       p,
-      (x) => [...document.querySelectorAll(".log li")].some((e) => e.textContent.includes(x)),
+      (x) => {
+        if ([...document.querySelectorAll(".log li")].some((e) => e.textContent.includes(x))) return true;
+        if (document.querySelector(".table")?.dataset.toAct === "1")
+          document.querySelector(".hand .htile.legal")?.click();
+        return false;
+      },
       long,
       30,
     );
@@ -226,7 +281,9 @@ try {
         stdin: {
           contents: `import { words, entryText } from "../src/table/words";
             import { texas42Board } from "../src/boards/texas42";
-            window.__views = { words, entryText, texas42Board };`,
+            import { hintPanel } from "../src/table/view";
+            import { reviewBody } from "../src/table/end";
+            window.__views = { words, entryText, texas42Board, hintPanel, reviewBody };`,
           resolveDir: join(webDir, "tests"),
           loader: "ts",
         },
@@ -246,7 +303,7 @@ try {
         return { error: e.stack };
       }
       function views() {
-        const { words, entryText, texas42Board } = window.__views;
+        const { words, entryText, texas42Board, hintPanel, reviewBody } = window.__views;
         const seats = [0, 1, 2, 3].map((k) => ({
           seat: k,
           player: "human",
@@ -306,7 +363,49 @@ try {
           .draw(ctx(t42))
           .map((e) => e.textContent)
           .join(" ");
-        return { salida, set: body.textContent, drawn };
+        // 8: the bid hint with its margins: 31 best, 32, 33 and 35 within
+        // twice their standard error of it, passing clearly worse.
+        const bids = [
+          { move: "bid:31", value: 10.2, se: 0 },
+          { move: "bid:32", value: 10.0, se: 0.5 },
+          { move: "bid:33", value: 9.6, se: 0.4 },
+          { move: "bid:35", value: 9.1, se: 0.6 },
+          { move: "pass", value: 2.0, se: 0.5 },
+        ];
+        const hint = hintPanel(ctx(t42), { legal: "", moves: bids }, { send() {} });
+        const close = [...hint.querySelectorAll(".hint.close")].map((e) => e.textContent);
+        // 8: the review: each grade agrees with the number shown as what it is made from.
+        const th = { good: 2, inaccuracy: 5, mistake: 15 };
+        const mv = (loss, se, grade) => ({ event: 1, played: "6-4", best: "5-5", loss, se, grade });
+        const review = {
+          hand: 1,
+          seat: 0,
+          hands_known: false,
+          method: "sampled solver",
+          samples: 40,
+          unit: "points",
+          thresholds: th,
+          counts: {},
+          forced: 0,
+          noise_se: 2,
+          moves: [mv(10.7, 5.4, "best"), mv(44.5, 15, "mistake"), mv(20, 1, "blunder")],
+        };
+        const rv = document.createElement("div");
+        rv.append(...reviewBody(ctx(t42), review));
+        const rows = [...rv.querySelectorAll("tr[data-grade]")].map((tr) => ({
+          grade: tr.dataset.grade,
+          counted: Number(/counts ([\d.]+)/.exec(tr.querySelector(".counted")?.textContent || "")?.[1] ?? NaN),
+          text: tr.textContent,
+        }));
+        return {
+          salida,
+          set: body.textContent,
+          drawn,
+          hint: hint.textContent,
+          close,
+          rows,
+          scale: rv.querySelector(".review-scale").textContent,
+        };
       }
     });
     if (r.error) throw new Error(r.error);
@@ -314,6 +413,15 @@ try {
     check(
       /You bid 30 in \w+ and were set/.test(r.set) && !/was set/.test(r.set),
       `a set declarer who is me: "You … were set" ("${r.set}")`,
+    );
+    const bandOf = (x) => (x <= 0 ? "best" : x <= 2 ? "good" : x <= 5 ? "inaccuracy" : x <= 15 ? "mistake" : "blunder");
+    check(
+      r.rows.length === 3 && r.rows.every((x) => bandOf(x.counted) === x.grade) && /less twice its ±/.test(r.scale),
+      `each review grade agrees with what it is made from, shown beside the loss (${r.rows.map((x) => x.text).join(" | ")}; ${r.scale})`,
+    );
+    check(
+      r.close.length === 3 && /Too close to call: Bid 32, Bid 33, Bid 35 against Bid 31/i.test(r.hint),
+      `the bid hint says when bids are too close to call (${r.hint})`,
     );
     check(/(^|\D)1 pt\b/.test(r.drawn) && !/(^|\D)1 pts/.test(r.drawn), `one point taken is "1 pt" ("${r.drawn}")`);
     await p.close();

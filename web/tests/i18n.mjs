@@ -44,7 +44,9 @@ const code = ["", "boards"]
 for (const m of code.matchAll(/"([a-z0-9]+\.[a-z0-9_.-]+)"/g)) {
   const k = m[1];
   if (
-    /^(opt|optname|game|summary|bonus|trump|bid|bot|move|seatkind|family|grade|unit|dd\.how_|chat\.phrase)\.?$/.test(k)
+    /^(opt|optname|game|summary|bonus|trump|bid|bot|move|seatkind|family|grade|unit|dd\.how_|chat\.phrase|chat\.emote)\.?$/.test(
+      k,
+    )
   )
     continue;
   if (/\.(ts|js|css|html|svg|json|png)$/.test(k) || k.startsWith("boneyard.")) continue;
@@ -71,6 +73,8 @@ const need = [
     "lowest_player_wins",
   ].map((x) => "tie." + x),
   ...["wild", "perfect", "W-perfect"].map((x) => "special." + x),
+  ...["thumbs_up", "clap", "laugh", "wow", "sad", "thinking"].map((x) => "chat.emote." + x),
+  ...["won", "lost", "drawn"].map((x) => "player." + x),
   ...["hello", "buena", "capicua", "paso", "good_game", "well_played", "thanks", "oops", "hurry", "bye"].map(
     (x) => "chat.phrase." + x,
   ),

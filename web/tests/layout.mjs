@@ -48,7 +48,16 @@ async function setLang(page, lang) {
 }
 async function resize(page, vp) {
   await page.setViewport(vp);
-  await sleep(150); // the table redraws 80 ms after a resize
+  // The table and the replay redraw 80 ms after a resize (debounced): wait
+  // until each view says it is drawn for this size (data-drawn-for), not a
+  // guessed delay, which a loaded machine outran.
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll("[data-drawn-for]")].every(
+        (e) => e.dataset.drawnFor === `${innerWidth}x${innerHeight}`,
+      ),
+    { timeout: 5000 },
+  );
   await page
     .waitForFunction(() => !document.getAnimations().some((a) => a.playState === "running"), { timeout: 3000 })
     .catch(() => {});

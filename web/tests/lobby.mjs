@@ -227,6 +227,28 @@ try {
       () => false,
     );
   check(plays, "and the game starts");
+  // The second asker's countdown is the table's: bots fill it when the first
+  // asker has waited 3 s, so one who comes 1.5 s later has about 1.5 s left
+  // (it said 3: the time since they asked).
+  {
+    const post = (path, body, method = "POST") =>
+      fetch(base + path, {
+        method,
+        headers: { "content-type": "application/json" },
+        body: body && JSON.stringify(body),
+      }).then((r) => r.json());
+    // Dee and Dee 2 again (no new players: an address makes only so many).
+    const keyOf = (p) => p.evaluate(() => ({ key: JSON.parse(localStorage.getItem("boneyard.player")).key }));
+    const [q1, q2] = [await keyOf(pd), await keyOf(pe)];
+    const first = await post("/api/quickmatch", { key: q1.key, game: "texas-42" });
+    await new Promise((r) => setTimeout(r, 1500));
+    const second = await post("/api/quickmatch", { key: q2.key, game: "texas-42" });
+    for (const q of [q1, q2]) await post(`/api/quickmatch?key=${q.key}`, null, "DELETE");
+    check(
+      first.seconds_left > 2.5 && second.status === "waiting" && second.seconds_left <= 1.6,
+      `the second asker's countdown is the table's (first ${first.seconds_left}, second ${second.seconds_left} s left)`,
+    );
+  }
   // And they talk, both ways, over their tables' WebSockets (no chat POST).
   let chatPosts = 0;
   for (const p of [pd, pe])

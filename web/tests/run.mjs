@@ -22,6 +22,7 @@ const tests = [
   ["layout.mjs", exe, shots],
   ["lobby.mjs", exe, shots],
   ["defects.mjs", exe, shots],
+  ["attention.mjs", exe, shots],
   ["offline.mjs", exe, shots],
 ];
 let passed = 0,

@@ -133,7 +133,7 @@ export class LocalLink {
   }
 
   // The coach's values for my move, as the server's hint (record/review.h).
-  async hint(): Promise<{ version: number; bot: string; moves: { move: string; value: number }[] }> {
+  async hint(): Promise<{ version: number; bot: string; moves: { move: string; value: number; se?: number }[] }> {
     const r = await ask({ cmd: "values", seat: this.me });
     return { version: this.version, bot: r.method, moves: r.moves };
   }

@@ -8,6 +8,7 @@ import { tileFrom } from "../tiles";
 import { Ctx } from "../boards/board";
 import { boardOf } from "../boards/registry";
 import { entryText, Ev, fmtNum, words } from "./words";
+import { NOISE_SE } from "./view";
 
 export interface ReviewMove {
   event: number;
@@ -33,6 +34,7 @@ export interface Review {
   counts: Record<string, number>;
   forced: number;
   unsolved?: number;
+  noise_se?: number; // the grade goes by the loss less this many standard errors
   moves: ReviewMove[];
 }
 
@@ -278,7 +280,7 @@ export class EndOfHand {
 }
 
 // The graded moves of a review.
-function reviewBody(c: Ctx, d: Review): HTMLElement[] {
+export function reviewBody(c: Ctx, d: Review): HTMLElement[] {
   const out: HTMLElement[] = [];
   const unit = t("unit." + d.unit);
   // The grade is what the seat could know (deals sampled from its view);
@@ -298,7 +300,7 @@ function reviewBody(c: Ctx, d: Review): HTMLElement[] {
     h(
       "p",
       { class: "review-scale" },
-      t("review.scale", {
+      t(d.moves.some((m) => m.se) ? "review.scale_counted" : "review.scale", {
         unit,
         good: d.thresholds.good,
         inaccuracy: d.thresholds.inaccuracy,
@@ -320,7 +322,11 @@ function reviewBody(c: Ctx, d: Review): HTMLElement[] {
         h("th", null, t("review.lost", { unit })),
       ),
     );
+    const k = d.noise_se ?? NOISE_SE;
     for (const m of d.moves) {
+      // What the grade is made from: the loss less twice its ± (the luck of
+      // the deal), so "Best" beside 10.7 ± 5.4 reads "counts 0".
+      const counted = m.se ? Math.max(0, m.loss - k * m.se) : null;
       tbl.appendChild(
         h(
           "tr",
@@ -332,6 +338,9 @@ function reviewBody(c: Ctx, d: Review): HTMLElement[] {
             "td",
             { class: "num" },
             (m.loss ? (m.bound ? "≥ " : "") + fmtNum(m.loss) : "0") + (m.se ? " ± " + fmtNum(m.se) : ""),
+            counted !== null
+              ? h("small", { class: "counted" }, t("review.counted", { n: (m.bound ? "≥ " : "") + fmtNum(counted) }))
+              : null,
           ),
         ),
       );

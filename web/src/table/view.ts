@@ -257,8 +257,12 @@ export function turnBar(c: Ctx, extra: (HTMLElement | null)[]): HTMLElement {
 
 export interface Hint {
   legal: string;
-  moves: { move: string; value: number }[];
+  // se: the standard error of the move's gap to the first (sampled deals).
+  moves: { move: string; value: number; se?: number }[];
 }
+// The review's and the hint's margin: a gap within 2 standard errors of the
+// luck of the deal is too close to call (record/review.h, kNoiseSe).
+export const NOISE_SE = 2;
 
 // My hand and the buttons beside it, as the live table plays it.
 export interface PlayUi {
@@ -354,12 +358,16 @@ export function handArea(c: Ctx, play: PlayUi | null): HTMLElement {
   return area;
 }
 
-function hintPanel(c: Ctx, hint: Hint, play: PlayUi): HTMLElement {
+export function hintPanel(c: Ctx, hint: Hint, play: PlayUi): HTMLElement {
   const moves = hint.moves;
   if (!moves.length) return h("p", { class: "hint-text" }, t("hint.none"));
   const best = moves[0].value,
     worst = moves[moves.length - 1].value;
   const span = best - worst || 1;
+  // The moves shown whose values the sampled deals cannot tell from the
+  // first's (Texas 42's bids of 31 to 35, often): said, not ranked.
+  const close = (i: number) => i > 0 && !!moves[i].se && best - moves[i].value <= NOISE_SE * moves[i].se!;
+  const ties = moves.slice(0, 5).filter((_, i) => close(i));
   return h(
     "div",
     { class: "hints", "aria-label": t("hint.title") },
@@ -372,12 +380,26 @@ function hintPanel(c: Ctx, hint: Hint, play: PlayUi): HTMLElement {
         : [words.moveLabel(c, m.move)];
       return h(
         "button",
-        { class: "hint" + (i === 0 ? " best" : ""), onclick: () => play.send(m.move), title: m.value.toFixed(3) },
+        {
+          class: "hint" + (i === 0 ? " best" : "") + (close(i) ? " close" : ""),
+          onclick: () => play.send(m.move),
+          title: m.value.toFixed(3) + (m.se ? " ± " + m.se.toFixed(3) : ""),
+        },
         label,
         h("span", { class: "bar", style: `width:${Math.round(8 + (52 * (m.value - worst)) / span)}px` }),
-        h("small", null, m.value.toFixed(2)),
+        h("small", null, (close(i) ? "≈ " : "") + m.value.toFixed(2)),
       );
     }),
+    ties.length
+      ? h(
+          "p",
+          { class: "hint-close" },
+          t("hint.too_close", {
+            first: words.moveLabel(c, moves[0].move),
+            moves: ties.map((m) => words.moveLabel(c, m.move)).join(", "),
+          }),
+        )
+      : null,
   );
 }
 
