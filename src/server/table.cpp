@@ -201,27 +201,26 @@ TableMeta Table::meta() const {
     m.rematch_tokens.push_back(s.rematch_token);
     m.bot_moves.push_back(s.bot_moves);
     m.addresses.push_back(s.address);
+    m.ratings.push_back(s.rating);
+    m.rated.push_back(s.rated);
+    m.rematch_yes.push_back(s.rematch_yes);
   }
   m.not_rated = not_rated;
   m.stopped = stopped;
-  m.ratings.push_back(s.rating);
-  m.rated.push_back(s.rated);
-  m.rematch_yes.push_back(s.rematch_yes);
-}
-m.rematch_asked = rematch_asked;
-m.bot_events = bot_events;
-m.rematch = rematch;
-m.rematch_spectate = rematch_spectate;
-if (rated) m.rated_done = rated_done;
-if (clock_s > 0) {
-  m.bank_ms.emplace();
-  m.timeouts.emplace();
-  for (const Seat& s : seats) {
-    m.bank_ms->push_back(s.clock.bank_ms);
-    m.timeouts->push_back(s.clock.timeouts);
+  m.rematch_asked = rematch_asked;
+  m.bot_events = bot_events;
+  m.rematch = rematch;
+  m.rematch_spectate = rematch_spectate;
+  if (rated) m.rated_done = rated_done;
+  if (clock_s > 0) {
+    m.bank_ms.emplace();
+    m.timeouts.emplace();
+    for (const Seat& s : seats) {
+      m.bank_ms->push_back(s.clock.bank_ms);
+      m.timeouts->push_back(s.clock.timeouts);
+    }
   }
-}
-return m;
+  return m;
 }
 
 void Table::restore(const TableMeta& m) {
