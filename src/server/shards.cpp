@@ -140,6 +140,17 @@ std::string Shards::address_of(const std::string& node) {
   return {};
 }
 
+std::map<std::string, std::string> Shards::peers() {
+  std::map<std::string, std::string> out;
+  const int64_t now = static_cast<int64_t>(std::time(nullptr));
+  for (const Lease& l : db_.leases()) {
+    if (l.shard.rfind(kNodePrefix, 0) != 0 || l.expires <= now || l.owner == node_) continue;
+    const size_t at = l.shard.find('@');
+    if (at != std::string::npos) out[l.owner] = l.shard.substr(at + 1);
+  }
+  return out;
+}
+
 void Shards::pause(bool paused) {
   std::lock_guard lk(m_);
   paused_ = paused;
