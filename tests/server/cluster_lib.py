@@ -247,6 +247,7 @@ class Watcher(threading.Thread):
         self.stop = False
         self.autopilot_after_reconnect = []
         self.last_change = time.time()
+        self.stills = []  # (when it ended, seconds) of each stand-still over 0.5 s
 
     def run(self):
         closed_at = None
@@ -284,7 +285,10 @@ class Watcher(threading.Thread):
                             self.reconnects.append((time.time() - closed_at, v))
                             closed_at = None
                         self.version = v
-                        self.last_change = time.time()
+                        now = time.time()
+                        if now - self.last_change > 0.5:  # a stand-still: when it ended, how long
+                            self.stills.append((now, now - self.last_change))
+                        self.last_change = now
                     first = False
                     self.status = m.get("status")
                     self.last = m
