@@ -20,6 +20,7 @@ import signal
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "server"))
@@ -41,6 +42,17 @@ def rss_mib(pid):
     try:
         for line in open(f"/proc/{pid}/status"):
             if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def pss_mib(pid):
+    # Proportional: PostgreSQL's shared buffers counted once over its processes.
+    try:
+        for line in open(f"/proc/{pid}/smaps_rollup"):
+            if line.startswith("Pss:"):
                 return int(line.split()[1]) / 1024
     except OSError:
         return None
@@ -81,9 +93,9 @@ class Sampler(threading.Thread):
             c, r = cpu_s(pid), rss_mib(pid)
             if c is not None:
                 now[name] = (c, r)
-        pg = [(cpu_s(p), rss_mib(p)) for p in postgres_pids()]
+        pg = [(cpu_s(p), pss_mib(p)) for p in postgres_pids()]
         pg = [x for x in pg if x[0] is not None]
-        # PostgreSQL's RSS summed over its processes counts shared buffers more than once: an upper bound.
+        # PostgreSQL: CPU and PSS summed over its processes.
         now["postgresql"] = (sum(c for c, _ in pg), sum(r or 0 for _, r in pg))
         for k, (c, r) in now.items():
             self.cpu0.setdefault(k, (c, time.time()))
@@ -99,7 +111,8 @@ class Sampler(threading.Thread):
         out = {}
         for k in self.cpu1:
             (c0, t0), (c1, t1) = self.cpu0[k], self.cpu1[k]
-            out[k] = {"cores": round((c1 - c0) / max(1e-9, t1 - t0), 2), "peak_rss_mib": round(self.peak[k], 1)}
+            out[k] = {"cores": round((c1 - c0) / max(1e-9, t1 - t0), 2), "cpu_s": round(c1 - c0, 1),
+                      "peak_rss_mib": round(self.peak[k], 1)}
         return out
 
 
@@ -122,14 +135,16 @@ def main():
     sampler = Sampler(nodes)
     sampler.start()
     t0 = time.time()
-    tables = []
-    for i in range(a.tables):
+    def create(_):
         status, t = call_retry(door, "POST", "/api/tables",
                                {"game": a.game, "options": {"target": a.target}, "seats": ["bot:casual"] * 4,
                                 "bot_delay_ms": 0})
         if status != 201:
             sys.exit(f"cluster-bench: create: {status} {t}")
-        tables.append(t)
+        return t
+
+    with ThreadPoolExecutor(16) as pool:  # as many clients at once
+        tables = list(pool.map(create, range(a.tables)))
     created = time.time() - t0
     watchers = [Watcher(door, t["id"], t["spectate"]) for t in tables[:a.watchers]]
     for w in watchers:

@@ -16,6 +16,8 @@ void Hub::take_shards(const std::set<int>* shards) {
   if (shards) keep = [&](const std::string& id) { return shards->count(shards_.shard_of(id)) > 0 && !find(id); };
   // (a table still here from before, a lease taken back, is not loaded again)
   for (auto& st : db_.load_all(keep)) {
+    // A shard lost again while its tables load (the loader runs beside the renewals).
+    if (shards && !shards_.owns(shards_.shard_of(st.id))) continue;
     restore(std::move(st));
   }
 }

@@ -100,6 +100,8 @@ class Shards {
  private:
   void loop();
   void lose(const std::set<int>& shards, const std::string& why);  // with no lock held
+  void load(std::set<int> shards);                                 // the take hook, on the loader thread once started
+  void load_loop();
 
   Storage& db_;
   const std::string node_;
@@ -117,6 +119,9 @@ class Shards {
   bool stopping_ = false, paused_ = false;
   std::mutex tick_m_;  // one renewal round at a time
   std::thread thread_;
+  std::deque<std::set<int>> loads_;  // shards taken, their tables to load (loader_)
+  bool loading_ = false;             // the loader runs: load() queues
+  std::thread loader_;
 };
 
 }  // namespace boneyard::server

@@ -722,8 +722,7 @@ std::vector<StoredTable> SqliteStore::load_all(const std::function<bool(const st
     Stmt st(db_, "SELECT id, spec, meta, created FROM tables ORDER BY created, rowid");
     while (sqlite3_step(st.s) == SQLITE_ROW) {
       StoredTable t;
-      t.id = st.col_text(0);
-      if (keep && !keep(t.id)) continue;
+      if (t.id = st.col_text(0); keep && !keep(t.id)) continue;
       t.spec = nlohmann::json::parse(st.col_text(1), nullptr, false);
       t.meta = nlohmann::json::parse(st.col_text(2), nullptr, false);
       t.created = sqlite3_column_int64(st.s, 3);
