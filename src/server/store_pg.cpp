@@ -103,19 +103,23 @@ const std::vector<Sql>& writer_sql() {
        fmt::format("INSERT INTO probe (k, at) VALUES (1, {}) ON CONFLICT (k) DO UPDATE SET at = excluded.at", kNow)},
       // One rated game's change of one rating, exactly once: its history
       // row (subject, family, table) is the receipt. A write stored twice
-      // (a commit in doubt, written again) finds it and changes nothing;
+      // (a commit in doubt, written again) finds it (xmax is not 0 for a row
+      // updated rather than inserted): the history row is rewritten, the
+      // rating is not changed again;
       // two nodes' games of one subject at once each add their change to
       // the stored rating ($9: the rating it was computed from; NaN: set).
       {"rating",
-       fmt::format("WITH h AS (INSERT INTO rating_history (subject, family, table_id, rating, rd, at) VALUES ($1, $2, "
-                   "$7, $3::double precision, $4::double precision, CASE WHEN $8::bigint > 0 THEN $8::bigint ELSE {} "
-                   "END) ON CONFLICT (subject, family, table_id) DO NOTHING RETURNING 1) "
-                   "INSERT INTO ratings (subject, family, rating, rd, volatility, games) SELECT $1, $2, "
-                   "$3::double precision, $4::double precision, $5::double precision, $6::integer FROM h "
-                   "ON CONFLICT (subject, family) DO UPDATE SET rating = CASE WHEN $9::double precision = 'NaN' "
-                   "THEN excluded.rating ELSE ratings.rating + (excluded.rating - $9::double precision) END, "
-                   "rd = excluded.rd, volatility = excluded.volatility, games = ratings.games + 1",
-                   kNow)},
+       fmt::format(
+           "WITH h AS (INSERT INTO rating_history (subject, family, table_id, rating, rd, at) VALUES ($1, $2, "
+           "$7, $3::double precision, $4::double precision, CASE WHEN $8::bigint > 0 THEN $8::bigint ELSE {} "
+           "END) ON CONFLICT (subject, family, table_id) DO UPDATE SET seq = DEFAULT, rating = excluded.rating, "
+           "rd = excluded.rd, at = excluded.at RETURNING (xmax = 0) AS fresh) "
+           "INSERT INTO ratings (subject, family, rating, rd, volatility, games) SELECT $1, $2, "
+           "$3::double precision, $4::double precision, $5::double precision, $6::integer FROM h WHERE h.fresh "
+           "ON CONFLICT (subject, family) DO UPDATE SET rating = CASE WHEN $9::double precision = 'NaN' "
+           "THEN excluded.rating ELSE ratings.rating + (excluded.rating - $9::double precision) END, "
+           "rd = excluded.rd, volatility = excluded.volatility, games = ratings.games + 1",
+           kNow)},
       {"erase_events", "DELETE FROM events WHERE table_id = $1"},
       {"erase_chat", "DELETE FROM chat WHERE table_id = $1"},
       {"erase_table", "DELETE FROM tables WHERE id = $1"},
