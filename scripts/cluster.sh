@@ -53,8 +53,10 @@ up() {
     alive "$DIR/$n.pid" && continue
     # The nodes trust the front door (loopback) for the clients' addresses.
     # Leases of 4 s: a lost node's tables move within about 6 s (the lease, then a renewal round).
+    # BONEYARD_NODE_ARGS: more `serve` options for every node (scripts/cluster-bench.py's).
+    # shellcheck disable=SC2086
     nohup ./build/boneyard serve --db "$DB_URL" --node-id "$n" --port "$(node_port "$n")" --lease 4 \
-      --trusted-proxy 127.0.0.1 >"$DIR/$n.log" 2>&1 &
+      --trusted-proxy 127.0.0.1 ${BONEYARD_NODE_ARGS:-} >"$DIR/$n.log" 2>&1 &
     echo $! >"$DIR/$n.pid"
   done
   if [ ! -f "$DIR/front.pem" ]; then

@@ -102,6 +102,9 @@ void add_serve(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--think-burst", cfg->limits.think.burst, "Hints, reviews and replays at once per client address")
       ->capture_default_str();
+  cmd->add_flag("--measure", cfg->hub.measure,
+                "Keep each move's time from arrival to broadcast; /api/health then reports its p50 and p99 "
+                "(scripts/cluster-bench.py reads them)");
   cmd->add_option("--quickmatch-wait", cfg->hub.quickmatch_wait_s,
                   "Seconds a quick match waits for people before bots fill the empty seats")
       ->check(CLI::Range(0.0, 3600.0))

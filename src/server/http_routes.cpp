@@ -387,7 +387,8 @@ const std::vector<Route>& routes() {
          return ok(c.hub.quickmatch_leave(json{{"key", c.query("key")}}));
        }},
       {"GET", {"leaderboard"}, false, [](const Call& c) { return ok(c.hub.leaderboard(c.query("game"))); }},
-      {"GET", {"lobby"}, false, [](const Call& c) { return ok(c.hub.lobby()); }},
+      // local=1: this node's own tables (what the other nodes poll: peer_lobby.h).
+      {"GET", {"lobby"}, false, [](const Call& c) { return ok(c.hub.lobby(c.query("local") == "1")); }},
       // A record file the app was given (dropped on the lobby): its steps.
       // A replay's later pages cost a tenth: the app fetches every page of a game.
       {"POST",

@@ -12,9 +12,12 @@ namespace boneyard::server {
 void Hub::take_shards(const std::set<int>* shards) {
   // Every table's row, the events of the unfinished ones (what a restart
   // loads); a node restores only the tables of the shards it just took.
-  for (auto& st : db_.load_all()) {
-    if (shards && !shards->count(shards_.shard_of(st.id))) continue;
-    if (shards && find(st.id)) continue;  // still here from before (a lease taken back)
+  std::function<bool(const std::string&)> keep;
+  if (shards) keep = [&](const std::string& id) { return shards->count(shards_.shard_of(id)) > 0 && !find(id); };
+  // (a table still here from before, a lease taken back, is not loaded again)
+  for (auto& st : db_.load_all(keep)) {
+    // A shard lost again while its tables load (the loader runs beside the renewals).
+    if (shards && !shards_.owns(shards_.shard_of(st.id))) continue;
     restore(std::move(st));
   }
 }
@@ -32,13 +35,20 @@ void Hub::drop_shards(const std::set<int>& shards, const std::string& why) {
       }
   }
   for (const auto& t : gone) {
-    std::lock_guard lk(t->m);
-    if (t->broken.empty()) t->broken = fmt::format("this server no longer plays the table: {}", why);
-    presence_.release_all(*t);
-    clock_.release(*t);
-    lobby_.update(*t);
-    t->notice(-1, "the table moved to another server: reconnect to go on");
-    announce(t);
+    std::vector<std::shared_ptr<Subscriber>> subs;
+    {
+      std::lock_guard lk(t->m);
+      if (t->broken.empty()) t->broken = fmt::format("this server no longer plays the table: {}", why);
+      presence_.release_all(*t);
+      clock_.release(*t);
+      lobby_.update(*t);
+      for (const auto& [seat, w] : t->subs)
+        if (auto s = w.lock()) subs.push_back(std::move(s));
+    }
+    // Not told "broken" (the game goes on elsewhere): their connections
+    // close, and the app reconnects through the front door to the new node,
+    // which shows the same game at the same version.
+    for (const auto& s : subs) s->moved();
   }
   if (!gone.empty())
     std::cerr << "boneyard serve: node " << shards_.node() << ": " << gone.size() << " tables left this node (" << why
@@ -54,6 +64,13 @@ void Hub::fenced(Table& t, const std::string& why) {
   t.arrivals.clear();
   std::cerr << "boneyard serve: table " << t.id << ": write refused: " << why << "\n";
   if (auto f = shards_.fence(t.id)) shards_.fenced(f->shard, why);
+}
+
+void Hub::matchmaker_here() {
+  if (!shards_.enabled() || shards_.owns(Shards::kMatchShard)) return;
+  const std::string owner = shards_.owner_of(Shards::kMatchShard);
+  throw ApiError(421, owner.empty() ? std::string("quick match is between servers: try again in a few seconds")
+                                    : fmt::format("quick match is played on another server (node {})", owner));
 }
 
 }  // namespace boneyard::server

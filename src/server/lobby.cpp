@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <set>
+#include <vector>
 
 namespace boneyard::server {
 
@@ -49,7 +51,11 @@ void Lobby::update(const Table& t) {
                  {"created", t.created}};
   }
   std::lock_guard lk(m_);
-  auto it = entries_.find(t.id);
+  set(t.id, std::move(entry), "");
+}
+
+void Lobby::set(const std::string& id, std::optional<json> entry, const std::string& node) {
+  auto it = entries_.find(id);
   // The feed sends the change alone (a watcher keeps the list; a gap in the
   // versions tells it to fetch GET /api/lobby again).
   json change{{"type", "lobby_change"}, {"version", ++version_}, {"at_us", now_us()}};
@@ -59,14 +65,16 @@ void Lobby::update(const Table& t) {
       return;
     }
     entries_.erase(it);
-    change["removed"] = t.id;
+    origin_.erase(id);
+    change["removed"] = id;
   } else {
+    origin_[id] = node;
     if (it != entries_.end() && it->second == *entry) {
       --version_;
       return;
     }
     change["table"] = *entry;
-    entries_[t.id] = std::move(*entry);
+    entries_[id] = std::move(*entry);
   }
   if (subs_.empty()) return;
   const auto msg = std::make_shared<const std::string>(change.dump(-1, ' ', false, json::error_handler_t::replace));
@@ -77,9 +85,35 @@ void Lobby::update(const Table& t) {
   });
 }
 
-json Lobby::message() {
+void Lobby::merge(const std::string& node, const json& tables) {
+  std::lock_guard lk(m_);
+  std::set<std::string> now;
+  for (const json& e : tables) {
+    if (!e.is_object() || !e.contains("table") || !e["table"].is_string() || !e.contains("created")) continue;
+    const std::string id = e["table"].get<std::string>();
+    // A table this node lists as its own (it took the table over) stays its own.
+    if (auto o = origin_.find(id); o != origin_.end() && o->second.empty()) continue;
+    now.insert(id);
+    set(id, e, node);
+  }
+  std::vector<std::string> gone;
+  for (const auto& [id, from] : origin_)
+    if (from == node && !now.count(id)) gone.push_back(id);
+  for (const auto& id : gone) set(id, std::nullopt, node);
+}
+
+void Lobby::keep_nodes(const std::map<std::string, std::string>& nodes) {
+  std::lock_guard lk(m_);
+  std::vector<std::string> gone;
+  for (const auto& [id, from] : origin_)
+    if (!from.empty() && !nodes.count(from)) gone.push_back(id);
+  for (const auto& id : gone) set(id, std::nullopt, origin_[id]);
+}
+
+json Lobby::message(bool local) {
   std::vector<const json*> all;
-  for (const auto& [id, e] : entries_) all.push_back(&e);
+  for (const auto& [id, e] : entries_)
+    if (!local || origin_[id].empty()) all.push_back(&e);
   std::sort(all.begin(), all.end(), [](const json* a, const json* b) {
     return std::pair(a->at("created").get<int64_t>(), a->at("table").get<std::string>()) >
            std::pair(b->at("created").get<int64_t>(), b->at("table").get<std::string>());
@@ -89,9 +123,9 @@ json Lobby::message() {
   return {{"type", "lobby"}, {"version", version_}, {"at_us", now_us()}, {"tables", tables}, {"count", all.size()}};
 }
 
-json Lobby::list() {
+json Lobby::list(bool local) {
   std::lock_guard lk(m_);
-  return message();
+  return message(local);
 }
 
 void Lobby::subscribe(const std::shared_ptr<Subscriber>& sub) {

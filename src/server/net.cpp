@@ -126,6 +126,19 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
     net::post(ws_.get_executor(), [self = shared_from_this(), msg = std::move(msg)] { self->enqueue(msg); });
   }
 
+  // The table left this node: closed ("going away") once the queue is sent.
+  void moved() override {
+    net::post(ws_.get_executor(), [self = shared_from_this()] {
+      if (self->dead_ || self->closing_) return;
+      self->close_code_ = websocket::close_code::going_away;
+      self->close_after_flush_ = true;
+      if (self->q_.empty()) {
+        self->closing_ = true;
+        self->ws_.async_close(self->close_code_, [self](beast::error_code) {});
+      }
+    });
+  }
+
  private:
   void on_accept(beast::error_code ec) {
     if (ec) return;
@@ -376,7 +389,7 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
   std::optional<std::string> entropy_;
   int seat_ = -1;
   bool subscribed_ = false, close_after_flush_ = false, closing_ = false, dead_ = false;
-  websocket::close_code close_code_ = websocket::close_code::policy_error;
+  websocket::close_code close_code_ = websocket::close_code::policy_error;  // moved(), an idle lobby: going_away
 };
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
@@ -519,11 +532,16 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     try {
       const Target t = parse_target(target);
       const std::string prefix = "/api/tables/";
-      if (t.path.rfind(prefix, 0) != 0) return;
-      const size_t end = t.path.find('/', prefix.size());
-      const std::string id = t.path.substr(prefix.size(), end == std::string::npos ? end : end - prefix.size());
       auto& sh = ctx_.hub->shards();
-      const std::string owner = sh.owner_of(sh.shard_of(id));
+      int shard = -1;
+      if (t.path == "/api/quickmatch") {
+        shard = Shards::kMatchShard;  // one queue, on its node (Hub::matchmaker_here)
+      } else {
+        if (t.path.rfind(prefix, 0) != 0) return;
+        const size_t end = t.path.find('/', prefix.size());
+        shard = sh.shard_of(t.path.substr(prefix.size(), end == std::string::npos ? end : end - prefix.size()));
+      }
+      const std::string owner = sh.owner_of(shard);
       if (owner.empty() || owner == sh.node()) return;
       const std::string address = sh.address_of(owner);
       r = forward_request(address, method, target, body, ct, client_, sh.node());

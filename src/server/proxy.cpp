@@ -2,6 +2,8 @@
 // of another node (proxy.h).
 #include "server/proxy.h"
 
+#include <fmt/format.h>
+
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -58,27 +60,44 @@ std::string client_address(const std::string& peer, const std::vector<std::strin
 
 HttpResponse forward_request(const std::string& address, const std::string& method, const std::string& target,
                              const std::string& body, const std::string& ct, const std::string& client,
-                             const std::string& node) {
+                             const std::string& node, int timeout_s) {
   const size_t colon = address.rfind(':');
   if (colon == std::string::npos) throw Error("no port in the node's address " + address);
   auto sv = [](beast::string_view v) { return std::string(v.data(), v.size()); };
   net::io_context ioc;
   beast::tcp_stream s(ioc);
-  s.expires_after(std::chrono::seconds(30));
-  s.connect(tcp::endpoint(net::ip::make_address(address.substr(0, colon)),
-                          static_cast<unsigned short>(std::stoi(address.substr(colon + 1)))));
   http::request<http::string_body> q{http::string_to_verb(method), target, 11};
   q.set(http::field::host, address);
   if (!ct.empty()) q.set(http::field::content_type, ct);
-  q.set("X-Forwarded-For", client);
+  if (!client.empty()) q.set("X-Forwarded-For", client);
   q.set("X-Boneyard-Forwarded", node);
   q.body() = body;
   q.prepare_payload();
-  http::write(s, q);
   beast::flat_buffer buf;
   http::response_parser<http::string_body> p;
   p.body_limit(64u << 20);
-  http::read(s, buf, p);
+  // Asynchronous on a private io_context, so the timeout bounds the whole
+  // exchange (a paused node accepts the connection and never answers; the
+  // synchronous calls would wait for it forever).
+  beast::error_code err;
+  s.expires_after(std::chrono::seconds(timeout_s));
+  s.async_connect(tcp::endpoint(net::ip::make_address(address.substr(0, colon)),
+                                static_cast<unsigned short>(std::stoi(address.substr(colon + 1)))),
+                  [&](beast::error_code ec) {
+                    if (ec) {
+                      err = ec;
+                      return;
+                    }
+                    http::async_write(s, q, [&](beast::error_code ec, size_t) {
+                      if (ec) {
+                        err = ec;
+                        return;
+                      }
+                      http::async_read(s, buf, p, [&](beast::error_code ec, size_t) { err = ec; });
+                    });
+                  });
+  ioc.run();
+  if (err) throw Error(fmt::format("asking node {}: {}", address, err.message()));
   HttpResponse out;
   out.status = static_cast<int>(p.get().result_int());
   out.content_type = std::string(sv(p.get()[http::field::content_type]));

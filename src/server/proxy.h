@@ -15,6 +15,6 @@ namespace boneyard::server {
 // threads only); throws on a network error.
 HttpResponse forward_request(const std::string& address, const std::string& method, const std::string& target,
                              const std::string& body, const std::string& ct, const std::string& client,
-                             const std::string& node);
+                             const std::string& node, int timeout_s = 30);
 
 }  // namespace boneyard::server

@@ -158,6 +158,7 @@ std::optional<Ratings::Update> Ratings::rate(Table& t) {
       if (subject[j] != subject[i] && (!teams || (i % 2) != (j % 2))) against_fresh |= fresh[j];
     const double weight = against_fresh ? kProvisionalOpponentWeight : 1.0;
     r.rating = before[i].rating + weight * (after[i].rating - before[i].rating);
+    r.from = before[i].rating;
     r.rd = after[i].rd;
     r.volatility = after[i].volatility;
     r.last = now;

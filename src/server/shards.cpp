@@ -93,7 +93,12 @@ std::string Shards::owner_of(int shard) {
 void Shards::start(Hooks hooks) {
   if (!enabled()) return;
   hooks_ = std::move(hooks);
-  tick();
+  tick();  // the first shards' tables are loaded before it returns (load() runs inline until the loader starts)
+  {
+    std::lock_guard lk(m_);
+    loading_ = true;
+  }
+  loader_ = std::thread([this] { load_loop(); });
   thread_ = std::thread([this] { loop(); });
 }
 
@@ -104,6 +109,40 @@ void Shards::stop_renewal() {
   }
   cv_.notify_all();
   if (thread_.joinable()) thread_.join();
+  if (loader_.joinable()) loader_.join();
+}
+
+// Loading a shard's tables takes a while (hundreds of tables replayed from
+// the store): never on the renewal thread, whose rounds must keep every
+// other lease alive meanwhile (a node loading a dead node's 20 shards once
+// let its own leases lapse, and the two survivors took each other's shards
+// in turn). Requests for a table not loaded yet are answered 503.
+void Shards::load(std::set<int> shards) {
+  if (shards.empty() || !hooks_.take) return;
+  {
+    std::lock_guard lk(m_);
+    if (loading_) {
+      loads_.push_back(std::move(shards));
+      cv_.notify_all();
+      return;
+    }
+  }
+  hooks_.take(shards);
+}
+
+void Shards::load_loop() {
+  std::unique_lock lk(m_);
+  while (true) {
+    cv_.wait(lk, [&] { return stopping_ || !loads_.empty(); });
+    if (stopping_) return;
+    std::set<int> next = std::move(loads_.front());
+    loads_.pop_front();
+    for (auto it = next.begin(); it != next.end();)  // lost again meanwhile: nothing to load
+      it = owned_.count(*it) ? std::next(it) : next.erase(it);
+    lk.unlock();
+    if (!next.empty()) hooks_.take(next);
+    lk.lock();
+  }
 }
 
 void Shards::release_all() {
@@ -138,6 +177,17 @@ std::string Shards::address_of(const std::string& node) {
   for (const Lease& l : db_.leases())
     if (l.shard.rfind(prefix, 0) == 0 && l.expires > now) return l.shard.substr(prefix.size());
   return {};
+}
+
+std::map<std::string, std::string> Shards::peers() {
+  std::map<std::string, std::string> out;
+  const int64_t now = static_cast<int64_t>(std::time(nullptr));
+  for (const Lease& l : db_.leases()) {
+    if (l.shard.rfind(kNodePrefix, 0) != 0 || l.expires <= now || l.owner == node_) continue;
+    const size_t at = l.shard.find('@');
+    if (at != std::string::npos) out[l.owner] = l.shard.substr(at + 1);
+  }
+  return out;
 }
 
 void Shards::pause(bool paused) {
@@ -229,7 +279,7 @@ void Shards::tick() {
       std::lock_guard lk(m_);
       for (const auto& [s, e] : renewed) owned_[s] = e;
     }
-    if (hooks_.take) hooks_.take(again);
+    load(again);
   }
   // The fair share, from the live nodes' heartbeats.
   const int64_t now = static_cast<int64_t>(std::time(nullptr));
@@ -275,7 +325,7 @@ void Shards::tick() {
       taken.insert(s);
     }
   }
-  if (!taken.empty() && hooks_.take) hooks_.take(taken);
+  load(taken);
 }
 
 nlohmann::json Shards::health() const {

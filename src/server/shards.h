@@ -59,6 +59,10 @@ class Shards {
   // another node or this one restarted takes them at once.
   void release_all();
 
+  // Quick match's queue lives on the node that holds this shard (one queue
+  // for every node: two players who come in through different nodes meet).
+  static constexpr int kMatchShard = 0;
+
   bool enabled() const { return !node_.empty(); }
   const std::string& node() const { return node_; }
   int count() const { return count_; }
@@ -86,6 +90,8 @@ class Shards {
   // does not play to its owner (net.cpp).
   void set_address(const std::string& address);
   std::string address_of(const std::string& node);
+  // The other live nodes and their addresses (node -> host:port).
+  std::map<std::string, std::string> peers();
   // Tests: a node whose renewal has stopped (as a paused process's).
   void pause(bool paused);
   // One renewal round now (tests; the thread runs it every lease_s / 3).
@@ -94,6 +100,8 @@ class Shards {
  private:
   void loop();
   void lose(const std::set<int>& shards, const std::string& why);  // with no lock held
+  void load(std::set<int> shards);                                 // the take hook, on the loader thread once started
+  void load_loop();
 
   Storage& db_;
   const std::string node_;
@@ -111,6 +119,9 @@ class Shards {
   bool stopping_ = false, paused_ = false;
   std::mutex tick_m_;  // one renewal round at a time
   std::thread thread_;
+  std::deque<std::set<int>> loads_;  // shards taken, their tables to load (loader_)
+  bool loading_ = false;             // the loader runs: load() queues
+  std::thread loader_;
 };
 
 }  // namespace boneyard::server

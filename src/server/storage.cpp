@@ -172,7 +172,9 @@ std::string Storage::probe() {
 }
 
 // Reads go straight to the store (its own connection or pool).
-std::vector<StoredTable> Storage::load_all() { return store_->load_all(); }
+std::vector<StoredTable> Storage::load_all(const std::function<bool(const std::string&)>& keep) {
+  return store_->load_all(keep);
+}
 std::optional<StoredTable> Storage::load(const std::string& id) { return store_->load(id); }
 std::vector<RecordEvent> Storage::load_events(const std::string& id) { return store_->load_events(id); }
 std::vector<ChatLine> Storage::load_chat(const std::string& id, size_t recent) { return store_->load_chat(id, recent); }

@@ -13,6 +13,7 @@
 // life: a second server on the same file refuses to start.
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -56,7 +57,7 @@ class Storage {
 
   // Every table; the events only of those whose game is not over (meta
   // "over"): a finished one is loaded whole on demand with load().
-  std::vector<StoredTable> load_all();
+  std::vector<StoredTable> load_all(const std::function<bool(const std::string&)>& keep = {});
   std::optional<StoredTable> load(const std::string& id);
   std::vector<RecordEvent> load_events(const std::string& id);
   // The last `recent` lines of each audience, oldest first.

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -91,6 +92,11 @@ struct StoredRating {
   // read from its history; written as the new history entry's time ("now"
   // when 0).
   int64_t last = 0;
+  // Written: the rating this game's change was computed from. PostgreSQL
+  // adds the change to the stored rating rather than overwriting it, so two
+  // nodes rating one subject at once (a bot level plays everywhere) both
+  // count (docs/server.md, "Beyond one machine"). NaN: overwrite.
+  double from = std::numeric_limits<double>::quiet_NaN();
 };
 struct RatingPoint {
   std::string table;
@@ -187,7 +193,9 @@ class Store {
   virtual void stop() {}
 
   // Reads, from any thread (see Storage for what each returns).
-  virtual std::vector<StoredTable> load_all() = 0;
+  // keep (when set): only the tables whose id it accepts (a node taking
+  // some shards loads theirs only).
+  virtual std::vector<StoredTable> load_all(const std::function<bool(const std::string&)>& keep = {}) = 0;
   virtual std::optional<StoredTable> load(const std::string& id) = 0;
   virtual std::vector<RecordEvent> load_events(const std::string& id) = 0;
   virtual std::vector<ChatLine> load_chat(const std::string& id, size_t recent) = 0;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <ctime>
 #include <map>
 
@@ -100,15 +101,25 @@ const std::vector<Sql>& writer_sql() {
       {"player_revoke", "DELETE FROM player_keys WHERE player_id = $1 AND hash <> $2"},
       {"probe",
        fmt::format("INSERT INTO probe (k, at) VALUES (1, {}) ON CONFLICT (k) DO UPDATE SET at = excluded.at", kNow)},
+      // One rated game's change of one rating, exactly once: its history
+      // row (subject, family, table) is the receipt. A write stored twice
+      // (a commit in doubt, written again) finds it (xmax is not 0 for a row
+      // updated rather than inserted): the history row is rewritten, the
+      // rating is not changed again;
+      // two nodes' games of one subject at once each add their change to
+      // the stored rating ($9: the rating it was computed from; NaN: set).
       {"rating",
-       "INSERT INTO ratings (subject, family, rating, rd, volatility, games) VALUES ($1, $2, $3, $4, $5, $6) "
-       "ON CONFLICT (subject, family) DO UPDATE SET rating = excluded.rating, rd = excluded.rd, "
-       "volatility = excluded.volatility, games = excluded.games"},
-      {"rating_history",
-       fmt::format("INSERT INTO rating_history (subject, family, table_id, rating, rd, at) VALUES ($1, $2, $3, $4, "
-                   "$5, CASE WHEN $6::bigint > 0 THEN $6::bigint ELSE {} END) ON CONFLICT (subject, family, table_id) "
-                   "DO UPDATE SET seq = DEFAULT, rating = excluded.rating, rd = excluded.rd, at = excluded.at",
-                   kNow)},
+       fmt::format(
+           "WITH h AS (INSERT INTO rating_history (subject, family, table_id, rating, rd, at) VALUES ($1, $2, "
+           "$7, $3::double precision, $4::double precision, CASE WHEN $8::bigint > 0 THEN $8::bigint ELSE {} "
+           "END) ON CONFLICT (subject, family, table_id) DO UPDATE SET seq = DEFAULT, rating = excluded.rating, "
+           "rd = excluded.rd, at = excluded.at RETURNING (xmax = 0) AS fresh) "
+           "INSERT INTO ratings (subject, family, rating, rd, volatility, games) SELECT $1, $2, "
+           "$3::double precision, $4::double precision, $5::double precision, $6::integer FROM h WHERE h.fresh "
+           "ON CONFLICT (subject, family) DO UPDATE SET rating = CASE WHEN $9::double precision = 'NaN' "
+           "THEN excluded.rating ELSE ratings.rating + (excluded.rating - $9::double precision) END, "
+           "rd = excluded.rd, volatility = excluded.volatility, games = ratings.games + 1",
+           kNow)},
       {"erase_events", "DELETE FROM events WHERE table_id = $1"},
       {"erase_chat", "DELETE FROM chat WHERE table_id = $1"},
       {"erase_table", "DELETE FROM tables WHERE id = $1"},
@@ -392,8 +403,8 @@ std::vector<size_t> PgStore::send_group(const std::vector<const Write*>& group) 
       continue;
     }
     for (const StoredRating& r : w.ratings) {
-      send("rating", {r.subject, r.family, num(r.rating), num(r.rd), num(r.volatility), num(int64_t{r.games})});
-      send("rating_history", {r.subject, r.family, w.table, num(r.rating), num(r.rd), num(r.last)});
+      send("rating", {r.subject, r.family, num(r.rating), num(r.rd), num(r.volatility), num(int64_t{r.games}), w.table,
+                      num(r.last), std::isnan(r.from) ? std::string("NaN") : num(r.from)});
     }
     if (w.erase) {
       for (const char* s : {"erase_events", "erase_chat", "erase_table", "erase_player_tables"}) send(s, {w.table});
@@ -505,7 +516,7 @@ std::optional<StoredTable> PgStore::load(const std::string& id) {
   return t;
 }
 
-std::vector<StoredTable> PgStore::load_all() {
+std::vector<StoredTable> PgStore::load_all(const std::function<bool(const std::string&)>& keep) {
   auto out = read([&](Conn& c) {
     Result r = run(c, "load_all", "SELECT id, spec, meta, created FROM tables ORDER BY created, seq", {});
     std::vector<StoredTable> out;
@@ -513,6 +524,7 @@ std::vector<StoredTable> PgStore::load_all() {
     for (int i = 0; i < r.rows(); ++i) {
       StoredTable t;
       t.id = r.text(i, 0);
+      if (keep && !keep(t.id)) continue;
       t.spec = nlohmann::json::parse(r.text(i, 1), nullptr, false);
       t.meta = nlohmann::json::parse(r.text(i, 2), nullptr, false);
       t.created = r.i64(i, 3);

@@ -714,7 +714,7 @@ std::optional<StoredTable> SqliteStore::load(const std::string& id) {
   return t;
 }
 
-std::vector<StoredTable> SqliteStore::load_all() {
+std::vector<StoredTable> SqliteStore::load_all(const std::function<bool(const std::string&)>& keep) {
   std::vector<StoredTable> out;
   {
     std::lock_guard lk(m_);
@@ -722,7 +722,7 @@ std::vector<StoredTable> SqliteStore::load_all() {
     Stmt st(db_, "SELECT id, spec, meta, created FROM tables ORDER BY created, rowid");
     while (sqlite3_step(st.s) == SQLITE_ROW) {
       StoredTable t;
-      t.id = st.col_text(0);
+      if (t.id = st.col_text(0); keep && !keep(t.id)) continue;
       t.spec = nlohmann::json::parse(st.col_text(1), nullptr, false);
       t.meta = nlohmann::json::parse(st.col_text(2), nullptr, false);
       t.created = sqlite3_column_int64(st.s, 3);

@@ -28,7 +28,7 @@ class SqliteStore : public Store {
   StoreCheckpoints checkpoints() const override;
   void stop() override;
 
-  std::vector<StoredTable> load_all() override;
+  std::vector<StoredTable> load_all(const std::function<bool(const std::string&)>& keep = {}) override;
   std::optional<StoredTable> load(const std::string& id) override;
   std::vector<RecordEvent> load_events(const std::string& id) override;
   std::vector<ChatLine> load_chat(const std::string& id, size_t recent) override;

@@ -52,6 +52,10 @@ class Subscriber {
  public:
   virtual ~Subscriber() = default;
   virtual void push(std::shared_ptr<const std::string> message) = 0;
+  // The table left this node (shards.h): the connection closes once what was
+  // pushed is sent, so the client reconnects through the front door to the
+  // table's new node.
+  virtual void moved() {}
 };
 
 // Who sits at a seat: a display name, and the player's id when the name

@@ -50,11 +50,13 @@ Hub::Hub(Storage& db, net::io_context& ioc, HubConfig cfg)
   else
     take_shards(nullptr);
   heal_ = std::thread([this] { heal_loop(); });
+  if (shards_.enabled()) peer_lobby_ = std::make_unique<PeerLobby>(shards_, lobby_);
 }
 
 Hub::~Hub() { shutdown(); }
 
 void Hub::shutdown() {
+  peer_lobby_.reset();
   shards_.stop_renewal();
   {
     std::lock_guard lk(heal_m_);
@@ -385,6 +387,12 @@ std::shared_ptr<Table> Hub::table(const std::string& id) {
       }
     }
     t->durable = t->queued = st->events.size();
+    // A live table of a shard this node has just taken, not loaded yet
+    // (take_shards runs): a moment, not a 404.
+    if (!t->finished() && shards_.enabled() && t->broken.empty())
+      throw ApiError(503, fmt::format("table '{}' is being loaded on this server (its shard was just taken over): "
+                                      "try again in a moment",
+                                      id.substr(0, 64)));
     if (!t->finished()) throw ApiError(404, fmt::format("no table '{}'", id.substr(0, 64)));
   }
   keep_finished(t);
@@ -676,6 +684,13 @@ json Hub::health() {
   h["tables"] = tables_.size();  // live: finished ones are in the database only
   h["in_memory"] = Table::alive();
   if (shards_.enabled()) h["cluster"] = shards_.health();
+  if (cfg_.measure) {  // serve --measure: the moves so far, arrival to broadcast
+    std::lock_guard sl(stats_.m);
+    h["moves"] = stats_.latency_us.count();
+    h["latency_ms"] = {{"p50", stats_.latency_us.quantile(0.5) / 1000},
+                       {"p99", stats_.latency_us.quantile(0.99) / 1000},
+                       {"max", stats_.latency_us.max() / 1000}};
+  }
   return h;
 }
 

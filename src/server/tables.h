@@ -49,6 +49,7 @@
 #include "server/histogram.h"
 #include "server/hub_config.h"
 #include "server/lobby.h"
+#include "server/peer_lobby.h"
 #include "server/players.h"
 #include "server/presence.h"
 #include "server/quickmatch.h"
@@ -135,13 +136,21 @@ class Hub {
   }
   nlohmann::json player(const std::string& id) { return players_.page(id); }
   nlohmann::json quickmatch_join(const nlohmann::json& body, const std::string& client = "") {
+    matchmaker_here();
     return quickmatch_.join(body, client);
   }
-  nlohmann::json quickmatch_status(const nlohmann::json& who) { return quickmatch_.status(who); }
-  nlohmann::json quickmatch_leave(const nlohmann::json& who) { return quickmatch_.leave(who); }
+  nlohmann::json quickmatch_status(const nlohmann::json& who) {
+    matchmaker_here();
+    return quickmatch_.status(who);
+  }
+  nlohmann::json quickmatch_leave(const nlohmann::json& who) {
+    matchmaker_here();
+    return quickmatch_.leave(who);
+  }
   nlohmann::json leaderboard(const std::string& family_or_game) { return ratings_.leaderboard(family_or_game); }
   nlohmann::json ratings_json(const std::string& subject) { return ratings_.of(subject); }
-  nlohmann::json lobby() { return lobby_.list(); }
+  // local: this node's tables only (what the other nodes poll: peer_lobby.h).
+  nlohmann::json lobby(bool local = false) { return lobby_.list(local); }
   void lobby_subscribe(const std::shared_ptr<Subscriber>& sub) { lobby_.subscribe(sub); }
   void lobby_unsubscribe(const Subscriber* sub) { lobby_.unsubscribe(sub); }
   nlohmann::json record(const std::string& id) { return Analysis::record(*table(id)); }
@@ -191,6 +200,9 @@ class Hub {
   void drop_shards(const std::set<int>& shards, const std::string& why);
   // A write refused by its fence (with t->m held): the table stops here.
   void fenced(Table& t, const std::string& why);
+  // Several nodes: quick match is played on the node holding the matchmaker's
+  // shard (Shards::kMatchShard); elsewhere ApiError 421 (net.cpp forwards it).
+  void matchmaker_here();
 
   // Storage: the one path of a stored change.
   // Queues the change (with t->m held). Once durable it is broadcast on a
@@ -259,6 +271,7 @@ class Hub {
   std::mutex heal_m_;
   std::condition_variable heal_cv_;
   std::thread heal_;
+  std::unique_ptr<PeerLobby> peer_lobby_;  // several nodes: the others' open tables in lobby_
 };
 
 }  // namespace boneyard::server

@@ -248,5 +248,39 @@ TEST_F(ClusterTest, ANodeForwardsRequestsForATableItDoesNotPlayToItsOwner) {
   EXPECT_EQ(res.result_int(), 421u) << res.body();
 }
 
+// Item 7 of issue 33: a rated game changes each rating exactly once, whatever
+// node stores it. Two nodes store two games of one subject (a bot level
+// plays on every node) computed from the same rating, as two games ending
+// at once on two nodes do: both changes count (before, the second
+// overwrote the first). A game's write stored again (a commit in doubt,
+// written once more) changes nothing: its history row is the receipt.
+TEST_F(ClusterTest, TwoNodesRatingOneSubjectAtOnceBothCountAndEachGameOnce) {
+  server::Storage a(db, false), b(db, false);
+  auto game = [](const std::string& table, double rating) {
+    server::Write w;
+    w.table = table;
+    server::StoredRating r;
+    r.subject = "bot:casual";
+    r.family = "line";
+    r.rating = rating;
+    r.rd = 300;
+    r.games = 1;
+    r.from = 1500;
+    w.ratings.push_back(r);
+    return w;
+  };
+  a.write(game("ta", 1520));
+  b.write(game("tb", 1490));
+  auto r = a.rating("bot:casual", "line");
+  ASSERT_TRUE(r);
+  EXPECT_DOUBLE_EQ(r->rating, 1510) << "both games' changes (+20 and -10) count";
+  EXPECT_EQ(r->games, 2);
+  b.write(game("ta", 1520));  // game ta's write once more (from the node that took its table over)
+  r = b.rating("bot:casual", "line");
+  EXPECT_DOUBLE_EQ(r->rating, 1510) << "one game changes a rating once";
+  EXPECT_EQ(r->games, 2);
+  EXPECT_EQ(a.rating_history("bot:casual", "line", 10).size(), 2u);
+}
+
 }  // namespace
 }  // namespace boneyard::test
