@@ -18,14 +18,28 @@ bool is_bot_level(std::string_view name) {
   return std::find(l.begin(), l.end(), name) != l.end();
 }
 
+namespace {
+// The count a search bot takes by default (pimc.h, ismcts.h and the games'
+// registrations: Dice & Dominoes sets its own).
+int default_count(const GameEntry& g, const std::string& bot) {
+  if (bot == "pimc") return 24;
+  if (g.family == "dice-and-dominoes") return 1000;
+  return 2000;
+}
+}  // namespace
+
 LevelBot level_bot(const GameEntry& g, std::string_view level, const LevelBudgets& b) {
   if (level == "beginner") return {"random", {}};
   if (level == "casual") return {"greedy", {}};
   LevelBot out{strongest_fair_bot(g), {}};
   if (level == "strong") {
     out.options.think_ms = b.strong_ms;
+    // 0: the bot's default count, with no clock (pimc's default stops at
+    // 150 ms: on a loaded machine that is fewer samples than measured).
+    if (b.strong_ms <= 0) out.options.iterations = default_count(g, out.bot);
   } else if (level == "expert") {
     out.options.think_ms = b.expert_ms;
+    if (b.expert_ms <= 0) out.options.iterations = kExpertFactor * default_count(g, out.bot);
     int th = b.expert_threads;
     if (th <= 0) th = std::clamp(static_cast<int>(std::thread::hardware_concurrency()) - 1, 1, 4);
     out.options.threads = th;

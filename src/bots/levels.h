@@ -18,12 +18,17 @@ const std::vector<std::string>& bot_levels();
 bool is_bot_level(std::string_view name);
 
 // How long the search levels think (the server's --strong-ms, --expert-ms,
-// --expert-threads; 0 threads: up to 4, one less than the cores).
+// --expert-threads; 0 threads: up to 4, one less than the cores). By
+// default a count, not a time, so a level plays as strongly on a loaded
+// machine as where it was measured: strong takes the bot's default count
+// (ismcts 2,000 iterations, Dice & Dominoes 1,000; pimc 24 samples),
+// expert kExpertFactor times that. A time > 0 replaces the count.
 struct LevelBudgets {
-  double strong_ms = 150;
-  double expert_ms = 1000;
+  double strong_ms = 0;
+  double expert_ms = 0;
   int expert_threads = 0;
 };
+inline constexpr int kExpertFactor = 4;
 
 struct LevelBot {
   std::string bot;  // a name make_bot accepts for the game
