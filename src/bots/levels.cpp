@@ -63,7 +63,7 @@ struct Ladder {
 };
 constexpr Ladder kLadders[] = {
     {"line", 338, 338, 108},
-    {"texas-42", 800, 89, kEstimatedExpert},
+    {"texas-42", 800, 301, kEstimatedExpert},
     {"mexican-train", 800, 89, kEstimatedExpert},
     {"dice-and-dominoes", 329, 154, kEstimatedExpert},
 };
