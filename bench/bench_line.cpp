@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <ctime>
 #include <vector>
@@ -32,6 +33,66 @@ BENCHMARK_CAPTURE(BM_LineRandomHand, latin, "latin");
 BENCHMARK_CAPTURE(BM_LineRandomHand, dominican_500, "dominican-500");
 BENCHMARK_CAPTURE(BM_LineRandomHand, two_draw, "two-draw");
 BENCHMARK_CAPTURE(BM_LineRandomHand, havana, "havana");
+
+// The yardstick for the engine's random hand (issue 37, Speed): a bare,
+// hand-written latin hand (double-six, four seats of 7 tiles, block play: a
+// random legal tile on either end, a pass when none fits, over when a seat
+// is out or all four pass; the pips counted), with the same generator, no
+// rules object, no move list. BM_LineRandomHand/latin over this is the ratio
+// docs/bots.md reports.
+static void BM_LineBareLoopHand(benchmark::State& st) {
+  uint32_t suit[7] = {};  // suit[n]: the tiles showing n
+  int pips[28], hi[28], lo[28];
+  for (int a = 0, i = 0; a <= 6; ++a)
+    for (int b = 0; b <= a; ++b, ++i) {
+      hi[i] = a, lo[i] = b, pips[i] = a + b;
+      suit[a] |= 1u << i;
+      suit[b] |= 1u << i;
+    }
+  Rng rng(7);
+  int64_t hands = 0, total = 0;
+  int deck[28];
+  for (int i = 0; i < 28; ++i) deck[i] = i;
+  for (auto _ : st) {
+    for (int i = 27; i > 0; --i) std::swap(deck[i], deck[rng.below(static_cast<uint32_t>(i + 1))]);
+    uint32_t hand[4] = {};
+    for (int i = 0; i < 28; ++i) hand[i / 7] |= 1u << deck[i];
+    int seat = static_cast<int>(rng.below(4)), left = -1, right = -1, passes = 0;
+    for (;;) {
+      const uint32_t h = hand[seat];
+      uint32_t fit_l = left < 0 ? h : h & suit[left], fit_r = left < 0 ? 0 : h & suit[right];
+      const int n = std::popcount(fit_l) + std::popcount(fit_r);
+      if (n == 0) {
+        if (++passes == 4) break;
+        seat = (seat + 1) & 3;
+        continue;
+      }
+      passes = 0;
+      int k = static_cast<int>(rng.below(static_cast<uint32_t>(n)));
+      const bool on_left = k < std::popcount(fit_l);
+      uint32_t from = on_left ? fit_l : fit_r;
+      if (!on_left) k -= std::popcount(fit_l);
+      for (; k > 0; --k) from &= from - 1;
+      const int t = std::countr_zero(from);
+      hand[seat] &= ~(1u << t);
+      if (left < 0) {
+        left = hi[t], right = lo[t];
+      } else if (on_left) {
+        left = hi[t] == left ? lo[t] : hi[t];
+      } else {
+        right = hi[t] == right ? lo[t] : hi[t];
+      }
+      if (!hand[seat]) break;
+      seat = (seat + 1) & 3;
+    }
+    for (int k = 0; k < 4; ++k)
+      for (uint32_t x = hand[k]; x; x &= x - 1) total += pips[std::countr_zero(x)];
+    ++hands;
+  }
+  benchmark::DoNotOptimize(total);
+  st.counters["hands/s"] = benchmark::Counter(static_cast<double>(hands), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_LineBareLoopHand);
 
 static void BM_LineStateCopy(benchmark::State& st) {
   line::State s(line::make_rules("latin", {}), 1);

@@ -12,8 +12,17 @@
 // its own edges, unaware of the others' choices, and the joint result
 // continues in one successor node.
 //
+// A game whose sampler weighs deals by evidence (Texas 42's auction) may
+// supply `static State G::sample_weighted(const Observation&, Rng&, double&
+// log_weight)`: then each worker draws a pool of kPool such deals once a
+// decision and every iteration resamples one by its weight (sampling
+// importance resampling over one pool, not a fresh set of candidates per
+// iteration: the cost of the evidence is paid once, docs/bots.md).
+// `ismcts-v1` (V1 = true) is the bot before that, kept to measure against.
+//
 // A game may supply `static Move G::rollout_move(const State&, int seat,
 // std::span<const Move> legal, Rng&)` for playouts better than random.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -31,7 +40,18 @@ concept HasRolloutPolicy = requires(const typename G::State& s, std::span<const 
   { G::rollout_move(s, 0, l, r) } -> std::same_as<typename G::Move>;
 };
 
+// A rollout policy added after ismcts-v1 (G::kRolloutSinceV1): v1 plays out at random there.
 template <class G>
+concept RolloutSinceV1 = requires {
+  G::kRolloutSinceV1;
+};
+
+template <class G>
+concept HasWeightedSample = requires(const typename G::Observation& o, Rng& r, double& w) {
+  { G::sample_weighted(o, r, w) } -> std::same_as<typename G::State>;
+};
+
+template <class G, bool V1 = false>
 class IsmctsBot final : public Bot<G> {
  public:
   using Move = typename G::Move;
@@ -39,8 +59,9 @@ class IsmctsBot final : public Bot<G> {
   using List = MoveList<Move, G::kMaxMoves>;
   static constexpr int kDefaultIterations = 2000;
   static constexpr double kExploration = 0.7;
+  static constexpr int kPool = 256;  // weighted deals a worker draws a decision
 
-  IsmctsBot(uint64_t seed, const BotOptions& o) : Bot<G>("ismcts", seed), options_(o) {}
+  IsmctsBot(uint64_t seed, const BotOptions& o) : Bot<G>(V1 ? "ismcts-v1" : "ismcts", seed), options_(o) {}
 
   Move choose(const typename G::Observation& obs, std::span<const Move> legal) override {
     if (legal.size() == 1) return legal[0];
@@ -85,8 +106,36 @@ class IsmctsBot final : public Bot<G> {
    public:
     explicit Tree(uint64_t seed) : rng_(seed) { nodes_.emplace_back(); }
 
+    // The pool of weighted deals for this decision (none where the weights
+    // are all equal: then every iteration draws a fresh deal).
+    void prepare(const typename G::Observation& obs) {
+      if constexpr (HasWeightedSample<G> && !V1) {
+        pool_.clear();
+        cum_.clear();
+        std::vector<double> lw(kPool);
+        double top = -1e300, low = 1e300;
+        for (int i = 0; i < kPool; ++i) {
+          pool_.push_back(G::sample_weighted(obs, rng_, lw[static_cast<size_t>(i)]));
+          top = std::max(top, lw[static_cast<size_t>(i)]);
+          low = std::min(low, lw[static_cast<size_t>(i)]);
+        }
+        if (top == low) {  // no evidence: fresh deals are as good and more varied
+          pool_.clear();
+          return;
+        }
+        double total = 0;
+        for (double w : lw) cum_.push_back(total += std::exp(w - top));
+      }
+    }
+    State draw(const typename G::Observation& obs) {
+      if (pool_.empty()) return G::sample(obs, rng_);
+      const double r = rng_.uniform() * cum_.back();
+      const auto it = std::upper_bound(cum_.begin(), cum_.end(), r);
+      return pool_[std::min(static_cast<size_t>(it - cum_.begin()), pool_.size() - 1)];
+    }
+
     void iterate(const typename G::Observation& obs) {
-      State s = G::sample(obs, rng_);
+      State s = draw(obs);
       s.reseed(rng_.next());  // the future is unknown, whatever the sample says
       const State root = s;
       const int hands = s.hands_finished();
@@ -202,13 +251,15 @@ class IsmctsBot final : public Bot<G> {
       }
     }
     Move policy(const State& s, int seat, const List& l) {
-      if constexpr (HasRolloutPolicy<G>)
+      if constexpr (HasRolloutPolicy<G> && !(V1 && RolloutSinceV1<G>))
         return G::rollout_move(s, seat, l.span(), rng_);
       else
         return l[static_cast<int>(rng_.below(static_cast<uint32_t>(l.size())))];
     }
 
     Rng rng_;
+    std::vector<State> pool_;
+    std::vector<double> cum_;  // the pool's cumulative weights
     std::vector<Node> nodes_;
     std::vector<Step> path_;
   };
@@ -221,6 +272,7 @@ class IsmctsBot final : public Bot<G> {
     run_workers(workers, [&](int w) {
       Tree& t = *trees[static_cast<size_t>(w)];
       const int share = budget.share(w, workers);
+      t.prepare(obs);
       for (int n = 0; !budget.over(n, share); ++n) t.iterate(obs);
     });
     // Root parallelism: add up the workers' root statistics per move.

@@ -11,13 +11,14 @@ namespace boneyard {
 
 template <class G>
 void add_search_bots(GameEntry& e) {
-  e.search_bots = {"ismcts"};
-  if constexpr (HasSolver<G>) e.search_bots = {"pimc", "ismcts", "omniscient"};
+  e.search_bots = {"ismcts", "ismcts-v1"};
+  if constexpr (HasSolver<G>) e.search_bots = {"pimc", "ismcts", "omniscient", "ismcts-v1"};
   e.make_search_bot = [](std::string_view bot, uint64_t seed, const BotOptions& o) -> std::unique_ptr<AnyBot> {
     if constexpr (HasSolver<G>) {
       if (bot == "pimc") return std::make_unique<PimcBot<G>>(seed, o);
       if (bot == "omniscient") return std::make_unique<OmniscientBot<G>>(seed);
     }
+    if (bot == "ismcts-v1") return std::make_unique<IsmctsBot<G, true>>(seed, o);
     return std::make_unique<IsmctsBot<G>>(seed, o);
   };
 }

@@ -1,9 +1,12 @@
 #include "core/game.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+
+#include "bots/levels.h"
 
 namespace boneyard {
 
@@ -49,6 +52,11 @@ const GameEntry& find_game(std::string_view name) {
 }
 
 std::unique_ptr<AnyBot> make_bot(const GameEntry& g, std::string_view bot, uint64_t seed, const BotOptions& options) {
+  // A level (beginner ... expert) plays its own bot at its own budget.
+  if (is_bot_level(bot)) {
+    const LevelBot l = level_bot(g, bot);
+    return make_bot(g, l.bot, seed, l.options);
+  }
   for (const auto& b : g.bots)
     if (b == bot) return g.make_bot(bot, seed);
   for (const auto& b : g.search_bots)
@@ -56,7 +64,8 @@ std::unique_ptr<AnyBot> make_bot(const GameEntry& g, std::string_view bot, uint6
   std::string names;
   for (const auto& b : g.bots) names += (names.empty() ? "" : ", ") + b;
   for (const auto& b : g.search_bots) names += ", " + b;
-  throw Error(fmt::format("unknown bot '{}' for {}; bots: {}", bot, g.name, names));
+  throw Error(
+      fmt::format("unknown bot '{}' for {}; bots: {}; levels: {}", bot, g.name, names, fmt::join(bot_levels(), ", ")));
 }
 
 std::vector<std::string> all_bots(const GameEntry& g) {

@@ -49,7 +49,7 @@ void register_games() {
   add_search_bots<MexicanTrain>(e);
   e.make_search_bot = [make = e.make_search_bot](std::string_view bot, uint64_t seed, const BotOptions& o) {
     BotOptions tuned = o;
-    if (bot == "ismcts" && tuned.iterations == 0) tuned.iterations = kIsmctsIterations;
+    if ((bot == "ismcts" || bot == "ismcts-v1") && tuned.iterations == 0) tuned.iterations = kIsmctsIterations;
     return make(bot, seed, tuned);
   };
   e.bench = [](const OptionList& o, uint64_t seed, double seconds) {

@@ -4,16 +4,14 @@
 #include <boost/asio/post.hpp>
 #include <thread>
 
+#include "bots/levels.h"
 #include "core/game.h"
 
 namespace boneyard::server {
 
 namespace net = boost::asio;
 
-const std::vector<std::string>& bot_levels() {
-  static const std::vector<std::string> l{"beginner", "casual", "strong", "expert"};
-  return l;
-}
+const std::vector<std::string>& bot_levels() { return boneyard::bot_levels(); }
 
 int default_bot_pipeline() {
   const int cores = static_cast<int>(std::thread::hardware_concurrency());
@@ -54,24 +52,8 @@ AnyBot& Bots::seat_bot(Table& t, int seat) const {
   if (!b) {
     const GameEntry& g = find_game(t.game);
     const uint64_t seed = t.seed ^ (0x9e3779b97f4a7c15ULL * static_cast<uint64_t>(seat + 1));
-    BotOptions o;
-    std::string name;
-    if (lvl == "beginner")
-      name = "random";
-    else if (lvl == "casual")
-      name = "greedy";
-    else {
-      name = strongest_fair_bot(g);
-      if (lvl == "strong")
-        o.think_ms = cfg_.strong_ms;
-      else {
-        o.think_ms = cfg_.expert_ms;
-        int th = cfg_.expert_threads;
-        if (th <= 0) th = std::clamp(static_cast<int>(std::thread::hardware_concurrency()) - 1, 1, 4);
-        o.threads = th;
-      }
-    }
-    b = make_bot(g, name, seed, o);
+    const LevelBot l = level_bot(g, lvl, {cfg_.strong_ms, cfg_.expert_ms, cfg_.expert_threads});
+    b = make_bot(g, l.bot, seed, l.options);
   }
   return *b;
 }

@@ -16,6 +16,7 @@
 #include <ctime>
 #include <iostream>
 
+#include "bots/levels.h"
 #include "server/glicko2.h"
 
 namespace boneyard::server {
@@ -44,6 +45,9 @@ StoredRating Ratings::current(const std::string& subject, const std::string& fam
   StoredRating r;
   r.subject = subject;
   r.family = family;
+  // A bot level starts from its published rating (docs/bots.md, "Levels").
+  if (subject.starts_with("bot:"))
+    if (auto p = level_rating(family, std::string_view(subject).substr(4))) r.rating = *p;
   return r;
 }
 
@@ -223,9 +227,17 @@ json Ratings::leaderboard(const std::string& what) {
   for (const auto& r : board(true, 10)) {
     json j = rating_json(r);
     j["level"] = r.subject.substr(4);
+    j["bot"] = true;
+    if (auto p = level_rating(family, r.subject.substr(4))) j["published_rating"] = *p;
     bots.push_back(j);
   }
-  return {{"family", family}, {"players", players}, {"bots", bots}};
+  // Every level with its published rating, measured in duplicate arenas
+  // (docs/bots.md, "Levels"), so a player can see which level matches them
+  // before any bot of that level has played a rated game here.
+  json levels = json::array();
+  for (const auto& l : boneyard::bot_levels())
+    if (auto p = level_rating(family, l)) levels.push_back({{"level", l}, {"bot", true}, {"published_rating", *p}});
+  return {{"family", family}, {"players", players}, {"bots", bots}, {"levels", levels}};
 }
 
 json Ratings::of(const std::string& subject) {

@@ -388,6 +388,18 @@ State State::sample(const Observation& o, Rng& rng) { return sample_with(o, rng,
 
 State State::sample_plain(const Observation& o, Rng& rng) { return sample_with(o, rng, 1); }
 
+State State::sample_weighted(const Observation& o, Rng& rng, double& log_weight) {
+  State s = sample_with(o, rng, 1);
+  log_weight = 0;
+  bool evidence = false;
+  for (int k = 0; k < kSeats; ++k) evidence |= k != o.seat && s.bids_[k] >= 0;
+  if (!evidence || s.phase_ == Phase::DealerDraw || s.phase_ == Phase::Deal || s.phase_ == Phase::GameOver) return s;
+  uint32_t dealt[kSeats];
+  for (int k = 0; k < kSeats; ++k) dealt[k] = s.hand_[k] | s.played_by_[k];
+  log_weight = auction_log_likelihood(s, o.seat, dealt);
+  return s;
+}
+
 State State::sample_with(const Observation& o, Rng& rng, int candidates) {
   State s = o.masked;
   const int me = o.seat;

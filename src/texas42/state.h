@@ -201,6 +201,11 @@ class State {
   // for `pimc-plain` (the bidder it is measured against).
   static State sample_plain(const Observation& o, Rng& rng);
   static constexpr int kAuctionCandidates = 32;
+  // One deal from the constrained uniform sampler (sample_plain) and its
+  // auction log-likelihood (0 where no other seat has bid or passed): for a
+  // search that resamples a pool of such deals once a decision (ismcts)
+  // rather than drawing kAuctionCandidates deals for every sample.
+  static State sample_weighted(const Observation& o, Rng& rng, double& log_weight);
 
   // Explicit outcomes (throw Error): the first-dealer draw (a tile per seat)
   // and a deal (7 tiles per seat).
@@ -322,6 +327,9 @@ struct Texas42 {
   using Observation = texas42::Observation;
   using Solver = texas42::Solver;  // include texas42/solver.h to use it
   static State sample(const Observation& o, Rng& rng) { return State::sample(o, rng); }
+  static State sample_weighted(const Observation& o, Rng& rng, double& log_weight) {
+    return State::sample_weighted(o, rng, log_weight);
+  }
   static std::string side_name(const State& s, int side);
   // For ismcts: the marks (points scoring: points / 42) `seat`'s side gained
   // less those the other side gained from `from` to `to` (0.8 per mark), plus

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "bots/levels.h"
 #include "server/glicko2.h"
 #include "server/storage.h"
 #include "server_fixture.h"
@@ -103,6 +104,31 @@ TEST_F(RatingsTest, ARatedTeamGameMovesBothPartnersAndTheBotLevel) {
     EXPECT_GT(board["bots"][0]["rating"].get<double>(), 1500);
   EXPECT_EQ(get(port_, "/api/leaderboard?game=line").j["family"], "line");
   EXPECT_TRUE(get(port_, "/api/leaderboard?game=texas-42").j["players"].empty());
+  // A bot is marked as one, with its level's published rating (issue 37, 3).
+  EXPECT_EQ(board["bots"][0]["bot"], true);
+  EXPECT_EQ(board["bots"][0]["published_rating"], 1500);
+}
+
+TEST_F(RatingsTest, TheLeaderboardListsEveryBotLevelWithItsPublishedRating) {
+  // Before any rated game: each family's four levels, weakest first, each
+  // marked as a bot and rated above the one below, as docs/bots.md measured.
+  for (const char* game : {"latin", "texas-42", "mexican-train", "dice-and-dominoes"}) {
+    const json board = get(port_, std::string("/api/leaderboard?game=") + game).j;
+    EXPECT_TRUE(board["bots"].empty()) << board;
+    const json& levels = board["levels"];
+    ASSERT_EQ(levels.size(), 4u) << board;
+    const char* names[] = {"beginner", "casual", "strong", "expert"};
+    for (size_t i = 0; i < 4; ++i) {
+      EXPECT_EQ(levels[i]["level"], names[i]) << game;
+      EXPECT_EQ(levels[i]["bot"], true) << game;
+      EXPECT_EQ(levels[i]["published_rating"].get<double>(),
+                *level_rating(board["family"].get<std::string>(), names[i]))
+          << game;
+      if (i > 0)
+        EXPECT_GT(levels[i]["published_rating"].get<double>(), levels[i - 1]["published_rating"].get<double>())
+            << game << " " << names[i];
+    }
+  }
 }
 
 TEST_F(RatingsTest, AnIndividualGameRatesEachAgainstTheOther) {

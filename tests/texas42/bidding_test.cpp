@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <vector>
 
 #include "bots/pimc.h"
 #include "helpers.h"
@@ -103,6 +105,36 @@ TEST(Texas42Auction, SamplesFollowTheBidsAndPasses) {
     }
     EXPECT_EQ(all, kAllTiles);
   }
+}
+
+TEST(Texas42Auction, WeightedSamplesCarryTheAuctionsLikelihood) {
+  // ismcts's pool (bots/ismcts.h): plain deals, each with the auction's
+  // log-likelihood; resampled by those weights they follow the bids as
+  // State::sample does.
+  State s = dealt({"", "6-6 6-5 6-4 6-3 5-5 4-4 2-2", "", "1-1 3-2 5-1 4-1 2-0 1-0 5-3"});
+  const State before = s;
+  act(s, "bid:35");
+  act(s, "pass");
+  Rng rng(5);
+  std::vector<State> pool;
+  std::vector<double> w;
+  for (int i = 0; i < 400; ++i) {
+    double lw = 1;
+    pool.push_back(State::sample_weighted(s.observe(3), rng, lw));
+    uint32_t dealt_hands[4];
+    for (int k = 0; k < 4; ++k) dealt_hands[k] = pool.back().hand(k);
+    EXPECT_DOUBLE_EQ(lw, auction_log_likelihood(s, 3, dealt_hands));
+    EXPECT_EQ(pool.back().hand(3), s.hand(3));
+    w.push_back(std::exp(lw));
+  }
+  double reach = 0, total = 0;
+  for (size_t i = 0; i < pool.size(); ++i) reach += w[i] * bid_reach(pool[i].hand(1), false), total += w[i];
+  const double plain = mean_reach(s, 3, 1, true, 300);
+  EXPECT_GT(reach / total, plain + 4) << reach / total << " vs " << plain;
+  // Before anyone else bids there is no evidence: weight 0 (log), every deal alike.
+  double lw = 1;
+  State::sample_weighted(before.observe(1), rng, lw);
+  EXPECT_EQ(lw, 0);
 }
 
 TEST(Texas42Auction, SamplesDependOnlyOnWhatTheSeatKnows) {

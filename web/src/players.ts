@@ -19,6 +19,8 @@ interface Board {
   family: string;
   players: (RatingInfo & { id: string; name: string })[];
   bots: (RatingInfo & { level: string })[];
+  // Every bot level's published rating, measured in duplicate arenas.
+  levels?: { level: string; bot: boolean; published_rating: number }[];
 }
 interface PlayerPage {
   id: string;
@@ -89,6 +91,18 @@ export function leaderboardCard(go: (url: string) => void): HTMLElement {
             t("board.bots"),
             " ",
             b.bots.map((x) => h("span", { class: "seat-chip" }, `${t("seatkind." + x.level)} ${ratingText(x)}`)),
+          ),
+        );
+      if (b.levels?.length)
+        list.appendChild(
+          h(
+            "p",
+            { class: "muted bot-levels" },
+            t("board.levels"),
+            " ",
+            b.levels.map((x) =>
+              h("span", { class: "seat-chip" }, `${t("seatkind." + x.level)} ${Math.round(x.published_rating)}`),
+            ),
           ),
         );
     } catch (e) {

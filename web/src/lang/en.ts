@@ -113,6 +113,7 @@ export const en: Record<string, string> = {
     "“± 84” says how sure a rating is: the smaller, the surer. A “?” marks a provisional rating: too few recent games to be sure yet.",
   "board.games": "{n} games",
   "board.bots": "Bots:",
+  "board.levels": "Computer levels (measured):",
   "player.course": "The rating over the last games",
   "player.ratings": "Ratings",
   "player.unrated": "No rated game yet.",

@@ -114,6 +114,7 @@ export const es: Record<string, string> = {
     "«± 84» indica cuán segura es una puntuación: cuanto menor, más segura. Un «?» marca una puntuación provisional: aún hay pocas partidas recientes para estar seguros.",
   "board.games": "{n} partidas",
   "board.bots": "Bots:",
+  "board.levels": "Niveles del ordenador (medidos):",
   "player.course": "La puntuación en las últimas partidas",
   "player.ratings": "Puntuaciones",
   "player.unrated": "Ninguna partida puntuada todavía.",

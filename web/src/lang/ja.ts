@@ -114,6 +114,7 @@ export const ja: Record<string, string> = {
     "「± 84」はレーティングの確かさを表します（小さいほど確か）。「?」は暫定のレーティングです（最近の対局がまだ少ないため）。",
   "board.games": "{n}ゲーム",
   "board.bots": "ボット：",
+  "board.levels": "コンピューターのレベル（実測）：",
   "player.course": "最近のゲームでのレーティングの推移",
   "player.ratings": "レーティング",
   "player.unrated": "レーティング戦はまだありません。",

@@ -1,0 +1,84 @@
+#include "bots/levels.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <thread>
+
+namespace boneyard {
+
+const std::vector<std::string>& bot_levels() {
+  static const std::vector<std::string> l{"beginner", "casual", "strong", "expert"};
+  return l;
+}
+
+bool is_bot_level(std::string_view name) {
+  const auto& l = bot_levels();
+  return std::find(l.begin(), l.end(), name) != l.end();
+}
+
+namespace {
+// The count a search bot takes by default (pimc.h, ismcts.h and the games'
+// registrations: Dice & Dominoes sets its own).
+int default_count(const GameEntry& g, const std::string& bot) {
+  if (bot == "pimc") return 24;
+  if (g.family == "dice-and-dominoes") return 1000;
+  return 2000;
+}
+}  // namespace
+
+LevelBot level_bot(const GameEntry& g, std::string_view level, const LevelBudgets& b) {
+  if (level == "beginner") return {"random", {}};
+  if (level == "casual") return {"greedy", {}};
+  LevelBot out{strongest_fair_bot(g), {}};
+  if (level == "strong") {
+    out.options.think_ms = b.strong_ms;
+    // 0: the bot's default count, with no clock (pimc's default stops at
+    // 150 ms: on a loaded machine that is fewer samples than measured).
+    if (b.strong_ms <= 0) out.options.iterations = default_count(g, out.bot);
+  } else if (level == "expert") {
+    out.options.think_ms = b.expert_ms;
+    if (b.expert_ms <= 0) out.options.iterations = kExpertFactor * default_count(g, out.bot);
+    int th = b.expert_threads;
+    if (th <= 0) th = std::clamp(static_cast<int>(std::thread::hardware_concurrency()) - 1, 1, 4);
+    out.options.threads = th;
+  } else {
+    throw Error(fmt::format("unknown bot level '{}'; levels: {}", level, fmt::join(bot_levels(), ", ")));
+  }
+  return out;
+}
+
+namespace {
+// Elo of each level over the one below, per rating family, from the
+// duplicate arenas of docs/bots.md ("Levels"; point estimates, clamped to
+// 800): casual over beginner, strong over casual, expert over strong.
+// kEstimatedExpert: expert over strong where no arena has measured it yet
+// (Texas 42, Mexican Train, Dice & Dominoes: an estimate, not a measure;
+// docs/bots.md, "Levels").
+constexpr double kEstimatedExpert = 50;
+struct Ladder {
+  const char* family;
+  double casual_over_beginner, strong_over_casual, expert_over_strong;
+};
+constexpr Ladder kLadders[] = {
+    {"line", 338, 338, 108},
+    {"texas-42", 800, 301, kEstimatedExpert},
+    {"mexican-train", 800, 89, kEstimatedExpert},
+    {"dice-and-dominoes", 329, 154, kEstimatedExpert},
+};
+}  // namespace
+
+std::optional<double> level_rating(std::string_view family, std::string_view level) {
+  for (const Ladder& l : kLadders) {
+    if (family != l.family) continue;
+    if (level == "beginner") return 1500 - l.casual_over_beginner;
+    if (level == "casual") return 1500;
+    if (level == "strong") return 1500 + l.strong_over_casual;
+    if (level == "expert") return 1500 + l.strong_over_casual + l.expert_over_strong;
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+}  // namespace boneyard
