@@ -39,7 +39,7 @@ await esbuild.build({
   logLevel: "warning",
 });
 // The stylesheet, in parts (src/css/), joined in this order: the cascade is theirs.
-const CSS = ["base", "table", "phone", "layout"];
+const CSS = ["base", "table", "phone", "layout", "social"];
 writeFileSync("dist/style.css", CSS.map((p) => readFileSync(`src/css/${p}.css`, "utf8")).join("\n"));
 copyFileSync("src/index.html", "dist/index.html");
 copyFileSync("src/favicon.svg", "dist/favicon.svg");

@@ -6,6 +6,7 @@
 import { h } from "./dom";
 import { t } from "./i18n";
 import { api, StateMsg } from "./api";
+import { isBlocked } from "./friends";
 
 export interface ChatLine {
   n: number;
@@ -77,6 +78,8 @@ export class ChatBox {
     const list = h("ol", { class: "chat-lines", "aria-live": "polite" });
     for (const l of lines) {
       if (l.seat !== null && this.muted.has(l.seat)) continue;
+      // A player I block: their lines are hidden for me (friends.ts).
+      if (l.seat !== null && isBlocked(m.seats[l.seat]?.player_id)) continue;
       const who = l.seat === null ? t("chat.spectator") : seatName(l.seat);
       const words = l.phrase ? t("chat.phrase." + l.phrase) : l.text || "";
       list.appendChild(
