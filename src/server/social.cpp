@@ -46,7 +46,11 @@ StoredPlayer Social::by_key(const json& body) {
   auto p = stored([&] { return db_.player_by_key(player_key_hash(key)); });
   if (!p) throw ApiError(403, "this key is no player's: make a player first, or sign in again");
   std::lock_guard lk(m_);
-  seen_[p->id] = SteadyClock::now();
+  const auto now = SteadyClock::now();
+  // Who was seen long ago is offline anyway: the map keeps the recent ones.
+  if (seen_.size() >= 100000)
+    std::erase_if(seen_, [&](const auto& e) { return now - e.second >= std::chrono::seconds(kOnlineS); });
+  seen_[p->id] = now;
   return *p;
 }
 
