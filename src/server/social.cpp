@@ -88,8 +88,8 @@ json Social::follow(const json& body) {
   const StoredPlayer them = other(me, body, "follow");
   const bool on = flag(body, "on", true);
   if (on && stored([&] { return db_.relations(me.id, kRelFollow); }).size() >= kMaxFollows)
-    throw ApiError(409, fmt::format("you follow {} players, the most you may: stop following someone first",
-                                    kMaxFollows));
+    throw ApiError(409,
+                   fmt::format("you follow {} players, the most you may: stop following someone first", kMaxFollows));
   stored([&] {
     db_.set_relation(me.id, them.id, kRelFollow, on);
     return 0;
@@ -160,7 +160,8 @@ json Social::report(const json& body, const std::string& client) {
     db_.add_report(r);
     return 0;
   });
-  return {{"reported", them.id}, {"name", them.name}, {"reason", reason}, {"table", table.empty() ? json() : json(table)}};
+  return {
+      {"reported", them.id}, {"name", them.name}, {"reason", reason}, {"table", table.empty() ? json() : json(table)}};
 }
 
 json Social::reports(const json& body) {
@@ -171,9 +172,15 @@ json Social::reports(const json& body) {
     throw ApiError(403, "this is not the operator's token");
   json out = json::array();
   for (const auto& r : stored([&] { return db_.reports(200); })) {
-    json j{{"id", r.id},         {"reporter", r.reporter},          {"reporter_name", r.reporter_name},
-           {"reported", r.reported}, {"reported_name", r.reported_name}, {"reason", r.reason},
-           {"text", r.text},     {"at", r.at},                      {"table", r.table.empty() ? json() : json(r.table)}};
+    json j{{"id", r.id},
+           {"reporter", r.reporter},
+           {"reporter_name", r.reporter_name},
+           {"reported", r.reported},
+           {"reported_name", r.reported_name},
+           {"reason", r.reason},
+           {"text", r.text},
+           {"at", r.at},
+           {"table", r.table.empty() ? json() : json(r.table)}};
     if (!r.table.empty()) {
       j["record"] = fmt::format("/api/tables/{}/record", r.table);
       j["replay_page"] = fmt::format("/?replay={}", r.table);
@@ -193,8 +200,13 @@ void Social::expire() {
 }
 
 json Social::challenge_json(const Challenge& c, const std::string& me) const {
-  json j{{"id", c.id},         {"kind", c.kind},     {"game", c.game},   {"options", c.options},
-         {"rated", c.rated},   {"level", c.level},   {"status", c.status},
+  json j{{"id", c.id},
+         {"kind", c.kind},
+         {"game", c.game},
+         {"options", c.options},
+         {"rated", c.rated},
+         {"level", c.level},
+         {"status", c.status},
          {"from", {{"id", c.from}, {"name", c.from_name}}},
          {"to", {{"id", c.to}, {"name", c.to_name}}}};
   // The challenger's seat, to the challenger only.

@@ -82,10 +82,10 @@ class Social {
     double tokens = 0;
     std::chrono::steady_clock::time_point at;
   };
-  StoredPlayer by_key(const nlohmann::json& body);            // 403 for an unknown key
+  StoredPlayer by_key(const nlohmann::json& body);                                           // 403 for an unknown key
   StoredPlayer other(const StoredPlayer& me, const nlohmann::json& body, const char* verb);  // 404, 400 for oneself
-  static bool take(Bucket& b, double per_hour);  // with m_ held
-  void expire();                                 // with m_ held
+  static bool take(Bucket& b, double per_hour);                                              // with m_ held
+  void expire();                                                                             // with m_ held
   nlohmann::json challenge_json(const Challenge& c, const std::string& me) const;
   Storage& db_;
   std::string operator_hash_;
@@ -94,8 +94,8 @@ class Social {
   std::set<std::pair<std::string, std::string>> blocks_;  // (blocker, blocked)
   std::map<std::string, std::chrono::steady_clock::time_point> seen_;
   std::map<std::string, Challenge> challenges_;
-  std::map<std::string, Bucket> report_rate_;       // per reporter, and per "addr:" address
-  std::set<std::string> reported_;                  // reporter|reported|table: one report each
+  std::map<std::string, Bucket> report_rate_;  // per reporter, and per "addr:" address
+  std::set<std::string> reported_;             // reporter|reported|table: one report each
 };
 
 }  // namespace boneyard::server

@@ -38,8 +38,7 @@ std::vector<Relation> SqliteStore::relations(const std::string& from, int kind) 
 void SqliteStore::add_report(const StoredReport& r) {
   std::lock_guard lk(m_);
   if (!db_) throw Error("storage: the database is not open");
-  Stmt st(db_,
-          "INSERT INTO reports (reporter, reported, table_id, reason, text, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+  Stmt st(db_, "INSERT INTO reports (reporter, reported, table_id, reason, text, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
   st.text(1, r.reporter);
   st.text(2, r.reported);
   st.text(3, r.table);

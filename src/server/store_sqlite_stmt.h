@@ -44,5 +44,4 @@ struct Stmt {
   }
 };
 
-
 }  // namespace boneyard::server

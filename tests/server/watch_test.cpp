@@ -112,7 +112,8 @@ TEST_F(Watch, TheListShowsGamesBeingPlayedBestRatedFirstAndNeverAPrivateOne) {
   EXPECT_EQ(page.j["live"][0]["watch_page"], fmt::format("/?t={}&k={}", hi, high["spectate"].get<std::string>()));
   EXPECT_TRUE(get(port_, "/api/players/" + eve["id"].get<std::string>()).j["live"].empty());
   // A table made with a non-boolean "listed" is refused in words.
-  Reply bad = post(port_, "/api/tables", {{"game", "latin"}, {"seats", {"human", "human", "human", "human"}}, {"listed", "yes"}});
+  Reply bad = post(port_, "/api/tables",
+                   {{"game", "latin"}, {"seats", {"human", "human", "human", "human"}}, {"listed", "yes"}});
   EXPECT_EQ(bad.status, 400);
   EXPECT_NE(bad.j.value("error", "").find("'listed' must be true"), std::string::npos) << bad.body;
 }
