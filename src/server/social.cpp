@@ -4,11 +4,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <ctime>
 
 #include "core/game.h"
 #include "server/bots.h"
 #include "server/fairness.h"
+#include "server/http_routes.h"
 #include "server/players.h"
 #include "server/ratings.h"
 
@@ -62,14 +64,14 @@ StoredPlayer Social::other(const StoredPlayer& me, const json& body, const char*
   return *p;
 }
 
-bool Social::take(Bucket& b, double per_hour) {
+int Social::take(Bucket& b, double per_hour) {
   const auto now = SteadyClock::now();
   if (b.at == SteadyClock::time_point{}) b.tokens = per_hour;
   b.tokens = std::min(per_hour, b.tokens + std::chrono::duration<double>(now - b.at).count() * per_hour / 3600.0);
   b.at = now;
-  if (b.tokens < 1) return false;
+  if (b.tokens < 1) return static_cast<int>(std::ceil((1 - b.tokens) * 3600.0 / per_hour));
   b.tokens -= 1;
-  return true;
+  return 0;
 }
 
 bool Social::apart(const std::string& a, const std::string& b) {
@@ -150,9 +152,12 @@ json Social::report(const json& body, const std::string& client) {
     if (reported_.count(once))
       throw ApiError(409, fmt::format("you have already reported {} for {}: the operator has it", them.name,
                                       table.empty() ? "this" : "this game"));
-    if (!take(report_rate_[me.id], kReportsPerHour) ||
-        (!client.empty() && !take(report_rate_["addr:" + client], 4.0 * kReportsPerHour)))
-      throw ApiError(429, "too many reports in a short time: try again in an hour (the ones you sent are kept)");
+    int wait = take(report_rate_[me.id], kReportsPerHour);
+    if (!wait && !client.empty()) wait = take(report_rate_["addr:" + client], 4.0 * kReportsPerHour);
+    if (wait)
+      throw RateLimited(wait, fmt::format("too many reports in a short time: try again in {} min (the ones you sent "
+                                          "are kept)",
+                                          (wait + 59) / 60));
     reported_.insert(once);
   }
   StoredReport r{0, me.id, them.id, table, reason, text, now_s(), "", ""};

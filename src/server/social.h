@@ -84,8 +84,9 @@ class Social {
   };
   StoredPlayer by_key(const nlohmann::json& body);                                           // 403 for an unknown key
   StoredPlayer other(const StoredPlayer& me, const nlohmann::json& body, const char* verb);  // 404, 400 for oneself
-  static bool take(Bucket& b, double per_hour);                                              // with m_ held
-  void expire();                                                                             // with m_ held
+  // With m_ held: 0 when one was taken, else the seconds until one is there.
+  static int take(Bucket& b, double per_hour);
+  void expire();  // with m_ held
   nlohmann::json challenge_json(const Challenge& c, const std::string& me) const;
   Storage& db_;
   std::string operator_hash_;

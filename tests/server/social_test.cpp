@@ -216,6 +216,7 @@ TEST_F(Social, ReportsRefuseHostileInputDuplicatesAndFloods) {
   EXPECT_EQ(ok, 5);
   EXPECT_EQ(last.status, 429);
   EXPECT_NE(error(last).find("too many reports"), std::string::npos);
+  EXPECT_GT(std::stoi(last.retry_after.empty() ? "0" : last.retry_after), 0) << "no Retry-After";
 }
 
 // ------------------------------------------------------------ challenges
