@@ -5,6 +5,7 @@
 
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "cli/common.h"
@@ -160,8 +161,23 @@ void add_serve(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--new-player-burst", cfg->limits.new_player.burst, "New players at once per client address")
       ->capture_default_str();
+  auto operator_file = std::make_shared<std::string>();
+  cmd->add_option("--operator-token-file", *operator_file,
+                  "A file holding the operator's token (its first line, 16 characters at least): POST "
+                  "/api/operator/reports with it lists the players' reports (docs/server.md)");
   cmd->callback([=] {
     cfg->full_sync = *sync == "full";
+    if (!operator_file->empty()) {
+      // From a file, not the command line: another user's `ps` never shows it.
+      std::ifstream f(*operator_file);
+      if (!f) throw Error(fmt::format("cannot read the operator token file '{}'", *operator_file));
+      std::string token;
+      std::getline(f, token);
+      while (!token.empty() && (token.back() == '\r' || token.back() == ' ')) token.pop_back();
+      if (token.size() < 16)
+        throw Error(fmt::format("the operator token in '{}' is too short: 16 characters at least", *operator_file));
+      cfg->hub.operator_token = token;
+    }
     if (cfg->hub.node_id == "auto") cfg->hub.node_id = "n" + server::random_hex(4);
     if (cfg->static_dir == "none")
       cfg->static_dir.clear();

@@ -389,6 +389,31 @@ const std::vector<Route>& routes() {
       {"GET", {"leaderboard"}, false, [](const Call& c) { return ok(c.hub.leaderboard(c.query("game"))); }},
       // local=1: this node's own tables (what the other nodes poll: peer_lobby.h).
       {"GET", {"lobby"}, false, [](const Call& c) { return ok(c.hub.lobby(c.query("local") == "1")); }},
+      {"GET", {"watch"}, false, [](const Call& c) { return ok(c.hub.watch()); }},
+      // Social (social.h): follows, blocks, reports, challenges; every one
+      // with the player's key.
+      {"GET", {"social"}, false, [](const Call& c) { return ok(c.hub.social_mine(c.query("key"))); }},
+      {"POST", {"social", "follow"}, false, [](const Call& c) { return ok(c.hub.social().follow(c.body())); }},
+      {"POST", {"social", "block"}, false, [](const Call& c) { return ok(c.hub.social().block(c.body())); }},
+      {"POST",
+       {"reports"},
+       false,
+       [](const Call& c) { return ok(c.hub.social().report(c.body(), c.req.client), 201); }},
+      {"POST", {"operator", "reports"}, false, [](const Call& c) { return ok(c.hub.social().reports(c.body())); }},
+      {"POST", {"challenges"}, false, [](const Call& c) { return ok(c.hub.social().challenge(c.body()), 201); }},
+      // Accepting a game's challenge makes a table: counted as one.
+      {"POST",
+       {"challenges", "{}", "accept"},
+       false,
+       [](const Call& c) {
+         const json b = c.body();
+         if (auto r = c.spend(Cost::create)) return *r;
+         return ok(c.hub.social().accept(c.seg[2], b, c.req.client));
+       }},
+      {"POST",
+       {"challenges", "{}", "decline"},
+       false,
+       [](const Call& c) { return ok(c.hub.social().decline(c.seg[2], c.body())); }},
       // A record file the app was given (dropped on the lobby): its steps.
       // A replay's later pages cost a tenth: the app fetches every page of a game.
       {"POST",

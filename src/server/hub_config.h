@@ -68,6 +68,8 @@ struct HubConfig {
   std::string node_id;
   int shards = 64;
   int lease_s = 10;
+  // What the operator's requests carry (reports: social.h); "": none served.
+  std::string operator_token;
 };
 
 }  // namespace boneyard::server

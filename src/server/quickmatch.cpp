@@ -203,6 +203,14 @@ void QuickMatch::form(const std::string& pool, bool timed_out) {
       }
       waiting = apart;
     }
+    // Two of whom one blocked the other: the later one waits for another table.
+    if (apart_) {
+      std::vector<Seeker*> kept;
+      for (Seeker* s : waiting)
+        if (std::none_of(kept.begin(), kept.end(), [&](const Seeker* k) { return apart_(k->player_id, s->player_id); }))
+          kept.push_back(s);
+      waiting = kept;
+    }
     if (static_cast<int>(waiting.size()) < n && !timed_out) return;
     waiting.resize(std::min<size_t>(waiting.size(), static_cast<size_t>(n)));
     group = waiting;

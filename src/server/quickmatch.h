@@ -48,6 +48,9 @@ class QuickMatch {
   nlohmann::json join(const nlohmann::json& body, const std::string& client = "");
   nlohmann::json status(const nlohmann::json& who);  // by the key
   nlohmann::json leave(const nlohmann::json& who);
+  // Two players this says are apart (one blocked the other: social.h) never
+  // sit at one table. Set once, before the first join.
+  void keep_apart(std::function<bool(const std::string&, const std::string&)> apart) { apart_ = std::move(apart); }
 
  private:
   struct Seeker {
@@ -69,6 +72,7 @@ class QuickMatch {
   const std::atomic<bool>& stopping_;
   Players& players_;
   Create create_;
+  std::function<bool(const std::string&, const std::string&)> apart_;
   std::mutex m_;
   std::map<std::string, Seeker> seekers_;
   std::map<std::string, int> waiting_;  // per pool, those not seated yet

@@ -204,5 +204,11 @@ std::optional<Lease> Storage::acquire_lease(const std::string& shard, const std:
 void Storage::release_lease(const std::string& shard, const std::string& owner) { store_->release_lease(shard, owner); }
 std::optional<Lease> Storage::lease(const std::string& shard) { return store_->lease(shard); }
 std::vector<Lease> Storage::leases() { return store_->leases(); }
+void Storage::set_relation(const std::string& from, const std::string& to, int kind, bool on) {
+  store_->set_relation(from, to, kind, on);
+}
+std::vector<Relation> Storage::relations(const std::string& from, int kind) { return store_->relations(from, kind); }
+void Storage::add_report(const StoredReport& r) { store_->add_report(r); }
+std::vector<StoredReport> Storage::reports(int limit) { return store_->reports(limit); }
 
 }  // namespace boneyard::server

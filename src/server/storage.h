@@ -77,6 +77,12 @@ class Storage {
   std::vector<StoredRating> ratings_of(const std::string& subject);
   std::vector<RatingPoint> rating_history(const std::string& subject, const std::string& family, int limit);
 
+  // Social (store.h, social.h), straight to the store.
+  void set_relation(const std::string& from, const std::string& to, int kind, bool on);
+  std::vector<Relation> relations(const std::string& from, int kind);
+  void add_report(const StoredReport& r);
+  std::vector<StoredReport> reports(int limit);
+
   // "" while the last write succeeded; else why writes fail (disk full,
   // read-only database, ...). A failing database is reopened on the next
   // write, so it heals when the cause goes away.

@@ -24,7 +24,8 @@ namespace boneyard::server {
 // one refused (another build wrote it).
 // 2: chat lines keep their author's name (chat.name); players' name_key is
 // the confusable skeleton (names.h).
-constexpr int kSchemaVersion = 2;
+// 3: relations (follows, blocks) between players and reports (social.h).
+constexpr int kSchemaVersion = 3;
 
 // One chat line (docs/server.md, "Chat"), stored with its table: n counts
 // the table's lines; audience 0 is the seats' chat, 1 the spectators'. A
@@ -102,6 +103,22 @@ struct RatingPoint {
   std::string table;
   double rating = 0, rd = 0;
   int64_t at = 0;
+};
+
+// Social (social.h): one player's relation to another (kRelFollow,
+// kRelBlock), and a report of a player kept for the operator.
+constexpr int kRelFollow = 1, kRelBlock = 2;
+struct Relation {
+  std::string from, to;
+  int kind = 0;
+  int64_t at = 0;    // seconds since the epoch
+  std::string name;  // the other player's name (read only)
+};
+struct StoredReport {
+  int64_t id = 0;  // (read only)
+  std::string reporter, reported, table, reason, text;
+  int64_t at = 0;
+  std::string reporter_name, reported_name;  // (read only)
 };
 
 // One table's change, stored all or nothing: its row (at creation), its meta,
@@ -207,6 +224,14 @@ class Store {
   virtual std::vector<StoredRating> leaderboard(const std::string& family, bool bots, int limit) = 0;
   virtual std::vector<StoredRating> ratings_of(const std::string& subject) = 0;
   virtual std::vector<RatingPoint> rating_history(const std::string& subject, const std::string& family, int limit) = 0;
+
+  // Social (atomic, outside the group commit, as leases): a relation set
+  // (on) or removed; `from`'s relations of a kind (from "": everyone's);
+  // a report added; the newest reports.
+  virtual void set_relation(const std::string& from, const std::string& to, int kind, bool on) = 0;
+  virtual std::vector<Relation> relations(const std::string& from, int kind) = 0;
+  virtual void add_report(const StoredReport& r) = 0;
+  virtual std::vector<StoredReport> reports(int limit) = 0;
 
   // Leases (atomic, outside the group commit): takes or renews `shard` for
   // `owner` for ttl_s seconds when it is free, expired or already the

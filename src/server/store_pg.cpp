@@ -83,6 +83,11 @@ const std::vector<std::string>& schema() {
       "table_id TEXT NOT NULL, rating DOUBLE PRECISION NOT NULL, rd DOUBLE PRECISION NOT NULL, at BIGINT NOT NULL, "
       "PRIMARY KEY (subject, family, table_id))",
       "CREATE INDEX IF NOT EXISTS player_tables_table ON player_tables (table_id)",
+      // Social (3): follows and blocks; reports for the operator.
+      "CREATE TABLE IF NOT EXISTS relations (player_id TEXT NOT NULL, other_id TEXT NOT NULL, kind INTEGER NOT "
+      "NULL, at BIGINT NOT NULL, PRIMARY KEY (player_id, kind, other_id))",
+      "CREATE TABLE IF NOT EXISTS reports (id BIGSERIAL PRIMARY KEY, reporter TEXT NOT NULL, reported TEXT NOT NULL, "
+      "table_id TEXT NOT NULL, reason TEXT NOT NULL, text TEXT NOT NULL, at BIGINT NOT NULL)",
   };
   return s;
 }
@@ -262,6 +267,8 @@ void PgStore::create_schema(Conn& c) const {
     }
     exec(fmt::format("UPDATE schema_version SET version = {}", kSchemaVersion));
   }
+  // 3: the social tables, made above.
+  if (version == 2) exec(fmt::format("UPDATE schema_version SET version = {}", kSchemaVersion));
   if (version == 0) exec(fmt::format("INSERT INTO schema_version (version) VALUES ({})", kSchemaVersion));
   exec("COMMIT");
 }
@@ -695,6 +702,60 @@ std::vector<Lease> PgStore::leases() {
 std::optional<Lease> PgStore::lease(const std::string& shard) {
   return read([&](Conn& c) {
     return lease_row(run(c, "lease", "SELECT shard, owner, epoch, expires FROM leases WHERE shard = $1", {shard}));
+  });
+}
+
+// Social: as SQLite's (store_sqlite_social.cpp).
+void PgStore::set_relation(const std::string& from, const std::string& to, int kind, bool on) {
+  read([&](Conn& c) {
+    if (on)
+      run(c, "relation_on",
+          "INSERT INTO relations (player_id, other_id, kind, at) VALUES ($1, $2, $3::integer, $4::bigint) ON "
+          "CONFLICT DO NOTHING",
+          {from, to, num(int64_t{kind}), num(static_cast<int64_t>(std::time(nullptr)))});
+    else
+      run(c, "relation_off", "DELETE FROM relations WHERE player_id = $1 AND other_id = $2 AND kind = $3::integer",
+          {from, to, num(int64_t{kind})});
+    return 0;
+  });
+}
+
+std::vector<Relation> PgStore::relations(const std::string& from, int kind) {
+  return read([&](Conn& c) {
+    Result r = run(c, "relations",
+                   "SELECT r.player_id, r.other_id, r.at, COALESCE(p.name, '') FROM relations r LEFT JOIN players p "
+                   "ON p.id = r.other_id WHERE r.kind = $1::integer AND ($2 = '' OR r.player_id = $2) ORDER BY r.at, "
+                   "r.other_id",
+                   {num(int64_t{kind}), from});
+    std::vector<Relation> out;
+    for (int i = 0; i < r.rows(); ++i)
+      out.push_back(Relation{r.text(i, 0), r.text(i, 1), kind, r.i64(i, 2), r.text(i, 3)});
+    return out;
+  });
+}
+
+void PgStore::add_report(const StoredReport& rep) {
+  read([&](Conn& c) {
+    run(c, "add_report",
+        "INSERT INTO reports (reporter, reported, table_id, reason, text, at) VALUES ($1, $2, $3, $4, $5, $6::bigint)",
+        {rep.reporter, rep.reported, rep.table, rep.reason, rep.text,
+         num(rep.at ? rep.at : static_cast<int64_t>(std::time(nullptr)))});
+    return 0;
+  });
+}
+
+std::vector<StoredReport> PgStore::reports(int limit) {
+  return read([&](Conn& c) {
+    Result r = run(c, "reports",
+                   "SELECT r.id, r.reporter, r.reported, r.table_id, r.reason, r.text, r.at, COALESCE(a.name, ''), "
+                   "COALESCE(b.name, '') FROM reports r LEFT JOIN players a ON a.id = r.reporter LEFT JOIN players b "
+                   "ON b.id = r.reported ORDER BY r.id DESC LIMIT $1::bigint",
+                   {num(int64_t{limit})});
+    std::vector<StoredReport> out;
+    for (int i = 0; i < r.rows(); ++i)
+      out.push_back(StoredReport{r.i64(i, 0), r.text(i, 1), r.text(i, 2), r.text(i, 3), r.text(i, 4), r.text(i, 5),
+                                 r.i64(i, 6), r.text(i, 7), r.text(i, 8)});
+    return out;
   });
 }
 

@@ -14,42 +14,11 @@
 
 #include "core/error.h"
 #include "server/players.h"
+#include "server/store_sqlite_stmt.h"
 
 namespace boneyard::server {
 
 namespace {
-struct Stmt {
-  sqlite3_stmt* s = nullptr;
-  sqlite3* db;
-  bool owned = true;
-  Stmt(sqlite3* d, const char* sql) : db(d) {
-    if (sqlite3_prepare_v2(db, sql, -1, &s, nullptr) != SQLITE_OK)
-      throw Error(fmt::format("storage: {}", sqlite3_errmsg(db)));
-  }
-  // A statement of the connection's cache (SqliteStore::cached): reset, not finalized.
-  Stmt(sqlite3* d, sqlite3_stmt* cached) : s(cached), db(d), owned(false) {}
-  ~Stmt() {
-    if (owned) {
-      sqlite3_finalize(s);
-    } else {
-      sqlite3_reset(s);
-      sqlite3_clear_bindings(s);
-    }
-  }
-  void text(int i, const std::string& v) {
-    sqlite3_bind_text(s, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
-  }
-  void integer(int i, int64_t v) { sqlite3_bind_int64(s, i, v); }
-  std::string col_text(int i) {
-    const auto* p = sqlite3_column_text(s, i);
-    return p ? std::string(reinterpret_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(s, i)))
-             : std::string();
-  }
-  void done() {
-    if (sqlite3_step(s) != SQLITE_DONE) throw Error(fmt::format("storage: {}", sqlite3_errmsg(db)));
-  }
-};
-
 bool in_memory(const std::string& path) { return path.empty() || path == ":memory:"; }
 }  // namespace
 
@@ -315,6 +284,13 @@ void SqliteStore::open() {
   exec(
       "CREATE TABLE IF NOT EXISTS rating_history (subject TEXT NOT NULL, family TEXT NOT NULL, table_id TEXT NOT NULL, "
       "rating REAL NOT NULL, rd REAL NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (subject, family, table_id))");
+  // Social (3): follows and blocks between players; reports for the operator.
+  exec(
+      "CREATE TABLE IF NOT EXISTS relations (player_id TEXT NOT NULL, other_id TEXT NOT NULL, kind INTEGER NOT NULL, "
+      "at INTEGER NOT NULL, PRIMARY KEY (player_id, kind, other_id))");
+  exec(
+      "CREATE TABLE IF NOT EXISTS reports (id INTEGER PRIMARY KEY AUTOINCREMENT, reporter TEXT NOT NULL, reported "
+      "TEXT NOT NULL, table_id TEXT NOT NULL, reason TEXT NOT NULL, text TEXT NOT NULL, at INTEGER NOT NULL)");
   migrate();
 }
 
@@ -350,6 +326,8 @@ void SqliteStore::migrate() {
     exec(fmt::format("UPDATE schema_version SET version = {}", kSchemaVersion).c_str());
     exec("COMMIT");
   }
+  // 3: the social tables, made above.
+  if (version == 2) exec(fmt::format("UPDATE schema_version SET version = {}", kSchemaVersion).c_str());
   if (version == 0) {
     Stmt st(db_, "INSERT INTO schema_version (version) VALUES (?)");
     st.integer(1, kSchemaVersion);

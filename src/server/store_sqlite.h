@@ -40,6 +40,10 @@ class SqliteStore : public Store {
   std::vector<StoredRating> leaderboard(const std::string& family, bool bots, int limit) override;
   std::vector<StoredRating> ratings_of(const std::string& subject) override;
   std::vector<RatingPoint> rating_history(const std::string& subject, const std::string& family, int limit) override;
+  void set_relation(const std::string& from, const std::string& to, int kind, bool on) override;
+  std::vector<Relation> relations(const std::string& from, int kind) override;
+  void add_report(const StoredReport& r) override;
+  std::vector<StoredReport> reports(int limit) override;
   std::optional<Lease> acquire_lease(const std::string& shard, const std::string& owner, int ttl_s) override;
   void release_lease(const std::string& shard, const std::string& owner) override;
   std::optional<Lease> lease(const std::string& shard) override;

@@ -38,9 +38,15 @@ Hub::Hub(Storage& db, net::io_context& ioc, HubConfig cfg)
       bots_(cfg_, stopping_),
       quickmatch_(ioc_, cfg_, stopping_, players_,
                   [this](const json& body, const SeatPeople* people, const std::string& client) {
-                    return create(body, client, people);  // counted against the first asker's address
+                    json b = body;
+                    b["listed"] = true;                // strangers' games may be watched (watch.cpp)
+                    return create(b, client, people);  // counted against the first asker's address
                   }),
-      shards_(db_, cfg_.node_id, cfg_.shards, cfg_.lease_s) {
+      shards_(db_, cfg_.node_id, cfg_.shards, cfg_.lease_s),
+      social_(db_, cfg_.operator_token, [this](const json& body, const SeatPeople* people, const std::string& client) {
+        return create(body, client, people);
+      }) {
+  quickmatch_.keep_apart([this](const std::string& a, const std::string& b) { return social_.apart(a, b); });
   const int cores = static_cast<int>(std::thread::hardware_concurrency());
   bcast_ = std::make_unique<net::thread_pool>(static_cast<size_t>(std::max(2, cores / 2)));
   if (cfg_.measure) db_.measure_commits(true);
@@ -221,6 +227,11 @@ json Hub::create(const json& body, const std::string& client, const SeatPeople* 
                                           k));
       spec["rated"] = true;
     }
+  }
+  if (body.contains("listed")) {
+    if (!body["listed"].is_boolean())
+      throw ApiError(400, "'listed' must be true (anyone may watch the game from the Watch list) or false");
+    if (body["listed"].get<bool>()) spec["listed"] = true;
   }
   if (is_public) {
     spec["public"] = true;

@@ -23,6 +23,7 @@
 //   turn_clock.h  the turn clock's timers
 //   chat.h        a table's chat lines
 //   shards.h      several nodes: the shards this node holds (leases, fences)
+//   social.h      follows, blocks, reports, challenges
 //
 // Locks, in the order they may be taken: the Hub's tables_m_ (the live
 // tables) alone; a table's m; then one module's own lock (lobby, ratings,
@@ -55,6 +56,7 @@
 #include "server/quickmatch.h"
 #include "server/ratings.h"
 #include "server/shards.h"
+#include "server/social.h"
 #include "server/storage.h"
 #include "server/table.h"
 #include "server/turn_clock.h"
@@ -134,7 +136,11 @@ class Hub {
   nlohmann::json sign_out_everywhere(const std::string& id, const nlohmann::json& body) {
     return players_.sign_out_everywhere(id, body);
   }
-  nlohmann::json player(const std::string& id) { return players_.page(id); }
+  // A player's page, with the live games of theirs that may be watched
+  // (watch.cpp).
+  nlohmann::json player(const std::string& id);
+  // Watch (watch.cpp): the live games anyone may watch, best rated first.
+  nlohmann::json watch();
   nlohmann::json quickmatch_join(const nlohmann::json& body, const std::string& client = "") {
     matchmaker_here();
     return quickmatch_.join(body, client);
@@ -151,6 +157,9 @@ class Hub {
   nlohmann::json ratings_json(const std::string& subject) { return ratings_.of(subject); }
   // local: this node's tables only (what the other nodes poll: peer_lobby.h).
   nlohmann::json lobby(bool local = false) { return lobby_.list(local); }
+  // Social (social.h; mine: watch.cpp, with who of those I follow is playing).
+  Social& social() { return social_; }
+  nlohmann::json social_mine(const std::string& key);
   void lobby_subscribe(const std::shared_ptr<Subscriber>& sub) { lobby_.subscribe(sub); }
   void lobby_unsubscribe(const Subscriber* sub) { lobby_.unsubscribe(sub); }
   nlohmann::json record(const std::string& id) { return Analysis::record(*table(id)); }
@@ -260,6 +269,7 @@ class Hub {
   Bots bots_;
   QuickMatch quickmatch_;
   Shards shards_;
+  Social social_;
   std::unique_ptr<boost::asio::thread_pool> bcast_;  // broadcasts: never queued behind a bot
   // The live tables, and the finished ones kept a while (cache_m_).
   std::shared_mutex tables_m_;
@@ -268,6 +278,10 @@ class Hub {
   std::map<std::string, std::shared_ptr<Table>> finished_;
   std::deque<std::string> finished_order_;
   std::mutex rematch_m_;  // a table's rematch is made once
+  // Watch (watch.cpp): the list as last built, rebuilt at most once a second.
+  std::mutex watch_m_;
+  nlohmann::json watch_cache_;
+  Clock::time_point watch_at_{};
   std::mutex heal_m_;
   std::condition_variable heal_cv_;
   std::thread heal_;

@@ -9,6 +9,7 @@
 import { h } from "./dom";
 import { t } from "./i18n";
 import { api, StateMsg } from "./api";
+import { isBlocked } from "./friends";
 
 export interface ChatLine {
   n: number;
@@ -149,7 +150,10 @@ export class ChatBox {
   build(m: StateMsg, seatName: (k: number) => string): HTMLElement {
     const lines: ChatLine[] = (m as unknown as { chat?: ChatLine[] }).chat || [];
     const list = h("ol", { class: "chat-lines", "aria-live": "polite" });
-    const heard = lines.filter((l) => l.seat === null || !this.muted.has(l.seat));
+    // A player I block: their lines are hidden for me (friends.ts), like a muted seat's.
+    const heard = lines.filter(
+      (l) => l.seat === null || (!this.muted.has(l.seat) && !isBlocked(m.seats[l.seat]?.player_id)),
+    );
     this.topN = lines.length ? lines[lines.length - 1].n : 0;
     if (this.seenN < 0) this.seenN = this.topN;
     this.unread = heard.filter((l) => l.n > this.seenN && (m.seat === null || l.seat !== m.seat)).length;

@@ -21,6 +21,8 @@ import { tileSvg } from "./tiles";
 import { openRecord } from "./replay";
 import { gameName, playerUrl, rulesUrl, tableUrl } from "./links";
 import { leaderboardCard } from "./players";
+import { WATCH_URL } from "./watch";
+import { friendsCard } from "./friends";
 import { youPanel } from "./you";
 import { localCard, renderLocalLobby } from "./local/lobby";
 
@@ -127,6 +129,8 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
       " ",
       h("a", { class: "rules-link", id: "rules-link", href: rulesUrl("line"), onclick: toRules }, t("rules.link")),
       " ",
+      h("a", { class: "rules-link", id: "watch-link", href: WATCH_URL, onclick: toRules }, t("watch.title")),
+      " ",
       langPicker(),
     ),
   );
@@ -188,6 +192,8 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   main.appendChild(quick);
   main.appendChild(localCard(go, status));
   main.appendChild(openTables(all, go, status));
+  const friends = friendsCard(go);
+  if (friends) main.appendChild(friends);
   main.appendChild(leaderboardCard(go));
 
   // A table of your own.

@@ -1,17 +1,19 @@
 // Boneyard in the browser: the lobby at /, a table at /?t=ID&k=TOKEN, a
-// finished game's replay at /?replay=ID, how to play at /?rules=GAME#PRESET.
+// finished game's replay at /?replay=ID, how to play at /?rules=GAME#PRESET,
+// the games to watch at /?watch.
 import { renderLobby, botDelay } from "./lobby";
 import { Table, badLink } from "./table";
 import { Replay } from "./replay";
 import { RulesPage } from "./rules";
 import { onLangChange } from "./i18n";
 import { PlayerView } from "./players";
+import { WatchPage } from "./watch";
 import { localTable } from "./local/play";
 import { renderLocalLobby } from "./local/lobby";
 import { h, clear } from "./dom";
 
 const root = document.getElementById("app")!;
-let table: Table | Replay | RulesPage | PlayerView | null = null;
+let table: Table | Replay | RulesPage | PlayerView | WatchPage | null = null;
 
 function route() {
   const q = new URLSearchParams(location.search);
@@ -27,6 +29,8 @@ function route() {
   // /?replay=ID: a finished table's replay (shareable); /?replay=file: a record from the lobby.
   if (rules !== null && /^[a-z0-9-]*$/.test(rules)) table = new RulesPage(root, rules, go);
   else if (player && /^[0-9a-f]{1,64}$/.test(player)) table = new PlayerView(root, player, go);
+  else if (q.has("watch"))
+    table = new WatchPage(root, go); // the games being played (watch.ts)
   else if (replay && /^([0-9a-f]+|file)$/.test(replay)) table = new Replay(root, replay, go);
   // /?local=1: the game against the computer on this device (local/play.ts).
   else if (local !== null) table = localTable(root, go, botDelay);

@@ -7,6 +7,8 @@ import { h, clear } from "./dom";
 import { t, langPicker, currentLang } from "./i18n";
 import { gameName, playerUrl } from "./links";
 import { familyName, FAMILIES } from "./boards/registry";
+import { playerActions } from "./friends";
+import { appLink } from "./watch";
 
 export interface RatingInfo {
   rating: number;
@@ -36,6 +38,7 @@ interface PlayerPage {
     result?: "won" | "lost" | "drawn";
   }[];
   stats?: { won: number; lost: number; drawn: number }; // over the last 500 games
+  live?: { table: string; game: string; watch_page: string }[];
 }
 
 // "1612 ± 84", with "?" while provisional.
@@ -213,6 +216,27 @@ export class PlayerView {
         ),
       );
     }
+    // Their game being played, to watch (watch.ts); what I may do about them (friends.ts).
+    if (p.live?.length)
+      main.appendChild(
+        h(
+          "section",
+          { class: "card live-games" },
+          h("h2", null, t("watch.playing_now")),
+          p.live.map((g) =>
+            h(
+              "p",
+              null,
+              gameName(g.game),
+              " ",
+              appLink(g.watch_page, this.go, { class: "watch-open" }, t("watch.open")),
+            ),
+          ),
+        ),
+      );
+    const known = await api.games().catch(() => ({ games: [] }));
+    const actions = playerActions(p.id, p.name, known.games, p.games);
+    if (actions) main.appendChild(actions);
     const ratings = h("section", { class: "card" }, h("h2", null, t("player.ratings")));
     const fams = Object.keys(p.ratings);
     if (!fams.length) ratings.appendChild(h("p", { class: "muted" }, t("player.unrated")));

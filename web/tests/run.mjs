@@ -21,6 +21,7 @@ const tests = [
   ["rules.mjs", exe, shots],
   ["layout.mjs", exe, shots],
   ["lobby.mjs", exe, shots],
+  ["social.mjs", exe, shots],
   ["defects.mjs", exe, shots],
   ["attention.mjs", exe, shots],
   ["offline.mjs", exe, shots],
