@@ -70,7 +70,6 @@ inline std::string error_json(const std::string& msg) {
   return json{{"type", "error"}, {"error", msg}}.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-
 // Takes over an upgraded connection: the lobby's feed, or a table's seat or
 // spectators (net_ws.cpp). client: the client's address (the peer's, or
 // the one a trusted proxy gave).

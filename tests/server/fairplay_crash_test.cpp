@@ -73,6 +73,7 @@ class FairPlayCrash : public ::testing::Test {
         }
         if (r.j["to_act"] == true) {
           post(srv_.port, "/api/tables/" + t.id + "/moves", {{"token", t.tokens[k]}, {"move", r.j["legal"][0]}});
+          ++moves_;
           break;
         }
       }
@@ -102,6 +103,7 @@ class FairPlayCrash : public ::testing::Test {
   std::filesystem::path dir_;
   Child srv_;
   std::vector<std::string> ids_, keys_;
+  std::atomic<int> moves_{0};  // moves posted so far
 };
 
 TEST_F(FairPlayCrash, EveryFinishedRatedGameIsRatedOnceWhateverMomentTheServerIsKilled) {
@@ -122,16 +124,20 @@ TEST_F(FairPlayCrash, EveryFinishedRatedGameIsRatedOnceWhateverMomentTheServerIs
       const int a = (round + 2 * i) % kPlayers, b = (round + 2 * i + 1 + round) % kPlayers;
       tables.push_back(table(a, b == a ? (a + 1) % kPlayers : b));
     }
-    // Play from another thread; kill the server at a random moment of it.
-    std::atomic<bool> gone{false};
+    // Play from another thread; kill the server after a random number of
+    // its moves (a burst of six one-hand games is about 100 to 150), so the
+    // kill falls among games ending whatever the machine's speed.
+    std::atomic<bool> gone{false}, done{false};
+    const int kill_at = moves_ + std::uniform_int_distribution<int>(20, 120)(rng);
     std::thread player([&] {
       try {
         while (!gone && step(tables)) {
         }
       } catch (const std::exception&) {  // the server was killed mid-request
       }
+      done = true;
     });
-    std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution<int>(50, 900)(rng)));
+    while (!done && moves_ < kill_at) std::this_thread::sleep_for(std::chrono::microseconds(200));
     gone = true;
     kill_hard(srv_);
     ++kills;
