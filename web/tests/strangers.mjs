@@ -190,8 +190,9 @@ try {
   const tid = made.id,
     t0 = made.tokens["0"],
     t1 = made.tokens["1"];
-  await api("POST", `/api/tables/${tid}/join`, { token: t0 });
-  await api("POST", `/api/tables/${tid}/join`, { token: t1, key: bob.key });
+  // Each joins from their own network (two of one are not rated together).
+  await api("POST", `/api/tables/${tid}/join`, { token: t0 }, "10.1.0.1");
+  await api("POST", `/api/tables/${tid}/join`, { token: t1, key: bob.key }, "10.1.0.2");
   for (let guard = 0; guard < 2000; guard++) {
     const s0 = (await api("GET", `/api/tables/${tid}?token=${t0}`)).j;
     if (s0.status === "over") break;
