@@ -104,7 +104,8 @@ TEST_F(StrangersTest, AGameThatNeverReallyStartedCanBeAbortedByTheOthers) {
   EXPECT_NE(early.j.value("error", "").find("really started"), std::string::npos) << early.body;
   // Seat 0 plays its turns; seat 1 never moves.
   const json v = until(
-      id, a, [](const json& s) { return s.contains("abortable"); },
+      // The timeout is marked before the bot's move for it lands: wait for both.
+      id, a, [](const json& s) { return s.contains("abortable") && s.contains("bot_played"); },
       [&](const json& s) {
         if (s["to_act"] == true)
           post(port_, "/api/tables/" + id + "/moves", json{{"token", a}, {"move", s["legal"][0]}});

@@ -220,7 +220,8 @@ TEST_P(WatchSecrecy, NeitherTheListNorItsSpectatorSeesAHiddenTile) {
     Reply s = get(port_, fmt::format("/api/tables/{}?token={}", id, spectate));
     ASSERT_EQ(s.status, 200);
     if (s.j["status"] != "over") seen.push_back(s.j);
-    for (const auto& e : get(port_, "/api/watch").j["games"])
+    const Reply list = get(port_, "/api/watch");  // kept: a loop over a temporary's member would dangle
+    for (const auto& e : list.j["games"])
       if (e["table"] == id) seen.push_back(json{{"version", e["version"]}, {"entry", e}});
   }
   ASSERT_TRUE(over) << "the game did not end in time";
