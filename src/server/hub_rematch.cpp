@@ -161,18 +161,7 @@ json Hub::abort(const std::string& id, const std::string& token) {
   if (idle == seat) throw ApiError(409, "you have not made a move of your own yet: only the others may abort");
   // Ends as a table nobody joined does: out of memory and the database,
   // with no result and no rating; the pages open now are told why.
-  presence_.release_all(*t);
-  clock_.release(*t);
-  {
-    std::unique_lock l(tables_m_);
-    tables_.erase(t->id);
-  }
-  Write w;
-  w.table = t->id;
-  w.gen = t->gen;
-  w.erase = true;
-  w.fence = shards_.fence(t->id);
-  db_.submit(std::move(w));
+  close_table(*t);
   t->aborted = true;
   t->broken = fmt::format("the game was aborted by seat {}: seat {} never made a move", seat, idle);
   t->notice(seat, t->broken);

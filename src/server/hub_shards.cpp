@@ -10,6 +10,8 @@
 namespace boneyard::server {
 
 void Hub::take_shards(const std::set<int>* shards) {
+  // The quick-match queue first (one read): the players waiting are asking.
+  if (!shards || shards->count(Shards::kMatchShard)) quickmatch_.restore();
   // Every table's row, the events of the unfinished ones (what a restart
   // loads); a node restores only the tables of the shards it just took.
   std::function<bool(const std::string&)> keep;
@@ -23,6 +25,7 @@ void Hub::take_shards(const std::set<int>* shards) {
 }
 
 void Hub::drop_shards(const std::set<int>& shards, const std::string& why) {
+  if (shards.count(Shards::kMatchShard)) quickmatch_.forget();  // its next holder has it
   std::vector<std::shared_ptr<Table>> gone;
   {
     std::unique_lock lk(tables_m_);
@@ -67,7 +70,11 @@ void Hub::fenced(Table& t, const std::string& why) {
 }
 
 void Hub::matchmaker_here() {
-  if (!shards_.enabled() || shards_.owns(Shards::kMatchShard)) return;
+  if (!shards_.enabled()) return;
+  if (shards_.owns(Shards::kMatchShard)) {
+    if (!quickmatch_.ready()) throw ApiError(503, "quick match is moving between servers: try again in a moment");
+    return;
+  }
   const std::string owner = shards_.owner_of(Shards::kMatchShard);
   throw ApiError(421, owner.empty() ? std::string("quick match is between servers: try again in a few seconds")
                                     : fmt::format("quick match is played on another server (node {})", owner));

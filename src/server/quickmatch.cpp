@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <iostream>
 #include <random>
 
 #include "server/bots.h"
@@ -31,36 +32,39 @@ std::pair<int, int> quickmatch_clock(const GameEntry& g) {
   return {30, family == "mexican-train" || family == "texas-42" ? 60 : 30};
 }
 
+GameTerms game_terms(const std::string& game, const json& body) {
+  GameTerms t;
+  try {
+    t.entry = &find_game(game);
+  } catch (const Error& e) {
+    throw ApiError(400, e.what());
+  }
+  OptionList opts;
+  if (body.contains("options")) {
+    if (!body["options"].is_object() || body["options"].size() > 16)
+      throw ApiError(400, "'options' must be an object of at most 16 option names to values");
+    for (const auto& [k, v] : body["options"].items()) {
+      const std::string val = v.is_string() ? v.get<std::string>() : v.dump();
+      if (k.size() > 64 || val.size() > 256) throw ApiError(400, "an option name or value is too long");
+      t.options[k] = val;
+      opts.emplace_back(k, val);
+    }
+  }
+  try {
+    t.seats = t.entry->make(opts, 0)->num_seats();
+  } catch (const Error& e) {
+    throw ApiError(400, e.what());
+  }
+  return t;
+}
+
 json QuickMatch::join(const json& body, const std::string& client) {
   if (!body.is_object()) throw ApiError(400, "the body must be a JSON object");
   if (!body.contains("key")) throw ApiError(400, "'key' must be your player key (from POST /api/players)");
   const std::optional<SeatPerson> person = players_.person_of(json{{"key", body["key"]}});
   if (!person || person->player_id.empty()) throw ApiError(403, "this player key is not known here");
   const std::string game = text_field(body, "game");
-  const GameEntry* entry = nullptr;
-  try {
-    entry = &find_game(game);
-  } catch (const Error& e) {
-    throw ApiError(400, e.what());
-  }
-  json options = json::object();
-  OptionList opts;
-  if (body.contains("options")) {
-    if (!body["options"].is_object() || body["options"].size() > 64)
-      throw ApiError(400, "'options' must be an object of option names to values");
-    for (const auto& [k, v] : body["options"].items()) {
-      const std::string val = v.is_string() ? v.get<std::string>() : v.dump();
-      if (k.size() > 64 || val.size() > 256) throw ApiError(400, "an option name or value is too long");
-      options[k] = val;
-      opts.emplace_back(k, val);
-    }
-  }
-  int n = 0;
-  try {
-    n = entry->make(opts, 0)->num_seats();
-  } catch (const Error& e) {
-    throw ApiError(400, e.what());
-  }
+  const auto [entry, options, n] = game_terms(game, body);
   std::string level = "casual";
   if (body.contains("level")) {
     level = text_field(body, "level");
@@ -105,6 +109,7 @@ json QuickMatch::join(const json& body, const std::string& client) {
       arm();
     }
   }
+  persist({s.player_id});
   form(s.pool, false);  // a full table at once
   return status(json{{"key", body["key"]}});
 }
@@ -141,12 +146,14 @@ json QuickMatch::status(const json& who) {
 json QuickMatch::leave(const json& who) {
   const std::optional<SeatPerson> person = players_.person_of(who);
   if (!person || person->player_id.empty()) throw ApiError(400, "'key' must be your player key");
-  std::lock_guard lk(m_);
+  std::unique_lock lk(m_);
   auto it = seekers_.find(person->player_id);
   if (it == seekers_.end() || it->second.seated) throw ApiError(404, "you are not waiting for a quick match");
   if (it->second.forming) throw ApiError(409, "too late: a table is being made for you");
   if (--waiting_[it->second.pool] <= 0) waiting_.erase(it->second.pool);
   seekers_.erase(it);
+  lk.unlock();
+  persist({person->player_id});
   return {{"status", "cancelled"}};
 }
 
@@ -154,13 +161,15 @@ void QuickMatch::arm() {
   auto timer = std::make_shared<net::steady_timer>(ioc_, std::chrono::milliseconds(250));
   timer->async_wait([this, timer](const boost::system::error_code& ec) {
     if (ec || stopping_) return;
-    std::vector<std::string> due;
+    std::vector<std::string> due, gone;
     {
       std::lock_guard lk(m_);
       const auto now = std::chrono::steady_clock::now();
       // Seated answers are kept a while for their players to read, then go.
       std::erase_if(seekers_, [&](const auto& kv) {
-        return kv.second.seated && now - kv.second.since > std::chrono::minutes(5);
+        const bool old = kv.second.seated && now - kv.second.since > std::chrono::minutes(5);
+        if (old) gone.push_back(kv.first);
+        return old;
       });
       for (const auto& [id, s] : seekers_)
         if (!s.seated && !s.forming && std::chrono::duration<double>(now - s.since).count() >= cfg_.quickmatch_wait_s)
@@ -168,6 +177,7 @@ void QuickMatch::arm() {
     }
     std::sort(due.begin(), due.end());
     due.erase(std::unique(due.begin(), due.end()), due.end());
+    persist(gone);
     for (const auto& pool : due) form(pool, true);
     std::lock_guard lk(m_);
     ticking_ = !seekers_.empty();
@@ -176,7 +186,9 @@ void QuickMatch::arm() {
 }
 
 void QuickMatch::form(const std::string& pool, bool timed_out) {
-  std::vector<Seeker*> group;
+  // Copies: the queue may be forgotten (another node took it) while the
+  // table is made, unlocked; the entries are looked up again after.
+  std::vector<Seeker> group;
   int n = 0;
   bool teams = false, rated = false;
   int clock_s = 0, bank_s = 0;
@@ -213,15 +225,17 @@ void QuickMatch::form(const std::string& pool, bool timed_out) {
     }
     if (static_cast<int>(waiting.size()) < n && !timed_out) return;
     waiting.resize(std::min<size_t>(waiting.size(), static_cast<size_t>(n)));
-    group = waiting;
-    for (auto* s : group) s->forming = true;
-    teams = group.front()->teams;
-    level = group.front()->level;
-    rated = group.front()->rated;
-    clock_s = group.front()->clock_s;
-    bank_s = group.front()->bank_s;
-    game = group.front()->game;
-    options = group.front()->options;
+    for (auto* s : waiting) {
+      s->forming = true;
+      group.push_back(*s);
+    }
+    teams = group.front().teams;
+    level = group.front().level;
+    rated = group.front().rated;
+    clock_s = group.front().clock_s;
+    bank_s = group.front().bank_s;
+    game = group.front().game;
+    options = group.front().options;
   }
   // The seats: at random; two who asked for each other sit as partners.
   std::vector<int> order(static_cast<size_t>(n));
@@ -233,8 +247,8 @@ void QuickMatch::form(const std::string& pool, bool timed_out) {
   if (teams)
     for (size_t i = 0; i < group.size(); ++i)
       for (size_t j = i + 1; j < group.size(); ++j)
-        if (seat_of[i] < 0 && seat_of[j] < 0 && group[i]->with == group[j]->player_id &&
-            group[j]->with == group[i]->player_id) {
+        if (seat_of[i] < 0 && seat_of[j] < 0 && group[i].with == group[j].player_id &&
+            group[j].with == group[i].player_id) {
           // A free pair of partner seats (k, k+2).
           for (int k = 0; k < 2 && seat_of[i] < 0; ++k) {
             const int a = order[static_cast<size_t>(k)] % 2, b = a + 2;
@@ -256,8 +270,8 @@ void QuickMatch::form(const std::string& pool, bool timed_out) {
   for (size_t i = 0; i < group.size(); ++i) {
     const size_t u = static_cast<size_t>(seat_of[i]);
     seats[u] = "human";
-    people.names[u] = group[i]->name;
-    people.player_ids[u] = group[i]->player_id;
+    people.names[u] = group[i].name;
+    people.player_ids[u] = group[i].player_id;
   }
   json made;
   std::string err;
@@ -270,22 +284,128 @@ void QuickMatch::form(const std::string& pool, bool timed_out) {
                         {"rated", rated},
                         {"clock_s", clock_s},
                         {"bank_s", bank_s}},
-                   &people, group.front()->client);
+                   &people, group.front().client);
   } catch (const std::exception& e) {
     err = e.what();
   }
-  std::lock_guard lk(m_);
-  for (size_t i = 0; i < group.size(); ++i) {
-    Seeker* s = group[i];
-    s->forming = false;
-    if (!err.empty()) continue;  // they wait on; the next look tries again
-    s->seated = true;
-    s->table = made["id"];
-    s->seat = seat_of[i];
-    s->token = made["tokens"][std::to_string(seat_of[i])];
-    s->since = std::chrono::steady_clock::now();
-    if (--waiting_[s->pool] <= 0) waiting_.erase(s->pool);
+  std::vector<std::string> ids;
+  {
+    std::lock_guard lk(m_);
+    for (size_t i = 0; i < group.size(); ++i) {
+      auto it = seekers_.find(group[i].player_id);
+      if (it == seekers_.end() || !it->second.forming) continue;  // forgotten meanwhile
+      Seeker* s = &it->second;
+      s->forming = false;
+      if (!err.empty()) continue;  // they wait on; the next look tries again
+      s->seated = true;
+      s->table = made["id"];
+      s->seat = seat_of[i];
+      s->token = made["tokens"][std::to_string(seat_of[i])];
+      s->since = std::chrono::steady_clock::now();
+      if (--waiting_[s->pool] <= 0) waiting_.erase(s->pool);
+      ids.push_back(s->player_id);
+    }
   }
+  persist(ids);
+}
+
+// ---------------------------------------------------------------- the queue in the store
+
+// `since` is a steady_clock time (one process's); the store keeps wall
+// clock milliseconds, so another node (or a restart) keeps each wait.
+json QuickMatch::to_json(const Seeker& s) {
+  const auto age = std::chrono::steady_clock::now() - s.since;
+  const auto since_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>((std::chrono::system_clock::now() - age).time_since_epoch())
+          .count();
+  return {{"player_id", s.player_id}, {"name", s.name},       {"game", s.game},     {"pool", s.pool},
+          {"level", s.level},         {"with", s.with},       {"client", s.client}, {"options", s.options},
+          {"seats", s.seats},         {"clock_s", s.clock_s}, {"bank_s", s.bank_s}, {"teams", s.teams},
+          {"rated", s.rated},         {"since_ms", since_ms}, {"seated", s.seated}, {"table", s.table},
+          {"token", s.token},         {"seat", s.seat}};
+}
+
+QuickMatch::Seeker QuickMatch::from_json(const json& j) {
+  Seeker s;
+  s.player_id = j.at("player_id");
+  s.name = j.at("name");
+  s.game = j.at("game");
+  s.pool = j.at("pool");
+  s.level = j.at("level");
+  s.with = j.at("with");
+  s.client = j.at("client");
+  s.options = j.at("options");
+  s.seats = j.at("seats");
+  s.clock_s = j.at("clock_s");
+  s.bank_s = j.at("bank_s");
+  s.teams = j.at("teams");
+  s.rated = j.at("rated");
+  s.seated = j.at("seated");
+  s.table = j.at("table");
+  s.token = j.at("token");
+  s.seat = j.at("seat");
+  const auto wall = std::chrono::system_clock::time_point(std::chrono::milliseconds(j.at("since_ms").get<int64_t>()));
+  const auto age = std::max(std::chrono::system_clock::duration::zero(), std::chrono::system_clock::now() - wall);
+  s.since = std::chrono::steady_clock::now() - std::chrono::duration_cast<std::chrono::steady_clock::duration>(age);
+  return s;
+}
+
+void QuickMatch::persist(const std::vector<std::string>& player_ids) {
+  if (player_ids.empty()) return;
+  // store_m_ across the read and the write: the last write of an entry is
+  // of its latest state, whichever thread changed it.
+  std::lock_guard sk(store_m_);
+  for (const auto& id : player_ids) {
+    std::optional<std::string> entry;
+    {
+      std::lock_guard lk(m_);
+      if (auto it = seekers_.find(id); it != seekers_.end()) entry = to_json(it->second).dump();
+    }
+    try {
+      if (entry)
+        db_.put_seeker(id, *entry);
+      else
+        db_.drop_seeker(id);
+    } catch (const std::exception& e) {
+      std::cerr << "boneyard serve: quick match: a player's place in the queue was not stored (it is kept here "
+                   "only): "
+                << e.what() << std::endl;
+    }
+  }
+}
+
+void QuickMatch::restore() {
+  std::vector<std::string> rows;
+  try {
+    rows = db_.seekers();
+  } catch (const std::exception& e) {
+    std::cerr << "boneyard serve: quick match: the stored queue could not be read: " << e.what() << std::endl;
+  }
+  std::lock_guard sk(store_m_);
+  std::lock_guard lk(m_);
+  seekers_.clear();
+  waiting_.clear();
+  for (const auto& row : rows) {
+    try {
+      Seeker s = from_json(json::parse(row));
+      if (!s.seated) ++waiting_[s.pool];
+      seekers_[s.player_id] = std::move(s);
+    } catch (const std::exception& e) {
+      std::cerr << "boneyard serve: quick match: a stored entry was skipped: " << e.what() << std::endl;
+    }
+  }
+  ready_ = true;
+  if (!seekers_.empty() && !ticking_ && !stopping_) {
+    ticking_ = true;
+    arm();
+  }
+}
+
+void QuickMatch::forget() {
+  std::lock_guard lk(m_);
+  ready_ = false;
+  seekers_.clear();
+  waiting_.clear();
 }
 
 }  // namespace boneyard::server

@@ -12,6 +12,7 @@
 #include "server/fairness.h"
 #include "server/http_routes.h"
 #include "server/players.h"
+#include "server/quickmatch.h"
 #include "server/ratings.h"
 
 namespace boneyard::server {
@@ -230,30 +231,7 @@ json Social::challenge(const json& body) {
       throw ApiError(400, "'kind' must be \"game\" (a game against them) or \"partner\" (play as partners)");
   }
   const std::string game = text_field(body, "game", 64, "the game to play");
-  const GameEntry* entry = nullptr;
-  try {
-    entry = &find_game(game);
-  } catch (const Error& e) {
-    throw ApiError(400, e.what());
-  }
-  json options = json::object();
-  OptionList opts;
-  if (body.contains("options")) {
-    if (!body["options"].is_object() || body["options"].size() > 16)
-      throw ApiError(400, "'options' must be an object of at most 16 option names to values");
-    for (const auto& [k, v] : body["options"].items()) {
-      const std::string val = v.is_string() ? v.get<std::string>() : v.dump();
-      if (k.size() > 64 || val.size() > 256) throw ApiError(400, "an option name or value is too long");
-      opts.emplace_back(k, val);
-      options[k] = val;
-    }
-  }
-  int seats = 0;
-  try {
-    seats = entry->make(opts, 0)->num_seats();
-  } catch (const Error& e) {
-    throw ApiError(400, e.what());
-  }
+  const auto [entry, options, seats] = game_terms(game, body);
   if (kind == "partner" && !partnership_game(*entry, options))
     throw ApiError(400, fmt::format("{} is not played in partnerships: challenge them to a game instead", game));
   std::string level = "casual";

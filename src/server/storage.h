@@ -82,6 +82,10 @@ class Storage {
   std::vector<Relation> relations(const std::string& from, int kind);
   void add_report(const StoredReport& r);
   std::vector<StoredReport> reports(int limit);
+  // The quick-match queue (store.h, quickmatch.h), straight to the store.
+  void put_seeker(const std::string& player_id, const std::string& entry) { store_->put_seeker(player_id, entry); }
+  void drop_seeker(const std::string& player_id) { store_->drop_seeker(player_id); }
+  std::vector<std::string> seekers() { return store_->seekers(); }
 
   // "" while the last write succeeded; else why writes fail (disk full,
   // read-only database, ...). A failing database is reopened on the next

@@ -25,7 +25,8 @@ namespace boneyard::server {
 // 2: chat lines keep their author's name (chat.name); players' name_key is
 // the confusable skeleton (names.h).
 // 3: relations (follows, blocks) between players and reports (social.h).
-constexpr int kSchemaVersion = 3;
+// 4: the quick-match queue (quickmatch.h), so it outlives its node.
+constexpr int kSchemaVersion = 4;
 
 // One chat line (docs/server.md, "Chat"), stored with its table: n counts
 // the table's lines; audience 0 is the seats' chat, 1 the spectators'. A
@@ -232,6 +233,12 @@ class Store {
   virtual std::vector<Relation> relations(const std::string& from, int kind) = 0;
   virtual void add_report(const StoredReport& r) = 0;
   virtual std::vector<StoredReport> reports(int limit) = 0;
+
+  // Quick match (quickmatch.h; atomic, outside the group commit): a player's
+  // entry in the queue (its JSON) set or replaced, removed, every entry.
+  virtual void put_seeker(const std::string& player_id, const std::string& entry) = 0;
+  virtual void drop_seeker(const std::string& player_id) = 0;
+  virtual std::vector<std::string> seekers() = 0;
 
   // Leases (atomic, outside the group commit): takes or renews `shard` for
   // `owner` for ttl_s seconds when it is free, expired or already the

@@ -88,6 +88,8 @@ const std::vector<std::string>& schema() {
       "NULL, at BIGINT NOT NULL, PRIMARY KEY (player_id, kind, other_id))",
       "CREATE TABLE IF NOT EXISTS reports (id BIGSERIAL PRIMARY KEY, reporter TEXT NOT NULL, reported TEXT NOT NULL, "
       "table_id TEXT NOT NULL, reason TEXT NOT NULL, text TEXT NOT NULL, at BIGINT NOT NULL)",
+      // Quick match (4): the players waiting (or just seated), one row each.
+      "CREATE TABLE IF NOT EXISTS quickmatch (player_id TEXT PRIMARY KEY, entry TEXT NOT NULL)",
   };
   return s;
 }
@@ -267,8 +269,8 @@ void PgStore::create_schema(Conn& c) const {
     }
     exec(fmt::format("UPDATE schema_version SET version = {}", kSchemaVersion));
   }
-  // 3: the social tables, made above.
-  if (version == 2) exec(fmt::format("UPDATE schema_version SET version = {}", kSchemaVersion));
+  // 3: the social tables; 4: the quick-match queue; each made above.
+  if (version == 2 || version == 3) exec(fmt::format("UPDATE schema_version SET version = {}", kSchemaVersion));
   if (version == 0) exec(fmt::format("INSERT INTO schema_version (version) VALUES ({})", kSchemaVersion));
   exec("COMMIT");
 }
@@ -755,6 +757,33 @@ std::vector<StoredReport> PgStore::reports(int limit) {
     for (int i = 0; i < r.rows(); ++i)
       out.push_back(StoredReport{r.i64(i, 0), r.text(i, 1), r.text(i, 2), r.text(i, 3), r.text(i, 4), r.text(i, 5),
                                  r.i64(i, 6), r.text(i, 7), r.text(i, 8)});
+    return out;
+  });
+}
+
+// Quick match: as SQLite's (store_sqlite_social.cpp).
+void PgStore::put_seeker(const std::string& player_id, const std::string& entry) {
+  read([&](Conn& c) {
+    run(c, "put_seeker",
+        "INSERT INTO quickmatch (player_id, entry) VALUES ($1, $2) ON CONFLICT (player_id) DO UPDATE SET entry = "
+        "excluded.entry",
+        {player_id, entry});
+    return 0;
+  });
+}
+
+void PgStore::drop_seeker(const std::string& player_id) {
+  read([&](Conn& c) {
+    run(c, "drop_seeker", "DELETE FROM quickmatch WHERE player_id = $1", {player_id});
+    return 0;
+  });
+}
+
+std::vector<std::string> PgStore::seekers() {
+  return read([&](Conn& c) {
+    Result r = run(c, "seekers", "SELECT entry FROM quickmatch ORDER BY player_id", {});
+    std::vector<std::string> out;
+    for (int i = 0; i < r.rows(); ++i) out.push_back(r.text(i, 0));
     return out;
   });
 }

@@ -45,6 +45,9 @@ class PgStore : public Store {
   std::vector<Relation> relations(const std::string& from, int kind) override;
   void add_report(const StoredReport& r) override;
   std::vector<StoredReport> reports(int limit) override;
+  void put_seeker(const std::string& player_id, const std::string& entry) override;
+  void drop_seeker(const std::string& player_id) override;
+  std::vector<std::string> seekers() override;
   std::optional<Lease> acquire_lease(const std::string& shard, const std::string& owner, int ttl_s) override;
   void release_lease(const std::string& shard, const std::string& owner) override;
   std::optional<Lease> lease(const std::string& shard) override;

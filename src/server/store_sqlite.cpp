@@ -291,6 +291,8 @@ void SqliteStore::open() {
   exec(
       "CREATE TABLE IF NOT EXISTS reports (id INTEGER PRIMARY KEY AUTOINCREMENT, reporter TEXT NOT NULL, reported "
       "TEXT NOT NULL, table_id TEXT NOT NULL, reason TEXT NOT NULL, text TEXT NOT NULL, at INTEGER NOT NULL)");
+  // Quick match (4): the players waiting (or just seated), one row each.
+  exec("CREATE TABLE IF NOT EXISTS quickmatch (player_id TEXT PRIMARY KEY, entry TEXT NOT NULL)");
   migrate();
 }
 
@@ -326,8 +328,8 @@ void SqliteStore::migrate() {
     exec(fmt::format("UPDATE schema_version SET version = {}", kSchemaVersion).c_str());
     exec("COMMIT");
   }
-  // 3: the social tables, made above.
-  if (version == 2) exec(fmt::format("UPDATE schema_version SET version = {}", kSchemaVersion).c_str());
+  // 3: the social tables; 4: the quick-match queue; each made above.
+  if (version == 2 || version == 3) exec(fmt::format("UPDATE schema_version SET version = {}", kSchemaVersion).c_str());
   if (version == 0) {
     Stmt st(db_, "INSERT INTO schema_version (version) VALUES (?)");
     st.integer(1, kSchemaVersion);

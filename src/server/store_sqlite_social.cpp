@@ -1,6 +1,6 @@
 // The SQLite store's social part (store.h, social.h): relations between
-// players (follows, blocks) and reports, each one statement outside the
-// group commit (as the leases are).
+// players (follows, blocks), reports and the quick-match queue, each one
+// statement outside the group commit (as the leases are).
 #include <ctime>
 
 #include "server/store_sqlite.h"
@@ -61,6 +61,34 @@ std::vector<StoredReport> SqliteStore::reports(int limit) {
     out.push_back(StoredReport{sqlite3_column_int64(st.s, 0), st.col_text(1), st.col_text(2), st.col_text(3),
                                st.col_text(4), st.col_text(5), sqlite3_column_int64(st.s, 6), st.col_text(7),
                                st.col_text(8)});
+  return out;
+}
+
+void SqliteStore::put_seeker(const std::string& player_id, const std::string& entry) {
+  std::lock_guard lk(m_);
+  if (!db_) throw Error("storage: the database is not open");
+  Stmt st(db_,
+          "INSERT INTO quickmatch (player_id, entry) VALUES (?1, ?2) ON CONFLICT (player_id) DO UPDATE SET "
+          "entry = excluded.entry");
+  st.text(1, player_id);
+  st.text(2, entry);
+  st.done();
+}
+
+void SqliteStore::drop_seeker(const std::string& player_id) {
+  std::lock_guard lk(m_);
+  if (!db_) throw Error("storage: the database is not open");
+  Stmt st(db_, "DELETE FROM quickmatch WHERE player_id = ?1");
+  st.text(1, player_id);
+  st.done();
+}
+
+std::vector<std::string> SqliteStore::seekers() {
+  std::lock_guard lk(m_);
+  if (!db_) throw Error("storage: the database is not open");
+  Stmt st(db_, "SELECT entry FROM quickmatch ORDER BY player_id");
+  std::vector<std::string> out;
+  while (sqlite3_step(st.s) == SQLITE_ROW) out.push_back(st.col_text(0));
   return out;
 }
 

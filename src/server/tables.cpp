@@ -36,7 +36,7 @@ Hub::Hub(Storage& db, net::io_context& ioc, HubConfig cfg)
       views_(clock_),
       presence_(ioc_, stopping_, [this](const std::shared_ptr<Table>& t) { announce(t); }),
       bots_(cfg_, stopping_),
-      quickmatch_(ioc_, cfg_, stopping_, players_,
+      quickmatch_(ioc_, cfg_, stopping_, db_, players_,
                   [this](const json& body, const SeatPeople* people, const std::string& client) {
                     json b = body;
                     b["listed"] = true;                // strangers' games may be watched (watch.cpp)
@@ -605,6 +605,23 @@ void Hub::unsubscribe(const std::string& id, int seat, const Subscriber* sub) {
   if (presence_.left(t, seat, sub)) announce(t);
 }
 
+void Hub::close_table(Table& t) {
+  presence_.release_all(t);
+  clock_.release(t);
+  {
+    std::unique_lock l(tables_m_);
+    tables_.erase(t.id);
+  }
+  // Its row goes (the table's end, as create() is its start: neither is a
+  // change of a table in play, so neither goes through persist()).
+  Write w;
+  w.table = t.id;
+  w.gen = t.gen;
+  w.erase = true;
+  w.fence = shards_.fence(t.id);
+  db_.submit(std::move(w));
+}
+
 // ---------------------------------------------------------------- chat, ratings (the rematch: hub_rematch.cpp)
 
 json Hub::chat(const std::string& id, const std::string& token, const json& body) {
@@ -668,20 +685,7 @@ void Hub::expire_waiting() {
   for (const auto& t : all) {
     std::lock_guard lk(t->m);
     if (t->started || t->inflight > 0 || now < t->created + t->expire_s) continue;
-    presence_.release_all(*t);
-    clock_.release(*t);
-    {
-      std::unique_lock l(tables_m_);
-      tables_.erase(t->id);
-    }
-    // Its row goes (the table's end, as create() is its start: neither is a
-    // change of a table in play, so neither goes through persist()).
-    Write w;
-    w.table = t->id;
-    w.gen = t->gen;
-    w.erase = true;
-    w.fence = shards_.fence(t->id);
-    db_.submit(std::move(w));
+    close_table(*t);
     t->notice(-1, "nobody joined in time: the table is closed");
     t->broken = "the table expired before every seat joined";
     announce(t);

@@ -202,6 +202,9 @@ class Hub {
   void retire(const std::shared_ptr<Table>& t);
   void keep_finished(const std::shared_ptr<Table>& t);
   void expire_waiting();
+  // With t.m held: the table ends without a result (expired, aborted): out
+  // of memory and, in one write, of the database.
+  void close_table(Table& t);
   // Several nodes (hub_shards.cpp): the live tables of shards just taken
   // (nullptr: every shard, one node) loaded and resumed; those of shards
   // lost dropped from memory.

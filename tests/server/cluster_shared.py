@@ -11,6 +11,8 @@ server_cluster_shared, issue 33 item 6): three real `boneyard serve
   forward to it); each one's status is read through n3.
 - A player page, the leaderboard and a table's chat read the same through
   every node.
+- The queue outlives its node: a player waiting when the node holding it is
+  killed is seated by the node that takes its shard next.
 
 usage: cluster_shared.py BONEYARD_EXE
 """
@@ -112,9 +114,32 @@ def main():
             answers = [call_retry(n.port, "GET", path) for n in nodes]
             if any(a[0] != 200 for a in answers) or any(a[1] != answers[0][1] for a in answers):
                 fail(f"{path} differs between the nodes: {answers}")
+        # The queue outlives its node: a player waiting when the matchmaker's
+        # node dies keeps their place; the next holder of shard 0 loads the
+        # queue and (the wait of 2 s being over) seats them with bots.
+        keeper = next(n for n in nodes if 0 in n.owned())
+        others = [n for n in nodes if n is not keeper]
+        status, cai = call(others[0].port, "POST", "/api/players", {"name": "Cai"})
+        if status != 201:
+            fail(f"player Cai: {status} {cai}")
+        status, q = call_retry(keeper.port, "POST", "/api/quickmatch", {"key": cai["key"], "game": "texas-42"})
+        if status != 200 or q.get("status") != "waiting":
+            fail(f"Cai waits on {keeper.name}: {status} {q}")
+        keeper.p.kill()
+        keeper.p.wait()
+        killed = time.time()
+        final = {}
+
+        def cai_seated():
+            status, q = call(others[1].port, "GET", f"/api/quickmatch?key={cai['key']}")
+            final["q"] = (status, q)
+            return status == 200 and q.get("status") == "seated"
+
+        eventually(cai_seated, 20, lambda: f"Cai, waiting when {keeper.name} died, is seated: {final}")
         print(f"ok: n1's table in n3's lobby feed and n2's list; seated through n2, dropped from n3's feed; "
               f"chat through n3 read through n2; quick match through n1 and n2 met at {tables.pop()}; "
-              f"player page and leaderboard alike on the three nodes")
+              f"player page and leaderboard alike on the three nodes; a player waiting on {keeper.name} when it "
+              f"was killed was seated {time.time() - killed:.1f} s later by the next holder of the queue")
     except WsClosed as e:
         fail(f"a WebSocket closed: {e}")
     finally:

@@ -156,5 +156,42 @@ TEST_F(QuickMatchTest, APlayerWaitsInOneQueueAtATime) {
   EXPECT_EQ(ask(c).j["waiting"], 2);  // asked again: one place
 }
 
+// The queue is kept in the store: a restart (or, with several nodes, the
+// node that takes the match shard: server_cluster_shared) finds every
+// player waiting with the wait they had, the ones seated with their seat,
+// and none who left.
+TEST_F(QuickMatchTest, TheQueueOutlivesARestart) {
+  start(60);
+  const json a = player("Ana"), b = player("Bo"), c = player("Cy"), d = player("Di"), e = player("Ed");
+  const json f = player("Flo"), g = player("Gus");
+  ASSERT_EQ(ask(a).j["waiting"], 1);
+  ASSERT_EQ(ask(b).j["waiting"], 2);
+  ASSERT_EQ(ask(e, {{"game", "texas-42"}}).status, 200);
+  ASSERT_EQ(request(port_, http::verb::delete_, "/api/quickmatch?key=" + e["key"].get<std::string>()).status, 200);
+  // Two at a two-player table: seated at once.
+  const json two{{"options", {{"players", "2"}}}};
+  ASSERT_EQ(ask(f, two).status, 200);
+  ASSERT_EQ(ask(g, two).j["status"], "seated");
+  const json seated = status(f);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+  const double left = status(a)["seconds_left"];
+  ServerConfig cfg = config();
+  cfg.hub.quickmatch_wait_s = 60;
+  serve(cfg);  // the same database
+  const json sa = status(a);
+  ASSERT_EQ(sa.value("status", ""), "waiting") << sa;
+  EXPECT_EQ(sa["waiting"], 2);
+  EXPECT_LE(sa["seconds_left"].get<double>(), left) << "the wait goes on from where it was";
+  EXPECT_GT(sa["seconds_left"].get<double>(), 50);
+  EXPECT_EQ(status(e).value("status", ""), "") << "who left stays gone: " << status(e);
+  EXPECT_EQ(status(f), seated) << "a seated player still finds their table";
+  ASSERT_EQ(ask(c).j["waiting"], 3);
+  const Reply last = ask(d);
+  ASSERT_EQ(last.status, 200) << last.body;
+  EXPECT_EQ(last.j["status"], "seated");
+  EXPECT_EQ(status(a)["table"], last.j["table"]) << "Ana, waiting from before the restart, sits with the last";
+  EXPECT_EQ(status(b)["table"], last.j["table"]);
+}
+
 }  // namespace
 }  // namespace boneyard::test

@@ -365,7 +365,7 @@ std::string on_db(const std::string& db, const std::string& q) {
   return out;
 }
 
-TEST(SocialSchema, AVersion2DatabaseIsMigratedTo3AndKeepsWhatItHad) {
+TEST(SocialSchema, AVersion2DatabaseIsMigratedTo4AndKeepsWhatItHad) {
   const auto dir = temp_dir("boneyard-social", "schema");
   const std::string db = test_db((dir / "old.db").string());
   {
@@ -375,16 +375,22 @@ TEST(SocialSchema, AVersion2DatabaseIsMigratedTo3AndKeepsWhatItHad) {
     w.key_hash = "h1";
     s.write(std::move(w));
   }
-  // The database as version 2 left it: no social tables.
+  // The database as version 2 left it: no social tables, no quick-match queue.
   on_db(db, "DROP TABLE relations");
   on_db(db, "DROP TABLE reports");
+  on_db(db, "DROP TABLE quickmatch");
   on_db(db, "UPDATE schema_version SET version = 2");
   EXPECT_EQ(on_db(db, "SELECT version FROM schema_version"), "2");
   {
     server::Storage s(db, false);
     EXPECT_EQ(on_db(db, "SELECT version FROM schema_version"), std::to_string(server::kSchemaVersion));
-    EXPECT_EQ(server::kSchemaVersion, 3);
+    EXPECT_EQ(server::kSchemaVersion, 4);
     ASSERT_TRUE(s.player("p1").has_value());
+    s.put_seeker("p1", "{\"a\":1}");
+    s.put_seeker("p1", "{\"a\":2}");  // replaced
+    EXPECT_EQ(s.seekers(), std::vector<std::string>{"{\"a\":2}"});
+    s.drop_seeker("p1");
+    EXPECT_TRUE(s.seekers().empty());
     s.set_relation("p1", "p2", server::kRelBlock, true);
     s.set_relation("p1", "p2", server::kRelBlock, true);  // once
     EXPECT_EQ(s.relations("p1", server::kRelBlock).size(), 1u);
