@@ -6,6 +6,7 @@ library only: Debian's python3 has no WebSocket module)."""
 import base64
 import json
 import os
+import random
 import re
 import signal
 import socket
@@ -257,8 +258,13 @@ class Watcher(threading.Thread):
                 ws = Ws(self.port, f"/ws?table={self.table}&token={self.token}")
                 ws.s.settimeout(30)
             except (OSError, WsClosed) as e:
-                time.sleep(wait)
-                wait = min(2.0, wait * 1.5)
+                # As the app (web/src/api.ts, reconnectDelay): every half
+                # second for 6 s after a drop, then backing off.
+                if closed_at is not None and time.time() - closed_at < 6:
+                    time.sleep(0.35 + random.random() * 0.3)
+                else:
+                    time.sleep(wait)
+                    wait = min(2.0, wait * 1.5)
                 continue
             wait = 0.3
             first = True

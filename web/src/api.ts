@@ -246,12 +246,23 @@ export function saveMyPlayer(p: Player) {
   localStorage.setItem(PLAYER, JSON.stringify({ id: p.id, key: p.key, name: p.name }));
 }
 
+// How long to wait before reconnecting, `since` ms after the connection
+// dropped, at the `retry`th try. For the first 6 s a try every half second
+// (jittered, so thousands of pages do not come back in step): a lost server
+// node's tables are taken by another within about 5 s, and a player should
+// see the game go on as soon as they are. Then backing off to 8 s.
+export function reconnectDelay(since: number, retry: number): number {
+  if (since < 6000) return 350 + Math.random() * 300;
+  return Math.min(8000, 1000 * 2 ** Math.max(0, retry - 12));
+}
+
 // One seat's live connection: reconnects with backoff after a drop, asks for
 // the state again on reconnecting, so a reload or a lost network keeps the seat.
 export class Live {
   private ws: WebSocket | null = null;
   private closed = false;
   private retry = 0;
+  private droppedAt = 0;
   private timer: number | undefined;
   private pinger: number | undefined;
   constructor(
@@ -295,8 +306,8 @@ export class Live {
       this.ws = null;
       this.onStatus(false);
       if (this.closed) return;
-      const wait = Math.min(8000, 300 * 2 ** this.retry++);
-      this.timer = window.setTimeout(() => this.open(), wait);
+      if (this.retry++ === 0) this.droppedAt = Date.now();
+      this.timer = window.setTimeout(() => this.open(), reconnectDelay(Date.now() - this.droppedAt, this.retry));
     };
   }
   kick() {

@@ -83,8 +83,9 @@ async function partnerUp(me: Player, c: Challenge, go: (url: string) => void, sa
   await api.quickmatch({ key: me.key, game: c.game, options: c.options, rated: c.rated, with: other });
   say(t("social.partner_waiting"));
   for (let i = 0; i < 120; i++) {
-    const s = await api.quickmatchStatus(me.key);
-    if (s.status === "seated" && s.table && s.token) return go(tableUrl(s.table, s.token));
+    // A failed ask (the queue moving between server nodes) is asked again.
+    const s = await api.quickmatchStatus(me.key).catch(() => null);
+    if (s?.status === "seated" && s.table && s.token) return go(tableUrl(s.table, s.token));
     await new Promise((r) => setTimeout(r, 1000));
   }
 }

@@ -588,6 +588,7 @@ function quickMatch(all: GameInfo[], go: (url: string) => void, status: HTMLElem
         );
       };
       show(r);
+      let failures = 0;
       if (r.status !== "seated")
         poll = window.setInterval(async () => {
           if (!box.isConnected) {
@@ -597,8 +598,14 @@ function quickMatch(all: GameInfo[], go: (url: string) => void, status: HTMLElem
           } // left the lobby: stop waiting
           try {
             r = await api.quickmatchStatus(p.key);
+            failures = 0;
             show(r);
           } catch (e) {
+            // A server between two nodes (421, 5xx, no answer) for a few
+            // seconds: the queue is kept, so keep asking; give up on a
+            // refusal, or after half a minute of failures.
+            const passing = !(e instanceof ApiError) || e.status === 421 || e.status >= 500;
+            if (passing && ++failures < 30) return;
             stop();
             idle();
             status.textContent = String((e as Error).message);
