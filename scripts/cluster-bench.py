@@ -20,7 +20,9 @@ import signal
 import sys
 import threading
 import time
+import multiprocessing as mp
 from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "server"))
@@ -116,6 +118,24 @@ class Sampler(threading.Thread):
         return out
 
 
+def watch_part(door, items, over, slot, timeout, results):
+    """A share of the watchers, in a process of its own; `over[slot]` counts
+    its tables seen over; at the end, what each watcher saw."""
+    ws = [Watcher(door, tid, tok) for tid, tok in items]
+    for w in ws:
+        w.start()
+    end = time.time() + timeout
+    while time.time() < end:
+        over[slot] = sum(1 for w in ws if w.status == "over")
+        if over[slot] == len(ws):
+            break
+        time.sleep(0.5)
+    for w in ws:
+        w.stop = True
+    results.put([{"table": w.table, "log": w.log, "version": w.version, "backwards": w.backwards,
+                  "reconnects": w.reconnects, "last_change": w.last_change, "status": w.status} for w in ws])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--port", type=int, default=int(os.environ.get("BONEYARD_CLUSTER_PORT", "8080")))
@@ -125,6 +145,8 @@ def main():
     ap.add_argument("--target", default="100", help="the game's target score (its length)")
     ap.add_argument("--kill-after", type=float, default=0, help="seconds after the start: SIGKILL one node")
     ap.add_argument("--timeout", type=float, default=900)
+    ap.add_argument("--procs", type=int, default=max(2, (os.cpu_count() or 2) * 2),
+                    help="processes the watchers run in")
     a = ap.parse_args()
     door = a.port
     nodes = {}
@@ -146,41 +168,62 @@ def main():
     with ThreadPoolExecutor(16) as pool:  # as many clients at once
         tables = list(pool.map(create, range(a.tables)))
     created = time.time() - t0
-    watchers = [Watcher(door, t["id"], t["spectate"]) for t in tables[:a.watchers]]
-    for w in watchers:
-        w.start()
-    killed, victim, lost = None, None, []
+    # The watchers run in --procs processes of their own: one Python
+    # process's lock cannot carry thousands of busy sockets (measured: a
+    # kill due at 45 s came at 135-445 s, and the watchers' reconnections
+    # waited on it too).
+    watched = [(t["id"], t["spectate"]) for t in tables[:a.watchers]]
+    parts = max(1, min(a.procs, len(watched)))
+    ctx = mp.get_context("fork")
+    over = ctx.Array("i", parts, lock=False)  # per process: its tables seen over
+    results = ctx.Queue()
+    procs = [ctx.Process(target=watch_part, args=(door, watched[i::parts], over, i, a.timeout, results), daemon=True)
+             for i in range(parts)]
+    for pr in procs:
+        pr.start()
+    kill = {"at": None, "victim": None, "owned": set()}
+
+    def kill_one():
+        # The node whose shards hold the most watched tables.
+        owned = {}
+        for name in nodes:
+            port = a.port + int(name[1:])
+            status, h = call(port, "GET", "/api/health", timeout=5)
+            owned[name] = set((h.get("cluster") or {}).get("owned", [])) if status == 200 else set()
+        victim = max(nodes, key=lambda n: sum(1 for tid, _ in watched if int(tid[:2], 16) % 64 in owned[n]))
+        os.kill(nodes[victim], signal.SIGKILL)
+        kill["at"], kill["victim"], kill["owned"] = time.time(), victim, owned[victim]
+        print(f"killed {victim} at {kill['at'] - t0:.1f} s", flush=True)
+
+    timer = threading.Timer(max(0.0, t0 + a.kill_after - time.time()), kill_one)
+    if a.kill_after:
+        timer.start()
     deadline = t0 + a.timeout
     done = set()
+    shown = 0
     while time.time() < deadline:
-        if a.kill_after and killed is None and time.time() - t0 >= a.kill_after:
-            # The node holding the most watched live tables.
-            owned = {}
-            for name in nodes:
-                port = a.port + int(name[1:])
-                status, h = call(port, "GET", "/api/health", timeout=5)
-                owned[name] = set((h.get("cluster") or {}).get("owned", [])) if status == 200 else set()
-            victim = max(nodes, key=lambda n: sum(1 for w in watchers if w.status != "over"
-                                                  and int(w.table[:2], 16) % 64 in owned[n]))
-            lost = [(w, w.version) for w in watchers if w.status != "over" and int(w.table[:2], 16) % 64 in owned[victim]]
-            os.kill(nodes[victim], signal.SIGKILL)
-            killed = time.time()
-            print(f"killed {victim} at {killed - t0:.1f} s with {len(lost)} watched live tables", flush=True)
-        for t in tables:
-            if t["id"] in done:
-                continue
-            w = next((w for w in watchers if w.table == t["id"]), None)
-            if w is not None:
-                if w.status == "over":
+        if time.time() - shown >= 10:  # progress, on stderr
+            shown = time.time()
+            alive = sum(pr.is_alive() for pr in procs)
+            print(f"{shown - t0:.0f} s: {sum(over)} of {len(watched)} watched games over, {len(done)} of "
+                  f"{len(tables) - len(watched)} others; {alive} of {parts} watcher processes", file=sys.stderr,
+                  flush=True)
+        if sum(over) >= len(watched):  # the unwatched ones, once the watched ones are over
+            for t in tables[len(watched):]:
+                if t["id"] in done:
+                    continue
+                status, st = call(door, "GET", f"/api/tables/{t['id']}?token={t['spectate']}")
+                if status == 200 and st.get("status") == "over":
                     done.add(t["id"])
-            elif len(done) >= len(watchers):  # the unwatched ones, once the watched ones are over
-                status, s = call(door, "GET", f"/api/tables/{t['id']}?token={t['spectate']}")
-                if status == 200 and s.get("status") == "over":
-                    done.add(t["id"])
-        if len(done) == len(tables):
-            break
+            if len(done) == len(tables) - len(watched):
+                break
         time.sleep(0.5)
     elapsed = time.time() - t0
+    timer.cancel()  # a run over before its kill has none
+    watchers = []
+    for _ in procs:
+        watchers += [SimpleNamespace(**w) for w in results.get()]
+    watcher_of = {w.table: w for w in watchers}
     sampler.stop = True
     sampler.sample()
     health = {}
@@ -196,7 +239,7 @@ def main():
             continue
         finished += bool(rec.get("result", {}).get("over"))
         events += len(rec["events"])
-        w = next((w for w in watchers if w.table == t["id"]), None)
+        w = watcher_of.get(t["id"])
         if w and (any(rec["events"][n].get("move") != m for n, m in w.log.items() if n < len(rec["events"]))
                   or w.version > len(rec["events"]) or w.backwards):
             mismatched += 1
@@ -207,6 +250,10 @@ def main():
         "nodes": health, "processes": sampler.report(),
         "watcher_messages_missing_versions": sum(1 for w in watchers if w.backwards),
     }
+    killed, victim = kill["at"], kill["victim"]
+    # Its watched tables live at the kill: those whose last version came after it.
+    lost = [(w, w.version) for w in watchers
+            if killed and int(w.table[:2], 16) % 64 in kill["owned"] and w.last_change > killed]
     if killed:
         gaps = sorted(next((g for g, v in w.reconnects), None) or
                       (w.last_change - killed if w.last_change > killed else float("nan")) for w, _ in lost)

@@ -263,7 +263,19 @@ void Shards::tick() {
   // have written meanwhile), drops its tables; the second is loaded again.
   std::set<int> gone, again;
   std::map<int, uint64_t> renewed;
+  // Every lease still ours, in one statement; only the others (lapsed or
+  // taken) are asked one by one.
+  std::vector<std::string> names;
+  std::map<std::string, uint64_t> epochs;
   for (const auto& [s, epoch] : owned) {
+    names.push_back(lease_name(s));
+    epochs[names.back()] = epoch;
+  }
+  std::set<std::string> kept;
+  for (const Lease& l : db_.renew_leases(names, node_, lease_s_))
+    if (epochs.count(l.shard) && epochs[l.shard] == l.epoch) kept.insert(l.shard);
+  for (const auto& [s, epoch] : owned) {
+    if (kept.count(lease_name(s))) continue;
     auto l = db_.acquire_lease(lease_name(s), node_, lease_s_);
     if (!l)
       gone.insert(s);

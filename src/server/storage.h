@@ -103,6 +103,9 @@ class Storage {
   Checkpoints checkpoints() const;
   // Shard leases (store.h), straight to the store.
   std::optional<Lease> acquire_lease(const std::string& shard, const std::string& owner, int ttl_s);
+  std::vector<Lease> renew_leases(const std::vector<std::string>& shards, const std::string& owner, int ttl_s) {
+    return store_->renew_leases(shards, owner, ttl_s);
+  }
   void release_lease(const std::string& shard, const std::string& owner);
   std::optional<Lease> lease(const std::string& shard);
   std::vector<Lease> leases();

@@ -244,6 +244,12 @@ class Store {
   // `owner` for ttl_s seconds when it is free, expired or already the
   // owner's; nullopt when another owner holds it.
   virtual std::optional<Lease> acquire_lease(const std::string& shard, const std::string& owner, int ttl_s) = 0;
+  // Renews, in one statement, those of `shards` that `owner` holds and that
+  // have not expired (their epochs unchanged); returns them. A node's round
+  // of renewals is one round trip, not one a shard: under load, 20 trips
+  // in a row once took longer than the lease itself.
+  virtual std::vector<Lease> renew_leases(const std::vector<std::string>& shards, const std::string& owner,
+                                          int ttl_s) = 0;
   virtual void release_lease(const std::string& shard, const std::string& owner) = 0;
   virtual std::optional<Lease> lease(const std::string& shard) = 0;
   // Every lease row, expired ones included.

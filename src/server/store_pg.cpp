@@ -53,47 +53,6 @@ std::string num(int64_t v) { return std::to_string(v); }
 
 constexpr const char* kNow = "extract(epoch from now())::bigint";
 
-// The schema: SQLite's (store_sqlite.cpp), in PostgreSQL's types. seq keeps
-// the insertion order that SQLite's rowid gives.
-const std::vector<std::string>& schema() {
-  static const std::vector<std::string> s = {
-      fmt::format("CREATE TABLE IF NOT EXISTS tables (seq BIGSERIAL, id TEXT PRIMARY KEY, spec TEXT NOT NULL, "
-                  "meta TEXT NOT NULL, created BIGINT NOT NULL DEFAULT {})",
-                  kNow),
-      "CREATE TABLE IF NOT EXISTS events (table_id TEXT NOT NULL, idx BIGINT NOT NULL, chance INTEGER NOT NULL, "
-      "seat INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (table_id, idx))",
-      fmt::format("CREATE TABLE IF NOT EXISTS players (id TEXT PRIMARY KEY, name TEXT NOT NULL, name_key TEXT NOT "
-                  "NULL UNIQUE, password TEXT NOT NULL DEFAULT '', created BIGINT NOT NULL DEFAULT {})",
-                  kNow),
-      "CREATE TABLE IF NOT EXISTS player_keys (hash TEXT PRIMARY KEY, player_id TEXT NOT NULL)",
-      "CREATE INDEX IF NOT EXISTS player_keys_player ON player_keys (player_id)",
-      "CREATE TABLE IF NOT EXISTS player_tables (player_id TEXT NOT NULL, table_id TEXT NOT NULL, seat INTEGER NOT "
-      "NULL, PRIMARY KEY (player_id, table_id, seat))",
-      "CREATE TABLE IF NOT EXISTS chat (table_id TEXT NOT NULL, n BIGINT NOT NULL, audience INTEGER NOT NULL, "
-      "seat INTEGER NOT NULL, text TEXT NOT NULL, phrase TEXT NOT NULL, at BIGINT NOT NULL, PRIMARY KEY (table_id, "
-      "n))",
-      "ALTER TABLE chat ADD COLUMN IF NOT EXISTS name TEXT NOT NULL DEFAULT ''",
-      "CREATE TABLE IF NOT EXISTS probe (k INTEGER PRIMARY KEY, at BIGINT NOT NULL)",
-      "CREATE TABLE IF NOT EXISTS leases (shard TEXT PRIMARY KEY, owner TEXT NOT NULL, epoch BIGINT NOT NULL, "
-      "expires BIGINT NOT NULL)",
-      "CREATE TABLE IF NOT EXISTS ratings (subject TEXT NOT NULL, family TEXT NOT NULL, rating DOUBLE PRECISION NOT "
-      "NULL, rd DOUBLE PRECISION NOT NULL, volatility DOUBLE PRECISION NOT NULL, games INTEGER NOT NULL, PRIMARY KEY "
-      "(subject, family))",
-      "CREATE TABLE IF NOT EXISTS rating_history (seq BIGSERIAL, subject TEXT NOT NULL, family TEXT NOT NULL, "
-      "table_id TEXT NOT NULL, rating DOUBLE PRECISION NOT NULL, rd DOUBLE PRECISION NOT NULL, at BIGINT NOT NULL, "
-      "PRIMARY KEY (subject, family, table_id))",
-      "CREATE INDEX IF NOT EXISTS player_tables_table ON player_tables (table_id)",
-      // Social (3): follows and blocks; reports for the operator.
-      "CREATE TABLE IF NOT EXISTS relations (player_id TEXT NOT NULL, other_id TEXT NOT NULL, kind INTEGER NOT "
-      "NULL, at BIGINT NOT NULL, PRIMARY KEY (player_id, kind, other_id))",
-      "CREATE TABLE IF NOT EXISTS reports (id BIGSERIAL PRIMARY KEY, reporter TEXT NOT NULL, reported TEXT NOT NULL, "
-      "table_id TEXT NOT NULL, reason TEXT NOT NULL, text TEXT NOT NULL, at BIGINT NOT NULL)",
-      // Quick match (4): the players waiting (or just seated), one row each.
-      "CREATE TABLE IF NOT EXISTS quickmatch (player_id TEXT PRIMARY KEY, entry TEXT NOT NULL)",
-  };
-  return s;
-}
-
 // The writer's statements, prepared on its connection when it connects (a
 // pipeline cannot stop to prepare).
 struct Sql {
@@ -248,7 +207,7 @@ void PgStore::create_schema(Conn& c) const {
     Result(PQexec(c.pg, "ROLLBACK"));
     throw Error(newer_schema(fmt::format("the PostgreSQL database at {}", shown_), version));
   }
-  for (const auto& sql : schema()) exec(sql);
+  for (const auto& sql : pg_schema()) exec(sql);
   // Later versions' migrations go here, in order.
   if (version == 1) {
     // 2: the chat's name column is added above; names compared by skeleton
@@ -681,6 +640,23 @@ std::optional<Lease> PgStore::acquire_lease(const std::string& shard, const std:
             "excluded.expires WHERE leases.owner = excluded.owner OR leases.expires <= $3::bigint "
             "RETURNING shard, owner, epoch, expires",
             {shard, owner, num(static_cast<int64_t>(std::time(nullptr))), num(int64_t{ttl_s})}));
+  });
+}
+
+std::vector<Lease> PgStore::renew_leases(const std::vector<std::string>& shards, const std::string& owner, int ttl_s) {
+  if (shards.empty()) return {};
+  std::string array = "{";
+  for (const auto& s : shards) array += (array.size() > 1 ? ",\"" : "\"") + s + "\"";  // names of ours: no quotes
+  array += "}";
+  return read([&](Conn& c) {
+    Result r = run(c, "renew_leases",
+                   "UPDATE leases SET expires = $3::bigint + $4::bigint WHERE shard = ANY($1::text[]) AND owner = $2 "
+                   "AND expires > $3::bigint RETURNING shard, owner, epoch, expires",
+                   {array, owner, num(static_cast<int64_t>(std::time(nullptr))), num(int64_t{ttl_s})});
+    std::vector<Lease> out;
+    for (int i = 0; i < r.rows(); ++i)
+      out.push_back(Lease{r.text(i, 0), r.text(i, 1), static_cast<uint64_t>(r.i64(i, 2)), r.i64(i, 3)});
+    return out;
   });
 }
 

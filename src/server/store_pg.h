@@ -20,6 +20,9 @@
 
 namespace boneyard::server {
 
+// Every CREATE of the schema, in order (store_pg_schema.cpp).
+const std::vector<std::string>& pg_schema();
+
 class PgStore : public Store {
  public:
   // Connects, then creates or migrates the schema. Throws Error (a wrong
@@ -49,6 +52,7 @@ class PgStore : public Store {
   void drop_seeker(const std::string& player_id) override;
   std::vector<std::string> seekers() override;
   std::optional<Lease> acquire_lease(const std::string& shard, const std::string& owner, int ttl_s) override;
+  std::vector<Lease> renew_leases(const std::vector<std::string>& shards, const std::string& owner, int ttl_s) override;
   void release_lease(const std::string& shard, const std::string& owner) override;
   std::optional<Lease> lease(const std::string& shard) override;
   std::vector<Lease> leases() override;

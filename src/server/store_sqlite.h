@@ -48,6 +48,7 @@ class SqliteStore : public Store {
   void drop_seeker(const std::string& player_id) override;
   std::vector<std::string> seekers() override;
   std::optional<Lease> acquire_lease(const std::string& shard, const std::string& owner, int ttl_s) override;
+  std::vector<Lease> renew_leases(const std::vector<std::string>& shards, const std::string& owner, int ttl_s) override;
   void release_lease(const std::string& shard, const std::string& owner) override;
   std::optional<Lease> lease(const std::string& shard) override;
   std::vector<Lease> leases() override;

@@ -1,6 +1,6 @@
 #pragma once
 // A prepared SQLite statement for the SQLite store's sources
-// (store_sqlite.cpp, store_sqlite_social.cpp): finalized (or, from the
+// (store_sqlite.cpp, store_sqlite_social.cpp, store_sqlite_leases.cpp): finalized (or, from the
 // connection's cache, reset) when it goes out of scope.
 #include <fmt/format.h>
 #include <sqlite3.h>

@@ -22,8 +22,17 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 TMP = os.environ.get("TMPDIR", "/tmp")
 
 
+# Every process a test started (nodes, the front door): a failure ends them
+# too, so no server outlives its test (os._exit skips the tests' finally).
+CHILDREN = []
+
+
 def fail(msg):
     print("FAIL:", msg, file=sys.stderr, flush=True)
+    for p in CHILDREN:
+        if p.poll() is None:
+            p.send_signal(signal.SIGCONT)
+            p.kill()
     os._exit(1)
 
 
@@ -83,6 +92,7 @@ class Node:
                                    str(self.lease), "--port", str(port), "--static", "none", "--sync", "normal",
                                    "--trusted-proxy", "127.0.0.1"] + self.extra,
                                   stdout=subprocess.PIPE, stderr=self.log, text=True)
+        CHILDREN.append(self.p)
         line = self.p.stdout.readline()
         m = re.search(r"http://127\.0\.0\.1:(\d+)", line)
         if not m:
@@ -140,6 +150,7 @@ class Front:
         self.log = open(f"{d}/haproxy.log", "w")
         self.p = subprocess.Popen(["haproxy", "-db", "-f", f"{ROOT}/deploy/haproxy.cfg"], env=env,
                                   stdout=self.log, stderr=self.log)
+        CHILDREN.append(self.p)
         eventually(lambda: call(self.port, "GET", "/api/health", timeout=5)[0] == 200, 20,
                    "the front door answers /api/health")
 
@@ -258,10 +269,10 @@ class Watcher(threading.Thread):
                 ws = Ws(self.port, f"/ws?table={self.table}&token={self.token}")
                 ws.s.settimeout(30)
             except (OSError, WsClosed) as e:
-                # As the app (web/src/api.ts, reconnectDelay): every half
-                # second for 6 s after a drop, then backing off.
+                # As the app (web/src/api.ts, reconnectDelay): about every
+                # second (0.5-1.5 s) for 6 s after a drop, then backing off.
                 if closed_at is not None and time.time() - closed_at < 6:
-                    time.sleep(0.35 + random.random() * 0.3)
+                    time.sleep(0.5 + random.random())
                 else:
                     time.sleep(wait)
                     wait = min(2.0, wait * 1.5)

@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 
 #include "client.h"
 #include "core/game.h"
@@ -425,6 +426,32 @@ TEST_F(StorageTest, ALeaseHasOneOwnerAndItsEpochGrowsWhenItChangesHands) {
   auto c = store.acquire_lease("shard-2", "node-b", 60);
   ASSERT_TRUE(c);
   EXPECT_EQ(c->epoch, 2u);
+}
+
+// A node's round of renewals is one statement: it renews the leases the
+// node holds and that have not lapsed (epochs unchanged), and no other:
+// not another owner's, not one lapsed (that one is taken back one by one,
+// with a new epoch), not one never taken.
+TEST_F(StorageTest, RenewingLeasesInOneStatementRenewsOnlyTheOnesStillHeld) {
+  server::Storage store(test_db((dir_ / "renew.db").string()), false);
+  ASSERT_TRUE(store.acquire_lease("s1", "node-a", 60));
+  ASSERT_TRUE(store.acquire_lease("s2", "node-a", 60));
+  ASSERT_TRUE(store.acquire_lease("s3", "node-b", 60));
+  ASSERT_TRUE(store.acquire_lease("s4", "node-a", -1));  // lapsed
+  const auto before = store.lease("s1")->expires;
+  const auto renewed = store.renew_leases({"s1", "s2", "s3", "s4", "s5"}, "node-a", 120);
+  std::set<std::string> names;
+  for (const auto& l : renewed) {
+    names.insert(l.shard);
+    EXPECT_EQ(l.owner, "node-a");
+    EXPECT_EQ(l.epoch, 1u) << "a renewal keeps the epoch";
+  }
+  EXPECT_EQ(names, (std::set<std::string>{"s1", "s2"}));
+  EXPECT_GE(store.lease("s1")->expires, before + 60) << "renewed for the new length";
+  EXPECT_EQ(store.lease("s3")->owner, "node-b");
+  EXPECT_LE(store.lease("s4")->expires, static_cast<int64_t>(std::time(nullptr))) << "a lapsed lease is not renewed";
+  EXPECT_FALSE(store.lease("s5"));
+  EXPECT_TRUE(store.renew_leases({}, "node-a", 60).empty());
 }
 
 // ------------------------------------------------------------ schema version (both stores)

@@ -247,13 +247,13 @@ export function saveMyPlayer(p: Player) {
 }
 
 // How long to wait before reconnecting, `since` ms after the connection
-// dropped, at the `retry`th try. For the first 6 s a try every half second
-// (jittered, so thousands of pages do not come back in step): a lost server
-// node's tables are taken by another within about 5 s, and a player should
-// see the game go on as soon as they are. Then backing off to 8 s.
+// dropped, at the `retry`th try. For the first 6 s a try about every second
+// (0.5 to 1.5 s at random, so thousands of pages do not come back in step):
+// a lost server node's tables are taken by another within about 5 s, and a
+// player should see the game go on soon after. Then backing off to 8 s.
 export function reconnectDelay(since: number, retry: number): number {
-  if (since < 6000) return 350 + Math.random() * 300;
-  return Math.min(8000, 1000 * 2 ** Math.max(0, retry - 12));
+  if (since < 6000) return 500 + Math.random() * 1000;
+  return Math.min(8000, 1000 * 2 ** Math.max(0, retry - 6));
 }
 
 // One seat's live connection: reconnects with backoff after a drop, asks for
