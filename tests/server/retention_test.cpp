@@ -93,7 +93,9 @@ TEST_F(Retention, FinishedTablesLeaveMemoryAndLoadOnDemand) {
   const size_t base = server::Table::alive();
   const json a = bots_table(), b = bots_table();
   ASSERT_TRUE(eventually([&] { return hub_->health()["tables"] == 0; })) << hub_->health().dump();
-  EXPECT_EQ(server::Table::alive(), base) << "a finished table stayed in memory";
+  // The last reference (a broadcast finishing on its pool) goes a moment after.
+  EXPECT_TRUE(eventually([&] { return server::Table::alive() == base; }, 10s))
+      << "a finished table stayed in memory: " << server::Table::alive() - base;
   // max_tables counts live tables: creation goes on.
   const json c = bots_table();
   ASSERT_TRUE(eventually([&] { return hub_->health()["tables"] == 0; }));
