@@ -52,12 +52,12 @@ up() {
   for n in "${NODES[@]}"; do
     alive "$DIR/$n.pid" && continue
     # The nodes trust the front door (loopback) for the clients' addresses.
-    # Leases of 4 s: a lost node's shards are taken within about 5.3 s (the lease, then at most
-    # one renewal round). 3 s was tried: under the full benchmark's load renewals came late and
-    # shards changed hands between live nodes (docs/server.md, the figures).
+    # The default 10 s leases: a node whose process dies is seen at once (its store session
+    # ends: its presence, src/server/store.h) and its shards are taken on the others' next
+    # round (at most 1 s); only a node paused or cut off waits out its lease.
     # BONEYARD_NODE_ARGS: more `serve` options for every node (scripts/cluster-bench.py's).
     # shellcheck disable=SC2086
-    nohup ./build/boneyard serve --db "$DB_URL" --node-id "$n" --port "$(node_port "$n")" --lease 4 \
+    nohup ./build/boneyard serve --db "$DB_URL" --node-id "$n" --port "$(node_port "$n")" \
       --trusted-proxy 127.0.0.1 ${BONEYARD_NODE_ARGS:-} >"$DIR/$n.log" 2>&1 &
     echo $! >"$DIR/$n.pid"
   done

@@ -3,7 +3,10 @@
 // loses. Locks as in tables.h: tables_m_ alone, then each table's m.
 #include <fmt/format.h>
 
+#include <chrono>
 #include <iostream>
+#include <map>
+#include <optional>
 
 #include "server/tables.h"
 
@@ -15,13 +18,33 @@ void Hub::take_shards(const std::set<int>* shards) {
   // Every table's row, the events of the unfinished ones (what a restart
   // loads); a node restores only the tables of the shards it just took.
   std::function<bool(const std::string&)> keep;
+  // (a table this node made on the shard since it took it is not loaded again)
   if (shards) keep = [&](const std::string& id) { return shards->count(shards_.shard_of(id)) > 0 && !find(id); };
-  // (a table still here from before, a lease taken back, is not loaded again)
+  // The epochs the tables are read under. A shard lost while they load (the
+  // loader runs beside the renewals), even if taken back since, keeps none
+  // of them: another node may have played on meanwhile, and the shard's
+  // next load reads them afresh. Checked as each table goes in, under the
+  // lock that drop_shards takes after the shard is gone.
+  std::map<int, std::optional<uint64_t>> epochs;
+  if (shards)
+    for (int s : *shards) epochs[s] = shards_.epoch(s);
+  const auto started = std::chrono::steady_clock::now();
+  size_t loaded = 0;
   for (auto& st : db_.load_all(keep)) {
-    // A shard lost again while its tables load (the loader runs beside the renewals).
-    if (shards && !shards_.owns(shards_.shard_of(st.id))) continue;
-    restore(std::move(st));
+    std::function<bool()> still_ours;
+    if (shards) {
+      const int s = shards_.shard_of(st.id);
+      still_ours = [this, s, e = epochs[s]] { return e && shards_.epoch(s) == e; };
+    }
+    restore(std::move(st), still_ours);
+    ++loaded;
   }
+  if (shards)
+    std::cerr
+        << "boneyard serve: node " << shards_.node() << ": " << shards->size() << " shards taken, " << loaded
+        << " tables read in "
+        << std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count()
+        << " ms\n";
 }
 
 void Hub::drop_shards(const std::set<int>& shards, const std::string& why) {

@@ -362,10 +362,15 @@ void QuickMatch::persist(const std::vector<std::string>& player_ids) {
       if (auto it = seekers_.find(id); it != seekers_.end()) entry = to_json(it->second).dump();
     }
     try {
-      if (entry)
-        db_.put_seeker(id, *entry);
-      else
-        db_.drop_seeker(id);
+      const auto fence = fence_ ? fence_() : std::nullopt;
+      const Write::Fence* f = fence ? &*fence : nullptr;
+      if (!(entry ? db_.put_seeker(id, *entry, f) : db_.drop_seeker(id, f))) {
+        // Another node holds the queue now (this one was paused past its
+        // lease): it has the queue as stored, and this node must let go.
+        std::cerr << "boneyard serve: quick match: a write was refused: another node holds the queue now" << std::endl;
+        if (fenced_) fenced_();
+        return;
+      }
     } catch (const std::exception& e) {
       std::cerr << "boneyard serve: quick match: a player's place in the queue was not stored (it is kept here "
                    "only): "

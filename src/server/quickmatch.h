@@ -20,6 +20,7 @@
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -66,6 +67,13 @@ class QuickMatch {
   // Two players this says are apart (one blocked the other: social.h) never
   // sit at one table. Set once, before the first join.
   void keep_apart(std::function<bool(const std::string&, const std::string&)> apart) { apart_ = std::move(apart); }
+  // Several nodes: the queue's writes go under the lease of its shard
+  // (fence), and a write refused (fenced: another node took the shard)
+  // hands the queue over. Set once, before the first join.
+  void fence_with(std::function<std::optional<Write::Fence>()> fence, std::function<void()> fenced) {
+    fence_ = std::move(fence);
+    fenced_ = std::move(fenced);
+  }
   // The queue as stored (this node now holds it), replacing what is here;
   // forget: another node holds it now. ready: loaded since the last forget.
   void restore();
@@ -99,6 +107,8 @@ class QuickMatch {
   Players& players_;
   Create create_;
   std::function<bool(const std::string&, const std::string&)> apart_;
+  std::function<std::optional<Write::Fence>()> fence_;
+  std::function<void()> fenced_;
   std::mutex store_m_;
   std::mutex m_;
   std::atomic<bool> ready_{false};

@@ -44,9 +44,17 @@ bool Shards::owns(int shard) const {
   return owned_.count(shard) > 0;
 }
 
-std::optional<Write::Fence> Shards::fence(const std::string& table_id) const {
+std::optional<uint64_t> Shards::epoch(int shard) const {
+  std::lock_guard lk(m_);
+  auto it = owned_.find(shard);
+  if (it == owned_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<Write::Fence> Shards::fence(const std::string& table_id) const { return fence_of(shard_of(table_id)); }
+
+std::optional<Write::Fence> Shards::fence_of(int s) const {
   if (!enabled()) return std::nullopt;
-  const int s = shard_of(table_id);
   std::lock_guard lk(m_);
   auto it = owned_.find(s);
   return Write::Fence{lease_name(s), node_, it == owned_.end() ? 0 : it->second};
@@ -140,7 +148,18 @@ void Shards::load_loop() {
     for (auto it = next.begin(); it != next.end();)  // lost again meanwhile: nothing to load
       it = owned_.count(*it) ? std::next(it) : next.erase(it);
     lk.unlock();
-    if (!next.empty()) hooks_.take(next);
+    try {
+      if (!next.empty()) hooks_.take(next);
+    } catch (const std::exception& e) {
+      // Never left unloaded: its tables would answer "being loaded" for
+      // as long as this node holds the shard. Again in a second.
+      std::cerr << "boneyard serve: node " << node_ << ": loading the tables of shards taken failed (again in a "
+                << "second): " << e.what() << "\n";
+      lk.lock();
+      cv_.wait_for(lk, std::chrono::seconds(1), [&] { return stopping_; });
+      loads_.push_back(std::move(next));
+      continue;
+    }
     lk.lock();
   }
 }
@@ -175,7 +194,7 @@ std::string Shards::address_of(const std::string& node) {
   const std::string prefix = kNodePrefix + node + "@";
   const int64_t now = static_cast<int64_t>(std::time(nullptr));
   for (const Lease& l : db_.leases())
-    if (l.shard.rfind(prefix, 0) == 0 && l.expires > now) return l.shard.substr(prefix.size());
+    if (l.shard.rfind(prefix, 0) == 0 && l.expires > now && l.present) return l.shard.substr(prefix.size());
   return {};
 }
 
@@ -183,7 +202,7 @@ std::map<std::string, std::string> Shards::peers() {
   std::map<std::string, std::string> out;
   const int64_t now = static_cast<int64_t>(std::time(nullptr));
   for (const Lease& l : db_.leases()) {
-    if (l.shard.rfind(kNodePrefix, 0) != 0 || l.expires <= now || l.owner == node_) continue;
+    if (l.shard.rfind(kNodePrefix, 0) != 0 || l.expires <= now || !l.present || l.owner == node_) continue;
     const size_t at = l.shard.find('@');
     if (at != std::string::npos) out[l.owner] = l.shard.substr(at + 1);
   }
@@ -196,8 +215,9 @@ void Shards::pause(bool paused) {
 }
 
 void Shards::loop() {
-  // A third of the lease: two renewals may fail (a slow store) before it lapses.
-  const auto every = std::chrono::milliseconds(std::max(200, lease_s_ * 1000 / 3));
+  // A third of the lease: two renewals may fail (a slow store) before it
+  // lapses. At most a second: a node that died is seen on the next round.
+  const auto every = std::chrono::milliseconds(std::clamp(lease_s_ * 1000 / 3, 200, 1000));
   std::unique_lock lk(m_);
   while (!stopping_) {
     cv_.wait_for(lk, every, [&] { return stopping_ || (!lost_.empty() && !paused_); });
@@ -259,6 +279,7 @@ void Shards::tick() {
     if (!old.empty()) db_.release_lease(old, node_);
     db_.acquire_lease(name, node_, lease_s_);
   }
+  const bool trust_absence = hold_presence();
   // Renewals: a lease lost, or taken back after it lapsed (another node may
   // have written meanwhile), drops its tables; the second is loaded again.
   std::set<int> gone, again;
@@ -300,7 +321,7 @@ void Shards::tick() {
   std::map<std::string, Lease> rows;
   for (const Lease& l : all) {
     if (l.shard.rfind(kNodePrefix, 0) == 0) {
-      if (l.expires > now) live.insert(l.owner);
+      if (l.expires > now && (l.present || !trust_absence)) live.insert(l.owner);
     } else {
       rows[l.shard] = l;
     }
@@ -330,14 +351,39 @@ void Shards::tick() {
       if (owned_.count(s)) continue;
     }
     auto row = rows.find(lease_name(s));
-    if (row != rows.end() && row->second.expires > now && row->second.owner != node_) continue;
-    if (auto l = db_.acquire_lease(lease_name(s), node_, lease_s_)) {
+    std::optional<Lease> l;
+    if (row == rows.end() || row->second.expires <= now || row->second.owner == node_)
+      l = db_.acquire_lease(lease_name(s), node_, lease_s_);
+    else if (trust_absence && !row->second.present)  // its node died: no need to wait for the lease to lapse
+      l = db_.take_lease_from_absent(lease_name(s), node_, row->second.owner, lease_s_);
+    if (l) {
       std::lock_guard lk(m_);
       owned_[s] = l->epoch;
       taken.insert(s);
     }
   }
   load(taken);
+}
+
+// This node's presence (store.h): may the absence of another's be trusted?
+// Not for a lease's time after this node's own presence was (re)taken:
+// after PostgreSQL restarts every node's presence is gone until its next
+// round, and none of them has died.
+bool Shards::hold_presence() {
+  const auto p = db_.hold_presence(node_);
+  const auto now = std::chrono::steady_clock::now();
+  std::lock_guard lk(m_);
+  if (p != presence_) {
+    if (p == Store::Presence::elsewhere)
+      std::cerr << "boneyard serve: node " << node_
+                << ": another process holds this node's presence (is a second server running with --node " << node_
+                << "?): the other nodes wait for its leases to lapse\n";
+    if (p == Store::Presence::fresh && presence_ == Store::Presence::held)
+      std::cerr << "boneyard serve: node " << node_ << ": its presence was taken again (the store came back)\n";
+  }
+  if (p == Store::Presence::fresh) presence_since_ = now;
+  presence_ = p == Store::Presence::fresh ? Store::Presence::held : p;
+  return p == Store::Presence::held && now - presence_since_ >= std::chrono::seconds(lease_s_);
 }
 
 nlohmann::json Shards::health() const {

@@ -3,13 +3,18 @@
 // serves when several nodes share one PostgreSQL. A table belongs to one of
 // `count` shards, named by its id's first byte (shard_of); a shard belongs
 // to one node through a lease row (store.h: owner, epoch, expiry) that the
-// node renews every lease_s / 3 seconds on a thread of its own. Each node
+// node renews every lease_s / 3 seconds (at most 1 s) on a thread of its own. Each node
 // also keeps a lease on "node:ID" (its heartbeat), so every node knows how
 // many are alive and takes its fair share of the shards: free or expired
 // ones up to ceil(count / nodes), giving back what is above it. Every write
 // of a table carries its shard's fence (owner and epoch): the store refuses
 // it once another node took the shard, and the Hub then drops the shard's
 // tables (fenced()).
+//
+// A node whose process dies is seen at once, not when its leases lapse:
+// each node holds its presence in the store (Store::hold_presence: a
+// PostgreSQL session's advisory lock), and the others take the shards of a
+// node whose presence is gone on their next round.
 //
 // Without a node id (one node, SQLite's default) the node owns every shard,
 // writes carry no fence, and nothing here runs: enabled() is false.
@@ -19,6 +24,7 @@
 // table's m); the hooks (the Hub's take/drop) are called from the renewal
 // thread with no lock of this module held.
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -71,9 +77,14 @@ class Shards {
   int shard_of(const std::string& table_id) const;
   static std::string lease_name(int shard);
   bool owns(int shard) const;
+  // The epoch this node holds a shard under (nullopt: not held). A shard
+  // lost and taken again has a new one: what was read under the old one is
+  // stale (Hub::take_shards).
+  std::optional<uint64_t> epoch(int shard) const;
   // The fence of a write of this table (nullopt: disabled). A shard not
   // held gets epoch 0, which no lease has: its writes are refused.
   std::optional<Write::Fence> fence(const std::string& table_id) const;
+  std::optional<Write::Fence> fence_of(int shard) const;
   // A fresh table id (16 hex digits) on a shard this node holds, the shards
   // taken in turn. Throws ApiError 503 when it holds none.
   std::string new_id();
@@ -94,7 +105,7 @@ class Shards {
   std::map<std::string, std::string> peers();
   // Tests: a node whose renewal has stopped (as a paused process's).
   void pause(bool paused);
-  // One renewal round now (tests; the thread runs it every lease_s / 3).
+  // One renewal round now (tests; the thread runs it every lease_s / 3, at most 1 s).
   void tick();
 
  private:
@@ -102,6 +113,7 @@ class Shards {
   void lose(const std::set<int>& shards, const std::string& why);  // with no lock held
   void load(std::set<int> shards);                                 // the take hook, on the loader thread once started
   void load_loop();
+  bool hold_presence();  // with no lock held; true: another node's absence means it died
 
   Storage& db_;
   const std::string node_;
@@ -117,6 +129,8 @@ class Shards {
   std::string address_;             // set_address()
   std::string heartbeat_;           // the name of this node's heartbeat row now
   bool stopping_ = false, paused_ = false;
+  Store::Presence presence_ = Store::Presence::unknown;  // as of the last round
+  std::chrono::steady_clock::time_point presence_since_;
   std::mutex tick_m_;  // one renewal round at a time
   std::thread thread_;
   std::deque<std::set<int>> loads_;  // shards taken, their tables to load (loader_)

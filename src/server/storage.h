@@ -83,8 +83,12 @@ class Storage {
   void add_report(const StoredReport& r);
   std::vector<StoredReport> reports(int limit);
   // The quick-match queue (store.h, quickmatch.h), straight to the store.
-  void put_seeker(const std::string& player_id, const std::string& entry) { store_->put_seeker(player_id, entry); }
-  void drop_seeker(const std::string& player_id) { store_->drop_seeker(player_id); }
+  bool put_seeker(const std::string& player_id, const std::string& entry, const Write::Fence* fence) {
+    return store_->put_seeker(player_id, entry, fence);
+  }
+  bool drop_seeker(const std::string& player_id, const Write::Fence* fence) {
+    return store_->drop_seeker(player_id, fence);
+  }
   std::vector<std::string> seekers() { return store_->seekers(); }
 
   // "" while the last write succeeded; else why writes fail (disk full,
@@ -109,6 +113,11 @@ class Storage {
   void release_lease(const std::string& shard, const std::string& owner);
   std::optional<Lease> lease(const std::string& shard);
   std::vector<Lease> leases();
+  Store::Presence hold_presence(const std::string& node) { return store_->hold_presence(node); }
+  std::optional<Lease> take_lease_from_absent(const std::string& shard, const std::string& owner,
+                                              const std::string& absent, int ttl_s) {
+    return store_->take_lease_from_absent(shard, owner, absent, ttl_s);
+  }
   // serve-bench: keep each commit's duration (BEGIN to COMMIT done, the
   // fsync included), in microseconds.
   void measure_commits(bool on);

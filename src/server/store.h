@@ -179,6 +179,9 @@ struct Lease {
   std::string shard, owner;
   uint64_t epoch = 0;
   int64_t expires = 0;  // seconds since the epoch
+  // The owner's presence is held (Store::hold_presence); always true where
+  // the store cannot tell.
+  bool present = true;
 };
 
 // The checkpoints of SQLite's WAL (see Storage::checkpoints); zero elsewhere.
@@ -236,8 +239,11 @@ class Store {
 
   // Quick match (quickmatch.h; atomic, outside the group commit): a player's
   // entry in the queue (its JSON) set or replaced, removed, every entry.
-  virtual void put_seeker(const std::string& player_id, const std::string& entry) = 0;
-  virtual void drop_seeker(const std::string& player_id) = 0;
+  // Under the lease of the queue's shard (fence; null: one node), checked
+  // in the same statement as a table's write is: false when refused (another
+  // node holds the queue now), and nothing was written.
+  virtual bool put_seeker(const std::string& player_id, const std::string& entry, const Write::Fence* fence) = 0;
+  virtual bool drop_seeker(const std::string& player_id, const Write::Fence* fence) = 0;
   virtual std::vector<std::string> seekers() = 0;
 
   // Leases (atomic, outside the group commit): takes or renews `shard` for
@@ -254,6 +260,28 @@ class Store {
   virtual std::optional<Lease> lease(const std::string& shard) = 0;
   // Every lease row, expired ones included.
   virtual std::vector<Lease> leases() = 0;
+
+  // A node's presence: held by a session of its own with the store, so the
+  // other nodes see at once that its process died (PostgreSQL ends a dead
+  // client's session, and the session's advisory lock goes with it)
+  // instead of waiting for its leases to lapse. Called every renewal
+  // round: takes the presence or checks that it is still held. A paused
+  // process keeps its session: only its leases tell, and its writes are
+  // fenced as before.
+  enum class Presence {
+    unknown,    // the store cannot tell (SQLite): leases alone
+    fresh,      // taken now (the first round, or the store came back)
+    held,       // held since the last round
+    elsewhere,  // another session holds it (a process with the same node name)
+  };
+  virtual Presence hold_presence(const std::string& /*node*/) { return Presence::unknown; }
+  // Takes `shard` from `absent`, whose presence is gone (Lease::present),
+  // without waiting for its lease to lapse; the epoch goes up. nullopt when
+  // `absent` no longer holds it or is present again.
+  virtual std::optional<Lease> take_lease_from_absent(const std::string& /*shard*/, const std::string& /*owner*/,
+                                                      const std::string& /*absent*/, int /*ttl_s*/) {
+    return std::nullopt;
+  }
 };
 
 // "postgresql://..." or "postgres://...": a PostgreSQL store; anything else

@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "server/players.h"
+#include "server/store_pg_conn.h"
 
 namespace boneyard::server {
 
@@ -47,9 +48,6 @@ std::string trim(std::string s) {
   std::replace(s.begin(), s.end(), '\n', ' ');
   return s;
 }
-
-std::string num(double v) { return fmt::format("{}", v); }
-std::string num(int64_t v) { return std::to_string(v); }
 
 constexpr const char* kNow = "extract(epoch from now())::bigint";
 
@@ -110,27 +108,6 @@ const std::vector<Sql>& writer_sql() {
 constexpr size_t kPipelineChunk = 256;
 
 }  // namespace
-
-class PgStore::Result {
- public:
-  explicit Result(PGresult* r = nullptr) : r_(r) {}
-  Result(Result&& o) noexcept : r_(o.r_) { o.r_ = nullptr; }
-  Result& operator=(Result&& o) noexcept {
-    std::swap(r_, o.r_);
-    return *this;
-  }
-  ~Result() { PQclear(r_); }
-  PGresult* r() const { return r_; }
-  int rows() const { return PQntuples(r_); }
-  std::string text(int row, int col) const {
-    return std::string(PQgetvalue(r_, row, col), static_cast<size_t>(PQgetlength(r_, row, col)));
-  }
-  int64_t i64(int row, int col) const { return std::strtoll(PQgetvalue(r_, row, col), nullptr, 10); }
-  double f64(int row, int col) const { return std::strtod(PQgetvalue(r_, row, col), nullptr); }
-
- private:
-  PGresult* r_;
-};
 
 PgStore::Conn::~Conn() { PQfinish(pg); }
 
@@ -261,31 +238,6 @@ void PgStore::give(std::unique_ptr<Conn> c) {
   pool_cv_.notify_one();
 }
 
-template <class F>
-auto PgStore::read(F&& f) {
-  for (int attempt = 0;; ++attempt) {
-    auto c = take();
-    try {
-      auto out = f(*c);
-      give(std::move(c));
-      return out;
-    } catch (const Error&) {
-      if (PQstatus(c->pg) == CONNECTION_OK) {
-        give(std::move(c));
-        throw;
-      }
-      // PostgreSQL went away since this connection's last use: so did its
-      // idle siblings'. Once more, on a fresh connection.
-      {
-        std::lock_guard lk(pool_m_);
-        idle_.clear();
-      }
-      give(nullptr);
-      if (attempt > 0) throw;
-    }
-  }
-}
-
 std::vector<size_t> PgStore::send_group(const std::vector<const Write*>& group) {
   PGconn* pg = writer_->pg;
   std::string err;
@@ -371,8 +323,9 @@ std::vector<size_t> PgStore::send_group(const std::vector<const Write*>& group) 
       continue;
     }
     for (const StoredRating& r : w.ratings) {
-      send("rating", {r.subject, r.family, num(r.rating), num(r.rd), num(r.volatility), num(int64_t{r.games}), w.table,
-                      num(r.last), std::isnan(r.from) ? std::string("NaN") : num(r.from)});
+      send("rating",
+           {r.subject, r.family, pg_num(r.rating), pg_num(r.rd), pg_num(r.volatility), pg_num(int64_t{r.games}),
+            w.table, pg_num(r.last), std::isnan(r.from) ? std::string("NaN") : pg_num(r.from)});
     }
     if (w.erase) {
       for (const char* s : {"erase_events", "erase_chat", "erase_table", "erase_player_tables"}) send(s, {w.table});
@@ -382,7 +335,7 @@ std::vector<size_t> PgStore::send_group(const std::vector<const Write*>& group) 
       const auto& ids = (*w.meta)["player_ids"];
       for (size_t k = 0; k < ids.size(); ++k)
         if (ids[k].is_string() && !ids[k].get<std::string>().empty())
-          send("player_table", {ids[k].get<std::string>(), w.table, num(static_cast<int64_t>(k))});
+          send("player_table", {ids[k].get<std::string>(), w.table, pg_num(static_cast<int64_t>(k))});
     }
     if (w.spec)
       send("table_insert", {w.table, w.spec->dump(), w.meta ? w.meta->dump() : std::string("{}")});
@@ -391,16 +344,16 @@ std::vector<size_t> PgStore::send_group(const std::vector<const Write*>& group) 
     if (w.replaces && !w.chat.empty()) {
       uint64_t n = w.chat.front().n;
       for (const ChatLine& c : w.chat) n = std::min(n, c.n);
-      send("chat_from", {w.table, num(static_cast<int64_t>(n))});
+      send("chat_from", {w.table, pg_num(static_cast<int64_t>(n))});
     }
-    if (w.replaces && !w.events.empty()) send("events_from", {w.table, num(static_cast<int64_t>(w.first))});
+    if (w.replaces && !w.events.empty()) send("events_from", {w.table, pg_num(static_cast<int64_t>(w.first))});
     for (const ChatLine& c : w.chat)
-      send("chat_insert", {w.table, num(static_cast<int64_t>(c.n)), num(int64_t{c.audience}), num(int64_t{c.seat}),
-                           c.text, c.phrase, num(c.at), c.name});
+      send("chat_insert", {w.table, pg_num(static_cast<int64_t>(c.n)), pg_num(int64_t{c.audience}),
+                           pg_num(int64_t{c.seat}), c.text, c.phrase, pg_num(c.at), c.name});
     for (size_t i = 0; i < w.events.size(); ++i) {
       const RecordEvent& e = w.events[i];
       send("event_insert",
-           {w.table, num(static_cast<int64_t>(w.first + i)), e.chance ? "1" : "0", num(int64_t{e.seat}), e.text});
+           {w.table, pg_num(static_cast<int64_t>(w.first + i)), e.chance ? "1" : "0", pg_num(int64_t{e.seat}), e.text});
     }
   }
   if (err.empty() && !PQsendQueryParams(pg, "COMMIT", 0, nullptr, nullptr, nullptr, nullptr, 0)) err = message(pg);
@@ -457,7 +410,7 @@ std::vector<ChatLine> PgStore::load_chat(const std::string& id, size_t recent) {
       Result r = run(c, "load_chat",
                      "SELECT n, seat, text, phrase, at, name FROM chat WHERE table_id = $1 AND audience = $2 "
                      "ORDER BY n DESC LIMIT $3",
-                     {id, num(int64_t{audience}), num(static_cast<int64_t>(recent))});
+                     {id, pg_num(int64_t{audience}), pg_num(static_cast<int64_t>(recent))});
       for (int i = 0; i < r.rows(); ++i)
         out.push_back({static_cast<uint64_t>(r.i64(i, 0)), audience, static_cast<int>(r.i64(i, 1)), r.text(i, 2),
                        r.text(i, 3), r.i64(i, 4), r.text(i, 5)});
@@ -540,7 +493,7 @@ std::vector<PlayerGame> PgStore::player_games(const std::string& player_id, int 
     Result r = run(c, "player_games",
                    "SELECT pt.table_id, pt.seat, t.spec, t.meta, t.created FROM player_tables pt JOIN tables t ON "
                    "t.id = pt.table_id WHERE pt.player_id = $1 ORDER BY t.created DESC, t.seq DESC LIMIT $2",
-                   {player_id, num(int64_t{limit})});
+                   {player_id, pg_num(int64_t{limit})});
     std::vector<PlayerGame> out;
     for (int i = 0; i < r.rows(); ++i) {
       PlayerGame g;
@@ -597,7 +550,7 @@ std::vector<StoredRating> PgStore::leaderboard(const std::string& family, bool b
     return rating_rows(run(c, "leaderboard",
                            BONEYARD_RATING_COLS "WHERE r.family = $1 AND (r.subject LIKE 'bot:%') = $2::boolean "
                                                 "ORDER BY r.rating - 2 * r.rd DESC, r.rating DESC LIMIT $3",
-                           {family, bots ? "t" : "f", num(int64_t{limit})}));
+                           {family, bots ? "t" : "f", pg_num(int64_t{limit})}));
   });
 }
 
@@ -613,73 +566,10 @@ std::vector<RatingPoint> PgStore::rating_history(const std::string& subject, con
     Result r = run(c, "rating_history",
                    "SELECT table_id, rating, rd, at FROM rating_history WHERE subject = $1 AND family = $2 "
                    "ORDER BY at DESC, seq DESC LIMIT $3",
-                   {subject, family, num(int64_t{limit})});
+                   {subject, family, pg_num(int64_t{limit})});
     std::vector<RatingPoint> out;
     for (int i = 0; i < r.rows(); ++i) out.push_back({r.text(i, 0), r.f64(i, 1), r.f64(i, 2), r.i64(i, 3)});
     return out;
-  });
-}
-
-namespace {
-std::optional<Lease> lease_row(const PgStore::Result& r) {
-  if (r.rows() == 0) return std::nullopt;
-  return Lease{r.text(0, 0), r.text(0, 1), static_cast<uint64_t>(r.i64(0, 2)), r.i64(0, 3)};
-}
-}  // namespace
-
-// As SQLite's (store_sqlite.cpp): taken when free, expired or the owner's;
-// the epoch goes up when the shard changes hands.
-std::optional<Lease> PgStore::acquire_lease(const std::string& shard, const std::string& owner, int ttl_s) {
-  return read([&](Conn& c) {
-    return lease_row(
-        run(c, "acquire_lease",
-            "INSERT INTO leases (shard, owner, epoch, expires) VALUES ($1, $2, 1, $3::bigint + $4::bigint) "
-            "ON CONFLICT (shard) DO UPDATE SET "
-            "epoch = CASE WHEN leases.owner = excluded.owner AND leases.expires > $3::bigint "
-            "THEN leases.epoch ELSE leases.epoch + 1 END, owner = excluded.owner, expires = "
-            "excluded.expires WHERE leases.owner = excluded.owner OR leases.expires <= $3::bigint "
-            "RETURNING shard, owner, epoch, expires",
-            {shard, owner, num(static_cast<int64_t>(std::time(nullptr))), num(int64_t{ttl_s})}));
-  });
-}
-
-std::vector<Lease> PgStore::renew_leases(const std::vector<std::string>& shards, const std::string& owner, int ttl_s) {
-  if (shards.empty()) return {};
-  std::string array = "{";
-  for (const auto& s : shards) array += (array.size() > 1 ? ",\"" : "\"") + s + "\"";  // names of ours: no quotes
-  array += "}";
-  return read([&](Conn& c) {
-    Result r = run(c, "renew_leases",
-                   "UPDATE leases SET expires = $3::bigint + $4::bigint WHERE shard = ANY($1::text[]) AND owner = $2 "
-                   "AND expires > $3::bigint RETURNING shard, owner, epoch, expires",
-                   {array, owner, num(static_cast<int64_t>(std::time(nullptr))), num(int64_t{ttl_s})});
-    std::vector<Lease> out;
-    for (int i = 0; i < r.rows(); ++i)
-      out.push_back(Lease{r.text(i, 0), r.text(i, 1), static_cast<uint64_t>(r.i64(i, 2)), r.i64(i, 3)});
-    return out;
-  });
-}
-
-void PgStore::release_lease(const std::string& shard, const std::string& owner) {
-  read([&](Conn& c) {
-    run(c, "release_lease", "UPDATE leases SET expires = 0 WHERE shard = $1 AND owner = $2", {shard, owner});
-    return 0;
-  });
-}
-
-std::vector<Lease> PgStore::leases() {
-  return read([&](Conn& c) {
-    Result r = run(c, "leases", "SELECT shard, owner, epoch, expires FROM leases ORDER BY shard", {});
-    std::vector<Lease> out;
-    for (int i = 0; i < r.rows(); ++i)
-      out.push_back(Lease{r.text(i, 0), r.text(i, 1), static_cast<uint64_t>(r.i64(i, 2)), r.i64(i, 3)});
-    return out;
-  });
-}
-
-std::optional<Lease> PgStore::lease(const std::string& shard) {
-  return read([&](Conn& c) {
-    return lease_row(run(c, "lease", "SELECT shard, owner, epoch, expires FROM leases WHERE shard = $1", {shard}));
   });
 }
 
@@ -690,10 +580,10 @@ void PgStore::set_relation(const std::string& from, const std::string& to, int k
       run(c, "relation_on",
           "INSERT INTO relations (player_id, other_id, kind, at) VALUES ($1, $2, $3::integer, $4::bigint) ON "
           "CONFLICT DO NOTHING",
-          {from, to, num(int64_t{kind}), num(static_cast<int64_t>(std::time(nullptr)))});
+          {from, to, pg_num(int64_t{kind}), pg_num(static_cast<int64_t>(std::time(nullptr)))});
     else
       run(c, "relation_off", "DELETE FROM relations WHERE player_id = $1 AND other_id = $2 AND kind = $3::integer",
-          {from, to, num(int64_t{kind})});
+          {from, to, pg_num(int64_t{kind})});
     return 0;
   });
 }
@@ -704,7 +594,7 @@ std::vector<Relation> PgStore::relations(const std::string& from, int kind) {
                    "SELECT r.player_id, r.other_id, r.at, COALESCE(p.name, '') FROM relations r LEFT JOIN players p "
                    "ON p.id = r.other_id WHERE r.kind = $1::integer AND ($2 = '' OR r.player_id = $2) ORDER BY r.at, "
                    "r.other_id",
-                   {num(int64_t{kind}), from});
+                   {pg_num(int64_t{kind}), from});
     std::vector<Relation> out;
     for (int i = 0; i < r.rows(); ++i)
       out.push_back(Relation{r.text(i, 0), r.text(i, 1), kind, r.i64(i, 2), r.text(i, 3)});
@@ -717,7 +607,7 @@ void PgStore::add_report(const StoredReport& rep) {
     run(c, "add_report",
         "INSERT INTO reports (reporter, reported, table_id, reason, text, at) VALUES ($1, $2, $3, $4, $5, $6::bigint)",
         {rep.reporter, rep.reported, rep.table, rep.reason, rep.text,
-         num(rep.at ? rep.at : static_cast<int64_t>(std::time(nullptr)))});
+         pg_num(rep.at ? rep.at : static_cast<int64_t>(std::time(nullptr)))});
     return 0;
   });
 }
@@ -728,7 +618,7 @@ std::vector<StoredReport> PgStore::reports(int limit) {
                    "SELECT r.id, r.reporter, r.reported, r.table_id, r.reason, r.text, r.at, COALESCE(a.name, ''), "
                    "COALESCE(b.name, '') FROM reports r LEFT JOIN players a ON a.id = r.reporter LEFT JOIN players b "
                    "ON b.id = r.reported ORDER BY r.id DESC LIMIT $1::bigint",
-                   {num(int64_t{limit})});
+                   {pg_num(int64_t{limit})});
     std::vector<StoredReport> out;
     for (int i = 0; i < r.rows(); ++i)
       out.push_back(StoredReport{r.i64(i, 0), r.text(i, 1), r.text(i, 2), r.text(i, 3), r.text(i, 4), r.text(i, 5),
@@ -738,30 +628,4 @@ std::vector<StoredReport> PgStore::reports(int limit) {
 }
 
 // Quick match: as SQLite's (store_sqlite_social.cpp).
-void PgStore::put_seeker(const std::string& player_id, const std::string& entry) {
-  read([&](Conn& c) {
-    run(c, "put_seeker",
-        "INSERT INTO quickmatch (player_id, entry) VALUES ($1, $2) ON CONFLICT (player_id) DO UPDATE SET entry = "
-        "excluded.entry",
-        {player_id, entry});
-    return 0;
-  });
-}
-
-void PgStore::drop_seeker(const std::string& player_id) {
-  read([&](Conn& c) {
-    run(c, "drop_seeker", "DELETE FROM quickmatch WHERE player_id = $1", {player_id});
-    return 0;
-  });
-}
-
-std::vector<std::string> PgStore::seekers() {
-  return read([&](Conn& c) {
-    Result r = run(c, "seekers", "SELECT entry FROM quickmatch ORDER BY player_id", {});
-    std::vector<std::string> out;
-    for (int i = 0; i < r.rows(); ++i) out.push_back(r.text(i, 0));
-    return out;
-  });
-}
-
 }  // namespace boneyard::server

@@ -48,14 +48,17 @@ class PgStore : public Store {
   std::vector<Relation> relations(const std::string& from, int kind) override;
   void add_report(const StoredReport& r) override;
   std::vector<StoredReport> reports(int limit) override;
-  void put_seeker(const std::string& player_id, const std::string& entry) override;
-  void drop_seeker(const std::string& player_id) override;
+  bool put_seeker(const std::string& player_id, const std::string& entry, const Write::Fence* fence) override;
+  bool drop_seeker(const std::string& player_id, const Write::Fence* fence) override;
   std::vector<std::string> seekers() override;
   std::optional<Lease> acquire_lease(const std::string& shard, const std::string& owner, int ttl_s) override;
   std::vector<Lease> renew_leases(const std::vector<std::string>& shards, const std::string& owner, int ttl_s) override;
   void release_lease(const std::string& shard, const std::string& owner) override;
   std::optional<Lease> lease(const std::string& shard) override;
   std::vector<Lease> leases() override;
+  Presence hold_presence(const std::string& node) override;
+  std::optional<Lease> take_lease_from_absent(const std::string& shard, const std::string& owner,
+                                              const std::string& absent, int ttl_s) override;
 
   // One connection and the statements prepared on it.
   struct Conn {
@@ -85,6 +88,8 @@ class PgStore : public Store {
   std::condition_variable pool_cv_;
   std::vector<std::unique_ptr<Conn>> idle_;
   int out_ = 0;  // pooled connections in use
+  std::mutex presence_m_;
+  std::unique_ptr<Conn> presence_;  // the session that holds this node's presence (hold_presence)
 };
 
 }  // namespace boneyard::server

@@ -44,8 +44,8 @@ class SqliteStore : public Store {
   std::vector<Relation> relations(const std::string& from, int kind) override;
   void add_report(const StoredReport& r) override;
   std::vector<StoredReport> reports(int limit) override;
-  void put_seeker(const std::string& player_id, const std::string& entry) override;
-  void drop_seeker(const std::string& player_id) override;
+  bool put_seeker(const std::string& player_id, const std::string& entry, const Write::Fence* fence) override;
+  bool drop_seeker(const std::string& player_id, const Write::Fence* fence) override;
   std::vector<std::string> seekers() override;
   std::optional<Lease> acquire_lease(const std::string& shard, const std::string& owner, int ttl_s) override;
   std::vector<Lease> renew_leases(const std::vector<std::string>& shards, const std::string& owner, int ttl_s) override;

@@ -1,6 +1,8 @@
 // The SQLite store's social part (store.h, social.h): relations between
 // players (follows, blocks), reports and the quick-match queue, each one
 // statement outside the group commit (as the leases are).
+#include <fmt/format.h>
+
 #include <ctime>
 
 #include "server/store_sqlite.h"
@@ -64,23 +66,43 @@ std::vector<StoredReport> SqliteStore::reports(int limit) {
   return out;
 }
 
-void SqliteStore::put_seeker(const std::string& player_id, const std::string& entry) {
+// The fence (a lease row of this owner and epoch) is checked in the
+// statement itself; SQLite runs one writer at a time, so no lease changes
+// hands in between.
+namespace {
+constexpr const char* kSeekerFenced =
+    "(?3 = '' OR EXISTS (SELECT 1 FROM leases WHERE shard = ?3 AND owner = ?4 AND epoch = ?5))";
+void bind_fence(Stmt& st, const Write::Fence* f) {
+  st.text(3, f ? f->shard : "");
+  st.text(4, f ? f->owner : "");
+  st.integer(5, f ? static_cast<int64_t>(f->epoch) : 0);
+}
+}  // namespace
+
+bool SqliteStore::put_seeker(const std::string& player_id, const std::string& entry, const Write::Fence* fence) {
   std::lock_guard lk(m_);
   if (!db_) throw Error("storage: the database is not open");
-  Stmt st(db_,
-          "INSERT INTO quickmatch (player_id, entry) VALUES (?1, ?2) ON CONFLICT (player_id) DO UPDATE SET "
-          "entry = excluded.entry");
+  Stmt st(db_, fmt::format("INSERT INTO quickmatch (player_id, entry) SELECT ?1, ?2 WHERE {} ON CONFLICT "
+                           "(player_id) DO UPDATE SET entry = excluded.entry",
+                           kSeekerFenced)
+                   .c_str());
   st.text(1, player_id);
   st.text(2, entry);
+  bind_fence(st, fence);
   st.done();
+  return sqlite3_changes(db_) > 0;
 }
 
-void SqliteStore::drop_seeker(const std::string& player_id) {
+bool SqliteStore::drop_seeker(const std::string& player_id, const Write::Fence* fence) {
   std::lock_guard lk(m_);
   if (!db_) throw Error("storage: the database is not open");
-  Stmt st(db_, "DELETE FROM quickmatch WHERE player_id = ?1");
-  st.text(1, player_id);
-  st.done();
+  Stmt st(db_, fmt::format("SELECT {}", kSeekerFenced).c_str());
+  bind_fence(st, fence);
+  if (sqlite3_step(st.s) != SQLITE_ROW || sqlite3_column_int(st.s, 0) == 0) return false;
+  Stmt del(db_, "DELETE FROM quickmatch WHERE player_id = ?1");
+  del.text(1, player_id);
+  del.done();
+  return true;
 }
 
 std::vector<std::string> SqliteStore::seekers() {

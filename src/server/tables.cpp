@@ -47,6 +47,11 @@ Hub::Hub(Storage& db, net::io_context& ioc, HubConfig cfg)
         return create(body, client, people);
       }) {
   quickmatch_.keep_apart([this](const std::string& a, const std::string& b) { return social_.apart(a, b); });
+  quickmatch_.fence_with([this] { return shards_.fence_of(Shards::kMatchShard); },
+                         [this] {
+                           shards_.fenced(Shards::lease_name(Shards::kMatchShard),
+                                          "a quick-match write was refused: another node holds the queue");
+                         });
   const int cores = static_cast<int>(std::thread::hardware_concurrency());
   bcast_ = std::make_unique<net::thread_pool>(static_cast<size_t>(std::max(2, cores / 2)));
   if (cfg_.measure) db_.measure_commits(true);
@@ -294,7 +299,7 @@ std::shared_ptr<Table> Hub::build(const StoredTable& st) {
   return t;
 }
 
-void Hub::restore(StoredTable st) {
+void Hub::restore(StoredTable st, const std::function<bool()>& still_ours) {
   auto t = build(st);
   if (t->broken.empty() && st.meta.value("over", false)) return;  // finished: loaded on demand
   {
@@ -327,6 +332,7 @@ void Hub::restore(StoredTable st) {
     if (t->over() && t->queued == t->durable) return;  // finished (stored before "over" was in the meta)
     {
       std::unique_lock lk2(tables_m_);
+      if (still_ours && !still_ours()) return;
       tables_[t->id] = t;
     }
     if (t->broken.empty() && (meta || (t->session && t->session->events().size() > t->queued)))

@@ -198,7 +198,10 @@ class Hub {
   std::shared_ptr<Table> table(const std::string& id);  // a live, cached or stored finished table; or 404
   std::shared_ptr<Table> find(const std::string& id);   // in memory only
   std::shared_ptr<Table> build(const StoredTable& st);
-  void restore(StoredTable st);
+  // still_ours (a shard's tables taken over): asked with tables_m_ held
+  // before the table goes in; false: the shard was lost meanwhile, and the
+  // table read is not kept.
+  void restore(StoredTable st, const std::function<bool()>& still_ours = {});
   void retire(const std::shared_ptr<Table>& t);
   void keep_finished(const std::shared_ptr<Table>& t);
   void expire_waiting();

@@ -7,6 +7,9 @@
 
 #include <boost/asio/io_context.hpp>
 #include <chrono>
+#include <mutex>
+#include <set>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
@@ -146,6 +149,74 @@ TEST_F(ClusterTest, ANodeThatLostItsLeaseCannotWriteAndTheTableDoesNotFork) {
   json again;
   ASSERT_EQ(status([&] { again = c.hub->get(id, t["tokens"]["0"]); }).first, 200);
   for (const char* k : {"version", "view", "legal", "to_act", "scores"}) EXPECT_EQ(again[k], last[k]) << k;
+}
+
+// The quick-match queue's writes are fenced as a table's are: node a,
+// paused past its lease while a player waits, is replaced by b, which loads
+// the queue; a's late change of the queue (the player leaving through a) is
+// refused, b's queue is what the store keeps, and a lets the queue go.
+TEST_F(ClusterTest, APausedNodesLateQueueWriteIsRefusedAndTheQueueStaysTheNextHolders) {
+  auto a = std::make_unique<Node>(db, "a");
+  ASSERT_EQ(a->owned(), 64u) << a->health().dump();
+  const json ana = a->hub->create_player({{"name", "Ana"}});
+  const json who{{"key", ana["key"]}};
+  ASSERT_EQ(a->hub->quickmatch_join({{"key", ana["key"]}, {"game", "latin"}})["status"], "waiting");
+
+  a->hub->shards().pause(true);
+  Node b(db, "b");
+  ASSERT_TRUE(eventually([&] { return b.owned() == 64u; }, 15)) << b.health().dump();
+  json at_b;
+  ASSERT_TRUE(eventually([&] { return status([&] { at_b = b.hub->quickmatch_status(who); }).first == 200; }, 10));
+  EXPECT_EQ(at_b["status"], "waiting") << "b loaded the queue: " << at_b;
+
+  // Ana leaves through a, which still believes it holds the queue (its
+  // renewals have not run since): the queue's write is refused.
+  a->hub->quickmatch_leave(who);
+  a->hub->shards().pause(false);
+  const auto rows = b.store->seekers();
+  ASSERT_EQ(rows.size(), 1u) << "a's removal of Ana's entry was refused";
+  EXPECT_EQ(b.hub->quickmatch_status(who)["status"], "waiting");
+  // a lets the queue (shard 0) go on its next round, and says so.
+  a->hub->shards().tick();
+  EXPECT_FALSE(a->hub->shards().owns(server::Shards::kMatchShard));
+  EXPECT_FALSE(a->health()["cluster"]["lost"].empty()) << a->health().dump();
+  EXPECT_EQ(status([&] { a->hub->quickmatch_status(who); }).first, 421);
+}
+
+// A shard's tables are never left unloaded: a load that fails (the store
+// failed mid-read) is tried again until it succeeds, or a request for its
+// tables would hear "being loaded" for as long as the node holds the shard.
+TEST_F(ClusterTest, AShardWhoseTablesFailedToLoadIsLoadedAgain) {
+  server::Storage store(db, false);
+  // A node "y" that never holds a presence took shard 1 for 2 s: x takes it
+  // when that lapses, on its loader thread.
+  ASSERT_TRUE(store.acquire_lease(server::Shards::lease_name(1), "y", 2));
+  server::Shards x(store, "x", 4, 2);
+  std::mutex m;
+  std::vector<std::set<int>> takes;
+  int failures = 0;
+  x.start({[&](const std::set<int>& s) {
+             std::lock_guard lk(m);
+             takes.push_back(s);
+             if (s.count(1) && failures == 0) {
+               ++failures;
+               throw std::runtime_error("the store went away mid-read");
+             }
+           },
+           [](const std::set<int>&, const std::string&) {}});
+  ASSERT_TRUE(eventually(
+      [&] {
+        std::lock_guard lk(m);
+        return takes.size() >= 3;
+      },
+      15));
+  x.stop_renewal();
+  std::lock_guard lk(m);
+  EXPECT_EQ(takes[0], (std::set<int>{0, 2, 3})) << "at start, the free shards";
+  EXPECT_EQ(takes[1], std::set<int>{1}) << "the lapsed one (this load fails)";
+  EXPECT_EQ(takes[2], std::set<int>{1}) << "and again";
+  EXPECT_EQ(failures, 1);
+  EXPECT_TRUE(x.owns(1));
 }
 
 TEST_F(ClusterTest, NodesShareTheShardsAndMakeNewTablesOnTheirOwn) {

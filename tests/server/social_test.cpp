@@ -386,10 +386,10 @@ TEST(SocialSchema, AVersion2DatabaseIsMigratedTo4AndKeepsWhatItHad) {
     EXPECT_EQ(on_db(db, "SELECT version FROM schema_version"), std::to_string(server::kSchemaVersion));
     EXPECT_EQ(server::kSchemaVersion, 4);
     ASSERT_TRUE(s.player("p1").has_value());
-    s.put_seeker("p1", "{\"a\":1}");
-    s.put_seeker("p1", "{\"a\":2}");  // replaced
+    s.put_seeker("p1", "{\"a\":1}", nullptr);
+    s.put_seeker("p1", "{\"a\":2}", nullptr);  // replaced
     EXPECT_EQ(s.seekers(), std::vector<std::string>{"{\"a\":2}"});
-    s.drop_seeker("p1");
+    s.drop_seeker("p1", nullptr);
     EXPECT_TRUE(s.seekers().empty());
     s.set_relation("p1", "p2", server::kRelBlock, true);
     s.set_relation("p1", "p2", server::kRelBlock, true);  // once

@@ -19,6 +19,7 @@
 #include <fstream>
 #include <regex>
 #include <set>
+#include <thread>
 
 #include "client.h"
 #include "core/game.h"
@@ -452,6 +453,69 @@ TEST_F(StorageTest, RenewingLeasesInOneStatementRenewsOnlyTheOnesStillHeld) {
   EXPECT_LE(store.lease("s4")->expires, static_cast<int64_t>(std::time(nullptr))) << "a lapsed lease is not renewed";
   EXPECT_FALSE(store.lease("s5"));
   EXPECT_TRUE(store.renew_leases({}, "node-a", 60).empty());
+}
+
+// The quick-match queue's writes go under the lease of its shard, as a
+// table's do: once another node took the shard, the old holder's writes
+// (a paused process resumed) are refused and change nothing.
+TEST_F(StorageTest, QueueWritesUnderALeaseAreRefusedOnceAnotherNodeTookIt) {
+  server::Storage store(test_db((dir_ / "queue-fence.db").string()), false);
+  auto a = store.acquire_lease("shard:000", "node-a", -1);  // lapses at once
+  ASSERT_TRUE(a);
+  const server::Write::Fence old{"shard:000", "node-a", a->epoch};
+  EXPECT_TRUE(store.put_seeker("p1", "{\"v\":1}", &old));
+  auto b = store.acquire_lease("shard:000", "node-b", 60);
+  ASSERT_TRUE(b);
+  ASSERT_GT(b->epoch, a->epoch);
+  EXPECT_FALSE(store.put_seeker("p1", "{\"v\":2}", &old)) << "the old holder's write";
+  EXPECT_FALSE(store.put_seeker("p2", "{\"v\":3}", &old));
+  EXPECT_FALSE(store.drop_seeker("p1", &old));
+  EXPECT_EQ(store.seekers(), std::vector<std::string>{"{\"v\":1}"}) << "nothing of them was written";
+  const server::Write::Fence now{"shard:000", "node-b", b->epoch};
+  EXPECT_TRUE(store.put_seeker("p1", "{\"v\":4}", &now));
+  EXPECT_EQ(store.seekers(), std::vector<std::string>{"{\"v\":4}"});
+  EXPECT_TRUE(store.drop_seeker("p1", &now));
+  EXPECT_TRUE(store.seekers().empty());
+  EXPECT_TRUE(store.put_seeker("p3", "{}", nullptr)) << "one node: no fence";
+}
+
+// A node's presence goes with its session: while it lives, the others see
+// it present and cannot take its shards early; once its process is gone
+// (here: its store closed), its lease is taken at once, with a new epoch.
+// SQLite cannot tell: presence is unknown and leases alone decide.
+TEST_F(StorageTest, ADeadNodesLeaseIsTakenAtOnceWhenTheStoreSeesItsSessionGone) {
+  const std::string db = test_db((dir_ / "presence.db").string());
+  if (!testing_postgres()) {  // (one process per SQLite file)
+    server::Storage one(db, false);
+    EXPECT_EQ(one.hold_presence("node-a"), server::Store::Presence::unknown);
+    ASSERT_TRUE(one.acquire_lease("shard:001", "node-a", 60));
+    EXPECT_FALSE(one.take_lease_from_absent("shard:001", "node-b", "node-a", 60));
+    EXPECT_TRUE(one.leases().at(0).present);
+    return;
+  }
+  server::Storage other(db, false);
+  auto a = std::make_unique<server::Storage>(db, false);
+  EXPECT_EQ(a->hold_presence("node-a"), server::Store::Presence::fresh);
+  EXPECT_EQ(a->hold_presence("node-a"), server::Store::Presence::held);
+  EXPECT_EQ(other.hold_presence("node-a"), server::Store::Presence::elsewhere) << "one presence per node name";
+  EXPECT_EQ(other.hold_presence("node-b"), server::Store::Presence::fresh);
+  auto l = a->acquire_lease("shard:001", "node-a", 60);
+  ASSERT_TRUE(l);
+  auto row = [&] {
+    for (const auto& x : other.leases())
+      if (x.shard == "shard:001") return x;
+    return server::Lease{};
+  };
+  EXPECT_TRUE(row().present);
+  EXPECT_FALSE(other.take_lease_from_absent("shard:001", "node-b", "node-a", 60)) << "taken from a live node";
+  a.reset();  // its sessions end, as a killed process's do
+  for (int i = 0; i < 100 && row().present; ++i) std::this_thread::sleep_for(50ms);
+  EXPECT_FALSE(row().present);
+  auto taken = other.take_lease_from_absent("shard:001", "node-b", "node-a", 60);
+  ASSERT_TRUE(taken);
+  EXPECT_EQ(taken->owner, "node-b");
+  EXPECT_EQ(taken->epoch, l->epoch + 1);
+  EXPECT_FALSE(other.take_lease_from_absent("shard:001", "node-c", "node-a", 60)) << "node-a no longer holds it";
 }
 
 // ------------------------------------------------------------ schema version (both stores)
