@@ -453,11 +453,37 @@ std::vector<StoredTable> PgStore::load_all(const std::function<bool(const std::s
     }
     return out;
   });
+  // The live ones' events and recent chat, a few hundred tables a query:
+  // a node taking a dead node's shards loads a thousand tables, and three
+  // round trips a table were most of its takeover.
+  std::map<std::string, StoredTable*> live;
   for (auto& t : out)
-    if (!(t.meta.is_object() && t.meta.value("over", false))) {
-      t.events = load_events(t.id);
-      t.chat = load_chat(t.id, 50);
-    }
+    if (!(t.meta.is_object() && t.meta.value("over", false))) live[t.id] = &t;
+  constexpr size_t kChunk = 500;
+  for (auto it = live.begin(); it != live.end();) {
+    std::vector<std::string> ids;
+    for (; it != live.end() && ids.size() < kChunk; ++it) ids.push_back(it->first);
+    const std::string array = pg_text_array(ids);
+    read([&](Conn& c) {
+      Result r = run(c, "load_events_of",
+                     "SELECT table_id, chance, seat, text FROM events WHERE table_id = ANY($1::text[]) ORDER BY "
+                     "table_id, idx",
+                     {array});
+      for (int i = 0; i < r.rows(); ++i)
+        live.at(r.text(i, 0))->events.push_back({r.i64(i, 1) != 0, static_cast<int>(r.i64(i, 2)), r.text(i, 3)});
+      Result ch = run(c, "load_chat_of",
+                      "SELECT table_id, n, audience, seat, text, phrase, at, name FROM (SELECT *, row_number() OVER "
+                      "(PARTITION BY table_id, audience ORDER BY n DESC) AS k FROM chat WHERE table_id = "
+                      "ANY($1::text[])) c WHERE k <= 50 ORDER BY table_id, n",
+                      {array});
+      for (int i = 0; i < ch.rows(); ++i)
+        live.at(ch.text(i, 0))
+            ->chat.push_back({static_cast<uint64_t>(ch.i64(i, 1)), static_cast<int>(ch.i64(i, 2)),
+                              static_cast<int>(ch.i64(i, 3)), ch.text(i, 4), ch.text(i, 5), ch.i64(i, 6),
+                              ch.text(i, 7)});
+      return 0;
+    });
+  }
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "server/store_pg.h"
@@ -15,6 +16,20 @@ namespace boneyard::server {
 
 inline std::string pg_num(double v) { return fmt::format("{}", v); }
 inline std::string pg_num(int64_t v) { return std::to_string(v); }
+// A text[] parameter: each element quoted, its quotes and backslashes escaped.
+inline std::string pg_text_array(const std::vector<std::string>& items) {
+  std::string out = "{";
+  for (const auto& item : items) {
+    if (out.size() > 1) out += ',';
+    out += '"';
+    for (char ch : item) {
+      if (ch == '"' || ch == '\\') out += '\\';
+      out += ch;
+    }
+    out += '"';
+  }
+  return out + "}";
+}
 
 class PgStore::Result {
  public:

@@ -31,9 +31,7 @@ std::optional<Lease> PgStore::acquire_lease(const std::string& shard, const std:
 
 std::vector<Lease> PgStore::renew_leases(const std::vector<std::string>& shards, const std::string& owner, int ttl_s) {
   if (shards.empty()) return {};
-  std::string array = "{";
-  for (const auto& s : shards) array += (array.size() > 1 ? ",\"" : "\"") + s + "\"";  // names of ours: no quotes
-  array += "}";
+  const std::string array = pg_text_array(shards);
   return read([&](Conn& c) {
     Result r = run(c, "renew_leases",
                    "UPDATE leases SET expires = $3::bigint + $4::bigint WHERE shard = ANY($1::text[]) AND owner = $2 "
@@ -109,11 +107,12 @@ Store::Presence PgStore::hold_presence(const std::string& node) {
 std::optional<Lease> PgStore::take_lease_from_absent(const std::string& shard, const std::string& owner,
                                                      const std::string& absent, int ttl_s) {
   return read([&](Conn& c) {
-    return lease_row(run(c, "take_lease_from_absent",
-                         "UPDATE leases SET owner = $2, epoch = epoch + 1, expires = $4::bigint + $5::bigint WHERE "
-                         "shard = $1 AND owner = $3 AND NOT " BONEYARD_PRESENT("$3") " RETURNING shard, owner, epoch, "
-                                                                                     "expires",
-                         {shard, owner, absent, pg_num(static_cast<int64_t>(std::time(nullptr))), pg_num(int64_t{ttl_s})}));
+    return lease_row(
+        run(c, "take_lease_from_absent",
+            "UPDATE leases SET owner = $2, epoch = epoch + 1, expires = $4::bigint + $5::bigint WHERE "
+            "shard = $1 AND owner = $3 AND NOT " BONEYARD_PRESENT("$3") " RETURNING shard, owner, epoch, "
+                                                                        "expires",
+            {shard, owner, absent, pg_num(static_cast<int64_t>(std::time(nullptr))), pg_num(int64_t{ttl_s})}));
   });
 }
 #undef BONEYARD_PRESENT

@@ -387,7 +387,10 @@ TEST_F(ServerTest, SeedDerivationIsAsDocumented) {
 
 TEST_F(ServerTest, DroppedPlayerIsReplacedByABotAndTakesTheSeatBack) {
   start();
-  json t = create("latin", {"human", "bot:casual", "bot:casual", "bot:casual"}, {{"drop_delay_ms", 20}});
+  // Bots a little slow: at full speed, on a loaded machine, the whole game
+  // could end before the seat's bot was seen to move.
+  json t = create("latin", {"human", "bot:casual", "bot:casual", "bot:casual"},
+                  {{"drop_delay_ms", 20}, {"bot_delay_ms", 15}});
   const std::string id = t["id"], tok = t["tokens"]["0"];
   json first;
   {

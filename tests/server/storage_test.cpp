@@ -455,6 +455,46 @@ TEST_F(StorageTest, RenewingLeasesInOneStatementRenewsOnlyTheOnesStillHeld) {
   EXPECT_TRUE(store.renew_leases({}, "node-a", 60).empty());
 }
 
+// Loading every table (a restart, or a node taking shards) reads the live
+// tables' events and recent chat a few hundred tables a query: each table
+// gets its own, in order, whatever its id holds (a quote, a backslash), and
+// a finished table gets none (it is loaded on demand).
+TEST_F(StorageTest, LoadingEveryTableGivesEachLiveTableItsOwnEventsAndRecentChat) {
+  server::Storage store(test_db((dir_ / "load-all.db").string()), false);
+  const std::vector<std::string> ids = {"t1", "q\"uo\\te", "t3", "done"};
+  for (size_t k = 0; k < ids.size(); ++k) {
+    json meta = json::object();
+    if (ids[k] == "done") meta["over"] = true;
+    store.create_table(ids[k], json{{"game", "latin"}}, meta);
+    server::Write w;
+    w.table = ids[k];
+    for (size_t e = 0; e <= k; ++e) w.events.push_back({e % 2 == 1, static_cast<int>(e), ids[k] + std::to_string(e)});
+    for (uint64_t n = 1; n <= 120; ++n)  // more than the 50 recent lines kept of each audience
+      w.chat.push_back({n, static_cast<int>(n % 2), 0, ids[k] + " line " + std::to_string(n), "", 0, "Ana"});
+    store.write(std::move(w));
+  }
+  const auto all = store.load_all();
+  ASSERT_EQ(all.size(), ids.size());
+  for (const auto& t : all) {
+    const size_t k = static_cast<size_t>(std::find(ids.begin(), ids.end(), t.id) - ids.begin());
+    ASSERT_LT(k, ids.size()) << t.id;
+    if (t.id == "done") {
+      EXPECT_TRUE(t.events.empty());
+      continue;
+    }
+    ASSERT_EQ(t.events.size(), k + 1) << t.id;
+    for (size_t e = 0; e <= k; ++e) {
+      EXPECT_EQ(t.events[e].text, t.id + std::to_string(e));
+      EXPECT_EQ(t.events[e].chance, e % 2 == 1);
+    }
+    ASSERT_EQ(t.chat.size(), 100u) << t.id << ": the last 50 of each audience";
+    EXPECT_EQ(t.chat.front().n, 21u);
+    EXPECT_EQ(t.chat.back().n, 120u);
+    EXPECT_EQ(t.chat.back().text, t.id + " line 120");
+    EXPECT_TRUE(std::is_sorted(t.chat.begin(), t.chat.end(), [](auto& a, auto& b) { return a.n < b.n; }));
+  }
+}
+
 // The quick-match queue's writes go under the lease of its shard, as a
 // table's do: once another node took the shard, the old holder's writes
 // (a paused process resumed) are refused and change nothing.
