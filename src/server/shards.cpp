@@ -376,7 +376,7 @@ bool Shards::hold_presence() {
   if (p != presence_) {
     if (p == Store::Presence::elsewhere)
       std::cerr << "boneyard serve: node " << node_
-                << ": another process holds this node's presence (is a second server running with --node " << node_
+                << ": another process holds this node's presence (is a second server running with --node-id " << node_
                 << "?): the other nodes wait for its leases to lapse\n";
     if (p == Store::Presence::fresh && presence_ == Store::Presence::held)
       std::cerr << "boneyard serve: node " << node_ << ": its presence was taken again (the store came back)\n";
@@ -391,7 +391,11 @@ nlohmann::json Shards::health() const {
   std::lock_guard lk(m_);
   nlohmann::json owned = nlohmann::json::array();
   for (const auto& [s, e] : owned_) owned.push_back(s);
+  const char* presence = presence_ == Store::Presence::held        ? "held"
+                         : presence_ == Store::Presence::elsewhere ? "held by another process of this node's name"
+                                                                   : "not known to the store (leases alone)";
   return {{"node", node_},
+          {"presence", presence},
           {"shards", count_},
           {"owned", owned},
           {"lost", nlohmann::json(std::vector<std::string>(losses_.begin(), losses_.end()))}};

@@ -224,6 +224,7 @@ TEST_F(ClusterTest, NodesShareTheShardsAndMakeNewTablesOnTheirOwn) {
   Node b(db, "b");
   ASSERT_TRUE(eventually([&] { return a.owned() == 32u && b.owned() == 32u; }, 15))
       << a.health().dump() << b.health().dump();
+  EXPECT_EQ(a.health()["cluster"]["presence"], "held") << "each node holds its presence in the store";
   for (auto* n : {&a, &b}) {
     const json t = n->hub->create({{"game", "latin"}, {"seats", {"human", "human", "human", "human"}}});
     const int shard = n->hub->shards().shard_of(t["id"]);
