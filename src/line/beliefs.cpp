@@ -1,20 +1,26 @@
 #include "line/beliefs.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
-
-#include "line/bots.h"
 
 namespace boneyard::line {
 
-double play_log_likelihood(const State& s, int observer, double beta) {
+// Fitted on 60 latin games of ismcts and ismcts-v1 at 1,000 iterations
+// (8,150 placements on an end, 605 leads); log-likelihood a choice: plays
+// -0.867 against -0.982 for a uniform choice, leads -1.14 against -1.95.
+const PlayModel kPlayModel = {{0.084, 1.396, 0.351, 0.0, 1.396}, {0.121, 0.653, 0.332, 0.208, 0.325}};
+
+double play_log_likelihood(const State& s, int observer, const PlayModel& model) {
   if (s.phase() != Phase::Play || s.stock_drawn() > 0 || s.placed_count() == 0) return 0;
   const int seats = s.num_seats();
   const int mp = s.rules().max_pip();
+  uint64_t suit_of[10];
+  for (int n = 0; n <= mp; ++n) suit_of[n] = suit<1>(n, mp).w[0];
   // Each seat's hand as dealt: what it holds now and what it placed.
-  SmallSet hand[kMaxSeats];
-  for (int k = 0; k < seats; ++k) hand[k] = s.hand(k) | s.placed_by(k);
-  SmallSet played;
+  uint64_t hand[kMaxSeats];
+  for (int k = 0; k < seats; ++k) hand[k] = (s.hand(k) | s.placed_by(k)).w[0];
+  uint64_t played = 0;
   int left = -1, right = -1;
   double total = 0;
   double v[2 * kMaxSetTiles];
@@ -25,38 +31,45 @@ double play_log_likelihood(const State& s, int observer, double beta) {
     while (seat < seats && !s.placed_by(seat).has(t)) ++seat;
     if (seat == seats) return 0;  // not a placement this hand: no evidence to read
     if (seat != observer && !(i == 0 && s.forced_lead() >= 0)) {
-      // Greedy's value of every placement the seat had, and of the one it made.
+      const uint64_t h = hand[seat];
+      const double* w = i == 0 ? model.lead : model.play;
+      // The model's score of placing x leaving ends a and b.
+      const auto score = [&](Tile x, int a, int b) {
+        const uint64_t rest = h & ~(uint64_t{1} << x.index);
+        const int held = std::popcount(rest & suit_of[a]) + std::popcount(rest & suit_of[b]);
+        const int gone = std::popcount(played & suit_of[a]) + std::popcount(played & suit_of[b]);
+        return w[0] * x.pips() + w[1] * x.is_double() + w[2] * held + w[3] * gone + w[4] * (a == b);
+      };
       int n = 0;
       double chosen = 0;
-      const SmallSet h = hand[seat];
-      h.for_each([&](Tile x) {
+      for (uint64_t x = h; x; x &= x - 1) {
+        const Tile c{static_cast<uint8_t>(std::countr_zero(x))};
         if (i == 0) {
-          v[n] = GreedyBot::play_value(h, played, x, x.high(), x.low(), mp);
-          if (x == t) chosen = v[n];
+          v[n] = score(c, c.high(), c.low());
+          if (c == t) chosen = v[n];
           ++n;
-          return;
+          continue;
         }
-        if (x.shows(left)) {
-          v[n] = GreedyBot::play_value(h, played, x, x.other(left), right, mp);
-          if (x == t && on_left) chosen = v[n];
-          ++n;
-        }
-        if (x.shows(right) && left != right) {
-          v[n] = GreedyBot::play_value(h, played, x, left, x.other(right), mp);
-          if (x == t && !on_left) chosen = v[n];
+        if (c.shows(left)) {
+          v[n] = score(c, c.other(left), right);
+          if (c == t && on_left) chosen = v[n];
           ++n;
         }
-      });
+        if (c.shows(right) && left != right) {
+          v[n] = score(c, left, c.other(right));
+          if (c == t && !on_left) chosen = v[n];
+          ++n;
+        }
+      }
       if (n > 1) {
         const double top = *std::max_element(v, v + n);
         double z = 0;
-        for (int j = 0; j < n; ++j) z += std::exp(beta * (v[j] - top));
-        total += beta * (chosen - top) - std::log(z);
+        for (int j = 0; j < n; ++j) z += std::exp(v[j] - top);
+        total += chosen - top - std::log(z);
       }
     }
-    // Place it.
-    hand[seat].remove(t);
-    played.add(t);
+    hand[seat] &= ~(uint64_t{1} << t.index);
+    played |= uint64_t{1} << t.index;
     if (i == 0) {
       left = t.high();
       right = t.low();

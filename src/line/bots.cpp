@@ -25,7 +25,12 @@ double GreedyBot::value(const State& s, int seat, Move m) {
       break;
   }
   const Tile t = m.tile();
-  int open_a, open_b;  // the ends after this move
+  const SmallSet hand = s.hand(seat);
+  const int mp = s.rules().max_pip();
+  auto held = [&](int n) { return (hand & suit<1>(n, mp)).size() - (t.shows(n) ? 1 : 0); };
+  double v = t.pips();        // shed weight
+  if (t.is_double()) v += 4;  // doubles are the easiest tiles to strand
+  int open_a, open_b;         // the ends after this move
   if (m.kind == Move::Lead) {
     open_a = t.high();
     open_b = t.low();
@@ -36,17 +41,11 @@ double GreedyBot::value(const State& s, int seat, Move m) {
     open_a = s.left_end();
     open_b = t.other(s.right_end());
   }
-  return play_value(s.hand(seat), s.played(), t, open_a, open_b, s.rules().max_pip());
-}
-
-double GreedyBot::play_value(SmallSet hand, SmallSet played, Tile t, int open_a, int open_b, int mp) {
-  auto held = [&](int n) { return (hand & suit<1>(n, mp)).size() - (t.shows(n) ? 1 : 0); };
-  double v = t.pips();                       // shed weight
-  if (t.is_double()) v += 4;                 // doubles are the easiest tiles to strand
   v += 2.5 * (held(open_a) + held(open_b));  // keep ends we can answer
   // Numbers mostly gone from play are dangerous to leave open for partner's
   // opponents; numbers we hold many of are ours to control.
-  v -= 0.5 * ((played & suit<1>(open_a, mp)).size() + (played & suit<1>(open_b, mp)).size());
+  const SmallSet out = s.played();
+  v -= 0.5 * ((out & suit<1>(open_a, mp)).size() + (out & suit<1>(open_b, mp)).size());
   return v;
 }
 

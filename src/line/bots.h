@@ -14,9 +14,6 @@ class GreedyBot final : public Bot<LineGame> {
   Move choose(const Observation& obs, std::span<const Move> legal) override;
   // The heuristic value of one move (higher is better), for tests and hints.
   static double value(const State& s, int seat, Move m);
-  // The value of placing t from `hand` (t still in it), leaving open_a and
-  // open_b as the ends, with `played` on the table: value()'s tile moves.
-  static double play_value(SmallSet hand, SmallSet played, Tile t, int open_a, int open_b, int mp);
 };
 
 }  // namespace boneyard::line
