@@ -373,10 +373,6 @@ struct LineGame {
   // For ismcts: the points the hand brought seat's side, less the best of
   // any other side's, per 100 points (game over: the game's result).
   static double reward(const State& from, const State& to, int seat);
-  // ismcts's playouts: greedy's choice (GreedyBot::value), a random move one
-  // time in ten (bots.cpp). New in issue 37: ismcts-v1 plays out at random.
-  static Move rollout_move(const State& s, int seat, std::span<const Move> legal, Rng& rng);
-  static constexpr bool kRolloutSinceV1 = true;
   // ismcts's pool of deals weighed by beliefs from play: a sampled deal and
   // the log-likelihood of the others' placements this hand (beliefs.cpp).
   // New in issue 37: ismcts-v1 samples uniformly.
