@@ -12,7 +12,8 @@
 // its own edges, unaware of the others' choices, and the joint result
 // continues in one successor node.
 //
-// A game whose sampler weighs deals by evidence (Texas 42's auction) may
+// A game whose sampler weighs deals by evidence (Texas 42's auction, the
+// line games' beliefs from play, src/line/beliefs.h) may
 // supply `static State G::sample_weighted(const Observation&, Rng&, double&
 // log_weight)`: then each worker draws a pool of kPool such deals once a
 // decision and every iteration resamples one by its weight (sampling
@@ -38,12 +39,6 @@ namespace boneyard {
 template <class G>
 concept HasRolloutPolicy = requires(const typename G::State& s, std::span<const typename G::Move> l, Rng& r) {
   { G::rollout_move(s, 0, l, r) } -> std::same_as<typename G::Move>;
-};
-
-// A rollout policy added after ismcts-v1 (G::kRolloutSinceV1): v1 plays out at random there.
-template <class G>
-concept RolloutSinceV1 = requires {
-  G::kRolloutSinceV1;
 };
 
 template <class G>
@@ -251,7 +246,7 @@ class IsmctsBot final : public Bot<G> {
       }
     }
     Move policy(const State& s, int seat, const List& l) {
-      if constexpr (HasRolloutPolicy<G> && !(V1 && RolloutSinceV1<G>))
+      if constexpr (HasRolloutPolicy<G>)
         return G::rollout_move(s, seat, l.span(), rng_);
       else
         return l[static_cast<int>(rng_.below(static_cast<uint32_t>(l.size())))];

@@ -62,7 +62,7 @@ struct Ladder {
   double casual_over_beginner, strong_over_casual, expert_over_strong;
 };
 constexpr Ladder kLadders[] = {
-    {"line", 338, 338, 108},
+    {"line", 338, 604, 108},
     {"texas-42", 800, 301, kEstimatedExpert},
     {"mexican-train", 800, 89, kEstimatedExpert},
     {"dice-and-dominoes", 329, 154, kEstimatedExpert},

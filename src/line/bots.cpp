@@ -62,15 +62,4 @@ Move GreedyBot::choose(const Observation& obs, std::span<const Move> legal) {
   return best;
 }
 
-Move LineGame::rollout_move(const State& s, int seat, std::span<const Move> legal, Rng& rng) {
-  if (legal.size() == 1 || rng.below(10) == 0) return legal[rng.below(static_cast<uint32_t>(legal.size()))];
-  size_t best = 0;
-  double best_v = -1e18;
-  for (size_t i = 0; i < legal.size(); ++i) {
-    const double v = line::GreedyBot::value(s, seat, legal[i]) + 1e-4 * rng.uniform();
-    if (v > best_v) best_v = v, best = i;
-  }
-  return legal[best];
-}
-
 }  // namespace boneyard::line

@@ -313,6 +313,7 @@ int Solver::search(State& s, uint64_t zobrist, int alpha, int beta) {
       const uint64_t bit = uint64_t{1} << m.arg;
       s.hand_[seat] |= bit;
       s.played_ &= ~bit;
+      s.placed_by_[seat] &= ~bit;
       ++s.count_[seat];
       --s.n_placed_;
       s.left_ = left, s.right_ = right, s.last_placer_ = last_placer, s.passes_ = passes, s.to_move_ = to_move;

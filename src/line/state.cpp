@@ -181,7 +181,7 @@ void State::after_deal(int drawn_leader) {
   for (int s = 0; s < seats_; ++s) {
     dealt_[s] = hand_[s];
     count_[s] = static_cast<uint8_t>(std::popcount(hand_[s]));
-    not_holding_[s] = 0;
+    not_holding_[s] = placed_by_[s] = 0;
   }
   // draw_after_deal: the tiles drawn for the lead go back face down and are
   // never used in play (spec: first_leader): they sleep after the boneyard.

@@ -126,6 +126,11 @@ class State {
   SmallSet hand(int seat) const { return SmallSet{{hand_[seat]}}; }
   int hand_count(int seat) const { return count_[seat]; }
   SmallSet played() const { return SmallSet{{played_}}; }
+  // This hand's placements in order (public): the i-th tile, which end it went
+  // on, and the tiles each seat placed.
+  Tile placed_tile(int i) const { return Tile{static_cast<uint8_t>(placed_[i] & 0x7f)}; }
+  bool placed_on_left(int i) const { return placed_[i] & 0x80; }
+  SmallSet placed_by(int seat) const { return SmallSet{{placed_by_[seat]}}; }
   SmallSet set_tiles() const { return SmallSet{{set_mask_}}; }
   // Tiles the public history proves this seat does not hold (its passes).
   SmallSet not_holding(int seat) const { return SmallSet{{not_holding_[seat]}}; }
@@ -202,8 +207,9 @@ class State {
   uint64_t dealt_[kMaxSeats] = {};  // hands as dealt (for the chance text)
   uint64_t not_holding_[kMaxSeats] = {};
   uint64_t played_ = 0;
-  uint8_t stock_[kMaxSetTiles] = {};   // undealt tiles; the first drawable_ may be drawn, in order
-  uint8_t placed_[kMaxSetTiles] = {};  // tile index, 0x80 when laid on the left end
+  uint64_t placed_by_[kMaxSeats] = {};  // this hand's tiles per placer (public)
+  uint8_t stock_[kMaxSetTiles] = {};    // undealt tiles; the first drawable_ may be drawn, in order
+  uint8_t placed_[kMaxSetTiles] = {};   // tile index, 0x80 when laid on the left end
   uint8_t count_[kMaxSeats] = {};
   uint8_t stock_n_ = 0, drawable_ = 0, stock_pos_ = 0, n_placed_ = 0;
   int8_t seats_ = 4;
@@ -285,6 +291,7 @@ void State::legal_moves(int seat, MoveList<Move, N>& out) const {
   const uint64_t bit = uint64_t{1} << t.index;
   hand_[seat] &= ~bit;
   played_ |= bit;
+  placed_by_[seat] |= bit;
   --count_[seat];
   const int before_l = left_, before_r = right_;
   if (n_placed_ == 0) {
@@ -366,10 +373,10 @@ struct LineGame {
   // For ismcts: the points the hand brought seat's side, less the best of
   // any other side's, per 100 points (game over: the game's result).
   static double reward(const State& from, const State& to, int seat);
-  // ismcts's playouts: greedy's choice (GreedyBot::value), a random move one
-  // time in ten (bots.cpp). New in issue 37: ismcts-v1 plays out at random.
-  static Move rollout_move(const State& s, int seat, std::span<const Move> legal, Rng& rng);
-  static constexpr bool kRolloutSinceV1 = true;
+  // ismcts's pool of deals weighed by beliefs from play: a sampled deal and
+  // the log-likelihood of the others' placements this hand (beliefs.cpp).
+  // New in issue 37: ismcts-v1 samples uniformly.
+  static State sample_weighted(const Observation& o, Rng& rng, double& log_weight);
 };
 
 }  // namespace boneyard::line
