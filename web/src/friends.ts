@@ -282,6 +282,31 @@ export function playerActions(
     placeholder: t("social.report_placeholder"),
     "aria-label": t("social.report_placeholder"),
   }) as HTMLTextAreaElement;
+  // Made once, not at each render: the first render comes before what I
+  // already do about them is known, and a render then must not close a
+  // report the player has begun to write.
+  const report = h(
+    "details",
+    { class: "report" },
+    h("summary", null, t("social.report")),
+    h(
+      "form",
+      {
+        class: "report-form",
+        onsubmit: (e: Event) => {
+          e.preventDefault();
+          act("/api/reports", { reason: reason.value, table: reportGame.value || null, text: reportText.value }, () => {
+            reportText.value = "";
+            said(t("social.reported"));
+          });
+        },
+      },
+      h("label", null, t("social.reason"), " ", reason),
+      h("label", null, t("social.report_game"), " ", reportGame),
+      reportText,
+      h("button", { type: "submit", class: "small", id: "report-send" }, t("social.report_send")),
+    ),
+  );
   const render = () => {
     clear(box);
     box.appendChild(h("h2", null, t("social.about")));
@@ -338,34 +363,7 @@ export function playerActions(
           h("button", { type: "submit", class: "small", id: "challenge-send" }, t("social.send")),
         ),
       );
-    box.appendChild(
-      h(
-        "details",
-        { class: "report" },
-        h("summary", null, t("social.report")),
-        h(
-          "form",
-          {
-            class: "report-form",
-            onsubmit: (e: Event) => {
-              e.preventDefault();
-              act(
-                "/api/reports",
-                { reason: reason.value, table: reportGame.value || null, text: reportText.value },
-                () => {
-                  reportText.value = "";
-                  said(t("social.reported"));
-                },
-              );
-            },
-          },
-          h("label", null, t("social.reason"), " ", reason),
-          h("label", null, t("social.report_game"), " ", reportGame),
-          reportText,
-          h("button", { type: "submit", class: "small", id: "report-send" }, t("social.report_send")),
-        ),
-      ),
-    );
+    box.appendChild(report);
     box.appendChild(status);
   };
   render();
