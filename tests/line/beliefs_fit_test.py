@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""The latin player model's fit is reproducible (ctest line_beliefs_fit):
+tools/line_placements plays a few games and prints its placements' features;
+tools/fit_line_beliefs.py reads them. Checks: the decisions are read, leads
+and plays apart; the fitted weights explain the choices at least as well as a
+uniform choice; the weights shipped in src/line/beliefs.cpp, read by the
+script, explain them better than uniform (so the C++ features and the
+script's model are the same features in the same order); a malformed line
+is refused with its line number and what was expected.
+
+usage: beliefs_fit_test.py LINE_PLACEMENTS
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+EXE = sys.argv[1]
+FIT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "fit_line_beliefs.py")
+
+
+def fail(what):
+    print(f"FAIL: {what}")
+    sys.exit(1)
+
+
+def main():
+    with tempfile.TemporaryDirectory() as d:
+        data = os.path.join(d, "placements.txt")
+        with open(data, "w") as f:
+            subprocess.run([EXE, "6", "100", "7"], stdout=f, check=True, timeout=240)
+        r = subprocess.run([sys.executable, FIT, data, "--steps", "200", "--json"], capture_output=True, text=True,
+                           check=True, timeout=240)
+        out = json.loads(r.stdout)
+        for name in ("lead", "play"):
+            m = out[name]
+            if m["decisions"] < (2 if name == "lead" else 100):
+                fail(f"{name}s: only {m['decisions']} decisions read")
+            if m["ll_fitted"] < m["ll_uniform"] - 1e-9:
+                fail(f"{name}s: the fit ({m['ll_fitted']:.4f}) is worse than a uniform choice ({m['ll_uniform']:.4f})")
+            if len(m["weights"]) != 5:
+                fail(f"{name}s: {len(m['weights'])} weights, kPlayModel has 5")
+        play = out["play"]
+        if not play["ll_shipped"] > play["ll_uniform"]:
+            fail(f"the shipped weights ({play['ll_shipped']:.4f}) explain the plays no better than uniform "
+                 f"({play['ll_uniform']:.4f}): the features differ from the model's")
+        print(f"ok: {out['lead']['decisions']} leads, {play['decisions']} plays; plays' mean log-likelihood: "
+              f"uniform {play['ll_uniform']:.3f}, shipped {play['ll_shipped']:.3f}, fitted {play['ll_fitted']:.3f}")
+
+        bad = os.path.join(d, "bad.txt")
+        with open(bad, "w") as f:
+            f.write("2 1 0 0 0 0 0 2 1 0 0 0 0 | 1\n3 1 0 | 0\n")
+        r = subprocess.run([sys.executable, FIT, bad], capture_output=True, text=True, timeout=60)
+        if r.returncode == 0 or "bad.txt:2" not in r.stderr or "expected" not in r.stderr:
+            fail(f"a malformed line: exit {r.returncode}, {r.stderr.strip()!r}")
+        r = subprocess.run([EXE, "many", "100"], capture_output=True, text=True, timeout=60)
+        if r.returncode == 0 or "GAMES must be a whole number" not in r.stderr:
+            fail(f"a bad count of games: exit {r.returncode}, {r.stderr.strip()!r}")
+    print("ok: bad input is refused in words")
+
+
+if __name__ == "__main__":
+    main()
