@@ -28,7 +28,11 @@ def read(path):
     """Decisions [(options, chosen)], each option its five model features
     (the sixth column, lead, splits leads from plays)."""
     leads, plays = [], []
-    with open(path, encoding="utf-8") as f:
+    try:
+        f = open(path, encoding="utf-8")
+    except OSError as e:
+        sys.exit(f"fit_line_beliefs: cannot read {path}: {e.strerror}")
+    with f:
         for number, line in enumerate(f, 1):
             try:
                 head, chosen = line.split("|")

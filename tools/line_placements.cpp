@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
                  "usage: line_placements GAMES ITERATIONS [SEED]\n"
                  "Plays GAMES latin games (ismcts against ismcts-v1, ITERATIONS each a decision) and prints\n"
                  "each placement with a choice: its moves' features and the one played (see the file's head).\n");
-    return argc == 2 ? 0 : 2;
+    return argc == 2 && std::string(argv[1]) == "--help" ? 0 : 2;
   }
   const int games = whole(argv[1], "GAMES", 1, 100000);
   const int iterations = whole(argv[2], "ITERATIONS", 1, 1000000);

@@ -57,6 +57,13 @@ def main():
         r = subprocess.run([EXE, "many", "100"], capture_output=True, text=True, timeout=60)
         if r.returncode == 0 or "GAMES must be a whole number" not in r.stderr:
             fail(f"a bad count of games: exit {r.returncode}, {r.stderr.strip()!r}")
+        r = subprocess.run([sys.executable, FIT, os.path.join(d, "none.txt")], capture_output=True, text=True,
+                           timeout=60)
+        if r.returncode == 0 or "cannot read" not in r.stderr or "Traceback" in r.stderr:
+            fail(f"a missing file: exit {r.returncode}, {r.stderr.strip()!r}")
+        r = subprocess.run([EXE, "3"], capture_output=True, text=True, timeout=60)
+        if r.returncode != 2 or "usage" not in r.stderr:
+            fail(f"a missing argument: exit {r.returncode}")
     print("ok: bad input is refused in words")
 
 
