@@ -4,7 +4,6 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <thread>
 
 namespace boneyard {
 
@@ -31,7 +30,7 @@ int default_count(const GameEntry& g, const std::string& bot) {
 LevelBot level_bot(const GameEntry& g, std::string_view level, const LevelBudgets& b) {
   if (level == "beginner") return {"random", {}};
   if (level == "casual") return {"greedy", {}};
-  LevelBot out{strongest_fair_bot(g), {}};
+  LevelBot out{level_search_bot(g), {}};
   if (level == "strong") {
     out.options.think_ms = b.strong_ms;
     // 0: the bot's default count, with no clock (pimc's default stops at
@@ -40,9 +39,10 @@ LevelBot level_bot(const GameEntry& g, std::string_view level, const LevelBudget
   } else if (level == "expert") {
     out.options.think_ms = b.expert_ms;
     if (b.expert_ms <= 0) out.options.iterations = kExpertFactor * default_count(g, out.bot);
-    int th = b.expert_threads;
-    if (th <= 0) th = std::clamp(static_cast<int>(std::thread::hardware_concurrency()) - 1, 1, 4);
-    out.options.threads = th;
+    // One search tree by default: the same count split over four trees
+    // (root parallelism) measured +6 Elo over strong at Texas 42 where one
+    // tree measured +161 (docs/bots.md, "Levels").
+    out.options.threads = std::max(1, b.expert_threads);
   } else {
     throw Error(fmt::format("unknown bot level '{}'; levels: {}", level, fmt::join(bot_levels(), ", ")));
   }
@@ -53,19 +53,17 @@ namespace {
 // Elo of each level over the one below, per rating family, from the
 // duplicate arenas of docs/bots.md ("Levels"; point estimates, clamped to
 // 800): casual over beginner, strong over casual, expert over strong.
-// kEstimatedExpert: expert over strong where no arena has measured it yet
-// (Texas 42, Mexican Train, Dice & Dominoes: an estimate, not a measure;
-// docs/bots.md, "Levels").
-constexpr double kEstimatedExpert = 50;
+// Every rung is measured. Dice & Dominoes' expert is level with its strong
+// (+1: more iterations do not help there), and it is published so.
 struct Ladder {
   const char* family;
   double casual_over_beginner, strong_over_casual, expert_over_strong;
 };
 constexpr Ladder kLadders[] = {
-    {"line", 338, 604, 108},
-    {"texas-42", 800, 301, kEstimatedExpert},
-    {"mexican-train", 800, 89, kEstimatedExpert},
-    {"dice-and-dominoes", 329, 154, kEstimatedExpert},
+    {"line", 338, 604, 67},
+    {"texas-42", 800, 223, 161},
+    {"mexican-train", 800, 182, 49},
+    {"dice-and-dominoes", 329, 154, 1},
 };
 }  // namespace
 

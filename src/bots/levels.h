@@ -18,7 +18,7 @@ const std::vector<std::string>& bot_levels();
 bool is_bot_level(std::string_view name);
 
 // How long the search levels think (the server's --strong-ms, --expert-ms,
-// --expert-threads; 0 threads: up to 4, one less than the cores). By
+// --expert-threads; 0 threads: one, a single search tree). By
 // default a count, not a time, so a level plays as strongly on a loaded
 // machine as where it was measured: strong takes the bot's default count
 // (ismcts 2,000 iterations, Dice & Dominoes 1,000; pimc 24 samples),

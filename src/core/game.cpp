@@ -82,6 +82,8 @@ std::string strongest_fair_bot(const GameEntry& g) {
   return "greedy";
 }
 
+std::string level_search_bot(const GameEntry& g) { return g.level_bot.empty() ? strongest_fair_bot(g) : g.level_bot; }
+
 const std::string& rating_family(const GameEntry& g) { return g.rating_family.empty() ? g.family : g.rating_family; }
 
 std::vector<std::string> rating_families() {

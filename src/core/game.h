@@ -260,6 +260,10 @@ struct GameEntry {
   // The strongest fair bot by our duplicate arenas (docs/bots.md), for hints
   // and analysis; empty: pimc, else ismcts, else greedy.
   std::string strongest_bot;
+  // The strong and expert levels' bot, where it is not the strongest_bot:
+  // Texas 42's ismcts plays as well as pimc at a fifteenth of the time, so
+  // the levels answer at once while hints keep pimc's values in points.
+  std::string level_bot;
   std::function<std::unique_ptr<AnyBot>(std::string_view bot, uint64_t seed, const BotOptions&)> make_search_bot;
   // Random playouts from a fresh game with this name, for `boneyard bench`.
   std::function<BenchResult(const OptionList&, uint64_t seed, double seconds)> bench;
@@ -306,6 +310,8 @@ std::vector<std::string> all_bots(const GameEntry& g);
 // The strongest fair bot a game offers (as measured, else pimc, else
 // ismcts, else greedy), for hints and analysis.
 std::string strongest_fair_bot(const GameEntry& g);
+// The bot of the strong and expert levels (level_bot, else the strongest).
+std::string level_search_bot(const GameEntry& g);
 
 // The family its ratings are kept in (rating_family, else family).
 const std::string& rating_family(const GameEntry& g);

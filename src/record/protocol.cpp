@@ -154,7 +154,7 @@ json Protocol::dispatch(const json& req) {
         one["options"] = d.value("options", json::object());
         one["catalogue"] = d.value("catalogue", json::object());
         one["seats"] = e.make({}, 0)->num_seats();
-        one["strongest"] = strongest_fair_bot(e);  // the strong and expert levels' bot
+        one["strongest"] = level_search_bot(e);  // the strong and expert levels' bot
       }
       g.push_back(one);
     }

@@ -18,7 +18,7 @@ struct HubConfig {
   // (0: its default count, bots/levels.h: the strength docs/bots.md measured)
   double strong_ms = 0;
   double expert_ms = 0;    // "expert": this long per decision (0: 4 times strong's count) ...
-  int expert_threads = 0;  // ... on this many threads (0: up to 4, one less than the cores)
+  int expert_threads = 0;  // ... on this many threads (0: one)
   // The pool for cheap bots (beginner, casual) (0: the number of cores, at
   // least 2); broadcasts have threads of their own. Strong and expert bots think on a pool of their
   // own, so a cheap bot never waits behind an expensive one:

@@ -535,7 +535,10 @@ TEST_F(Review, TheProtocolsReviewIsTheServersReview) {
       std::find_if(g["games"].begin(), g["games"].end(), [](const json& x) { return x["name"] == "texas-42"; });
   ASSERT_NE(t42, g["games"].end());
   EXPECT_EQ((*t42)["seats"], 4);
-  EXPECT_EQ((*t42)["strongest"], strongest_fair_bot(find_game("texas-42")));
+  // The strong and expert levels' bot: ismcts, where hints keep pimc.
+  EXPECT_EQ((*t42)["strongest"], "ismcts");
+  EXPECT_EQ(level_search_bot(find_game("texas-42")), "ismcts");
+  EXPECT_EQ(strongest_fair_bot(find_game("texas-42")), "pimc");
   EXPECT_TRUE((*t42)["catalogue"].is_object() && !(*t42)["catalogue"].empty());
   EXPECT_TRUE((*t42)["options"].contains("target_marks")) << (*t42)["options"].dump();
   EXPECT_FALSE(ask({{"cmd", "games"}})["games"][0].contains("catalogue"));

@@ -19,21 +19,24 @@ TEST(BotLevels, EachLevelPlaysItsBotAtItsBudget) {
     EXPECT_EQ(level_bot(g, "casual").bot, "greedy") << g.name;
     // By default counts (the strength measured, whatever the load) ...
     const LevelBot strong = level_bot(g, "strong"), expert = level_bot(g, "expert", {0, 0, 3});
-    EXPECT_EQ(strong.bot, strongest_fair_bot(g)) << g.name;
+    // Texas 42's levels play ismcts; its hints keep pimc (the strongest bot's values in points).
+    EXPECT_EQ(strong.bot, g.family == "texas-42" ? "ismcts" : strongest_fair_bot(g)) << g.name;
+    EXPECT_EQ(strong.bot, level_search_bot(g)) << g.name;
     EXPECT_EQ(strong.options.think_ms, 0);
     const int base = strong.bot == "pimc" ? 24 : g.family == "dice-and-dominoes" ? 1000 : 2000;
     EXPECT_EQ(strong.options.iterations, base) << g.name;  // the bot's default count, no clock
     EXPECT_EQ(strong.options.threads, 1);
-    EXPECT_EQ(expert.bot, strongest_fair_bot(g));
+    EXPECT_EQ(expert.bot, level_search_bot(g));
     EXPECT_EQ(expert.options.think_ms, 0);
     EXPECT_EQ(expert.options.iterations, kExpertFactor * base) << g.name;
     EXPECT_EQ(expert.options.threads, 3);
+    EXPECT_EQ(level_bot(g, "expert").options.threads, 1) << g.name;  // one search tree by default
     // ... or the server's times.
     const LevelBot timed = level_bot(g, "expert", {150, 1000, 2});
     EXPECT_EQ(timed.options.think_ms, 1000);
     EXPECT_EQ(level_bot(g, "strong", {150, 1000, 2}).options.think_ms, 150);
     // The CLI's names: make_bot takes a level and makes its bot.
-    EXPECT_EQ(make_bot(g, "strong", 1)->name(), strongest_fair_bot(g)) << g.name;
+    EXPECT_EQ(make_bot(g, "strong", 1)->name(), level_search_bot(g)) << g.name;
     EXPECT_EQ(make_bot(g, "beginner", 1)->name(), "random") << g.name;
   }
   EXPECT_THROW(level_bot(find_game("latin"), "grandmaster"), Error);
@@ -54,7 +57,13 @@ TEST(BotLevels, EveryRatingFamilyHasAClimbingLadder) {
     for (const auto& l : bot_levels()) {
       const auto r = level_rating(f, l);
       ASSERT_TRUE(r.has_value()) << f << " " << l;
-      EXPECT_GT(*r, below + 30) << f << ": " << l << " is not clearly above the level below";
+      // Each level is published above the one below it, clearly so up to
+      // strong; expert is strong's bot with four times its count, which
+      // measured level with strong at Dice & Dominoes (docs/bots.md).
+      if (l == "expert")
+        EXPECT_GE(*r, below) << f << ": expert is published below strong";
+      else
+        EXPECT_GT(*r, below + 30) << f << ": " << l << " is not clearly above the level below";
       below = *r;
     }
     EXPECT_EQ(*level_rating(f, "casual"), 1500) << f;
