@@ -16,7 +16,7 @@ export interface LocalGame {
   options: Record<string, string>; // the options changed from the preset's
   seed: number;
   seats: string[]; // "you" or a bot level (beginner, casual, strong, expert)
-  strongest: string; // the game's strongest fair bot: the strong and expert levels
+  strongest: string; // the bot of the strong and expert levels (the protocol's `strongest`)
   moves: [number, string][]; // every seat's move in order (chance comes from the seed)
   created: number;
 }
@@ -49,8 +49,9 @@ export function forgetLocalGame() {
   localStorage.removeItem(KEY);
 }
 
-// A level's request, as the server's seat bots (src/server/bots.cpp): the
-// strong and expert levels are the strongest fair bot with 150 ms and 1 s.
+// A level's request: the strong and expert levels are the levels' search bot
+// (ismcts) with 150 ms and 1 s, on the device's clock (the server's levels
+// take fixed counts instead: src/bots/levels.h).
 export function levelRequest(level: string, strongest: string): EngineRequest {
   if (level === "beginner") return { cmd: "bot", bot: "random" };
   if (level === "casual") return { cmd: "bot", bot: "greedy" };
