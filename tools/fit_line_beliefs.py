@@ -12,7 +12,10 @@ Prints, for leads and for plays: the decisions, the mean log-likelihood a
 choice under a uniform choice, under the weights shipped in
 src/line/beliefs.cpp (kPlayModel), and under the fitted weights, and the
 fitted weights in kPlayModel's order (pips, double, kept for the ends,
-played of the ends, both ends alike).
+played of the ends, both ends alike). Where line_placements gave the
+engine's own log-probability of a choice (the third field), it is compared
+with this script's under the shipped weights: the largest difference is
+printed, and one above 1e-9 exits 1 (the two models differ).
 """
 import argparse
 import json
@@ -25,8 +28,9 @@ FEATURES = ("pips", "double", "kept for the ends", "played of the ends", "both e
 
 
 def read(path):
-    """Decisions [(options, chosen)], each option its five model features
-    (the sixth column, lead, splits leads from plays)."""
+    """Decisions [(options, chosen, engine_ll)], each option its five model
+    features (the sixth column, lead, splits leads from plays); engine_ll is
+    the engine's log-probability of the choice, or None."""
     leads, plays = [], []
     try:
         f = open(path, encoding="utf-8")
@@ -35,7 +39,11 @@ def read(path):
     with f:
         for number, line in enumerate(f, 1):
             try:
-                head, chosen = line.split("|")
+                fields = line.split("|")
+                if len(fields) not in (2, 3):
+                    raise ValueError("two or three fields apart by '|'")
+                head, chosen = fields[0], fields[1]
+                engine = None if len(fields) == 2 or fields[2].strip() == "-" else float(fields[2])
                 v = [int(x) for x in head.split()]
                 n = v[0]
                 opts = [v[1 + 6 * i:7 + 6 * i] for i in range(n)]
@@ -45,18 +53,18 @@ def read(path):
                 if not 0 <= c < n:
                     raise ValueError(f"the chosen option {c} is not one of the {n}")
             except ValueError as e:
-                sys.exit(f"fit_line_beliefs: {path}:{number}: expected 'N f1..fN | CHOSEN' "
+                sys.exit(f"fit_line_beliefs: {path}:{number}: expected 'N f1..fN | CHOSEN [| LL]' "
                          f"(line_placements' output): {e}")
             lead = opts[0][4] == 1
             feats = [[o[0], o[1], o[2], o[3], o[5]] for o in opts]
-            (leads if lead else plays).append((feats, c))
+            (leads if lead else plays).append((feats, c, engine))
     return leads, plays
 
 
 def mean_ll(w, decisions):
     """The mean log-likelihood a choice, and its gradient."""
     total, grad = 0.0, [0.0] * len(w)
-    for feats, c in decisions:
+    for feats, c, _ in decisions:
         s = [sum(wi * fi for wi, fi in zip(w, f)) for f in feats]
         top = max(s)
         e = [math.exp(x - top) for x in s]
@@ -66,6 +74,20 @@ def mean_ll(w, decisions):
             grad[j] += feats[c][j] - sum(e[i] * feats[i][j] for i in range(len(feats))) / z
     n = max(1, len(decisions))
     return total / n, [g / n for g in grad]
+
+
+def engine_difference(w, decisions):
+    """(checked, largest |engine - script|) of the choices' log-probabilities."""
+    checked, worst = 0, 0.0
+    for feats, c, engine in decisions:
+        if engine is None:
+            continue
+        s = [sum(wi * fi for wi, fi in zip(w, f)) for f in feats]
+        top = max(s)
+        mine = s[c] - top - math.log(sum(math.exp(x - top) for x in s))
+        checked += 1
+        worst = max(worst, abs(mine - engine))
+    return checked, worst
 
 
 def shipped():
@@ -107,13 +129,20 @@ def main():
             "ll_fitted": mean_ll(w, decisions)[0],
             "weights": [round(x, 3) for x in w],
         }
+        out[name]["engine_checked"], out[name]["engine_max_difference"] = engine_difference(ship, decisions)
+    disagree = [n for n, r in out.items() if r["engine_max_difference"] > 1e-9]
     if a.json:
         print(json.dumps(out, indent=1))
-        return
-    for name, r in out.items():
-        print(f"{name}s: {r['decisions']} decisions; mean log-likelihood a choice: uniform {r['ll_uniform']:.3f}, "
-              f"shipped {r['ll_shipped']:.3f}, fitted {r['ll_fitted']:.3f}")
-        print(f"  fitted weights ({', '.join(FEATURES)}): {{{', '.join(str(x) for x in r['weights'])}}}")
+    else:
+        for name, r in out.items():
+            print(f"{name}s: {r['decisions']} decisions; mean log-likelihood a choice: uniform {r['ll_uniform']:.3f}, "
+                  f"shipped {r['ll_shipped']:.3f}, fitted {r['ll_fitted']:.3f}")
+            print(f"  fitted weights ({', '.join(FEATURES)}): {{{', '.join(str(x) for x in r['weights'])}}}")
+            print(f"  the engine's log-probabilities of {r['engine_checked']} choices against this script's: "
+                  f"largest difference {r['engine_max_difference']:.2g}")
+    if disagree:
+        sys.exit(f"fit_line_beliefs: the engine's model and this script's differ for the {' and '.join(disagree)}s "
+                 "(largest difference above 1e-9): their features or weights are not the same")
 
 
 if __name__ == "__main__":

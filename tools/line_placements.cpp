@@ -5,11 +5,15 @@
 // the model's weights (a conditional logit) to them.
 //
 // usage: line_placements GAMES ITERATIONS [SEED]
-// One line a decision: "N f(1) ... f(N) | CHOSEN", each f six integers:
+// One line a decision: "N f(1) ... f(N) | CHOSEN | LL", each f six integers:
 // pips, double (0/1), tiles the seat keeps of the ends it leaves open,
 // tiles of those numbers already played, lead (0/1), both ends alike (0/1).
 // The same features as play_log_likelihood's, read from the state the
-// mover saw (its own hand and the table).
+// mover saw (its own hand and the table). LL is the engine's own
+// log-probability of the choice under the shipped model (kPlayModel): what
+// the placement added to play_log_likelihood for another seat; "-" where
+// the placement ended the hand. fit_line_beliefs.py computes it again from
+// the features, so the C++ model and the script's are checked to agree.
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -17,6 +21,7 @@
 #include <vector>
 
 #include "bots/ismcts.h"
+#include "line/beliefs.h"
 #include "line/bots.h"
 
 using namespace boneyard;
@@ -58,7 +63,7 @@ void print_decision(const State& s, int seat, std::span<const Move> legal, const
     std::printf(" %d %d %d %d %d %d", t.pips(), t.is_double() ? 1 : 0, held(a) + held(b), gone(a) + gone(b),
                 legal[i].kind == Move::Lead ? 1 : 0, a == b ? 1 : 0);
   }
-  std::printf(" | %d\n", index);
+  std::printf(" | %d", index);
 }
 
 }  // namespace
@@ -95,9 +100,21 @@ int main(int argc, char** argv) {
       MoveList<Move, 64> legal;
       s.legal_moves(a.seat, legal);
       const Move m = bots[static_cast<size_t>(a.seat)]->choose(s.observe(a.seat), legal.span());
-      if (s.phase() == Phase::Play && legal.size() > 1 && legal[0].kind != Move::Pass && legal[0].kind != Move::Draw)
-        print_decision(s, a.seat, legal.span(), m);
+      const bool shown =
+          s.phase() == Phase::Play && legal.size() > 1 && legal[0].kind != Move::Pass && legal[0].kind != Move::Draw;
+      if (!shown) {
+        s.apply(a.seat, m);
+        continue;
+      }
+      print_decision(s, a.seat, legal.span(), m);
+      // The placement's term in the log-likelihood another seat computes.
+      const int other = (a.seat + 1) % s.num_seats(), hands = s.hands_finished();
+      const double before = play_log_likelihood(s, other);
       s.apply(a.seat, m);
+      if (s.terminal() || s.hands_finished() != hands || s.phase() != Phase::Play)
+        std::printf(" | -\n");
+      else
+        std::printf(" | %.17g\n", play_log_likelihood(s, other) - before);
     }
   }
   return 0;

@@ -5,8 +5,10 @@ tools/fit_line_beliefs.py reads them. Checks: the decisions are read, leads
 and plays apart; the fitted weights explain the choices at least as well as a
 uniform choice; the weights shipped in src/line/beliefs.cpp, read by the
 script, explain them better than uniform (so the C++ features and the
-script's model are the same features in the same order); a malformed line
-is refused with its line number and what was expected.
+script's model are the same features in the same order); the engine's own
+log-probability of each choice (play_log_likelihood) and the script's agree
+to 1e-9 under the shipped weights; a malformed line is refused with its line
+number and what was expected.
 
 usage: beliefs_fit_test.py LINE_PLACEMENTS
 """
@@ -41,10 +43,17 @@ def main():
                 fail(f"{name}s: the fit ({m['ll_fitted']:.4f}) is worse than a uniform choice ({m['ll_uniform']:.4f})")
             if len(m["weights"]) != 5:
                 fail(f"{name}s: {len(m['weights'])} weights, kPlayModel has 5")
+            if m["engine_checked"] < (2 if name == "lead" else 100):
+                fail(f"{name}s: only {m['engine_checked']} choices carry the engine's log-probability")
+            if not m["engine_max_difference"] <= 1e-9:
+                fail(f"{name}s: the engine's log-probabilities and the script's differ by {m['engine_max_difference']}")
         play = out["play"]
         if not play["ll_shipped"] > play["ll_uniform"]:
             fail(f"the shipped weights ({play['ll_shipped']:.4f}) explain the plays no better than uniform "
                  f"({play['ll_uniform']:.4f}): the features differ from the model's")
+        print(f"ok: the engine and the script agree on {out['lead']['engine_checked']} leads and "
+              f"{play['engine_checked']} plays (largest difference "
+              f"{max(out['lead']['engine_max_difference'], play['engine_max_difference']):.2g})")
         print(f"ok: {out['lead']['decisions']} leads, {play['decisions']} plays; plays' mean log-likelihood: "
               f"uniform {play['ll_uniform']:.3f}, shipped {play['ll_shipped']:.3f}, fitted {play['ll_fitted']:.3f}")
 
