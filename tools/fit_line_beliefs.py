@@ -82,9 +82,7 @@ def engine_difference(w, decisions):
     for feats, c, engine in decisions:
         if engine is None:
             continue
-        s = [sum(wi * fi for wi, fi in zip(w, f)) for f in feats]
-        top = max(s)
-        mine = s[c] - top - math.log(sum(math.exp(x - top) for x in s))
+        mine = mean_ll(w, [(feats, c, engine)])[0]  # this one choice's log-probability
         checked += 1
         worst = max(worst, abs(mine - engine))
     return checked, worst
