@@ -44,6 +44,8 @@ def read(path):
                     raise ValueError("two or three fields apart by '|'")
                 head, chosen = fields[0], fields[1]
                 engine = None if len(fields) == 2 or fields[2].strip() == "-" else float(fields[2])
+                if engine is not None and not math.isfinite(engine):
+                    raise ValueError(f"the log-probability {engine} is not a finite number")
                 v = [int(x) for x in head.split()]
                 n = v[0]
                 opts = [v[1 + 6 * i:7 + 6 * i] for i in range(n)]
