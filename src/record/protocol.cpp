@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "bots/levels.h"
 #include "record/review.h"
 
 namespace boneyard {
@@ -114,6 +115,19 @@ BotOptions budget_of(const json& req) {
     o.iterations = static_cast<int>(whole_number(req["iterations"], "'iterations'", 0, 100000000));
   if (req.contains("threads")) o.threads = static_cast<int>(whole_number(req["threads"], "'threads'", 1, 256));
   return o;
+}
+
+// The budget a bot request plays: a level (beginner ... expert) plays its
+// own, as the server's seats and the CLI's do (bots/levels.h), so the
+// offline app's levels are the server's; a budget given with a level is
+// refused rather than silently dropped.
+BotOptions budget_for(const GameEntry& g, const std::string& bot, const json& req) {
+  if (!is_bot_level(bot)) return budget_of(req);
+  for (const char* key : {"think_ms", "iterations", "threads"})
+    if (req.contains(key))
+      throw Error(fmt::format("'{}' plays the level's own budget: leave out '{}', or name a bot ({}) to give it one",
+                              bot, key, level_search_bot(g)));
+  return level_bot(g, bot).options;
 }
 
 json budget_json(const BotOptions& o) {
@@ -254,7 +268,7 @@ json Protocol::dispatch(const json& req) {
   if (cmd == "bot") {
     const std::string name = str(req, "bot");
     const int seat = seat_of(req);
-    const BotOptions budget = budget_of(req);
+    const BotOptions budget = budget_for(s.entry(), name, req);
     if (req.contains("apply") && !req["apply"].is_boolean()) throw Error("'apply' must be true or false");
     // One bot per (bot, seat) keeps its generator going over the game; a
     // call with another budget gets a bot with that budget (the budget of
@@ -287,7 +301,7 @@ json Protocol::dispatch(const json& req) {
       return out;
     }
     const std::string name = str(req, "bot");
-    auto bot = make_bot(s.entry(), name, values_bot_seed(s.seed(), seat), budget_of(req));
+    auto bot = make_bot(s.entry(), name, values_bot_seed(s.seed(), seat), budget_for(s.entry(), name, req));
     if (bot->omniscient())
       throw Error(fmt::format("'{}' sees every hand; values are from one seat's view: use a fair bot", name));
     json moves = json::array();

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bots/levels.h"
 #include "cli_util.h"
 #include "record/protocol.h"
 #include "record/session.h"
@@ -328,6 +329,42 @@ TEST_F(Hardening, EveryBotCallGetsItsOwnBudget) {
     EXPECT_EQ(dflt["budget"]["iterations"], 0) << dflt.dump();
   }
   EXPECT_GT(differ, 0);  // the budgets do lead to different moves
+}
+
+// A level named in a bot request plays the level's own bot and budget (the
+// offline app's levels are the server's), reports that budget, and refuses a
+// budget of its own instead of dropping it.
+TEST_F(Hardening, ALevelPlaysItsOwnBudget) {
+  for (const char* game : {"latin", "texas-42"}) {
+    Protocol a, b;
+    const std::string start = fmt::format(R"({{"cmd":"new","game":"{}","seed":5}})", game);
+    ASSERT_TRUE(json::parse(a.handle(start))["ok"]);
+    ASSERT_TRUE(json::parse(b.handle(start))["ok"]);
+    std::string bot;
+    const json games = json::parse(a.handle(R"({"cmd":"games","detail":true})"));
+    for (const json& g : games["games"])
+      if (g["name"] == game) bot = g["strongest"];
+    ASSERT_FALSE(bot.empty());
+    const GameEntry& entry = find_game(game);
+    for (const char* level : {"strong", "expert"}) {
+      const BotOptions want = level_bot(entry, level).options;
+      const json got = json::parse(a.handle(fmt::format(R"({{"cmd":"bot","bot":"{}","apply":false}})", level)));
+      ASSERT_TRUE(got["ok"]) << got.dump();
+      EXPECT_EQ(got["budget"]["iterations"], want.iterations) << game << " " << level;
+      EXPECT_EQ(got["budget"]["threads"], want.threads) << game << " " << level;
+      EXPECT_GT(want.iterations, 0);
+      // The same move as the level's bot named with that budget.
+      const json same =
+          json::parse(b.handle(fmt::format(R"({{"cmd":"bot","bot":"{}","iterations":{},"threads":{},"apply":false}})",
+                                           bot, want.iterations, want.threads)));
+      EXPECT_EQ(got["move"], same["move"]) << game << " " << level;
+      const json refused = json::parse(a.handle(fmt::format(R"({{"cmd":"bot","bot":"{}","think_ms":150}})", level)));
+      EXPECT_FALSE(refused["ok"]);
+      EXPECT_NE(refused.value("error", "").find("'think_ms'"), std::string::npos) << refused.dump();
+      EXPECT_NE(refused.value("error", "").find(bot), std::string::npos) << refused.dump();
+    }
+    EXPECT_EQ(json::parse(a.handle(R"({"cmd":"bot","bot":"casual","apply":false})"))["budget"]["iterations"], 0);
+  }
 }
 
 // Seats named on the command line of replay and analyze are checked (the

@@ -387,7 +387,6 @@ try {
         options: {},
         seed: 1,
         seats: ["you", "casual", "casual", "casual"],
-        strongest: "ismcts",
         moves: [[0, "9-9"]],
         created: 0,
       }),

@@ -57,12 +57,8 @@ try {
       const games = ask({ cmd: "games", detail: true }).games;
       for (const game of ["latin", "mexican-train", "texas-42", "dice-and-dominoes"]) {
         const strongest = games.find((g) => g.name === game).strongest;
-        const levels = [
-          ["beginner", { bot: "random" }],
-          ["casual", { bot: "greedy" }],
-          ["strong", { bot: strongest, think_ms: 150 }],
-          ["expert", { bot: strongest, think_ms: 1000 }],
-        ];
+        // The levels as the app asks for them (the server's fixed counts).
+        const levels = ["beginner", "casual", "strong", "expert"].map((l) => [l, { bot: l }]);
         const times = [];
         for (const [level, bot] of levels) {
           ask({ cmd: "new", game, seed: 3 });

@@ -62,16 +62,12 @@ for (const game of ["latin", "mexican-train", "texas-42", "dice-and-dominoes"]) 
 // A bot's move at each of the server's levels, and a search with a fixed
 // number of iterations (the speed of search itself), from the position after
 // eight greedy moves (a real choice: the first moves are often forced).
-const games = JSON.parse(wasm(JSON.stringify({ cmd: "games" }))).games;
+const games = JSON.parse(wasm(JSON.stringify({ cmd: "games", detail: true }))).games;
 for (const game of ["latin", "jamaica", "mexican-train", "texas-42", "dice-and-dominoes"]) {
-  const entry = games.find((g) => g.name === game);
-  const strongest = entry.family === "line" ? "ismcts" : entry.bots.includes("pimc") ? "pimc" : "ismcts";
+  const strongest = games.find((g) => g.name === game).strongest; // the levels' search bot
   const fixed = strongest === "pimc" ? 50 : 20000;
   const levels = [
-    ["beginner", { bot: "random" }],
-    ["casual", { bot: "greedy" }],
-    ["strong", { bot: strongest, think_ms: 150 }],
-    ["expert", { bot: strongest, think_ms: 1000 }],
+    ...["beginner", "casual", "strong", "expert"].map((l) => [l, { bot: l }]),
     [`${strongest} ${fixed} iterations`, { bot: strongest, iterations: fixed }],
   ];
   const out = [];

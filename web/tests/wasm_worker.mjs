@@ -104,9 +104,8 @@ try {
   H.check(/stopped/.test(r.stopped), "stopping the worker fails the pending request");
   console.log(`figure: first legal move ${r.firstLegalMs.toFixed(0)} ms after a cold load (headless Chromium)`);
 
-  // Figures: speed, and a bot move at each level (the server's levels:
-  // beginner random, casual greedy, strong the strongest fair bot for
-  // 150 ms, expert for 1000 ms; here on one thread).
+  // Figures: speed, and a bot move at each level (the server's levels,
+  // named as the app names them: the engine plays each at its fixed count).
   const figures = async (label) =>
     page.evaluate(async (label) => {
       const { Engine } = await import("/engine/client.js");
@@ -114,16 +113,8 @@ try {
       const out = [];
       const bench = await engine.bench("latin", 1);
       out.push(`${label}: ${bench.hands_per_second.toFixed(0)} random latin hands/s`);
-      const games = await engine.request({ cmd: "games" });
       for (const game of ["latin", "mexican-train", "texas-42", "dice-and-dominoes"]) {
-        const bots = games.games.find((g) => g.name === game).bots;
-        const strongest = game === "latin" ? "ismcts" : bots.includes("pimc") ? "pimc" : "ismcts";
-        const levels = [
-          ["beginner", { bot: "random" }],
-          ["casual", { bot: "greedy" }],
-          ["strong", { bot: strongest, think_ms: 150 }],
-          ["expert", { bot: strongest, think_ms: 1000 }],
-        ];
+        const levels = ["beginner", "casual", "strong", "expert"].map((l) => [l, { bot: l }]);
         const times = [];
         for (const [level, b] of levels) {
           await engine.request({ cmd: "new", game, seed: 3 });

@@ -16,7 +16,6 @@ export interface LocalGame {
   options: Record<string, string>; // the options changed from the preset's
   seed: number;
   seats: string[]; // "you" or a bot level (beginner, casual, strong, expert)
-  strongest: string; // the bot of the strong and expert levels (the protocol's `strongest`)
   moves: [number, string][]; // every seat's move in order (chance comes from the seed)
   created: number;
 }
@@ -49,13 +48,11 @@ export function forgetLocalGame() {
   localStorage.removeItem(KEY);
 }
 
-// A level's request: the strong and expert levels are the levels' search bot
-// (ismcts) with 150 ms and 1 s, on the device's clock (the server's levels
-// take fixed counts instead: src/bots/levels.h).
-export function levelRequest(level: string, strongest: string): EngineRequest {
-  if (level === "beginner") return { cmd: "bot", bot: "random" };
-  if (level === "casual") return { cmd: "bot", bot: "greedy" };
-  return { cmd: "bot", bot: strongest, think_ms: level === "expert" ? 1000 : 150 };
+// A level's request: the engine plays the level itself, the same bot at the
+// same fixed count as the server's level (src/bots/levels.h), so a level is
+// as strong on a phone as its published rating says, only slower.
+export function levelRequest(level: string): EngineRequest {
+  return { cmd: "bot", bot: level };
 }
 
 // The engine's worker, started once a page and kept (its start is the
@@ -74,7 +71,7 @@ async function ask(req: EngineRequest): Promise<EngineAnswer> {
 // The lobby's menu when no server answers: every game and preset with its
 // options and catalogue, from the engine (the same as /api/games).
 export async function localGames() {
-  return (await ask({ cmd: "games", detail: true })).games as (GameInfo & { strongest: string })[];
+  return (await ask({ cmd: "games", detail: true })).games as GameInfo[];
 }
 
 interface Handlers {
@@ -227,7 +224,7 @@ export class LocalLink {
       const now = await ask({ cmd: "legal" }).catch(() => null);
       const acting = now?.legal_by_seat ? Object.keys(now.legal_by_seat).map(Number) : [now?.seat];
       for (const k of seats.filter((x) => acting.includes(x))) {
-        const r = await ask({ ...levelRequest(this.g.seats[k], this.g.strongest), seat: k });
+        const r = await ask({ ...levelRequest(this.g.seats[k]), seat: k });
         this.played(k, r.move);
       }
     });

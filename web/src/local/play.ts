@@ -13,7 +13,6 @@ export interface LocalGameInfo {
   name: string;
   family: string;
   options: Record<string, unknown>;
-  strongest: string;
 }
 
 // A new game: kept at once (a closed tab finds it again), then opened.
@@ -31,7 +30,6 @@ export function startLocalGame(
     options: changed,
     seed: newSeed(),
     seats,
-    strongest: g.strongest,
     moves: [],
     created: Date.now(),
   };
