@@ -93,8 +93,11 @@ void Hub::fenced(Table& t, const std::string& why) {
 }
 
 void Hub::matchmaker_here() {
-  if (!shards_.enabled()) return;
-  if (shards_.owns(Shards::kMatchShard)) {
+  if (!shards_.enabled() || shards_.owns(Shards::kMatchShard)) {
+    if (!quickmatch_.problem().empty())
+      throw ApiError(503,
+                     "quick match is closed for a moment: its waiting list cannot be read from the database; "
+                     "try again soon");
     if (!quickmatch_.ready()) throw ApiError(503, "quick match is moving between servers: try again in a moment");
     return;
   }

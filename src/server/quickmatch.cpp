@@ -266,7 +266,8 @@ void QuickMatch::form(const std::string& pool, bool timed_out) {
     used[static_cast<size_t>(order[k])] = true;
   }
   std::vector<std::string> seats(static_cast<size_t>(n), "bot:" + level);
-  SeatPeople people{std::vector<std::string>(static_cast<size_t>(n)), std::vector<std::string>(static_cast<size_t>(n))};
+  SeatPeople people{
+      std::vector<std::string>(static_cast<size_t>(n)), std::vector<std::string>(static_cast<size_t>(n)), {}};
   for (size_t i = 0; i < group.size(); ++i) {
     const size_t u = static_cast<size_t>(seat_of[i]);
     seats[u] = "human";
@@ -380,14 +381,39 @@ void QuickMatch::persist(const std::vector<std::string>& player_ids) {
 }
 
 void QuickMatch::restore() {
+  ready_ = false;
+  load(++attempt_);
+}
+
+void QuickMatch::load(uint64_t attempt) {
+  if (attempt != attempt_ || stopping_) return;
   std::vector<std::string> rows;
   try {
     rows = db_.seekers();
   } catch (const std::exception& e) {
-    std::cerr << "boneyard serve: quick match: the stored queue could not be read: " << e.what() << std::endl;
+    const std::string why = fmt::format("the waiting list could not be read from the database: {}", e.what());
+    bool first;
+    {
+      std::lock_guard pk(problem_m_);
+      first = problem_ != why;
+      problem_ = why;
+    }
+    if (first)
+      std::cerr << "boneyard serve: quick match is closed: " << why << " (trying again each second)" << std::endl;
+    auto timer = std::make_shared<net::steady_timer>(ioc_, std::chrono::seconds(1));
+    timer->async_wait([this, timer, attempt](const boost::system::error_code& ec) {
+      if (!ec) load(attempt);
+    });
+    return;
+  }
+  {
+    std::lock_guard pk(problem_m_);
+    if (!problem_.empty()) std::cerr << "boneyard serve: quick match: the waiting list is read again" << std::endl;
+    problem_.clear();
   }
   std::lock_guard sk(store_m_);
   std::lock_guard lk(m_);
+  if (attempt != attempt_) return;  // the queue went to another node meanwhile
   seekers_.clear();
   waiting_.clear();
   for (const auto& row : rows) {
@@ -406,7 +432,17 @@ void QuickMatch::restore() {
   }
 }
 
+std::string QuickMatch::problem() const {
+  std::lock_guard pk(problem_m_);
+  return problem_;
+}
+
 void QuickMatch::forget() {
+  ++attempt_;  // a read still being retried is for the node that held it
+  {
+    std::lock_guard pk(problem_m_);
+    problem_.clear();
+  }
   std::lock_guard lk(m_);
   ready_ = false;
   seekers_.clear();

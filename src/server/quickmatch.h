@@ -76,9 +76,14 @@ class QuickMatch {
   }
   // The queue as stored (this node now holds it), replacing what is here;
   // forget: another node holds it now. ready: loaded since the last forget.
+  // A read that fails leaves quick match not ready (an empty queue here
+  // would lose the stored one's places and be written over it) and is tried
+  // again each second until it reads or the queue goes to another node;
+  // problem() says why meanwhile (the health check shows it).
   void restore();
   void forget();
   bool ready() const { return ready_; }
+  std::string problem() const;
 
  private:
   struct Seeker {
@@ -100,6 +105,9 @@ class QuickMatch {
   // A table for the pool's waiting players: when they fill one, or (timed
   // out) for the ones waiting now with bots in the empty seats.
   void form(const std::string& pool, bool timed_out);
+  // One read of the stored queue for the restore numbered `attempt`
+  // (dropped once a later restore or a forget has come).
+  void load(uint64_t attempt);
   boost::asio::io_context& ioc_;
   const HubConfig& cfg_;
   const std::atomic<bool>& stopping_;
@@ -112,6 +120,9 @@ class QuickMatch {
   std::mutex store_m_;
   std::mutex m_;
   std::atomic<bool> ready_{false};
+  std::atomic<uint64_t> attempt_{0};  // restores and forgets so far
+  mutable std::mutex problem_m_;
+  std::string problem_;  // why the stored queue could not be read ("" when it could)
   std::map<std::string, Seeker> seekers_;
   std::map<std::string, int> waiting_;  // per pool, those not seated yet
   bool ticking_ = false;

@@ -700,7 +700,10 @@ void Hub::expire_waiting() {
 
 json Hub::health() {
   const std::string problem = db_.problem();
-  json h{{"ok", problem.empty()}, {"storage", problem.empty() ? std::string("ok") : problem}};
+  const std::string queue = quickmatch_.problem();  // its list could not be read: closed
+  json h{{"ok", problem.empty() && queue.empty()},
+         {"storage", problem.empty() ? std::string("ok") : problem},
+         {"quickmatch", queue.empty() ? std::string("ok") : queue}};
   std::shared_lock lk(tables_m_);
   h["tables"] = tables_.size();  // live: finished ones are in the database only
   h["in_memory"] = Table::alive();

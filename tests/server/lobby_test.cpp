@@ -103,7 +103,7 @@ TEST_F(LobbyTest, OneRequestTakesAFreeSeatAndTheGameStartsWhenAllCame) {
   EXPECT_TRUE(entry(id).is_null());
   EXPECT_EQ(post(port_, "/api/tables/" + id + "/sit", json::object()).status, 409);
   // Everyone joins: the game starts.
-  for (const std::string tok :
+  for (const std::string& tok :
        {pub.j["tokens"]["0"].get<std::string>(), a.j["token"].get<std::string>(), b.j["token"].get<std::string>()})
     ASSERT_EQ(post(port_, "/api/tables/" + id + "/join", json{{"token", tok}}).status, 200);
   EXPECT_EQ(get(port_, "/api/tables/" + id + "?token=" + a.j["token"].get<std::string>()).j["status"], "playing");
@@ -175,8 +175,8 @@ TEST_F(LobbyTest, TheFeedSendsEveryChangeAndNoSeatToken) {
   EXPECT_FALSE(lobby.wait_for([](const json& j) { return j.contains("error"); }, 10).is_null());
   // Secrecy: no token of any seat (nor the spectators') in anything sent.
   for (const auto& m : lobby.all())
-    for (const std::string tok : {pub.j["tokens"]["0"].get<std::string>(), pub.j["spectate"].get<std::string>(),
-                                  a.j["token"].get<std::string>(), b.j["token"].get<std::string>()})
+    for (const std::string& tok : {pub.j["tokens"]["0"].get<std::string>(), pub.j["spectate"].get<std::string>(),
+                                   a.j["token"].get<std::string>(), b.j["token"].get<std::string>()})
       EXPECT_EQ(m.find(tok), std::string::npos) << m;
   EXPECT_EQ(get(port_, "/api/lobby").body.find(a.j["token"].get<std::string>()), std::string::npos);
 }

@@ -7,6 +7,7 @@
 #include <set>
 #include <thread>
 
+#include "beside_db.h"
 #include "server_fixture.h"
 
 namespace boneyard::test {
@@ -191,6 +192,38 @@ TEST_F(QuickMatchTest, TheQueueOutlivesARestart) {
   EXPECT_EQ(last.j["status"], "seated");
   EXPECT_EQ(status(a)["table"], last.j["table"]) << "Ana, waiting from before the restart, sits with the last";
   EXPECT_EQ(status(b)["table"], last.j["table"]);
+}
+
+// A queue that cannot be read is not taken for an empty one: quick match
+// answers 503 in words and health names the cause; once the database reads
+// again (tried each second) the players waiting before are there, in place.
+TEST_F(QuickMatchTest, AnUnreadableQueueClosesQuickMatchUntilItReads) {
+  start(60);
+  const json a = player("Ana"), b = player("Bo");
+  ASSERT_EQ(ask(a).j["waiting"], 1);
+  const std::string db = config().db;
+  srv_.reset();
+  on_db(db, "ALTER TABLE quickmatch RENAME COLUMN entry TO hidden");  // every read of the list fails
+  start(60);
+  const Reply closed = ask(b);
+  EXPECT_EQ(closed.status, 503) << closed.body;
+  EXPECT_NE(closed.body.find("waiting list cannot be read"), std::string::npos) << closed.body;
+  const Reply health = get(port_, "/api/health");
+  EXPECT_EQ(health.status, 503) << health.body;
+  EXPECT_NE(health.j.value("quickmatch", "").find("could not be read"), std::string::npos) << health.body;
+  EXPECT_EQ(health.j.value("storage", ""), "ok") << health.body;
+  on_db(db, "ALTER TABLE quickmatch RENAME COLUMN hidden TO entry");
+  Reply sa;
+  for (int i = 0; i < 100 && sa.status != 200; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    sa = get(port_, "/api/quickmatch?key=" + a["key"].get<std::string>());
+  }
+  ASSERT_EQ(sa.status, 200) << sa.body;
+  EXPECT_EQ(sa.j.value("status", ""), "waiting") << "Ana kept her place: " << sa.body;
+  EXPECT_EQ(get(port_, "/api/health").j.value("quickmatch", ""), "ok");
+  const Reply two = ask(b);
+  ASSERT_EQ(two.status, 200) << two.body;
+  EXPECT_EQ(two.j["waiting"], 2);
 }
 
 }  // namespace

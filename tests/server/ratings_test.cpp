@@ -124,9 +124,10 @@ TEST_F(RatingsTest, TheLeaderboardListsEveryBotLevelWithItsPublishedRating) {
       EXPECT_EQ(levels[i]["published_rating"].get<double>(),
                 *level_rating(board["family"].get<std::string>(), names[i]))
           << game;
-      if (i > 0)
+      if (i > 0) {
         EXPECT_GT(levels[i]["published_rating"].get<double>(), levels[i - 1]["published_rating"].get<double>())
             << game << " " << names[i];
+      }
     }
   }
 }

@@ -347,24 +347,6 @@ TEST_F(Social, AnAcceptedPartnerInvitationSeatsTheTwoAsPartners) {
 
 // ------------------------------------------------------------ schema
 
-// One statement on a test database (SQLite or the test's PostgreSQL
-// schema); the first value of its first row.
-std::string on_db(const std::string& db, const std::string& q) {
-  if (testing_postgres()) return pg_exec(fmt::format("SET search_path TO {}; {}", db.substr(db.rfind("%3D") + 3), q));
-  sqlite3* h = nullptr;
-  std::string out;
-  if (sqlite3_open(db.c_str(), &h) == SQLITE_OK)
-    sqlite3_exec(
-        h, q.c_str(),
-        [](void* o, int, char** v, char**) {
-          if (v[0]) *static_cast<std::string*>(o) = v[0];
-          return 0;
-        },
-        &out, nullptr);
-  sqlite3_close(h);
-  return out;
-}
-
 TEST(SocialSchema, AVersion2DatabaseIsMigratedTo4AndKeepsWhatItHad) {
   const auto dir = temp_dir("boneyard-social", "schema");
   const std::string db = test_db((dir / "old.db").string());
