@@ -87,6 +87,16 @@ const PHONE = { width: 390, height: 844, isMobile: true, hasTouch: true, deviceS
 async function newPage(viewport = DESKTOP) {
   const page = await browser.newPage();
   await page.setViewport(viewport);
+  // Every bot request the page sends its engine, kept for the levels' check.
+  await page.evaluateOnNewDocument(() => {
+    window.__botRequests = [];
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (msg, ...rest) {
+      const req = msg && typeof msg.line === "string" ? JSON.parse(msg.line) : null;
+      if (req && req.cmd === "bot") window.__botRequests.push(req);
+      return post.call(this, msg, ...rest);
+    };
+  });
   page.on("pageerror", (e) => check(false, `no error on the page: ${e.message}`));
   page.on("console", (m) => {
     if (/Content.Security.Policy/i.test(m.text())) check(false, `no CSP violation: ${m.text()}`);
@@ -333,6 +343,15 @@ try {
   await start(page, "texas-42", { single_hand: "on" }, { 1: "strong", 2: "beginner", 3: "casual" });
   await playOn(page, "texas-42");
   check(!!(await page.$(".summary")), "texas-42: a whole game played offline");
+  // The levels are asked for by name, so the engine plays the server's level
+  // (its fixed count), never a time on this device's clock.
+  const asked = await page.evaluate(() => window.__botRequests);
+  const levelsAsked = [...new Set(asked.map((r) => r.bot))].sort().join(",");
+  check(
+    levelsAsked === "beginner,casual,strong" &&
+      asked.every((r) => !("think_ms" in r) && !("iterations" in r) && !("threads" in r)),
+    `texas-42: the bots are asked for by level, with no budget of the app's own (${levelsAsked}; ${asked.length} requests)`,
+  );
   await page.screenshot({ path: join(shots, "offline-texas-42-desktop.png") });
   console.log(`texas-42: ${((Date.now() - t) / 1000).toFixed(1)} s`);
 
