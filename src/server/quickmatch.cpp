@@ -395,6 +395,7 @@ void QuickMatch::load(uint64_t attempt) {
     bool first;
     {
       std::lock_guard pk(problem_m_);
+      if (attempt != attempt_) return;  // forgotten while it read: not this node's to report
       first = problem_ != why;
       problem_ = why;
     }
