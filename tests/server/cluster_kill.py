@@ -60,8 +60,11 @@ def main():
             if status != 201:
                 fail(f"create: {status} {t}")
             tables.append(t)
+        # The human's game is longer (300 points): it must still be in play
+        # when its node is killed, a lease and more after the start, even on
+        # a loaded machine (at 100 it sometimes ended first under ASan).
         status, human = call_retry(door, "POST", "/api/tables",
-                                   {"game": "latin", "options": {"target": "100"},
+                                   {"game": "latin", "options": {"target": "300"},
                                     "seats": ["human", "bot:casual", "bot:casual", "bot:casual"],
                                     "bot_delay_ms": 120, "drop_delay_ms": 60000})
         if status != 201:
@@ -90,6 +93,8 @@ def main():
             fail(f"node {victim.name} plays too few tables to lose: {[(k, len(v)) for k, v in by_node.items()]}")
         before = {w.table: w.version for w in lost}
 
+        if player.status == "over":
+            fail("the human's game ended before its node could be killed: nothing to reconnect to (a longer game)")
         victim.kill()
         killed = time.time()
         # The human's moves acknowledged from here on were played through the
