@@ -21,6 +21,7 @@
 #include <set>
 #include <thread>
 
+#include "beside_db.h"
 #include "client.h"
 #include "core/game.h"
 #include "server/net.h"
@@ -565,23 +566,9 @@ TEST_F(StorageTest, ADeadNodesLeaseIsTakenAtOnceWhenTheStoreSeesItsSessionGone) 
 TEST_F(StorageTest, TheSchemaVersionIsKeptAndANewerOneIsRefused) {
   const std::string db = test_db((dir_ / "version.db").string());
   { server::Storage store(db, false); }
-  { server::Storage again(db, false); }  // the same version: opens, adds no row
-  auto sql = [&](const std::string& q) -> std::string {
-    if (testing_postgres()) return pg_exec(q);
-    sqlite3* h = nullptr;
-    std::string out;
-    if (sqlite3_open(db.c_str(), &h) == SQLITE_OK)
-      sqlite3_exec(
-          h, q.c_str(),
-          [](void* o, int, char** v, char**) {
-            if (v[0]) *static_cast<std::string*>(o) = v[0];
-            return 0;
-          },
-          &out, nullptr);
-    sqlite3_close(h);
-    return out;
-  };
-  const std::string table = testing_postgres() ? db.substr(db.rfind("%3D") + 3) + ".schema_version" : "schema_version";
+  { server::Storage again(db, false); }                           // the same version: opens, adds no row
+  auto sql = [&](const std::string& q) { return on_db(db, q); };  // on the test's own schema
+  const std::string table = "schema_version";
   EXPECT_EQ(sql("SELECT count(*) FROM " + table), "1");
   EXPECT_EQ(sql("SELECT version FROM " + table), std::to_string(server::kSchemaVersion));
   sql("UPDATE " + table + " SET version = 99");

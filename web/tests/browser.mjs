@@ -985,26 +985,16 @@ try {
     await Promise.all([page.waitForSelector(".table"), page.click("#create")]);
     // Each read is taken in the poll that finds the clock: the 1.5 s a move may
     // be over by a second round trip on a loaded machine.
-    const shown = await page
-      .waitForFunction(() => document.querySelector(".turnbar .clock.running:not(.bank)")?.textContent, {
-        timeout: 15000,
-        polling: 50,
-      })
-      .then(
-        (h) => h.jsonValue(),
-        () => "",
-      );
+    const clockText = (selector, timeout) =>
+      page
+        .waitForFunction((sel) => document.querySelector(sel)?.textContent, { timeout, polling: 50 }, selector)
+        .then(
+          (h) => h.jsonValue(),
+          () => "",
+        );
+    const shown = await clockText(".turnbar .clock.running:not(.bank)", 15000);
     check(/^\d+ s$/.test(shown || ""), `the clock counts down on the seat to act (${shown})`);
-    // The bank lasts 3 s.
-    const bankText = await page
-      .waitForFunction(() => document.querySelector(".turnbar .clock.running.bank")?.textContent, {
-        timeout: 8000,
-        polling: 50,
-      })
-      .then(
-        (h) => h.jsonValue(),
-        () => "",
-      );
+    const bankText = await clockText(".turnbar .clock.running.bank", 8000); // the bank lasts 3 s
     check(
       /^extra time \d+ s$/.test(bankText || ""),
       `then the bank counts down, called extra time (no internal word "bank" on screen) (${bankText})`,
