@@ -7,7 +7,10 @@
 // choosing by UCB among the moves legal in that sample (counting how often
 // each was available), expands one edge, plays the rest of the hand out and
 // backs up G::reward for every seat that moved. Chance is not a node: the
-// sampled state's own generator rolls it, so the tree follows moves only.
+// sampled state's own generator rolls it, so the tree follows moves only;
+// except that a game whose chance is public and decides what is best (Dice
+// & Dominoes' dice) may name its outcome, `static uint64_t
+// G::chance_key(const State&)`, and each outcome then has its own node.
 // Simultaneous moves are decoupled: at such a node every seat chooses from
 // its own edges, unaware of the others' choices, and the joint result
 // continues in one successor node.
@@ -19,7 +22,7 @@
 // decision and every iteration resamples one by its weight (sampling
 // importance resampling over one pool, not a fresh set of candidates per
 // iteration: the cost of the evidence is paid once, docs/bots.md).
-// `ismcts-v1` (V1 = true) is the bot before that, kept to measure against.
+// `ismcts-v1` (V1 = true) is the bot before these, kept to measure against.
 //
 // A game may supply `static Move G::rollout_move(const State&, int seat,
 // std::span<const Move> legal, Rng&)` for playouts better than random.
@@ -44,6 +47,11 @@ concept HasRolloutPolicy = requires(const typename G::State& s, std::span<const 
 template <class G>
 concept HasWeightedSample = requires(const typename G::Observation& o, Rng& r, double& w) {
   { G::sample_weighted(o, r, w) } -> std::same_as<typename G::State>;
+};
+
+template <class G>
+concept HasPublicChance = requires(const typename G::State& s) {
+  { G::chance_key(s) } -> std::same_as<uint64_t>;
 };
 
 template <class G, bool V1 = false>
@@ -142,6 +150,7 @@ class IsmctsBot final : public Bot<G> {
         const Actor a = s.actor();
         if (a.kind == Actor::Chance) {
           s.apply_chance();
+          if constexpr (HasPublicChance<G> && !V1) node = chance_child(node, G::chance_key(s));
           continue;
         }
         if (a.kind == Actor::Seat) {
@@ -219,6 +228,18 @@ class IsmctsBot final : public Bot<G> {
       c = static_cast<int>(nodes_.size());
       nodes_.emplace_back();
       nodes_[static_cast<size_t>(node)].edges[static_cast<size_t>(e)].child = c;
+      return c;
+    }
+    // A public chance outcome (the dice) leads to its own node: what is best
+    // after one roll says nothing about another.
+    int chance_child(int node, uint64_t key) {
+      const uint64_t k = key << 8 | 0xFF;  // no seat is 0xFF
+      auto& index = nodes_[static_cast<size_t>(node)].index;
+      const auto it = index.find(k);
+      if (it != index.end()) return it->second;
+      const int c = static_cast<int>(nodes_.size());
+      index.emplace(k, c);
+      nodes_.emplace_back();
       return c;
     }
     int after_of(int node) {

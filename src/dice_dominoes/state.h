@@ -448,6 +448,9 @@ struct DiceDominoes {
   // A cheap playout policy (bots.cpp): the lay that discards most, specials
   // first, ties at random.
   static Move rollout_move(const State& s, int seat, std::span<const Move> legal, Rng& rng);
+  // For ismcts: the public outcome of the chance event just applied (the
+  // dice), so that each roll has its own node in the search tree.
+  static uint64_t chance_key(const State& s) { return static_cast<uint64_t>(s.die(0) * 8 + s.die(1)); }
 };
 
 // apply_random's tables. For a hand of n distinct faces f_0 < f_1 < ... (no

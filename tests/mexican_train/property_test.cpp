@@ -321,6 +321,9 @@ TEST(MexicanTrainProperties, TheGameOverViewKeepsTheLastRoundsTrains) {
   EXPECT_GT(laid, 0u);
   EXPECT_GE(laid, laid_before);  // the last move's tile (if it laid one) is there too
   EXPECT_LE(laid, laid_before + 1);
-  for (const auto& h : v["hands"])
-    if (h["seat"] != 0) EXPECT_TRUE(h["tiles"].is_null()) << "seat " << h["seat"] << "'s hand shown";
+  for (const auto& h : v["hands"]) {
+    if (h["seat"] != 0) {
+      EXPECT_TRUE(h["tiles"].is_null()) << "seat " << h["seat"] << "'s hand shown";
+    }
+  }
 }
