@@ -57,13 +57,8 @@ TEST(BotLevels, EveryRatingFamilyHasAClimbingLadder) {
     for (const auto& l : bot_levels()) {
       const auto r = level_rating(f, l);
       ASSERT_TRUE(r.has_value()) << f << " " << l;
-      // Each level is published above the one below it, clearly so up to
-      // strong; expert is strong's bot with four times its count, which
-      // measured level with strong at Dice & Dominoes (docs/bots.md).
-      if (l == "expert")
-        EXPECT_GE(*r, below) << f << ": expert is published below strong";
-      else
-        EXPECT_GT(*r, below + 30) << f << ": " << l << " is not clearly above the level below";
+      // Each level is published clearly above the one below it.
+      EXPECT_GT(*r, below + 30) << f << ": " << l << " is not clearly above the level below";
       below = *r;
     }
     EXPECT_EQ(*level_rating(f, "casual"), 1500) << f;
