@@ -63,7 +63,7 @@ constexpr Ladder kLadders[] = {
     {"line", 338, 604, 67},
     {"texas-42", 800, 223, 161},
     {"mexican-train", 800, 182, 49},
-    {"dice-and-dominoes", 329, 154, 42},
+    {"dice-and-dominoes", 329, 172, 42},
 };
 }  // namespace
 
