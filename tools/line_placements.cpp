@@ -1,7 +1,7 @@
 // line_placements: the data of the latin player model's fit (src/line/beliefs.h,
 // docs/bots.md "Beliefs from play"). Plays latin games of ismcts against
 // ismcts-v1 and prints, for every placement that had a choice, each legal
-// move's features and which one was played; tools/fit_line_beliefs.py fits
+// move's features and which one was played; tools/fit_beliefs.py fits
 // the model's weights (a conditional logit) to them.
 //
 // usage: line_placements GAMES ITERATIONS [SEED]
@@ -12,7 +12,7 @@
 // mover saw (its own hand and the table). LL is the engine's own
 // log-probability of the choice under the shipped model (kPlayModel): what
 // the placement added to play_log_likelihood for another seat; "-" where
-// the placement ended the hand. fit_line_beliefs.py computes it again from
+// the placement ended the hand. fit_beliefs.py computes it again from
 // the features, so the C++ model and the script's are checked to agree.
 #include <cstdio>
 #include <cstdlib>

@@ -39,6 +39,12 @@ class Budget {
     const auto now = Clock::now();
     return now + (now - start_) / done >= end_;
   }
+  // True when a time limit has used more than `fraction` of its time
+  // (never without one).
+  bool past(double fraction) const {
+    if (!(timed_ || capped_)) return false;
+    return Clock::now() - start_ >= std::chrono::duration_cast<Clock::duration>((end_ - start_) * fraction);
+  }
 
  private:
   bool timed_, capped_;

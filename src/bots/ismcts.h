@@ -25,7 +25,8 @@
 // `ismcts-v1` (V1 = true) is the bot before these, kept to measure against.
 //
 // A game may supply `static Move G::rollout_move(const State&, int seat,
-// std::span<const Move> legal, Rng&)` for playouts better than random.
+// std::span<const Move> legal, Rng&)` for playouts better than random
+// (`rollout_move_v1`: one that only `ismcts-v1` uses).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -36,12 +37,19 @@
 
 #include "bots/budget.h"
 #include "core/game.h"
+#include "core/playout.h"
 
 namespace boneyard {
 
 template <class G>
 concept HasRolloutPolicy = requires(const typename G::State& s, std::span<const typename G::Move> l, Rng& r) {
   { G::rollout_move(s, 0, l, r) } -> std::same_as<typename G::Move>;
+};
+
+// The playout policy `ismcts-v1` used where ismcts now plays out at random.
+template <class G>
+concept HasRolloutPolicyV1 = requires(const typename G::State& s, std::span<const typename G::Move> l, Rng& r) {
+  { G::rollout_move_v1(s, 0, l, r) } -> std::same_as<typename G::Move>;
 };
 
 template <class G>
@@ -62,7 +70,8 @@ class IsmctsBot final : public Bot<G> {
   using List = MoveList<Move, G::kMaxMoves>;
   static constexpr int kDefaultIterations = 2000;
   static constexpr double kExploration = 0.7;
-  static constexpr int kPool = 256;  // weighted deals a worker draws a decision
+  static constexpr int kPool = 256;   // weighted deals a worker draws a decision
+  static constexpr int kMinPool = 16;  // however short the time
 
   IsmctsBot(uint64_t seed, const BotOptions& o) : Bot<G>(V1 ? "ismcts-v1" : "ismcts", seed), options_(o) {}
 
@@ -110,17 +119,22 @@ class IsmctsBot final : public Bot<G> {
     explicit Tree(uint64_t seed) : rng_(seed) { nodes_.emplace_back(); }
 
     // The pool of weighted deals for this decision (none where the weights
-    // are all equal: then every iteration draws a fresh deal).
-    void prepare(const typename G::Observation& obs) {
+    // are all equal: then every iteration draws a fresh deal). Under a time
+    // limit the pool takes at most a quarter of it (Mexican Train's late
+    // placements cost up to 16 ms for 256 deals: with 5 ms a decision the
+    // search had no time left, docs/bots.md).
+    void prepare(const typename G::Observation& obs, const Budget& budget) {
       if constexpr (HasWeightedSample<G> && !V1) {
         pool_.clear();
         cum_.clear();
-        std::vector<double> lw(kPool);
+        std::vector<double> lw;
         double top = -1e300, low = 1e300;
-        for (int i = 0; i < kPool; ++i) {
-          pool_.push_back(G::sample_weighted(obs, rng_, lw[static_cast<size_t>(i)]));
-          top = std::max(top, lw[static_cast<size_t>(i)]);
-          low = std::min(low, lw[static_cast<size_t>(i)]);
+        for (int i = 0; i < kPool && !(i >= kMinPool && budget.past(0.25)); ++i) {
+          double w = 0;
+          pool_.push_back(G::sample_weighted(obs, rng_, w));
+          lw.push_back(w);
+          top = std::max(top, w);
+          low = std::min(low, w);
         }
         if (top == low) {  // no evidence: fresh deals are as good and more varied
           pool_.clear();
@@ -260,17 +274,22 @@ class IsmctsBot final : public Bot<G> {
         }
         for (int seat = 0; seat < s.num_seats(); ++seat) {
           if (!s.actor().acts(seat)) continue;
-          s.legal_moves(seat, l);
-          s.apply(seat, policy(s, seat, l));
+          play(s, seat, l);
           if (a.kind == Actor::Seat) break;
         }
       }
     }
-    Move policy(const State& s, int seat, const List& l) {
-      if constexpr (HasRolloutPolicy<G>)
-        return G::rollout_move(s, seat, l.span(), rng_);
-      else
-        return l[static_cast<int>(rng_.below(static_cast<uint32_t>(l.size())))];
+    // One playout move: the game's policy, else at random without listing.
+    void play(State& s, int seat, List& l) {
+      if constexpr (V1 && HasRolloutPolicyV1<G>) {
+        s.legal_moves(seat, l);
+        s.apply(seat, G::rollout_move_v1(s, seat, l.span(), rng_));
+      } else if constexpr (HasRolloutPolicy<G>) {
+        s.legal_moves(seat, l);
+        s.apply(seat, G::rollout_move(s, seat, l.span(), rng_));
+      } else {
+        apply_random_move<G>(s, seat, rng_, l);
+      }
     }
 
     Rng rng_;
@@ -288,7 +307,7 @@ class IsmctsBot final : public Bot<G> {
     run_workers(workers, [&](int w) {
       Tree& t = *trees[static_cast<size_t>(w)];
       const int share = budget.share(w, workers);
-      t.prepare(obs);
+      t.prepare(obs, budget);
       for (int n = 0; !budget.over(n, share); ++n) t.iterate(obs);
     });
     // Root parallelism: add up the workers' root statistics per move.

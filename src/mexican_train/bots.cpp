@@ -102,7 +102,7 @@ double MexicanTrain::reward(const State& from, const State& to, int seat) {
   return 0.5 * round + 0.5 * versus_others([&](int k) { return static_cast<double>(to.score(k)); });
 }
 
-Move MexicanTrain::rollout_move(const State& s, int seat, std::span<const Move> legal, Rng& rng) {
+Move MexicanTrain::rollout_move_v1(const State& s, int seat, std::span<const Move> legal, Rng& rng) {
   if (legal.size() == 1) return legal[0];
   // Shed the heaviest tile; a double only when another tile covers it (one
   // that cannot be covered earns a marker); lift our own marker.

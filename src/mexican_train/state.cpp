@@ -170,6 +170,7 @@ void State::after_deal() {
     len_[k] = 0;
   }
   n_log_ = 0;
+  std::fill(std::begin(drew_at_), std::end(drew_at_), uint8_t{0});
   marked_ = 0;
   n_open_ = 0;
   passes_ = 0;
@@ -231,6 +232,8 @@ void State::lay(int seat, Tile t, int train) {
   table_[a] |= static_cast<uint16_t>(1u << b);
   table_[b] |= static_cast<uint16_t>(1u << a);
   log_train_[n_log_] = static_cast<uint8_t>(train);
+  log_seat_[n_log_] = static_cast<uint8_t>(seat | (drawn_tile_ >= 0 ? 0x80 : 0));
+  log_ends_[n_log_] = static_cast<uint16_t>(playable_numbers(seat));
   log_tile_[n_log_++] = t.index;
   ++len_[train];
   end_[train] = static_cast<int8_t>(a + b - end_[train]);  // the other end; no branch
@@ -308,6 +311,7 @@ void State::draw(int seat) {
   // ends they could play on; the drawn tile is unseen, so older voids lapse.
   void_[seat] = playable_numbers(seat);
   double_cap_[seat] = 127;
+  drew_at_[seat] = n_log_;
   const Tile t{deck_[stock_pos_++]};
   give(seat, t);
   ++count_[seat];

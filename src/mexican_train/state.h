@@ -116,6 +116,18 @@ class State {
   int train_length(int train) const { return len_[train]; }
   bool mexican_started() const { return len_[kMexican] > 0; }
   int train_tiles(int train, Tile* out) const;  // in order from the station
+  // The round's placements in order (public): the tile, its train, who laid
+  // it, whether it was the tile just drawn (no choice), and the numbers that
+  // seat could lay on then.
+  int laid_count() const { return n_log_; }
+  Tile laid_tile(int i) const { return Tile{log_tile_[i]}; }
+  int laid_train(int i) const { return log_train_[i]; }
+  int laid_by(int i) const { return log_seat_[i] & 7; }
+  bool laid_drawn(int i) const { return log_seat_[i] >> 7; }
+  uint32_t laid_ends(int i) const { return log_ends_[i]; }
+  // The log's length when `seat` last drew this round (0: never, or only
+  // for the engine): its hand since is what it holds plus what it laid since.
+  int drew_at(int seat) const { return drew_at_[seat]; }
   bool marked(int seat) const { return (marked_ >> seat) & 1; }
   int open_doubles() const { return n_open_; }
   int open_double_train(int k) const { return open_[k]; }  // oldest first
@@ -212,6 +224,11 @@ class State {
   // Every tile laid, in order, and the train it went on.
   uint8_t log_tile_[kMaxSetTiles] = {};
   uint8_t log_train_[kMaxSetTiles] = {};
+  // Who laid it (bit 7: it was the tile just drawn, so no choice), and the
+  // numbers they could lay on then (public: the beliefs read them).
+  uint8_t log_seat_[kMaxSetTiles] = {};
+  uint16_t log_ends_[kMaxSetTiles] = {};
+  uint8_t drew_at_[kMaxSeats] = {};  // the log's length at each seat's last draw
   uint8_t deck_n_ = 0, dealt_n_ = 0, stock_pos_ = 0, n_log_ = 0;
   int8_t end_[kTrains] = {};
   uint8_t len_[kTrains] = {};
@@ -337,13 +354,18 @@ struct MexicanTrain {
   using State = mexican_train::State;
   using Observation = mexican_train::Observation;
   static State sample(const Observation& o, Rng& rng) { return State::sample(o, rng); }
+  // ismcts: each deal weighed by the placements since each seat's last draw
+  // (beliefs.h).
+  static State sample_weighted(const Observation& o, Rng& rng, double& log_weight);
   static std::string side_name(const State& s, int side);
   // For ismcts: the round's penalty of `seat` against the mean of the
   // others', scaled to [-1, 1]; at the end of the game, half of it is the
   // same comparison of the totals (spec Play 7: the lowest total wins).
   static double reward(const State& from, const State& to, int seat);
-  // ismcts playouts: a cheap club policy, no allocation (bots.cpp).
-  static Move rollout_move(const State& s, int seat, std::span<const Move> legal, Rng& rng);
+  // ismcts-v1's playouts: a cheap club policy, no allocation (bots.cpp).
+  // ismcts plays out at random: with beliefs from play that measured better
+  // (docs/bots.md).
+  static Move rollout_move_v1(const State& s, int seat, std::span<const Move> legal, Rng& rng);
 };
 
 }  // namespace boneyard::mexican_train

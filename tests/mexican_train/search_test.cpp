@@ -57,7 +57,7 @@ TEST(MexicanTrainSearch, RewardComparesTheRoundPenaltyWithTheOthersMean) {
   EXPECT_EQ(MexicanTrain::reward(from, from, 0), 0);
 }
 
-TEST(MexicanTrainSearch, RolloutPolicyShedsTheHeaviestTile) {
+TEST(MexicanTrainSearch, TheV1RolloutPolicyShedsTheHeaviestTile) {
   State s = two_nine();
   deal(s, {"9-8 9-1 7-6 6-5 5-4 4-3 3-2 2-1 1-0 0-0", "9-7 7-5 5-3 3-1 8-6 6-4 4-2 2-0 8-5 1-1"});
   MoveList<Move, MexicanTrain::kMaxMoves> l;
@@ -65,5 +65,5 @@ TEST(MexicanTrainSearch, RolloutPolicyShedsTheHeaviestTile) {
   ASSERT_EQ(l.size(), 2);
   Rng rng(3);
   for (int i = 0; i < 20; ++i)
-    EXPECT_EQ(s.move_text(MexicanTrain::rollout_move(s, 0, l.span(), rng)), s.move_text(s.parse_move(0, "9-8")));
+    EXPECT_EQ(s.move_text(MexicanTrain::rollout_move_v1(s, 0, l.span(), rng)), s.move_text(s.parse_move(0, "9-8")));
 }
