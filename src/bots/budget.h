@@ -39,6 +39,7 @@ class Budget {
     const auto now = Clock::now();
     return now + (now - start_) / done >= end_;
   }
+  bool timed() const { return timed_; }
   // True when a time limit has used more than `fraction` of its time
   // (never without one).
   bool past(double fraction) const {

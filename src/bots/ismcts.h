@@ -57,6 +57,11 @@ concept HasWeightedSample = requires(const typename G::Observation& o, Rng& r, d
   { G::sample_weighted(o, r, w) } -> std::same_as<typename G::State>;
 };
 
+// A game whose deals are worth more than their cost may let the pool grow,
+// under a time limit, up to `G::kMaxPool` deals (or a quarter of the time).
+template <class G>
+concept HasPoolLimit = requires { { G::kMaxPool } -> std::convertible_to<int>; };
+
 template <class G>
 concept HasPublicChance = requires(const typename G::State& s) {
   { G::chance_key(s) } -> std::same_as<uint64_t>;
@@ -129,7 +134,10 @@ class IsmctsBot final : public Bot<G> {
         cum_.clear();
         std::vector<double> lw;
         double top = -1e300, low = 1e300;
-        for (int i = 0; i < kPool && !(i >= kMinPool && budget.past(0.25)); ++i) {
+        int most = kPool;
+        if constexpr (HasPoolLimit<G>)
+          if (budget.timed()) most = G::kMaxPool;
+        for (int i = 0; i < most && !(i >= kMinPool && budget.past(0.25)); ++i) {
           double w = 0;
           pool_.push_back(G::sample_weighted(obs, rng_, w));
           lw.push_back(w);
