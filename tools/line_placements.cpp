@@ -14,32 +14,20 @@
 // the placement added to play_log_likelihood for another seat; "-" where
 // the placement ended the hand. fit_beliefs.py computes it again from
 // the features, so the C++ model and the script's are checked to agree.
-#include <cstdio>
-#include <cstdlib>
-#include <memory>
-#include <string>
-#include <vector>
-
-#include "bots/ismcts.h"
 #include "line/beliefs.h"
 #include "line/bots.h"
+#include "placements.h"
 
 using namespace boneyard;
 using namespace boneyard::line;
 
 namespace {
 
-int whole(const char* text, const char* what, int lo, int hi) {
-  char* end = nullptr;
-  const long v = std::strtol(text, &end, 10);
-  if (!*text || *end || v < lo || v > hi) {
-    std::fprintf(stderr, "line_placements: %s must be a whole number from %d to %d, not '%s'\n", what, lo, hi, text);
-    std::exit(2);
-  }
-  return static_cast<int>(v);
-}
-
-void print_decision(const State& s, int seat, std::span<const Move> legal, const Move& chosen) {
+// Prints the placement's moves and the one played; false (nothing printed)
+// where it was no choice.
+bool print_decision(const State& s, int seat, std::span<const Move> legal, const Move& chosen) {
+  if (s.phase() != Phase::Play || legal.size() < 2 || legal[0].kind == Move::Pass || legal[0].kind == Move::Draw)
+    return false;
   const int mp = s.rules().max_pip();
   const SmallSet hand = s.hand(seat), played = s.played();
   std::printf("%zu", legal.size());
@@ -64,58 +52,16 @@ void print_decision(const State& s, int seat, std::span<const Move> legal, const
                 legal[i].kind == Move::Lead ? 1 : 0, a == b ? 1 : 0);
   }
   std::printf(" | %d", index);
+  return true;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 3 || argc > 4 || std::string(argv[1]) == "--help") {
-    std::fprintf(stderr,
-                 "usage: line_placements GAMES ITERATIONS [SEED]\n"
-                 "Plays GAMES latin games (ismcts against ismcts-v1, ITERATIONS each a decision) and prints\n"
-                 "each placement with a choice: its moves' features and the one played (see the file's head).\n");
-    return argc == 2 && std::string(argv[1]) == "--help" ? 0 : 2;
-  }
-  const int games = whole(argv[1], "GAMES", 1, 100000);
-  const int iterations = whole(argv[2], "ITERATIONS", 1, 1000000);
-  const int seed = argc == 4 ? whole(argv[3], "SEED", 0, 1 << 30) : 5000;
-  BotOptions options;
-  options.iterations = iterations;
-  for (int g = 0; g < games; ++g) {
-    State s(make_rules("latin", {}), static_cast<uint64_t>(seed + g));
-    std::vector<std::unique_ptr<Bot<LineGame>>> bots;
-    for (int k = 0; k < 4; ++k) {
-      const uint64_t bot_seed = static_cast<uint64_t>(g) * 10 + static_cast<uint64_t>(k);
-      if ((k + g) % 2)
-        bots.push_back(std::make_unique<IsmctsBot<LineGame, true>>(bot_seed, options));
-      else
-        bots.push_back(std::make_unique<IsmctsBot<LineGame, false>>(bot_seed, options));
-    }
-    while (!s.terminal()) {
-      const Actor a = s.actor();
-      if (a.kind == Actor::Chance) {
-        s.apply_chance();
-        continue;
-      }
-      MoveList<Move, 64> legal;
-      s.legal_moves(a.seat, legal);
-      const Move m = bots[static_cast<size_t>(a.seat)]->choose(s.observe(a.seat), legal.span());
-      const bool shown =
-          s.phase() == Phase::Play && legal.size() > 1 && legal[0].kind != Move::Pass && legal[0].kind != Move::Draw;
-      if (!shown) {
-        s.apply(a.seat, m);
-        continue;
-      }
-      print_decision(s, a.seat, legal.span(), m);
-      // The placement's term in the log-likelihood another seat computes.
-      const int other = (a.seat + 1) % s.num_seats(), hands = s.hands_finished();
-      const double before = play_log_likelihood(s, other);
-      s.apply(a.seat, m);
-      if (s.terminal() || s.hands_finished() != hands || s.phase() != Phase::Play)
-        std::printf(" | -\n");
-      else
-        std::printf(" | %.17g\n", play_log_likelihood(s, other) - before);
-    }
-  }
+  const tools::PlacementsArgs a = tools::placements_args(argc, argv, "line_placements", "latin");
+  tools::play_placements<LineGame>(
+      a, [](uint64_t seed) { return State(make_rules("latin", {}), seed); }, print_decision,
+      [](const State& s, int seat) { return play_log_likelihood(s, seat); },
+      [](const State& s) { return s.phase() != Phase::Play; });
   return 0;
 }
