@@ -50,8 +50,7 @@ inline PlacementsArgs placements_args(int argc, char** argv, const char* tool, c
 // the line ends with the placement's term in `log_likelihood(s, other)`
 // for another seat, or "-" where `ended(s)` says the move ended the hand.
 template <class G, class Make, class Print, class LogLikelihood, class Ended>
-void play_placements(const PlacementsArgs& a, Make make_state, Print print, LogLikelihood log_likelihood,
-                     Ended ended) {
+void play_placements(const PlacementsArgs& a, Make make_state, Print print, LogLikelihood log_likelihood, Ended ended) {
   BotOptions options;
   options.iterations = a.iterations;
   for (int g = 0; g < a.games; ++g) {

@@ -60,7 +60,9 @@ concept HasWeightedSample = requires(const typename G::Observation& o, Rng& r, d
 // A game whose deals are worth more than their cost may let the pool grow,
 // under a time limit, up to `G::kMaxPool` deals (or a quarter of the time).
 template <class G>
-concept HasPoolLimit = requires { { G::kMaxPool } -> std::convertible_to<int>; };
+concept HasPoolLimit = requires {
+  { G::kMaxPool } -> std::convertible_to<int>;
+};
 
 template <class G>
 concept HasPublicChance = requires(const typename G::State& s) {
@@ -75,7 +77,7 @@ class IsmctsBot final : public Bot<G> {
   using List = MoveList<Move, G::kMaxMoves>;
   static constexpr int kDefaultIterations = 2000;
   static constexpr double kExploration = 0.7;
-  static constexpr int kPool = 256;   // weighted deals a worker draws a decision
+  static constexpr int kPool = 256;    // weighted deals a worker draws a decision
   static constexpr int kMinPool = 16;  // however short the time
 
   IsmctsBot(uint64_t seed, const BotOptions& o) : Bot<G>(V1 ? "ismcts-v1" : "ismcts", seed), options_(o) {}
