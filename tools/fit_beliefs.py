@@ -135,6 +135,8 @@ def main():
     if a.steps < 0 or not a.rate > 0:
         sys.exit("fit_beliefs: --steps must be 0 or more and --rate above 0")
     kinds = read(a.data, a.game)
+    if not any(kinds.values()):
+        sys.exit(f"fit_beliefs: {a.data} holds no placements: expected the {a.game} placements tool's output")
     ship = shipped(a.game)
     features = list(GAMES[a.game]["features"])
     out = {}

@@ -70,6 +70,11 @@ def main():
         r = subprocess.run([sys.executable, FIT, bad, "--game", GAME], capture_output=True, text=True, timeout=60)
         if r.returncode == 0 or "bad.txt:2" not in r.stderr or "expected" not in r.stderr:
             fail(f"a malformed line: exit {r.returncode}, {r.stderr.strip()!r}")
+        empty = os.path.join(d, "empty.txt")
+        open(empty, "w").close()
+        r = subprocess.run([sys.executable, FIT, empty, "--game", GAME], capture_output=True, text=True, timeout=60)
+        if r.returncode == 0 or "holds no placements" not in r.stderr:
+            fail(f"an empty file: exit {r.returncode}, {r.stderr.strip()!r}")
         r = subprocess.run([EXE, "many", "100"], capture_output=True, text=True, timeout=60)
         if r.returncode == 0 or "GAMES must be a whole number" not in r.stderr:
             fail(f"a bad count of games: exit {r.returncode}, {r.stderr.strip()!r}")
