@@ -19,7 +19,8 @@
 // line games' beliefs from play, src/line/beliefs.h) may
 // supply `static State G::sample_weighted(const Observation&, Rng&, double&
 // log_weight)`: then each worker draws a pool of kPool such deals once a
-// decision and every iteration resamples one by its weight (sampling
+// decision (a game with `kMaxPool`: more, below) and every iteration
+// resamples one by its weight (sampling
 // importance resampling over one pool, not a fresh set of candidates per
 // iteration: the cost of the evidence is paid once, docs/bots.md).
 // `ismcts-v1` (V1 = true) is the bot before these, kept to measure against.
@@ -57,8 +58,10 @@ concept HasWeightedSample = requires(const typename G::Observation& o, Rng& r, d
   { G::sample_weighted(o, r, w) } -> std::same_as<typename G::State>;
 };
 
-// A game whose deals are worth more than their cost may let the pool grow,
-// under a time limit, up to `G::kMaxPool` deals (or a quarter of the time).
+// A game whose deals are worth more than their cost may let the pool grow
+// up to `G::kMaxPool` deals: under a time limit until a quarter of the time
+// is spent, under a count to a quarter of the worker's iterations (at least
+// kPool), so that more iterations do not resample the same few deals.
 template <class G>
 concept HasPoolLimit = requires {
   { G::kMaxPool } -> std::convertible_to<int>;
@@ -130,7 +133,7 @@ class IsmctsBot final : public Bot<G> {
     // limit the pool takes at most a quarter of it (Mexican Train's late
     // placements cost up to 16 ms for 256 deals: with 5 ms a decision the
     // search had no time left, docs/bots.md).
-    void prepare(const typename G::Observation& obs, const Budget& budget) {
+    void prepare(const typename G::Observation& obs, const Budget& budget, int share) {
       if constexpr (HasWeightedSample<G> && !V1) {
         pool_.clear();
         cum_.clear();
@@ -138,7 +141,7 @@ class IsmctsBot final : public Bot<G> {
         double top = -1e300, low = 1e300;
         int most = kPool;
         if constexpr (HasPoolLimit<G>)
-          if (budget.timed()) most = G::kMaxPool;
+          most = budget.timed() ? G::kMaxPool : std::clamp(share / 4, kPool, static_cast<int>(G::kMaxPool));
         for (int i = 0; i < most && !(i >= kMinPool && budget.past(0.25)); ++i) {
           double w = 0;
           pool_.push_back(G::sample_weighted(obs, rng_, w));
@@ -317,7 +320,7 @@ class IsmctsBot final : public Bot<G> {
     run_workers(workers, [&](int w) {
       Tree& t = *trees[static_cast<size_t>(w)];
       const int share = budget.share(w, workers);
-      t.prepare(obs, budget);
+      t.prepare(obs, budget, share);
       for (int n = 0; !budget.over(n, share); ++n) t.iterate(obs);
     });
     // Root parallelism: add up the workers' root statistics per move.

@@ -62,7 +62,7 @@ struct Ladder {
 constexpr Ladder kLadders[] = {
     {"line", 338, 604, 67},
     {"texas-42", 800, 223, 161},
-    {"mexican-train", 800, 182, 49},
+    {"mexican-train", 800, 147, 72},
     {"dice-and-dominoes", 329, 172, 42},
 };
 }  // namespace

@@ -357,8 +357,9 @@ struct MexicanTrain {
   // ismcts: each deal weighed by the placements since each seat's last draw
   // (beliefs.h).
   static State sample_weighted(const Observation& o, Rng& rng, double& log_weight);
-  // Under a time limit the pool grows to a quarter of it: reusing 256 deals
-  // for 50 ms of iterations measured worse than fresh deals (docs/bots.md).
+  // The pool grows to a quarter of the time (or of the iterations): reusing
+  // 256 deals for 50 ms of iterations measured worse than fresh deals, and
+  // expert's 8,000 iterations over them level with strong (docs/bots.md).
   static constexpr int kMaxPool = 2048;
   static std::string side_name(const State& s, int side);
   // For ismcts: the round's penalty of `seat` against the mean of the
