@@ -191,7 +191,8 @@ try {
     for (const w of who) {
       const p = await newPage({ width: 390, height: 844 });
       await p.goto(`${base}/?player=${w.id}`);
-      await until(p, () => !!document.querySelector(".player-stats"));
+      // The stats come first; the game list after one more request (players.ts).
+      await until(p, () => !!document.querySelector(".player-stats") && !!document.querySelector(".my-tables"));
       pages.push(
         await p.evaluate(() => ({
           stats: document.querySelector(".player-stats")?.textContent || "",
