@@ -55,8 +55,8 @@ class Storage {
   void update_meta(const std::string& id, const nlohmann::json& meta);
   void append_event(const std::string& id, size_t idx, const RecordEvent& e);
 
-  // Every table; the events only of those whose game is not over (meta
-  // "over"): a finished one is loaded whole on demand with load().
+  // Every table whose game is not over (meta "over"), with its events and
+  // recent chat: a finished one is loaded whole on demand with load().
   std::vector<StoredTable> load_all(const std::function<bool(const std::string&)>& keep = {});
   std::optional<StoredTable> load(const std::string& id);
   std::vector<RecordEvent> load_events(const std::string& id);

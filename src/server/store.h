@@ -26,7 +26,9 @@ namespace boneyard::server {
 // the confusable skeleton (names.h).
 // 3: relations (follows, blocks) between players and reports (social.h).
 // 4: the quick-match queue (quickmatch.h), so it outlives its node.
-constexpr int kSchemaVersion = 4;
+// 5: tables.finished, a table's meta says "over": a restart reads only the
+// live tables (load_all), however many games were finished before.
+constexpr int kSchemaVersion = 5;
 
 // One chat line (docs/server.md, "Chat"), stored with its table: n counts
 // the table's lines; audience 0 is the seats' chat, 1 the spectators'. A
@@ -48,6 +50,9 @@ struct StoredTable {
   int64_t created = 0;         // seconds since the epoch
   std::vector<ChatLine> chat;  // the recent lines of each audience, by n
 };
+
+// Whether a table's meta says its game is over (stored as tables.finished).
+inline bool finished_meta(const nlohmann::json& meta) { return meta.is_object() && meta.value("over", false); }
 
 // A player (docs/server.md, "Players"): never its key, only the keys' hashes.
 struct StoredPlayer {
@@ -214,8 +219,9 @@ class Store {
   virtual void stop() {}
 
   // Reads, from any thread (see Storage for what each returns).
-  // keep (when set): only the tables whose id it accepts (a node taking
-  // some shards loads theirs only).
+  // The live tables: those not finished (a finished one is loaded on
+  // demand). keep (when set): only the tables whose id it accepts (a node
+  // taking some shards loads theirs only).
   virtual std::vector<StoredTable> load_all(const std::function<bool(const std::string&)>& keep = {}) = 0;
   virtual std::optional<StoredTable> load(const std::string& id) = 0;
   virtual std::vector<RecordEvent> load_events(const std::string& id) = 0;

@@ -90,8 +90,8 @@ const std::vector<Sql>& writer_sql() {
       {"erase_player_tables", "DELETE FROM player_tables WHERE table_id = $1"},
       {"player_table",
        "INSERT INTO player_tables (player_id, table_id, seat) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING"},
-      {"table_insert", "INSERT INTO tables (id, spec, meta) VALUES ($1, $2, $3)"},
-      {"meta", "UPDATE tables SET meta = $1 WHERE id = $2"},
+      {"table_insert", "INSERT INTO tables (id, spec, meta, finished) VALUES ($1, $2, $3, $4::boolean)"},
+      {"meta", "UPDATE tables SET meta = $1, finished = $3::boolean WHERE id = $2"},
       {"chat_insert",
        "INSERT INTO chat (table_id, n, audience, seat, text, phrase, at, name) VALUES ($1, $2, $3, $4, $5, $6, $7, "
        "$8)"},
@@ -165,8 +165,10 @@ PgStore::Result PgStore::run(Conn& c, const char* name, const char* sql, const s
 // The schema and its version row, in one transaction; an advisory lock
 // keeps two nodes starting at once from racing on CREATE.
 void PgStore::create_schema(Conn& c) const {
-  auto exec = [&](const std::string& sql) {
-    Result r(PQexec(c.pg, sql.c_str()));
+  auto exec = [&](const std::string& sql, const std::vector<std::string>& params = {}) {
+    std::vector<const char*> v;
+    for (const auto& p : params) v.push_back(p.c_str());
+    Result r(PQexecParams(c.pg, sql.c_str(), static_cast<int>(v.size()), nullptr, v.data(), nullptr, nullptr, 0));
     const auto st = PQresultStatus(r.r());
     if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
       const std::string m = message(c.pg);
@@ -190,23 +192,21 @@ void PgStore::create_schema(Conn& c) const {
     // 2: the chat's name column is added above; names compared by skeleton
     // (a name that now matches an older one keeps its old key).
     Result players = exec("SELECT id, name FROM players");
-    for (int i = 0; i < players.rows(); ++i) {
-      const std::string id = players.text(i, 0), key = name_key(players.text(i, 1));
-      const char* v[] = {key.c_str(), id.c_str()};
-      Result r(PQexecParams(c.pg,
-                            "UPDATE players SET name_key = $1 WHERE id = $2 AND NOT EXISTS (SELECT 1 FROM players "
-                            "WHERE name_key = $1)",
-                            2, nullptr, v, nullptr, nullptr, 0));
-      if (PQresultStatus(r.r()) != PGRES_COMMAND_OK) {
-        const std::string m = message(c.pg);
-        Result(PQexec(c.pg, "ROLLBACK"));
-        throw Error(fmt::format("PostgreSQL at {}: {}", shown_, m));
-      }
-    }
+    for (int i = 0; i < players.rows(); ++i)
+      exec("UPDATE players SET name_key = $1 WHERE id = $2 AND NOT EXISTS (SELECT 1 FROM players WHERE name_key = $1)",
+           {name_key(players.text(i, 1)), players.text(i, 0)});
+  }
+  // 3: the social tables; 4: the quick-match queue; 5: tables.finished; each
+  // made above. The finished tables are marked from their meta (JSON that
+  // does not parse stays live: the hub reports it when it loads).
+  if (version >= 1 && version <= 4) {
+    Result tables = exec("SELECT id, meta FROM tables");
+    std::vector<std::string> over;
+    for (int i = 0; i < tables.rows(); ++i)
+      if (finished_meta(nlohmann::json::parse(tables.text(i, 1), nullptr, false))) over.push_back(tables.text(i, 0));
+    exec("UPDATE tables SET finished = true WHERE id = ANY($1::text[])", {pg_text_array(over)});
     exec(fmt::format("UPDATE schema_version SET version = {}", kSchemaVersion));
   }
-  // 3: the social tables; 4: the quick-match queue; each made above.
-  if (version == 2 || version == 3) exec(fmt::format("UPDATE schema_version SET version = {}", kSchemaVersion));
   if (version == 0) exec(fmt::format("INSERT INTO schema_version (version) VALUES ({})", kSchemaVersion));
   exec("COMMIT");
 }
@@ -337,10 +337,11 @@ std::vector<size_t> PgStore::send_group(const std::vector<const Write*>& group) 
         if (ids[k].is_string() && !ids[k].get<std::string>().empty())
           send("player_table", {ids[k].get<std::string>(), w.table, pg_num(static_cast<int64_t>(k))});
     }
+    const std::string finished = w.meta && finished_meta(*w.meta) ? "true" : "false";
     if (w.spec)
-      send("table_insert", {w.table, w.spec->dump(), w.meta ? w.meta->dump() : std::string("{}")});
+      send("table_insert", {w.table, w.spec->dump(), w.meta ? w.meta->dump() : std::string("{}"), finished});
     else if (w.meta)
-      send("meta", {w.meta->dump(), w.table});
+      send("meta", {w.meta->dump(), w.table, finished});
     if (w.replaces && !w.chat.empty()) {
       uint64_t n = w.chat.front().n;
       for (const ChatLine& c : w.chat) n = std::min(n, c.n);
@@ -439,7 +440,8 @@ std::optional<StoredTable> PgStore::load(const std::string& id) {
 
 std::vector<StoredTable> PgStore::load_all(const std::function<bool(const std::string&)>& keep) {
   auto out = read([&](Conn& c) {
-    Result r = run(c, "load_all", "SELECT id, spec, meta, created FROM tables ORDER BY created, seq", {});
+    Result r =
+        run(c, "load_all", "SELECT id, spec, meta, created FROM tables WHERE NOT finished ORDER BY created, seq", {});
     std::vector<StoredTable> out;
     out.reserve(static_cast<size_t>(r.rows()));
     for (int i = 0; i < r.rows(); ++i) {
@@ -453,12 +455,11 @@ std::vector<StoredTable> PgStore::load_all(const std::function<bool(const std::s
     }
     return out;
   });
-  // The live ones' events and recent chat, a few hundred tables a query:
-  // a node taking a dead node's shards loads a thousand tables, and three
-  // round trips a table were most of its takeover.
+  // Their events and recent chat, a few hundred tables a query: a node
+  // taking a dead node's shards loads a thousand tables, and three round
+  // trips a table were most of its takeover.
   std::map<std::string, StoredTable*> live;
-  for (auto& t : out)
-    if (!(t.meta.is_object() && t.meta.value("over", false))) live[t.id] = &t;
+  for (auto& t : out) live[t.id] = &t;
   constexpr size_t kChunk = 500;
   for (auto it = live.begin(); it != live.end();) {
     std::vector<std::string> ids;
@@ -529,7 +530,7 @@ std::vector<PlayerGame> PgStore::player_games(const std::string& player_id, int 
       const auto spec = nlohmann::json::parse(r.text(i, 2), nullptr, false);
       const auto meta = nlohmann::json::parse(r.text(i, 3), nullptr, false);
       g.game = spec.is_object() ? spec.value("game", "") : "";
-      g.over = meta.is_object() && meta.value("over", false);
+      g.over = finished_meta(meta);
       g.result = seat_result(meta, g.seat);
       g.created = r.i64(i, 4);
       out.push_back(std::move(g));

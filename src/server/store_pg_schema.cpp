@@ -29,6 +29,8 @@ const std::vector<std::string>& pg_schema() {
       "seat INTEGER NOT NULL, text TEXT NOT NULL, phrase TEXT NOT NULL, at BIGINT NOT NULL, PRIMARY KEY (table_id, "
       "n))",
       "ALTER TABLE chat ADD COLUMN IF NOT EXISTS name TEXT NOT NULL DEFAULT ''",
+      // 5: a finished table (its meta says "over"), so a restart reads only the live ones.
+      "ALTER TABLE tables ADD COLUMN IF NOT EXISTS finished BOOLEAN NOT NULL DEFAULT false",
       "CREATE TABLE IF NOT EXISTS probe (k INTEGER PRIMARY KEY, at BIGINT NOT NULL)",
       "CREATE TABLE IF NOT EXISTS leases (shard TEXT PRIMARY KEY, owner TEXT NOT NULL, epoch BIGINT NOT NULL, "
       "expires BIGINT NOT NULL)",

@@ -243,6 +243,7 @@ void SqliteStore::open() {
     exec("PRAGMA wal_autocheckpoint=0");  // the checkpointer's job, off this connection
     sqlite3_wal_hook(db_, &SqliteStore::on_wal, this);
   }
+  finished_column_ = has_column("tables", "finished");
   if (sqlite3_db_readonly(db_, "main") == 1) {
     // Served as it is (every table readable), loudly unhealthy; the writer
     // reopens it on each try, so it heals when the file is writable again.
@@ -252,7 +253,7 @@ void SqliteStore::open() {
   }
   exec(
       "CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, spec TEXT NOT NULL, meta TEXT NOT NULL, "
-      "created INTEGER NOT NULL DEFAULT (strftime('%s','now')))");
+      "created INTEGER NOT NULL DEFAULT (strftime('%s','now')), finished INTEGER NOT NULL DEFAULT 0)");
   exec(
       "CREATE TABLE IF NOT EXISTS events (table_id TEXT NOT NULL, idx INTEGER NOT NULL, chance INTEGER NOT NULL, "
       "seat INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (table_id, idx)) WITHOUT ROWID");
@@ -329,12 +330,31 @@ void SqliteStore::migrate() {
     exec("COMMIT");
   }
   // 3: the social tables; 4: the quick-match queue; each made above.
-  if (version == 2 || version == 3) exec(fmt::format("UPDATE schema_version SET version = {}", kSchemaVersion).c_str());
+  // 5: the finished tables marked, from their meta (JSON that does not
+  // parse stays live: the hub reports it when it loads).
+  if (version >= 1 && version <= 4) {
+    exec("BEGIN IMMEDIATE");
+    // (a database this build made, marked older by hand, has the column)
+    if (!has_column("tables", "finished")) exec("ALTER TABLE tables ADD COLUMN finished INTEGER NOT NULL DEFAULT 0");
+    exec(
+        "UPDATE tables SET finished = 1 WHERE (CASE WHEN json_valid(meta) THEN json_extract(meta, '$.over') END) "
+        "IS 1");
+    exec(fmt::format("UPDATE schema_version SET version = {}", kSchemaVersion).c_str());
+    exec("COMMIT");
+  }
+  finished_column_ = true;
   if (version == 0) {
     Stmt st(db_, "INSERT INTO schema_version (version) VALUES (?)");
     st.integer(1, kSchemaVersion);
     st.done();
   }
+}
+
+bool SqliteStore::has_column(const char* table, const char* column) {
+  Stmt st(db_, "SELECT 1 FROM pragma_table_info(?) WHERE name = ?");
+  st.text(1, table);
+  st.text(2, column);
+  return sqlite3_step(st.s) == SQLITE_ROW;
 }
 
 void SqliteStore::exec(const char* sql) {
@@ -434,15 +454,17 @@ void SqliteStore::apply(const Write& w) {
     }
   }
   if (w.spec) {
-    Stmt st(db_, "INSERT INTO tables (id, spec, meta) VALUES (?, ?, ?)");
+    Stmt st(db_, "INSERT INTO tables (id, spec, meta, finished) VALUES (?, ?, ?, ?)");
     st.text(1, w.table);
     st.text(2, w.spec->dump());
     st.text(3, w.meta ? w.meta->dump() : std::string("{}"));
+    st.integer(4, w.meta && finished_meta(*w.meta));
     st.done();
   } else if (w.meta) {
-    Stmt st(db_, cached("UPDATE tables SET meta = ? WHERE id = ?"));
+    Stmt st(db_, cached("UPDATE tables SET meta = ?, finished = ? WHERE id = ?"));
     st.text(1, w.meta->dump());
-    st.text(2, w.table);
+    st.integer(2, finished_meta(*w.meta));
+    st.text(3, w.table);
     st.done();
   }
   if (!w.chat.empty()) {
@@ -649,7 +671,7 @@ std::vector<PlayerGame> SqliteStore::player_games(const std::string& player_id, 
     const auto spec = nlohmann::json::parse(st.col_text(2), nullptr, false);
     const auto meta = nlohmann::json::parse(st.col_text(3), nullptr, false);
     g.game = spec.is_object() ? spec.value("game", "") : "";
-    g.over = meta.is_object() && meta.value("over", false);
+    g.over = finished_meta(meta);
     g.result = seat_result(meta, g.seat);
     g.created = sqlite3_column_int64(st.s, 4);
     out.push_back(std::move(g));
@@ -699,21 +721,23 @@ std::vector<StoredTable> SqliteStore::load_all(const std::function<bool(const st
   {
     std::lock_guard lk(m_);
     if (!db_) throw Error("storage: the database is not open");
-    Stmt st(db_, "SELECT id, spec, meta, created FROM tables ORDER BY created, rowid");
+    Stmt st(db_, finished_column_
+                     ? "SELECT id, spec, meta, created FROM tables WHERE finished = 0 ORDER BY created, rowid"
+                     : "SELECT id, spec, meta, created FROM tables ORDER BY created, rowid");
     while (sqlite3_step(st.s) == SQLITE_ROW) {
       StoredTable t;
       if (t.id = st.col_text(0); keep && !keep(t.id)) continue;
-      t.spec = nlohmann::json::parse(st.col_text(1), nullptr, false);
       t.meta = nlohmann::json::parse(st.col_text(2), nullptr, false);
+      if (finished_meta(t.meta)) continue;
+      t.spec = nlohmann::json::parse(st.col_text(1), nullptr, false);
       t.created = sqlite3_column_int64(st.s, 3);
       out.push_back(std::move(t));
     }
   }
-  for (auto& t : out)
-    if (!(t.meta.is_object() && t.meta.value("over", false))) {
-      t.events = load_events(t.id);
-      t.chat = load_chat(t.id, 50);
-    }
+  for (auto& t : out) {
+    t.events = load_events(t.id);
+    t.chat = load_chat(t.id, 50);
+  }
   return out;
 }
 

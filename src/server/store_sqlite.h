@@ -59,6 +59,7 @@ class SqliteStore : public Store {
   void migrate();
   sqlite3_stmt* cached(const char* sql);
   void exec(const char* sql);
+  bool has_column(const char* table, const char* column);
   void checkpointer();
   void finish_checkpoint();
   static int on_wal(void* self, sqlite3* db, const char* name, int frames);
@@ -74,6 +75,9 @@ class SqliteStore : public Store {
   sqlite3* db_ = nullptr;
   std::map<std::string, sqlite3_stmt*> stmts_;  // cached(): the connection's prepared statements
   bool reopen_ = false;
+  // tables.finished exists (schema 5): not in an older database opened
+  // read-only, which is not migrated; load_all then reads every row.
+  bool finished_column_ = true;
   // The checkpointer (file databases): past this many WAL pages it copies
   // the WAL into the database, on its own connection.
   static constexpr int kCheckpointFrames = 1000;

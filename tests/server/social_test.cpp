@@ -347,7 +347,7 @@ TEST_F(Social, AnAcceptedPartnerInvitationSeatsTheTwoAsPartners) {
 
 // ------------------------------------------------------------ schema
 
-TEST(SocialSchema, AVersion2DatabaseIsMigratedTo4AndKeepsWhatItHad) {
+TEST(SocialSchema, AVersion2DatabaseIsMigratedAndKeepsWhatItHad) {
   const auto dir = temp_dir("boneyard-social", "schema");
   const std::string db = test_db((dir / "old.db").string());
   {
@@ -357,7 +357,9 @@ TEST(SocialSchema, AVersion2DatabaseIsMigratedTo4AndKeepsWhatItHad) {
     w.key_hash = "h1";
     s.write(std::move(w));
   }
-  // The database as version 2 left it: no social tables, no quick-match queue.
+  // The database as version 2 left it: no social tables, no quick-match
+  // queue, no finished tables marked.
+  on_db(db, "ALTER TABLE tables DROP COLUMN finished");
   on_db(db, "DROP TABLE relations");
   on_db(db, "DROP TABLE reports");
   on_db(db, "DROP TABLE quickmatch");
@@ -366,7 +368,7 @@ TEST(SocialSchema, AVersion2DatabaseIsMigratedTo4AndKeepsWhatItHad) {
   {
     server::Storage s(db, false);
     EXPECT_EQ(on_db(db, "SELECT version FROM schema_version"), std::to_string(server::kSchemaVersion));
-    EXPECT_EQ(server::kSchemaVersion, 4);
+    EXPECT_EQ(server::kSchemaVersion, 5);
     ASSERT_TRUE(s.player("p1").has_value());
     s.put_seeker("p1", "{\"a\":1}", nullptr);
     s.put_seeker("p1", "{\"a\":2}", nullptr);  // replaced

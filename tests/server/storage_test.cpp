@@ -211,6 +211,10 @@ TEST_F(StorageTest, AReadOnlyDatabaseIsReportedRefusesMovesAndHealsWithoutAResta
   const std::string bid = bots.j["id"], bspec = bots.j["spectate"];
   ASSERT_TRUE(eventually([&] { return state(a_.port, bid, bspec)["version"].get<int>() > 5; }));
   ASSERT_TRUE(WIFEXITED(stop(a_)));
+  // And of schema 4, before tables.finished: it cannot be migrated while it
+  // cannot be written, yet every table is served, and it heals to 5.
+  on_db(db, "ALTER TABLE tables DROP COLUMN finished");
+  on_db(db, "UPDATE schema_version SET version = 4");
 
   fs::permissions(db, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
   a_ = spawn_serve(db, (dir_ / "a.err").string(), true);
@@ -253,6 +257,9 @@ TEST_F(StorageTest, AReadOnlyDatabaseIsReportedRefusesMovesAndHealsWithoutAResta
   ASSERT_GT(a_.port, 0);
   EXPECT_EQ(state(a_.port, bid, bspec)["version"], done["version"]);
   EXPECT_EQ(state(a_.port, bid, bspec)["status"], "over");
+  ASSERT_TRUE(WIFEXITED(stop(a_)));
+  EXPECT_EQ(on_db(db, "SELECT version FROM schema_version"), std::to_string(server::kSchemaVersion));
+  EXPECT_EQ(on_db(db, "SELECT finished FROM tables WHERE id = '" + bid + "'"), "1") << "migrated when it healed";
 }
 
 // ------------------------------------------------------------ point 13
@@ -458,11 +465,12 @@ TEST_F(StorageTest, RenewingLeasesInOneStatementRenewsOnlyTheOnesStillHeld) {
 
 // Loading every table (a restart, or a node taking shards) reads the live
 // tables' events and recent chat a few hundred tables a query: each table
-// gets its own, in order, whatever its id holds (a quote, a backslash), and
-// a finished table gets none (it is loaded on demand).
+// gets its own, in order, whatever its id holds (a quote, a backslash). A
+// finished table is not read at all, whether it was stored finished or its
+// meta said "over" later: it is loaded on demand, whole.
 TEST_F(StorageTest, LoadingEveryTableGivesEachLiveTableItsOwnEventsAndRecentChat) {
   server::Storage store(test_db((dir_ / "load-all.db").string()), false);
-  const std::vector<std::string> ids = {"t1", "q\"uo\\te", "t3", "done"};
+  const std::vector<std::string> ids = {"t1", "q\"uo\\te", "t3", "done", "ended"};
   for (size_t k = 0; k < ids.size(); ++k) {
     json meta = json::object();
     if (ids[k] == "done") meta["over"] = true;
@@ -474,15 +482,16 @@ TEST_F(StorageTest, LoadingEveryTableGivesEachLiveTableItsOwnEventsAndRecentChat
       w.chat.push_back({n, static_cast<int>(n % 2), 0, ids[k] + " line " + std::to_string(n), "", 0, "Ana"});
     store.write(std::move(w));
   }
+  server::Write end;  // "ended" finishes after it was stored
+  end.table = "ended";
+  end.meta = json{{"over", true}};
+  store.write(std::move(end));
   const auto all = store.load_all();
-  ASSERT_EQ(all.size(), ids.size());
+  std::set<std::string> loaded;
   for (const auto& t : all) {
+    loaded.insert(t.id);
     const size_t k = static_cast<size_t>(std::find(ids.begin(), ids.end(), t.id) - ids.begin());
     ASSERT_LT(k, ids.size()) << t.id;
-    if (t.id == "done") {
-      EXPECT_TRUE(t.events.empty());
-      continue;
-    }
     ASSERT_EQ(t.events.size(), k + 1) << t.id;
     for (size_t e = 0; e <= k; ++e) {
       EXPECT_EQ(t.events[e].text, t.id + std::to_string(e));
@@ -494,6 +503,36 @@ TEST_F(StorageTest, LoadingEveryTableGivesEachLiveTableItsOwnEventsAndRecentChat
     EXPECT_EQ(t.chat.back().text, t.id + " line 120");
     EXPECT_TRUE(std::is_sorted(t.chat.begin(), t.chat.end(), [](auto& a, auto& b) { return a.n < b.n; }));
   }
+  EXPECT_EQ(loaded, (std::set<std::string>{"t1", "q\"uo\\te", "t3"})) << "the finished tables are not read";
+  for (const std::string id : {"done", "ended"}) {
+    const auto t = store.load(id);
+    ASSERT_TRUE(t) << id << " is still there, on demand";
+    EXPECT_TRUE(t->meta.value("over", false)) << id;
+    EXPECT_EQ(t->events.size(), id == "done" ? 4u : 5u) << id;
+  }
+}
+
+// A database of schema version 4 (no tables.finished) is migrated at start:
+// its finished tables are marked from their meta, so a restart does not
+// read them; a meta that does not parse leaves its table live (the hub
+// reports it).
+TEST_F(StorageTest, AnOlderDatabasesFinishedTablesAreMarkedWhenItOpens) {
+  const std::string db = test_db((dir_ / "finished.db").string());
+  {
+    server::Storage store(db, false);
+    store.create_table("live", json{{"game", "latin"}}, json::object());
+    store.create_table("done", json{{"game", "latin"}}, json{{"over", true}});
+    store.create_table("torn", json{{"game", "latin"}}, json::object());
+  }
+  on_db(db, "ALTER TABLE tables DROP COLUMN finished");
+  on_db(db, "UPDATE tables SET meta = '{\"over\": tru' WHERE id = 'torn'");
+  on_db(db, "UPDATE schema_version SET version = 4");
+  server::Storage store(db, false);
+  EXPECT_EQ(on_db(db, "SELECT version FROM schema_version"), std::to_string(server::kSchemaVersion));
+  std::set<std::string> loaded;
+  for (const auto& t : store.load_all()) loaded.insert(t.id);
+  EXPECT_EQ(loaded, (std::set<std::string>{"live", "torn"}));
+  ASSERT_TRUE(store.load("done"));
 }
 
 // The quick-match queue's writes go under the lease of its shard, as a
