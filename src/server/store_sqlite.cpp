@@ -331,8 +331,10 @@ void SqliteStore::migrate() {
   }
   // 3: the social tables; 4: the quick-match queue; each made above.
   // 5: the finished tables marked, from their meta (JSON that does not
-  // parse stays live: the hub reports it when it loads).
-  if (version >= 1 && version <= 4) {
+  // parse stays live: the hub reports it when it loads). Also when the
+  // column is missing at 5: a crash between version 1's transaction and
+  // this one.
+  if (version >= 1 && (version <= 4 || !has_column("tables", "finished"))) {
     exec("BEGIN IMMEDIATE");
     // (a database this build made, marked older by hand, has the column)
     if (!has_column("tables", "finished")) exec("ALTER TABLE tables ADD COLUMN finished INTEGER NOT NULL DEFAULT 0");

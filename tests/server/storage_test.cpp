@@ -527,12 +527,22 @@ TEST_F(StorageTest, AnOlderDatabasesFinishedTablesAreMarkedWhenItOpens) {
   on_db(db, "ALTER TABLE tables DROP COLUMN finished");
   on_db(db, "UPDATE tables SET meta = '{\"over\": tru' WHERE id = 'torn'");
   on_db(db, "UPDATE schema_version SET version = 4");
-  server::Storage store(db, false);
-  EXPECT_EQ(on_db(db, "SELECT version FROM schema_version"), std::to_string(server::kSchemaVersion));
   std::set<std::string> loaded;
-  for (const auto& t : store.load_all()) loaded.insert(t.id);
+  {
+    server::Storage store(db, false);
+    EXPECT_EQ(on_db(db, "SELECT version FROM schema_version"), std::to_string(server::kSchemaVersion));
+    for (const auto& t : store.load_all()) loaded.insert(t.id);
+    EXPECT_EQ(loaded, (std::set<std::string>{"live", "torn"}));
+    ASSERT_TRUE(store.load("done"));
+  }
+  if (testing_postgres()) return;
+  // SQLite migrates version 1 in a transaction of its own: a crash after it
+  // leaves version 5 without the column, which the next start adds.
+  on_db(db, "ALTER TABLE tables DROP COLUMN finished");
+  server::Storage again(db, false);
+  loaded.clear();
+  for (const auto& t : again.load_all()) loaded.insert(t.id);
   EXPECT_EQ(loaded, (std::set<std::string>{"live", "torn"}));
-  ASSERT_TRUE(store.load("done"));
 }
 
 // The quick-match queue's writes go under the lease of its shard, as a
