@@ -412,7 +412,7 @@ State State::masked_for(int seat) const {
 
 Observation State::observe(int seat) const { return Observation{seat, masked_for(seat)}; }
 
-State State::sample(const Observation& o, Rng& rng) {
+State State::sample_with(const Observation& o, Rng& rng, Assign assign) {
   State s = o.masked;
   const int me = o.seat;
   s.rng_.reseed(rng.next());
@@ -441,10 +441,10 @@ State State::sample(const Observation& o, Rng& rng) {
     }
     allowed[i] = a;
   }
-  auto place = sample_assignment(tiles, allowed, cap, rng);
+  auto place = assign(tiles, allowed, cap, rng);
   if (place.empty()) {  // contradictory constraints (not from a real history): drop them
     for (auto& a : allowed) a = (1u << cap.size()) - 1;
-    place = sample_assignment(tiles, allowed, cap, rng);
+    place = assign(tiles, allowed, cap, rng);
   }
   for (int k = 0; k < s.seats_; ++k)
     if (k != me) std::fill(std::begin(s.hand_[k]), std::end(s.hand_[k]), uint16_t{0});

@@ -9,8 +9,10 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "core/game.h"
+#include "core/sample.h"
 #include "core/tile.h"
 #include "mexican_train/rules.h"
 
@@ -81,7 +83,12 @@ class State {
   std::string render(int seat) const;
   nlohmann::json options_json() const;
   void reseed(uint64_t seed) { rng_.reseed(seed); }
-  static State sample(const Observation& o, Rng& rng);
+  // A deal consistent with the observation, uniform given the hard evidence
+  // (sample_assignment_mixed); sample_v1 deals it with the sampler of
+  // `ismcts-v1`'s day (sample_assignment: the same law, up to 15 times the
+  // cost where a seat lacks a number).
+  static State sample(const Observation& o, Rng& rng) { return sample_with(o, rng, sample_assignment_mixed); }
+  static State sample_v1(const Observation& o, Rng& rng) { return sample_with(o, rng, sample_assignment); }
 
   // --- Mexican Train specifics ---
   const Rules& rules() const { return r_; }
@@ -153,6 +160,9 @@ class State {
   State masked_for(int seat) const;
 
  private:
+  using Assign = std::vector<int8_t> (*)(const std::vector<Tile>&, const std::vector<uint32_t>&,
+                                         const std::vector<int>&, Rng&);
+  static State sample_with(const Observation& o, Rng& rng, Assign assign);
   void apply_listed(int seat, Rng& rng);  // apply_random's uncommon cases
   // With no tile to lay: the one move left (end the opening, draw, or pass),
   // or false when there is none.
@@ -354,6 +364,7 @@ struct MexicanTrain {
   using State = mexican_train::State;
   using Observation = mexican_train::Observation;
   static State sample(const Observation& o, Rng& rng) { return State::sample(o, rng); }
+  static State sample_v1(const Observation& o, Rng& rng) { return State::sample_v1(o, rng); }
   // ismcts: each deal weighed by the placements since each seat's last draw
   // (beliefs.h).
   static State sample_weighted(const Observation& o, Rng& rng, double& log_weight);
