@@ -18,9 +18,10 @@ namespace boneyard {
 std::vector<int8_t> sample_assignment(const std::vector<Tile>& tiles, const std::vector<uint32_t>& allowed,
                                       const std::vector<int>& capacity, Rng& rng);
 
-// The same distribution, near enough, at a fraction of the cost where plain
+// The uniform law over the consistent assignments (which the constructive
+// pass above only approaches), at a fraction of its cost where plain
 // rejection mostly fails (a few voids make it fail nearly always; the
-// constructive pass above then costs 10 to 35 us a deal): a few rejection
+// constructive pass then costs 10 to 35 us a deal): a few rejection
 // attempts, else a random feasible assignment (augmenting paths) mixed by a
 // chain of swaps and 3-rotations between places. Every step of the chain
 // keeps the capacities and the allowed places, and each proposal is as
