@@ -23,22 +23,18 @@ bool feasible(const std::vector<uint32_t>& allowed, const std::vector<int>& cap,
   }
   return count_by_mask[0] == 0;
 }
-}  // namespace
 
-std::vector<int8_t> sample_assignment(const std::vector<Tile>& tiles, const std::vector<uint32_t>& allowed,
-                                      const std::vector<int>& capacity, Rng& rng) {
-  const int n = static_cast<int>(tiles.size());
-  const int places = static_cast<int>(capacity.size());
-  std::vector<int8_t> place(static_cast<size_t>(n), -1);
-  // Plain rejection: deal a shuffled list into the places in order.
-  std::vector<int> order(static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) order[static_cast<size_t>(i)] = i;
-  for (int attempt = 0; attempt < 64; ++attempt) {
+// Plain rejection, `attempts` times: a shuffled list dealt into the places in
+// order. Exactly uniform when it succeeds.
+bool deal_by_rejection(const std::vector<uint32_t>& allowed, const std::vector<int>& capacity, Rng& rng, int attempts,
+                       std::vector<int>& order, std::vector<int8_t>& place) {
+  const int n = static_cast<int>(allowed.size());
+  for (int attempt = 0; attempt < attempts; ++attempt) {
     rng.shuffle(order.data(), n);
     int k = 0;
     bool ok = true;
-    for (int p = 0; p < places && ok; ++p)
-      for (int c = 0; c < capacity[static_cast<size_t>(p)]; ++c, ++k) {
+    for (size_t p = 0; p < capacity.size() && ok; ++p)
+      for (int c = 0; c < capacity[p]; ++c, ++k) {
         const int i = order[static_cast<size_t>(k)];
         if (!((allowed[static_cast<size_t>(i)] >> p) & 1)) {
           ok = false;
@@ -46,8 +42,20 @@ std::vector<int8_t> sample_assignment(const std::vector<Tile>& tiles, const std:
         }
         place[static_cast<size_t>(i)] = static_cast<int8_t>(p);
       }
-    if (ok) return place;
+    if (ok) return true;
   }
+  return false;
+}
+}  // namespace
+
+std::vector<int8_t> sample_assignment(const std::vector<Tile>& tiles, const std::vector<uint32_t>& allowed,
+                                      const std::vector<int>& capacity, Rng& rng) {
+  const int n = static_cast<int>(tiles.size());
+  const int places = static_cast<int>(capacity.size());
+  std::vector<int8_t> place(static_cast<size_t>(n), -1);
+  std::vector<int> order(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) order[static_cast<size_t>(i)] = i;
+  if (deal_by_rejection(allowed, capacity, rng, 64, order, place)) return place;
   // Constructive: each tile in random order goes to a random allowed place
   // (weighted by room left) that keeps the rest feasible.
   std::fill(place.begin(), place.end(), -1);
@@ -79,29 +87,6 @@ std::vector<int8_t> sample_assignment(const std::vector<Tile>& tiles, const std:
 }
 
 namespace {
-// Plain rejection, `attempts` times: a shuffled list dealt into the places in
-// order. Exactly uniform when it succeeds.
-bool deal_by_rejection(const std::vector<uint32_t>& allowed, const std::vector<int>& capacity, Rng& rng, int attempts,
-                       std::vector<int>& order, std::vector<int8_t>& place) {
-  const int n = static_cast<int>(allowed.size());
-  for (int attempt = 0; attempt < attempts; ++attempt) {
-    rng.shuffle(order.data(), n);
-    int k = 0;
-    bool ok = true;
-    for (size_t p = 0; p < capacity.size() && ok; ++p)
-      for (int c = 0; c < capacity[p]; ++c, ++k) {
-        const int i = order[static_cast<size_t>(k)];
-        if (!((allowed[static_cast<size_t>(i)] >> p) & 1)) {
-          ok = false;
-          break;
-        }
-        place[static_cast<size_t>(i)] = static_cast<int8_t>(p);
-      }
-    if (ok) return true;
-  }
-  return false;
-}
-
 // A feasible assignment: tiles in random order, each to a random allowed
 // place with room, or, when none has room, along a shortest augmenting path
 // (a tile moved from a full place to another it is allowed in, and so on to
