@@ -160,8 +160,7 @@ class State {
   State masked_for(int seat) const;
 
  private:
-  using Assign = std::vector<int8_t> (*)(const std::vector<Tile>&, const std::vector<uint32_t>&,
-                                         const std::vector<int>&, Rng&);
+  using Assign = decltype(&sample_assignment);  // either of core/sample.h's samplers
   static State sample_with(const Observation& o, Rng& rng, Assign assign);
   void apply_listed(int seat, Rng& rng);  // apply_random's uncommon cases
   // With no tile to lay: the one move left (end the opening, draw, or pass),
