@@ -33,11 +33,13 @@ class Budget {
   // A time limit is a deadline: no step starts that, taking as long as the
   // steps so far did on average, would end after it. There is always at
   // least one step, so there is always an answer.
-  bool over(int done, int share) const {
+  // `since`: when the steps began, if work before them (a pool of deals)
+  // should not count as their cost.
+  bool over(int done, int share, Clock::time_point since = {}) const {
     if (!timed_ && done >= share) return true;
     if (!(timed_ || capped_) || done == 0) return false;
     const auto now = Clock::now();
-    return now + (now - start_) / done >= end_;
+    return now + (now - std::max(since, start_)) / done >= end_;
   }
   bool timed() const { return timed_; }
   // True when a time limit has used more than `fraction` of its time

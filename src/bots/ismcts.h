@@ -330,7 +330,8 @@ class IsmctsBot final : public Bot<G> {
       Tree& t = *trees[static_cast<size_t>(w)];
       const int share = budget.share(w, workers);
       t.prepare(obs, budget, share);
-      for (int n = 0; !budget.over(n, share); ++n) t.iterate(obs);
+      const auto begun = Budget::Clock::now();  // the pool's time is not an iteration's
+      for (int n = 0; !budget.over(n, share, begun); ++n) t.iterate(obs);
     });
     // Root parallelism: add up the workers' root statistics per move.
     for (size_t i = 0; i < legal.size(); ++i) {
