@@ -367,13 +367,15 @@ export function playerActions(
     box.appendChild(status);
   };
   render();
-  // What I already do about them.
+  // What I already do about them. `data-known` says the buttons show it
+  // (tests wait for it: the render replaces the buttons).
   mine(me)
     .then((m) => {
       following = m.following.some((f) => f.id === id);
       blocked = m.blocked.some((b) => b.id === id);
       render();
     })
-    .catch(() => {});
+    .catch(() => {})
+    .finally(() => box.setAttribute("data-known", "true"));
   return box;
 }

@@ -92,7 +92,7 @@ try {
     (await pa.$eval(".live-games .watch-open", (e) => e.getAttribute("href"))) === `/?t=${tb.id}&k=${tb.spectate}`,
     "a player's page links their game being played, to watch",
   );
-  await pa.waitForSelector("#follow");
+  await pa.waitForSelector('[data-known="true"] #follow');
   await pa.click("#follow");
   await pa.waitForFunction(() => document.querySelector("#follow")?.getAttribute("aria-pressed") === "true");
   check(true, "Follow on a player's page follows them");
@@ -125,7 +125,7 @@ try {
 
   // Ann blocks Cy from Cy's page; at a table with Cy, Cy's lines are hidden for her.
   await pa.goto(base + `/?player=${cy.id}`);
-  await pa.waitForSelector("#block");
+  await pa.waitForSelector('[data-known="true"] #block');
   await pa.click("#block");
   await pa.waitForFunction(() => document.querySelector("#block")?.getAttribute("aria-pressed") === "true");
   const tc = await api("POST", "/api/tables", {
