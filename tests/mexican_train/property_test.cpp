@@ -227,33 +227,28 @@ TEST(MexicanTrainProperties, ObservationHidesAndSamplingRespectsWhatIsKnown) {
         EXPECT_TRUE(o.masked.hand(k).empty());
       }
     EXPECT_EQ(o.masked.hand(me), s.hand(me));
-    // The true hands obey the public constraints.
-    for (int k = 0; k < s.num_seats(); ++k)
-      s.hand(k).for_each([&](Tile t) {
-        if (k == me && t.index == s.drawn_tile()) return;
-        EXPECT_FALSE((s.known_void(k) >> t.high()) & 1) << "seat " << k << " " << to_string(t);
-        EXPECT_FALSE((s.known_void(k) >> t.low()) & 1) << "seat " << k << " " << to_string(t);
-        if (t.is_double()) {
-          EXPECT_LE(t.high(), s.double_cap(k));
-        }
-      });
+    // A deal's hands obey the public facts: no tile of a number the seat is
+    // known to lack, no double above its cap. (The drawn tile waiting to be
+    // laid came after the void was seen.)
+    const auto expect_hands_obey_the_facts = [&](const State& x, const char* deal) {
+      for (int k = 0; k < s.num_seats(); ++k)
+        x.hand(k).for_each([&](Tile t) {
+          if (k == me && t.index == s.drawn_tile()) return;
+          EXPECT_FALSE((x.known_void(k) >> t.high()) & 1) << deal << " seat " << k << " " << to_string(t);
+          EXPECT_FALSE((x.known_void(k) >> t.low()) & 1) << deal << " seat " << k << " " << to_string(t);
+          if (t.is_double()) {
+            EXPECT_LE(t.high(), x.double_cap(k)) << deal << " seat " << k << " " << to_string(t);
+          }
+        });
+    };
+    expect_hands_obey_the_facts(s, "the true deal");
     // ismcts's sampler and ismcts-v1's (sample_v1) keep the same facts.
     for (const State& x : {State::sample(o, rng), State::sample_v1(o, rng)}) {
       expect_conserved(x);
       EXPECT_EQ(x.hand(me), s.hand(me));
       EXPECT_EQ(x.table(), s.table());
-      for (int k = 0; k < s.num_seats(); ++k) {
-        EXPECT_EQ(x.hand_count(k), s.hand_count(k));
-        // (The drawn tile waiting to be laid came after the void was seen.)
-        x.hand(k).for_each([&](Tile t) {
-          if (k == me && t.index == s.drawn_tile()) return;
-          EXPECT_FALSE((x.known_void(k) >> t.high()) & 1);
-          EXPECT_FALSE((x.known_void(k) >> t.low()) & 1);
-          if (k != me && t.is_double()) {
-            EXPECT_LE(t.high(), x.double_cap(k));
-          }
-        });
-      }
+      for (int k = 0; k < s.num_seats(); ++k) EXPECT_EQ(x.hand_count(k), s.hand_count(k));
+      expect_hands_obey_the_facts(x, "a sampled deal");
       MoveList<Move, MexicanTrain::kMaxMoves> lx;
       x.legal_moves(me, lx);
       s.legal_moves(me, l);
