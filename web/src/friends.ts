@@ -233,8 +233,11 @@ export function playerActions(
   if (!me || me.id === id) return null;
   const status = h("p", { class: "muted", role: "status", id: "social-status" });
   const box = h("section", { class: "card player-actions", id: "player-actions" });
+  // `known`: what I already do about them has loaded (or failed to); until
+  // then Follow and Block are disabled, as a click would act on a guess.
   let following = false,
-    blocked = false;
+    blocked = false,
+    known = false;
   // A request about them; the buttons drawn again after a follow or a
   // block (a report or a challenge leaves the forms as they are).
   const act = async (what: string, body: Record<string, unknown>, done: (r: Record<string, unknown>) => void) => {
@@ -320,6 +323,7 @@ export function playerActions(
             id: "follow",
             class: following ? "small secondary" : "small",
             "aria-pressed": String(following),
+            disabled: !known,
             onclick: () => act("/api/social/follow", { on: !following }, (r) => (following = !!r.following)),
           },
           t(following ? "social.unfollow" : "social.follow"),
@@ -330,6 +334,7 @@ export function playerActions(
             id: "block",
             class: "small secondary",
             "aria-pressed": String(blocked),
+            disabled: !known,
             onclick: () =>
               act("/api/social/block", { on: !blocked }, (r) => {
                 blocked = !!r.blocked;
@@ -373,9 +378,12 @@ export function playerActions(
     .then((m) => {
       following = m.following.some((f) => f.id === id);
       blocked = m.blocked.some((b) => b.id === id);
-      render();
     })
     .catch(() => {})
-    .finally(() => box.setAttribute("data-known", "true"));
+    .finally(() => {
+      known = true;
+      render();
+      box.setAttribute("data-known", "true");
+    });
   return box;
 }

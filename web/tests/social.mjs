@@ -84,6 +84,35 @@ try {
   );
   check(spectator === null, "the watch link opens the game as a spectator (no seat)");
 
+  // Until what Ann already does about Bob has loaded, Follow and Block are
+  // disabled (a click would act on a guess): hold that request, look, let it go.
+  const early = await asPlayer(ann);
+  await early.setRequestInterception(true);
+  const held = [];
+  let holding = true;
+  early.on("request", (r) => {
+    if (holding && r.url().includes("/api/social?")) held.push(r);
+    else r.continue();
+  });
+  await early.goto(base + `/?player=${bob.id}`);
+  await early.waitForSelector("#player-actions #follow");
+  check(
+    await early.$eval("#player-actions", (e) =>
+      ["#follow", "#block"].every((b) => e.querySelector(b).disabled && !e.hasAttribute("data-known")),
+    ),
+    "Follow and Block are disabled while what I do about the player loads",
+  );
+  for (let i = 0; held.length === 0 && i < 100; ++i) await new Promise((r) => setTimeout(r, 50));
+  check(held.length > 0, "the player's page asks what I do about them");
+  holding = false;
+  for (const r of held) r.continue();
+  await early.waitForSelector('[data-known="true"] #follow', { timeout: 10000 });
+  check(
+    await early.$eval("#player-actions", (e) => ["#follow", "#block"].every((b) => !e.querySelector(b).disabled)),
+    "Follow and Block are enabled once it has loaded",
+  );
+  await early.close();
+
   // Ann opens Bob's page: his game, to watch; she follows him.
   const pa = await asPlayer(ann);
   await pa.goto(base + `/?player=${bob.id}`);
