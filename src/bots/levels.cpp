@@ -18,12 +18,15 @@ bool is_bot_level(std::string_view name) {
 }
 
 namespace {
-// The count a search bot takes by default (pimc.h, ismcts.h and the games'
-// registrations: Dice & Dominoes sets its own).
-int default_count(const GameEntry& g, const std::string& bot) {
-  if (bot == "pimc") return 24;
-  if (g.family == "dice-and-dominoes") return 1000;
-  return 2000;
+// The count a search bot takes by default (pimc.h, ismcts.h), or the
+// game's own for its strong level (its registration: Dice & Dominoes,
+// Mexican Train).
+int strong_count(const GameEntry& g, const std::string& bot) {
+  if (g.strong_count > 0) return g.strong_count;
+  return bot == "pimc" ? 24 : 2000;
+}
+int expert_count(const GameEntry& g, const std::string& bot) {
+  return g.expert_count > 0 ? g.expert_count : kExpertFactor * strong_count(g, bot);
 }
 }  // namespace
 
@@ -35,10 +38,10 @@ LevelBot level_bot(const GameEntry& g, std::string_view level, const LevelBudget
     out.options.think_ms = b.strong_ms;
     // 0: the bot's default count, with no clock (pimc's default stops at
     // 150 ms: on a loaded machine that is fewer samples than measured).
-    if (b.strong_ms <= 0) out.options.iterations = default_count(g, out.bot);
+    if (b.strong_ms <= 0) out.options.iterations = strong_count(g, out.bot);
   } else if (level == "expert") {
     out.options.think_ms = b.expert_ms;
-    if (b.expert_ms <= 0) out.options.iterations = kExpertFactor * default_count(g, out.bot);
+    if (b.expert_ms <= 0) out.options.iterations = expert_count(g, out.bot);
     // One search tree by default: the same count split over four trees
     // (root parallelism) measured +6 Elo over strong at Texas 42 where one
     // tree measured +161 (docs/bots.md, "Levels").
@@ -62,7 +65,7 @@ struct Ladder {
 constexpr Ladder kLadders[] = {
     {"line", 338, 604, 67},
     {"texas-42", 800, 223, 161},
-    {"mexican-train", 800, 147, 72},
+    {"mexican-train", 800, 100, 100},
     {"dice-and-dominoes", 329, 172, 42},
 };
 }  // namespace

@@ -21,8 +21,10 @@ bool is_bot_level(std::string_view name);
 // --expert-threads; 0 threads: one, a single search tree). By
 // default a count, not a time, so a level plays as strongly on a loaded
 // machine as where it was measured: strong takes the bot's default count
-// (ismcts 2,000 iterations, Dice & Dominoes 1,000; pimc 24 samples),
-// expert kExpertFactor times that. A time > 0 replaces the count.
+// (ismcts 2,000 iterations, pimc 24 samples) and expert kExpertFactor times
+// that, unless the game's registration sets its own (GameEntry::strong_count,
+// expert_count: Dice & Dominoes 1,000 and 4,000, Mexican Train 500 and
+// 8,000). A time > 0 replaces the count.
 struct LevelBudgets {
   double strong_ms = 0;
   double expert_ms = 0;

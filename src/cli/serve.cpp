@@ -69,12 +69,13 @@ void add_serve(CLI::App& app) {
                   "sets synchronous_commit=on for the writer, normal keeps the database's setting")
       ->check(CLI::IsMember({"full", "normal"}))
       ->capture_default_str();
-  cmd->add_option(
-         "--strong-ms", cfg->hub.strong_ms,
-         "Thinking time of the strong bots per decision (0: the bot's default count, as measured in docs/bots.md)")
+  cmd->add_option("--strong-ms", cfg->hub.strong_ms,
+                  "Thinking time of the strong bots per decision (0: the level's count of iterations, as measured in "
+                  "docs/bots.md)")
       ->capture_default_str();
   cmd->add_option("--expert-ms", cfg->hub.expert_ms,
-                  "Thinking time of the expert bots per decision (0: 4 times the strong count)")
+                  "Thinking time of the expert bots per decision (0: the level's count, 4 times strong's; Mexican "
+                  "Train 16 times)")
       ->capture_default_str();
   cmd->add_option("--clock-second-ms", cfg->hub.clock_second_ms,
                   "Milliseconds in one second of the turn clock: 1000; less only for tests (the same rules, faster)")

@@ -264,6 +264,12 @@ struct GameEntry {
   // Texas 42's ismcts plays as well as pimc at a fifteenth of the time, so
   // the levels answer at once while hints keep pimc's values in points.
   std::string level_bot;
+  // The strong and expert levels' iteration counts, where not the default
+  // (bots/levels.h: strong the bot's default count, expert kExpertFactor
+  // times strong's): the counts that space the game's levels as measured
+  // (docs/bots.md, "Levels"); 0: the default.
+  int strong_count = 0;
+  int expert_count = 0;
   std::function<std::unique_ptr<AnyBot>(std::string_view bot, uint64_t seed, const BotOptions&)> make_search_bot;
   // Random playouts from a fresh game with this name, for `boneyard bench`.
   std::function<BenchResult(const OptionList&, uint64_t seed, double seconds)> bench;

@@ -55,6 +55,8 @@ void register_games() {
   add_search_bots<DiceDominoes>(e);
   // ismcts's generic default (2000 iterations) takes about 0.3 s a decision
   // here (its time grows faster than the iterations); 1000 stays near 50 ms.
+  // The strong level searches as much, expert kExpertFactor times it.
+  e.strong_count = kIsmctsIterations;
   e.make_search_bot = [make = e.make_search_bot](std::string_view bot, uint64_t seed, const BotOptions& o) {
     BotOptions budget = o;
     if (budget.iterations == 0 && budget.think_ms <= 0) budget.iterations = kIsmctsIterations;

@@ -14,10 +14,10 @@ namespace boneyard::server {
 int default_bot_pipeline();
 
 struct HubConfig {
-  // "strong": the strongest fair bot, this long per decision, one thread
-  // (0: its default count, bots/levels.h: the strength docs/bots.md measured)
+  // "strong": the levels' search bot, this long per decision, one thread
+  // (0: the level's count, bots/levels.h: the strength docs/bots.md measured)
   double strong_ms = 0;
-  double expert_ms = 0;    // "expert": this long per decision (0: 4 times strong's count) ...
+  double expert_ms = 0;    // "expert": this long per decision (0: the level's count) ...
   int expert_threads = 0;  // ... on this many threads (0: one)
   // The pool for cheap bots (beginner, casual) (0: the number of cores, at
   // least 2); broadcasts have threads of their own. Strong and expert bots think on a pool of their
