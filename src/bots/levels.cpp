@@ -36,8 +36,8 @@ LevelBot level_bot(const GameEntry& g, std::string_view level, const LevelBudget
   LevelBot out{level_search_bot(g), {}};
   if (level == "strong") {
     out.options.think_ms = b.strong_ms;
-    // 0: the bot's default count, with no clock (pimc's default stops at
-    // 150 ms: on a loaded machine that is fewer samples than measured).
+    // 0: the level's count, with no clock (pimc's default stops at 150 ms:
+    // on a loaded machine that is fewer samples than measured).
     if (b.strong_ms <= 0) out.options.iterations = strong_count(g, out.bot);
   } else if (level == "expert") {
     out.options.think_ms = b.expert_ms;
