@@ -421,9 +421,11 @@ void run_arena(const ArenaConfig& c) {
                           {"mean_points_per_hand_ci95", {pc.mean - pc.half, pc.mean + pc.half}}};
     if (B > 1) {
       row["head_to_head"] = ec.mean;
-      // elo() of a share past 0..1 is clamped anyway; the share first.
+      // The head-to-head share's interval is Wilson's too, so a run whose
+      // deal sets all ended alike (2 games won of 2) is not a point.
+      const auto [hlo, hhi] = wilson_ci(ec.mean, ec.half, sets);
       row["elo"] = elo(ec.mean);
-      row["elo_ci95"] = {elo(ec.mean - ec.half), elo(ec.mean + ec.half)};
+      row["elo_ci95"] = {elo(hlo), elo(hhi)};
     }
     per.push_back(row);
   }
@@ -507,29 +509,25 @@ void run_arena(const ArenaConfig& c) {
   // A game scored in penalties (Mexican Train's pips): a smaller number is better.
   const bool penalty = find_game(c.name).penalty;
   if (penalty) std::cout << wrap_text("  penalty/hand: the pips left in hand, so lower is better\n", width);
-  // One table of 80 columns; a narrower terminal gets it in two (shares,
-  // then points and Elo), so no row wraps.
-  std::vector<std::array<std::string, 5>> rows = {
-      {"bot", "game share", "hand share", penalty ? "penalty/hand" : "points/hand", "Elo"}};
+  // Two tables (the game share and Elo, then the hands), each well inside
+  // 80 columns. Every interval is printed as [low, high]: a share's stays
+  // inside 0..1 and need not be even about the mean (Wilson's).
+  const auto cell = [](const nlohmann::json& p, const std::string& k, const char* how) {
+    const double m = p[k], lo = p[k + "_ci95"][0], hi = p[k + "_ci95"][1];
+    return fmt::format(fmt::runtime(how), m, lo, hi);
+  };
+  std::cout << fmt::format("  {:10} {:>21}  {:>17}\n", "bot", "game share", "Elo");
   for (const auto& p : per) {
-    auto pm = [&](const char* k) {
-      const double m = p[k], lo = p[std::string(k) + "_ci95"][0];
-      return fmt::format("{:.3f} ± {:.3f}", m, m - lo);
-    };
     std::string e = "-";
-    if (p.contains("elo"))
-      e = fmt::format("{:+.0f} [{:+.0f}, {:+.0f}]", p["elo"].get<double>(), p["elo_ci95"][0].get<double>(),
-                      p["elo_ci95"][1].get<double>());
-    rows.push_back({p["bot"].get<std::string>(), pm("win_share"), pm("hand_share"), pm("mean_points_per_hand"), e});
+    if (p.contains("elo")) e = cell(p, "elo", "{:+.0f} [{:+.0f}, {:+.0f}]");
+    std::cout << fmt::format("  {:10} {:>21}  {:>17}\n", p["bot"].get<std::string>(),
+                             cell(p, "win_share", "{:.3f} [{:.3f}, {:.3f}]"), e);
   }
-  if (width >= 80) {
-    for (const auto& r : rows)
-      std::cout << fmt::format("  {:10} {:>14} {:>14} {:>16} {:>17}\n", r[0], r[1], r[2], r[3], r[4]);
-  } else {
-    for (const auto& r : rows) std::cout << fmt::format("  {:10} {:>14} {:>14}\n", r[0], r[1], r[2]);
-    std::cout << "\n";
-    for (const auto& r : rows) std::cout << fmt::format("  {:10} {:>16} {:>17}\n", r[0], r[3], r[4]);
-  }
+  std::cout << fmt::format("\n  {:10} {:>21}  {:>24}\n", "bot", "hand share", penalty ? "penalty/hand" : "points/hand");
+  for (const auto& p : per)
+    std::cout << fmt::format("  {:10} {:>21}  {:>24}\n", p["bot"].get<std::string>(),
+                             cell(p, "hand_share", "{:.3f} [{:.3f}, {:.3f}]"),
+                             cell(p, "mean_points_per_hand", "{:.2f} [{:.2f}, {:.2f}]"));
   if (interrupted) die_of_stop_signal();
 }
 

@@ -359,10 +359,37 @@ TEST(Issue37Tools, ArenaTimesDecisionsAndKeepsIntervalsInRange) {
       EXPECT_LE(b[k][1].get<double>(), 1) << k << " " << b.dump();
       EXPECT_LE(b[k][0].get<double>(), b[k][1].get<double>()) << b.dump();
     }
+  // Elo's interval too comes from a bounded one: never a point, even when
+  // every deal set ended alike.
+  for (const auto& b : j["bots"])
+    if (b.contains("elo_ci95")) EXPECT_LT(b["elo_ci95"][0].get<double>(), b["elo_ci95"][1].get<double>()) << b.dump();
   ASSERT_EQ(j["timing"].size(), j["bots"].size()) << out;
   for (const auto& t : j["timing"]) {
     EXPECT_GT(t["decisions"].get<double>(), 0) << t.dump();
     EXPECT_GE(t["mean_ms"].get<double>(), 0) << t.dump();
     EXPECT_LE(t["mean_ms"].get<double>(), t["max_ms"].get<double>()) << t.dump();
   }
+}
+
+// The text table prints the same bounded intervals as [low, high] (it
+// printed "1.000 ± 0.658" for a 2-game run: past 1).
+TEST(Issue37Tools, ArenaTextKeepsSharesInRange) {
+  int rc = 0;
+  const std::string out = run("arena latin --bots greedy,random --games 2 2>/dev/null", &rc);
+  ASSERT_EQ(rc, 0) << out;
+  EXPECT_FALSE(has(out, "\u00b1")) << out;
+  int shares = 0;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;  // "greedy  0.750 [0.301, 0.954]": a bot's share
+    static const std::regex share(R"(^  (greedy|random) +(\d\.\d+) \[(-?\d\.\d+), (-?\d\.\d+)\])");
+    if (!std::regex_search(line, m, share)) continue;
+    ++shares;
+    const double mean = std::stod(m[2]), lo = std::stod(m[3]), hi = std::stod(m[4]);
+    EXPECT_LE(0, lo) << line;
+    EXPECT_LE(lo, mean) << line;
+    EXPECT_LE(mean, hi) << line;
+    EXPECT_LE(hi, 1) << line;
+  }
+  EXPECT_EQ(shares, 4) << out;  // each bot's game share and hand share
 }
