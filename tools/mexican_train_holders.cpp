@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "bots/ismcts.h"
 #include "mexican_train/beliefs.h"
+#include "placements.h"
 
 using namespace boneyard;
 using namespace boneyard::mexican_train;
@@ -78,8 +78,7 @@ int main(int argc, char** argv) {
     char* end = nullptr;
     const double v = std::strtod(text, &end);
     if (!*text || *end || !(v >= lo && v <= hi)) {
-      std::fprintf(stderr, "mexican_train_holders: %s must be a number from %g to %g, not '%s'\n", what, lo, hi,
-                   text);
+      std::fprintf(stderr, "mexican_train_holders: %s must be a number from %g to %g, not '%s'\n", what, lo, hi, text);
       std::exit(2);
     }
     return v;
@@ -90,21 +89,12 @@ int main(int argc, char** argv) {
   std::vector<double> w(kF, 0.0);
   const bool weighted = argc == 4 + kF;
   for (int i = 0; weighted && i < kF; ++i) w[static_cast<size_t>(i)] = number(argv[4 + i], "a weight", -100, 100);
-  BotOptions options;
-  options.iterations = iterations;
   Score uniform, placements, both;
   Rng rng(static_cast<uint64_t>(seed) * 7 + 1);
   long decisions = 0;
   for (int g = 0; g < games; ++g) {
     State s(make_rules({}), static_cast<uint64_t>(seed + g));
-    std::vector<std::unique_ptr<Bot<MexicanTrain>>> bots;
-    for (int k = 0; k < s.num_seats(); ++k) {
-      const uint64_t bot_seed = static_cast<uint64_t>(g) * 10 + static_cast<uint64_t>(k);
-      if ((k + g) % 2)
-        bots.push_back(std::make_unique<IsmctsBot<MexicanTrain, true>>(bot_seed, options));
-      else
-        bots.push_back(std::make_unique<IsmctsBot<MexicanTrain, false>>(bot_seed, options));
-    }
+    const auto bots = tools::placements_bots<MexicanTrain>(s.num_seats(), g, iterations);
     int step = 0;
     while (!s.terminal()) {
       const Actor actor = s.actor();

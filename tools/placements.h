@@ -44,6 +44,23 @@ inline PlacementsArgs placements_args(int argc, char** argv, const char* tool, c
   return a;
 }
 
+// Game g's bots: the seats alternate ismcts and ismcts-v1 (which seat
+// starts with which alternates by game), each at `iterations` a decision.
+template <class G>
+std::vector<std::unique_ptr<Bot<G>>> placements_bots(int seats, int g, int iterations) {
+  BotOptions options;
+  options.iterations = iterations;
+  std::vector<std::unique_ptr<Bot<G>>> bots;
+  for (int k = 0; k < seats; ++k) {
+    const uint64_t bot_seed = static_cast<uint64_t>(g) * 10 + static_cast<uint64_t>(k);
+    if ((k + g) % 2)
+      bots.push_back(std::make_unique<IsmctsBot<G, true>>(bot_seed, options));
+    else
+      bots.push_back(std::make_unique<IsmctsBot<G, false>>(bot_seed, options));
+  }
+  return bots;
+}
+
 // Plays the games (seats alternate ismcts and ismcts-v1). For each move,
 // `print(s, seat, legal, move)` prints the placement's options and the one
 // chosen, returning false where it was no choice (nothing printed); then
@@ -51,18 +68,9 @@ inline PlacementsArgs placements_args(int argc, char** argv, const char* tool, c
 // for another seat, or "-" where `ended(s)` says the move ended the hand.
 template <class G, class Make, class Print, class LogLikelihood, class Ended>
 void play_placements(const PlacementsArgs& a, Make make_state, Print print, LogLikelihood log_likelihood, Ended ended) {
-  BotOptions options;
-  options.iterations = a.iterations;
   for (int g = 0; g < a.games; ++g) {
     typename G::State s = make_state(static_cast<uint64_t>(a.seed + g));
-    std::vector<std::unique_ptr<Bot<G>>> bots;
-    for (int k = 0; k < s.num_seats(); ++k) {
-      const uint64_t bot_seed = static_cast<uint64_t>(g) * 10 + static_cast<uint64_t>(k);
-      if ((k + g) % 2)
-        bots.push_back(std::make_unique<IsmctsBot<G, true>>(bot_seed, options));
-      else
-        bots.push_back(std::make_unique<IsmctsBot<G, false>>(bot_seed, options));
-    }
+    const auto bots = placements_bots<G>(s.num_seats(), g, a.iterations);
     while (!s.terminal()) {
       const Actor actor = s.actor();
       if (actor.kind == Actor::Chance) {
