@@ -1,9 +1,9 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Fits the Mexican Train tile-holder model to tools/mexican_train_holders'
 output (docs/bots.md, "Beliefs from play (Mexican Train)"): each hidden
 tile's place (another seat's hand or the boneyard) with probability
 proportional to the place's size times exp(w . f), f the tile's features
-there (zero in the boneyard). Prints the mean log-likelihood a tile with
+there (zero in the boneyard). Debian's interpreter (numpy). Prints the mean log-likelihood a tile with
 w = 0 (every tile of a place alike, given the public voids) and fitted,
 and the fitted weights, in the tool's order of features:
 
@@ -74,7 +74,7 @@ def main():
         w += 0.5 * loglik(w)[1]
     fitted, _ = loglik(w)
     print(f"{n} tiles: mean log-likelihood a tile {base:.4f} with w = 0, {fitted:.4f} fitted "
-          f"(+{fitted - base:.4f} nats a tile)")
+          f"({fitted - base:+.4f} nats a tile)")
     for name, value in zip(FEATURES, w):
         print(f"  {name:32} {value:+.4f}")
     print("weights:", " ".join(f"{v:.4f}" for v in w))
