@@ -78,7 +78,8 @@ int main(int argc, char** argv) {
     char* end = nullptr;
     const double v = std::strtod(text, &end);
     if (!*text || *end || !(v >= lo && v <= hi)) {
-      std::fprintf(stderr, "mexican_train_holders: %s must be a number from %g to %g, not '%s'\n", what, lo, hi, text);
+      std::fprintf(stderr, "mexican_train_holders: %s must be a number from %.12g to %.12g, not '%s'\n", what, lo, hi,
+                   text);
       std::exit(2);
     }
     return v;

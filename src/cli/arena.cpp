@@ -1,7 +1,6 @@
 // boneyard arena NAME --bots LIST --games N: bot tournaments.
 #include <fmt/format.h>
 
-#include <array>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -87,6 +86,9 @@ struct GameOutcome {
   std::vector<double> points;  // summed over hands
   int hands = 0;
   int void_hands = 0;
+  // Whether a hand gave a side less than 0 (Dice & Dominoes' chips): if no
+  // hand of the run did, the points intervals stop at 0.
+  bool negative_points = false;
   // Each entry's decisions and their thinking time (ms): what engine
   // matches report (issue 37, Tools). Not part of the results' equality:
   // `--json` puts them apart, under "timing".
@@ -169,7 +171,10 @@ GameOutcome play_one(const ArenaConfig& c, const OptionList& opts, const std::ve
       }
     }
   o.hands = static_cast<int>(st.hands().size());
-  for (const auto& h : st.hands()) o.void_hands += h.winner_side < 0;
+  for (const auto& h : st.hands()) {
+    o.void_hands += h.winner_side < 0;
+    for (double p : h.side_points) o.negative_points = o.negative_points || p < 0;
+  }
   if (!c.record_dir.empty()) RecordFile(c.record_dir, fmt::format("g{}", game)).write(s);
   return o;
 }
@@ -183,6 +188,7 @@ std::vector<double> outcome_values(const GameOutcome& o) {
   for (int x : o.seats) v.push_back(x);
   for (const auto* f : {&o.share, &o.hands_won, &o.points, &o.decisions, &o.ms_sum, &o.ms_max})
     v.insert(v.end(), f->begin(), f->end());
+  v.push_back(o.negative_points);
   return v;
 }
 
@@ -192,14 +198,16 @@ GameOutcome outcome_of(const std::vector<double>& v) {
   o.hands = static_cast<int>(v[0]);
   o.void_hands = static_cast<int>(v[1]);
   const size_t L = static_cast<size_t>(v[2]);
-  // 4 L values, or 7 L with the timing (a checkpoint from before has none).
-  if (v.size() != 3 + 4 * L && v.size() != 3 + 7 * L) throw Error("bad game outcome");
+  // 4 L values, 7 L with the timing, then whether a hand gave a side less
+  // than 0 (a checkpoint from before has fewer: such points count as seen).
+  if (v.size() != 3 + 4 * L && v.size() != 3 + 7 * L && v.size() != 4 + 7 * L) throw Error("bad game outcome");
   for (size_t e = 0; e < L; ++e) o.seats.push_back(static_cast<int>(v[3 + e]));
   o.share.assign(v.begin() + static_cast<long>(3 + L), v.begin() + static_cast<long>(3 + 2 * L));
   o.hands_won.assign(v.begin() + static_cast<long>(3 + 2 * L), v.begin() + static_cast<long>(3 + 3 * L));
   o.points.assign(v.begin() + static_cast<long>(3 + 3 * L), v.begin() + static_cast<long>(3 + 4 * L));
   o.decisions.assign(L, 0), o.ms_sum.assign(L, 0), o.ms_max.assign(L, 0);
-  if (v.size() == 3 + 7 * L)
+  o.negative_points = v.size() != 4 + 7 * L || v.back() != 0;
+  if (v.size() >= 3 + 7 * L)
     for (size_t e = 0; e < L; ++e) {
       o.decisions[e] = v[3 + 4 * L + e];
       o.ms_sum[e] = v[3 + 5 * L + e];
@@ -375,9 +383,11 @@ void run_arena(const ArenaConfig& c) {
   out.resize(static_cast<size_t>(games));
 
   int total_hands = 0, void_hands = 0;
+  bool negative_points = false;
   for (const auto& o : out) {
     total_hands += o.hands;
     void_hands += o.void_hands;
+    negative_points = negative_points || o.negative_points;
   }
   const int sets = games / seatings;
   nlohmann::json per = nlohmann::json::array();
@@ -409,6 +419,9 @@ void run_arena(const ArenaConfig& c) {
     // normal one where the share's spread is a coin's, never past its
     // range); the hand share's normal interval is cut to the range.
     const auto [wlo, whi] = wilson_ci(sc.mean, sc.half, sets);
+    // Points too: where no hand gave a side less than 0, the normal interval
+    // stops at 0 (a 2-set latin run's went to -1.23 points a hand).
+    const double points_lo = negative_points ? pc.mean - pc.half : std::max(0.0, pc.mean - pc.half);
     nlohmann::json row = {{"bot", names[static_cast<size_t>(b)]},
                           {"games", games},
                           {"hands", total_hands},
@@ -418,7 +431,7 @@ void run_arena(const ArenaConfig& c) {
                           {"hand_share", hc.mean},
                           {"hand_share_ci95", {std::max(0.0, hc.mean - hc.half), std::min(1.0, hc.mean + hc.half)}},
                           {"mean_points_per_hand", pc.mean},
-                          {"mean_points_per_hand_ci95", {pc.mean - pc.half, pc.mean + pc.half}}};
+                          {"mean_points_per_hand_ci95", {points_lo, pc.mean + pc.half}}};
     if (B > 1) {
       row["head_to_head"] = ec.mean;
       // The head-to-head share's interval is Wilson's too, so a run whose

@@ -362,7 +362,9 @@ TEST(Issue37Tools, ArenaTimesDecisionsAndKeepsIntervalsInRange) {
   // Elo's interval too comes from a bounded one: never a point, even when
   // every deal set ended alike.
   for (const auto& b : j["bots"])
-    if (b.contains("elo_ci95")) EXPECT_LT(b["elo_ci95"][0].get<double>(), b["elo_ci95"][1].get<double>()) << b.dump();
+    if (b.contains("elo_ci95")) {
+      EXPECT_LT(b["elo_ci95"][0].get<double>(), b["elo_ci95"][1].get<double>()) << b.dump();
+    }
   ASSERT_EQ(j["timing"].size(), j["bots"].size()) << out;
   for (const auto& t : j["timing"]) {
     EXPECT_GT(t["decisions"].get<double>(), 0) << t.dump();
@@ -392,4 +394,33 @@ TEST(Issue37Tools, ArenaTextKeepsSharesInRange) {
     EXPECT_LE(hi, 1) << line;
   }
   EXPECT_EQ(shares, 4) << out;  // each bot's game share and hand share
+}
+
+// Latin hands never give a side less than 0 points: a short run's points
+// interval stops at 0 (it went to -1.23 for greedy here), in the text and
+// in --json alike.
+TEST(Issue37Tools, ArenaPointsIntervalStaysInTheGamesRange) {
+  int rc = 0;
+  const std::string out = run("arena latin --bots greedy,random --games 2 2>/dev/null", &rc);
+  ASSERT_EQ(rc, 0) << out;
+  int rows = 0;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;  // "greedy  0.536 [0.186, 0.886]  20.68 [0.00, 42.59]": hand share, points
+    static const std::regex points(
+        R"(^  (greedy|random) +\S+ \[\S+, \S+\] +(-?\d+\.\d+) \[(-?\d+\.\d+), (-?\d+\.\d+)\])");
+    if (!std::regex_search(line, m, points)) continue;
+    ++rows;
+    const double mean = std::stod(m[2]), lo = std::stod(m[3]), hi = std::stod(m[4]);
+    EXPECT_LE(0, lo) << line;
+    EXPECT_LE(lo, mean) << line;
+    EXPECT_LT(mean, hi) << line;
+  }
+  EXPECT_EQ(rows, 2) << out;
+  const auto j = nlohmann::json::parse(run("arena latin --bots greedy,random --games 2 --json 2>/dev/null", &rc));
+  ASSERT_EQ(rc, 0);
+  for (const auto& b : j.at("bots")) {
+    EXPECT_GE(b.at("mean_points_per_hand_ci95")[0].get<double>(), 0) << b.dump();
+    EXPECT_LT(b.at("mean_points_per_hand_ci95")[0].get<double>(), b.at("mean_points_per_hand_ci95")[1].get<double>());
+  }
 }
