@@ -423,4 +423,16 @@ TEST(Issue37Tools, ArenaPointsIntervalStaysInTheGamesRange) {
     EXPECT_GE(b.at("mean_points_per_hand_ci95")[0].get<double>(), 0) << b.dump();
     EXPECT_LT(b.at("mean_points_per_hand_ci95")[0].get<double>(), b.at("mean_points_per_hand_ci95")[1].get<double>());
   }
+  // Dice & Dominoes' chips can be lost (a hand's net is below 0 for the
+  // players who paid the ante and won nothing): there the interval is not cut.
+  const auto d =
+      nlohmann::json::parse(run("arena dice-and-dominoes --bots greedy,random --games 2 --json 2>/dev/null", &rc));
+  ASSERT_EQ(rc, 0);
+  bool below = false;
+  for (const auto& b : d.at("bots")) {
+    const auto ci = b.at("mean_points_per_hand_ci95");
+    EXPECT_LE(ci[0].get<double>(), b.at("mean_points_per_hand").get<double>()) << b.dump();
+    below = below || ci[0].get<double>() < 0;
+  }
+  EXPECT_TRUE(below) << d.dump();
 }
