@@ -13,6 +13,8 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "cli/common.h"
 #include "cli/play.h"
@@ -373,6 +375,26 @@ TEST(Issue37Tools, ArenaTimesDecisionsAndKeepsIntervalsInRange) {
   }
 }
 
+namespace {
+
+// A text report's "mean [low, high]" figures in the lines that `row`
+// matches (its groups 2 to 4: mean, low, high), each with its line.
+struct ReportInterval {
+  double mean, lo, hi;
+  std::string line;
+};
+std::vector<ReportInterval> report_intervals(const std::string& out, const std::regex& row) {
+  std::vector<ReportInterval> found;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, row)) found.push_back({std::stod(m[2]), std::stod(m[3]), std::stod(m[4]), line});
+  }
+  return found;
+}
+
+}  // namespace
+
 // The text table prints the same bounded intervals as [low, high] (it
 // printed "1.000 ± 0.658" for a 2-game run: past 1).
 TEST(Issue37Tools, ArenaTextKeepsSharesInRange) {
@@ -380,20 +402,16 @@ TEST(Issue37Tools, ArenaTextKeepsSharesInRange) {
   const std::string out = run("arena latin --bots greedy,random --games 2 2>/dev/null", &rc);
   ASSERT_EQ(rc, 0) << out;
   EXPECT_FALSE(has(out, "\u00b1")) << out;
-  int shares = 0;
-  std::istringstream lines(out);
-  for (std::string line; std::getline(lines, line);) {
-    std::smatch m;  // "greedy  0.750 [0.301, 0.954]": a bot's share
-    static const std::regex share(R"(^  (greedy|random) +(\d\.\d+) \[(-?\d\.\d+), (-?\d\.\d+)\])");
-    if (!std::regex_search(line, m, share)) continue;
-    ++shares;
-    const double mean = std::stod(m[2]), lo = std::stod(m[3]), hi = std::stod(m[4]);
-    EXPECT_LE(0, lo) << line;
-    EXPECT_LE(lo, mean) << line;
-    EXPECT_LE(mean, hi) << line;
-    EXPECT_LE(hi, 1) << line;
+  // "greedy  0.750 [0.301, 0.954]": a bot's share
+  const auto shares =
+      report_intervals(out, std::regex(R"(^  (greedy|random) +(\d\.\d+) \[(-?\d\.\d+), (-?\d\.\d+)\])"));
+  for (const auto& x : shares) {
+    EXPECT_LE(0, x.lo) << x.line;
+    EXPECT_LE(x.lo, x.mean) << x.line;
+    EXPECT_LE(x.mean, x.hi) << x.line;
+    EXPECT_LE(x.hi, 1) << x.line;
   }
-  EXPECT_EQ(shares, 4) << out;  // each bot's game share and hand share
+  EXPECT_EQ(shares.size(), 4u) << out;  // each bot's game share and hand share
 }
 
 // Latin hands never give a side less than 0 points: a short run's points
@@ -403,20 +421,15 @@ TEST(Issue37Tools, ArenaPointsIntervalStaysInTheGamesRange) {
   int rc = 0;
   const std::string out = run("arena latin --bots greedy,random --games 2 2>/dev/null", &rc);
   ASSERT_EQ(rc, 0) << out;
-  int rows = 0;
-  std::istringstream lines(out);
-  for (std::string line; std::getline(lines, line);) {
-    std::smatch m;  // "greedy  0.536 [0.186, 0.886]  20.68 [0.00, 42.59]": hand share, points
-    static const std::regex points(
-        R"(^  (greedy|random) +\S+ \[\S+, \S+\] +(-?\d+\.\d+) \[(-?\d+\.\d+), (-?\d+\.\d+)\])");
-    if (!std::regex_search(line, m, points)) continue;
-    ++rows;
-    const double mean = std::stod(m[2]), lo = std::stod(m[3]), hi = std::stod(m[4]);
-    EXPECT_LE(0, lo) << line;
-    EXPECT_LE(lo, mean) << line;
-    EXPECT_LT(mean, hi) << line;
+  // "greedy  0.536 [0.186, 0.886]  20.68 [0.00, 42.59]": hand share, points
+  const auto points = report_intervals(
+      out, std::regex(R"(^  (greedy|random) +\S+ \[\S+, \S+\] +(-?\d+\.\d+) \[(-?\d+\.\d+), (-?\d+\.\d+)\])"));
+  for (const auto& x : points) {
+    EXPECT_LE(0, x.lo) << x.line;
+    EXPECT_LE(x.lo, x.mean) << x.line;
+    EXPECT_LT(x.mean, x.hi) << x.line;
   }
-  EXPECT_EQ(rows, 2) << out;
+  EXPECT_EQ(points.size(), 2u) << out;
   const auto j = nlohmann::json::parse(run("arena latin --bots greedy,random --games 2 --json 2>/dev/null", &rc));
   ASSERT_EQ(rc, 0);
   for (const auto& b : j.at("bots")) {
