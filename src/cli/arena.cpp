@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -192,27 +193,49 @@ std::vector<double> outcome_values(const GameOutcome& o) {
   return v;
 }
 
-GameOutcome outcome_of(const std::vector<double>& v) {
-  GameOutcome o;
-  if (v.size() < 3) throw Error("bad game outcome");
-  o.hands = static_cast<int>(v[0]);
-  o.void_hands = static_cast<int>(v[1]);
-  const size_t L = static_cast<size_t>(v[2]);
+// Read back from a checkpoint or another rank: every value is checked, so a
+// damaged checkpoint is refused with what was wrong, never read past.
+GameOutcome outcome_of(const std::vector<double>& v, int entries, int seats) {
+  const size_t L = static_cast<size_t>(entries);
   // 4 L values, 7 L with the timing, then whether a hand gave a side less
   // than 0 (a checkpoint from before has fewer: such points count as seen).
-  if (v.size() != 3 + 4 * L && v.size() != 3 + 7 * L && v.size() != 4 + 7 * L) throw Error("bad game outcome");
-  for (size_t e = 0; e < L; ++e) o.seats.push_back(static_cast<int>(v[3 + e]));
-  o.share.assign(v.begin() + static_cast<long>(3 + L), v.begin() + static_cast<long>(3 + 2 * L));
-  o.hands_won.assign(v.begin() + static_cast<long>(3 + 2 * L), v.begin() + static_cast<long>(3 + 3 * L));
-  o.points.assign(v.begin() + static_cast<long>(3 + 3 * L), v.begin() + static_cast<long>(3 + 4 * L));
+  if (v.size() >= 3 && v[2] != entries)
+    throw Error(fmt::format("the third value, the number of bots, is {}; the run has {}", v[2], L));
+  if (v.size() != 3 + 4 * L && v.size() != 3 + 7 * L && v.size() != 4 + 7 * L)
+    throw Error(fmt::format("expected {} values for {} bots, found {}", 4 + 7 * L, L, v.size()));
+  for (double x : v)
+    if (!std::isfinite(x)) throw Error("a value is not a finite number");
+  auto count = [](double x, const char* what) {
+    if (x < 0 || x != std::floor(x) || x > 1e9)
+      throw Error(fmt::format("{} must be a whole number from 0, not {}", what, x));
+    return static_cast<int>(x);
+  };
+  GameOutcome o;
+  o.hands = count(v[0], "the number of hands");
+  o.void_hands = count(v[1], "the number of hands nobody won");
+  if (o.void_hands > o.hands) throw Error("more hands nobody won than hands");
+  int seated = 0;
+  for (size_t e = 0; e < L; ++e) seated += o.seats.emplace_back(count(v[3 + e], "a bot's number of seats"));
+  if (seated != seats) throw Error(fmt::format("the bots hold {} seats, not the game's {}", seated, seats));
+  auto part = [&](size_t i) {
+    return std::vector<double>(v.begin() + static_cast<long>(3 + i * L),
+                               v.begin() + static_cast<long>(3 + (i + 1) * L));
+  };
+  o.share = part(1), o.hands_won = part(2), o.points = part(3);
+  for (size_t e = 0; e < L; ++e) {
+    if (o.share[e] < 0 || o.share[e] > o.seats[e]) throw Error("a bot's share is outside 0 to its seats");
+    count(o.hands_won[e], "a bot's hands won");
+  }
   o.decisions.assign(L, 0), o.ms_sum.assign(L, 0), o.ms_max.assign(L, 0);
-  o.negative_points = v.size() != 4 + 7 * L || v.back() != 0;
-  if (v.size() >= 3 + 7 * L)
+  if (v.size() >= 3 + 7 * L) {
+    o.decisions = part(4), o.ms_sum = part(5), o.ms_max = part(6);
     for (size_t e = 0; e < L; ++e) {
-      o.decisions[e] = v[3 + 4 * L + e];
-      o.ms_sum[e] = v[3 + 5 * L + e];
-      o.ms_max[e] = v[3 + 6 * L + e];
+      count(o.decisions[e], "a bot's number of decisions");
+      if (o.ms_sum[e] < 0 || o.ms_max[e] < 0) throw Error("a bot's milliseconds are below 0");
     }
+  }
+  if (v.size() == 4 + 7 * L && v.back() != 0 && v.back() != 1) throw Error("the last value must be 0 or 1");
+  o.negative_points = v.size() != 4 + 7 * L || v.back() != 0;
   return o;
 }
 
@@ -315,7 +338,25 @@ void run_arena(const ArenaConfig& c) {
   if (c.resume && root) {
     std::ifstream f(ck_path);
     const auto j = nlohmann::json::parse(f);
-    for (const auto& [k, v] : j.at("outcomes").items()) take(std::stoi(k), outcome_of(v.get<std::vector<double>>()));
+    if (!j.contains("outcomes") || !j["outcomes"].is_object())
+      throw Error(fmt::format("bad checkpoint '{}': expected \"outcomes\", an object of games", ck_path));
+    for (const auto& [key, v] : j["outcomes"].items()) {
+      try {
+        int k = -1;
+        const auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), k);
+        if (ec != std::errc{} || end != key.data() + key.size() || k < 0 || k >= games)
+          throw Error(fmt::format("games are numbered 0 to {}", games - 1));
+        if (!v.is_array()) throw Error("expected a list of numbers");
+        std::vector<double> values;
+        for (const auto& x : v) {
+          if (!x.is_number()) throw Error("expected a list of numbers");
+          values.push_back(x.get<double>());
+        }
+        take(k, outcome_of(values, L, n_seats));
+      } catch (const Error& e) {
+        throw Error(fmt::format("bad checkpoint '{}': game '{}': {}", ck_path, key, e.what()));
+      }
+    }
   }
   auto write_checkpoint = [&] {
     write_file_atomically(
@@ -348,7 +389,7 @@ void run_arena(const ArenaConfig& c) {
   w.collect = [&](int k, const std::string& r) {
     if (r.empty()) return false;  // interrupted
     dirty = true;
-    return take(k, outcome_of(from_bytes(r)));
+    return take(k, outcome_of(from_bytes(r), L, n_seats));
   };
   w.tick = [&] {
     bar.update(static_cast<uint64_t>(done));

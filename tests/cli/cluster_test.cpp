@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <thread>
@@ -191,6 +192,46 @@ TEST(ClusterArena, ResumeAfterAKillGivesTheUninterruptedResult) {
   EXPECT_EQ(rc, 2);
   EXPECT_NE(run("arena --resume " + dir + " --games 5", &rc).find("leave out --games"), std::string::npos);
   EXPECT_NE(run("arena --resume " + dir + "-none", &rc).find("no checkpoint"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+// A damaged checkpoint (a game number past the run, a value that is not a
+// count, too few values) is refused naming the file, the game and what was
+// wrong: it once crashed (a game number out of range, or not a number).
+TEST(ClusterArena, ADamagedCheckpointIsRefusedNamingTheGameAndWhatIsWrong) {
+  const std::string dir = tmpdir("arena-bad-ck");
+  int rc = 0;
+  run("arena latin --bots greedy,random --games 2 --checkpoint " + dir, &rc);
+  ASSERT_EQ(rc, 0);
+  const fs::path ck = fs::path(dir) / "arena-checkpoint.json";
+  const json good = json::parse(std::ifstream(ck));
+  ASSERT_EQ(good["outcomes"].size(), 2u);
+  struct Damage {
+    std::function<void(json&)> apply;
+    std::string says;
+  };
+  const std::vector<Damage> damages = {
+      {[](json& j) { j["outcomes"]["7"] = j["outcomes"]["1"]; }, "game '7': games are numbered 0 to 1"},
+      {[](json& j) { j["outcomes"]["x"] = j["outcomes"]["1"]; }, "game 'x': games are numbered 0 to 1"},
+      {[](json& j) { j["outcomes"]["1"][3] = -2; }, "game '1': a bot's number of seats must be a whole number"},
+      {[](json& j) { j["outcomes"]["1"][2] = 3; }, "game '1': the third value, the number of bots, is 3"},
+      {[](json& j) { j["outcomes"]["1"].erase(5), j["outcomes"]["1"].erase(5); },
+       "game '1': expected 18 values for 2 bots, found 16"},
+      {[](json& j) { j["outcomes"]["0"][0] = "many"; }, "game '0': expected a list of numbers"},
+      {[](json& j) { j["outcomes"]["0"][5] = 9; }, "game '0': a bot's share is outside 0 to its seats"},
+      {[](json& j) { j["outcomes"] = 3; }, "expected \"outcomes\", an object of games"},
+  };
+  for (const auto& d : damages) {
+    json j = good;
+    d.apply(j);
+    std::ofstream(ck) << j.dump();
+    const std::string out = run("arena --resume " + dir, &rc);
+    EXPECT_EQ(rc, 2) << out;
+    EXPECT_NE(out.find("bad checkpoint '" + ck.string() + "': " + d.says), std::string::npos) << out;
+  }
+  std::ofstream(ck) << good.dump();  // the undamaged one still resumes
+  run("arena --resume " + dir, &rc);
+  EXPECT_EQ(rc, 0);
   fs::remove_all(dir);
 }
 
