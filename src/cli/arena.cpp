@@ -74,6 +74,8 @@ void settings_from_json(ArenaConfig& c, const nlohmann::json& j) {
   c.budget.threads = j.at("bot_threads").get<int>();
   c.sprt = j.at("sprt").get<std::string>();
   c.record_dir = j.at("record").get<std::string>();
+  check_setting("games", c.games, 1, 100000000);
+  check_bot_budget(c.budget);
 }
 
 // A game stopped by SIGINT/SIGTERM (its record is written).
@@ -628,17 +630,17 @@ void add_arena(CLI::App& app) {
         text = buf.str();
       }
       cluster::broadcast(text);
-      nlohmann::json j;
+      for (const char* opt : {"name", "--bots", "--games", "--seed", "--option", "--duplicate", "--no-rotate", "--sprt",
+                              "--think-ms", "--iterations", "--bot-threads", "--record"})
+        if (cmd->count(opt))
+          throw Error(fmt::format("--resume takes the run's settings from its checkpoint; leave out {}", opt));
       try {
-        j = nlohmann::json::parse(text);
         ArenaConfig stored = *c;
-        settings_from_json(stored, j.at("settings"));
-        for (const char* opt : {"name", "--bots", "--games", "--seed", "--option", "--duplicate", "--no-rotate",
-                                "--sprt", "--think-ms", "--iterations", "--bot-threads", "--record"})
-          if (cmd->count(opt))
-            throw Error(fmt::format("--resume takes the run's settings from its checkpoint; leave out {}", opt));
+        settings_from_json(stored, nlohmann::json::parse(text).at("settings"));
         *c = stored;
       } catch (const nlohmann::json::exception& e) {
+        throw Error(fmt::format("bad checkpoint '{}': {}", path, e.what()));
+      } catch (const Error& e) {
         throw Error(fmt::format("bad checkpoint '{}': {}", path, e.what()));
       }
       c->checkpoint = *resume_dir;

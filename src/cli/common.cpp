@@ -101,13 +101,28 @@ void die_of_stop_signal() {
   std::_Exit(128 + sig);
 }
 
+namespace {
+constexpr double kMaxThinkMs = 3600000, kMaxIterations = 100000000, kMaxBotThreads = 256;
+}
+
 void add_bot_budget(CLI::App* cmd, BotOptions& o) {
   cmd->add_option("--think-ms", o.think_ms, "Search bots: milliseconds per decision (default: their own budget)")
-      ->check(CLI::Range(0.0, 3600000.0));
+      ->check(CLI::Range(0.0, kMaxThinkMs));
   cmd->add_option("--iterations", o.iterations,
                   "Search bots: samples (pimc) or iterations (ismcts) per decision, reproducible (default: their own)")
-      ->check(CLI::Range(0, 100000000));
-  cmd->add_option("--bot-threads", o.threads, "Search bots: threads per decision")->check(CLI::Range(1, 256));
+      ->check(CLI::Range(0, static_cast<int>(kMaxIterations)));
+  cmd->add_option("--bot-threads", o.threads, "Search bots: threads per decision")
+      ->check(CLI::Range(1, static_cast<int>(kMaxBotThreads)));
+}
+
+void check_setting(const std::string& name, double value, double lo, double hi) {
+  if (!(value >= lo && value <= hi)) throw Error(fmt::format("{} must be from {} to {}, not {}", name, lo, hi, value));
+}
+
+void check_bot_budget(const BotOptions& o) {
+  check_setting("think_ms", o.think_ms, 0, kMaxThinkMs);
+  check_setting("iterations", o.iterations, 0, kMaxIterations);
+  check_setting("bot_threads", o.threads, 1, kMaxBotThreads);
 }
 
 std::string value_unit(const GameEntry& g, const std::string& bot, const AnyState& st) {

@@ -66,6 +66,10 @@ class Progress {
 
 // --think-ms, --iterations, --bot-threads: the search bots' budget.
 void add_bot_budget(CLI::App* cmd, BotOptions& o);
+// A setting read back from a checkpoint or a manifest has skipped its
+// option's check: the same range, or Error naming the setting.
+void check_setting(const std::string& name, double value, double lo, double hi);
+void check_bot_budget(const BotOptions& o);
 // Every legal move of `seat` with its value by the strongest fair bot (a
 // table for a person), or that bot's choice when it gives no values.
 // `bot`: that bot instead of the strongest fair one.

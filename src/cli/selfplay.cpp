@@ -59,6 +59,8 @@ void settings_from_json(SelfplayConfig& c, const nlohmann::json& j) {
   c.budget.think_ms = j.at("think_ms").get<double>();
   c.budget.iterations = j.at("iterations").get<int>();
   c.budget.threads = j.at("bot_threads").get<int>();
+  check_setting("games", c.games, 1, 100000000);
+  check_bot_budget(c.budget);
 }
 
 // Game k: its own seed from the run's, the bots rotated k seats (as a plain
@@ -134,6 +136,8 @@ void run_selfplay(SelfplayConfig& c) {
         part = m.at("parts").get<int>();
       } catch (const nlohmann::json::exception& e) {
         throw Error(fmt::format("bad manifest '{}': {}", manifest.string(), e.what()));
+      } catch (const Error& e) {
+        throw Error(fmt::format("bad manifest '{}': {}", manifest.string(), e.what()));
       }
       scan = scan_shards(c.out);
     } else if (fs::exists(manifest)) {
@@ -141,7 +145,12 @@ void run_selfplay(SelfplayConfig& c) {
     }
     nlohmann::json done = nlohmann::json::array();
     for (const auto& [f, v] : scan.shards)
-      for (int k : v) done.push_back(k);
+      for (int k : v) {
+        if (k < 0 || k >= c.games)
+          throw Error(fmt::format("'{}' holds game {}, but the run has games 0 to {}", (fs::path(c.out) / f).string(),
+                                  k, c.games - 1));
+        done.push_back(k);
+      }
     text = nlohmann::json{{"settings", settings_json(c)}, {"part", part}, {"done", done}}.dump();
   }
   cluster::broadcast(text);

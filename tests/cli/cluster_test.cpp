@@ -220,6 +220,8 @@ TEST(ClusterArena, ADamagedCheckpointIsRefusedNamingTheGameAndWhatIsWrong) {
       {[](json& j) { j["outcomes"]["0"][0] = "many"; }, "game '0': expected a list of numbers"},
       {[](json& j) { j["outcomes"]["0"][5] = 9; }, "game '0': a bot's share is outside 0 to its seats"},
       {[](json& j) { j["outcomes"] = 3; }, "expected \"outcomes\", an object of games"},
+      {[](json& j) { j["settings"]["games"] = -3; }, "games must be from 1 to 100000000, not -3"},
+      {[](json& j) { j["settings"]["bot_threads"] = 0; }, "bot_threads must be from 1 to 256, not 0"},
   };
   for (const auto& d : damages) {
     json j = good;
@@ -305,6 +307,35 @@ TEST(Selfplay, ShardsDecompressAndReplay) {
     EXPECT_EQ(ranks.size(), 2u);  // shard-p0-r0, shard-p0-r1
     fs::remove_all(dir2);
   }
+  fs::remove_all(dir);
+}
+
+// A manifest whose settings skip their options' ranges, or a shard holding a
+// game past the run, is refused naming it (a negative count once aborted).
+TEST(Selfplay, ADamagedRunIsRefusedNamingWhatIsWrong) {
+  const std::string dir = tmpdir("selfplay-bad");
+  int rc = 0;
+  run("selfplay latin --bots greedy --games 5 --out " + dir, &rc);
+  ASSERT_EQ(rc, 0);
+  const fs::path manifest = fs::path(dir) / "manifest.json";
+  const json good = json::parse(std::ifstream(manifest));
+  auto resume_with = [&](const std::function<void(json&)>& damage) {
+    json m = good;
+    m["complete"] = false;
+    damage(m);
+    std::ofstream(manifest) << m.dump();
+    return run("selfplay --resume " + dir, &rc);
+  };
+  std::string out = resume_with([](json& m) { m["settings"]["games"] = -3; });
+  EXPECT_EQ(rc, 2);
+  EXPECT_NE(out.find("bad manifest '" + manifest.string() + "': games must be from 1 to 100000000, not -3"),
+            std::string::npos)
+      << out;
+  out = resume_with([](json& m) { m["settings"]["games"] = 3; });  // the shard holds games 0 to 4
+  EXPECT_EQ(rc, 2);
+  EXPECT_NE(out.find("holds game 3, but the run has games 0 to 2"), std::string::npos) << out;
+  out = resume_with([](json&) {});
+  EXPECT_EQ(rc, 0) << out;
   fs::remove_all(dir);
 }
 
