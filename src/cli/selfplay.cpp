@@ -108,9 +108,14 @@ ShardScan scan_shards(const std::string& dir) {
       fs::resize_file(p, z.valid_bytes);
     }
     auto& v = r.shards[p.filename().string()];
-    for (const auto& line : z.lines) {
-      const auto j = nlohmann::json::parse(line);
-      const int k = j.at("selfplay").at("index").get<int>();
+    for (size_t n = 0; n < z.lines.size(); ++n) {
+      int k = -1;
+      try {
+        k = nlohmann::json::parse(z.lines[n]).at("selfplay").at("index").get<int>();
+      } catch (const nlohmann::json::exception& e) {
+        throw Error(
+            fmt::format("'{}', line {}: not a self-play record with its index ({})", p.string(), n + 1, e.what()));
+      }
       if (!seen.insert(k).second) throw Error(fmt::format("game {} is in two shards ({})", k, p.string()));
       v.push_back(k);
     }

@@ -334,6 +334,15 @@ TEST(Selfplay, ADamagedRunIsRefusedNamingWhatIsWrong) {
   out = resume_with([](json& m) { m["settings"]["games"] = 3; });  // the shard holds games 0 to 4
   EXPECT_EQ(rc, 2);
   EXPECT_NE(out.find("holds game 3, but the run has games 0 to 2"), std::string::npos) << out;
+  {  // a whole line that is not a record (a cut-off one is dropped instead)
+    ZstdLineWriter w((fs::path(dir) / "shard-p9-r0-t0.jsonl.zst").string());
+    w.write_line("{\"selfplay\": {\"index\": \"x\"}}");
+  }
+  out = resume_with([](json&) {});
+  EXPECT_EQ(rc, 2);
+  EXPECT_NE(out.find("shard-p9-r0-t0.jsonl.zst', line 1: not a self-play record with its index"), std::string::npos)
+      << out;
+  fs::remove(fs::path(dir) / "shard-p9-r0-t0.jsonl.zst");
   out = resume_with([](json&) {});
   EXPECT_EQ(rc, 0) << out;
   fs::remove_all(dir);
