@@ -638,9 +638,7 @@ void add_arena(CLI::App& app) {
         ArenaConfig stored = *c;
         settings_from_json(stored, nlohmann::json::parse(text).at("settings"));
         *c = stored;
-      } catch (const nlohmann::json::exception& e) {
-        throw Error(fmt::format("bad checkpoint '{}': {}", path, e.what()));
-      } catch (const Error& e) {
+      } catch (const std::exception& e) {  // JSON of the wrong shape, or a setting out of range
         throw Error(fmt::format("bad checkpoint '{}': {}", path, e.what()));
       }
       c->checkpoint = *resume_dir;

@@ -139,9 +139,7 @@ void run_selfplay(SelfplayConfig& c) {
         m = nlohmann::json::parse(f);
         settings_from_json(c, m.at("settings"));
         part = m.at("parts").get<int>();
-      } catch (const nlohmann::json::exception& e) {
-        throw Error(fmt::format("bad manifest '{}': {}", manifest.string(), e.what()));
-      } catch (const Error& e) {
+      } catch (const std::exception& e) {  // JSON of the wrong shape, or a setting out of range
         throw Error(fmt::format("bad manifest '{}': {}", manifest.string(), e.what()));
       }
       scan = scan_shards(c.out);
