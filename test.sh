@@ -12,4 +12,7 @@ if [ "${1:-}" = "--sanitize" ]; then
 fi
 ./scripts/setup.sh
 cd "${BUILD_DIR:-build}"
-ctest --output-on-failure -j"$(nproc)" --timeout 1800
+if ! ctest --output-on-failure -j"$(nproc)" --timeout 1800; then
+  ../scripts/why-failed.sh .  # the reasons again, at the end of a long log
+  exit 1
+fi
