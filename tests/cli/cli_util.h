@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "record/session.h"
+#include "test_paths.h"  // BONEYARD_EXE, BONEYARD_SOURCE_DIR (generated)
 
 namespace cli_util {
 

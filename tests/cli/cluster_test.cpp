@@ -17,6 +17,7 @@
 
 #include "record/session.h"
 #include "record/zstd_io.h"
+#include "test_paths.h"  // BONEYARD_EXE, BONEYARD_SOURCE_DIR (generated)
 
 using namespace boneyard;
 using nlohmann::json;

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "cli_util.h"
+#include "test_paths.h"  // BONEYARD_EXE, BONEYARD_SOURCE_DIR (generated)
 
 using namespace cli_util;
 

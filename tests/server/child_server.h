@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "test_paths.h"  // BONEYARD_EXE, BONEYARD_SOURCE_DIR (generated)
+
 namespace boneyard::test {
 
 struct Child {
