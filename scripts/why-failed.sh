@@ -7,7 +7,7 @@ set -uo pipefail
 dir="${1:-build}/Testing/Temporary"
 [ -f "$dir/LastTestsFailed.log" ] || exit 0
 echo "==== why each failed test failed (whole output: $dir/LastTest.log; disk free: $(df -h . | awk 'NR==2{print $4}')) ===="
-while IFS=: read -r num name; do
+while IFS=: read -r _ name; do
   echo "---- $name"
   awk -v name="$name" '
     $0 ~ "^[0-9]+/[0-9]+ Test: " name "$" { on = 1; next }
