@@ -296,7 +296,7 @@ json Social::accept(const std::string& id, const json& body, const std::string& 
     const size_t n = static_cast<size_t>(entry.make(opts, 0)->num_seats());
     std::vector<std::string> seats(n, "bot:" + c.level);
     seats[0] = seats[1] = "human";  // seats 0 and 1 face each other in every game
-    SeatPeople people{std::vector<std::string>(n), std::vector<std::string>(n)};
+    SeatPeople people{std::vector<std::string>(n), std::vector<std::string>(n), {}};
     people.names[0] = c.from_name;
     people.player_ids[0] = c.from;
     people.names[1] = me.name;

@@ -150,7 +150,8 @@ json Hub::create(const json& body, const std::string& client, const SeatPeople* 
   if (any_open && !is_public) throw ApiError(400, "an \"open\" seat is for public tables: add \"public\": true");
   if (is_public && !any_open) throw ApiError(400, "a public table needs at least one \"open\" seat for the lobby");
   // The people at the seats: a rematch's, or the creator's player key.
-  SeatPeople seated{std::vector<std::string>(static_cast<size_t>(n)), std::vector<std::string>(static_cast<size_t>(n))};
+  SeatPeople seated{
+      std::vector<std::string>(static_cast<size_t>(n)), std::vector<std::string>(static_cast<size_t>(n)), {}};
   if (people) seated = *people;
   if (body.contains("key")) {
     int ks = -1;

@@ -411,7 +411,7 @@ TEST(LineView, NamesWhereTheOpeningTileLies) {
   EXPECT_EQ(s.view(0)["opening"], 1);
   MoveList<Move, 64> l;
   s.legal_moves(0, l);
-  for (size_t i = 0; i < l.size(); ++i)
+  for (int i = 0; i < l.size(); ++i)
     if (s.move_text(l[i]).rfind("5-5", 0) == 0) {
       s.apply(0, l[i]);
       break;

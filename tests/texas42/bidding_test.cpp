@@ -172,7 +172,7 @@ TEST(Texas42Bidder, PassesAPartnersThirtyWithJunk) {
   PimcBot<Texas42> pimc(2, BotOptions{.iterations = 24});
   ASSERT_TRUE(pimc.values(s.observe(3), l.span(), v.data()));
   ASSERT_EQ(l[0].kind, Move::Pass);
-  for (size_t i = 1; i < l.size(); ++i) EXPECT_LT(v[i], v[0]) << s.move_text(l[i]) << " " << v[i] << " pass " << v[0];
+  for (int i = 1; i < l.size(); ++i) EXPECT_LT(v[i], v[0]) << s.move_text(l[i]) << " " << v[i] << " pass " << v[0];
   // The bidder before (pimc-plain: the auction ignored, no cost on an
   // overbid) rated bid:31 above the pass here: the reported hint.
   PlainPimcBot old(2, BotOptions{.iterations = 24});
@@ -215,7 +215,7 @@ TEST(Texas42Bidder, OnlyTheSeatsOwnBidCarriesTheSetWeight) {
   EXPECT_LT(auction[0], -0.5);
   EXPECT_NEAR(auction[0] - plain[0], Solver::kSetWeight - 1, 1e-9);
   // A bid over the partner: the same own-bid weight, less the overbid cost.
-  for (size_t i = 1; i < l.size(); ++i)
+  for (int i = 1; i < l.size(); ++i)
     EXPECT_NEAR(auction[i], plain[i] - Solver::kPartnerOverbid, 1e-9) << s.move_text(l[i]);
   // Opening, with no partner's bid to weigh or overbid, the models agree.
   State o = dealt({"", "6-6 6-5 6-4 6-3 5-5 4-4 2-2", "", ""});
@@ -224,5 +224,5 @@ TEST(Texas42Bidder, OnlyTheSeatsOwnBidCarriesTheSetWeight) {
   auction.resize(l.size());
   p.values(o, 1, l.span(), plain.data());
   a.values(o, 1, l.span(), auction.data());
-  for (size_t i = 0; i < l.size(); ++i) EXPECT_NEAR(auction[i], plain[i], 1e-9) << o.move_text(l[i]);
+  for (int i = 0; i < l.size(); ++i) EXPECT_NEAR(auction[i], plain[i], 1e-9) << o.move_text(l[i]);
 }
