@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "record/session.h"
-#include "test_paths.h"  // BONEYARD_EXE, BONEYARD_SOURCE_DIR (generated)
+#include "test_paths.h"  // BONEYARD_EXE, BONEYARD_SOURCE_DIR
 
 namespace cli_util {
 

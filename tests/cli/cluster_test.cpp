@@ -17,7 +17,7 @@
 
 #include "record/session.h"
 #include "record/zstd_io.h"
-#include "test_paths.h"  // BONEYARD_EXE, BONEYARD_SOURCE_DIR (generated)
+#include "test_paths.h"  // BONEYARD_EXE, BONEYARD_SOURCE_DIR
 
 using namespace boneyard;
 using nlohmann::json;

@@ -21,7 +21,7 @@
 #include "cli_util.h"
 #include "record/protocol.h"
 #include "record/review.h"
-#include "test_paths.h"  // BONEYARD_EXE, BONEYARD_SOURCE_DIR (generated)
+#include "test_paths.h"  // BONEYARD_EXE, BONEYARD_SOURCE_DIR
 
 using cli_util::run;
 using nlohmann::json;

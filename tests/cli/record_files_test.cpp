@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "cli_util.h"
-#include "test_paths.h"  // BONEYARD_EXE, BONEYARD_SOURCE_DIR (generated)
+#include "test_paths.h"  // BONEYARD_EXE, BONEYARD_SOURCE_DIR
 
 using namespace cli_util;
 

@@ -22,7 +22,7 @@
 #include "line/state.h"
 #include "record/protocol.h"
 #include "record/session.h"
-#include "test_paths.h"  // BONEYARD_EXE, BONEYARD_SOURCE_DIR (generated)
+#include "test_paths.h"  // BONEYARD_EXE, BONEYARD_SOURCE_DIR
 #include "texas42/solver.h"
 #include "texas42/state.h"
 

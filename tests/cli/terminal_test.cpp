@@ -15,7 +15,7 @@
 #include <tuple>
 
 #include "cli_util.h"
-#include "test_paths.h"  // BONEYARD_EXE, BONEYARD_SOURCE_DIR (generated)
+#include "test_paths.h"  // BONEYARD_EXE, BONEYARD_SOURCE_DIR
 
 using cli_util::run;
 using nlohmann::json;

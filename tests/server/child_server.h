@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "test_paths.h"  // BONEYARD_EXE, BONEYARD_SOURCE_DIR (generated)
+#include "test_paths.h"  // BONEYARD_EXE, BONEYARD_SOURCE_DIR
 
 namespace boneyard::test {
 

@@ -20,7 +20,7 @@
 #include "record/session.h"
 #include "server/fairness.h"
 #include "server/net.h"
-#include "test_paths.h"  // BONEYARD_EXE, BONEYARD_SOURCE_DIR (generated)
+#include "test_paths.h"  // BONEYARD_EXE, BONEYARD_SOURCE_DIR
 #include "test_store.h"
 
 namespace boneyard::test {

@@ -26,7 +26,7 @@
 #include "core/game.h"
 #include "server/net.h"
 #include "server/tables.h"
-#include "test_paths.h"  // BONEYARD_EXE, BONEYARD_SOURCE_DIR (generated)
+#include "test_paths.h"  // BONEYARD_EXE, BONEYARD_SOURCE_DIR
 #include "test_store.h"
 
 namespace boneyard::test {
