@@ -143,4 +143,13 @@ Move DiceDominoes::rollout_move(const State& s, int seat, std::span<const Move> 
   return pick;
 }
 
+Move DiceDominoes::move_class(const State& s, int seat, Move m) {
+  (void)seat;
+  if (m.kind != Move::Lay) return m;
+  const Reveal r = reveal(s.die(0), s.die(1), m.first, m.second);
+  const uint8_t a = (r.mask & 1) ? m.first : kNone;
+  const uint8_t b = (r.mask & 2) ? m.second : kNone;
+  return Move{Move::Lay, std::min(a, b), std::max(a, b)};
+}
+
 }  // namespace boneyard::dice_dominoes

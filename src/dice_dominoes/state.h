@@ -451,6 +451,11 @@ struct DiceDominoes {
   // For ismcts: the public outcome of the chance event just applied (the
   // dice), so that each roll has its own node in the search tree.
   static uint64_t chance_key(const State& s) { return static_cast<uint64_t>(s.die(0) * 8 + s.die(1)); }
+  // For paired (bots/paired.h): lays that turn up the same tiles have the
+  // same effect (the face-down ones go back unseen), so the search plays
+  // them as one move: the tiles turned up, in face order, kNone for a tile
+  // left face down.
+  static Move move_class(const State& s, int seat, Move m);
 };
 
 // apply_random's tables. For a hand of n distinct faces f_0 < f_1 < ... (no

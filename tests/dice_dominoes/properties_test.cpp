@@ -121,6 +121,57 @@ TEST(DiceDominoesRound, TheOrderOfTheDiceChangesNothing) {
   EXPECT_GT(rolls, 500);
 }
 
+// DiceDominoes::move_class (the search's classes): lays of one class leave
+// the same game behind, every hand, discard, known tile and chip alike.
+TEST(DiceDominoesRound, LaysThatTurnUpTheSameTilesHaveTheSameEffect) {
+  Rng rng(23);
+  MoveList<Move, DiceDominoes::kMaxMoves> l;
+  int swapped = 0;
+  for (int game = 0; game < 40; ++game) {
+    State s = make(2 + game % 4, {{"hands", "2"}});
+    s.reseed(rng.next());
+    while (!s.terminal()) {
+      if (s.actor().kind == Actor::Chance) {
+        s.apply_chance();
+        continue;
+      }
+      State x = s;
+      for (int k = 0; k < s.num_seats(); ++k) {
+        if (!s.actor().acts(k)) continue;
+        s.legal_moves(k, l);
+        const Move m = l[static_cast<int>(rng.below(static_cast<uint32_t>(l.size())))];
+        std::vector<Move> alike;  // the others of m's class
+        for (const Move& o : l)
+          if (!(o == m) && DiceDominoes::move_class(s, k, o) == DiceDominoes::move_class(s, k, m)) alike.push_back(o);
+        const Move mx = alike.empty() ? m : alike[rng.below(static_cast<uint32_t>(alike.size()))];
+        swapped += !alike.empty();
+        s.apply(k, m);
+        x.apply(k, mx);
+      }
+      for (int k = 0; k < s.num_seats(); ++k) {
+        ASSERT_EQ(x.hand(k), s.hand(k)) << "game " << game << " seat " << k;
+        ASSERT_EQ(x.discards(k), s.discards(k)) << "game " << game << " seat " << k;
+        ASSERT_EQ(x.known(k), s.known(k)) << "game " << game << " seat " << k;
+        ASSERT_EQ(x.balance(k), s.balance(k)) << "game " << game << " seat " << k;
+      }
+      ASSERT_EQ(x.pot(), s.pot());
+      ASSERT_EQ(x.stock_drawn(), s.stock_drawn());
+      ASSERT_EQ(x.phase(), s.phase());
+      ASSERT_EQ(x.hands_finished(), s.hands_finished());
+    }
+  }
+  EXPECT_GT(swapped, 500);
+  // And the classes are not too coarse: with 3 and 5 to match, 3-4 turned up
+  // is not 3-4 and 5-5 turned up, nor nothing turned up.
+  State s = make(2);
+  s.apply_chance_text(deal_text(s, {"3-4 5-5 1-1 2-2", "0-1 0-2 0-3 0-4"}));
+  s.apply_chance_text("roll 3 5");
+  const auto cls = [&](const char* t) { return DiceDominoes::move_class(s, 0, s.parse_move(0, t)); };
+  EXPECT_EQ(cls("3-4 1-1"), cls("2-2 3-4"));
+  EXPECT_NE(cls("3-4 1-1"), cls("3-4 5-5"));
+  EXPECT_NE(cls("3-4 1-1"), cls("1-1 2-2"));
+}
+
 TEST(DiceDominoesText, ChanceTextReplaysTheGame) {
   // Records store chance texts and move texts: replaying them through the
   // type-erased adapter gives the same game.
