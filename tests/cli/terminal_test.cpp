@@ -162,7 +162,8 @@ TEST(Terminal, ConsistentWording) {
   EXPECT_TRUE(has(rules, "redeal_five_doubles=on")) << rules;
   EXPECT_FALSE(has(rules, "=true") || has(rules, "=false")) << rules;
   const std::string games = run("engine <<'EOF'\n{\"cmd\":\"games\"}\nEOF");
-  EXPECT_TRUE(has(games, R"("bots":["random","greedy","pimc","ismcts","omniscient","ismcts-v1"],"family":"line")"))
+  EXPECT_TRUE(
+      has(games, R"("bots":["random","greedy","pimc","ismcts","omniscient","ismcts-v1","paired"],"family":"line")"))
       << games;
   // A hint: the coach's expected values in the player's unit (issue 23, 4).
   const std::string hint = play("latin --seed 3 --iterations 8", "hint\n");

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "bots/ismcts.h"
+#include "bots/paired.h"
 #include "dice_dominoes/bots.h"
 #include "helpers.h"
 
@@ -64,12 +65,13 @@ TEST(DiceDominoesSearch, RolloutMoveIsLegalAndDiscardsMost) {
   EXPECT_EQ(reveal(3, 5, m.first, m.second).mask, 3) << s.move_text(m);  // 3-4 and 6-5 both go
 }
 
-// One hand with ismcts in every seat: each choice is legal, and the same
-// seeds give the same game.
-std::vector<Move> ismcts_hand(uint64_t seed) {
+// One hand with a search bot in every seat: each choice is legal, and the
+// same seeds give the same game.
+template <class SearchBot>
+std::vector<Move> bot_hand(uint64_t seed, int iterations) {
   State s = make(3, {{"hands", "1"}});
-  std::vector<IsmctsBot<DiceDominoes>> bots;
-  for (int k = 0; k < 3; ++k) bots.emplace_back(seed + static_cast<uint64_t>(k), BotOptions{.iterations = 40});
+  std::vector<SearchBot> bots;
+  for (int k = 0; k < 3; ++k) bots.emplace_back(seed + static_cast<uint64_t>(k), BotOptions{.iterations = iterations});
   std::vector<Move> moves;
   List l;
   while (!s.terminal()) {
@@ -91,9 +93,39 @@ std::vector<Move> ismcts_hand(uint64_t seed) {
 }
 
 TEST(DiceDominoesSearch, IsmctsPlaysLegallyAndReproducibly) {
-  const std::vector<Move> a = ismcts_hand(11);
+  const std::vector<Move> a = bot_hand<IsmctsBot<DiceDominoes>>(11, 40);
   EXPECT_GT(a.size(), 3u);
-  EXPECT_EQ(a, ismcts_hand(11));
+  EXPECT_EQ(a, (bot_hand<IsmctsBot<DiceDominoes>>(11, 40)));
+}
+
+// Lays that turn up the same tiles are one move to paired (their face-down
+// tiles go back unseen): each gets its class's value, and the classes
+// differ. Here 3-4 with 1-1 and 3-4 with 2-2 are one class (3-4 turned up),
+// 5-5 with either another.
+TEST(DiceDominoesSearch, PairedJudgesLaysThatTurnUpTheSameTilesAlike) {
+  State s = make(4);
+  s.apply_chance_text(deal_text(s, {"3-4 1-1 2-2 5-5", "0-1 0-2 0-3 0-4", "1-2 1-3 1-4 1-5", "2-3 2-4 2-5 2-6"}));
+  s.apply_chance_text("roll 3 5");
+  List l;
+  s.legal_moves(0, l);
+  std::vector<double> v(static_cast<size_t>(l.size()));
+  PairedBot<DiceDominoes>(5, BotOptions{.iterations = 2000}).values(s.observe(0), l.span(), v.data());
+  const auto at = [&](const char* text) {
+    const Move m = s.parse_move(0, text);
+    return v[static_cast<size_t>(std::find(l.begin(), l.end(), m) - l.begin())];
+  };
+  EXPECT_EQ(at("3-4 1-1"), at("3-4 2-2"));
+  EXPECT_EQ(at("5-5 1-1"), at("2-2 5-5"));
+  EXPECT_NE(at("3-4 1-1"), at("3-4 5-5"));
+  // Two tiles turned up (3-4 and 5-5) beat one or none.
+  EXPECT_GT(at("3-4 5-5"), at("3-4 1-1"));
+  EXPECT_GT(at("3-4 5-5"), at("1-1 2-2"));
+}
+
+TEST(DiceDominoesSearch, PairedPlaysLegallyAndReproducibly) {
+  const std::vector<Move> a = bot_hand<PairedBot<DiceDominoes>>(11, 60);
+  EXPECT_GT(a.size(), 3u);
+  EXPECT_EQ(a, (bot_hand<PairedBot<DiceDominoes>>(11, 60)));
 }
 
 }  // namespace

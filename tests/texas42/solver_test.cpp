@@ -275,7 +275,8 @@ TEST(Texas42Search, RewardIsTheMarksOfTheHandForThatSide) {
 TEST(Texas42Search, SearchBotsAreRegisteredAndPlayLegalMoves) {
   register_games();
   const GameEntry& e = find_game("texas-42");
-  EXPECT_EQ(e.search_bots, (std::vector<std::string>{"pimc", "ismcts", "omniscient", "ismcts-v1", "pimc-plain"}));
+  EXPECT_EQ(e.search_bots,
+            (std::vector<std::string>{"pimc", "ismcts", "omniscient", "ismcts-v1", "paired", "pimc-plain"}));
   State s = dealt({"6-6 6-5 6-4 6-3 6-2 6-1 6-0", "", "", ""});
   PimcBot<Texas42> pimc(1, BotOptions{.iterations = 4});
   List l;
