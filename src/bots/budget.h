@@ -82,4 +82,15 @@ int best_index(std::span<const Move> legal, const double* values) {
   return best;
 }
 
+// A search bot that chooses by its values: the move with the best (a single
+// legal move at once, without a search).
+template <class G>
+typename G::Move best_by_values(Bot<G>& bot, const typename G::Observation& obs,
+                                std::span<const typename G::Move> legal) {
+  if (legal.size() == 1) return legal[0];
+  std::vector<double> v(legal.size());
+  bot.values(obs, legal, v.data());
+  return legal[static_cast<size_t>(best_index(legal, v.data()))];
+}
+
 }  // namespace boneyard

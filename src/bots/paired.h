@@ -44,10 +44,7 @@ class PairedBot final : public Bot<G> {
   PairedBot(uint64_t seed, const BotOptions& o) : Bot<G>("paired", seed), options_(o) {}
 
   Move choose(const typename G::Observation& obs, std::span<const Move> legal) override {
-    if (legal.size() == 1) return legal[0];
-    std::vector<double> v(legal.size());
-    values(obs, legal, v.data());
-    return legal[static_cast<size_t>(best_index(legal, v.data()))];
+    return best_by_values<G>(*this, obs, legal);
   }
 
   // Mean reward in [-1, 1] of each move (its class's) over the samples.

@@ -40,10 +40,7 @@ class PimcBot final : public Bot<G> {
   }
 
   Move choose(const typename G::Observation& obs, std::span<const Move> legal) override {
-    if (legal.size() == 1) return legal[0];
-    std::vector<double> v(legal.size());
-    values(obs, legal, v.data());
-    return legal[static_cast<size_t>(best_index(legal, v.data()))];
+    return best_by_values<G>(*this, obs, legal);
   }
 
   // The mean exact value of each move over the sampled deals.
