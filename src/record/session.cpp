@@ -25,25 +25,30 @@ Session::Session(std::string_view game, const OptionList& options, uint64_t seed
 
 std::string Session::apply(int seat, std::string_view move) {
   std::string canon = state_->apply(seat, move);
-  events_.push_back({false, seat, canon});
+  push({false, seat, canon});
   return canon;
 }
 
 std::string Session::chance() {
   std::string text = state_->apply_chance();
-  events_.push_back({true, -1, text});
+  push({true, -1, text});
   return text;
 }
 
 void Session::chance(std::string_view outcome) {
   state_->apply_chance(outcome);
-  events_.push_back({true, -1, std::string(outcome)});
+  push({true, -1, std::string(outcome)});
 }
 
 std::string Session::bot_move(int seat, AnyBot& bot) {
   std::string text = state_->play_bot(seat, bot);
-  events_.push_back({false, seat, text});
+  push({false, seat, text});
   return text;
+}
+
+void Session::push(RecordEvent e) {
+  events_.push_back(std::move(e));
+  if (state_->hands().size() > hand_ends_.size()) hand_ends_.push_back(events_.size() - 1);
 }
 
 void Session::settle_chance() {

@@ -37,6 +37,8 @@ class Session {
   const GameEntry& entry() const { return *entry_; }
   uint64_t seed() const { return seed_; }
   const std::vector<RecordEvent>& events() const { return events_; }
+  // The index of the event that ended each finished hand, in order.
+  const std::vector<std::size_t>& hand_ends() const { return hand_ends_; }
   std::vector<std::string>& players() { return players_; }
 
   std::string apply(int seat, std::string_view move);  // returns canonical text
@@ -52,11 +54,13 @@ class Session {
 
  private:
   Session() = default;
+  void push(RecordEvent e);  // an event applied: kept, and a hand's end noted
   const GameEntry* entry_ = nullptr;
   OptionList options_;
   uint64_t seed_ = 0;
   std::unique_ptr<AnyState> state_;
   std::vector<RecordEvent> events_;
+  std::vector<std::size_t> hand_ends_;
   std::vector<std::string> players_;
 };
 

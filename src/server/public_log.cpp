@@ -39,6 +39,23 @@ Shown shown(const RecordEvent& e, bool face_down) {
   return {"move", std::string_view(e.text)};
 }
 
+// The event that ended the hand before the hand in play, when the log
+// starts at the hand in play's deal (`from` == `deal`, not cut short): it
+// reaches a reader in the same message as the next deal, so without it
+// "Last moves" would never show a hand's last move. It is public history
+// (everyone saw it played), whoever holds its tile now. Returns its index
+// and the hand's number, or nothing.
+std::optional<std::pair<std::size_t, int>> hand_end(const Session& s, std::size_t deal, std::size_t from) {
+  const auto& ends = s.hand_ends();
+  if (ends.empty() || ends.back() >= deal || from > deal) return std::nullopt;
+  return std::pair{ends.back(), static_cast<int>(ends.size())};
+}
+
+// The first event of the log: the hand in play's deal, or the last `max`.
+std::size_t window(std::size_t events, std::size_t max, std::size_t deal) {
+  return std::max(events > max ? events - max : 0, deal);
+}
+
 }  // namespace
 
 json public_log(const Session& s, std::size_t max, int hand) {
@@ -46,17 +63,18 @@ json public_log(const Session& s, std::size_t max, int hand) {
   std::size_t deal = 0;
   for (std::size_t i = 0; i < ev.size(); ++i)
     if (is_deal(ev[i])) deal = i;
-  std::size_t from = ev.size() > max ? ev.size() - max : 0;
-  from = std::max(from, deal);
+  const std::size_t from = window(ev.size(), max, deal);
   json out = json::array();
-  for (std::size_t i = from; i < ev.size(); ++i) {
+  auto add = [&](std::size_t i, int h) {
     const Shown x = shown(ev[i], face_down(s));
     out.push_back({{"n", i},
-                   {"hand", hand},
+                   {"hand", h},
                    {"seat", ev[i].seat >= 0 ? json(ev[i].seat) : json(nullptr)},
                    {"kind", x.kind},
                    {"move", x.move ? json(std::string(*x.move)) : json(nullptr)}});
-  }
+  };
+  if (const auto end = hand_end(s, deal, from)) add(end->first, end->second);
+  for (std::size_t i = from; i < ev.size(); ++i) add(i, hand);
   return out;
 }
 
@@ -78,15 +96,16 @@ void PublicLogText::append(const Session& s, int hand, std::string& out) {
   if (scanned_ > ev.size()) clear();  // not this session's (the owner forgot clear())
   for (; scanned_ < ev.size(); ++scanned_)
     if (is_deal(ev[scanned_])) deal_ = scanned_;
-  const std::size_t from = std::max(ev.size() > max_ ? ev.size() - max_ : 0, deal_);
+  const std::size_t from = window(ev.size(), max_, deal_);
   const bool down = face_down(s);
   auto it = std::back_inserter(out);
-  out += '[';
-  for (std::size_t i = from; i < ev.size(); ++i) {
+  bool first = true;
+  auto add = [&](std::size_t i, int h) {
     const RecordEvent& e = ev[i];
-    if (i > from) out += ',';
+    if (!first) out += ',';
+    first = false;
     const Shown x = shown(e, down);
-    fmt::format_to(it, "{{\"hand\":{},\"kind\":\"{}\",\"move\":", hand, x.kind);
+    fmt::format_to(it, "{{\"hand\":{},\"kind\":\"{}\",\"move\":", h, x.kind);
     if (!x.move) {
       out += "null";
     } else if (plain(*x.move)) {
@@ -100,7 +119,10 @@ void PublicLogText::append(const Session& s, int hand, std::string& out) {
       fmt::format_to(it, ",\"n\":{},\"seat\":{}}}", i, e.seat);
     else
       fmt::format_to(it, ",\"n\":{},\"seat\":null}}", i);
-  }
+  };
+  out += '[';
+  if (const auto end = hand_end(s, deal_, from)) add(end->first, end->second);
+  for (std::size_t i = from; i < ev.size(); ++i) add(i, hand);
   out += ']';
 }
 

@@ -9,8 +9,11 @@
 
 namespace boneyard::server {
 
-// The hand in play's last `max` entries, from its latest deal, oldest first
-// (earlier hands' tiles are left out: one may be in a hidden hand now):
+// The hand in play's last `max` entries, from its latest deal, oldest first,
+// after the event that ended the hand before (its "hand" that hand's
+// number) when all the hand in play's entries fit: it comes in the same
+// message as the next deal, and "Last moves" should show it. Earlier
+// events are left out (the log is the hand in play's):
 // {"n": event index, "hand": `hand`, "kind", "seat", "move"}. Kinds: "move"
 // (a public move, its canonical text), "laid" (Dice & Dominoes: tiles laid
 // face down, which ones stays secret), "deal" (a hand dealt, or dealt again,

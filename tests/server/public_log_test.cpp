@@ -1,6 +1,8 @@
 // The log as text (PublicLogText, what a table sends on each change) is
 // exactly the log as JSON (public_log, what GET shows), event by event, in
-// every family: across deals, hand ends and a cleared cache.
+// every family: across deals, hand ends and a cleared cache. And the move
+// that ends a hand, which comes in one message with the next deal, is in
+// the log beside that deal.
 #include "server/public_log.h"
 
 #include <gtest/gtest.h>
@@ -17,11 +19,12 @@ using nlohmann::json;
 
 int hand_of(const AnyState& st) { return static_cast<int>(st.hands().size()) + (st.terminal() ? 0 : 1); }
 
-void check_game(const std::string& game, uint64_t seed) {
+// ends_shown: how often the log showed a hand's last move beside the next deal.
+void check_game(const std::string& game, uint64_t seed, size_t& ends_shown) {
   Session s(game, {}, seed);
   std::mt19937_64 rng(seed);
   PublicLogText every(40), sometimes(40), cleared(40), small(5);
-  size_t checked = 0;
+  size_t checked = 0, finished = 0;
   for (int step = 0; step < 5000 && !s.state().terminal(); ++step) {
     const Actor a = s.state().actor();
     if (a.kind == Actor::Chance) {
@@ -39,6 +42,36 @@ void check_game(const std::string& game, uint64_t seed) {
       s.apply(seat, moves[rng() % moves.size()]);
     }
     const int hand = hand_of(s.state());
+    // The session notes the event that ended each hand.
+    if (s.state().hands().size() > finished) {
+      finished = s.state().hands().size();
+      ASSERT_EQ(s.hand_ends().size(), finished) << game;
+      EXPECT_EQ(s.hand_ends().back(), s.events().size() - 1) << game;
+    }
+    ASSERT_EQ(s.hand_ends().size(), finished) << game;
+    // After the next deal, the log starts with that event, under its hand's
+    // number, shown as any entry is (a face-down lay keeps its tiles).
+    const json log = public_log(s, 40, hand);
+    std::size_t deal = 0;
+    for (std::size_t i = 0; i < s.events().size(); ++i)
+      if (s.events()[i].chance && s.events()[i].text.rfind("deal", 0) == 0) deal = i;
+    if (finished > 0 && s.hand_ends().back() < deal && s.events().size() - deal <= 40) {
+      const std::size_t end = s.hand_ends().back();
+      const RecordEvent& e = s.events()[end];
+      ASSERT_GE(log.size(), 2u) << game;
+      EXPECT_EQ(log[0]["n"], end) << game;
+      EXPECT_EQ(log[0]["hand"], static_cast<int>(finished)) << game;
+      EXPECT_EQ(log[1]["n"], deal) << game;
+      EXPECT_EQ(log[1]["hand"], hand) << game;
+      if (!e.chance && !(s.entry().face_down && e.text.find('-') != std::string::npos)) {
+        EXPECT_EQ(log[0]["move"], e.text) << game;
+        ++ends_shown;
+      } else {
+        EXPECT_TRUE(log[0]["move"].is_null()) << game << ": " << log[0].dump();
+      }
+    } else if (!log.empty()) {
+      EXPECT_EQ(log[0]["hand"], hand) << game;
+    }
     std::string text;
     every.append(s, hand, text);
     ASSERT_EQ(json::parse(text), public_log(s, 40, hand)) << game << " after event " << s.events().size();
@@ -62,7 +95,12 @@ void check_game(const std::string& game, uint64_t seed) {
 
 TEST(PublicLogText, IsThePublicLogEventByEventInEveryFamily) {
   register_all_games();
-  for (const char* game : {"latin", "texas-42", "mexican-train", "dice-and-dominoes"}) check_game(game, 11);
+  for (const char* game : {"latin", "texas-42", "mexican-train", "dice-and-dominoes"}) {
+    size_t shown = 0;
+    check_game(game, 11, shown);
+    // Dice & Dominoes' hands end on face-down lays; the others on a move in the open.
+    if (std::string(game) != "dice-and-dominoes") EXPECT_GT(shown, 0u) << game;
+  }
 }
 
 }  // namespace

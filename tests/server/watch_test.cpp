@@ -180,7 +180,14 @@ void scan(const json& j, const std::set<std::string>& bad, const std::string& pa
     for (const auto& [k, v] : j.items())
       if (!skip.count(k)) scan(v, bad, path + "." + k, leaks);
   } else if (j.is_array()) {
-    for (size_t i = 0; i < j.size(); ++i) scan(j[i], bad, fmt::format("{}[{}]", path, i), leaks);
+    // The log's entry of an earlier hand is the move that ended it, laid face
+    // up for all (public_log.h): its tile may lie in a hidden hand now.
+    const bool log = path.size() >= 4 && path.compare(path.size() - 4, 4, ".log") == 0;
+    int hand = 0;
+    if (log)
+      for (const auto& e : j) hand = std::max(hand, e.value("hand", 0));
+    for (size_t i = 0; i < j.size(); ++i)
+      if (!log || j[i].value("hand", 0) == hand) scan(j[i], bad, fmt::format("{}[{}]", path, i), leaks);
   } else if (j.is_string()) {
     const std::string n = norm_tile(j.get<std::string>());
     if (!n.empty() && bad.count(n)) leaks.push_back(path + " = " + j.get<std::string>());

@@ -481,9 +481,9 @@ try {
           `line: a pass is shown on the seat (${others} passes in the log; bubbles seen: ${[...new Set(bubbles)].join(", ")})`,
         );
       }
-      // Every tile of the Texas 42 hand that ended (4 a trick), but perhaps
-      // its last: the move that ends a hand comes in one message with the
-      // next deal, whose log is the new hand's (docs/server.md, "log").
+      // Every tile of the Texas 42 hand that ended (4 a trick), its last
+      // too: the move that ends a hand comes in one message with the next
+      // deal, and the log holds it beside that deal (docs/server.md, "log").
       const ended = (
         await (await fetch(`${base}/api/tables/${u.searchParams.get("t")}?token=${u.searchParams.get("k")}`)).json()
       ).view.last_hand;
@@ -497,7 +497,7 @@ try {
       // behind the summary, may have pushed the first tricks out.)
       check(
         played > 0 &&
-          (handTiles === 0 || played >= handTiles - 1 || order.length >= 40) &&
+          (handTiles === 0 || played >= handTiles || order.length >= 40) &&
           iOver > iDealt &&
           iDealt >= 0 &&
           !after.length,

@@ -222,7 +222,12 @@ export function opponents(c: Ctx, ui: SeatsUi): HTMLElement {
 // The felt: the other seats, and the board with the last tile played marked.
 export function felt(c: Ctx, ui: SeatsUi): HTMLElement {
   const board = h("div", { class: "board" }, c.msg.view ? boardOf(c.family).draw(c) : []);
-  const lastTile = [...(c.msg.log || [])].reverse().find((e) => e.kind === "move" && e.move && TILE_RE.test(e.move));
+  // (The hand in play's: the log may begin with the move that ended the hand before.)
+  const log = c.msg.log || [];
+  const hand = Math.max(0, ...log.map((e) => e.hand));
+  const lastTile = [...log]
+    .reverse()
+    .find((e) => e.hand === hand && e.kind === "move" && e.move && TILE_RE.test(e.move));
   if (lastTile) {
     const m = TILE_RE.exec(lastTile.move!)!;
     const el = board.querySelector(`[data-tile="${m[1]}-${m[2]}"], [data-tile="${m[2]}-${m[1]}"]`);
