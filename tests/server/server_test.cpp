@@ -22,6 +22,7 @@
 #include "server/net.h"
 #include "test_paths.h"  // BONEYARD_EXE, BONEYARD_SOURCE_DIR
 #include "test_store.h"
+#include "tile_scan.h"
 
 namespace boneyard::test {
 namespace {
@@ -171,69 +172,6 @@ INSTANTIATE_TEST_SUITE_P(EveryFamily, ApiGame, ::testing::ValuesIn(kGames),
 
 // ------------------------------------------------------------ secrecy
 
-std::string norm_tile(const std::string& s) {
-  static const std::regex re("^(\\d+)[-|](\\d+)(:.*)?$");
-  std::smatch m;
-  if (!std::regex_match(s, m, re)) return "";
-  int a = std::stoi(m[1]), b = std::stoi(m[2]);
-  if (a < b) std::swap(a, b);
-  return fmt::format("{}-{}", a, b);
-}
-
-void strings_of(const json& j, std::set<std::string>& out) {
-  if (j.is_string()) {
-    const std::string n = norm_tile(j.get<std::string>());
-    if (!n.empty()) out.insert(n);
-  } else if (j.is_structured()) {
-    for (const auto& x : j) strings_of(x, out);
-  }
-}
-
-// The tiles `viewer` (-1: a spectator) may not know in the full view.
-std::set<std::string> forbidden(const json& full, int viewer) {
-  std::set<std::string> hidden, known;
-  const json& seats = full.contains("players") && full["players"].is_array() ? full["players"] : full["hands"];
-  for (const auto& h : seats) {
-    const int k = h["seat"];
-    if (k == viewer)
-      strings_of(h["tiles"], known);
-    else
-      strings_of(h["tiles"], hidden);
-    if (h.contains("known_tiles")) strings_of(h["known_tiles"], known);
-    if (h.contains("discards")) strings_of(h["discards"], known);
-  }
-  if (full.contains("stock")) strings_of(full["stock"], hidden);
-  std::set<std::string> out;
-  for (const auto& t : hidden)
-    if (!known.count(t)) out.insert(t);
-  return out;
-}
-
-// Every tile text in a message outside the parts that are public by the
-// game's rules once a hand is over (hand results, what a seat is known not
-// to hold, the dealer draw).
-void scan(const json& j, const std::set<std::string>& bad, const std::string& path, std::vector<std::string>& leaks) {
-  static const std::set<std::string> skip = {"known_not_holding", "last_hand", "last_round",
-                                             "first_dealer_draw", "notices",   "must_lead"};
-  if (j.is_object()) {
-    for (const auto& [k, v] : j.items())
-      if (!skip.count(k) && !(path.empty() && k == "move"))  // "move": the reader's own move, echoed
-        scan(v, bad, path + "." + k, leaks);
-  } else if (j.is_array()) {
-    // The log's entry of an earlier hand is the move that ended it, laid face
-    // up for all (public_log.h): its tile may lie in a hidden hand now.
-    const bool log = path.size() >= 4 && path.compare(path.size() - 4, 4, ".log") == 0;
-    int hand = 0;
-    if (log)
-      for (const auto& e : j) hand = std::max(hand, e.value("hand", 0));
-    for (size_t i = 0; i < j.size(); ++i)
-      if (!log || j[i].value("hand", 0) == hand) scan(j[i], bad, fmt::format("{}[{}]", path, i), leaks);
-  } else if (j.is_string()) {
-    const std::string n = norm_tile(j.get<std::string>());
-    if (!n.empty() && bad.count(n)) leaks.push_back(path + " = " + j.get<std::string>());
-  }
-}
-
 class Secrecy : public ServerTest, public ::testing::WithParamInterface<std::string> {};
 
 TEST_P(Secrecy, NoMessageShowsATileItsReaderMayNotKnow) {
@@ -319,7 +257,7 @@ TEST_P(Secrecy, NoMessageShowsATileItsReaderMayNotKnow) {
     const int version = j["version"];
     const json& full = full_at.at(version);
     std::vector<std::string> leaks;
-    scan(j, forbidden(full, seat), "", leaks);
+    scan(j, forbidden(full, seat), "", leaks, /*echo=*/true);
     EXPECT_TRUE(leaks.empty()) << "seat " << seat << " at version " << version << " was sent: " << leaks[0];
     ++checked;
     if (HasFailure()) break;

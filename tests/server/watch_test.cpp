@@ -11,6 +11,7 @@
 #include "beside_db.h"
 #include "record/session.h"
 #include "server_fixture.h"
+#include "tile_scan.h"
 
 namespace boneyard::test {
 namespace {
@@ -140,59 +141,7 @@ TEST_F(Watch, ATableOfBotsOnlyOrNotYetStartedIsNotListed) {
 }
 
 // ------------------------------------------------------------ secrecy
-// (the tile scan of server_test.cpp's Secrecy)
-
-std::string norm_tile(const std::string& s) {
-  static const std::regex re("^(\\d+)[-|](\\d+)(:.*)?$");
-  std::smatch m;
-  if (!std::regex_match(s, m, re)) return "";
-  int a = std::stoi(m[1]), b = std::stoi(m[2]);
-  if (a < b) std::swap(a, b);
-  return fmt::format("{}-{}", a, b);
-}
-void strings_of(const json& j, std::set<std::string>& out) {
-  if (j.is_string()) {
-    const std::string n = norm_tile(j.get<std::string>());
-    if (!n.empty()) out.insert(n);
-  } else if (j.is_structured()) {
-    for (const auto& x : j) strings_of(x, out);
-  }
-}
-// The tiles a spectator may not know in the full view.
-std::set<std::string> hidden_from_spectators(const json& full) {
-  std::set<std::string> hidden, known;
-  const json& seats = full.contains("players") && full["players"].is_array() ? full["players"] : full["hands"];
-  for (const auto& h : seats) {
-    strings_of(h["tiles"], hidden);
-    if (h.contains("known_tiles")) strings_of(h["known_tiles"], known);
-    if (h.contains("discards")) strings_of(h["discards"], known);
-  }
-  if (full.contains("stock")) strings_of(full["stock"], hidden);
-  std::set<std::string> out;
-  for (const auto& t : hidden)
-    if (!known.count(t)) out.insert(t);
-  return out;
-}
-void scan(const json& j, const std::set<std::string>& bad, const std::string& path, std::vector<std::string>& leaks) {
-  static const std::set<std::string> skip = {"known_not_holding", "last_hand", "last_round",
-                                             "first_dealer_draw", "notices",   "must_lead"};
-  if (j.is_object()) {
-    for (const auto& [k, v] : j.items())
-      if (!skip.count(k)) scan(v, bad, path + "." + k, leaks);
-  } else if (j.is_array()) {
-    // The log's entry of an earlier hand is the move that ended it, laid face
-    // up for all (public_log.h): its tile may lie in a hidden hand now.
-    const bool log = path.size() >= 4 && path.compare(path.size() - 4, 4, ".log") == 0;
-    int hand = 0;
-    if (log)
-      for (const auto& e : j) hand = std::max(hand, e.value("hand", 0));
-    for (size_t i = 0; i < j.size(); ++i)
-      if (!log || j[i].value("hand", 0) == hand) scan(j[i], bad, fmt::format("{}[{}]", path, i), leaks);
-  } else if (j.is_string()) {
-    const std::string n = norm_tile(j.get<std::string>());
-    if (!n.empty() && bad.count(n)) leaks.push_back(path + " = " + j.get<std::string>());
-  }
-}
+// (the tile scan of tile_scan.h, as server_test.cpp's Secrecy)
 
 class WatchSecrecy : public Watch, public ::testing::WithParamInterface<std::string> {};
 
@@ -240,7 +189,7 @@ TEST_P(WatchSecrecy, NeitherTheListNorItsSpectatorSeesAHiddenTile) {
     const int version = j["version"];
     if (!at.count(version)) at[version] = std::make_unique<Session>(Session::from_record(rec.j, version));
     std::vector<std::string> leaks;
-    scan(j, hidden_from_spectators(at[version]->state().view(-1)), "", leaks);
+    scan(j, forbidden(at[version]->state().view(-1), -1), "", leaks);
     EXPECT_TRUE(leaks.empty()) << "a spectator at version " << version << " was sent: " << leaks[0];
     const std::string text = j.dump();
     for (const auto& tok : toks) EXPECT_EQ(text.find(tok), std::string::npos) << "a seat's token reached a spectator";
