@@ -319,6 +319,7 @@ void State::end_hand(bool made) {
   h.made = made;
   h.stopped_early = n_tricks_ < kTricks;
   h.tricks_played = n_tricks_;
+  h.last_trick_winner = trick_winners_[n_tricks_ - 1];  // a hand ends only as a trick is taken
   for (int sd = 0; sd < 2; ++sd) {
     h.points[sd] = points_[sd];
     h.tricks[sd] = tricks_won_[sd];

@@ -91,6 +91,7 @@ struct HandResult {
   uint8_t tricks[2] = {};
   int16_t gained[2] = {};  // marks or points scored per side
   int8_t winner_side = -1;
+  int8_t last_trick_winner = -1;  // the seat that took the hand's last trick
 };
 
 struct Observation;

@@ -370,7 +370,8 @@ json hand_result_json(const State&, const HandResult& h) {
          {"made", h.made},
          {"stopped_early", h.stopped_early},
          {"tricks_played", h.tricks_played},
-         {"winner_side", h.winner_side}};
+         {"winner_side", h.winner_side},
+         {"last_trick_winner", h.last_trick_winner}};
   j["points"] = {h.points[0], h.points[1]};
   j["tricks"] = {h.tricks[0], h.tricks[1]};
   j["gained"] = {h.gained[0], h.gained[1]};

@@ -238,6 +238,9 @@ TEST(Texas42Property, RandomHandsKeepEveryRule) {
         }
         ASSERT_EQ(s.trick_won_by(k), seat);
       }
+      // The last trick's taker, which "Last moves" names after the hand.
+      ASSERT_EQ(h.last_trick_winner, s.trick_won_by(n - 1));
+      ASSERT_EQ(hand_result_json(s, h).at("last_trick_winner").get<int>(), h.last_trick_winner);
       // Count and tricks add up to 42 (nello: less the sitting-out hand's count).
       int out_count = 0;
       if (h.trump == kNello) {

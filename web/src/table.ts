@@ -373,7 +373,13 @@ export class Table implements PlayUi, KeyCtl {
     // A hand's end, placed before the next hand's deal (the deal is at n + 1).
     if ((b.hands_finished ?? 0) > (a.hands_finished ?? 0)) {
       const deal = (b.log || []).find((e) => e.kind === "deal" && e.n >= a.version);
-      this.log.push({ text: t("log.hand_over"), seat: null, cls: "hand", at: deal ? deal.n : b.version });
+      const at = deal ? deal.n : b.version;
+      if (pv.family === v.family)
+        board.handEnd?.(c, v, {
+          push: (text, seat, cls) => this.log.push({ text, seat, cls, at }),
+          bubble: (k, x) => this.bubble(k, x),
+        });
+      this.log.push({ text: t("log.hand_over"), seat: null, cls: "hand", at });
     }
   }
 

@@ -488,6 +488,14 @@ try {
         await (await fetch(`${base}/api/tables/${u.searchParams.get("t")}?token=${u.searchParams.get("k")}`)).json()
       ).view.last_hand;
       const handTiles = family === "texas-42" ? 4 * (ended?.tricks_played ?? 1) : 0;
+      // ... and who took each trick, the last one too, just before "The hand is over".
+      if (family === "texas-42") {
+        const won = order.filter((x) => /won the trick/.test(x)).length;
+        check(
+          /won the trick/.test(order[iOver + 1] || "") && (won >= ended?.tricks_played || order.length >= 40),
+          `texas-42: "Last moves" says who took each of the hand's ${ended?.tricks_played} tricks (${won} said), the last just before "The hand is over" (there: "${order[iOver + 1]}")`,
+        );
+      }
       await page.reload();
       await page.waitForSelector(".log li");
       const log = await rec();

@@ -54,6 +54,9 @@ export interface Board<V extends AnyView = AnyView> {
   draw(c: Ctx<V>): HTMLElement[];
   // Log lines for what changed from a to b (a's actor moved).
   diff(c: Ctx<V>, a: V, b: V, actor: number | null, log: LogSink): void;
+  // Log lines for how the hand that just ended finished, which b, the next
+  // hand's state, tells only in its last hand (placed before "The hand is over").
+  handEnd?(c: Ctx<V>, b: V, log: LogSink): void;
   // The end-of-hand summary's body (the frame adds title and buttons).
   summary(c: Ctx<V>, body: HTMLElement): void;
   // The prompt when it is my turn, when the family has a special one.

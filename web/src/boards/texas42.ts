@@ -112,6 +112,13 @@ export const texas42Board: Board<Texas42View> = {
     }
   },
 
+  // The trick that ends a hand reaches us with the next deal, so diff never
+  // sees it taken: the last hand names who took it.
+  handEnd(c: Ctx<Texas42View>, v: Texas42View, log: LogSink) {
+    const w = v.last_hand?.last_trick_winner;
+    if (typeof w === "number" && w >= 0) log.push(t("log.trick_won", { who: c.f.seatName(c, w) }), w, "hand");
+  },
+
   summary(c: Ctx<Texas42View>, body: HTMLElement) {
     const v = c.v,
       lh = v.last_hand;

@@ -108,6 +108,7 @@ export interface Texas42HandResult {
   stopped_early: boolean;
   tricks_played: number;
   winner_side: number;
+  last_trick_winner: number;
   points: [number, number];
   tricks: [number, number];
   gained: [number, number];
