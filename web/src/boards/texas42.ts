@@ -11,6 +11,11 @@ function highBidText(v: Texas42View): string {
   return v.bids[v.declarer] ?? String(hb);
 }
 
+// "Seat 2 won the trick": said as a trick is taken, or after the hand for its last.
+function trickWon(c: Ctx<Texas42View>, log: LogSink, seat: number) {
+  log.push(t("log.trick_won", { who: c.f.seatName(c, seat) }), seat, "hand");
+}
+
 export const texas42Board: Board<Texas42View> = {
   quick: "texas-42",
   teams: () => true,
@@ -106,17 +111,14 @@ export const texas42Board: Board<Texas42View> = {
     if (v.trick.length > pv.trick.length)
       for (const p of v.trick.slice(pv.trick.length))
         log.push(t("log.played", { who: who(p.seat), tile: p.tile.replace("-", "|") }), p.seat);
-    if (v.tricks.length > pv.tricks.length) {
-      const tr = v.tricks[v.tricks.length - 1];
-      log.push(t("log.trick_won", { who: who(tr.winner) }), tr.winner, "hand");
-    }
+    if (v.tricks.length > pv.tricks.length) trickWon(c, log, v.tricks[v.tricks.length - 1].winner);
   },
 
   // The trick that ends a hand reaches us with the next deal, so diff never
   // sees it taken: the last hand names who took it.
   handEnd(c: Ctx<Texas42View>, v: Texas42View, log: LogSink) {
     const w = v.last_hand?.last_trick_winner;
-    if (typeof w === "number" && w >= 0) log.push(t("log.trick_won", { who: c.f.seatName(c, w) }), w, "hand");
+    if (typeof w === "number" && w >= 0) trickWon(c, log, w);
   },
 
   summary(c: Ctx<Texas42View>, body: HTMLElement) {
