@@ -10,6 +10,7 @@ import { h } from "./dom";
 import { t } from "./i18n";
 import { api, StateMsg } from "./api";
 import { isBlocked } from "./friends";
+import { emoteIcon } from "./icons";
 
 export interface ChatLine {
   n: number;
@@ -19,15 +20,8 @@ export interface ChatLine {
   emote?: string;
   at: number;
 }
-// The server's set (chat.cpp, chat_emotes), each drawn as its emoji.
-export const EMOTES: Record<string, string> = {
-  thumbs_up: "\u{1F44D}",
-  clap: "\u{1F44F}",
-  laugh: "\u{1F602}",
-  wow: "\u{1F62E}",
-  sad: "\u{1F622}",
-  thinking: "\u{1F914}",
-};
+// The server's set (chat.cpp, chat_emotes), each drawn in SVG (icons.ts).
+export const EMOTES = ["thumbs_up", "clap", "laugh", "wow", "sad", "thinking"];
 type Said = { text?: string; phrase?: string; emote?: string };
 export const PHRASES = [
   "hello",
@@ -160,7 +154,7 @@ export class ChatBox {
     queueMicrotask(() => this.watch());
     for (const l of heard) {
       const who = l.seat === null ? t("chat.spectator") : seatName(l.seat);
-      const emote = l.emote && EMOTES[l.emote];
+      const emote = l.emote && EMOTES.includes(l.emote) ? l.emote : null;
       const words = l.phrase ? t("chat.phrase." + l.phrase) : l.text || "";
       list.appendChild(
         h(
@@ -169,7 +163,11 @@ export class ChatBox {
           h("b", null, who),
           " ",
           emote
-            ? h("span", { class: "chat-text chat-emote", role: "img", "aria-label": t("chat.emote." + l.emote) }, emote)
+            ? h(
+                "span",
+                { class: "chat-text chat-emote", role: "img", "aria-label": t("chat.emote." + emote) },
+                emoteIcon(emote),
+              )
             : h("span", { class: "chat-text" }, words),
         ),
       );
@@ -212,7 +210,7 @@ export class ChatBox {
     const emotes = h(
       "div",
       { class: "chat-emotes" },
-      Object.entries(EMOTES).map(([id, e]) =>
+      EMOTES.map((id) =>
         h(
           "button",
           {
@@ -223,7 +221,7 @@ export class ChatBox {
             "aria-label": t("chat.emote." + id),
             onclick: () => this.say({ emote: id }),
           },
-          e,
+          emoteIcon(id),
         ),
       ),
     );

@@ -1,5 +1,7 @@
 // Short sounds made here with Web Audio (nothing downloaded): a tile laid, a
 // pass, a draw, a hand's end. Muted by a toggle remembered in the browser.
+import { svgEl } from "./icons";
+
 const KEY = "boneyard.mute";
 let ctx: AudioContext | null = null;
 
@@ -81,14 +83,9 @@ export function sound(kind: Kind) {
   }
 }
 
-// A speaker drawn in SVG (an emoji may have no glyph on the device).
+// A speaker drawn in SVG (an emoji may have no glyph on the device: icons.ts).
 export function speakerIcon(off: boolean): SVGSVGElement {
-  const NS = "http://www.w3.org/2000/svg";
-  const mk = (tag: string, a: Record<string, string>) => {
-    const e = document.createElementNS(NS, tag);
-    for (const k in a) e.setAttribute(k, a[k]);
-    return e;
-  };
+  const mk = svgEl;
   const svg = mk("svg", {
     viewBox: "0 0 20 20",
     width: "20",

@@ -86,22 +86,42 @@ try {
     const one = await until(p, () => /^1 new message$/.test(document.querySelector("#chat-badge")?.textContent || ""));
     await api("POST", `/api/tables/${t.id}/chat`, { token: t.tokens["1"], emote: "clap" });
     const two = await until(p, () => /^2 new messages$/.test(document.querySelector("#chat-badge")?.textContent || ""));
+    // Drawn, not a font's glyph (a device without a colour-emoji font draws an empty box).
     const emote = await p
-      .$eval(".chat-lines li.emote .chat-emote", (e) => ({ glyph: e.textContent, label: e.getAttribute("aria-label") }))
+      .$eval(".chat-lines li.emote .chat-emote", (e) => ({
+        text: e.textContent,
+        drawing: e.querySelector("svg.emote-icon")?.getAttribute("data-emote"),
+        parts: e.querySelectorAll("svg.emote-icon > *").length,
+        label: e.getAttribute("aria-label"),
+      }))
       .catch(() => null);
+    const buttons = await p.$$eval(".chat-emotes button", (bs) =>
+      bs.map((b) => ({
+        id: b.getAttribute("data-emote"),
+        drawing: b.querySelector("svg.emote-icon")?.getAttribute("data-emote"),
+        parts: b.querySelectorAll("svg.emote-icon > *").length,
+        text: b.textContent,
+        label: b.getAttribute("aria-label"),
+      })),
+    );
     check(
       outOfSight && one && two,
       "lines from the other player while the chat is out of sight: a badge counts them (1, then 2)",
     );
     check(
-      emote?.glyph === "\u{1F44F}" && emote?.label === "Applause",
-      `an emote is shown as its glyph, named for screen readers (${JSON.stringify(emote)})`,
+      emote?.drawing === "clap" && emote.parts > 0 && emote.text === "" && emote.label === "Applause",
+      `an emote is drawn (no font glyph), named for screen readers (${JSON.stringify(emote)})`,
+    );
+    check(
+      buttons.length === 6 && buttons.every((b) => b.drawing === b.id && b.parts > 0 && b.text === "" && b.label),
+      `each emote button is drawn and named (${JSON.stringify(buttons)})`,
     );
     await p.screenshot({ path: join(shots, "attention-badge.png") });
     await p.click("#chat-badge");
     const gone = await until(p, () => !document.querySelector("#chat-badge"));
     const inSight = await p.$eval("#chat", (e) => e.getBoundingClientRect().top < innerHeight);
     check(gone && inSight, "the badge leads to the chat and goes once it is read");
+    await p.screenshot({ path: join(shots, "attention-chat.png") });
     // A line that comes while the chat is in sight is read at once: no badge.
     await api("POST", `/api/tables/${t.id}/chat`, { token: t.tokens["1"], text: "in sight" });
     const shown = await until(p, () =>
