@@ -50,6 +50,7 @@ for (const m of code.matchAll(/"([a-z0-9]+\.[a-z0-9_.-]+)"/g)) {
   )
     continue;
   if (/\.(ts|js|css|html|svg|json|png)$/.test(k) || k.startsWith("boneyard.")) continue;
+  if (/^[0-9.]+(em|px)?$/.test(k)) continue; // a number (a drawing's size), not a key
   if (!(k in en)) fail(`the code uses "${k}", which en lacks`);
 }
 // Built keys: every value they can take.
