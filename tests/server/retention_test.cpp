@@ -159,8 +159,11 @@ TEST_F(Retention, ADropTimerIsReleasedWhenThePlayerReturns) {
 
 TEST_F(Retention, AReplayAnswerIsOnePage) {
   start();
+  // A fixed seed and a long match: a random deal once ended a 300-point match
+  // in 178 steps, under one page.
   const json t = hub_->create({{"game", "latin"},
-                               {"options", {{"target", "300"}}},
+                               {"options", {{"target", "1000"}}},
+                               {"seed", 1},
                                {"seats", {"bot:beginner", "bot:beginner", "bot:beginner", "bot:beginner"}},
                                {"bot_delay_ms", 0}});
   ASSERT_TRUE(eventually([&] { return over(t); }));

@@ -85,22 +85,21 @@ export function sound(kind: Kind) {
 
 // A speaker drawn in SVG (an emoji may have no glyph on the device: icons.ts).
 export function speakerIcon(off: boolean): SVGSVGElement {
-  const mk = svgEl;
-  const svg = mk("svg", {
+  const svg = svgEl("svg", {
     viewBox: "0 0 20 20",
     width: "20",
     height: "20",
     "aria-hidden": "true",
     class: "speaker",
   }) as SVGSVGElement;
-  svg.appendChild(mk("polygon", { points: "2,7.5 6,7.5 10.5,3.5 10.5,16.5 6,12.5 2,12.5", fill: "currentColor" }));
+  svg.appendChild(svgEl("polygon", { points: "2,7.5 6,7.5 10.5,3.5 10.5,16.5 6,12.5 2,12.5", fill: "currentColor" }));
   const line = { stroke: "currentColor", "stroke-width": "2", fill: "none", "stroke-linecap": "round" };
   if (off) {
-    svg.appendChild(mk("line", { x1: "13", y1: "7", x2: "18", y2: "13", ...line }));
-    svg.appendChild(mk("line", { x1: "18", y1: "7", x2: "13", y2: "13", ...line }));
+    svg.appendChild(svgEl("line", { x1: "13", y1: "7", x2: "18", y2: "13", ...line }));
+    svg.appendChild(svgEl("line", { x1: "18", y1: "7", x2: "13", y2: "13", ...line }));
   } else {
-    svg.appendChild(mk("path", { d: "M13 7 q2.5 3 0 6", ...line }));
-    svg.appendChild(mk("path", { d: "M15.5 4.5 q4.5 5.5 0 11", ...line }));
+    svg.appendChild(svgEl("path", { d: "M13 7 q2.5 3 0 6", ...line }));
+    svg.appendChild(svgEl("path", { d: "M15.5 4.5 q4.5 5.5 0 11", ...line }));
   }
   return svg;
 }
