@@ -277,7 +277,7 @@ export const en: Record<string, string> = {
   "mt.not_started": "not started: a tile matching the engine starts it",
   "mt.empty": "empty: starts with a {pip}",
   "mt.which_train": "Which train?",
-  "mt.opening_prompt": "Your opening turn: lay as many tiles on your train as you like",
+  "mt.opening_prompt": "Your opening turn: keep laying tiles on your train while one fits",
   "mt.lowest_wins": "lowest wins",
   "mt.end_domino": "{who} laid their last tile.",
   "mt.end_domino_you": "You laid your last tile.",

@@ -278,7 +278,7 @@ export const es: Record<string, string> = {
   "mt.not_started": "sin empezar: lo empieza una ficha que case con la locomotora",
   "mt.empty": "vacío: empieza con un {pip}",
   "mt.which_train": "¿En qué tren?",
-  "mt.opening_prompt": "Tu primer turno: pon en tu tren todas las fichas que quieras",
+  "mt.opening_prompt": "Tu primer turno: sigue poniendo fichas en tu tren mientras alguna encaje",
   "mt.lowest_wins": "gana el menor",
   "mt.end_domino": "Última ficha puesta: {who}.",
   "mt.end_domino_you": "Pusiste tu última ficha.",

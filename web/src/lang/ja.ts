@@ -280,7 +280,7 @@ export const ja: Record<string, string> = {
   "mt.not_started": "未開始：エンジンと合う牌で始まります",
   "mt.empty": "空：{pip}から始まります",
   "mt.which_train": "どのトレインに？",
-  "mt.opening_prompt": "最初の手番：自分のトレインに好きなだけ牌を並べられます",
+  "mt.opening_prompt": "最初の手番：合う牌がある限り、自分のトレインに並べ続けます",
   "mt.lowest_wins": "少ないほど勝ち",
   "mt.end_domino": "{who}が最後の牌を出しました。",
   "mt.end_domino_you": "あなたが最後の牌を出しました。",
