@@ -117,7 +117,8 @@ TEST_F(StrangersTest, AGameThatNeverReallyStartedCanBeAbortedByTheOthers) {
   EXPECT_EQ(v["bot_played"][0]["why"], "time");
   bool in_log = false;
   for (const auto& e : v["log"]) in_log |= e["n"] == v["bot_played"][0]["n"] && e["seat"] == 1;
-  EXPECT_TRUE(in_log) << "the bot's move is the log's entry of that index";
+  EXPECT_TRUE(in_log) << "the bot's move is the log's entry of that index: " << v["bot_played"].dump() << " "
+                      << v["log"].dump().substr(0, 3000);
   Reply self = post(port_, "/api/tables/" + id + "/abort", json{{"token", idle}});
   EXPECT_EQ(self.status, 409) << self.body;
   EXPECT_EQ(post(port_, "/api/tables/" + id + "/abort", json{{"token", made.j["spectate"]}}).status, 403);
