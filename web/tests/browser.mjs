@@ -368,17 +368,24 @@ try {
   // Item 1: Dice & Dominoes takes a pair tapped in either order, and the
   // hint shows both tiles of each pair.
   {
-    const page = await newPage(ctx);
-    const url = new URL(await createFromLobby(page, "dice-and-dominoes", "dice-and-dominoes"));
-    await page.waitForSelector("#lay", { timeout: 15000 });
-    const st = await (
-      await fetch(`${base}/api/tables/${url.searchParams.get("t")}?token=${url.searchParams.get("k")}`)
-    ).json();
-    const tiles = st.view.players[st.seat].tiles;
+    // The deal is random: a roll can leave no pair of two different tiles
+    // to lay (CI once drew one), so deal again until one is there.
+    let page = null;
     let pair = null;
-    for (const a of tiles)
-      for (const b of tiles)
-        if (!pair && a !== b && !st.legal.includes(`${a},${b}`) && st.legal.includes(`${b},${a}`)) pair = [a, b];
+    for (let deal = 0; deal < 12 && !pair; deal++) {
+      if (page) await page.close();
+      page = await newPage(ctx);
+      const url = new URL(await createFromLobby(page, "dice-and-dominoes", "dice-and-dominoes"));
+      await page.waitForSelector("#lay", { timeout: 15000 });
+      const st = await (
+        await fetch(`${base}/api/tables/${url.searchParams.get("t")}?token=${url.searchParams.get("k")}`)
+      ).json();
+      const tiles = st.view.players[st.seat].tiles;
+      for (const a of tiles)
+        for (const b of tiles)
+          if (!pair && a !== b && !st.legal.includes(`${a},${b}`) && st.legal.includes(`${b},${a}`)) pair = [a, b];
+    }
+    check(!!pair, `dice & dominoes: a deal with a pair of two different tiles to lay (${pair})`);
     await page.click("#hint");
     await page.waitForSelector(".hints .hint", { timeout: 30000 }); // a loaded CI machine
     const perHint = await page.$$eval(".hints .hint", (r) => r.map((x) => x.querySelectorAll("svg.tile").length));
@@ -386,25 +393,31 @@ try {
       perHint.length > 0 && perHint.every((n) => n === 2),
       `dice & dominoes: each hint shows both tiles of its pair (${perHint.join(" ")})`,
     );
-    await page.click(`.hand .htile[data-tile="${pair[0]}"]`);
-    const help = await page.$eval("#lay-help", (e) => e.textContent);
-    await page.click(`.hand .htile[data-tile="${pair[1]}"]`);
-    const enabled = await page.$eval("#lay", (e) => !e.disabled);
-    const sent0 = await page.evaluate(() => window.__movesSent || 0);
-    const v0 = (await state(page)).v;
-    if (enabled) await page.click("#lay");
-    // Accepted: the state moves on and no error comes back.
-    const laid =
-      (await page
-        .waitForFunction((v) => Number(document.querySelector(".table").dataset.version) > v, { timeout: 5000 }, v0)
-        .then(
-          () => true,
-          () => false,
-        )) && !(await page.$(".flash"));
-    check(
-      !!pair && enabled && laid && (await page.evaluate(() => window.__movesSent)) === sent0 + 1 && /second/.test(help),
-      `dice & dominoes: the pair ${pair} tapped lower first is laid ("${help}"; enabled ${enabled}, laid ${laid}, sent ${(await page.evaluate(() => window.__movesSent)) - sent0})`,
-    );
+    if (pair) {
+      await page.click(`.hand .htile[data-tile="${pair[0]}"]`);
+      const help = await page.$eval("#lay-help", (e) => e.textContent);
+      await page.click(`.hand .htile[data-tile="${pair[1]}"]`);
+      const enabled = await page.$eval("#lay", (e) => !e.disabled);
+      const sent0 = await page.evaluate(() => window.__movesSent || 0);
+      const v0 = (await state(page)).v;
+      if (enabled) await page.click("#lay");
+      // Accepted: the state moves on and no error comes back.
+      const laid =
+        (await page
+          .waitForFunction((v) => Number(document.querySelector(".table").dataset.version) > v, { timeout: 5000 }, v0)
+          .then(
+            () => true,
+            () => false,
+          )) && !(await page.$(".flash"));
+      check(
+        !!pair &&
+          enabled &&
+          laid &&
+          (await page.evaluate(() => window.__movesSent)) === sent0 + 1 &&
+          /second/.test(help),
+        `dice & dominoes: the pair ${pair} tapped lower first is laid ("${help}"; enabled ${enabled}, laid ${laid}, sent ${(await page.evaluate(() => window.__movesSent)) - sent0})`,
+      );
+    }
     await page.close();
   }
 
