@@ -23,7 +23,10 @@ static void BM_LineRandomHand(benchmark::State& st, const char* preset) {
   Rng rng(7);
   int64_t hands = 0;
   for (auto _ : st) {
-    if (s.terminal()) s = fresh;
+    if (s.terminal()) {
+      s = fresh;
+      s.reseed(rng.next());  // a new game deals new hands, as the bare loop does
+    }
     benchmark::DoNotOptimize(play_random_hand<line::LineGame>(s, rng));
     ++hands;
   }
