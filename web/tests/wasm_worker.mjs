@@ -96,9 +96,11 @@ try {
   H.check(r.start.ok && r.start.game === "latin" && r.start.seats === 4, "the worker's engine starts a latin game");
   H.check(r.legal.ok && Array.isArray(r.legal.legal) && r.legal.legal.length > 0, "legal moves come back");
   H.check(r.bot.ok && typeof r.bot.move === "string" && r.bot.budget.think_ms === 400, "a search bot moves");
-  // 400 ms of thinking, a timer every 20 ms: well over half of them fire
-  // while the worker thinks (a frozen page would fire none).
-  H.check(r.ticks >= 5, `the page runs while the bot thinks (${r.ticks} timer ticks in ${r.botMs.toFixed(0)} ms)`);
+  // 400 ms of thinking, a timer every 20 ms. A frozen page would fire at
+  // most one (a blocked interval's ticks do not queue up); a page that runs
+  // fires many, but on a loaded 2-core machine as few as 4 (CI, 2026-12-02),
+  // so two or more is the proof that the page ran.
+  H.check(r.ticks >= 2, `the page runs while the bot thinks (${r.ticks} timer ticks in ${r.botMs.toFixed(0)} ms)`);
   H.check(!r.bad.ok && /illegal move '9-9'/.test(r.bad.error), "a bad move gets the engine's error");
   H.check(JSON.parse(r.raw).ok === false, "a line that is not JSON gets an error answer");
   H.check(/stopped/.test(r.stopped), "stopping the worker fails the pending request");
