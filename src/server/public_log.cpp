@@ -51,7 +51,20 @@ std::optional<std::pair<std::size_t, int>> hand_end(const Session& s, std::size_
   return std::pair{ends.back(), static_cast<int>(ends.size())};
 }
 
-// The first event of the log: the hand in play's deal, or the last `max`.
+// The hand in play's first deal: the first deal after the last hand's end.
+// A redeal (latin's five doubles, Texas 42's four passes) deals again in
+// the same hand; the log keeps the first deal so that who asked for it, or
+// the four passes, stay in "Last moves".
+bool opens_hand(const Session& s, std::size_t i) {
+  const auto& ends = s.hand_ends();
+  const auto after = std::lower_bound(ends.begin(), ends.end(), i);  // the ends before i: [begin, after)
+  const std::size_t since = after == ends.begin() ? 0 : *std::prev(after) + 1;
+  for (std::size_t k = since; k < i; ++k)
+    if (is_deal(s.events()[k])) return false;
+  return true;
+}
+
+// The first event of the log: the hand in play's first deal, or the last `max`.
 std::size_t window(std::size_t events, std::size_t max, std::size_t deal) {
   return std::max(events > max ? events - max : 0, deal);
 }
@@ -62,7 +75,7 @@ json public_log(const Session& s, std::size_t max, int hand) {
   const auto& ev = s.events();
   std::size_t deal = 0;
   for (std::size_t i = 0; i < ev.size(); ++i)
-    if (is_deal(ev[i])) deal = i;
+    if (is_deal(ev[i]) && opens_hand(s, i)) deal = i;
   const std::size_t from = window(ev.size(), max, deal);
   json out = json::array();
   auto add = [&](std::size_t i, int h) {
@@ -95,7 +108,7 @@ void PublicLogText::append(const Session& s, int hand, std::string& out) {
   const auto& ev = s.events();
   if (scanned_ > ev.size()) clear();  // not this session's (the owner forgot clear())
   for (; scanned_ < ev.size(); ++scanned_)
-    if (is_deal(ev[scanned_])) deal_ = scanned_;
+    if (is_deal(ev[scanned_]) && opens_hand(s, scanned_)) deal_ = scanned_;
   const std::size_t from = window(ev.size(), max_, deal_);
   const bool down = face_down(s);
   auto it = std::back_inserter(out);

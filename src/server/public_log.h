@@ -9,7 +9,8 @@
 
 namespace boneyard::server {
 
-// The hand in play's last `max` entries, from its latest deal, oldest first,
+// The hand in play's last `max` entries, from its first deal (a redeal, no
+// new hand, keeps who asked for it and the deal again), oldest first,
 // after the event that ended the hand before (its "hand" that hand's
 // number) when all the hand in play's entries fit: it comes in the same
 // message as the next deal, and "Last moves" should show it. Earlier

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "core/game.h"
@@ -18,6 +19,16 @@ namespace {
 using nlohmann::json;
 
 int hand_of(const AnyState& st) { return static_cast<int>(st.hands().size()) + (st.terminal() ? 0 : 1); }
+
+bool is_deal(const RecordEvent& e) { return e.chance && e.text.rfind("deal", 0) == 0; }
+
+// The hand in play's first deal (a redeal deals again in the same hand).
+std::size_t first_deal(const Session& s) {
+  const std::size_t since = s.hand_ends().empty() ? 0 : s.hand_ends().back() + 1;
+  for (std::size_t i = since; i < s.events().size(); ++i)
+    if (is_deal(s.events()[i])) return i;
+  return 0;
+}
 
 // ends_shown: how often the log showed a hand's last move beside the next deal.
 void check_game(const std::string& game, uint64_t seed, size_t& ends_shown) {
@@ -52,9 +63,7 @@ void check_game(const std::string& game, uint64_t seed, size_t& ends_shown) {
     // After the next deal, the log starts with that event, under its hand's
     // number, shown as any entry is (a face-down lay keeps its tiles).
     const json log = public_log(s, 40, hand);
-    std::size_t deal = 0;
-    for (std::size_t i = 0; i < s.events().size(); ++i)
-      if (s.events()[i].chance && s.events()[i].text.rfind("deal", 0) == 0) deal = i;
+    const std::size_t deal = first_deal(s);
     if (finished > 0 && s.hand_ends().back() < deal && s.events().size() - deal <= 40) {
       const std::size_t end = s.hand_ends().back();
       const RecordEvent& e = s.events()[end];
@@ -101,6 +110,54 @@ TEST(PublicLogText, IsThePublicLogEventByEventInEveryFamily) {
     // Dice & Dominoes' hands end on face-down lays; the others on a move in the open.
     if (std::string(game) != "dice-and-dominoes") EXPECT_GT(shown, 0u) << game;
   }
+}
+
+// A redeal is no new hand: the log keeps the hand's first deal, so "Last
+// moves" still shows who asked for the redeal (latin: five doubles) or the
+// four passes (Texas 42), then the deal again, all under one hand's number.
+void check_redeal(const Session& s, const std::vector<std::pair<int, std::string>>& asked) {
+  const json log = public_log(s, 40, 1);
+  std::string text;
+  PublicLogText(40).append(s, 1, text);
+  EXPECT_EQ(json::parse(text), log);
+  ASSERT_EQ(log.size(), asked.size() + 2) << log.dump();
+  EXPECT_EQ(log.front()["kind"], "deal");
+  for (std::size_t k = 0; k < asked.size(); ++k) {
+    EXPECT_EQ(log[k + 1]["kind"], "move") << log.dump();
+    EXPECT_EQ(log[k + 1]["seat"], asked[k].first) << log.dump();
+    EXPECT_EQ(log[k + 1]["move"], asked[k].second) << log.dump();
+  }
+  EXPECT_EQ(log.back()["kind"], "deal");
+  for (const auto& e : log) EXPECT_EQ(e["hand"], 1);
+}
+
+TEST(PublicLog, ARedealKeepsWhoAskedForIt) {
+  register_all_games();
+  // latin: find a deal where the seat to decide holds five doubles.
+  bool found = false;
+  for (uint64_t seed = 1; seed < 2000 && !found; ++seed) {
+    Session s("latin", {}, seed);
+    s.settle_chance();
+    const Actor a = s.state().actor();
+    if (a.kind != Actor::Seat) continue;
+    const auto moves = s.state().legal_moves(a.seat);
+    if (std::find(moves.begin(), moves.end(), "redeal") == moves.end()) continue;
+    found = true;
+    s.apply(a.seat, "redeal");
+    s.settle_chance();
+    check_redeal(s, {{a.seat, "redeal"}});
+  }
+  EXPECT_TRUE(found) << "no latin deal with five doubles in 2,000 seeds";
+  // Texas 42: all four pass, and the hand is dealt again.
+  Session t("texas-42", {}, 3);
+  t.settle_chance();
+  std::vector<std::pair<int, std::string>> passes;
+  for (int k = 0; k < 4; ++k) {
+    const int seat = t.state().actor().seat;
+    passes.push_back({seat, t.apply(seat, "pass")});
+  }
+  t.settle_chance();
+  check_redeal(t, passes);
 }
 
 }  // namespace

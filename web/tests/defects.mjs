@@ -326,6 +326,9 @@ try {
         });
         const line = { family: "line", ends: [1, 2], hands: [] };
         const salida = entryText(ctx(line), { n: 4, hand: 2, kind: "move", seat: 2, move: "leader:2" }).text;
+        // A redeal deals the same hand again: its second deal says so.
+        const redealt = { ...msg, log: [0, 2].map((n) => ({ n, hand: 1, kind: "deal", seat: null })) };
+        const dealt = redealt.log.map((e) => entryText({ ...ctx(line), msg: redealt }, e).text);
         const hand = {
           number: 1,
           dealer: 3,
@@ -399,6 +402,7 @@ try {
         }));
         return {
           salida,
+          dealt,
           set: body.textContent,
           drawn,
           hint: hint.textContent,
@@ -410,6 +414,10 @@ try {
     });
     if (r.error) throw new Error(r.error);
     check(r.salida === "Partner (seat 3) makes the salida", `the salida chosen is said once ("${r.salida}")`);
+    check(
+      r.dealt.join(" | ") === "Hand 1 dealt | Hand 1 dealt again",
+      `a redeal's second deal says the hand was dealt again ("${r.dealt.join(" | ")}")`,
+    );
     check(
       /You bid 30 in \w+ and were set/.test(r.set) && !/was set/.test(r.set),
       `a set declarer who is me: "You … were set" ("${r.set}")`,

@@ -235,6 +235,7 @@ export const en: Record<string, string> = {
   "log.laid_down": "{who} laid tiles face down",
   "log.revealed": "Round {n} revealed",
   "log.new_hand": "Hand {n} dealt",
+  "log.dealt_again": "Hand {n} dealt again",
   "log.hand_over": "The hand is over",
   "log.other": "{who}: {move}",
   "log.autopilot_on": "{who} is away: a bot plays for them until they are back",

@@ -236,6 +236,7 @@ export const es: Record<string, string> = {
   "log.laid_down": "{who}: fichas boca abajo",
   "log.revealed": "Ronda {n} descubierta",
   "log.new_hand": "Repartida la mano {n}",
+  "log.dealt_again": "Repartida de nuevo la mano {n}",
   "log.hand_over": "Se acabó la mano",
   "log.other": "{who}: {move}",
   "log.autopilot_on": "Ausente: {who}. Un bot juega en su lugar hasta que vuelva",

@@ -238,6 +238,7 @@ export const ja: Record<string, string> = {
   "log.laid_down": "{who}が牌を伏せて出した",
   "log.revealed": "第{n}ラウンドの公開",
   "log.new_hand": "第{n}ハンドを配りました",
+  "log.dealt_again": "第{n}ハンドを配り直しました",
   "log.hand_over": "ハンド終了",
   "log.other": "{who}：{move}",
   "log.autopilot_on": "{who}は不在：戻るまでボットが代打ちします",

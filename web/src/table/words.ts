@@ -100,7 +100,11 @@ export function entryText(c: Ctx, e: LogEntry): Ev | null {
 }
 
 function entryEv(c: Ctx, e: LogEntry, who: string, at: number): Ev | null {
-  if (e.kind === "deal") return { text: t("log.new_hand", { n: e.hand }), seat: null, cls: "hand", at };
+  if (e.kind === "deal") {
+    // A redeal (five doubles, four passes) deals the same hand again.
+    const again = (c.msg.log || []).some((x) => x.kind === "deal" && x.hand === e.hand && x.n < e.n);
+    return { text: t(again ? "log.dealt_again" : "log.new_hand", { n: e.hand }), seat: null, cls: "hand", at };
+  }
   if (e.kind === "laid") return { text: t("log.laid_down", { who }), seat: e.seat, at };
   if (e.kind === "roll") {
     const [a, b] = (e.move || "").split(" ");
