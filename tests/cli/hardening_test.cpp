@@ -335,11 +335,13 @@ TEST_F(Hardening, EveryBotCallGetsItsOwnBudget) {
 // offline app's levels are the server's), reports that budget, and refuses a
 // budget of its own instead of dropping it.
 TEST_F(Hardening, ALevelPlaysItsOwnBudget) {
-  for (const char* game : {"latin", "texas-42"}) {
+  for (const char* game : {"latin", "texas-42", "dice-and-dominoes"}) {
     Protocol a, b;
     const std::string start = fmt::format(R"({{"cmd":"new","game":"{}","seed":5}})", game);
     ASSERT_TRUE(json::parse(a.handle(start))["ok"]);
     ASSERT_TRUE(json::parse(b.handle(start))["ok"]);
+    // A simultaneous choice (Dice & Dominoes' lays) names the seat asked for.
+    const std::string seat = std::string(game) == "dice-and-dominoes" ? R"(,"seat":0)" : "";
     std::string bot;
     const json games = json::parse(a.handle(R"({"cmd":"games","detail":true})"));
     for (const json& g : games["games"])
@@ -348,22 +350,26 @@ TEST_F(Hardening, ALevelPlaysItsOwnBudget) {
     const GameEntry& entry = find_game(game);
     for (const char* level : {"strong", "expert"}) {
       const BotOptions want = level_bot(entry, level).options;
-      const json got = json::parse(a.handle(fmt::format(R"({{"cmd":"bot","bot":"{}","apply":false}})", level)));
+      const json got = json::parse(a.handle(fmt::format(R"({{"cmd":"bot","bot":"{}","apply":false{}}})", level, seat)));
       ASSERT_TRUE(got["ok"]) << got.dump();
       EXPECT_EQ(got["budget"]["iterations"], want.iterations) << game << " " << level;
       EXPECT_EQ(got["budget"]["threads"], want.threads) << game << " " << level;
       EXPECT_GT(want.iterations, 0);
       // The same move as the level's bot named with that budget.
       const json same =
-          json::parse(b.handle(fmt::format(R"({{"cmd":"bot","bot":"{}","iterations":{},"threads":{},"apply":false}})",
-                                           bot, want.iterations, want.threads)));
+          json::parse(b.handle(fmt::format(R"({{"cmd":"bot","bot":"{}","iterations":{},"threads":{},"apply":false{}}})",
+                                           bot, want.iterations, want.threads, seat)));
       EXPECT_EQ(got["move"], same["move"]) << game << " " << level;
-      const json refused = json::parse(a.handle(fmt::format(R"({{"cmd":"bot","bot":"{}","think_ms":150}})", level)));
+      const json refused =
+          json::parse(a.handle(fmt::format(R"({{"cmd":"bot","bot":"{}","think_ms":150{}}})", level, seat)));
       EXPECT_FALSE(refused["ok"]);
       EXPECT_NE(refused.value("error", "").find("'think_ms'"), std::string::npos) << refused.dump();
       EXPECT_NE(refused.value("error", "").find(bot), std::string::npos) << refused.dump();
     }
-    EXPECT_EQ(json::parse(a.handle(R"({"cmd":"bot","bot":"casual","apply":false})"))["budget"]["iterations"], 0);
+    EXPECT_EQ(json::parse(a.handle(
+                  fmt::format(R"({{"cmd":"bot","bot":"casual","apply":false{}}})", seat)))["budget"]["iterations"],
+              0)
+        << game;
   }
 }
 
