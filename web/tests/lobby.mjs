@@ -171,8 +171,12 @@ try {
     await p.click('button[data-qm="latin"]');
     await p.waitForSelector("#qm-name");
     await p.type("#qm-name", name);
-    await p.click("#qm-name-save");
   }
+  // Both ask one right after the other: the first waits only
+  // --quickmatch-wait seconds before bots fill the table, and a loaded
+  // machine may take longer than that to load the second page.
+  await pd.click("#qm-name-save");
+  await pe.click("#qm-name-save");
   const waitShown = await pe
     .waitForFunction(
       () =>
