@@ -153,13 +153,20 @@ try {
 
   // ---------------------------------------------------------------- defect 1: abort
   // Bea never moves; Ana plays her own turns (by the API: the clock is fast).
+  // Ana's own clock may run out too while the page is looked at (a move is
+  // 1.2 s here): the game is abortable for Bea's idleness only once Ana
+  // moved, so the idle seat named must be Bea's, read after Ana's move.
+  const seatB = (await state(tokB))?.seat;
   const deadline = Date.now() + 40000;
   let abortable = false;
   while (Date.now() < deadline && !abortable) {
-    const s = await state(tokA);
-    if (s && s.to_act) await api("POST", `/api/tables/${id}/moves`, { token: tokA, move: s.legal[0] });
-    // Abortable once the clock ran out; the bot's move for Bea follows.
-    abortable = !!(s && s.abortable && s.bot_played);
+    let s = await state(tokA);
+    if (s && s.to_act) {
+      await api("POST", `/api/tables/${id}/moves`, { token: tokA, move: s.legal[0] });
+      s = await state(tokA);
+    }
+    // Abortable once Bea's clock ran out; the bot's move for Bea follows.
+    abortable = !!(s && s.abortable && s.abortable.idle_seat === seatB && s.bot_played);
     await new Promise((r) => setTimeout(r, 60));
   }
   check(abortable, "the game of a stranger who never moved becomes abortable once their clock ran out");
