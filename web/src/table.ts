@@ -412,8 +412,9 @@ export class Table implements PlayUi, KeyCtl {
     try {
       const r = await (this.local ? this.local.hint() : api.hint(this.id, this.token));
       // Asked of one state: it holds only if the moves it values are still mine.
-      const legal = this.msg?.legal.join("|") ?? "";
-      this.hint = r.moves.every((m) => this.msg?.legal.includes(m.move)) ? { legal, moves: r.moves } : null;
+      const legal = this.msg?.legal.join("|") ?? "",
+        hand = this.msg?.hands_finished ?? 0;
+      this.hint = r.moves.every((m) => this.msg?.legal.includes(m.move)) ? { legal, hand, moves: r.moves } : null;
     } catch (e) {
       this.onError(String((e as Error).message));
     }

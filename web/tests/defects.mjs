@@ -281,9 +281,10 @@ try {
         stdin: {
           contents: `import { words, entryText } from "../src/table/words";
             import { texas42Board } from "../src/boards/texas42";
-            import { hintPanel } from "../src/table/view";
+            import { mexicanTrainBoard } from "../src/boards/mexican_train";
+            import { hintPanel, hintHolds } from "../src/table/view";
             import { reviewBody } from "../src/table/end";
-            window.__views = { words, entryText, texas42Board, hintPanel, reviewBody };`,
+            window.__views = { words, entryText, texas42Board, mexicanTrainBoard, hintPanel, hintHolds, reviewBody };`,
           resolveDir: join(webDir, "tests"),
           loader: "ts",
         },
@@ -303,7 +304,7 @@ try {
         return { error: e.stack };
       }
       function views() {
-        const { words, entryText, texas42Board, hintPanel, reviewBody } = window.__views;
+        const { words, entryText, texas42Board, mexicanTrainBoard, hintPanel, hintHolds, reviewBody } = window.__views;
         const seats = [0, 1, 2, 3].map((k) => ({
           seat: k,
           player: "human",
@@ -360,6 +361,32 @@ try {
           scores: [0, 1],
           last_hand: hand,
         };
+        // Mexican Train: a turn that ends on a marker (nothing fitted, even
+        // the tile drawn) says so, and a tile laid on my train says "your".
+        const train = (k, marker, tiles) => ({
+          train: k,
+          owner: k === "M" ? null : k,
+          started: true,
+          end: 3,
+          marker,
+          tiles,
+          open_double: false,
+        });
+        const mt = (marks, mine) => ({
+          family: "mexican-train",
+          round: 1,
+          rounds: 13,
+          start_seat: 0,
+          trains: [train(0, marks[0], mine), train(1, marks[1], ["2-3"]), train("M", false, [])],
+          hands: [0, 1].map((k) => ({ seat: k, count: 5, tiles: null })),
+          boneyard: 20,
+          scores: [0, 0],
+        });
+        const mtLines = [];
+        const sink = { push: (text, seat, cls) => mtLines.push({ text, seat, cls }), bubble() {} };
+        const mtCtx = { ...ctx(mt([false, false], [])), n: 2, teams: false };
+        mexicanTrainBoard.diff(mtCtx, mt([false, false], ["2-3"]), mt([true, false], ["2-3"]), 0, sink);
+        mexicanTrainBoard.diff(mtCtx, mt([true, false], ["2-3"]), mt([true, true], ["2-3", "3-4"]), 1, sink);
         const body = document.createElement("div");
         texas42Board.summary(ctx(t42), body);
         const drawn = texas42Board
@@ -377,6 +404,16 @@ try {
         ];
         const hint = hintPanel(ctx(t42), { legal: "", moves: bids }, { send() {} });
         const close = [...hint.querySelectorAll(".hint.close")].map((e) => e.textContent);
+        // A bid hint asked in the first hand: the next hand offers the same
+        // bids with other tiles, so it no longer holds there.
+        const bidding = { ...msg, to_act: true, legal: bids.map((b) => b.move), hands_finished: 0 };
+        const asked = { legal: bidding.legal.join("|"), hand: 0, moves: bids };
+        const holds = [
+          hintHolds(asked, bidding),
+          hintHolds(asked, { ...bidding, hands_finished: 1 }),
+          hintHolds(asked, { ...bidding, legal: ["pass"] }),
+          hintHolds(asked, { ...bidding, to_act: false }),
+        ];
         // 8: the review: each grade agrees with the number shown as what it is made from.
         const th = { good: 2, inaccuracy: 5, mistake: 15 };
         const mv = (loss, se, grade) => ({ event: 1, played: "6-4", best: "5-5", loss, se, grade });
@@ -401,6 +438,8 @@ try {
           text: tr.textContent,
         }));
         return {
+          holds,
+          mtLines,
           salida,
           dealt,
           set: body.textContent,
@@ -413,6 +452,19 @@ try {
       }
     });
     if (r.error) throw new Error(r.error);
+    check(
+      JSON.stringify(r.holds) === "[true,false,false,false]",
+      `a hint holds only for the choice it was asked of, not the next hand's same bids (${JSON.stringify(r.holds)})`,
+    );
+    check(
+      JSON.stringify(r.mtLines.map((x) => [x.text, x.seat])) ===
+        JSON.stringify([
+          ["Nothing fitted: your train is open to everyone", 0],
+          ["Seat 2: 3|4 on your train", 1],
+          ["Nothing fitted: Seat 2's train is open to everyone", 1],
+        ]) && r.mtLines.every((x) => x.text.includes(":") && (x.cls === "hand") === /open/.test(x.text)),
+      `Mexican Train: a marker says why the turn ended, and "your train" inside a sentence (${JSON.stringify(r.mtLines)})`,
+    );
     check(r.salida === "Partner (seat 3) makes the salida", `the salida chosen is said once ("${r.salida}")`);
     check(
       r.dealt.join(" | ") === "Hand 1 dealt | Hand 1 dealt again",

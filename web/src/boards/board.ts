@@ -15,7 +15,7 @@ export function scoreChip(name: string, value: string, mine: boolean): HTMLEleme
 export interface Frame {
   seatName(c: Ctx, k: number): string;
   sideName(c: Ctx, side: number): string;
-  trainName(c: Ctx, train: number | string): string;
+  trainName(c: Ctx, train: number | string, inText?: boolean): string;
   bidText(b: string): string;
   trumpName(tr: string): string;
   moveLabel(c: Ctx, mv: string): string;

@@ -88,9 +88,18 @@ export const mexicanTrainBoard: Board<MexicanTrainView> = {
         if (old && tr.tiles.length > old.tiles.length)
           for (const tile of tr.tiles.slice(old.tiles.length))
             log.push(
-              t("log.laid_on", { who: who(actor), tile: tile.replace("-", "|"), train: c.f.trainName(c, tr.train) }),
+              t("log.laid_on", {
+                who: who(actor),
+                tile: tile.replace("-", "|"),
+                train: c.f.trainName(c, tr.train, true),
+              }),
               actor,
             );
+        // A marker comes only when nothing fitted (even the tile drawn): the
+        // public log says "drew 1" and no more, so the board says why the
+        // turn ended (kept beside the served log, as a trick's winner is).
+        if (old && tr.marker && !old.marker && tr.train !== "M")
+          log.push(t("log.train_open", { train: c.f.trainName(c, tr.train, true) }), Number(tr.train), "hand");
       });
     if (pv.round === v.round)
       v.hands.forEach((hh, k) => {

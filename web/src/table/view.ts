@@ -261,10 +261,18 @@ export function turnBar(c: Ctx, extra: (HTMLElement | null)[]): HTMLElement {
 }
 
 export interface Hint {
+  // Asked with these legal moves in this hand: a Texas 42 bidder has the same
+  // bids to choose from in the next hand, with other tiles.
   legal: string;
+  hand: number;
   // se: the standard error of the move's gap to the first (sampled deals).
   moves: { move: string; value: number; se?: number }[];
 }
+// A hint is shown only for the choice it was asked of.
+export function hintHolds(hint: Hint, msg: StateMsg): boolean {
+  return !!msg.to_act && hint.legal === msg.legal.join("|") && hint.hand === (msg.hands_finished ?? 0);
+}
+
 // The review's and the hint's margin: a gap within 2 standard errors of the
 // luck of the deal is too close to call (record/review.h, kNoiseSe).
 export const NOISE_SE = 2;
@@ -355,8 +363,7 @@ export function handArea(c: Ctx, play: PlayUi | null): HTMLElement {
     });
   }
   area.appendChild(buttons);
-  if (play.hint && play.hint.legal === c.msg.legal.join("|") && c.msg.to_act)
-    area.appendChild(hintPanel(c, play.hint, play));
+  if (play.hint && hintHolds(play.hint, c.msg)) area.appendChild(hintPanel(c, play.hint, play));
   area.appendChild(hand);
   const keys = c.msg.to_act ? board.keys?.(c) : null;
   if (keys) area.appendChild(h("p", { class: "keys" }, keys));

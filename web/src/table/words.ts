@@ -45,10 +45,12 @@ function sideName(c: Ctx, side: number): string {
   return seatName(c, side);
 }
 
-function trainName(c: Ctx, train: number | string): string {
-  if (train === "M") return t("mt.mexican");
-  if (train === c.me) return t("mt.your_train");
-  return t("mt.train_of", { who: seatName(c, Number(train)) });
+// A label ("Your train") or, inText, words inside a sentence ("… on your train").
+function trainName(c: Ctx, train: number | string, inText = false): string {
+  const x = inText ? "_in_text" : "";
+  if (train === "M") return t("mt.mexican" + x);
+  if (train === c.me) return t("mt.your_train" + x);
+  return t("mt.train_of" + x, { who: seatName(c, Number(train)) });
 }
 
 function trumpName(tr: string): string {
@@ -114,8 +116,13 @@ function entryEv(c: Ctx, e: LogEntry, who: string, at: number): Ev | null {
   const mv = e.move;
   const tile = /^(\d+)-(\d+)/.exec(mv);
   let text: string, cls: string | undefined;
-  if (tile && /:(M|T\d+)$/.test(mv))
-    text = t("log.laid_on", { who, tile: `${tile[1]}|${tile[2]}`, train: moveLabel(c, mv) });
+  const train = /:(M|T(\d+))$/.exec(mv);
+  if (tile && train)
+    text = t("log.laid_on", {
+      who,
+      tile: `${tile[1]}|${tile[2]}`,
+      train: trainName(c, train[1] === "M" ? "M" : Number(train[2]), true),
+    });
   else if (tile) text = t("log.played", { who, tile: `${tile[1]}|${tile[2]}` });
   else if (mv === "pass") {
     text = t("log.passed", { who });
