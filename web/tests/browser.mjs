@@ -611,11 +611,20 @@ try {
     const phone = await newPage(ctx, PHONE);
     await phone.goto(url);
     await phone.waitForSelector(".board");
-    if (family === "line" && (await phone.$("#review-btn"))) {
+    if (await phone.$("#review-btn")) {
       await phone.$eval("#review-btn", (e) => e.click());
       await phone.waitForSelector('.review[data-state="done"]', { timeout: 30000 }).catch(() => {});
       await phone.$eval(".review", (e) => e.scrollIntoView());
-      await phone.screenshot({ path: join(shots, "review-line-phone.png") });
+      await phone.screenshot({ path: join(shots, `review-${family}-phone.png`) });
+      // Every column of the graded moves within the dialog ("Seat 3's train"
+      // wraps rather than running off a phone's edge).
+      const cut = await phone.$eval(".review", (r) => {
+        const edge = r.getBoundingClientRect().right + 1;
+        return [...r.querySelectorAll(".review-moves td, .review-moves th")]
+          .filter((x) => x.getBoundingClientRect().right > edge)
+          .map((x) => x.textContent);
+      });
+      check(cut.length === 0, `${family}: the review's moves fit a phone's width (cut: ${JSON.stringify(cut)})`);
     }
     if (await phone.$("#continue")) await phone.click("#continue");
     await sleep(150);
