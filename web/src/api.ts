@@ -151,7 +151,7 @@ export const api = {
     ),
   state: (id: string, token: string) => call<StateMsg>("GET", `/api/tables/${id}?token=${encodeURIComponent(token)}`),
   hint: (id: string, token: string) =>
-    call<{ version: number; bot: string; moves: { move: string; value: number; se?: number }[] }>(
+    call<{ version: number; bot: string; unit?: string; moves: { move: string; value: number; se?: number }[] }>(
       "GET",
       `/api/tables/${id}/hint?token=${encodeURIComponent(token)}`,
     ),

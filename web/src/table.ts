@@ -414,7 +414,9 @@ export class Table implements PlayUi, KeyCtl {
       // Asked of one state: it holds only if the moves it values are still mine.
       const legal = this.msg?.legal.join("|") ?? "",
         hand = this.msg?.hands_finished ?? 0;
-      this.hint = r.moves.every((m) => this.msg?.legal.includes(m.move)) ? { legal, hand, moves: r.moves } : null;
+      this.hint = r.moves.every((m) => this.msg?.legal.includes(m.move))
+        ? { legal, hand, unit: r.unit, moves: r.moves }
+        : null;
     } catch (e) {
       this.onError(String((e as Error).message));
     }

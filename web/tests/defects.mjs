@@ -402,7 +402,7 @@ try {
           { move: "bid:35", value: 9.1, se: 0.6 },
           { move: "pass", value: 2.0, se: 0.5 },
         ];
-        const hint = hintPanel(ctx(t42), { legal: "", moves: bids }, { send() {} });
+        const hint = hintPanel(ctx(t42), { legal: "", hand: 0, unit: "points", moves: bids }, { send() {} });
         const close = [...hint.querySelectorAll(".hint.close")].map((e) => e.textContent);
         // A bid hint asked in the first hand: the next hand offers the same
         // bids with other tiles, so it no longer holds there.
@@ -452,6 +452,7 @@ try {
       }
     });
     if (r.error) throw new Error(r.error);
+    check(/expected values from what you can see \(in points\)/.test(r.hint), `the hint names its unit (${r.hint})`);
     check(
       JSON.stringify(r.holds) === "[true,false,false,false]",
       `a hint holds only for the choice it was asked of, not the next hand's same bids (${JSON.stringify(r.holds)})`,

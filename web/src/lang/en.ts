@@ -210,6 +210,7 @@ export const en: Record<string, string> = {
   "hint.thinking": "Thinking…",
   "hint.title": "Best moves: expected values from what you can see",
   "hint.none": "No values for this move.",
+  "hint.in_unit": "(in {unit})",
   "hint.too_close":
     "Too close to call: {moves} against {first}. The deals sampled cannot tell them apart, so their order here means nothing.",
 

@@ -210,6 +210,7 @@ export const es: Record<string, string> = {
   "hint.button": "Pista",
   "hint.thinking": "Pensando…",
   "hint.title": "Mejores jugadas: valor esperado según lo que tú ves",
+  "hint.in_unit": "(en {unit})",
   "hint.none": "Sin valores para esta jugada.",
   "hint.too_close":
     "Demasiado parejo para decidir: {moves} frente a {first}. Los repartos muestreados no los distinguen, así que su orden aquí no dice nada.",

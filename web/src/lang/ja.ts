@@ -212,6 +212,7 @@ export const ja: Record<string, string> = {
   "hint.button": "ヒント",
   "hint.thinking": "考え中…",
   "hint.title": "最善手：あなたに見える情報からの期待値",
+  "hint.in_unit": "（単位：{unit}）",
   "hint.none": "この手には評価がありません。",
   "hint.too_close":
     "{moves} と {first} は差が小さすぎて判断できません。サンプルした配牌では区別できないので、ここでの順番に意味はありません。",

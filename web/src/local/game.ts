@@ -131,9 +131,14 @@ export class LocalLink {
   }
 
   // The coach's values for my move, as the server's hint (record/review.h).
-  async hint(): Promise<{ version: number; bot: string; moves: { move: string; value: number; se?: number }[] }> {
+  async hint(): Promise<{
+    version: number;
+    bot: string;
+    unit?: string;
+    moves: { move: string; value: number; se?: number }[];
+  }> {
     const r = await ask({ cmd: "values", seat: this.me });
-    return { version: this.version, bot: r.method, moves: r.moves };
+    return { version: this.version, bot: r.method, unit: r.unit, moves: r.moves };
   }
 
   // A finished hand's graded moves, as the server's review.

@@ -5,7 +5,7 @@
 import { ratingTag } from "../terms";
 import type { StateMsg } from "../api";
 import { h, clear, patch } from "../dom";
-import { t, currentLang, langPicker } from "../i18n";
+import { t, hasKey, currentLang, langPicker } from "../i18n";
 import { tileFrom, tileSvg } from "../tiles";
 import { gameName, rulesUrl } from "../links";
 import { Ctx, scoreChip, TILE_RE } from "../boards/board";
@@ -265,6 +265,7 @@ export interface Hint {
   // bids to choose from in the next hand, with other tiles.
   legal: string;
   hand: number;
+  unit?: string; // the values' unit: points, wins, marks, pips, chips
   // se: the standard error of the move's gap to the first (sampled deals).
   moves: { move: string; value: number; se?: number }[];
 }
@@ -383,7 +384,12 @@ export function hintPanel(c: Ctx, hint: Hint, play: PlayUi): HTMLElement {
   return h(
     "div",
     { class: "hints", "aria-label": t("hint.title") },
-    h("span", { class: "hint-title" }, t("hint.title")),
+    h(
+      "span",
+      { class: "hint-title" },
+      t("hint.title") +
+        (hint.unit && hasKey("unit." + hint.unit) ? " " + t("hint.in_unit", { unit: t("unit." + hint.unit) }) : ""),
+    ),
     moves.slice(0, 5).map((m, i) => {
       // Every tile of the move (Dice & Dominoes lays two).
       const tiles = m.move.match(/\d+-\d+/g);
