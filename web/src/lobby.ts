@@ -190,6 +190,8 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   quick.appendChild(qrow);
   quick.appendChild(quickMatch(all, go, status));
   main.appendChild(quick);
+  const mine = myTablesCard(root, go);
+  if (mine) main.appendChild(mine);
   main.appendChild(localCard(go, status));
   main.appendChild(openTables(all, go, status));
   const friends = friendsCard(go);
@@ -415,8 +417,11 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
       replayStatus,
     ),
   );
+}
 
-  // Your tables, each with where it stands (asked of the server).
+// Your tables, each with where it stands (asked of the server): high in the
+// lobby, where a player coming back to a game looks first.
+function myTablesCard(root: HTMLElement, go: (url: string) => void): HTMLElement | null {
   const mine = savedTables();
   if (mine.length) {
     const list = h("ul", { class: "my-tables" });
@@ -436,7 +441,7 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
             },
             gameName(s.game),
             " · ",
-            s.seat >= 0 ? t("seat.n", { n: s.seat + 1 }) : t("table.spectator"),
+            s.seat >= 0 ? t("lobby.my_seat", { n: s.seat + 1 }) : t("table.spectator"),
           ),
           h("span", { class: "when" }, new Date(s.created).toLocaleString(currentLang())),
           tableStatus(s.id, s.token),
@@ -453,8 +458,9 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
           ),
         ),
       );
-    main.appendChild(h("section", { class: "card" }, h("h2", null, t("lobby.my_tables")), list));
+    return h("section", { class: "card my-tables-card" }, h("h2", null, t("lobby.my_tables")), list);
   }
+  return null;
 }
 
 // Quick match: "Find players" for a game waits for others who asked for the
