@@ -330,6 +330,12 @@ try {
         // A redeal deals the same hand again: its second deal says so.
         const redealt = { ...msg, log: [0, 2].map((n) => ({ n, hand: 1, kind: "deal", seat: null })) };
         const dealt = redealt.log.map((e) => entryText({ ...ctx(line), msg: redealt }, e).text);
+        // A move named by its button ("End my opening turn") is said of its mover in the log.
+        const said = [
+          [2, "redeal"],
+          [0, "end_opening"],
+          [1, "reroll"],
+        ].map(([seat, move]) => entryText(ctx(line), { n: 5, hand: 1, kind: "move", seat, move }).text);
         const hand = {
           number: 1,
           dealer: 3,
@@ -438,6 +444,7 @@ try {
           text: tr.textContent,
         }));
         return {
+          said,
           holds,
           mtLines,
           salida,
@@ -452,6 +459,10 @@ try {
       }
     });
     if (r.error) throw new Error(r.error);
+    check(
+      r.said.join(" | ") === "Partner (seat 3) asked for a redeal | You ended the opening turn | Seat 2 rolled again",
+      `a move named by its button is said of its mover in the log (${r.said.join(" | ")})`,
+    );
     check(/expected values from what you can see \(in points\)/.test(r.hint), `the hint names its unit (${r.hint})`);
     check(
       JSON.stringify(r.holds) === "[true,false,false,false]",

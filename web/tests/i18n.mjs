@@ -61,6 +61,7 @@ const need = [
   ...["line", "mexican-train", "texas-42", "dice-and-dominoes"].map((f) => "family." + f),
   ...["single", "special", "split", "all_out"].map((x) => "dd.how_" + x),
   ...["pass", "draw", "redeal", "keep", "reroll", "end_opening"].map((x) => "move." + x),
+  ...["redeal", "keep", "reroll", "end_opening"].map((x) => "log." + x),
   ...["best", "good", "inaccuracy", "mistake", "blunder"].map((x) => "grade." + x),
   ...["points", "wins", "marks", "pips", "chips"].map((x) => "unit." + x),
   ...[

@@ -65,11 +65,11 @@ export const mexicanTrainBoard: Board<MexicanTrainView> = {
           ),
         );
       // The newest tiles a row holds beside its label (one line), the rest counted.
-      // Beside the label column (style.css: 86 px on a phone, else 160), the gap, the padding and the "+N".
-      const fit = Math.max(3, Math.floor((c.width - (c.screen.w <= 700 ? 86 : 160) - 60) / (2 * size + 2)));
+      // Beside the label column (style.css: 86 px on a phone, else 160), the gap, the padding and "N earlier".
+      const fit = Math.max(3, Math.floor((c.width - (c.screen.w <= 700 ? 86 : 160) - 100) / (2 * size + 2)));
       const shown = tr.tiles.length > fit ? tr.tiles.slice(-(fit - 1)) : tr.tiles;
       if (shown.length < tr.tiles.length)
-        tiles.appendChild(h("span", { class: "more" }, "+" + (tr.tiles.length - shown.length)));
+        tiles.appendChild(h("span", { class: "more" }, t("mt.earlier", { n: tr.tiles.length - shown.length })));
       for (const tile of shown) {
         const [a, b] = parseTile(tile);
         tiles.appendChild(h("span", { class: "tt", "data-tile": tile }, tileSvg(a, b, { vertical: a === b, size })));

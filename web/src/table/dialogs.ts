@@ -44,6 +44,9 @@ export function nameBar(c: Ctx, naming: Naming, remembered: boolean, save: (name
         : null,
     );
   if (c.msg.status === "over") return null; // a finished game's names stay as they were
+  // Alone with bots nobody reads the name (my seat says "You"): the form
+  // would only take a phone's room above the game.
+  if (c.msg.seats.every((s, k) => k === c.me || s.player.startsWith("bot"))) return null;
   if (remembered && naming.sat && !naming.error) return null;
   const input = h("input", {
     id: "name-input",

@@ -128,6 +128,8 @@ function entryEv(c: Ctx, e: LogEntry, who: string, at: number): Ev | null {
     text = t("log.passed", { who });
     cls = "pass";
   } else if (mv === "draw") text = t("log.drew", { who, n: 1 });
+  // Said of the mover, not in the button's own words ("End my opening turn").
+  else if (["redeal", "keep", "reroll", "end_opening"].includes(mv)) text = t("log." + mv, { who });
   else if (/^(bid|plunge|splash):/.test(mv))
     text = t("log.bid", { who, bid: /^bid:\d+$/.test(mv) ? mv.slice(4) : moveLabel(c, mv) });
   else if (/^trump:/.test(mv)) text = t("log.trumps", { who, trumps: moveLabel(c, mv) });
