@@ -393,6 +393,10 @@ try {
         const mtCtx = { ...ctx(mt([false, false], [])), n: 2, teams: false };
         mexicanTrainBoard.diff(mtCtx, mt([false, false], ["2-3"]), mt([true, false], ["2-3"]), 0, sink);
         mexicanTrainBoard.diff(mtCtx, mt([true, false], ["2-3"]), mt([true, true], ["2-3", "3-4"]), 1, sink);
+        const note = [
+          texas42Board.scoreNote(ctx({ ...t42, scoring: "marks", target: 7 })),
+          texas42Board.scoreNote(ctx({ ...t42, scoring: "points", target: 250 })),
+        ];
         const body = document.createElement("div");
         texas42Board.summary(ctx(t42), body);
         const drawn = texas42Board
@@ -444,6 +448,7 @@ try {
           text: tr.textContent,
         }));
         return {
+          note,
           said,
           holds,
           mtLines,
@@ -459,6 +464,10 @@ try {
       }
     });
     if (r.error) throw new Error(r.error);
+    check(
+      r.note.join(" | ") === "to 7 marks | to 250 points",
+      `Texas 42's target names its unit (${r.note.join(" | ")})`,
+    );
     check(
       r.said.join(" | ") === "Partner (seat 3) asked for a redeal | You ended the opening turn | Seat 2 rolled again",
       `a move named by its button is said of its mover in the log (${r.said.join(" | ")})`,

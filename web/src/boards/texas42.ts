@@ -21,7 +21,11 @@ export const texas42Board: Board<Texas42View> = {
   teams: () => true,
   partnership: () => true,
   sideWinners: true,
-  scoreNote: (c) => (c.v.target ? t("table.target", { n: c.v.target }) : null),
+  // "to 7 marks": the target in the scoring's unit (marks or points).
+  scoreNote: (c) =>
+    c.v.target
+      ? t("table.target_unit", { n: c.v.target, unit: t(c.v.scoring === "marks" ? "unit.marks" : "unit.points") })
+      : null,
   draw(c: Ctx<Texas42View>) {
     const v = c.v,
       out: HTMLElement[] = [];

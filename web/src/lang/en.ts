@@ -194,6 +194,7 @@ export const en: Record<string, string> = {
   "table.hand_of": "Hand {n} of {of}",
   "table.round": "Round {n} of {of}",
   "table.target": "to {n}",
+  "table.target_unit": "to {n} {unit}",
   "table.tiles": "{n} tiles",
   "table.tiles_one": "1 tile",
   "table.boneyard": "Boneyard: {n}",

@@ -195,6 +195,7 @@ export const es: Record<string, string> = {
   "table.hand_of": "Mano {n} de {of}",
   "table.round": "Ronda {n} de {of}",
   "table.target": "a {n}",
+  "table.target_unit": "a {n} {unit}",
   "table.tiles": "{n} fichas",
   "table.tiles_one": "1 ficha",
   "table.boneyard": "Pozo: {n}",

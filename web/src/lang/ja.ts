@@ -197,6 +197,7 @@ export const ja: Record<string, string> = {
   "table.hand_of": "第{n}ハンド／全{of}",
   "table.round": "第{n}ラウンド／全{of}",
   "table.target": "{n}点先取",
+  "table.target_unit": "{n}{unit}先取",
   "table.tiles": "{n}枚",
   "table.tiles_one": "1枚",
   "table.boneyard": "山: {n}",
