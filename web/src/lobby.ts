@@ -775,7 +775,8 @@ function tableStatus(id: string, token: string): HTMLElement {
               ? m.view.scores
               : null
           : null;
-      const scores = (own || m.scores || []).join("–");
+      // Commas, not dashes: a score may be negative (Dice & Dominoes' chips).
+      const scores = (own || m.scores || []).join(", ");
       if (m.status === "waiting") el.textContent = t("mine.waiting");
       else if (m.status === "broken") el.textContent = t("mine.broken");
       else if (m.status === "over") {

@@ -282,9 +282,10 @@ try {
           contents: `import { words, entryText } from "../src/table/words";
             import { texas42Board } from "../src/boards/texas42";
             import { mexicanTrainBoard } from "../src/boards/mexican_train";
+            import { lineBoard } from "../src/boards/line";
             import { hintPanel, hintHolds } from "../src/table/view";
             import { reviewBody } from "../src/table/end";
-            window.__views = { words, entryText, texas42Board, mexicanTrainBoard, hintPanel, hintHolds, reviewBody };`,
+            window.__views = { words, entryText, texas42Board, mexicanTrainBoard, lineBoard, hintPanel, hintHolds, reviewBody };`,
           resolveDir: join(webDir, "tests"),
           loader: "ts",
         },
@@ -304,7 +305,8 @@ try {
         return { error: e.stack };
       }
       function views() {
-        const { words, entryText, texas42Board, mexicanTrainBoard, hintPanel, hintHolds, reviewBody } = window.__views;
+        const { words, entryText, texas42Board, mexicanTrainBoard, lineBoard, hintPanel, hintHolds, reviewBody } =
+          window.__views;
         const seats = [0, 1, 2, 3].map((k) => ({
           seat: k,
           player: "human",
@@ -397,6 +399,30 @@ try {
           texas42Board.scoreNote(ctx({ ...t42, scoring: "marks", target: 7 })),
           texas42Board.scoreNote(ctx({ ...t42, scoring: "points", target: 250 })),
         ];
+        // Mexican Train's prompt: an open double first, but in the opening
+        // turn only one on my own train binds me.
+        const prompts = [
+          [false, [1]],
+          [true, [1]],
+          [true, [0]],
+        ].map(([opening_turn, open_doubles]) =>
+          mexicanTrainBoard.prompt({ ...mtCtx, v: { ...mtCtx.v, opening_turn, open_doubles } }),
+        );
+        // A game without a boneyard offers no key to draw.
+        const keys = [0, 5].map((boneyard) => lineBoard.keys(ctx({ ...line, boneyard })));
+        // Too close to call, said with the tiles: the end alone does not say which tile.
+        const lineHint = hintPanel(
+          ctx(line),
+          {
+            legal: "",
+            hand: 0,
+            moves: [
+              { move: "5-3:L", value: 1, se: 0 },
+              { move: "5-2:R", value: 0.9, se: 0.5 },
+            ],
+          },
+          { send() {} },
+        ).textContent;
         const body = document.createElement("div");
         texas42Board.summary(ctx(t42), body);
         const drawn = texas42Board
@@ -448,6 +474,9 @@ try {
           text: tr.textContent,
         }));
         return {
+          prompts,
+          keys,
+          lineHint,
           note,
           said,
           holds,
@@ -464,6 +493,20 @@ try {
       }
     });
     if (r.error) throw new Error(r.error);
+    check(
+      /^Cover the open double/.test(r.prompts[0]) &&
+        /^Your opening turn/.test(r.prompts[1]) &&
+        /^Cover the open double/.test(r.prompts[2]),
+      `Mexican Train asks to cover an open double that binds me (${r.prompts.join(" | ")})`,
+    );
+    check(
+      !/D draws/.test(r.keys[0]) && /D draws/.test(r.keys[1]),
+      `the keys offer drawing only where there is a boneyard (${r.keys.join(" | ")})`,
+    );
+    check(
+      /Too close to call: 5\|2 Right end \(2\) against 5\|3 Left end \(1\)/.test(r.lineHint),
+      `a too-close hint names the tiles, not only the ends (${r.lineHint})`,
+    );
     check(
       r.note.join(" | ") === "to 7 marks | to 250 points",
       `Texas 42's target names its unit (${r.note.join(" | ")})`,

@@ -103,7 +103,7 @@ export const lineBoard: Board<LineView> = {
   partnership: (o) => o.players === "teams",
   sideWinners: true,
   scoreNote: (c) => (c.v.target ? t("table.target", { n: c.v.target }) : null),
-  keys: () => t("line.keys"),
+  keys: (c) => t(c.v.boneyard > 0 ? "line.keys" : "line.keys_no_draw"),
   whichPlace: "line.which_end",
   // What a preset's options change (teams, set, target, scoring, tie).
   about(o) {

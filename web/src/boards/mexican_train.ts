@@ -154,6 +154,10 @@ export const mexicanTrainBoard: Board<MexicanTrainView> = {
   },
 
   prompt(c: Ctx<MexicanTrainView>) {
+    // An open double comes first (spec Play 5); in the opening turn only one
+    // on my own train binds me (the others' chains wait for their turns).
+    const open = c.v.open_doubles || [];
+    if (open.length && (!c.v.opening_turn || open.includes(c.me ?? -1))) return t("mt.cover_prompt");
     return c.v.opening_turn ? t("mt.opening_prompt") : null;
   },
 

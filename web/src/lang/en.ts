@@ -214,7 +214,7 @@ export const en: Record<string, string> = {
   "hint.none": "No values for this move.",
   "hint.in_unit": "(in {unit})",
   "hint.too_close":
-    "Too close to call: {moves} against {first}. The deals sampled cannot tell them apart, so their order here means nothing.",
+    "Too close to call: {moves} against {first}. The hidden tiles could lie either way, so their order here means nothing.",
 
   "move.pass": "Pass",
   "move.draw": "Draw a tile",
@@ -261,6 +261,7 @@ export const en: Record<string, string> = {
   "line.passes_one": "1 pass",
   "line.which_end": "Which end?",
   "line.keys": "Keys: ← → choose a tile, Enter plays, L/R picks the end, P passes, D draws",
+  "line.keys_no_draw": "Keys: ← → choose a tile, Enter plays, L/R picks the end, P passes",
   "line.redeal_prompt": "You hold five doubles or more: redeal or keep?",
   "line.leader_prompt": "Your team won: who makes the salida?",
   "line.end_domino": "{who} dominoed: out of tiles.",
@@ -290,6 +291,7 @@ export const en: Record<string, string> = {
   "mt.not_started": "not started: a tile matching the engine starts it",
   "mt.empty": "empty: a tile showing {pip} starts it",
   "mt.which_train": "Which train?",
+  "mt.cover_prompt": "Cover the open double first: lay a tile on it, or draw if none fits",
   "mt.opening_prompt": "Your opening turn: keep laying tiles on your train while one fits",
   "mt.lowest_wins": "lowest wins",
   "mt.end_domino": "{who} laid their last tile.",
@@ -298,7 +300,7 @@ export const en: Record<string, string> = {
   "mt.tiles_left": "Tiles left",
   "mt.penalty": "Penalty",
 
-  "t42.your_bid": "Your bid: bid or pass",
+  "t42.your_bid": "Your turn to bid: pick a bid below, or pass",
   "t42.name_trumps": "You won the bid: name trumps",
   "t42.bid_tag": "bid {bid}",
   "t42.passed_tag": "passed",
@@ -356,7 +358,7 @@ export const en: Record<string, string> = {
   "dd.top_special": "{who} had the best hand: {special}",
   "special.W-perfect": "W-perfect (two doubles)",
   "special.perfect": "perfect",
-  "special.wild": "wild (0-0)",
+  "special.wild": "wild (0|0)",
   "dd.counted": "counted (discarded)",
   "dd.sent_back": "sent back",
   "dd.face_down": "stayed face down",

@@ -215,7 +215,7 @@ export const es: Record<string, string> = {
   "hint.in_unit": "(en {unit})",
   "hint.none": "Sin valores para esta jugada.",
   "hint.too_close":
-    "Demasiado parejo para decidir: {moves} frente a {first}. Los repartos muestreados no los distinguen, así que su orden aquí no dice nada.",
+    "Demasiado parejo para decidir: {moves} frente a {first}. Las fichas ocultas pueden estar de cualquier modo, así que su orden aquí no dice nada.",
 
   "move.pass": "Paso",
   "move.draw": "Robar ficha",
@@ -262,6 +262,7 @@ export const es: Record<string, string> = {
   "line.passes_one": "1 pase",
   "line.which_end": "¿En qué punta?",
   "line.keys": "Teclas: ← → elige ficha, Intro la juega, L/R elige punta, P pasa, D roba",
+  "line.keys_no_draw": "Teclas: ← → elige ficha, Intro la juega, L/R elige punta, P pasa",
   "line.redeal_prompt": "Tienes cinco dobles o más: ¿repartir de nuevo o seguir?",
   "line.leader_prompt": "Tu pareja ganó: ¿quién da la salida?",
   "line.end_domino": "Dominó: {who} se quedó sin fichas.",
@@ -291,6 +292,7 @@ export const es: Record<string, string> = {
   "mt.not_started": "sin empezar: lo empieza una ficha que case con la locomotora",
   "mt.empty": "vacío: empieza con un {pip}",
   "mt.which_train": "¿En qué tren?",
+  "mt.cover_prompt": "Primero cubre el doble abierto: pon una ficha en él, o roba si ninguna sirve",
   "mt.opening_prompt": "Tu primer turno: sigue poniendo fichas en tu tren mientras alguna encaje",
   "mt.lowest_wins": "gana el menor",
   "mt.end_domino": "Última ficha puesta: {who}.",
@@ -299,7 +301,7 @@ export const es: Record<string, string> = {
   "mt.tiles_left": "Fichas",
   "mt.penalty": "Castigo",
 
-  "t42.your_bid": "Tu apuesta: apuesta o pasa",
+  "t42.your_bid": "Te toca apostar: elige una apuesta abajo, o pasa",
   "t42.name_trumps": "Ganaste la subasta: canta el triunfo",
   "t42.bid_tag": "apostó {bid}",
   "t42.passed_tag": "pasó",
@@ -357,7 +359,7 @@ export const es: Record<string, string> = {
   "dd.top_special": "Mejor jugada: {special} ({who})",
   "special.W-perfect": "W-perfecta (dos dobles)",
   "special.perfect": "perfecta",
-  "special.wild": "comodín (0-0)",
+  "special.wild": "comodín (0|0)",
   "dd.counted": "cuenta (descartada)",
   "dd.sent_back": "devuelta",
   "dd.face_down": "quedó boca abajo",

@@ -217,7 +217,7 @@ export const ja: Record<string, string> = {
   "hint.in_unit": "（単位：{unit}）",
   "hint.none": "この手には評価がありません。",
   "hint.too_close":
-    "{moves} と {first} は差が小さすぎて判断できません。サンプルした配牌では区別できないので、ここでの順番に意味はありません。",
+    "{moves} と {first} は差が小さすぎて判断できません。見えない牌の配置しだいでどちらもありうるので、ここでの順番に意味はありません。",
 
   "move.pass": "パス",
   "move.draw": "山から引く",
@@ -264,6 +264,7 @@ export const ja: Record<string, string> = {
   "line.passes_one": "1回連続パス",
   "line.which_end": "どちらの端に？",
   "line.keys": "キー：← → で牌を選ぶ、Enterで出す、L/Rで端を選ぶ、Pでパス、Dで引く",
+  "line.keys_no_draw": "キー：← → で牌を選ぶ、Enterで出す、L/Rで端を選ぶ、Pでパス",
   "line.redeal_prompt": "ダブルが5枚以上あります：配り直しますか？",
   "line.leader_prompt": "あなたのチームの勝ち：誰がサリダを出しますか？",
   "line.end_domino": "{who}があがり（ドミノ）！",
@@ -293,6 +294,7 @@ export const ja: Record<string, string> = {
   "mt.not_started": "未開始：エンジンと合う牌で始まります",
   "mt.empty": "空：{pip}から始まります",
   "mt.which_train": "どのトレインに？",
+  "mt.cover_prompt": "まず開いているダブルを覆う：合う牌を置くか、なければ引く",
   "mt.opening_prompt": "最初の手番：合う牌がある限り、自分のトレインに並べ続けます",
   "mt.lowest_wins": "少ないほど勝ち",
   "mt.end_domino": "{who}が最後の牌を出しました。",
@@ -301,7 +303,7 @@ export const ja: Record<string, string> = {
   "mt.tiles_left": "残り牌",
   "mt.penalty": "失点",
 
-  "t42.your_bid": "あなたのビッド：ビッドかパス",
+  "t42.your_bid": "あなたのビッドの番：下から選ぶか、パス",
   "t42.name_trumps": "落札しました：切り札を宣言",
   "t42.bid_tag": "ビッド {bid}",
   "t42.passed_tag": "パス",
@@ -359,7 +361,7 @@ export const ja: Record<string, string> = {
   "dd.top_special": "最高の役は{who}：{special}",
   "special.W-perfect": "Wパーフェクト（ダブル2枚）",
   "special.perfect": "パーフェクト",
-  "special.wild": "ワイルド（0-0）",
+  "special.wild": "ワイルド（0|0）",
   "dd.counted": "有効（捨て札）",
   "dd.sent_back": "手に戻る",
   "dd.face_down": "伏せたまま",

@@ -371,6 +371,14 @@ export function handArea(c: Ctx, play: PlayUi | null): HTMLElement {
   return area;
 }
 
+// A move in a sentence with its tiles: "5|3 Left end (5)", where the end
+// alone would not say which tile.
+function withTiles(c: Ctx, mv: string): string {
+  const tiles = (mv.match(/\d+-\d+/g) || []).map((x) => x.replace("-", "|")).join(" ");
+  const label = words.moveLabel(c, mv);
+  return tiles && label !== mv ? `${tiles} ${label}` : tiles || label;
+}
+
 export function hintPanel(c: Ctx, hint: Hint, play: PlayUi): HTMLElement {
   const moves = hint.moves;
   if (!moves.length) return h("p", { class: "hint-text" }, t("hint.none"));
@@ -413,8 +421,8 @@ export function hintPanel(c: Ctx, hint: Hint, play: PlayUi): HTMLElement {
           "p",
           { class: "hint-close" },
           t("hint.too_close", {
-            first: words.moveLabel(c, moves[0].move),
-            moves: ties.map((m) => words.moveLabel(c, m.move)).join(", "),
+            first: withTiles(c, moves[0].move),
+            moves: ties.map((m) => withTiles(c, m.move)).join(", "),
           }),
         )
       : null,
