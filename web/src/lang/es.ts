@@ -233,7 +233,7 @@ export const es: Record<string, string> = {
   "log.drew": "{who}: roba {n}",
   "log.laid_on": "{who}: {tile} en {train}",
   "log.redeal": "{who}: pide otro reparto",
-  "log.keep": "{who}: se queda las fichas",
+  "log.keep": "{who}: se queda con las fichas",
   "log.reroll": "{who}: vuelve a tirar",
   "log.end_opening": "{who}: termina su primer turno",
   "log.bid": "{who}: apuesta {bid}",
