@@ -1,20 +1,8 @@
 // The lobby: quick games, a game and preset, its options, the seats, create.
 import { otherTarget, ratedChoice, ratingTag, termsLine } from "./terms";
-import {
-  api,
-  ApiError,
-  GameInfo,
-  LobbyTable,
-  saveTable,
-  savedTables,
-  forgetTable,
-  myPlayer,
-  forgetMyPlayer,
-  saveMyPlayer,
-  Player,
-} from "./api";
+import { api, ApiError, GameInfo, LobbyTable, saveTable, myPlayer, forgetMyPlayer, saveMyPlayer, Player } from "./api";
 import { h, clear } from "./dom";
-import { currentLang, t, hasKey, langPicker } from "./i18n";
+import { t, hasKey, langPicker } from "./i18n";
 import { optionField } from "./options";
 import { boardOf, familyName, FAMILIES, QUICK_GAMES } from "./boards/registry";
 import { tileSvg } from "./tiles";
@@ -25,6 +13,7 @@ import { WATCH_URL } from "./watch";
 import { friendsCard } from "./friends";
 import { youPanel } from "./you";
 import { localCard, renderLocalLobby } from "./local/lobby";
+import { myTablesCard } from "./my_tables";
 
 const LEVELS = ["beginner", "casual", "strong", "expert"];
 
@@ -190,7 +179,7 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   quick.appendChild(qrow);
   quick.appendChild(quickMatch(all, go, status));
   main.appendChild(quick);
-  const mine = myTablesCard(root, go);
+  const mine = myTablesCard(go, () => renderLobby(root, go));
   if (mine) main.appendChild(mine);
   main.appendChild(localCard(go, status));
   main.appendChild(openTables(all, go, status));
@@ -417,50 +406,6 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
       replayStatus,
     ),
   );
-}
-
-// Your tables, each with where it stands (asked of the server): high in the
-// lobby, where a player coming back to a game looks first.
-function myTablesCard(root: HTMLElement, go: (url: string) => void): HTMLElement | null {
-  const mine = savedTables();
-  if (mine.length) {
-    const list = h("ul", { class: "my-tables" });
-    for (const s of mine)
-      list.appendChild(
-        h(
-          "li",
-          null,
-          h(
-            "a",
-            {
-              href: tableUrl(s.id, s.token),
-              onclick: (ev: Event) => {
-                ev.preventDefault();
-                go(tableUrl(s.id, s.token));
-              },
-            },
-            gameName(s.game),
-            " · ",
-            s.seat >= 0 ? t("lobby.my_seat", { n: s.seat + 1 }) : t("table.spectator"),
-          ),
-          h("span", { class: "when" }, new Date(s.created).toLocaleString(currentLang())),
-          tableStatus(s.id, s.token),
-          h(
-            "button",
-            {
-              class: "link",
-              onclick: () => {
-                forgetTable(s.id);
-                renderLobby(root, go);
-              },
-            },
-            t("lobby.forget"),
-          ),
-        ),
-      );
-    return h("section", { class: "card my-tables-card" }, h("h2", null, t("lobby.my_tables")), list);
-  }
-  return null;
 }
 
 // Quick match: "Find players" for a game waits for others who asked for the
@@ -758,44 +703,6 @@ function openTables(all: GameInfo[], go: (url: string) => void, status: HTMLElem
   };
   connect();
   return card;
-}
-
-// "In play · hand 3 · 120–85", "Over: you won", "Waiting for players", or why
-// the table cannot be reached; filled in when the server answers.
-function tableStatus(id: string, token: string): HTMLElement {
-  const el = h("span", { class: "status", "data-table": id }, "…");
-  api.state(id, token).then(
-    (m) => {
-      const board = m.view ? boardOf(m.view.family) : null;
-      const own =
-        m.view && board
-          ? board.listScores
-            ? board.listScores(m.view)
-            : "scores" in m.view
-              ? m.view.scores
-              : null
-          : null;
-      // Commas, not dashes: a score may be negative (Dice & Dominoes' chips).
-      const scores = (own || m.scores || []).join(", ");
-      if (m.status === "waiting") el.textContent = t("mine.waiting");
-      else if (m.status === "broken") el.textContent = t("mine.broken");
-      else if (m.status === "over") {
-        const r = m.returns || [];
-        const me = m.seat;
-        el.textContent =
-          me !== null && r.length ? t(r[me] > 0 ? "mine.won" : "mine.lost", { scores }) : t("mine.over", { scores });
-      } else {
-        const away = m.seat !== null && m.seats[m.seat]?.autopilot;
-        el.textContent = t(away ? "mine.bot_plays" : "mine.playing", { n: (m.hands_finished ?? 0) + 1, scores });
-      }
-      el.classList.add(m.status);
-    },
-    () => {
-      el.textContent = t("mine.gone");
-      el.classList.add("gone");
-    },
-  );
-  return el;
 }
 
 // What a preset is, in players' words and the user's language: its board's

@@ -1,0 +1,90 @@
+// The lobby's "Your tables": the tables opened in this browser, each with
+// where it stands, asked of the server.
+
+import { api, savedTables, forgetTable } from "./api";
+import { h } from "./dom";
+import { currentLang, t } from "./i18n";
+import { boardOf } from "./boards/registry";
+import { gameName, tableUrl } from "./links";
+
+// Your tables, each with where it stands (asked of the server): high in the
+// lobby, where a player coming back to a game looks first.
+export function myTablesCard(go: (url: string) => void, redraw: () => void): HTMLElement | null {
+  const mine = savedTables();
+  if (mine.length) {
+    const list = h("ul", { class: "my-tables" });
+    for (const s of mine)
+      list.appendChild(
+        h(
+          "li",
+          null,
+          h(
+            "a",
+            {
+              href: tableUrl(s.id, s.token),
+              onclick: (ev: Event) => {
+                ev.preventDefault();
+                go(tableUrl(s.id, s.token));
+              },
+            },
+            gameName(s.game),
+            " · ",
+            s.seat >= 0 ? t("lobby.my_seat", { n: s.seat + 1 }) : t("table.spectator"),
+          ),
+          h("span", { class: "when" }, new Date(s.created).toLocaleString(currentLang())),
+          tableStatus(s.id, s.token),
+          h(
+            "button",
+            {
+              class: "link",
+              onclick: () => {
+                forgetTable(s.id);
+                redraw();
+              },
+            },
+            t("lobby.forget"),
+          ),
+        ),
+      );
+    return h("section", { class: "card my-tables-card" }, h("h2", null, t("lobby.my_tables")), list);
+  }
+  return null;
+}
+
+// "In play · hand 3 · 120–85", "Over: you won", "Waiting for players", or why
+// the table cannot be reached; filled in when the server answers.
+function tableStatus(id: string, token: string): HTMLElement {
+  const el = h("span", { class: "status", "data-table": id }, "…");
+  api.state(id, token).then(
+    (m) => {
+      const board = m.view ? boardOf(m.view.family) : null;
+      const own =
+        m.view && board
+          ? board.listScores
+            ? board.listScores(m.view)
+            : "scores" in m.view
+              ? m.view.scores
+              : null
+          : null;
+      // Commas, not dashes: a score may be negative (Dice & Dominoes' chips).
+      const scores = (own || m.scores || []).join(", ");
+      if (m.status === "waiting") el.textContent = t("mine.waiting");
+      else if (m.status === "broken") el.textContent = t("mine.broken");
+      else if (m.status === "over") {
+        const r = m.returns || [];
+        const me = m.seat;
+        el.textContent =
+          me !== null && r.length ? t(r[me] > 0 ? "mine.won" : "mine.lost", { scores }) : t("mine.over", { scores });
+      } else {
+        const away = m.seat !== null && m.seats[m.seat]?.autopilot;
+        el.textContent = t(away ? "mine.bot_plays" : "mine.playing", { n: (m.hands_finished ?? 0) + 1, scores });
+      }
+      el.classList.add(m.status);
+    },
+    () => {
+      el.textContent = t("mine.gone");
+      el.classList.add("gone");
+    },
+  );
+  return el;
+}
