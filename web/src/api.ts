@@ -141,6 +141,14 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   return j as T;
 }
 
+// A hint as the server and the offline engine answer it (docs/server.md).
+export interface HintAnswer {
+  version: number;
+  bot: string;
+  unit?: string; // the values' unit: points, wins, marks, pips, chips
+  moves: { move: string; value: number; se?: number }[];
+}
+
 export const api = {
   games: () => call<{ games: GameInfo[]; bot_levels: string[] }>("GET", "/api/games"),
   create: (body: unknown) =>
@@ -151,10 +159,7 @@ export const api = {
     ),
   state: (id: string, token: string) => call<StateMsg>("GET", `/api/tables/${id}?token=${encodeURIComponent(token)}`),
   hint: (id: string, token: string) =>
-    call<{ version: number; bot: string; unit?: string; moves: { move: string; value: number; se?: number }[] }>(
-      "GET",
-      `/api/tables/${id}/hint?token=${encodeURIComponent(token)}`,
-    ),
+    call<HintAnswer>("GET", `/api/tables/${id}/hint?token=${encodeURIComponent(token)}`),
   review: (id: string, token: string, hand: number, seat: number | null = null) =>
     call<Record<string, unknown>>(
       "GET",

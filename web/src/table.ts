@@ -17,7 +17,7 @@ import { ChatBox } from "./chat";
 import { Attention } from "./attention";
 import { actorSeat, entryText, Ev, words } from "./table/words";
 import { BoardSize, felt, handArea, Hint, logPanel, makeCtx, paint, PlayUi } from "./table/view";
-import { tableWrap, tileMoves, topbar, turnBar } from "./table/view";
+import { hintOf, tableWrap, tileMoves, topbar, turnBar } from "./table/view";
 import { chooserDialog, leaveDialog, nameBar, Naming, shareDialog, waitingRoom } from "./table/dialogs";
 import { EndOfHand } from "./table/end";
 import { KeyCtl, onKey } from "./table/keys";
@@ -412,11 +412,7 @@ export class Table implements PlayUi, KeyCtl {
     try {
       const r = await (this.local ? this.local.hint() : api.hint(this.id, this.token));
       // Asked of one state: it holds only if the moves it values are still mine.
-      const legal = this.msg?.legal.join("|") ?? "",
-        hand = this.msg?.hands_finished ?? 0;
-      this.hint = r.moves.every((m) => this.msg?.legal.includes(m.move))
-        ? { legal, hand, unit: r.unit, moves: r.moves }
-        : null;
+      this.hint = this.msg ? hintOf(this.msg, r) : null;
     } catch (e) {
       this.onError(String((e as Error).message));
     }

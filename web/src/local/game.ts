@@ -5,7 +5,7 @@
 // engine says what may be played, plays the bots, grades the review.
 // The game is kept in this browser (its seed, options and every move), and
 // replayed into the engine when the page opens again.
-import type { GameInfo, StateMsg, SeatInfo } from "../api";
+import type { GameInfo, HintAnswer, StateMsg, SeatInfo } from "../api";
 import type { GameView } from "../boards/view";
 import { Engine, EngineAnswer, EngineRequest } from "../engine/engine";
 
@@ -131,12 +131,7 @@ export class LocalLink {
   }
 
   // The coach's values for my move, as the server's hint (record/review.h).
-  async hint(): Promise<{
-    version: number;
-    bot: string;
-    unit?: string;
-    moves: { move: string; value: number; se?: number }[];
-  }> {
+  async hint(): Promise<HintAnswer> {
     const r = await ask({ cmd: "values", seat: this.me });
     return { version: this.version, bot: r.method, unit: r.unit, moves: r.moves };
   }

@@ -3,7 +3,7 @@
 // live table (table.ts) and a replay (replay.ts) draw with the same views,
 // each with its own controller. No state here, no connection, no fetch.
 import { ratingTag } from "../terms";
-import type { StateMsg } from "../api";
+import type { HintAnswer, StateMsg } from "../api";
 import { h, clear, patch } from "../dom";
 import { t, hasKey, currentLang, langPicker } from "../i18n";
 import { tileFrom, tileSvg } from "../tiles";
@@ -268,6 +268,12 @@ export interface Hint {
   unit?: string; // the values' unit: points, wins, marks, pips, chips
   // se: the standard error of the move's gap to the first (sampled deals).
   moves: { move: string; value: number; se?: number }[];
+}
+// The hint for the choice of msg, or null when the answer values moves that
+// are no longer mine.
+export function hintOf(msg: StateMsg, r: HintAnswer): Hint | null {
+  if (!r.moves.every((m) => msg.legal.includes(m.move))) return null;
+  return { legal: msg.legal.join("|"), hand: msg.hands_finished ?? 0, unit: r.unit, moves: r.moves };
 }
 // A hint is shown only for the choice it was asked of.
 export function hintHolds(hint: Hint, msg: StateMsg): boolean {
