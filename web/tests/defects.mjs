@@ -11,6 +11,8 @@
 //      (seat 3) makes the salida", "You … were set", "1 pt"; the app served
 //      compressed (gzip to who takes it), its hashed bundle kept a year and
 //      index.html asked again each time (304 while unchanged).
+// Since: an upright phone shows the game's name whole and says the
+// balances are chips; Texas 42's trick names who plays at each place.
 //   node tests/defects.mjs BONEYARD_EXE SCREENSHOT_DIR
 import { join } from "node:path";
 import { get as httpGet } from "node:http";
@@ -273,6 +275,31 @@ try {
     await p.close();
   }
 
+  // An upright phone: the game's name whole in the top bar ("Dice &
+  // Dominoes", not "Dice…"), and the chip balances said to be chips.
+  {
+    const t = await table("dice-and-dominoes", {}, ["human", "bot:beginner", "bot:beginner", "bot:beginner"]);
+    const p = await newPage({ width: 390, height: 844, isMobile: true, hasTouch: true });
+    await p.goto(`${base}/?t=${t.id}&k=${t.tokens["0"]}`);
+    const shown = await until(p, () => document.querySelector(".topbar .scores .score"));
+    const r = await p.evaluate(() => {
+      const name = document.querySelector(".topbar .title strong");
+      const hand = document.querySelector(".topbar .title span");
+      const whole = (e) => !!e && e.scrollWidth <= e.clientWidth + 1 && e.getBoundingClientRect().right <= innerWidth;
+      return {
+        name: name?.textContent,
+        whole: whole(name) && whole(hand),
+        scores: document.querySelector(".topbar .scores").innerText.replace(/\s+/g, " "),
+      };
+    });
+    await p.screenshot({ path: join(shots, "defects-dd-phone.png") });
+    check(
+      shown && r.name === "Dice & Dominoes" && r.whole && /chips won or lost/.test(r.scores),
+      `an upright phone shows the game's name and hand whole, and says the balances are chips (${JSON.stringify(r)})`,
+    );
+    await p.close();
+  }
+
   // 10: the table's words, drawn by the app's own views in the page.
   {
     const esbuild = (await import("esbuild")).default;
@@ -429,6 +456,19 @@ try {
           .draw(ctx(t42))
           .map((e) => e.textContent)
           .join(" ");
+        // The trick circle names the seat at each place (short: "Partner"),
+        // the seat to play marked: on a phone the seats sit in a row above.
+        const slots = [
+          ...texas42Board
+            .draw(ctx({ ...t42, actor: 2, trick: [{ seat: 1, tile: "5-3" }] }))
+            .find((e) => e.classList.contains("trick"))
+            .querySelectorAll(".trick-slot"),
+        ].map((e) => [
+          e.dataset.seat,
+          e.querySelector(".who").textContent,
+          !!e.querySelector(".tt"),
+          e.classList.contains("turn"),
+        ]);
         // 8: the bid hint with its margins: 31 best, 32, 33 and 35 within
         // twice their standard error of it, passing clearly worse.
         const bids = [
@@ -485,6 +525,7 @@ try {
           dealt,
           set: body.textContent,
           drawn,
+          slots,
           hint: hint.textContent,
           close,
           rows,
@@ -546,6 +587,16 @@ try {
     check(
       r.close.length === 3 && /Too close to call: Bid 32, Bid 33, Bid 35 against Bid 31/i.test(r.hint),
       `the bid hint says when bids are too close to call (${r.hint})`,
+    );
+    check(
+      JSON.stringify(r.slots) ===
+        JSON.stringify([
+          ["0", "You", false, false],
+          ["1", "Seat 2", true, false],
+          ["2", "Partner", false, true],
+          ["3", "Seat 4", false, false],
+        ]),
+      `Texas 42's trick names who plays at each place, and whose turn it is (${JSON.stringify(r.slots)})`,
     );
     check(/(^|\D)1 pt\b/.test(r.drawn) && !/(^|\D)1 pts/.test(r.drawn), `one point taken is "1 pt" ("${r.drawn}")`);
     await p.close();

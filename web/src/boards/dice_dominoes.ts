@@ -15,9 +15,11 @@ export const diceDominoesBoard: Board<DiceDominoesView> = {
   quick: "dice-and-dominoes",
   seatHands: (v) => v.players,
   noTileMoves: true, // tiles are laid by the hand's own picker (hand below)
-  // Each seat's chips won or lost, and the pot.
+  // Each seat's chips won or lost so far (said so: a bare "-2" explains
+  // nothing), and the pot.
   scores: (c) => [
     ...c.v.players.map((p, k) => scoreChip(c.f.seatName(c, k), (p.chips > 0 ? "+" : "") + p.chips, k === c.me)),
+    h("span", { class: "score target" }, t("dd.chips_note")),
     h("span", { class: "score pot" }, t("dd.pot"), h("b", null, c.v.pot)),
   ],
   handLabel: (v) => t("table.hand_of", { n: v.hand_number, of: v.hands }),

@@ -11,6 +11,13 @@ function highBidText(v: Texas42View): string {
   return v.bids[v.declarer] ?? String(hb);
 }
 
+// A seat's name under its place in the trick: short ("Partner", not
+// "Partner (seat 3)"), since the circle's places are small.
+function slotName(c: Ctx<Texas42View>, k: number): string {
+  if (c.me !== null && k !== c.me && k === (c.me + 2) % 4 && !c.msg.seats[k]?.name) return t("seat.partner_short");
+  return c.f.seatName(c, k);
+}
+
 // "Seat 2 won the trick": said as a trick is taken, or after the hand for its last.
 function trickWon(c: Ctx<Texas42View>, log: LogSink, seat: number) {
   log.push(t("log.trick_won", { who: c.f.seatName(c, seat) }), seat, "hand");
@@ -57,16 +64,21 @@ export const texas42Board: Board<Texas42View> = {
       info.appendChild(bids);
     }
     out.push(info);
-    // The trick in progress, each tile at its player's place.
+    // The trick in progress, each tile at its player's place, named: on a
+    // phone the seats sit in a row above, not around the circle.
     const trick = h("div", { class: "trick" });
     const me = c.me ?? 0;
+    const playing = v.phase !== "bidding" && v.phase !== "trumps" && typeof v.actor === "number" ? v.actor : null;
     for (let r = 0; r < 4; r++) {
       const k = (me + r) % 4;
       const p = v.trick.find((x) => x.seat === k);
       trick.appendChild(
         h(
           "div",
-          { class: "trick-slot pos-" + ["bottom", "right", "top", "left"][r] },
+          {
+            class: "trick-slot pos-" + ["bottom", "right", "top", "left"][r] + (playing === k ? " turn" : ""),
+            "data-seat": k,
+          },
           p
             ? h(
                 "span",
@@ -74,6 +86,7 @@ export const texas42Board: Board<Texas42View> = {
                 tileFrom(p.tile, { vertical: true, size: c.small ? 22 : 30 }),
               )
             : null,
+          h("span", { class: "who" }, slotName(c, k)),
         ),
       );
     }

@@ -88,6 +88,7 @@ export const en: Record<string, string> = {
   "seat.n": "Seat {n}",
   "seat.you": "You",
   "seat.partner": "Partner (seat {n})",
+  "seat.partner_short": "Partner",
   "seat.person": "person",
   "seat.autopilot": "away: a bot plays",
   "seat.not_joined": "invited, not here yet",
@@ -341,6 +342,7 @@ export const en: Record<string, string> = {
 
   "dd.pot": "Pot",
   "dd.chips": "Chips",
+  "dd.chips_note": "chips won or lost",
   "dd.match_points": "Match points",
   "dd.no_dice": "The dice have not been rolled yet",
   "dd.choose_prompt": "Lay two tiles face down, in order of preference",

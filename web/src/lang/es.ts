@@ -88,6 +88,7 @@ export const es: Record<string, string> = {
   "seat.n": "Asiento {n}",
   "seat.you": "Tú",
   "seat.partner": "Compañero (asiento {n})",
+  "seat.partner_short": "Compañero",
   "seat.person": "persona",
   "seat.autopilot": "ausente: juega un bot",
   "seat.not_joined": "invitado, aún no llega",
@@ -342,6 +343,7 @@ export const es: Record<string, string> = {
 
   "dd.pot": "Bote",
   "dd.chips": "Fichas",
+  "dd.chips_note": "fichas ganadas o perdidas",
   "dd.match_points": "Puntos de los dados",
   "dd.no_dice": "Aún no se han tirado los dados",
   "dd.choose_prompt": "Pon dos fichas boca abajo, por orden de preferencia",

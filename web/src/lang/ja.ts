@@ -88,6 +88,7 @@ export const ja: Record<string, string> = {
   "seat.n": "{n}番席",
   "seat.you": "あなた",
   "seat.partner": "パートナー（{n}番席）",
+  "seat.partner_short": "パートナー",
   "seat.person": "プレイヤー",
   "seat.autopilot": "不在：ボットが代打ち",
   "seat.not_joined": "招待中・未着席",
@@ -344,6 +345,7 @@ export const ja: Record<string, string> = {
 
   "dd.pot": "ポット",
   "dd.chips": "チップ",
+  "dd.chips_note": "チップの増減",
   "dd.match_points": "ダイスの目",
   "dd.no_dice": "まだダイスは振られていません",
   "dd.choose_prompt": "牌を2枚、優先順に伏せて出してください",
