@@ -174,10 +174,12 @@ std::string hint_text(const AnyState& st, int seat, const GameEntry& g, const Bo
                 ev.method, ev.rows, unit);
   // The numbers are estimates: a move is said to be worse than the first
   // only when its gap clears kNoiseSe standard errors (issue 36, 2).
+  static_assert(kNoiseSe == 2, "the words below say \"two such errors\"");
   const bool one_row = ev.rows < 2;
   out += one_row ? " One estimate only, so no margin of error: the order may not hold.\n"
                  : " After each move, how far below the first it is, give or take one standard error; "
-                   "\"too close to call\" where the numbers cannot tell the two apart.\n";
+                   "\"too close\" where the gap is within two such errors, so the numbers cannot tell the "
+                   "two apart.\n";
   const auto legal = st.legal_moves(seat);
   // Each move by its number in the list and in words, the values in a column.
   std::vector<std::string> words, notes;
@@ -187,7 +189,9 @@ std::string hint_text(const AnyState& st, int seat, const GameEntry& g, const Bo
     const double gap = ev.moves[0].second - ev.moves[i].second, se = i < ev.se.size() ? ev.se[i] : 0;
     std::string note;
     if (i > 0 && !one_row)
-      note = gap <= kNoiseSe * se ? "too close to call" : fmt::format("{:.3g} \u00b1 {:.2g} below", gap, se);
+      // The gap and its error either way, so a close call shows why it is one.
+      note = gap <= kNoiseSe * se ? fmt::format("too close ({:.2g} \u00b1 {:.2g})", gap, se)
+                                  : fmt::format("{:.3g} \u00b1 {:.2g} below", gap, se);
     wn = std::max(wn, note.size());
     notes.push_back(note);
   }
@@ -198,7 +202,7 @@ std::string hint_text(const AnyState& st, int seat, const GameEntry& g, const Bo
   }
   // Where the first moves cannot be told apart, say so in one line.
   size_t tied = 1;
-  while (!one_row && tied < ev.moves.size() && notes[tied] == "too close to call") ++tied;
+  while (!one_row && tied < ev.moves.size() && notes[tied].starts_with("too close (")) ++tied;
   if (tied > 1)
     out += fmt::format("The first {} moves are too close to call at this budget (more with --iterations).\n", tied);
   return out;

@@ -136,8 +136,12 @@ class Game {
   void run();
 
  private:
+  int width() const {
+    if (io_.measure) io_.width = io_.measure();
+    return io_.width;
+  }
   void say(const std::string& text) {
-    const std::string w = wrap_text(text, io_.width);
+    const std::string w = wrap_text(text, width());
     io_.out << w;
     printed_ += w;
   }
@@ -179,7 +183,7 @@ std::string Game::move_list(int seat, const std::vector<std::string>& legal) con
   std::vector<std::string> items;
   for (size_t i = 0; i < legal.size(); ++i)
     items.push_back(fmt::format("{}) {}", i + 1, s_.state().move_words(seat, legal[i])));
-  return wrap_items(items, "Your moves:  ", "  ", io_.width, "  ");
+  return wrap_items(items, "Your moves:  ", "  ", width(), "  ");
 }
 
 // One decision by the person at `seat`; false when they quit or the input
@@ -193,7 +197,8 @@ bool Game::human_turn(int seat) {
     const auto legal = st.legal_moves(seat);
     if (legal.size() == 1 && (legal[0] == "pass" || legal[0] == "draw")) {
       const std::string ends = pass_ends(st);
-      say(fmt::format("You have no playable tile{}: {}.\n", ends, legal[0]));
+      // The game's words: "pass (your marker goes on)", or a draw's reason.
+      say(fmt::format("You have no playable tile{}: {}.\n", ends, st.move_words(seat, legal[0])));
       if (legal[0] == "pass") ++passes_[static_cast<size_t>(seat)];
       const auto before = hand_tiles(st, seat);
       s_.apply(seat, legal[0]);
@@ -266,6 +271,7 @@ bool Game::human_turn(int seat) {
         }
       }
       s_.apply(seat, move);
+      say(fmt::format("  seat {} (you): {}\n", seat, words));  // what "2" meant, in the log with the others'
       return true;
     } catch (const Error& e) {
       say(one_reason(e.what(), line, legal) + "\n");
@@ -345,7 +351,9 @@ void Game::run() {
       }
       // A simultaneous round resolves once everyone has chosen: show the
       // watcher what was revealed, what stood and what went back.
-      if (c_.watch && a.kind == Actor::Simultaneous && !quit_) say("\n" + st.render(viewer_) + "\n");
+      // The round that ended a hand comes with the hand's result below.
+      if (c_.watch && a.kind == Actor::Simultaneous && !quit_ && hands == st.hands().size())
+        say("\n" + st.render(viewer_) + "\n");
     }
     // The watcher sees the table after each trick.
     const size_t t = tricks_done(st);
@@ -367,6 +375,8 @@ void Game::run() {
     }
   }
   if (stop_signal()) say(fmt::format("\n{}.\n", stop_words(stop_signal())));
+  // A person who quits leaves with the standing, not with a bare prompt.
+  if (quit_ && !st.terminal()) say("\nThe game was left before its end. " + scores_text(st, g_));
   if (st.terminal()) {
     say("\n" + st.render(viewer_));
     say(scores_text(st, g_));
@@ -388,13 +398,16 @@ void run_play(PlayConfig& c) {
     record->write(s);
   }
   install_stop_handlers();
-  Terminal io{std::cin, std::cout,
+  Terminal io{std::cin,
+              std::cout,
               [](double seconds) {
                 // In small steps, so that Ctrl-C stops a slow pace at once.
                 for (double left = seconds; left > 0 && !stop_signal(); left -= 0.05)
                   std::this_thread::sleep_for(std::chrono::duration<double>(std::min(left, 0.05)));
               },
-              terminal_width(), nullptr};
+              terminal_width(),
+              nullptr,
+              terminal_width};
   try {
     play_game(c, s, bots, record.get(), io);
   } catch (...) {

@@ -41,6 +41,8 @@ struct Terminal {
   std::function<void(double seconds)> pause;
   int width = 80;
   std::function<void(const Session&, const std::string& printed)> on_step;
+  // The width now, asked before each print (a window can be resized mid-game).
+  std::function<int()> measure = nullptr;
 };
 
 // The bots of the seats that are not the person's (none there).

@@ -152,8 +152,18 @@ Move State::parse_move(int seat, std::string_view text) const {
                          : fmt::format("lay exactly two tiles from your {} (in order of preference)", count_[seat]));
   uint64_t need = 0;
   for (int i = 0; i < k; ++i) pile::add(need, faces[i]);
-  if ((need & hand_[seat]) != need)
-    throw fail(fmt::format("seat {} does not hold {} (hand: {})", seat, pile_text(need), pile_text(hand_[seat])));
+  if ((need & hand_[seat]) != need) {
+    // Name only what is missing: "3-3,6-1" with 3-3 held is about 6-1.
+    const std::string hand = pile_text(hand_[seat]);
+    if (k == 2 && faces[0] == faces[1] && pile::has(hand_[seat], faces[0]))
+      throw fail(
+          fmt::format("seat {} holds only one {}: name two tiles (hand: {})", seat, to_string(Tile{faces[0]}), hand));
+    std::string missing;
+    for (int i = 0; i < k; ++i)
+      if (!pile::has(hand_[seat], faces[i]) && (i == 0 || faces[i] != faces[0]))
+        missing += (missing.empty() ? "" : " ") + to_string(Tile{faces[i]});
+    throw fail(fmt::format("seat {} does not hold {} (hand: {})", seat, missing, hand));
+  }
   const uint8_t second = k == 2 ? faces[1] : kNone;
   for (const Move& m : legal)
     if (m.first == faces[0] && m.second == second) return m;
@@ -291,8 +301,13 @@ std::string round_text(const State& s, const RoundRecord& r, int seat) {
       parts += (parts.empty() ? ": " : "; ") + t;
     }
     out += parts;
-    if (sr.rank && (sr.stood != 0) && sr.rank == r.top_rank) out += fmt::format("  [{}]", rank_name(sr.rank));
+    const bool special = sr.rank && (sr.stood != 0) && sr.rank == r.top_rank;
+    if (special) out += fmt::format("  [{}]", rank_name(sr.rank));
     if (sr.drew) out += "  drew 1";
+    // Spec Play 4: a standing perfect or W-perfect skips the draw; said, so
+    // a missing "drew 1" is not a mystery.
+    if (special && sr.rank >= kRankPerfect && !sr.drew && !sr.out)
+      out += fmt::format("  (no draw after a {})", rank_name(sr.rank));
     if (sr.out) out += "  OUT";
     out += "\n";
   }
@@ -419,8 +434,9 @@ std::string State::render(int seat) const {
                                 r_.hands, round_, pot_, r_.ante);
   for (int k = 0; k < n; ++k) out += fmt::format("  seat {} {:+d}", k, balance_[k]);
   out += "\n";
-  if (hands_ > 0 && (phase_ == Phase::Deal || phase_ == Phase::GameOver || round_ <= 1))
-    out += hand_result_text(*this, last_) + "\n";
+  // The last hand's result while the next waits for its deal (once dealt,
+  // it would repeat what the terminal said at the hand's end).
+  if (hands_ > 0 && (phase_ == Phase::Deal || phase_ == Phase::GameOver)) out += hand_result_text(*this, last_) + "\n";
   if (last_round_.number) out += round_text(*this, last_round_, seat);
   if (dice_[0]) {
     out += fmt::format("Match points: {} and {}", dice_[0], dice_[1]);

@@ -653,6 +653,12 @@ std::string lead_reason(const State& s) {
         d.push_back(w);
       d.push_back(fmt::format("{}", lt.high()));
     }
+    // Spec: the drawn tiles go back and are shuffled before the deal, so a
+    // seat may hold a tile another drew; said, lest it look like a leak.
+    if (r.first_leader == FirstLeader::DrawBeforeDeal) {
+      d.back() += ";";
+      for (const char* w : {"the", "drawn", "tiles", "then", "went", "back", "for", "the", "shuffle"}) d.push_back(w);
+    }
     return wrap_items(d, fmt::format("Seat {} has the lead: the highest draw for the lead ", l), "  ", terminal_width(),
                       " ");
   }

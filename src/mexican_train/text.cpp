@@ -71,8 +71,19 @@ std::string words_heard(const State& s, int seat, Move m, int listener) {
       if (m.train == listener) return to_string(m.t()) + " on your train";
       if (m.train == seat) return to_string(m.t()) + " on its own train";
       return fmt::format("{} on seat {}'s train", to_string(m.t()), m.train);
-    case Move::Draw:
-      return listener == seat ? "draw" : "draws";
+    case Move::Draw: {
+      if (listener != seat) return "draws";
+      // Why nothing fits, when a double binds the turn (spec Play 5): it is
+      // the oldest open double in normal turns, the seat's own new one in
+      // its opening turn (the others' wait for the normal turns).
+      const int t = s.phase() == Phase::Play && s.open_doubles() > 0 ? s.open_double_train(0)
+                    : s.phase() == Phase::Opening && s.owes_cover()  ? seat
+                                                                     : -1;
+      if (t < 0) return "draw";
+      const int n = s.train_end(t);
+      return fmt::format("draw (the open double {}-{} on {} must be covered first)", n, n,
+                         t == listener ? "your train" : train_name(t));
+    }
     case Move::Pass:
       return listener == seat ? "pass (your marker goes on)" : "passes (its marker goes on)";
     case Move::EndOpening:
@@ -101,8 +112,9 @@ Move State::parse_move(int seat, std::string_view text) const {
   if (t == "draw") throw fail("drawing is only allowed when no tile can be laid, once a turn");
   if (t == "pass") throw fail("passing is only allowed when nothing fits and the boneyard is empty");
   if (t == "end_opening" || t == "end" || t == "stop" || t == "end opening")
-    return only_kind(Move::EndOpening,
-                     "the opening turn goes on while a tile fits your train (and ends only in the opening turn)");
+    return only_kind(Move::EndOpening, phase_ == Phase::Opening
+                                           ? "your opening turn goes on while a tile fits your own train"
+                                           : "the opening turns are over (end_opening ends only an opening turn)");
   // A tile with an optional train: "12-4", "12-4:M", "12-4 mexican", "[12|4] T2", "12-4 own".
   std::string tile_part = t, train_part;
   const auto cut = t.find_first_of(": ");

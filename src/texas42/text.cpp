@@ -243,7 +243,12 @@ Move State::parse_move(int seat, std::string_view text) const {
                              ? "2 marks may only be bid as the opening bid or once someone has bid 42 (1 mark)"
                              : "2 marks may only be bid once someone has bid 42 (1 mark)");
     if (value_of(m) <= high_bid_) return fmt::format("a bid must be higher than {}", bid_text(high_bid_, high_kind_));
-    return fmt::format("a mark bid may go only one mark above the highest bid ({})", bid_text(high_bid_, high_kind_));
+    // Said with the most allowed now, and "no one has bid yet" rather than "(pass)".
+    const int top = high_bid_ >= 42 ? high_bid_ / 42 + 1 : high_bid_ == 0 && r_.open_two_marks ? 2 : 1;
+    return fmt::format(
+        "a mark bid may go only one mark above the highest bid, so at most {} now ({})",
+        top == 1 ? std::string("1 mark (42)") : fmt::format("{} marks", top),
+        high_bid_ == 0 ? std::string("no one has bid yet") : "the highest bid is " + bid_text(high_bid_, high_kind_));
   };
   if (head == "pass" || head == "p") return find({Move::Pass, 0}, bid_why({Move::Pass, 0}));
   if (head == "bid" || head == "b") {

@@ -165,7 +165,9 @@ TEST(Issue36Coach, HintsSayWhatTheNumbersCannotTell) {
   EXPECT_TRUE(has(t42, "give or take one standard error")) << t42;
   const std::string dd = play("dice-and-dominoes --seed 3", "hint\nquit\n");
   EXPECT_TRUE(has(dd, "independent runs")) << dd;
-  EXPECT_TRUE(std::regex_search(dd, std::regex("too close to call|\u00b1 [0-9.e+-]+ below"))) << dd;
+  // A close call shows its gap and error too, so that one row is not a mystery beside another.
+  EXPECT_TRUE(std::regex_search(dd, std::regex("too close \\([0-9.e+-]+ \u00b1 [0-9.e+-]+\\)"))) << dd;
+  EXPECT_TRUE(has(dd, "The first 6 moves are too close to call at this budget")) << dd;
   // The protocol's values carry the errors too (a field added, none removed).
   const std::string v =
       run("engine <<'EOF'\n{\"cmd\":\"new\",\"game\":\"latin\",\"seed\":4}\n{\"cmd\":\"values\",\"seat\":1,"
@@ -296,6 +298,10 @@ TEST(Issue36Terminal, SmallerThings) {
   // In a game of several hands, the round someone went out.
   const std::string dd = run("play dice-and-dominoes --watch --pace 0 --seed 2 -o hands=2");
   EXPECT_TRUE(std::regex_search(dd, std::regex(R"(went out in round \d+)"))) << dd;
+  // ... said once: not again with the last round's table, nor with the next deal.
+  int said = 0;
+  for (size_t at = dd.find("Hand 1: "); at != std::string::npos; at = dd.find("Hand 1: ", at + 1)) ++said;
+  EXPECT_EQ(said, 1) << dd;
   // rules in words, with the target's range.
   const std::string jam = run("rules jamaica");
   EXPECT_FALSE(has(jam, "on: so")) << jam;

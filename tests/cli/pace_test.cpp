@@ -3,7 +3,10 @@
 // arena's time estimate.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <functional>
 #include <sstream>
+#include <vector>
 
 #include "cli/common.h"
 #include "cli/play.h"
@@ -23,7 +26,7 @@ struct Watched {
   std::string out;
 };
 
-Watched watch(double pace, const std::string& input = "", bool step = false) {
+Watched watch(double pace, const std::string& input = "", bool step = false, std::function<int()> measure = nullptr) {
   register_all_games();
   cli::PlayConfig c;
   c.name = "latin";
@@ -37,7 +40,7 @@ Watched watch(double pace, const std::string& input = "", bool step = false) {
   std::istringstream in(input);
   std::ostringstream out;
   Watched w;
-  cli::Terminal io{in, out, [&](double seconds) { w.pauses.push_back(seconds); }, 80, nullptr};
+  cli::Terminal io{in, out, [&](double seconds) { w.pauses.push_back(seconds); }, 80, nullptr, measure};
   cli::play_game(c, s, bots, nullptr, io);
   w.out = out.str();
   return w;
@@ -49,6 +52,21 @@ TEST(Pace, OnePausePerMoveShownAtThePaceAsked) {
   EXPECT_EQ(w.pauses.size(), count(w.out, " (greedy): ")) << w.out;
   EXPECT_GT(w.pauses.size(), 20u);
   for (double p : w.pauses) EXPECT_EQ(p, 0.8);
+}
+
+// A window resized mid-game: each print is wrapped to the width it has now.
+TEST(Pace, TheWidthFollowsAResizedWindow) {
+  int calls = 0;
+  const Watched w = watch(0, "", false, [&] { return ++calls < 10 ? 100 : 44; });
+  std::vector<std::string> lines;
+  std::istringstream in(w.out);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  ASSERT_GT(calls, 60);
+  size_t before = 0, after = 0;
+  for (size_t i = 0; i < 10 && i < lines.size(); ++i) before = std::max(before, lines[i].size());
+  for (size_t i = lines.size() / 2; i < lines.size(); ++i) after = std::max(after, lines[i].size());
+  EXPECT_GT(before, 44u) << w.out;  // the first lines at 100 columns
+  EXPECT_LE(after, 44u) << w.out;   // the later ones at 44
 }
 
 TEST(Pace, ZeroIsInstant) { EXPECT_TRUE(watch(0).pauses.empty()); }

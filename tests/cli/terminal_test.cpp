@@ -92,6 +92,12 @@ TEST(Terminal, SaysWhatJustHappened) {
                   "Seat 3 has the lead: the highest draw for the lead (seat 0 3-1 (4),\n"
                   "  seat 1 5-5 (10), seat 2 1-1 (2), seat 3 6-4 (10))"))
       << latin;
+  // The person's own move goes into the log as the bots' do ("1" meant 4-3 on the left).
+  EXPECT_TRUE(has(latin, "  seat 0 (you): 4-3 on the left\n  seat 1 (greedy): ")) << latin;
+  // ... and that those tiles were shuffled back (seat 0 now holds the 6-4 seat 3 drew).
+  EXPECT_TRUE(has(std::regex_replace(latin, std::regex(R"(\s+)"), " "),
+                  "the higher number, 6; the drawn tiles then went back for the shuffle"))
+      << latin;
   // The ends at a pass.
   EXPECT_TRUE(has(play("latin --seed 3", repeat("1", 10)), "seat 3 (greedy): pass (nothing on 0)"));
   // The watcher sees the table after each trick.
@@ -113,6 +119,9 @@ TEST(Terminal, HelpForEachGameAndABareBid) {
   EXPECT_TRUE(has(mt, "12-4:T0")) << mt;
   EXPECT_TRUE(has(mt, "12-4:M on the Mexican train")) << mt;
   EXPECT_TRUE(has(mt, "MARKER")) << mt;
+  // The opening turn is its own rule: own train only, and an open double waits for it.
+  EXPECT_TRUE(has(mt, "(the opening turn) is on your own train only")) << mt;
+  EXPECT_TRUE(has(mt, "once every seat has had its opening turn")) << mt;
   const std::string t42 = play("texas-42 --seed 3", "help\n", "COLUMNS=400");
   for (const char* w : {"bid:30", "bid:2marks", "trump:", "While bidding a bare number is a bid amount only"})
     EXPECT_TRUE(has(t42, w)) << w << "\n" << t42;
@@ -181,6 +190,9 @@ TEST(Terminal, ConsistentWording) {
                   "Warning: seat 1 is played by 'omniscient', which sees every hand (it cheats)."));
   const std::string eof = play("latin --seed 3", "");
   EXPECT_TRUE(has(eof, "input ended")) << eof;
+  // Quitting says so, with the standing.
+  const std::string quit = play("latin --seed 3", "quit\n");
+  EXPECT_TRUE(has(quit, "The game was left before its end. Score: team 0 (seats 0+2): 0")) << quit;
 }
 
 TEST(Terminal, AnalyzeHonoursBotAndNamesTheEventsItCanAnalyse) {

@@ -222,9 +222,19 @@ TEST(DiceDominoesText, BadInputGivesClearErrors) {
     FAIL();
   } catch (const Error& e) {
     const std::string w = e.what();
-    EXPECT_NE(w.find("does not hold"), std::string::npos) << w;
+    EXPECT_NE(w.find("seat 0 does not hold 1-1 (hand:"), std::string::npos) << w;  // 6-6 is held: not named
     EXPECT_NE(w.find("legal now"), std::string::npos) << w;
   }
+  auto why = [&](const char* move) {
+    try {
+      s.parse_move(0, move);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(why("1-1,2-2").find("does not hold 1-1 2-2 (hand:"), std::string::npos) << why("1-1,2-2");
+  EXPECT_NE(why("6-6,6-6").find("holds only one 6-6: name two tiles"), std::string::npos) << why("6-6,6-6");
   EXPECT_THROW(s.parse_move(0, "6-6"), Error);          // two tiles are laid
   EXPECT_THROW(s.parse_move(0, "6-6,5-5,4-4"), Error);  // not three
   EXPECT_THROW(s.parse_move(0, "6-6,5-5 x"), Error);

@@ -154,6 +154,12 @@ TEST(DiceDominoesSpecials, PerfectSendsOthersBackAndSkipsItsDraw) {
   EXPECT_EQ(s.hand_count(1), 3);
   EXPECT_EQ(s.hand_count(0), 5);
   EXPECT_EQ(s.best_special(1), kRankPerfect);
+  // The round's account says why seat 1 drew nothing, and only for seat 1.
+  const std::string text = round_text(s, r, 0);
+  EXPECT_NE(text.find("seat 1: laid 2: 6-2 discarded; one face down  [perfect]  (no draw after a perfect)"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("no draw", text.find("no draw") + 1), std::string::npos) << text;
 }
 
 TEST(DiceDominoesSpecials, PerfectOnDoublesDiceIsTheDouble) {

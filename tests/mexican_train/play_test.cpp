@@ -11,6 +11,16 @@ bool has(const std::vector<std::string>& v, const std::string& m) {
   return std::find(v.begin(), v.end(), m) != v.end();
 }
 
+// Why `move` is refused ("accepted" if it is not).
+std::string refusal(const State& s, const char* move) {
+  try {
+    s.parse_move(s.to_move(), move);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
 // Seat 0 opens 9-1 1-2; seat 1 draws 9-3 and lays 3-4; both stop.
 State station_game() {
   State s = two_nine();
@@ -24,6 +34,9 @@ TEST(MexicanTrainPlay, OpeningTurnChainsOnTheOwnTrainOnly) {
   EXPECT_EQ(legal(s), (std::vector<std::string>{"9-1:T0", "9-6:T0"}));  // no Mexican train in the opening
   play(s, "9-1");
   EXPECT_EQ(s.to_move(), 0);  // must go on while a tile fits
+  EXPECT_NE(refusal(s, "end_opening").find("your opening turn goes on while a tile fits your own train"),
+            std::string::npos)
+      << refusal(s, "end_opening");
   EXPECT_EQ(legal(s), (std::vector<std::string>{"2-1:T0", "5-1:T0"}));
   play(s, "1-2");
   EXPECT_EQ(legal(s), std::vector<std::string>{"end_opening"});
@@ -33,6 +46,7 @@ TEST(MexicanTrainPlay, OpeningTurnChainsOnTheOwnTrainOnly) {
   EXPECT_FALSE(s.marked(0));
   // Seat 1 has no 9: it draws; 9-3 fits and is laid, then 3-4 follows.
   EXPECT_EQ(legal(s), std::vector<std::string>{"draw"});
+  EXPECT_EQ(s.move_words(1, s.parse_move(1, "draw")), "draw");  // no double binds it: no reason given
   play(s, "draw");
   EXPECT_EQ(legal(s), std::vector<std::string>{"9-3:T1"});
   play(s, "9-3");
@@ -42,7 +56,8 @@ TEST(MexicanTrainPlay, OpeningTurnChainsOnTheOwnTrainOnly) {
   EXPECT_EQ(s.phase(), Phase::Play);
   EXPECT_EQ(s.to_move(), 0);
   EXPECT_EQ(s.train_end(1), 4);
-  EXPECT_THROW(s.parse_move(0, "end_opening"), Error);
+  EXPECT_NE(refusal(s, "end_opening").find("the opening turns are over"), std::string::npos)
+      << refusal(s, "end_opening");
 }
 
 TEST(MexicanTrainPlay, MexicanTrainDoublesMarkersInSequence) {
@@ -95,7 +110,8 @@ TEST(MexicanTrainPlay, OpeningChainEndingOnADoubleDrawsToCoverIt) {
   play(s, "2-2");
   EXPECT_TRUE(s.owes_cover());
   EXPECT_EQ(legal(s), std::vector<std::string>{"draw"});  // not end_opening
-  play(s, "draw");                                        // 2-5 covers it
+  EXPECT_EQ(s.move_words(0, s.parse_move(0, "draw")), "draw (the open double 2-2 on your train must be covered first)");
+  play(s, "draw");  // 2-5 covers it
   EXPECT_EQ(legal(s), std::vector<std::string>{"5-2:T0"});
   play(s, "5-2");
   EXPECT_EQ(s.open_doubles(), 0);
@@ -121,11 +137,14 @@ TEST(MexicanTrainPlay, OpeningDoubleLeftOpenBindsTheFirstNormalTurn) {
   play(s, "end_opening");
   // Seat 0's first normal turn: it must cover its own open double, cannot, draws 0-8.
   EXPECT_EQ(legal(s), std::vector<std::string>{"draw"});
+  EXPECT_EQ(s.move_words(0, s.parse_move(0, "draw")), "draw (the open double 2-2 on your train must be covered first)");
   play(s, "draw");
   EXPECT_EQ(s.to_move(), 1);
   EXPECT_TRUE(s.marked(0));
   EXPECT_EQ(s.open_doubles(), 1);
   EXPECT_EQ(legal(s), std::vector<std::string>{"draw"});  // seat 1 holds no 2 either
+  EXPECT_EQ(s.move_words(1, s.parse_move(1, "draw")),
+            "draw (the open double 2-2 on seat 0's train must be covered first)");
 }
 
 // Spec Play 5: a double just drawn and laid must be covered like any
