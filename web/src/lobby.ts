@@ -3,7 +3,7 @@ import { otherTarget, ratedChoice, ratingTag, termsLine } from "./terms";
 import { api, ApiError, GameInfo, LobbyTable, saveTable, myPlayer, forgetMyPlayer, saveMyPlayer, Player } from "./api";
 import { h, clear } from "./dom";
 import { t, hasKey, langPicker } from "./i18n";
-import { optionField } from "./options";
+import { badOption, optionField, seatCount } from "./options";
 import { boardOf, familyName, FAMILIES, QUICK_GAMES } from "./boards/registry";
 import { tileSvg } from "./tiles";
 import { openRecord } from "./replay";
@@ -18,11 +18,6 @@ import { myTablesCard } from "./my_tables";
 const LEVELS = ["beginner", "casual", "strong", "expert"];
 
 let games: GameInfo[] | null = null;
-
-function seatCount(g: GameInfo, opts: Record<string, string>): number {
-  const p = Number(opts.players);
-  return Number.isInteger(p) && p > 0 ? p : g.seats;
-}
 
 export function botDelay(): number {
   const q = new URLSearchParams(location.search).get("botdelay");
@@ -200,12 +195,15 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   const rulesLink = h("a", { class: "rules-link", id: "preset-rules", onclick: toRules });
   const seatBox = h("div", { class: "seats" });
   const createBtn = h("button", { class: "primary big", id: "create" }, t("lobby.create")) as HTMLButtonElement;
+  // Beside the button, where the eye is when it is pressed.
+  const createStatus = h("p", { class: "error", role: "alert", id: "create-error" });
+  const optDetails = h("details", { class: "opt-details" }, h("summary", null, t("lobby.options")), optBox);
   form.append(
     h("h3", null, t("lobby.game")),
     famRow,
     presetBox,
     rulesLink,
-    h("details", { class: "opt-details" }, h("summary", null, t("lobby.options")), optBox),
+    optDetails,
     h("h3", null, t("lobby.seats")),
     seatBox,
     h("label", { class: "rated-box" }, h("input", { type: "checkbox", id: "rated" }), " ", t("lobby.rated")),
@@ -241,6 +239,7 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
       ),
     ),
     createBtn,
+    createStatus,
   );
 
   const pickGame = (g: GameInfo) => {
@@ -351,9 +350,14 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
     });
   };
   createBtn.onclick = () => {
+    createStatus.textContent = badOption(optBox);
+    if (createStatus.textContent) {
+      (optDetails as HTMLDetailsElement).open = true;
+      return;
+    }
     createBtn.disabled = true;
     createTable(game, opts, seats, go).catch((e) => {
-      status.textContent = String(e.message);
+      createStatus.textContent = String(e.message);
       createBtn.disabled = false;
     });
   };

@@ -23,7 +23,20 @@ export function optionField(
       values.map((v) => h("option", { value: v, selected: v === opts[k] ? "" : null }, optValue(v))),
     );
   } else {
-    input = h("input", { name: k, value: opts[k], onchange, spellcheck: "false" });
+    // A count ("2..8 (4 default)") is a number field held to its range.
+    const r = optionRange(cat);
+    input = r
+      ? h("input", {
+          name: k,
+          value: opts[k],
+          onchange,
+          type: "number",
+          min: r[0],
+          max: r[1],
+          step: 1,
+          inputmode: "numeric",
+        })
+      : h("input", { name: k, value: opts[k], onchange, spellcheck: "false" });
   }
   return h(
     "div",
@@ -31,4 +44,35 @@ export function optionField(
     h("label", null, h("span", { class: "opt-name" }, hasKey("optname." + k) ? t("optname." + k) : k), input),
     explain ? h("p", { class: "opt-help" }, explain) : null,
   );
+}
+
+// The whole numbers an option takes, from its catalogue text ("2..8 (4 default)").
+export function optionRange(cat: unknown): [number, number] | null {
+  const m = typeof cat === "string" ? /^(\d+)\.\.(\d+)/.exec(cat) : null;
+  return m ? [Number(m[1]), Number(m[2])] : null;
+}
+
+// How many seat rows a setup form shows: the players option held to its
+// range (a "99" typed on the way to "9" builds no 99 rows), else the game's.
+export function seatCount(
+  g: { seats: number; catalogue: Record<string, unknown> },
+  opts: Record<string, string>,
+): number {
+  const p = Number(opts.players);
+  if (!Number.isInteger(p) || p <= 0) return g.seats;
+  const r = optionRange(g.catalogue.players);
+  return r ? Math.min(Math.max(p, r[0]), r[1]) : p;
+}
+
+// What is wrong with the form's options, in the player's words ("Players: a
+// whole number from 2 to 8"), or "" when nothing is: said beside the button
+// that starts the game, before anything is sent.
+export function badOption(box: HTMLElement): string {
+  for (const el of Array.from(box.querySelectorAll("input[type=number]"))) {
+    const i = el as HTMLInputElement;
+    if (i.checkValidity() && i.value !== "") continue;
+    const name = i.closest("label")?.querySelector(".opt-name")?.textContent || i.name;
+    return t("lobby.bad_number", { name, min: i.min, max: i.max });
+  }
+  return "";
 }

@@ -12,7 +12,9 @@
 //      compressed (gzip to who takes it), its hashed bundle kept a year and
 //      index.html asked again each time (304 while unchanged).
 // Since: an upright phone shows the game's name whole and says the
-// balances are chips; Texas 42's trick names who plays at each place.
+// balances are chips; Texas 42's trick names who plays at each place; the
+// new-table form holds counts to their range and says a bad one by its button;
+// Dice & Dominoes' picked tiles rise below the hint, not over it.
 //   node tests/defects.mjs BONEYARD_EXE SCREENSHOT_DIR
 import { join } from "node:path";
 import { get as httpGet } from "node:http";
@@ -599,6 +601,84 @@ try {
       `Texas 42's trick names who plays at each place, and whose turn it is (${JSON.stringify(r.slots)})`,
     );
     check(/(^|\D)1 pt\b/.test(r.drawn) && !/(^|\D)1 pts/.test(r.drawn), `one point taken is "1 pt" ("${r.drawn}")`);
+    await p.close();
+  }
+
+  // A fresh player's notes on the new-table form, on an upright phone: a
+  // count is a number field held to its range (a "99" built 99 seat menus),
+  // a bad value is said beside the button and nothing is sent, a long choice
+  // is shown whole, and the engine option says what it is.
+  {
+    const p = await newPage({ width: 390, height: 844, isMobile: true, hasTouch: true });
+    let posted = 0;
+    p.on("request", (q) => (posted += q.method() === "POST" && q.url().endsWith("/api/tables") ? 1 : 0));
+    await p.goto(`${base}/`);
+    await p.waitForSelector('[data-family="mexican-train"]');
+    await p.click('[data-family="mexican-train"]');
+    await p.waitForSelector("input[name=players]");
+    await p.$eval(".opt-details", (d) => (d.open = true));
+    await p.type("input[name=players]", "99");
+    await p.$eval("input[name=players]", (e) => e.dispatchEvent(new Event("change")));
+    await p.click("#create");
+    await sleep(300);
+    const r = await p.evaluate(() => {
+      const players = document.querySelector("input[name=players]");
+      const err = document.getElementById("create-error");
+      const btn = document.getElementById("create").getBoundingClientRect();
+      // Each choice list as wide as its longest choice needs (a copy unbounded).
+      const cut = [...document.querySelectorAll(".opt select")].filter((s) => {
+        const copy = s.cloneNode(true);
+        copy.style.cssText = "position:absolute;visibility:hidden;max-width:none;width:auto";
+        document.body.appendChild(copy);
+        const need = copy.getBoundingClientRect().width;
+        copy.remove();
+        return s.getBoundingClientRect().width + 1 < need;
+      });
+      const engine = document.querySelector("select[name=engine]");
+      return {
+        kind: [players.type, players.min, players.max].join(" "),
+        rows: document.querySelectorAll(".seats .seat-row").length,
+        err: err?.textContent || "",
+        gap: err ? Math.abs(err.getBoundingClientRect().top - btn.bottom) : 1e9,
+        cut: cut.map((s) => s.name),
+        engine: engine.options[engine.selectedIndex].textContent,
+        url: location.pathname + location.search,
+      };
+    });
+    check(r.kind === "number 2 8", `Players is a number field from 2 to 8 (${r.kind})`);
+    check(r.rows === 8, `"99" players builds at most 8 seat rows, not 99 (${r.rows})`);
+    check(
+      r.err === "Players: a whole number from 2 to 8, please." && r.gap < 60 && posted === 0 && r.url === "/",
+      `a bad count is said beside the button ("${r.err}", ${Math.round(r.gap)} px away) and nothing is sent (${posted} posts, at ${r.url})`,
+    );
+    check(r.cut.length === 0, `every choice list shows its choice whole on a phone (cut: ${r.cut.join(", ")})`);
+    check(r.engine === "The first player's highest double", `the engine option says what it is ("${r.engine}")`);
+    await p.screenshot({ path: join(shots, "defects-new-table-phone.png"), fullPage: false });
+    await (await p.$(".options")).screenshot({ path: join(shots, "defects-options-phone.png") });
+    await p.close();
+  }
+
+  // Dice & Dominoes on a phone: two tiles picked rise with their numbers,
+  // and they rose over the hint's last line ("...means nothing.").
+  {
+    const t = await table("dice-and-dominoes", {}, ["human", "bot:beginner", "bot:beginner", "bot:beginner"]);
+    const p = await newPage({ width: 390, height: 844, isMobile: true, hasTouch: true });
+    await p.goto(`${base}/?t=${t.id}&k=${t.tokens["0"]}`);
+    await p.waitForSelector("#lay", { timeout: 15000 });
+    await p.click("#hint");
+    await p.waitForSelector(".hints .hint", { timeout: 30000 });
+    for (const k of [0, 1]) await p.$$eval(".hand .htile", (b, k) => b[k].click(), k);
+    await sleep(300); // the rise is a 0.12 s transition
+    const r = await p.evaluate(() => {
+      const hints = document.querySelector(".hints")?.getBoundingClientRect().bottom ?? 0;
+      const risen = [...document.querySelectorAll(".hand .htile.picked, .hand .htile.picked .order")];
+      return { hints, top: Math.min(...risen.map((e) => e.getBoundingClientRect().top)), n: risen.length };
+    });
+    check(
+      r.n === 4 && r.top >= r.hints,
+      `a picked tile and its number stay below the hint (${r.n} raised, top ${Math.round(r.top)} px, hint ends at ${Math.round(r.hints)} px)`,
+    );
+    await p.screenshot({ path: join(shots, "defects-dd-picked-phone.png") });
     await p.close();
   }
 } catch (e) {

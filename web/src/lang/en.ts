@@ -26,6 +26,7 @@ export const en: Record<string, string> = {
   "lobby.new_table": "Set up a table",
   "lobby.game": "Game",
   "lobby.options": "Rules and options",
+  "lobby.bad_number": "{name}: a whole number from {min} to {max}, please.",
   "lobby.seats": "Seats",
   "lobby.bot_speed": "Bots play",
   "speed.slow": "slowly",
@@ -548,7 +549,7 @@ export const en: Record<string, string> = {
   "opt.bonuses":
     "Extra points: capicúa (going out on a tile that fits both ends), passes and more, as the preset lists.",
   "opt.engine":
-    "Which double starts each round's station: the highest in hand, or the doubles in turn (12-12, 11-11, …).",
+    "Which double starts each round's station: the highest double of the round's first player, or the doubles in turn (12-12, 11-11, …).",
   "opt.rounds": "How many rounds the game lasts.",
   "opt.multiple_doubles": "Whether more than one double may be laid in a turn.",
   "opt.blank_double_50": "The double blank left in hand costs 50 points.",
@@ -593,7 +594,7 @@ export const en: Record<string, string> = {
   "optval.draw_after_deal": "Highest tile drawn after the deal",
   "optval.draw_before_deal": "Draw a tile before the deal; highest leads",
   "optval.highest_double": "Highest double leads",
-  "optval.highest_in_hand": "Highest tile in hand leads",
+  "optval.highest_in_hand": "The first player's highest double",
   "optval.last_player_loses": "The side that laid the last tile loses",
   "optval.last_player_wins": "The side that laid the last tile wins",
   "optval.last_vs_next": "Last player against the next",

@@ -26,6 +26,7 @@ export const es: Record<string, string> = {
   "lobby.new_table": "Preparar una mesa",
   "lobby.game": "Juego",
   "lobby.options": "Reglas y opciones",
+  "lobby.bad_number": "{name}: un número entero de {min} a {max}, por favor.",
   "lobby.seats": "Asientos",
   "lobby.bot_speed": "Los bots juegan",
   "speed.slow": "despacio",
@@ -553,7 +554,7 @@ export const es: Record<string, string> = {
   "opt.bonuses":
     "Puntos extra: capicúa (dominar con una ficha que cabe en las dos puntas), pases y más, según la variante.",
   "opt.engine":
-    "Qué doble empieza la estación de cada ronda: el más alto en mano, o los dobles por turno (12-12, 11-11, …).",
+    "Qué doble empieza la estación de cada ronda: el doble más alto del primer jugador de la ronda, o los dobles por turno (12-12, 11-11, …).",
   "opt.rounds": "Cuántas rondas dura la partida.",
   "opt.multiple_doubles": "Si se puede poner más de un doble en un turno.",
   "opt.blank_double_50": "El doble blanco que queda en mano cuesta 50 puntos.",
@@ -599,7 +600,7 @@ export const es: Record<string, string> = {
   "optval.draw_after_deal": "Ficha más alta robada tras repartir",
   "optval.draw_before_deal": "Cada uno roba una ficha antes de repartir; sale la más alta",
   "optval.highest_double": "Sale el doble más alto",
-  "optval.highest_in_hand": "Sale la ficha más alta de la mano",
+  "optval.highest_in_hand": "El doble más alto del primer jugador",
   "optval.last_player_loses": "Pierde quien puso la última ficha",
   "optval.last_player_wins": "Gana quien puso la última ficha",
   "optval.last_vs_next": "El último contra el siguiente",

@@ -4,7 +4,7 @@
 import { h, clear } from "../dom";
 import { t, hasKey } from "../i18n";
 import { gameName, rulesUrl } from "../links";
-import { optionField } from "../options";
+import { badOption, optionField, seatCount } from "../options";
 import { boardOf, FAMILIES, QUICK_GAMES } from "../boards/registry";
 import { localGames, savedLocalGame, forgetLocalGame } from "./game";
 import { LOCAL_SETUP_URL, LOCAL_URL, LocalGameInfo, startLocalGame } from "./play";
@@ -12,11 +12,6 @@ import { LOCAL_SETUP_URL, LOCAL_URL, LocalGameInfo, startLocalGame } from "./pla
 const LEVELS = ["beginner", "casual", "strong", "expert"];
 
 type Info = LocalGameInfo & { catalogue: Record<string, unknown>; seats: number; summary: string };
-
-function seatCount(g: Info, opts: Record<string, string>): number {
-  const p = Number(opts.players);
-  return Number.isInteger(p) && p > 0 ? p : g.seats;
-}
 
 function defaults(g: Info): Record<string, string> {
   const o: Record<string, string> = {};
@@ -203,19 +198,23 @@ export async function renderLocalLobby(main: HTMLElement, go: (url: string) => v
       ),
     );
   };
+  const optDetails = h("details", { class: "opt-details" }, h("summary", null, t("lobby.options")), optBox);
+  const startStatus = h("p", { class: "error", role: "alert", id: "local-start-error" });
+  const start = () => {
+    startStatus.textContent = badOption(optBox);
+    if (startStatus.textContent) (optDetails as HTMLDetailsElement).open = true;
+    else startLocalGame(game, opts, seats, go);
+  };
   form.append(
     h("h3", null, t("lobby.game")),
     pick,
     " ",
     rules,
-    h("details", { class: "opt-details" }, h("summary", null, t("lobby.options")), optBox),
+    optDetails,
     h("h3", null, t("lobby.seats")),
     seatBox,
-    h(
-      "button",
-      { class: "primary big", id: "local-start", onclick: () => startLocalGame(game, opts, seats, go) },
-      t("local.start"),
-    ),
+    h("button", { class: "primary big", id: "local-start", onclick: start }, t("local.start")),
+    startStatus,
   );
   draw(true);
 }
