@@ -73,8 +73,14 @@ function tableStatus(id: string, token: string): HTMLElement {
       else if (m.status === "over") {
         const r = m.returns || [];
         const me = m.seat;
+        // A game a bot finished for you after you left says so: it is not a
+        // win or a loss of your own play.
+        const away = me !== null && m.seats[me]?.autopilot;
+        const key = r[me ?? -1] > 0 ? "won" : "lost";
         el.textContent =
-          me !== null && r.length ? t(r[me] > 0 ? "mine.won" : "mine.lost", { scores }) : t("mine.over", { scores });
+          me !== null && r.length
+            ? t(away ? `mine.${key}_by_bot` : `mine.${key}`, { scores })
+            : t("mine.over", { scores });
       } else {
         const away = m.seat !== null && m.seats[m.seat]?.autopilot;
         el.textContent = t(away ? "mine.bot_plays" : "mine.playing", { n: (m.hands_finished ?? 0) + 1, scores });

@@ -14,7 +14,8 @@
 // Since: an upright phone shows the game's name whole and says the
 // balances are chips; Texas 42's trick names who plays at each place; the
 // new-table form holds counts to their range and says a bad one by its button;
-// Dice & Dominoes' picked tiles rise below the hint, not over it.
+// Dice & Dominoes' picked tiles rise below the hint, not over it; "Your
+// tables" says when a bot finished a game for you, in a readable colour.
 //   node tests/defects.mjs BONEYARD_EXE SCREENSHOT_DIR
 import { join } from "node:path";
 import { get as httpGet } from "node:http";
@@ -201,6 +202,33 @@ try {
       await api("POST", `/api/tables/${t.id}/join`, { token: t.tokens[k], key: who.key });
     }
     const over = await untilOver(t, 90);
+    // "Your tables" of seat 0's browser: a game the bots finished after
+    // both left is not "you lost" (a fresh player's note), and is readable.
+    {
+      const l = await newPage();
+      const saved = [{ id: t.id, token: t.tokens["0"], game: "mexican-train", seat: 0, created: Date.now() }];
+      await l.evaluateOnNewDocument((x) => localStorage.setItem("boneyard.tables", x), JSON.stringify(saved));
+      await l.goto(`${base}/`);
+      const ok = await until(l, () => document.querySelector(".my-tables .status.over"));
+      const r = await l.$eval(".my-tables .status", (e) => {
+        // The contrast of the text on the card (WCAG: 4.5 for small text).
+        const rgb = (c) => (c.match(/\d+(\.\d+)?/g) || []).slice(0, 3).map(Number);
+        const lum = (c) =>
+          rgb(c)
+            .map((v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
+            .reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
+        let bg = e;
+        while (bg && getComputedStyle(bg).backgroundColor.match(/rgba\(.*, 0\)|transparent/)) bg = bg.parentElement;
+        const [a, b] = [lum(getComputedStyle(e).color), lum(getComputedStyle(bg).backgroundColor)];
+        return { text: e.textContent, contrast: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) };
+      });
+      check(
+        ok && /^Over: a bot finished it for you after you left, and your side (won|lost)/.test(r.text),
+        `a game a bot finished for me says so in "Your tables" ("${r.text}")`,
+      );
+      check(r.contrast >= 4.5, `"Over: ..." can be read on its card (contrast ${r.contrast.toFixed(2)})`);
+      await l.close();
+    }
     const p = await newPage();
     await p.goto(`${base}/?t=${t.id}&k=${t.tokens["0"]}`);
     await p.waitForSelector("#see-board", { timeout: 15000 });

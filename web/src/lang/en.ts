@@ -48,6 +48,8 @@ export const en: Record<string, string> = {
   "mine.broken": "Stopped by an error",
   "mine.won": "Over: you won (scores {scores})",
   "mine.lost": "Over: you lost (scores {scores})",
+  "mine.won_by_bot": "Over: a bot finished it for you after you left, and your side won (scores {scores})",
+  "mine.lost_by_bot": "Over: a bot finished it for you after you left, and your side lost (scores {scores})",
   "mine.over": "Over (scores {scores})",
   "mine.playing": "In play · hand {n} · scores {scores}",
   "mine.bot_plays": "A bot is playing your seat · hand {n} · scores {scores}: open it to take your seat back",

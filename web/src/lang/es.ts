@@ -48,6 +48,8 @@ export const es: Record<string, string> = {
   "mine.broken": "Detenida por un error",
   "mine.won": "Terminada: ganaste (puntos {scores})",
   "mine.lost": "Terminada: perdiste (puntos {scores})",
+  "mine.won_by_bot": "Terminada: un bot la acabó por ti cuando te fuiste, y tu lado ganó (puntos {scores})",
+  "mine.lost_by_bot": "Terminada: un bot la acabó por ti cuando te fuiste, y tu lado perdió (puntos {scores})",
   "mine.over": "Terminada (puntos {scores})",
   "mine.playing": "En juego · mano {n} · puntos {scores}",
   "mine.bot_plays": "Un bot juega tu asiento · mano {n} · puntos {scores}: ábrela para recuperarlo",

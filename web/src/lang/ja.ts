@@ -48,6 +48,8 @@ export const ja: Record<string, string> = {
   "mine.broken": "エラーで停止",
   "mine.won": "終了：あなたの勝ち（得点 {scores}）",
   "mine.lost": "終了：あなたの負け（得点 {scores}）",
+  "mine.won_by_bot": "終了：退席後にボットが代わりに打ち、あなたの側の勝ち（得点 {scores}）",
+  "mine.lost_by_bot": "終了：退席後にボットが代わりに打ち、あなたの側の負け（得点 {scores}）",
   "mine.over": "終了（得点 {scores}）",
   "mine.playing": "対局中 · ハンド{n} · 得点 {scores}",
   "mine.bot_plays": "ボットがあなたの席で対局中 · ハンド{n} · 得点 {scores}：開くと席に戻れます",
