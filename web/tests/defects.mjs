@@ -670,6 +670,7 @@ try {
         gap: err ? Math.abs(err.getBoundingClientRect().top - btn.bottom) : 1e9,
         cut: cut.map((s) => s.name),
         engine: engine.options[engine.selectedIndex].textContent,
+        family: document.querySelector('[data-family="line"]').textContent,
         url: location.pathname + location.search,
       };
     });
@@ -681,6 +682,10 @@ try {
     );
     check(r.cut.length === 0, `every choice list shows its choice whole on a phone (cut: ${r.cut.join(", ")})`);
     check(r.engine === "The first player's highest double", `the engine option says what it is ("${r.engine}")`);
+    check(
+      r.family === "Latin & Caribbean",
+      `the line games' tab names what they are, not "Line games" ("${r.family}")`,
+    );
     await p.screenshot({ path: join(shots, "defects-new-table-phone.png"), fullPage: false });
     await (await p.$(".options")).screenshot({ path: join(shots, "defects-options-phone.png") });
     await p.close();

@@ -448,7 +448,7 @@ try {
   await pf.waitForSelector(".player-page .player-rating", { timeout: 10000 });
   const page = await pf.$eval(".player-page", (e) => e.textContent);
   check(
-    /Line games/.test(page) && /1 game(?!s)/.test(page) && /Replay/.test(page),
+    /Latin & Caribbean/.test(page) && /1 game(?!s)/.test(page) && /Replay/.test(page),
     "a player's page shows the rating per family and the game with its replay link",
   );
   await pf.screenshot({ path: join(shots, "player-page.png") });

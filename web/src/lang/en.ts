@@ -55,7 +55,7 @@ export const en: Record<string, string> = {
   "mine.bot_plays": "A bot is playing your seat · hand {n} · scores {scores}: open it to take your seat back",
   "mine.gone": "No longer on the server",
 
-  "family.line": "Line games",
+  "family.line": "Latin & Caribbean",
   "family.mexican-train": "Mexican Train",
   "family.texas-42": "Texas 42",
   "family.dice-and-dominoes": "Dice & Dominoes",
@@ -258,7 +258,7 @@ export const en: Record<string, string> = {
   "log.joined": "{who} sat down",
 
   "line.the_line": "The line of play",
-  "line.empty": "The table is empty: the salida opens the line.",
+  "line.empty": "The table is empty: the first tile (the salida) opens the line.",
   "line.must_lead": "The salida must be {tile}.",
   "line.ends": "Open ends: {l} and {r}",
   "line.passes": "{n} passes in a row",
@@ -284,7 +284,7 @@ export const en: Record<string, string> = {
   "mt.mexican": "Mexican train",
   "mt.your_train": "Your train",
   "mt.train_of": "{who}'s train",
-  "mt.earlier": "{n} earlier",
+  "mt.earlier": "{n} earlier tiles",
   "mt.mexican_in_text": "the Mexican train",
   "mt.your_train_in_text": "your train",
   "mt.train_of_in_text": "{who}'s train",

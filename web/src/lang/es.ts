@@ -55,7 +55,7 @@ export const es: Record<string, string> = {
   "mine.bot_plays": "Un bot juega tu asiento · mano {n} · puntos {scores}: ábrela para recuperarlo",
   "mine.gone": "Ya no está en el servidor",
 
-  "family.line": "Dominó en línea",
+  "family.line": "Latino y caribeño",
   "family.mexican-train": "Tren mexicano",
   "family.texas-42": "Texas 42",
   "family.dice-and-dominoes": "Dados y dominó",
@@ -285,7 +285,7 @@ export const es: Record<string, string> = {
   "mt.mexican": "Tren mexicano",
   "mt.your_train": "Tu tren",
   "mt.train_of": "Tren de {who}",
-  "mt.earlier": "{n} antes",
+  "mt.earlier": "{n} fichas antes",
   "mt.mexican_in_text": "el tren mexicano",
   "mt.your_train_in_text": "tu tren",
   "mt.train_of_in_text": "el tren de {who}",

@@ -55,7 +55,7 @@ export const ja: Record<string, string> = {
   "mine.bot_plays": "ボットがあなたの席で対局中 · ハンド{n} · 得点 {scores}：開くと席に戻れます",
   "mine.gone": "サーバーにもうありません",
 
-  "family.line": "ライン系",
+  "family.line": "ラテン・カリブ",
   "family.mexican-train": "メキシカントレイン",
   "family.texas-42": "テキサス42",
   "family.dice-and-dominoes": "ダイス＆ドミノ",
