@@ -136,7 +136,8 @@ export const en: Record<string, string> = {
   "you.open": "Your player",
   "you.title": "Your player",
   "you.playing_as": "On this device you play as {name}.",
-  "you.none_yet": "You have no player on this device yet: one is made with your name when you first sit down.",
+  "you.none_yet":
+    "You have no player on this device yet: games against the computer need none. One is made with your name when you first sit down with other people.",
   "you.password_help": "A password, to play as yourself on another device too (at least 8 characters)",
   "you.password": "Password",
   "you.set_password": "Save the password",

@@ -137,7 +137,8 @@ export const es: Record<string, string> = {
   "you.open": "Tu jugador",
   "you.title": "Tu jugador",
   "you.playing_as": "En este dispositivo juegas como {name}.",
-  "you.none_yet": "Aún no tienes jugador en este dispositivo: se crea con tu nombre la primera vez que te sientas.",
+  "you.none_yet":
+    "Aún no tienes jugador en este dispositivo: contra la computadora no hace falta. Se crea con tu nombre la primera vez que te sientas con otras personas.",
   "you.password_help": "Una contraseña, para jugar como tú también en otro dispositivo (al menos 8 caracteres)",
   "you.password": "Contraseña",
   "you.set_password": "Guardar la contraseña",

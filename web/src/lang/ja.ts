@@ -137,7 +137,8 @@ export const ja: Record<string, string> = {
   "you.open": "あなたのプレイヤー",
   "you.title": "あなたのプレイヤー",
   "you.playing_as": "この端末では{name}としてプレイしています。",
-  "you.none_yet": "この端末にはまだプレイヤーがありません。最初に席に着くときに名前で作られます。",
+  "you.none_yet":
+    "この端末にはまだプレイヤーがありません。コンピューターとの対局には不要です。ほかの人と初めて同じテーブルに着くときに名前で作られます。",
   "you.password_help": "ほかの端末でも自分としてプレイするためのパスワード（8文字以上）",
   "you.password": "パスワード",
   "you.set_password": "パスワードを保存",
