@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../core/apply_random_check.h"
+#include "../refusal.h"
 #include "core/adapter.h"
 #include "core/env.h"
 #include "core/playout.h"
@@ -225,14 +226,7 @@ TEST(DiceDominoesText, BadInputGivesClearErrors) {
     EXPECT_NE(w.find("seat 0 does not hold 1-1 (hand:"), std::string::npos) << w;  // 6-6 is held: not named
     EXPECT_NE(w.find("legal now"), std::string::npos) << w;
   }
-  auto why = [&](const char* move) {
-    try {
-      s.parse_move(0, move);
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("accepted");
-  };
+  auto why = [&](const char* move) { return refusal(s, 0, move); };
   EXPECT_NE(why("1-1,2-2").find("does not hold 1-1 2-2 (hand:"), std::string::npos) << why("1-1,2-2");
   EXPECT_NE(why("6-6,6-6").find("holds only one 6-6: name two tiles"), std::string::npos) << why("6-6,6-6");
   EXPECT_THROW(s.parse_move(0, "6-6"), Error);          // two tiles are laid

@@ -2,6 +2,7 @@
 // their exceptions (spec: Play), on explicit deals.
 #include <algorithm>
 
+#include "../refusal.h"
 #include "helpers.h"
 
 using namespace mt_test;
@@ -9,16 +10,6 @@ using namespace mt_test;
 namespace {
 bool has(const std::vector<std::string>& v, const std::string& m) {
   return std::find(v.begin(), v.end(), m) != v.end();
-}
-
-// Why `move` is refused ("accepted" if it is not).
-std::string refusal(const State& s, const char* move) {
-  try {
-    s.parse_move(s.to_move(), move);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "accepted";
 }
 
 // Seat 0 opens 9-1 1-2; seat 1 draws 9-3 and lays 3-4; both stop.
@@ -34,9 +25,9 @@ TEST(MexicanTrainPlay, OpeningTurnChainsOnTheOwnTrainOnly) {
   EXPECT_EQ(legal(s), (std::vector<std::string>{"9-1:T0", "9-6:T0"}));  // no Mexican train in the opening
   play(s, "9-1");
   EXPECT_EQ(s.to_move(), 0);  // must go on while a tile fits
-  EXPECT_NE(refusal(s, "end_opening").find("your opening turn goes on while a tile fits your own train"),
+  EXPECT_NE(refusal(s, s.to_move(), "end_opening").find("your opening turn goes on while a tile fits your own train"),
             std::string::npos)
-      << refusal(s, "end_opening");
+      << refusal(s, s.to_move(), "end_opening");
   EXPECT_EQ(legal(s), (std::vector<std::string>{"2-1:T0", "5-1:T0"}));
   play(s, "1-2");
   EXPECT_EQ(legal(s), std::vector<std::string>{"end_opening"});
@@ -56,8 +47,8 @@ TEST(MexicanTrainPlay, OpeningTurnChainsOnTheOwnTrainOnly) {
   EXPECT_EQ(s.phase(), Phase::Play);
   EXPECT_EQ(s.to_move(), 0);
   EXPECT_EQ(s.train_end(1), 4);
-  EXPECT_NE(refusal(s, "end_opening").find("the opening turns are over"), std::string::npos)
-      << refusal(s, "end_opening");
+  EXPECT_NE(refusal(s, s.to_move(), "end_opening").find("the opening turns are over"), std::string::npos)
+      << refusal(s, s.to_move(), "end_opening");
 }
 
 TEST(MexicanTrainPlay, MexicanTrainDoublesMarkersInSequence) {

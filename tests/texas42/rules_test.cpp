@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "../refusal.h"
 #include "helpers.h"
 
 using namespace t42test;
@@ -235,27 +236,19 @@ TEST(Texas42Bidding, OpenTwoMarksOnlyAsTheOpeningBid) {
   EXPECT_EQ(u.declarer(), 0);
 }
 
-// Why a mark bid is refused, said with the most allowed now.
-static std::string refusal(State& s, const char* bid) {
-  try {
-    act(s, bid);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "accepted";
-}
-
 TEST(Texas42Bidding, TwoMarksOnlyAfterFortyTwoThenOneMarkAtATime) {
   State s = dealt({"", "", "", ""});
-  EXPECT_NE(refusal(s, "126").find("so at most 1 mark (42) now (no one has bid yet)"), std::string::npos)
-      << refusal(s, "126");
+  EXPECT_NE(refusal(s, s.actor().seat, "126").find("so at most 1 mark (42) now (no one has bid yet)"),
+            std::string::npos)
+      << refusal(s, s.actor().seat, "126");
   act(s, "bid:42");
   auto l = legal(s);
   EXPECT_EQ(sorted(l), sorted({"pass", "bid:2marks"}));
   act(s, "bid 2 marks");
   EXPECT_EQ(sorted(legal(s)), sorted({"pass", "bid:3marks"}));
-  EXPECT_NE(refusal(s, "bid:4marks").find("so at most 3 marks now (the highest bid is 2 marks)"), std::string::npos)
-      << refusal(s, "bid:4marks");
+  EXPECT_NE(refusal(s, s.actor().seat, "bid:4marks").find("so at most 3 marks now (the highest bid is 2 marks)"),
+            std::string::npos)
+      << refusal(s, s.actor().seat, "bid:4marks");
   act(s, "bid:126");  // 3 marks as points
   EXPECT_EQ(sorted(legal(s)), sorted({"pass", "bid:4marks"}));
   act(s, "pass");
@@ -287,8 +280,9 @@ TEST(Texas42Bidding, MarkBidsStopAtFourMarks) {
 
 TEST(Texas42Bidding, OpenTwoMarksAllowsAnOpeningTwoMarks) {
   State s = dealt({"", "", "", ""}, {{"open_two_marks", "on"}});
-  EXPECT_NE(refusal(s, "bid:3marks").find("so at most 2 marks now (no one has bid yet)"), std::string::npos)
-      << refusal(s, "bid:3marks");
+  EXPECT_NE(refusal(s, s.actor().seat, "bid:3marks").find("so at most 2 marks now (no one has bid yet)"),
+            std::string::npos)
+      << refusal(s, s.actor().seat, "bid:3marks");
   EXPECT_TRUE(has(legal(s), "bid:2marks"));
   EXPECT_FALSE(has(legal(s), "bid:3marks"));
   act(s, "bid:31");

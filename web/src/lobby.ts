@@ -197,13 +197,12 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   const createBtn = h("button", { class: "primary big", id: "create" }, t("lobby.create")) as HTMLButtonElement;
   // Beside the button, where the eye is when it is pressed.
   const createStatus = h("p", { class: "error", role: "alert", id: "create-error" });
-  const optDetails = h("details", { class: "opt-details" }, h("summary", null, t("lobby.options")), optBox);
   form.append(
     h("h3", null, t("lobby.game")),
     famRow,
     presetBox,
     rulesLink,
-    optDetails,
+    h("details", { class: "opt-details" }, h("summary", null, t("lobby.options")), optBox),
     h("h3", null, t("lobby.seats")),
     seatBox,
     h("label", { class: "rated-box" }, h("input", { type: "checkbox", id: "rated" }), " ", t("lobby.rated")),
@@ -351,10 +350,7 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   };
   createBtn.onclick = () => {
     createStatus.textContent = badOption(optBox);
-    if (createStatus.textContent) {
-      (optDetails as HTMLDetailsElement).open = true;
-      return;
-    }
+    if (createStatus.textContent) return;
     createBtn.disabled = true;
     createTable(game, opts, seats, go).catch((e) => {
       createStatus.textContent = String(e.message);

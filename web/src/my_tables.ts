@@ -68,21 +68,19 @@ function tableStatus(id: string, token: string): HTMLElement {
           : null;
       // Commas, not dashes: a score may be negative (Dice & Dominoes' chips).
       const scores = (own || m.scores || []).join(", ");
+      // A bot plays the seat of who left; a game it finished says so: it
+      // is not a win or a loss of your own play.
+      const away = m.seat !== null && m.seats[m.seat]?.autopilot;
       if (m.status === "waiting") el.textContent = t("mine.waiting");
       else if (m.status === "broken") el.textContent = t("mine.broken");
       else if (m.status === "over") {
         const r = m.returns || [];
-        const me = m.seat;
-        // A game a bot finished for you after you left says so: it is not a
-        // win or a loss of your own play.
-        const away = me !== null && m.seats[me]?.autopilot;
-        const key = r[me ?? -1] > 0 ? "won" : "lost";
+        const key = (r[m.seat ?? -1] ?? 0) > 0 ? "won" : "lost";
         el.textContent =
-          me !== null && r.length
+          m.seat !== null && r.length
             ? t(away ? `mine.${key}_by_bot` : `mine.${key}`, { scores })
             : t("mine.over", { scores });
       } else {
-        const away = m.seat !== null && m.seats[m.seat]?.autopilot;
         el.textContent = t(away ? "mine.bot_plays" : "mine.playing", { n: (m.hands_finished ?? 0) + 1, scores });
       }
       el.classList.add(m.status);

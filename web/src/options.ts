@@ -25,18 +25,8 @@ export function optionField(
   } else {
     // A count ("2..8 (4 default)") is a number field held to its range.
     const r = optionRange(cat);
-    input = r
-      ? h("input", {
-          name: k,
-          value: opts[k],
-          onchange,
-          type: "number",
-          min: r[0],
-          max: r[1],
-          step: 1,
-          inputmode: "numeric",
-        })
-      : h("input", { name: k, value: opts[k], onchange, spellcheck: "false" });
+    const kind = r ? { type: "number", min: r[0], max: r[1], step: 1, inputmode: "numeric" } : { spellcheck: "false" };
+    input = h("input", { name: k, value: opts[k], onchange, ...kind });
   }
   return h(
     "div",
@@ -72,6 +62,8 @@ export function badOption(box: HTMLElement): string {
     const i = el as HTMLInputElement;
     if (i.checkValidity() && i.value !== "") continue;
     const name = i.closest("label")?.querySelector(".opt-name")?.textContent || i.name;
+    const folded = i.closest("details");
+    if (folded) folded.open = true; // the field named must be seen
     return t("lobby.bad_number", { name, min: i.min, max: i.max });
   }
   return "";

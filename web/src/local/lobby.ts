@@ -198,19 +198,17 @@ export async function renderLocalLobby(main: HTMLElement, go: (url: string) => v
       ),
     );
   };
-  const optDetails = h("details", { class: "opt-details" }, h("summary", null, t("lobby.options")), optBox);
   const startStatus = h("p", { class: "error", role: "alert", id: "local-start-error" });
   const start = () => {
     startStatus.textContent = badOption(optBox);
-    if (startStatus.textContent) (optDetails as HTMLDetailsElement).open = true;
-    else startLocalGame(game, opts, seats, go);
+    if (!startStatus.textContent) startLocalGame(game, opts, seats, go);
   };
   form.append(
     h("h3", null, t("lobby.game")),
     pick,
     " ",
     rules,
-    optDetails,
+    h("details", { class: "opt-details" }, h("summary", null, t("lobby.options")), optBox),
     h("h3", null, t("lobby.seats")),
     seatBox,
     h("button", { class: "primary big", id: "local-start", onclick: start }, t("local.start")),
