@@ -25,7 +25,7 @@ std::string value_text(const nlohmann::json& v) {
 }  // namespace
 
 void add_rules(CLI::App& app) {
-  auto* cmd = app.add_subcommand("rules", "List every game and preset with its options and source letters");
+  auto* cmd = app.add_subcommand("rules", "List every game and preset with its options and where its rules come from");
   auto name = std::make_shared<std::string>();
   auto json_out = std::make_shared<bool>(false);
   cmd->add_option("name", *name, "Only this game or preset");
@@ -47,6 +47,13 @@ void add_rules(CLI::App& app) {
                        {"explain", d.value("explain", nlohmann::json::object())}});
         continue;
       }
+      // The brackets' letters are the spec's; say what they are (a "seed"
+      // here was read as --seed).
+      if (family.empty())
+        std::cout << wrap_text(
+            "In brackets after each name: where its rules come from, a source document, or for a regional preset its "
+            "letter in the table of source document 003, the Caribbean rules (* marks that document's defaults).\n",
+            terminal_width());
       if (g.family != family) {
         family = g.family;
         std::cout << fmt::format("\n== {} ==\n", family);

@@ -39,7 +39,7 @@ void register_games() {
   e.family = "dice-and-dominoes";
   e.summary =
       "Dice & Dominoes: two dice set the match points, everyone lays two tiles at once; first out takes the pot";
-  e.sources = "001";
+  e.sources = "source document 001";
   e.describe = [] {
     return nlohmann::json{
         {"options", to_json(make_rules({}))}, {"catalogue", option_catalogue()}, {"explain", option_explanations()}};

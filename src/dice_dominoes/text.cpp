@@ -352,7 +352,7 @@ std::string hand_result_text(const State& s, const HandResult& h) {
   }
   if (h.how != Payout::AllOut && h.kept) out += fmt::format(" {} chip(s) stay in the pot.", h.kept);
   out += "\n  chips this hand:";
-  for (int k = 0; k < s.num_seats(); ++k) out += fmt::format(" seat {} {:+d}", k, h.net[k]);
+  for (int k = 0; k < s.num_seats(); ++k) out += fmt::format("{}seat {}: {:+d}", k ? "   " : " ", k, h.net[k]);
   return out;
 }
 
@@ -430,9 +430,12 @@ json State::view(int seat) const {
 
 std::string State::render(int seat) const {
   const int n = r_.players;
-  std::string out = fmt::format("Hand {}/{}   round {}   pot {}   ante {}\nChips:", hands_ + (terminal() ? 0 : 1),
-                                r_.hands, round_, pot_, r_.ante);
-  for (int k = 0; k < n; ++k) out += fmt::format("  seat {} {:+d}", k, balance_[k]);
+  // Balances as the score line after a hand writes them (cli/play.cpp):
+  // "seat 0: -1", every ante paid so far included.
+  std::string out =
+      fmt::format("Hand {}/{}   round {}   pot {}   ante {}\nChips (antes included):", hands_ + (terminal() ? 0 : 1),
+                  r_.hands, round_, pot_, r_.ante);
+  for (int k = 0; k < n; ++k) out += fmt::format("{}seat {}: {}", k ? "   " : " ", k, balance_[k]);
   out += "\n";
   // The last hand's result while the next waits for its deal (once dealt,
   // it would repeat what the terminal said at the hand's end).

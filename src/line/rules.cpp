@@ -196,7 +196,7 @@ void validate(const Rules& r) {
 const std::vector<Preset>& presets() {
   static const std::vector<Preset> p = {
       {"latin",
-       "Lugo (seed 000)",
+       "Lugo (source document 000)",
        "Latin partnership dominoes, after Miguel Lugo's How to Better Dominoes",
        {{"redeal_five_doubles", "on"},
         {"first_leader", "draw_before_deal"},
@@ -207,7 +207,7 @@ const std::vector<Preset>& presets() {
         {"target", "200"}}},
       {"caribbean",
        "*",
-       "the defaults of the Caribbean rules (seed 003)",
+       "the defaults of the Caribbean rules (source document 003)",
        {{"first_leader", "highest_double"},
         {"next_leader", "winning_team_chooses"},
         {"block_winner", "lowest_player"},

@@ -90,7 +90,7 @@ struct Rules {
 
 struct Preset {
   const char* name;
-  const char* sources;  // letters of seed 003 / seed 000
+  const char* sources;  // where the rules come from: a column letter of source document 003, or a document
   const char* summary;
   std::vector<std::pair<std::string, std::string>> options;  // over the defaults
 };

@@ -35,7 +35,7 @@ void register_games() {
   e.family = "mexican-train";
   e.summary =
       "Mexican Train: 2-8 players, personal trains and the Mexican train, double-twelve; penalty pips over 13 rounds";
-  e.sources = "seed 002 (Cardinal's rules)";
+  e.sources = "source document 002 (Cardinal's rules)";
   e.describe = [] {
     return nlohmann::json{
         {"options", to_json(make_rules({}))}, {"catalogue", option_catalogue()}, {"explain", option_explanations()}};

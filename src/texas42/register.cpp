@@ -62,7 +62,7 @@ void register_games() {
   e.name = "texas-42";
   e.family = "texas-42";
   e.summary = "Texas 42: partnership trick-taking with bids, trumps, count and marks";
-  e.sources = "seed 004 (the 42 Dominoes app, with the footnote's house rules)";
+  e.sources = "source document 004 (the 42 Dominoes app, with the footnote's house rules)";
   e.describe = [] {
     return nlohmann::json{
         {"options", to_json(Rules{})}, {"catalogue", option_catalogue()}, {"explain", option_explanations()}};

@@ -424,6 +424,22 @@ TEST(Terminal, HintAgreesWithValues) {
 TEST(Terminal, DiceChipsSayTheNextAnteIsPaid) {
   const std::string dd = run("play dice-and-dominoes --watch --pace 0 --seed 2 -o hands=2");
   EXPECT_TRUE(has(dd, "Chips (the next hand's ante of 1 already paid): seat 0:")) << dd;
+  // Every chip line writes a seat's chips one way, "seat 0: -1", as the score
+  // line does (the table wrote "seat 0 -1", the hand's end "seat 0: -1"), and
+  // the first hand's -1 says it is the ante.
+  EXPECT_TRUE(has(dd, "Hand 1/2   round 1   pot 4   ante 1\nChips (antes included): seat 0: -1   seat 1: -1")) << dd;
+  EXPECT_TRUE(has(dd, "chips this hand: seat 0: ")) << dd;
+  EXPECT_FALSE(std::regex_search(dd, std::regex(R"(seat \d [+-]?\d)"))) << dd;
+}
+
+// 7b. `boneyard rules` says what its brackets are, and never "seed 000"
+// (a reader took it for --seed).
+TEST(Terminal, RulesSayWhereTheRulesComeFrom) {
+  const std::string all = run("rules");
+  EXPECT_TRUE(has(all, "In brackets after each name: where its rules come from")) << all;
+  EXPECT_TRUE(has(all, "[Lugo (source document 000)]")) << all;
+  EXPECT_FALSE(std::regex_search(all, std::regex(R"(seed \d)"))) << all;
+  EXPECT_FALSE(std::regex_search(all, std::regex(R"(\[\d+\])"))) << all;  // dice-and-dominoes said [001]
 }
 
 // 8. arena: the table fits 80 columns; Ctrl-C prints what is done.
