@@ -172,15 +172,21 @@ export class ChatBox {
         ),
       );
     }
+    // Near the server's limit the field counts down, and at it says so: a
+    // longer paste was cut there without a word.
+    const left = h("p", { id: "chat-left", class: "chat-left", "aria-live": "polite" }, leftText(this.draft));
     const input = h("input", {
       id: "chat-input",
       type: "text",
-      maxlength: 200,
+      maxlength: CHAT_CHARS,
       value: this.draft,
       placeholder: t("chat.placeholder"),
       "aria-label": t("chat.placeholder"),
       oninput: (e: Event) => {
         this.draft = (e.target as HTMLInputElement).value;
+        // The live element: patch() keeps the one shown, not this build's.
+        const shown = document.getElementById("chat-left");
+        if (shown) shown.textContent = leftText(this.draft);
       },
     });
     const form = h(
@@ -255,7 +261,17 @@ export class ChatBox {
       emotes,
       phrases,
       form,
+      left,
       mutes,
     );
   }
+}
+
+// The server's limit on a free-text line (chat.h, kChatChars).
+export const CHAT_CHARS = 200;
+
+function leftText(draft: string): string {
+  const n = CHAT_CHARS - draft.length;
+  if (n > 40) return "";
+  return n > 0 ? t("chat.left", { n }) : t("chat.full", { n: CHAT_CHARS });
 }

@@ -14,8 +14,10 @@ import { h, clear } from "./dom";
 
 const root = document.getElementById("app")!;
 let table: Table | Replay | RulesPage | PlayerView | WatchPage | null = null;
+let here = location.href; // the page shown (Back may put it back)
 
 function route() {
+  here = location.href;
   const q = new URLSearchParams(location.search);
   const id = q.get("t"),
     token = q.get("k"),
@@ -48,7 +50,12 @@ function go(url: string) {
   route();
 }
 
-window.addEventListener("popstate", route);
+// Back from a game in play asks "Leave the table?" first: the table's page
+// is put back, and leaving is the dialog's choice.
+window.addEventListener("popstate", () => {
+  if (table instanceof Table && table.asksBeforeLeaving()) history.pushState(null, "", here);
+  else route();
+});
 onLangChange(() => (table ? table.render() : route()));
 route();
 

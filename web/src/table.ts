@@ -441,12 +441,16 @@ export class Table implements PlayUi, KeyCtl {
 
   // Leaving a game in play: a bot takes the seat after a while; say so first.
   private leave(c: Ctx) {
-    if (this.local || c.me === null || c.msg.status !== "playing") {
-      this.toLobby();
-      return;
-    }
+    if (!this.asksBeforeLeaving(c)) this.toLobby();
+  }
+
+  // True when leaving needs the question: it is shown. The browser's Back
+  // asks it too (main.ts), as the ‹ Lobby link does.
+  asksBeforeLeaving(c: Ctx | null = this.msg ? this.ctx() : null): boolean {
+    if (!c || this.closed || this.local || c.me === null || c.msg.status !== "playing") return false;
     this.showLeave = true;
     this.render();
+    return true;
   }
 
   private toLobby() {

@@ -20,46 +20,11 @@
 import { join } from "node:path";
 import { get as httpGet } from "node:http";
 import { gunzipSync } from "node:zlib";
-import { setUp, webDir } from "./harness.mjs";
+import { setUp, tableHelpers, webDir } from "./harness.mjs";
 
 const H = await setUp({ name: "defects", launch: { defaultViewport: { width: 1280, height: 800 } } });
 const { shots, base, browser, check } = H;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function newPage(viewport = { width: 1280, height: 800 }, lang = "en") {
-  const page = await (await browser.createBrowserContext()).newPage();
-  await page.setViewport(viewport);
-  await page.evaluateOnNewDocument((l) => localStorage.setItem("boneyard.lang", l), lang);
-  page.on("pageerror", (e) => {
-    console.error("page error: " + e.message);
-    H.failures++;
-  });
-  return page;
-}
-const api = async (method, path, body) => {
-  const r = await fetch(base + path, {
-    method,
-    headers: body ? { "content-type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const j = await r.json();
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(j)}`);
-  return j;
-};
-const table = (game, options, seats, extra = {}) =>
-  api("POST", "/api/tables", { game, options, seats, bot_delay_ms: 0, ...extra });
-async function untilOver(t, secs = 60) {
-  for (let i = 0; i < secs * 10; i++) {
-    if ((await api("GET", `/api/tables/${t.id}?token=${t.spectate}`)).status === "over") return true;
-    await sleep(100);
-  }
-  return false;
-}
-const until = (page, f, arg, secs = 15) =>
-  page.waitForFunction(f, { timeout: secs * 1000 }, arg).then(
-    () => true,
-    () => false,
-  );
+const { sleep, newPage, api, table, untilOver, until } = tableHelpers(H);
 
 // A GET with exactly these headers (fetch would add and undo its own Accept-Encoding).
 const rawGet = (path, headers = {}) =>

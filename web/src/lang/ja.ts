@@ -467,6 +467,8 @@ export const ja: Record<string, string> = {
   "chat.emote.sad": "悲しい",
   "chat.emote.thinking": "考え中",
   "attention.your_turn": "あなたの番 · {title}",
+  "chat.left": "残り{n}文字",
+  "chat.full": "チャットの1行は{n}文字までです。それを超えた分は入っていません。",
   "chat.send": "送信",
   "chat.spectator": "観戦者",
   "chat.mute": "{who} をミュート",

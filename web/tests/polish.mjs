@@ -1,0 +1,81 @@
+// The app's smaller defects that fresh eyes found after issue 37's work, each
+// a check that failed before its fix: the browser's Back at a game in play
+// asks "Leave the table?" as the ‹ Lobby link does; the chat counts down to
+// its limit and says when a paste was cut.
+//   node tests/polish.mjs BONEYARD_EXE SCREENSHOT_DIR
+import { join } from "node:path";
+import { setUp, tableHelpers } from "./harness.mjs";
+
+const H = await setUp({ name: "polish", launch: { defaultViewport: { width: 1280, height: 800 } } });
+const { shots, base, check } = H;
+const { sleep, newPage, api, table, until } = tableHelpers(H);
+const PHONE = { width: 390, height: 844, isMobile: true, hasTouch: true };
+
+try {
+  // Back at a game in play: the question first, the table kept; "Stay" keeps
+  // it, and leaving from the question reaches the lobby.
+  {
+    // As a player comes: the lobby, then its Create (the default seats: you and bots).
+    const p = await newPage();
+    await p.goto(`${base}/?botdelay=400`);
+    await p.waitForSelector('[data-family="line"]');
+    await Promise.all([p.waitForSelector(".table"), p.click("#create")]);
+    await p.waitForSelector(".hand", { timeout: 15000 });
+    await p.goBack({ timeout: 3000 }).catch(() => {}); // a same-document Back: no load to wait for
+    const asked = await until(p, () => !!document.querySelector(".dialog.leave"), null, 5);
+    const still = await p.evaluate(() => ({ url: location.search, hand: !!document.querySelector(".hand") }));
+    check(
+      asked && still.hand && still.url.startsWith("?t="),
+      `Back at a game in play asks "Leave the table?" and keeps the table (${asked}, at ${still.url})`,
+    );
+    await p.screenshot({ path: join(shots, "polish-back-asks.png") });
+    await p.click("#leave-stay");
+    await sleep(200);
+    const stayed = await p.evaluate(
+      () => !document.querySelector(".dialog.leave") && !!document.querySelector(".hand"),
+    );
+    check(stayed, `"Stay" closes the question and the table stays`);
+    await p.goBack({ timeout: 3000 }).catch(() => {});
+    await until(p, () => !!document.querySelector(".dialog.leave"), null, 5);
+    await p.click("#leave-go");
+    const lobby = await until(p, () => location.search === "" && !!document.querySelector(".lobby"), null, 5);
+    check(lobby, "leaving from the question reaches the lobby");
+    await p.close();
+  }
+
+  // The chat near its limit: a count of what is left, and at the limit a
+  // sentence saying the rest was left out (a long paste was cut silently).
+  {
+    const t = await table("latin", { players: "2" }, ["human", "bot:beginner"], { bot_delay_ms: 400 });
+    const p = await newPage(PHONE);
+    await p.goto(`${base}/?t=${t.id}&k=${t.tokens["0"]}`);
+    await p.waitForSelector("#chat-input", { timeout: 15000 });
+    const left = () => p.$eval("#chat-left", (e) => (getComputedStyle(e).display === "none" ? "" : e.textContent));
+    await p.type("#chat-input", "hello");
+    const early = await left();
+    await p.$eval("#chat-input", (e) => {
+      e.value = "x".repeat(190);
+      e.dispatchEvent(new Event("input"));
+    });
+    const near = await left();
+    await p.click("#chat-input");
+    await p.keyboard.press("End");
+    await p.keyboard.type("y".repeat(30)); // 20 more than it holds
+    const full = await left();
+    const value = await p.$eval("#chat-input", (e) => e.value.length);
+    check(early === "", `a short line shows no count ("${early}")`);
+    check(near === "10 characters left", `ten characters from the limit it counts ("${near}")`);
+    check(
+      value === 200 && full === "A chat line holds at most 200 characters: anything past them was left out.",
+      `at the limit it says so (${value} characters: "${full}")`,
+    );
+    await (await p.$(".chat")).screenshot({ path: join(shots, "polish-chat-limit-phone.png") });
+    await p.close();
+  }
+} catch (e) {
+  H.fail(e);
+} finally {
+  await H.close();
+}
+console.log(H.failures ? `${H.failures} check(s) failed` : "all polish checks passed");
+process.exit(H.failures ? 1 : 0);
