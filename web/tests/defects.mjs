@@ -271,7 +271,8 @@ try {
   }
 
   // An upright phone: the game's name whole in the top bar ("Dice &
-  // Dominoes", not "Dice…"), and the chip balances said to be chips.
+  // Dominoes", not "Dice…"), and the chip balances said to be chips, the
+  // antes among them (every seat shows -1 before anyone has moved).
   {
     const t = await table("dice-and-dominoes", {}, ["human", "bot:beginner", "bot:beginner", "bot:beginner"]);
     const p = await newPage({ width: 390, height: 844, isMobile: true, hasTouch: true });
@@ -289,7 +290,7 @@ try {
     });
     await p.screenshot({ path: join(shots, "defects-dd-phone.png") });
     check(
-      shown && r.name === "Dice & Dominoes" && r.whole && /chips won or lost/.test(r.scores),
+      shown && r.name === "Dice & Dominoes" && r.whole && /chips won or lost, antes included/.test(r.scores),
       `an upright phone shows the game's name and hand whole, and says the balances are chips (${JSON.stringify(r)})`,
     );
     await p.close();

@@ -102,14 +102,21 @@ export const texas42Board: Board<Texas42View> = {
         ),
       );
     out.push(sides);
+    // The last trick stays in sight while the next is played: a bot's lead
+    // took it away within a second and a half.
     const last = v.tricks[v.tricks.length - 1];
-    if (last && last.tiles && v.trick.length === 0)
+    if (last && last.tiles)
       out.push(
         h(
           "div",
           { class: "last-trick" },
           t("t42.last_trick", { who: c.f.seatName(c, last.winner) }),
-          last.tiles.map((x: string) => tileFrom(x, { size: c.small ? 22 : 26 })),
+          // The four tiles keep together when the row wraps on a phone.
+          h(
+            "span",
+            { class: "last-tiles" },
+            last.tiles.map((x: string) => tileFrom(x, { size: c.small ? 22 : 26 })),
+          ),
         ),
       );
     return out;

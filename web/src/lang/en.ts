@@ -346,7 +346,7 @@ export const en: Record<string, string> = {
 
   "dd.pot": "Pot",
   "dd.chips": "Chips",
-  "dd.chips_note": "chips won or lost",
+  "dd.chips_note": "chips won or lost, antes included",
   "dd.match_points": "Match points",
   "dd.no_dice": "The dice have not been rolled yet",
   "dd.choose_prompt": "Lay two tiles face down, in order of preference",

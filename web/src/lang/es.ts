@@ -347,7 +347,7 @@ export const es: Record<string, string> = {
 
   "dd.pot": "Bote",
   "dd.chips": "Fichas",
-  "dd.chips_note": "fichas ganadas o perdidas",
+  "dd.chips_note": "fichas ganadas o perdidas (apuestas incluidas)",
   "dd.match_points": "Puntos de los dados",
   "dd.no_dice": "Aún no se han tirado los dados",
   "dd.choose_prompt": "Pon dos fichas boca abajo, por orden de preferencia",

@@ -349,7 +349,7 @@ export const ja: Record<string, string> = {
 
   "dd.pot": "ポット",
   "dd.chips": "チップ",
-  "dd.chips_note": "チップの増減",
+  "dd.chips_note": "チップの増減（アンティを含む）",
   "dd.match_points": "ダイスの目",
   "dd.no_dice": "まだダイスは振られていません",
   "dd.choose_prompt": "牌を2枚、優先順に伏せて出してください",
@@ -468,6 +468,7 @@ export const ja: Record<string, string> = {
   "chat.emote.thinking": "考え中",
   "attention.your_turn": "あなたの番 · {title}",
   "chat.left": "残り{n}文字",
+  "chat.left_one": "残り1文字",
   "chat.full": "チャットの1行は{n}文字までです。それを超えた分は入っていません。",
   "chat.send": "送信",
   "chat.spectator": "観戦者",

@@ -333,8 +333,11 @@ export function handArea(c: Ctx, play: PlayUi | null): HTMLElement {
   }
   const tiles = myTiles(c);
   const hand = h("div", { class: "hand", role: "list", "aria-label": t("table.your_hand") });
-  // On a phone a long hand wraps to two rows rather than shrink under 26 px (double-twelve pips).
-  const size = c.small ? (tiles.length > 8 || c.screen.h < 500 ? 26 : 32) : tiles.length > 15 ? 30 : 36;
+  // On a phone a long hand wraps to two rows rather than shrink under 26 px;
+  // an upright phone's double-twelve tiles (ten to twelve pips a half) keep
+  // 32 px and wrap to more rows: at 26 their pips were too small to count.
+  const manyPips = tiles.some((x) => /\d\d/.test(x));
+  const size = c.small ? (c.screen.h < 500 || (tiles.length > 8 && !manyPips) ? 26 : 32) : tiles.length > 15 ? 30 : 36;
   const board = boardOf(c.family);
   if (board.hand) {
     board.hand(
