@@ -647,7 +647,7 @@ void add_arena(CLI::App& app) {
       if (c->name.empty() || c->bots.empty()) throw Error("arena needs a game and --bots (or --resume DIR)");
       if (cmd->count("--seed")) c->seed = parse_seed(c->seed_text);
       if (!c->checkpoint.empty() && cluster::rank() == 0) {
-        std::filesystem::create_directories(c->checkpoint);
+        make_folder(c->checkpoint, "the --checkpoint folder", true);
         if (std::filesystem::exists(std::filesystem::path(c->checkpoint) / kCheckpointFile))
           throw Error(fmt::format("'{}' already holds a checkpoint: --resume {} goes on with it", c->checkpoint,
                                   c->checkpoint));

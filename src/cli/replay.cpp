@@ -2,6 +2,8 @@
 // it reproduces exactly.
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -30,12 +32,15 @@ std::string record_text(std::string path, int game) {
     }
   }
   const bool zst = path.size() > 4 && path.substr(path.size() - 4) == ".zst";
-  if (!zst && game < 0) {
+  std::string whole;
+  if (!zst) {
+    if (fs::is_directory(path)) throw Error(fmt::format("cannot read record '{}': it is a folder, not a file", path));
     std::ifstream f(path);
-    if (!f) throw Error(fmt::format("cannot read record '{}'", path));
+    if (!f) throw Error(fmt::format("cannot read record '{}': {}", path, std::strerror(errno)));
     std::stringstream buf;
     buf << f.rdbuf();
-    return buf.str();
+    whole = buf.str();
+    if (game < 0) return whole;
   }
   std::vector<std::string> lines;
   if (zst) {
@@ -44,8 +49,16 @@ std::string record_text(std::string path, int game) {
     if (z.valid_bytes < z.file_bytes)
       std::cerr << fmt::format("{}: the last game is cut off at byte {}; it is left out\n", path, z.valid_bytes);
   } else {
-    std::ifstream f(path);
-    if (!f) throw Error(fmt::format("cannot read record '{}'", path));
+    // One game's record (JSON over many lines) is not a shard: its lines
+    // are no games ("--game 3" said "not valid JSON" of a good record).
+    if (whole.find('\n') < whole.find_last_not_of(" \n\r\t") && nlohmann::json::accept(whole)) {
+      if (game == 0) return whole;
+      throw Error(
+          fmt::format("'{}' is one game's record, not a self-play shard: --game K (and FILE:K) pick a game "
+                      "of a shard; leave it out for this file",
+                      path));
+    }
+    std::istringstream f(whole);
     for (std::string line; std::getline(f, line);)
       if (!line.empty()) lines.push_back(line);
   }

@@ -129,7 +129,7 @@ void run_selfplay(SelfplayConfig& c) {
   int part = 0;
   ShardScan scan;
   if (root) {
-    fs::create_directories(c.out);
+    make_folder(c.out, "the --out folder", true);
     const fs::path manifest = fs::path(c.out) / kManifest;
     nlohmann::json m;
     if (c.resume) {

@@ -393,11 +393,21 @@ void check_record_dir(const std::string& dir) {
   if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
     throw Error(fmt::format("cannot use '{}' as the record folder: '{}' does not exist (create it first)", dir,
                             parent.string()));
-  std::filesystem::create_directory(p, ec);
-  if (ec || !std::filesystem::is_directory(dir, ec))
-    throw Error(fmt::format("cannot use '{}' as the record folder: {}", dir,
-                            ec ? ec.message() : std::string("it is not a folder")));
-  const std::string probe = write_temp(dir, "");
+  make_folder(dir, "the record folder", false);
+}
+
+void make_folder(const std::string& dir, std::string_view what, bool parents) {
+  std::error_code ec;
+  const auto refuse = [&](const std::string& why) {
+    throw Error(fmt::format("cannot use '{}' as {}: {}", dir, what, why));
+  };
+  if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec)) refuse("it is a file, not a folder");
+  if (parents)
+    std::filesystem::create_directories(dir, ec);
+  else
+    std::filesystem::create_directory(dir, ec);
+  if (ec || !std::filesystem::is_directory(dir, ec)) refuse(ec ? ec.message() : std::string("it is not a folder"));
+  const std::string probe = write_temp(dir, "");  // throws "cannot write ..." where it cannot be written
   ::unlink(probe.c_str());
 }
 

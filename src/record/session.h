@@ -6,6 +6,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/game.h"
@@ -86,6 +87,10 @@ inline constexpr int64_t kMaxRecordSeat = 255;
 // Creates the record folder if needed and checks that a file can be
 // written in it; throws Error naming the folder and why not.
 void check_record_dir(const std::string& dir);
+// A folder to write in (what: "the --out folder"), made when missing (with the
+// folders above it when parents), and written once: else an Error naming it,
+// never a filesystem exception that ends the program.
+void make_folder(const std::string& dir, std::string_view what, bool parents);
 
 // Writes text to path through a synced temporary file in the same folder,
 // renamed over it: the file is always whole, old or new (records,

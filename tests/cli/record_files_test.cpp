@@ -61,6 +61,51 @@ TEST_F(RecordFiles, UnwritableRecordFolderIsRefusedBeforePlay) {
   }
 }
 
+// Every folder the CLI writes in: a file or an impossible path is one clear
+// error (selfplay --out and arena --checkpoint ended in "terminate called
+// after throwing ... filesystem_error", rc 134; a file as the record folder
+// said "File exists").
+TEST_F(RecordFiles, EveryOutputFolderIsRefusedWithAReasonNotACrash) {
+  const std::string dir = fresh_dir("out");
+  fs::create_directories(dir);
+  write_file(dir + "/file", "x");
+  const std::vector<std::pair<std::string, std::string>> uses = {
+      {"selfplay latin --bots greedy --games 2 --out ", "the --out folder"},
+      {"arena latin --bots greedy,random --games 2 --checkpoint ", "the --checkpoint folder"},
+      {"play latin --watch --seed 5 --record ", "the record folder"}};
+  for (const auto& [cmd, what] : uses)
+    for (const std::string& target : {dir + "/file", std::string("/proc/boneyard-no/")}) {
+      int rc = 0;
+      const std::string out = run(cmd + target, &rc);
+      EXPECT_EQ(rc, 2) << cmd << target << ": " << out;
+      EXPECT_NE(out.find("cannot use '" + target + "' as " + what), std::string::npos) << out;
+      EXPECT_EQ(out.find("terminate"), std::string::npos) << out;
+      if (target == dir + "/file") EXPECT_NE(out.find("it is a file, not a folder"), std::string::npos) << out;
+    }
+}
+
+// replay's file errors say why: a missing file, a folder, and --game on one
+// game's record (it said "bad record: not valid JSON" of a good record).
+TEST_F(RecordFiles, ReplaySaysWhyItCannotReadAFile) {
+  const std::string dir = fresh_dir("replay");
+  int rc = 0;
+  run("play latin --watch --pace 0 --seed 7 --record " + dir, &rc);
+  ASSERT_EQ(rc, 0);
+  const std::string rec = dir + "/latin-7.json";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"replay " + rec + " --game 3", "is one game's record, not a self-play shard"},
+      {"replay " + rec + ":3", "is one game's record, not a self-play shard"},
+      {"replay " + dir, "it is a folder, not a file"},
+      {"replay " + dir + "/none.json", "No such file or directory"}};
+  for (const auto& [cmd, says] : cases) {
+    const std::string out = run(cmd, &rc);
+    EXPECT_EQ(rc, 2) << cmd << ": " << out;
+    EXPECT_NE(out.find(says), std::string::npos) << cmd << ": " << out;
+  }
+  EXPECT_NE(run("replay " + rec + " --game 0", &rc).find("latin (seed 7)"), std::string::npos);
+  EXPECT_EQ(rc, 0);
+}
+
 TEST_F(RecordFiles, ASecondGameWithTheSameSeedGetsANewName) {
   const std::string dir = fresh_dir("twice");
   int rc = 0;
