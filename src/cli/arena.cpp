@@ -505,15 +505,32 @@ void run_arena(const ArenaConfig& c) {
                             : sprt->result() == Sprt::Result::H0 ? "H0"
                                                                  : "inconclusive"},
                  {"deal_sets", sprt->samples()},
-                 {"max_deal_sets", c.games},
-                 {"elo", sprt->elo()},
-                 {"elo_ci95", {sprt->elo_lo(), sprt->elo_hi()}}};
+                 {"max_deal_sets", c.games}};
+    // The Elo of the same deal sets as the table's (bot_a's head-to-head
+    // share, Wilson's interval): the SPRT's normal interval had none where
+    // every set ended alike ("+0.0 [+0.0, +0.0]" beside the table's
+    // "+0 [-338, +338]").
+    if (per[0].contains("elo")) sprt_json["elo"] = per[0]["elo"], sprt_json["elo_ci95"] = per[0]["elo_ci95"];
   }
+  // What the per-hand column counts, and which way is better.
+  const std::string per_what = "hand";  // a Mexican Train round counts as a hand here, as in the JSON
+  const std::string unit = g.review_unit ? g.review_unit(probe.state()) : std::string("points");
   if (c.json) {
-    nlohmann::json j{{"game", c.name},       {"games", games},           {"deal_sets", sets},
-                     {"seatings", seatings}, {"duplicate", c.duplicate}, {"seed", c.seed},
-                     {"threads", c.threads}, {"rotate", !c.no_rotate},   {"seconds", secs},
-                     {"hands", total_hands}, {"void_hands", void_hands}, {"bots", per}};
+    nlohmann::json j{{"game", c.name},
+                     {"games", games},
+                     {"deal_sets", sets},
+                     {"seatings", seatings},
+                     {"duplicate", c.duplicate},
+                     {"seed", c.seed},
+                     {"threads", c.threads},
+                     {"rotate", !c.no_rotate},
+                     {"seconds", secs},
+                     {"hands", total_hands},
+                     {"void_hands", void_hands},
+                     {"bots", per},
+                     // mean_points_per_hand: in this unit, a penalty (lower is better) or a gain.
+                     {"points_unit", unit},
+                     {"points_lower_is_better", g.penalty}};
     if (cluster::size() > 1) j["ranks"] = cluster::size();
     if (sprt) j["sprt"] = sprt_json;
     if (interrupted) j["interrupted"] = true;
@@ -548,12 +565,17 @@ void run_arena(const ArenaConfig& c) {
       width);
   if (sprt) {
     const SprtParams& sp = sprt->params();
+    const double llr = sprt->llr();
+    // Where the LLR stands against its two bounds, in words.
+    const std::string verdict = sprt->result() == Sprt::Result::H1
+                                    ? fmt::format("at or above {:+.3f}: H1 accepted, A is stronger", sp.upper())
+                                : sprt->result() == Sprt::Result::H0
+                                    ? fmt::format("at or below {:+.3f}: H0 accepted", sp.lower())
+                                    : fmt::format("between {:+.3f} and {:+.3f}: undecided", sp.lower(), sp.upper());
     std::cout << wrap_text(
-        fmt::format("  SPRT {} vs {} (elo0 {}, elo1 {}, alpha {}, beta {}): {} after {} deal sets; LLR {:.3f} in "
-                    "[{:.3f}, {:.3f}]; "
-                    "Elo {:+.1f} [{:+.1f}, {:+.1f}]\n",
-                    names[0], names[1], sp.elo0, sp.elo1, sp.alpha, sp.beta, sprt_json["result"].get<std::string>(),
-                    sprt->samples(), sprt->llr(), sp.lower(), sp.upper(), sprt->elo(), sprt->elo_lo(), sprt->elo_hi()),
+        fmt::format("  SPRT, A {} against B {} (elo0 {}, elo1 {}, alpha {}, beta {}): after {} deal "
+                    "sets the LLR is {:+.3f}, {}; Elo as in the table below\n",
+                    names[0], names[1], sp.elo0, sp.elo1, sp.alpha, sp.beta, sprt->samples(), llr, verdict),
         width);
   }
   std::cout << wrap_text(
@@ -563,8 +585,18 @@ void run_arena(const ArenaConfig& c) {
   if (sets < 2)
     std::cout << wrap_text("  (one sample only: the intervals need at least two games or deal sets)\n", width);
   // A game scored in penalties (Mexican Train's pips): a smaller number is better.
-  const bool penalty = find_game(c.name).penalty;
-  if (penalty) std::cout << wrap_text("  penalty/hand: the pips left in hand, so lower is better\n", width);
+  const bool penalty = g.penalty;
+  const std::string per_head = fmt::format("{}{}/{}", penalty ? "penalty " : "", unit, per_what);
+  if (penalty)
+    std::cout << wrap_text(fmt::format("  {}: the {} left in hand, so lower is better\n", per_head, unit), width);
+  bool clamped = false;
+  for (const auto& p : per)
+    if (p.contains("elo_ci95"))
+      for (double e : {p["elo"].get<double>(), p["elo_ci95"][0].get<double>(), p["elo_ci95"][1].get<double>()})
+        clamped = clamped || std::abs(e) >= kEloClamp;
+  if (clamped)
+    std::cout << wrap_text(fmt::format("  ±{:.0f} Elo is the clamp: a share of 0 or 1 has no finite Elo\n", kEloClamp),
+                           width);
   // Two tables (the game share and Elo, then the hands), each well inside
   // 80 columns. Every interval is printed as [low, high]: a share's stays
   // inside 0..1 and need not be even about the mean (Wilson's).
@@ -579,7 +611,7 @@ void run_arena(const ArenaConfig& c) {
     std::cout << fmt::format("  {:10} {:>21}  {:>17}\n", p["bot"].get<std::string>(),
                              cell(p, "win_share", "{:.3f} [{:.3f}, {:.3f}]"), e);
   }
-  std::cout << fmt::format("\n  {:10} {:>21}  {:>24}\n", "bot", "hand share", penalty ? "penalty/hand" : "points/hand");
+  std::cout << fmt::format("\n  {:10} {:>21}  {:>24}\n", "bot", per_what + " share", per_head);
   for (const auto& p : per)
     std::cout << fmt::format("  {:10} {:>21}  {:>24}\n", p["bot"].get<std::string>(),
                              cell(p, "hand_share", "{:.3f} [{:.3f}, {:.3f}]"),
@@ -608,8 +640,9 @@ void add_arena(CLI::App& app) {
   add_bot_budget(cmd, c->budget);
   cmd->add_flag("--json", c->json, "Machine-readable output");
   cmd->add_option("--sprt", c->sprt,
-                  "A/B test of two bots (needs --duplicate): stop when the SPRT decides, e.g. "
-                  "elo0=0,elo1=5,alpha=0.05,beta=0.05; --games is then the most deal sets (docs/tournaments.md)");
+                  "A/B test of two bots (needs --duplicate): stop when the SPRT decides, e.g. elo0=0,elo1=50; "
+                  "a setting left out takes its default, elo0=0,elo1=5,alpha=0.05,beta=0.05; --games is then the "
+                  "most deal sets (docs/tournaments.md)");
   cmd->add_option("--checkpoint", c->checkpoint,
                   "Keep a checkpoint of the finished games in this folder (written atomically as they finish)");
   auto resume_dir = std::make_shared<std::string>();
@@ -645,6 +678,8 @@ void add_arena(CLI::App& app) {
       c->resume = true;
     } else {
       if (c->name.empty() || c->bots.empty()) throw Error("arena needs a game and --bots (or --resume DIR)");
+      if (cmd->count("--sprt") && c->sprt.empty())
+        throw Error("--sprt needs its settings, e.g. --sprt elo0=0,elo1=50 (an empty one ran no test)");
       if (cmd->count("--seed")) c->seed = parse_seed(c->seed_text);
       if (!c->checkpoint.empty() && cluster::rank() == 0) {
         make_folder(c->checkpoint, "the --checkpoint folder", true);

@@ -209,8 +209,8 @@ std::string hint_text(const AnyState& st, int seat, const GameEntry& g, const Bo
 }
 
 double elo(double p) {
-  p = std::clamp(p, 0.01, 0.99);
-  return std::clamp(-400 * std::log10(1 / p - 1), -800.0, 800.0) + 0.0;  // + 0.0: no "-0" for even
+  p = std::clamp(p, 1e-9, 1 - 1e-9);  // a share of 0 or 1 has no finite Elo: the clamp says it
+  return std::clamp(-400 * std::log10(1 / p - 1), -kEloClamp, kEloClamp) + 0.0;  // + 0.0: no "-0" for even
 }
 
 MeanCI mean_ci(double sum, double sum_sq, double n) {

@@ -84,7 +84,8 @@ std::string move_values_text(const AnyState& st, int seat, const GameEntry& g, c
 std::string hint_text(const AnyState& st, int seat, const GameEntry& g, const BotOptions& budget, uint64_t seed);
 // What a bot's move values are counted in, for a person.
 std::string value_unit(const GameEntry& g, const std::string& bot, const AnyState& st);
-// Elo difference for a score share p (0..1), clamped to ±800.
+// Elo difference for a score share p (0..1), clamped to ±kEloClamp.
+inline constexpr double kEloClamp = 800;
 double elo(double p);
 
 void add_rules(CLI::App& app);

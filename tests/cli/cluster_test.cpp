@@ -12,6 +12,7 @@
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 #include <thread>
 
@@ -156,10 +157,23 @@ TEST(SprtArena, GreedyAgainstRandomAcceptsH1Quickly) {
     ASSERT_EQ(rc, 0) << two;
     EXPECT_EQ(result_of(text).dump(), result_of(two).dump());
   }
-  // Text output names the decision.
-  const std::string plain = run("arena latin --bots greedy,random --duplicate --games 5000 --seed 2 --sprt elo1=20");
-  EXPECT_NE(plain.find("SPRT greedy vs random"), std::string::npos) << plain;
-  EXPECT_NE(plain.find("H1 after"), std::string::npos) << plain;
+  // The SPRT's Elo is the table's, of the same deal sets (it had its own,
+  // zero-wide where every set ended alike).
+  EXPECT_EQ(s["elo"], j["bots"][0]["elo"]);
+  EXPECT_EQ(s["elo_ci95"], j["bots"][0]["elo_ci95"]);
+  // Text output names the decision, and where the LLR stands against its
+  // bounds in words ("LLR 3.073 in [-2.944, 2.944]" read as inside them).
+  std::string plain = run("arena latin --bots greedy,random --duplicate --games 5000 --seed 2 --sprt elo1=20");
+  plain = std::regex_replace(plain, std::regex(R"(\s+)"), " ");
+  EXPECT_NE(plain.find("SPRT, A greedy against B random (elo0 0, elo1 20, alpha 0.05, beta 0.05)"), std::string::npos)
+      << plain;
+  EXPECT_TRUE(std::regex_search(plain, std::regex(R"(the LLR is \+\d\.\d{3}, at or above \+2\.944: H1 accepted)")))
+      << plain;
+  // An empty --sprt is refused (it ran no test at all).
+  EXPECT_NE(
+      run("arena latin --bots greedy,random --duplicate --games 3 --sprt ''", &rc).find("--sprt needs its settings"),
+      std::string::npos);
+  EXPECT_EQ(rc, 2);
   EXPECT_NE(run("arena latin --bots greedy,random --games 10 --sprt elo1=5", &rc).find("--duplicate"),
             std::string::npos);
   EXPECT_EQ(rc, 2);

@@ -351,7 +351,7 @@ TEST(Issue36Terminal, RunShIsQuietWhenNothingIsRebuilt) {
   EXPECT_TRUE(has(out, "latin")) << out;
   EXPECT_FALSE(has(out, "ninja") || has(out, "web/dist") || has(out, "no work to do")) << out;
   // The first thing printed is the rules' own first line.
-  EXPECT_EQ(out.substr(out.find_first_not_of('\n'), 10), "== line ==") << out;
+  EXPECT_EQ(out.substr(out.find_first_not_of('\n'), 11), "In brackets") << out;
 }
 
 // Issue 37, Tools: arena --json gives each bot's mean and max milliseconds a

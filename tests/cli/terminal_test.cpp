@@ -185,7 +185,18 @@ TEST(Terminal, ConsistentWording) {
                   "Expected values over 4 deals consistent with what you can see, each solved, in marks for your side"))
       << t42;
   EXPECT_TRUE(has(run("arena mexican-train --bots greedy,random --games 2 -o rounds=1"),
-                  "penalty/hand: the pips left in hand, so lower is better"));
+                  "penalty pips/hand: the pips left in hand, so lower is better"));
+  // The per-hand column in the game's unit (Texas 42 said "points/hand" of
+  // marks), and the JSON says it with its direction.
+  const std::string t42arena = run("arena texas-42 --bots greedy,random --games 2");
+  EXPECT_TRUE(has(t42arena, "marks/hand")) << t42arena;
+  EXPECT_TRUE(has(t42arena, "±800 Elo is the clamp")) << t42arena;  // greedy wins both: +800
+  const json mt = json::parse(run("arena mexican-train --bots greedy,random --games 2 -o rounds=1 --json"));
+  EXPECT_EQ(mt["points_unit"], "pips");
+  EXPECT_EQ(mt["points_lower_is_better"], true);
+  const json latin = json::parse(run("arena latin --bots greedy,random --games 2 --json"));
+  EXPECT_EQ(latin["points_unit"], "points");
+  EXPECT_EQ(latin["points_lower_is_better"], false);
   EXPECT_TRUE(has(play("latin --seed 3 --bots omniscient", "quit\n"),
                   "Warning: seat 1 is played by 'omniscient', which sees every hand (it cheats)."));
   const std::string eof = play("latin --seed 3", "");
