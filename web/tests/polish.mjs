@@ -3,7 +3,8 @@
 // asks "Leave the table?" as the ‹ Lobby link does; the chat counts down to
 // its limit and says when a paste was cut; Texas 42 keeps the last trick in
 // sight and its taken points on one line on a phone; Mexican Train's hand on a
-// phone is large enough to count the pips.
+// phone is large enough to count the pips; the end-of-hand box says when my
+// turn in the next hand has come and my clock runs.
 //   node tests/polish.mjs BONEYARD_EXE SCREENSHOT_DIR
 import { join } from "node:path";
 import { setUp, tableHelpers } from "./harness.mjs";
@@ -148,6 +149,35 @@ try {
       `a phone's double-twelve hand: ${r.n} tiles ${r.width} px wide in ${r.rows} rows, inside the screen (right edge ${r.right} px)`,
     );
     await p.screenshot({ path: join(shots, "polish-mt-hand-phone.png") });
+    await p.close();
+  }
+  // The end-of-hand box while the next hand goes on behind it: my turn in
+  // it, and my clock running, are said by its button (a player reading the
+  // review ran out of time unawares, a bot playing for them).
+  {
+    const t = await table("latin", { players: "2" }, ["human", "bot:beginner"], { clock_s: 60 });
+    const p = await newPage(PHONE);
+    await p.goto(`${base}/?t=${t.id}&k=${t.tokens["0"]}`);
+    let said = null;
+    for (let i = 0; i < 600 && !said; i++) {
+      await sleep(100);
+      said = await p.evaluate(() => {
+        const w = document.getElementById("turn-waiting");
+        if (w) return { text: w.textContent, running: !!w.querySelector(".clock.running") };
+        if (!document.querySelector(".dialog.summary"))
+          (
+            document.querySelector(".dialog button") || // "Which end?": the first
+            document.querySelector(".hand .htile.legal") ||
+            document.querySelector(".hand-area [data-move]")
+          )?.click();
+        return null;
+      });
+    }
+    check(
+      !!said && /^It is your turn in hand \d+, and your clock is running: \d+ s/.test(said.text) && said.running,
+      `the end-of-hand box says my turn in the next hand and shows my clock running (${JSON.stringify(said)})`,
+    );
+    await p.screenshot({ path: join(shots, "polish-turn-behind-summary-phone.png") });
     await p.close();
   }
 } catch (e) {

@@ -400,6 +400,8 @@ export const en: Record<string, string> = {
   "summary.verify": "Verify this game",
   "summary.see_board": "See the board",
   "summary.show_result": "Show the result",
+  "summary.your_turn": "It is your turn in hand {n}.",
+  "summary.your_turn_clock": "It is your turn in hand {n}, and your clock is running:",
   "summary.meanwhile": "Meanwhile, hand {n} has begun:",
   "review.which_hand": "Hand to review:",
   "leave.title": "Leave the table?",

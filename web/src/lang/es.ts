@@ -401,6 +401,8 @@ export const es: Record<string, string> = {
   "summary.verify": "Verificar esta partida",
   "summary.see_board": "Ver la mesa",
   "summary.show_result": "Ver el resultado",
+  "summary.your_turn": "Te toca en la mano {n}.",
+  "summary.your_turn_clock": "Te toca en la mano {n} y tu reloj corre:",
   "summary.meanwhile": "Mientras tanto, empezó la mano {n}:",
   "review.which_hand": "Mano a revisar:",
   "leave.title": "¿Dejar la mesa?",

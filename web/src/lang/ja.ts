@@ -403,6 +403,8 @@ export const ja: Record<string, string> = {
   "summary.verify": "このゲームを検証",
   "summary.see_board": "盤面を見る",
   "summary.show_result": "結果を表示",
+  "summary.your_turn": "第{n}ハンドはあなたの番です。",
+  "summary.your_turn_clock": "第{n}ハンドはあなたの番で、持ち時間が減っています：",
   "summary.meanwhile": "その間にハンド{n}が始まりました：",
   "review.which_hand": "振り返るハンド：",
   "leave.title": "テーブルを離れますか？",

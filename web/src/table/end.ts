@@ -2,6 +2,7 @@
 // hand's moves (fetched on demand) and the fairness check. A small
 // controller (what was asked, what came back) and its views.
 import { api } from "../api";
+import { clockTag } from "../clock";
 import { h } from "../dom";
 import { t } from "../i18n";
 import { tileFrom } from "../tiles";
@@ -122,6 +123,7 @@ export class EndOfHand {
     if ((c.me !== null || over) && hf > 0)
       body.appendChild(this.reviewPanel(c, Math.min(this.reviewHand ?? hf, hf), hf));
     if (over && this.fairness) body.appendChild(this.fairness);
+    const mine = !over && c.msg.to_act && c.me !== null ? clockTag(c.msg, c.me) : null;
     const actions = over
       ? h(
           "div",
@@ -145,6 +147,18 @@ export class EndOfHand {
       : h(
           "div",
           { class: "choices" },
+          // The next hand waits for no one: my turn in it, and my clock
+          // running, are said where the eye is (a reader of the review ran
+          // out of time unawares).
+          c.msg.to_act && c.me !== null
+            ? h(
+                "p",
+                { class: "turn-waiting", id: "turn-waiting" },
+                t(mine?.querySelector(".running") ? "summary.your_turn_clock" : "summary.your_turn", { n: hf + 1 }),
+                " ",
+                mine,
+              )
+            : null,
           h("button", { class: "primary", id: "continue", onclick: () => act.nextHand(hf) }, t("summary.continue")),
         );
     return h(
