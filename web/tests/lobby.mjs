@@ -176,6 +176,9 @@ try {
   // --quickmatch-wait seconds before bots fill the table, and a loaded
   // machine may take longer than that to load the second page.
   await pd.click("#qm-name-save");
+  // Dee's player is made before Eve asks: the two requests raced, and on a
+  // loaded machine Eve's could win the name (the checks below then failed).
+  await pd.waitForFunction(() => !!localStorage.getItem("boneyard.player"), { timeout: 5000 }).catch(() => {});
   await pe.click("#qm-name-save");
   const waitShown = await pe
     .waitForFunction(
