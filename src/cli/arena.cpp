@@ -513,7 +513,6 @@ void run_arena(const ArenaConfig& c) {
     if (per[0].contains("elo")) sprt_json["elo"] = per[0]["elo"], sprt_json["elo_ci95"] = per[0]["elo_ci95"];
   }
   // What the per-hand column counts, and which way is better.
-  const std::string per_what = "hand";  // a Mexican Train round counts as a hand here, as in the JSON
   const std::string unit = g.review_unit ? g.review_unit(probe.state()) : std::string("points");
   if (c.json) {
     nlohmann::json j{{"game", c.name},
@@ -565,7 +564,6 @@ void run_arena(const ArenaConfig& c) {
       width);
   if (sprt) {
     const SprtParams& sp = sprt->params();
-    const double llr = sprt->llr();
     // Where the LLR stands against its two bounds, in words.
     const std::string verdict = sprt->result() == Sprt::Result::H1
                                     ? fmt::format("at or above {:+.3f}: H1 accepted, A is stronger", sp.upper())
@@ -575,7 +573,7 @@ void run_arena(const ArenaConfig& c) {
     std::cout << wrap_text(
         fmt::format("  SPRT, A {} against B {} (elo0 {}, elo1 {}, alpha {}, beta {}): after {} deal "
                     "sets the LLR is {:+.3f}, {}; Elo as in the table below\n",
-                    names[0], names[1], sp.elo0, sp.elo1, sp.alpha, sp.beta, sprt->samples(), llr, verdict),
+                    names[0], names[1], sp.elo0, sp.elo1, sp.alpha, sp.beta, sprt->samples(), sprt->llr(), verdict),
         width);
   }
   std::cout << wrap_text(
@@ -586,7 +584,8 @@ void run_arena(const ArenaConfig& c) {
     std::cout << wrap_text("  (one sample only: the intervals need at least two games or deal sets)\n", width);
   // A game scored in penalties (Mexican Train's pips): a smaller number is better.
   const bool penalty = g.penalty;
-  const std::string per_head = fmt::format("{}{}/{}", penalty ? "penalty " : "", unit, per_what);
+  const std::string per_head =
+      fmt::format("{}{}/hand", penalty ? "penalty " : "", unit);  // a Mexican Train round counts as a hand
   if (penalty)
     std::cout << wrap_text(fmt::format("  {}: the {} left in hand, so lower is better\n", per_head, unit), width);
   bool clamped = false;
@@ -611,7 +610,7 @@ void run_arena(const ArenaConfig& c) {
     std::cout << fmt::format("  {:10} {:>21}  {:>17}\n", p["bot"].get<std::string>(),
                              cell(p, "win_share", "{:.3f} [{:.3f}, {:.3f}]"), e);
   }
-  std::cout << fmt::format("\n  {:10} {:>21}  {:>24}\n", "bot", per_what + " share", per_head);
+  std::cout << fmt::format("\n  {:10} {:>21}  {:>24}\n", "bot", "hand share", per_head);
   for (const auto& p : per)
     std::cout << fmt::format("  {:10} {:>21}  {:>24}\n", p["bot"].get<std::string>(),
                              cell(p, "hand_share", "{:.3f} [{:.3f}, {:.3f}]"),
