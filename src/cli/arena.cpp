@@ -322,6 +322,13 @@ void run_arena(const ArenaConfig& c) {
   bool decided = false;
   nlohmann::json saved = nlohmann::json::object();  // the checkpoint's games
   const bool root = cluster::rank() == 0;
+  // One bot in every seat: a share then compares seats, not bots (a run's
+  // purpose may be that; it is said, not refused).
+  if (root && B == 1)
+    std::cerr << wrap_text(fmt::format("Note: every seat plays {}, so the shares below compare seats, not bots; "
+                                       "name two bots to compare them (e.g. --bots {},random).\n",
+                                       names[0], names[0] == "random" ? "greedy" : names[0]),
+                           terminal_width());
   const std::string ck_path =
       c.checkpoint.empty() ? "" : (std::filesystem::path(c.checkpoint) / kCheckpointFile).string();
   auto take = [&](int k, const GameOutcome& o) {  // returns true when the SPRT has decided
@@ -625,11 +632,15 @@ void add_arena(CLI::App& app) {
   auto c = std::make_shared<ArenaConfig>();
   cmd->add_option("name", c->name, "Game or preset (with --resume: from the checkpoint)");
   cmd->add_option("--bots", c->bots,
-                  "Comma list of bots, cycled over the seats (greedy,random: seats 0,2 greedy and 1,3 random)");
-  cmd->add_option("--games", c->games, "Number of games (with --duplicate: deal sets)")
+                  "Comma list of bots, cycled over the seats (greedy,random: seats 0,2 greedy and 1,3 random); "
+                  "each is " +
+                      bots_help());
+  cmd->add_option("--games", c->games,
+                  fmt::format("Number of games (with --duplicate: deal sets; default {})", c->games))
       ->check(CLI::Range(1, 100000000));
   add_seed_option(cmd, c->seed_text, "Base seed, 0 to 2^64-1 (game k uses a seed derived from it; default 1)");
-  cmd->add_option("--threads", c->threads, "Games played at once")->check(CLI::Range(1, 256));
+  cmd->add_option("--threads", c->threads, fmt::format("Games played at once (default {})", c->threads))
+      ->check(CLI::Range(1, 256));
   cmd->add_option("--option,-o", c->options, "Rule option key=value (repeatable)");
   cmd->add_option("--record", c->record_dir, "Write every game's record into this folder");
   cmd->add_flag("--no-rotate", c->no_rotate, "Keep each bot in the same seats (default: rotate every game)");

@@ -17,8 +17,10 @@ void add_bench(CLI::App& app) {
   auto json_out = std::make_shared<bool>(false);
   auto opts = std::make_shared<std::vector<std::string>>();
   cmd->add_option("name", *name, "Game or preset (default: latin and one of each other game)");
-  cmd->add_option("--seconds", *seconds, "Time per game")->check(CLI::Range(0.05, 600.0));
-  cmd->add_option("--threads", *threads, "Threads playing at once")->check(CLI::Range(1, 64));
+  cmd->add_option("--seconds", *seconds, fmt::format("Seconds per game (default {})", *seconds))
+      ->check(CLI::Range(0.05, 600.0));
+  cmd->add_option("--threads", *threads, fmt::format("Threads playing at once (default {})", *threads))
+      ->check(CLI::Range(1, 64));
   cmd->add_option("--option,-o", *opts, "Rule option key=value (repeatable)");
   cmd->add_flag("--json", *json_out, "Machine-readable output");
   cmd->callback([=] {

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "bots/levels.h"
 #include "core/error.h"
 #include "core/text.h"
 #include "record/review.h"
@@ -105,13 +106,18 @@ namespace {
 constexpr double kMaxThinkMs = 3600000, kMaxIterations = 100000000, kMaxBotThreads = 256;
 }
 
+std::string bots_help() {
+  return fmt::format("a level ({}) or one of the game's bots (`boneyard rules GAME` lists them)",
+                     fmt::join(bot_levels(), ", "));
+}
+
 void add_bot_budget(CLI::App* cmd, BotOptions& o) {
   cmd->add_option("--think-ms", o.think_ms, "Search bots: milliseconds per decision (default: their own budget)")
       ->check(CLI::Range(0.0, kMaxThinkMs));
   cmd->add_option("--iterations", o.iterations,
                   "Search bots: samples (pimc) or iterations (ismcts) per decision, reproducible (default: their own)")
       ->check(CLI::Range(0, static_cast<int>(kMaxIterations)));
-  cmd->add_option("--bot-threads", o.threads, "Search bots: threads per decision")
+  cmd->add_option("--bot-threads", o.threads, fmt::format("Search bots: threads per decision (default {})", o.threads))
       ->check(CLI::Range(1, static_cast<int>(kMaxBotThreads)));
 }
 

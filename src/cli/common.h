@@ -64,6 +64,10 @@ class Progress {
   double start_;
 };
 
+// The bots a --bots list may name, for a --help: each game's own (`boneyard
+// rules GAME` lists them) and the levels, which every game has.
+std::string bots_help();
+
 // --think-ms, --iterations, --bot-threads: the search bots' budget.
 void add_bot_budget(CLI::App* cmd, BotOptions& o);
 // A setting read back from a checkpoint or a manifest has skipped its

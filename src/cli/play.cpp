@@ -460,7 +460,8 @@ void add_play(CLI::App& app) {
   cmd->add_option("--option,-o", c->options, "Rule option key=value over the preset (repeatable)");
   add_seed_option(cmd, c->seed_text, "Seed of the game's random generator, 0 to 2^64-1 (default: from the clock)");
   cmd->add_option("--seat", c->seat, "Your seat (default 0); with --watch, watch as that seat sees the table");
-  cmd->add_option("--bots", c->bots, "Bots for the other seats, comma list cycled over them (default greedy)");
+  cmd->add_option("--bots", c->bots,
+                  "Bots for the other seats, comma list cycled over them (default greedy); each is " + bots_help());
   cmd->add_flag("--watch", c->watch, "Bots play every seat; you watch");
   cmd->add_option("--pace", c->pace,
                   fmt::format("--watch: seconds between moves (default {} on a terminal, 0 when the output is piped)",

@@ -240,10 +240,13 @@ void add_selfplay(CLI::App& app) {
       "selfplay", "Game records for training: zstd JSON-lines shards per rank and thread, with a manifest");
   auto c = std::make_shared<SelfplayConfig>();
   cmd->add_option("name", c->name, "Game or preset");
-  cmd->add_option("--bots", c->bots, "Comma list of bots, cycled over the seats and rotated one seat per game");
-  cmd->add_option("--games", c->games, "Number of games")->check(CLI::Range(1, 100000000));
+  cmd->add_option("--bots", c->bots,
+                  "Comma list of bots, cycled over the seats and rotated one seat per game; each is " + bots_help());
+  cmd->add_option("--games", c->games, fmt::format("Number of games (default {})", c->games))
+      ->check(CLI::Range(1, 100000000));
   add_seed_option(cmd, c->seed_text, "Base seed (game k uses a seed derived from it; default 1)");
-  cmd->add_option("--threads", c->threads, "Games played at once (per rank)")->check(CLI::Range(1, 256));
+  cmd->add_option("--threads", c->threads, fmt::format("Games played at once, per rank (default {})", c->threads))
+      ->check(CLI::Range(1, 256));
   cmd->add_option("--option,-o", c->options, "Rule option key=value (repeatable)");
   cmd->add_option("--out", c->out, "Folder for the shards and manifest.json");
   add_bot_budget(cmd, c->budget);

@@ -360,7 +360,8 @@ std::string review_text(const HandReview& r) {
                              r.seat, r.method, r.runs);
   out += fmt::format(
       "A move's grade is what it cost against the best move, in {}, once the uncertainty of the estimate is "
-      "allowed for (2 standard errors): good up to {}, inaccuracy up to {}, mistake up to {}, blunder more.\n",
+      "allowed for (2 standard errors): best when nothing was clearly better, good up to {}, inaccuracy up to {}, "
+      "mistake up to {}, blunder more.\n",
       r.unit, r.thresholds.good, r.thresholds.inaccuracy, r.thresholds.mistake);
   if (r.moves.empty()) out += "  No decisions with a choice.\n";
   for (const auto& m : r.moves) {
@@ -368,7 +369,7 @@ std::string review_text(const HandReview& r) {
     if (m.loss <= 0)
       out += ", the best move.\n";
     else if (m.grade == Grade::Best)
-      out += fmt::format(". Fine: {} averaged {} {} more, but give or take {} that is too close to call.\n",
+      out += fmt::format(". Best: {} averaged {} {} more, but give or take {} that is too close to call.\n",
                          m.best_words, amount(m.loss), r.unit, amount(m.se));
     else
       out += fmt::format(". {}: {} was better by {}{} {}{}.\n",

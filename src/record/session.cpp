@@ -257,6 +257,10 @@ void Session::apply_event(const RecordEvent& e) {
 Session Session::from_record(const json& r, int upto) {
   Session s = start_of_record(r);
   const auto events = record_events(r);
+  // Past the end is no point of this game (it was taken as the end).
+  if (upto > static_cast<int>(events.size()))
+    throw Error(fmt::format("'upto' is {}, past the record's end: it has {} events (0..{})", upto, events.size(),
+                            events.size()));
   for (const auto& e : events) {
     if (upto >= 0 && static_cast<int>(s.events_.size()) >= upto) break;
     s.apply_event(e);

@@ -211,6 +211,50 @@ TEST(Cli, BadInputGetsClearErrors) {
   EXPECT_NE(out.find("cannot read"), std::string::npos) << out;
 }
 
+// A usage error reads as the program's own ("boneyard: ..."), says where the
+// help is and exits 2, as other tools do (CLI11's own exits were 105 to 109);
+// a misspelt subcommand is named as such, with the subcommands there are.
+TEST(Cli, UsageErrorsNameTheProblemAndExitTwo) {
+  int rc = 0;
+  std::string out = run("frob", &rc);
+  EXPECT_EQ(rc, 2) << out;
+  EXPECT_EQ(out.rfind("boneyard: 'frob' is not a subcommand; they are: rules, play, arena", 0), 0u) << out;
+  EXPECT_NE(out.find("Run `boneyard --help`"), std::string::npos) << out;
+  out = run("", &rc);
+  EXPECT_EQ(rc, 2) << out;
+  EXPECT_EQ(out.rfind("boneyard: say what to do, one of: rules, play", 0), 0u) << out;
+  out = run("arena latin --bots greedy --games abc", &rc);
+  EXPECT_EQ(rc, 2) << out;
+  EXPECT_EQ(out.rfind("boneyard: ", 0), 0u) << out;
+  EXPECT_NE(out.find("--games"), std::string::npos) << out;
+  EXPECT_NE(out.find("Run `boneyard arena --help`"), std::string::npos) << out;
+  out = run("bench --nope", &rc);
+  EXPECT_EQ(rc, 2) << out;
+  EXPECT_NE(out.find("--nope"), std::string::npos) << out;
+  EXPECT_NE(out.find("Run `boneyard bench --help`"), std::string::npos) << out;
+  // The help states the defaults and where the bots' names are.
+  out = run("arena --help", &rc);
+  EXPECT_EQ(rc, 0) << out;
+  for (const char* said : {"deal sets; default 100)", "Games played at once (default 1)",
+                           "beginner, casual, strong, expert", "`boneyard rules GAME` lists them"})
+    EXPECT_NE(out.find(said), std::string::npos) << said << "\n" << out;
+  EXPECT_NE(run("bench --help").find("Seconds per game (default 2)"), std::string::npos);
+  // The engine answers each request once; a blank line is none (docs/protocol.md).
+  out = run("engine <<'EOF'\n\n   \n{\"cmd\":\"help\"}\n\nEOF\n", &rc);  // EOF alone on its line
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+}
+
+// An arena of one bot compares seats, not bots: said (a run may mean that).
+TEST(Cli, OneBotArenaSaysItComparesSeats) {
+  int rc = 0;
+  const std::string out = run("arena latin --bots greedy --games 2", &rc);
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("Note: every seat plays greedy, so the shares below compare seats, not bots"), std::string::npos)
+      << out;
+  EXPECT_EQ(run("arena latin --bots greedy,random --games 2").find("Note:"), std::string::npos);
+}
+
 TEST(Cli, PlayAPersonsGameFromStdin) {
   // A person at seat 0 types junk, a bad tile, help, then quits.
   int rc = 0;

@@ -252,6 +252,12 @@ TEST_F(Hardening, ProtocolIntegersAreCheckedNotWrapped) {
   EXPECT_NE(error_of(json{{"cmd", "load"}, {"record", rec}, {"upto", uint64_t{1} << 32}}.dump()).find("'upto'"),
             std::string::npos);
   EXPECT_NE(error_of(json{{"cmd", "load"}, {"record", rec}, {"upto", -1}}.dump()).find("'upto'"), std::string::npos);
+  // Past the record's end is no point of the game (it was taken as the end).
+  const size_t events = rec["events"].size();
+  EXPECT_TRUE(ask(json{{"cmd", "load"}, {"record", rec}, {"upto", events}}.dump())["ok"]);
+  EXPECT_NE(error_of(json{{"cmd", "load"}, {"record", rec}, {"upto", events + 1}}.dump())
+                .find(fmt::format("past the record's end: it has {} events", events)),
+            std::string::npos);
   EXPECT_NE(error_of(R"({"cmd":"new","game":"latin","id":1e999})").find("number out of range"), std::string::npos);
 }
 

@@ -129,6 +129,38 @@ TEST_F(Review, GradesFollowTheDocumentedThresholds) {
   EXPECT_STREQ(grade_name(Grade::Inaccuracy), "inaccuracy");
 }
 
+// The review's words use the five grades its first lines name: a move within
+// the noise of the best is "Best" (it was called "Fine", a sixth word).
+TEST_F(Review, TheTextSaysOnlyTheGradesItsHeaderNames) {
+  HandReview r;
+  r.game = "latin";
+  r.unit = "points";
+  r.samples = 16;
+  r.thresholds = {5, 10, 20};
+  ReviewedMove close;
+  close.played_words = "6-4 on the left";
+  close.best_words = "5-5 on the right";
+  close.loss = 1.5;
+  close.se = 2;
+  close.grade = grade_for(std::max(0.0, close.loss - 2 * close.se), r.thresholds);
+  ReviewedMove bad = close;
+  bad.loss = 30;
+  bad.se = 1;
+  bad.grade = grade_for(bad.loss - 2 * bad.se, r.thresholds);
+  r.moves = {close, bad};
+  const std::string text = review_text(r);
+  EXPECT_NE(text.find("best when nothing was clearly better, good up to 5, inaccuracy up to 10, mistake up to 20, "
+                      "blunder more"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("played 6-4 on the left. Best: 5-5 on the right averaged 1.5 points more, but give or take 2 "
+                      "that is too close to call."),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("That is a blunder: 5-5 on the right was better by 30 points"), std::string::npos) << text;
+  EXPECT_EQ(text.find("Fine"), std::string::npos) << text;
+}
+
 // The grade is fair (what the seat could know); the planted move's face-up
 // loss, with every hand known, is a second line, never the grade.
 TEST_F(Review, PlantedBadMoveShowsFaceUpAndTheGradeIsFair) {
