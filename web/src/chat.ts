@@ -35,6 +35,9 @@ export const PHRASES = [
   "hurry",
   "bye",
 ];
+// A player's own words, not a spectator's: the spectators talk among
+// themselves, where "I pass" or "Your turn!" would mean nothing.
+const PLAYERS_ONLY = ["paso", "hurry"];
 
 export class ChatBox {
   private draft = "";
@@ -205,7 +208,7 @@ export class ChatBox {
     const phrases = h(
       "div",
       { class: "chat-phrases" },
-      PHRASES.map((p) =>
+      PHRASES.filter((p) => m.seat !== null || !PLAYERS_ONLY.includes(p)).map((p) =>
         h(
           "button",
           { type: "button", class: "small phrase", "data-phrase": p, onclick: () => this.say({ phrase: p }) },

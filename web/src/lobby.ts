@@ -1,5 +1,5 @@
 // The lobby: quick games, a game and preset, its options, the seats, create.
-import { otherTarget, ratedChoice, ratingTag, termsLine } from "./terms";
+import { clockWords, otherTarget, ratedChoice, ratingTag, termsLine } from "./terms";
 import { api, ApiError, GameInfo, LobbyTable, saveTable, myPlayer, forgetMyPlayer, saveMyPlayer, Player } from "./api";
 import { h, clear } from "./dom";
 import { t, hasKey, langPicker } from "./i18n";
@@ -147,7 +147,13 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   const find = (n: string) => all.find((g) => g.name === n) || all[0];
 
   // Quick play: one click to a table.
-  const quick = h("section", { class: "card quick" }, h("h2", null, t("lobby.quick")));
+  // Said as online beside the device's own games ("No connection needed").
+  const quick = h(
+    "section",
+    { class: "card quick" },
+    h("h2", null, t("lobby.quick")),
+    h("p", { class: "muted", id: "quick-about" }, t("lobby.quick_about")),
+  );
   const quickGames: [string, string[]][] = QUICK_GAMES.map((g) => [g, ["you", "casual", "casual", "casual"]]);
   const qrow = h("div", { class: "quick-row" });
   for (const [name, seats] of quickGames) {
@@ -435,11 +441,12 @@ function quickMatch(all: GameInfo[], go: (url: string) => void, status: HTMLElem
       ),
     );
   };
-  const me = async (): Promise<Player> => {
+  const me = async (game: string): Promise<Player> => {
     const p = myPlayer();
     if (p) return p;
-    // A name first: the same form as at a table.
-    return new Promise((resolve) => {
+    // A name first: the same form as at a table, under the game and kind
+    // chosen (they stay in sight), with a way back to the choice.
+    return new Promise((resolve, reject) => {
       clear(box);
       const input = h("input", {
         id: "qm-name",
@@ -450,6 +457,12 @@ function quickMatch(all: GameInfo[], go: (url: string) => void, status: HTMLElem
       }) as HTMLInputElement;
       const err = h("p", { class: "error", role: "alert" });
       box.append(
+        h("h3", null, t("qm.title")),
+        h(
+          "p",
+          { class: "qm-for", id: "qm-for" },
+          t("qm.for", { game: gameName(game), kind: t(kind.rated() ? "terms.rated" : "terms.casual") }),
+        ),
         h(
           "form",
           {
@@ -471,6 +484,19 @@ function quickMatch(all: GameInfo[], go: (url: string) => void, status: HTMLElem
           h("button", { class: "primary", id: "qm-name-save" }, t("qm.go")),
         ),
         err,
+        h(
+          "button",
+          {
+            type: "button",
+            class: "link",
+            id: "qm-cancel",
+            onclick: () => {
+              idle();
+              reject(null); // chosen again from the start
+            },
+          },
+          t("common.cancel"),
+        ),
       );
       input.focus();
     });
@@ -478,13 +504,13 @@ function quickMatch(all: GameInfo[], go: (url: string) => void, status: HTMLElem
   const start = async (game: string) => {
     status.textContent = "";
     try {
-      let p = await me();
+      let p = await me(game);
       const rated = kind.rated();
       const ask = () => api.quickmatch({ key: p.key, game, rated });
       let r = await ask().catch(async (e) => {
         if (!(e instanceof ApiError && e.status === 403)) throw e;
         forgetMyPlayer(); // a key this server does not know: a new player
-        p = await me();
+        p = await me(game);
         return ask();
       });
       const show = (q: typeof r) => {
@@ -511,6 +537,7 @@ function quickMatch(all: GameInfo[], go: (url: string) => void, status: HTMLElem
             t("qm.waiting", { game: gameName(game), n: q.waiting ?? 1, seats: q.seats ?? 4 }),
           ),
           termsLine({ rated: q.rated, clock: q.clock }, "qm-terms"), // the table's terms, before it starts
+          clockWords(q.clock) ?? "",
           ...(taken
             ? [
                 h(
@@ -563,6 +590,7 @@ function quickMatch(all: GameInfo[], go: (url: string) => void, status: HTMLElem
           }
         }, 1000);
     } catch (e) {
+      if (e === null) return; // cancelled at the name: back at the choice already
       idle();
       status.textContent = String((e as Error).message);
     }

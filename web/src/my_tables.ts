@@ -5,6 +5,8 @@ import { api, savedTables, forgetTable } from "./api";
 import { h } from "./dom";
 import { currentLang, t } from "./i18n";
 import { boardOf } from "./boards/registry";
+import { makeCtx } from "./table/view";
+import { words } from "./table/words";
 import { gameName, tableUrl } from "./links";
 
 // Your tables, each with where it stands (asked of the server): high in the
@@ -66,8 +68,11 @@ function tableStatus(id: string, token: string): HTMLElement {
               ? m.view.scores
               : null
           : null;
+      // Each score with whose it is ("Us 120, Them 85", "Ann 3, Bob 5"; a
+      // spectator's "Team A"): a bare "120, 85" said nothing of whose.
       // Commas, not dashes: a score may be negative (Dice & Dominoes' chips).
-      const scores = (own || m.scores || []).join(", ");
+      const c = makeCtx(m, 0);
+      const scores = (own || m.scores || []).map((x, k) => `${words.sideName(c, k)} ${x}`).join(", ");
       // A bot plays the seat of who left; a game it finished says so: it
       // is not a win or a loss of your own play.
       const away = m.seat !== null && m.seats[m.seat]?.autopilot;

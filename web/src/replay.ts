@@ -3,7 +3,7 @@
 // and the table's own views draw them (table/view.ts), driven by the
 // replay's own controller (ReplayBoard): no connection, no input, every
 // state given by show(). No rules here either.
-import { api, ReplayData, ReplayStep, StateMsg } from "./api";
+import { api, ApiError, ReplayData, ReplayStep, StateMsg } from "./api";
 import { h, clear, drawnFor } from "./dom";
 import { t, langPicker } from "./i18n";
 import { gameName } from "./links";
@@ -132,7 +132,10 @@ export class Replay {
       const q = new URLSearchParams(location.search).get("step");
       this.i = q !== null && /^\d+$/.test(q) ? Math.min(Number(q), this.data.steps.length - 1) : 0;
     } catch (e) {
-      this.error = String((e as Error).message);
+      // No such finished game (a mistyped link, a game still in play): said
+      // in the player's words, not the server's "no table 'ffff'".
+      // (A key, so that a change of language words it again.)
+      this.error = e instanceof ApiError && e.status === 404 ? "replay.not_found" : String((e as Error).message);
     }
     this.render();
   }
@@ -149,9 +152,21 @@ export class Replay {
     else if (e.key === "ArrowLeft") to = this.i - 1;
     else if (e.key === "Home") to = 0;
     else if (e.key === "End") to = last;
+    else if (e.key === "PageDown") to = this.handEnd(1);
+    else if (e.key === "PageUp") to = this.handEnd(-1);
     else return;
     e.preventDefault();
     this.step(to);
+  }
+
+  // The next (dir 1) or previous (-1) step that ends a hand, its result
+  // shown: a game of many hands is read a hand at a time. Past the last
+  // such step, the game's end; before the first, its start.
+  private handEnd(dir: 1 | -1): number {
+    const steps = this.data!.steps;
+    const ends = (j: number) => j > 0 && steps[j].hands_finished > steps[j - 1].hands_finished;
+    for (let j = this.i + dir; j > 0 && j < steps.length; j += dir) if (ends(j)) return j;
+    return dir > 0 ? steps.length - 1 : 0;
   }
 
   private step(to: number) {
@@ -223,20 +238,12 @@ export class Replay {
     if (this.closed) return; // the replay's answer came after leaving it
     const root = this.root;
     clear(root);
-    const back = h(
-      "a",
-      {
-        class: "back",
-        href: "/",
-        onclick: (e: Event) => {
-          e.preventDefault();
-          this.close();
-          this.go("/");
-        },
-      },
-      "‹ ",
-      t("table.lobby"),
-    );
+    const toLobby = (e: Event) => {
+      e.preventDefault();
+      this.close();
+      this.go("/");
+    };
+    const back = h("a", { class: "back", href: "/", onclick: toLobby }, "‹ ", t("table.lobby"));
     if (!this.data) {
       root.appendChild(
         h(
@@ -253,7 +260,8 @@ export class Replay {
             "section",
             { class: "card replay-error", role: "alert" },
             h("h2", null, t("replay.unavailable")),
-            h("p", null, this.error || t("replay.loading")),
+            h("p", null, this.error === "replay.not_found" ? t(this.error) : this.error || t("replay.loading")),
+            this.error ? h("button", { class: "primary", id: "to-lobby", onclick: toLobby }, t("link.to_lobby")) : null,
           ),
         ),
       );
@@ -281,6 +289,7 @@ export class Replay {
       "div",
       { class: "replay-controls" },
       btn("replay-first", "|◀", 0, this.i === 0, t("replay.first")),
+      btn("replay-prev-hand", "◀◀", this.handEnd(-1), this.i === 0, t("replay.prev_hand")),
       btn("replay-prev", "◀", this.i - 1, this.i === 0, t("replay.prev")),
       h(
         "span",
@@ -288,6 +297,7 @@ export class Replay {
         t("replay.step", { n: this.i, of: last }),
       ),
       btn("replay-next", "▶", this.i + 1, this.i === last, t("replay.next")),
+      btn("replay-next-hand", "▶▶", this.handEnd(1), this.i === last, t("replay.next_hand")),
       btn("replay-last", "▶|", last, this.i === last, t("replay.last")),
       slider,
     );

@@ -57,6 +57,18 @@ export function termsLine(x: Terms, id?: string): HTMLElement {
   return h("span", { class: "terms", ...(id ? { id } : {}) }, chips);
 }
 
+// The clock's chip in a sentence, for one about to sit down (the chip's
+// title is out of reach on a phone): what "30 s a move + 30 s extra" means.
+export function clockWords(clock: Terms["clock"]): HTMLElement | null {
+  const c = typeof clock === "number" ? { move_s: clock } : clock;
+  if (!c || !(c.move_s > 0)) return null;
+  return h(
+    "p",
+    { class: "muted clock-words", id: "clock-words" },
+    c.bank_s ? t("terms.clock_bank_words", { n: c.move_s, bank: c.bank_s }) : t("terms.clock_words", { n: c.move_s }),
+  );
+}
+
 // A lobby table's target when it is not its preset's own.
 export function otherTarget(all: GameInfo[], game: string, options?: Record<string, string>): string | null {
   const mine = options?.target;

@@ -171,7 +171,10 @@ try {
     // both left is not "you lost" (a fresh player's note), and is readable.
     {
       const l = await newPage();
-      const saved = [{ id: t.id, token: t.tokens["0"], game: "mexican-train", seat: 0, created: Date.now() }];
+      const saved = [
+        { id: t.id, token: t.tokens["0"], game: "mexican-train", seat: 0, created: Date.now() },
+        { id: t.id, token: t.spectate, game: "mexican-train", seat: -1, created: Date.now() },
+      ];
       await l.evaluateOnNewDocument((x) => localStorage.setItem("boneyard.tables", x), JSON.stringify(saved));
       await l.goto(`${base}/`);
       const ok = await until(l, () => document.querySelector(".my-tables .status.over"));
@@ -190,6 +193,12 @@ try {
       check(
         ok && /^Over: a bot finished it for you after you left, and your side (won|lost)/.test(r.text),
         `a game a bot finished for me says so in "Your tables" ("${r.text}")`,
+      );
+      // Each score says whose it is (a bare "12, 30" did not), a spectator's too.
+      const watched = await l.$$eval(".my-tables .status", (e) => e[1]?.textContent || "");
+      check(
+        /\(You \d+, Train 1 \d+\)$/.test(r.text) && /^Over \(Train 0 \d+, Train 1 \d+\)$/.test(watched),
+        `"Your tables" says whose each score is ("${r.text}" | "${watched}")`,
       );
       check(r.contrast >= 4.5, `"Over: ..." can be read on its card (contrast ${r.contrast.toFixed(2)})`);
       await l.close();
@@ -361,6 +370,11 @@ try {
           [0, "end_opening"],
           [1, "reroll"],
         ].map(([seat, move]) => entryText(ctx(line), { n: 5, hand: 1, kind: "move", seat, move }).text);
+        // A move the takeover bot made: "a bot for you" mid-sentence, not "You".
+        const botMsg = { ...msg, bot_played: [{ n: 5, why: "time" }] };
+        const botLines = [0, 1].map(
+          (seat) => entryText({ ...ctx(line), msg: botMsg }, { n: 5, hand: 1, kind: "move", seat, move: "5-3:L" }).text,
+        );
         const hand = {
           number: 1,
           dealer: 3,
@@ -445,7 +459,8 @@ try {
             ],
           },
           { send() {} },
-        ).textContent;
+        );
+        const lineHintRows = [...lineHint.querySelectorAll("button.hint")].map((b) => b.getAttribute("aria-label"));
         const body = document.createElement("div");
         texas42Board.summary(ctx(t42), body);
         const drawn = texas42Board
@@ -512,9 +527,11 @@ try {
         return {
           prompts,
           keys,
-          lineHint,
+          lineHint: lineHint.textContent,
+          lineHintRows,
           note,
           said,
+          botLines,
           holds,
           mtLines,
           salida,
@@ -545,12 +562,21 @@ try {
       `a too-close hint names the tiles, not only the ends (${r.lineHint})`,
     );
     check(
+      r.lineHintRows.join(" | ") === "5|3 Left end (1): 1.00 | 5|2 Right end (2): 0.90",
+      `each hint row names its tiles in words, not only its end (${r.lineHintRows.join(" | ")})`,
+    );
+    check(
       r.note.join(" | ") === "to 7 marks | to 250 points",
       `Texas 42's target names its unit (${r.note.join(" | ")})`,
     );
     check(
       r.said.join(" | ") === "Partner (seat 3) asked for a redeal | You ended the opening turn | Seat 2 rolled again",
       `a move named by its button is said of its mover in the log (${r.said.join(" | ")})`,
+    );
+    check(
+      /^A bot for you played 5\|3 .*\(time ran out\)$/.test(r.botLines[0]) &&
+        /^A bot for Seat 2 played/.test(r.botLines[1]),
+      `a takeover bot's move reads "A bot for you" for this seat (${r.botLines.join(" | ")})`,
     );
     check(/expected values from what you can see \(in points\)/.test(r.hint), `the hint names its unit (${r.hint})`);
     check(
@@ -577,7 +603,10 @@ try {
     );
     const bandOf = (x) => (x <= 0 ? "best" : x <= 2 ? "good" : x <= 5 ? "inaccuracy" : x <= 15 ? "mistake" : "blunder");
     check(
-      r.rows.length === 3 && r.rows.every((x) => bandOf(x.counted) === x.grade) && /less twice its ±/.test(r.scale),
+      r.rows.length === 3 &&
+        r.rows.every((x) => bandOf(x.counted) === x.grade) &&
+        /surely cost against the best one/.test(r.scale) &&
+        !/less twice its/.test(r.scale),
       `each review grade agrees with what it is made from, shown beside the loss (${r.rows.map((x) => x.text).join(" | ")}; ${r.scale})`,
     );
     check(

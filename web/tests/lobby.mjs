@@ -193,6 +193,15 @@ try {
       () => false,
     );
   check(waitShown, "the wait shows how many of the table's players are here");
+  // The clock's chip in words ("30 s a move + 30 s extra" said as a sentence).
+  const clock = await pe.evaluate(() => [
+    document.querySelector("#qm-terms .clock-term")?.textContent || "",
+    document.getElementById("clock-words")?.textContent || "",
+  ]);
+  check(
+    !!clock[0] && /^You have \d+ s for each move.*a bot plays that move for you\.$/.test(clock[1]),
+    `the wait says what the clock's terms mean (${JSON.stringify(clock)})`,
+  );
   // The whole waiting card, read as a person reads it: no stray "null" line
   // where the name typed was free (issue 31, 1).
   const card = await pd.$eval(".qm-wait", (e) => e.parentElement.innerText).catch(() => "");

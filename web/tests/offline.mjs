@@ -272,6 +272,23 @@ try {
   ]);
   const warmMs = await page.evaluate(() => performance.now());
   console.log(`figure: first legal move ${warmMs.toFixed(0)} ms after install, offline (page load to a playable tile)`);
+  // A few moves, then the page again: "Last moves" keeps them (it said
+  // "Nothing played yet" after a reload).
+  await playOn(page, "latin", { stop: (n) => n >= 2 });
+  const logBefore = await page.$$eval(".log li", (l) => l.length);
+  await page.reload({ waitUntil: "load" });
+  await page.waitForSelector(".hand .htile, .actions .action[data-move]", { timeout: 20000 });
+  const logAfter = await page.evaluate(() => ({
+    lines: [...document.querySelectorAll(".log li")].map((e) => e.textContent),
+    empty: !!document.querySelector(".log .muted"),
+  }));
+  check(
+    logBefore >= 2 &&
+      logAfter.lines.length >= 2 &&
+      !logAfter.empty &&
+      logAfter.lines.some((x) => /^You (played|passed)/.test(x)),
+    `a reloaded game on this device keeps its last moves (${logBefore} before, after: ${JSON.stringify(logAfter)})`,
+  );
 
   // Latin, one hand, against beginner, casual and strong: a hint on the way;
   // the review graded; the record downloaded and read by boneyard replay.

@@ -4,14 +4,15 @@
 // its limit and says when a paste was cut; Texas 42 keeps the last trick in
 // sight and its taken points on one line on a phone; Mexican Train's hand on a
 // phone is large enough to count the pips; the end-of-hand box says when my
-// turn in the next hand has come and my clock runs.
+// turn in the next hand has come and my clock runs; a replay link to no game
+// says so in the player's words, with a way to the lobby.
 //   node tests/polish.mjs BONEYARD_EXE SCREENSHOT_DIR
 import { join } from "node:path";
 import { setUp, tableHelpers } from "./harness.mjs";
 
 const H = await setUp({ name: "polish", launch: { defaultViewport: { width: 1280, height: 800 } } });
 const { shots, base, check } = H;
-const { sleep, newPage, api, table, until } = tableHelpers(H);
+const { sleep, newPage, api, table, until, untilOver } = tableHelpers(H);
 const PHONE = { width: 390, height: 844, isMobile: true, hasTouch: true };
 
 try {
@@ -178,6 +179,144 @@ try {
       `the end-of-hand box says my turn in the next hand and shows my clock running (${JSON.stringify(said)})`,
     );
     await p.screenshot({ path: join(shots, "polish-turn-behind-summary-phone.png") });
+    await p.close();
+  }
+  // Quick match asks a newcomer's name under the game and kind chosen (they
+  // were gone from sight), and Cancel there is back at the choice.
+  {
+    const p = await newPage(PHONE);
+    await p.goto(base + "/");
+    await p.waitForSelector('button[data-qm="latin"]');
+    // Which play is online and which is on this device, said in each card.
+    const where = await p.evaluate(() => [
+      document.getElementById("quick-about")?.textContent || "",
+      document.querySelector("#local-card .muted")?.textContent || "",
+    ]);
+    check(
+      /^Online: played on the server/.test(where[0]) && /^No connection needed/.test(where[1]),
+      `the lobby says which play is online and which is on this device (${JSON.stringify(where)})`,
+    );
+    await p.click("#qm-rated");
+    await p.click('button[data-qm="latin"]');
+    await p.waitForSelector("#qm-name");
+    const asked = await p.$eval(".qm", (e) => e.innerText);
+    check(
+      /Latin dominoes, Rated\. First, the name the others will see/.test(asked),
+      `the name is asked under the game and kind chosen (${JSON.stringify(asked)})`,
+    );
+    await p.screenshot({ path: join(shots, "polish-qm-name-phone.png") });
+    await p.click("#qm-cancel");
+    const back = await until(
+      p,
+      () => !!document.querySelector('button[data-qm="latin"]') && !document.getElementById("qm-name"),
+      null,
+      5,
+    );
+    check(back, "Cancel at the name is back at the choice of game");
+    check(!(await p.evaluate(() => localStorage.getItem("boneyard.player"))), "and no player was made");
+    await p.close();
+  }
+  // Watching on a phone: each seat's name stays whole (they broke mid-word,
+  // "Ali ce"), and the spectators are not offered a player's phrases.
+  {
+    const names = ["Alexandra", "Bartholomew", "Christopher", "Dominique"];
+    const t = await table("latin", {}, ["human", "human", "human", "human"], { bot_delay_ms: 600 });
+    for (const [k, name] of names.entries()) {
+      const who = await api("POST", "/api/players", { name });
+      await api("POST", `/api/tables/${t.id}/join`, { token: t.tokens[String(k)], key: who.key });
+    }
+    const p = await newPage({ width: 360, height: 740, isMobile: true, hasTouch: true });
+    await p.goto(`${base}/?t=${t.id}&k=${t.spectate}`);
+    await p.waitForSelector(".opp-name");
+    await until(p, (n) => document.querySelectorAll(".opp-name").length >= n, 4);
+    const seen = await p.evaluate(() =>
+      [...document.querySelectorAll(".opp-name")].map((e) => {
+        const r = document.createRange();
+        const text = [...e.childNodes].find((x) => x.nodeType === 3 && x.textContent.trim()) || e;
+        r.selectNodeContents(text);
+        return [e.textContent.trim(), new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size];
+      }),
+    );
+    check(
+      seen.length === 4 && seen.every(([, lines]) => lines === 1),
+      `a spectator's phone keeps every name on one line (${JSON.stringify(seen)})`,
+    );
+    const phrases = await p.$$eval(".chat [data-phrase]", (b) => b.map((x) => x.dataset.phrase));
+    check(
+      phrases.length > 0 && !phrases.includes("paso") && !phrases.includes("hurry"),
+      `a spectator is not offered "I pass" or "Your turn!" (${phrases.join(", ")})`,
+    );
+    await p.screenshot({ path: join(shots, "polish-watch-phone.png") });
+    await p.close();
+  }
+  // The replay of a game of several hands goes a hand at a time: to the step
+  // that ends this hand (its result shown), back to the previous one's.
+  {
+    const t = await table("mexican-train", { players: "2", rounds: "2" }, ["bot:beginner", "bot:beginner"]);
+    check(await untilOver(t, 90), "a two-round Mexican Train game of bots ends");
+    const steps = [];
+    for (let from = 0; from !== null && from !== undefined;) {
+      const page = await api("GET", `/api/tables/${t.id}/replay?from=${from}`);
+      steps.push(...page.steps);
+      from = page.next;
+    }
+    const ends = steps.map((s, j) => j).filter((j) => j > 0 && steps[j].hands_finished > steps[j - 1].hands_finished);
+    const p = await newPage(PHONE);
+    await p.goto(`${base}/?replay=${t.id}`);
+    await p.waitForSelector("#replay-next-hand");
+    const pos = () => p.$eval("#replay-pos", (e) => Number(e.dataset.step));
+    await p.click("#replay-next-hand");
+    const first = await pos();
+    const shown = await p.$eval(".replay-what", (e) => e.innerText);
+    await p.click("#replay-next-hand");
+    const second = await pos();
+    await p.keyboard.press("PageUp");
+    const back = await pos();
+    check(
+      ends.length === 2 && first === ends[0] && second === ends[1] && back === ends[0],
+      `the replay's hand buttons and Page Up go from hand's end to hand's end (${first}, ${second}, ${back}; ends ${ends})`,
+    );
+    check(/Hand 1\b[^]*Penalty/.test(shown), `a hand's end shows its result (${JSON.stringify(shown.slice(0, 120))})`);
+    await p.screenshot({ path: join(shots, "polish-replay-hands-phone.png") });
+    await p.close();
+  }
+  // A replay link that leads to no finished game: the player's words, not
+  // the server's "no table 'ffff'" (in Spanish too), the title readable, and
+  // a way to the lobby.
+  {
+    const p = await newPage(PHONE);
+    await p.goto(`${base}/?replay=ffff`);
+    await p.waitForSelector(".replay-error");
+    const said = () => p.$eval(".replay-error", (e) => e.innerText);
+    const en = await said();
+    await p.select("select.lang", "es");
+    await until(p, () => /enlace/.test(document.querySelector(".replay-error")?.innerText || ""), null, 5);
+    const es = await said();
+    await p.select("select.lang", "en");
+    check(
+      /no finished game at this link/.test(en) && /enlace/.test(es) && !/no table/.test(en + es),
+      `a replay link to no game says so in the player's words ("${en}" | "${es}")`,
+    );
+    // The title's colour against the bar behind it (it was dark on dark).
+    const title = await p.evaluate(() => {
+      const lum = (c) => {
+        const [r, g, b] = (c.match(/[\d.]+/g) || []).map(Number).map((v) => v / 255);
+        const f = (v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+        return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+      };
+      const e = document.querySelector(".replay .topbar .title strong");
+      let bg = e;
+      while (bg && /rgba\(0, 0, 0, 0\)|transparent/.test(getComputedStyle(bg).backgroundColor)) bg = bg.parentElement;
+      const [a, b] = [lum(getComputedStyle(e).color), lum(getComputedStyle(bg || document.body).backgroundColor)];
+      return Math.round(((Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)) * 10) / 10;
+    });
+    check(title >= 4.5, `the replay's title is readable against its bar (contrast ${title}:1)`);
+    await p.screenshot({ path: join(shots, "polish-replay-missing-phone.png") });
+    await p.click("#to-lobby");
+    check(
+      await until(p, () => location.search === "" && !!document.querySelector(".lobby"), null, 5),
+      "its button leads to the lobby",
+    );
     await p.close();
   }
 } catch (e) {

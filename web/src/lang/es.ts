@@ -22,6 +22,7 @@ export const es: Record<string, string> = {
   "lobby.tagline": "Dominó en una mesa de verdad: juega con bots o manda un enlace a tus amigos.",
   "lobby.server_error": "El servidor de juego no responde: {error}",
   "lobby.quick": "Jugar ya",
+  "lobby.quick_about": "En línea: se juega en el servidor, que guarda tu mesa; su enlace te devuelve a ella.",
   "lobby.quick_vs_bots": "tú y {n} bots",
   "lobby.new_table": "Preparar una mesa",
   "lobby.game": "Juego",
@@ -46,13 +47,13 @@ export const es: Record<string, string> = {
   "lobby.my_seat": "tú en el asiento {n}",
   "mine.waiting": "Esperando jugadores",
   "mine.broken": "Detenida por un error",
-  "mine.won": "Terminada: ganaste (puntos {scores})",
-  "mine.lost": "Terminada: perdiste (puntos {scores})",
-  "mine.won_by_bot": "Terminada: un bot la acabó por ti cuando te fuiste, y tu lado ganó (puntos {scores})",
-  "mine.lost_by_bot": "Terminada: un bot la acabó por ti cuando te fuiste, y tu lado perdió (puntos {scores})",
-  "mine.over": "Terminada (puntos {scores})",
-  "mine.playing": "En juego · mano {n} · puntos {scores}",
-  "mine.bot_plays": "Un bot juega tu asiento · mano {n} · puntos {scores}: ábrela para recuperarlo",
+  "mine.won": "Terminada: ganaste ({scores})",
+  "mine.lost": "Terminada: perdiste ({scores})",
+  "mine.won_by_bot": "Terminada: un bot la acabó por ti cuando te fuiste, y tu lado ganó ({scores})",
+  "mine.lost_by_bot": "Terminada: un bot la acabó por ti cuando te fuiste, y tu lado perdió ({scores})",
+  "mine.over": "Terminada ({scores})",
+  "mine.playing": "En juego · mano {n} · {scores}",
+  "mine.bot_plays": "Un bot juega tu asiento · mano {n} · {scores}: ábrela para recuperarlo",
   "mine.gone": "Ya no está en el servidor",
 
   "family.line": "Latino y caribeño",
@@ -109,6 +110,7 @@ export const es: Record<string, string> = {
   "qm.title": "Jugar con gente",
   "qm.help": "Espera a otros que quieren el mismo juego; los bots ocupan los asientos que nadie llene en 20 segundos.",
   "qm.go": "Buscar jugadores",
+  "qm.for": "{game}, {kind}. Primero, el nombre que verán los demás:",
   "qm.waiting": "Buscando jugadores para {game}: {n} de {seats}",
   "qm.bots_in": "Los bots ocuparán los asientos libres en {s} s.",
   "board.title": "Mejores jugadores",
@@ -428,6 +430,9 @@ export const es: Record<string, string> = {
   "terms.clock_bank": "{n} s por jugada + {bank} s extra",
   "terms.clock_help":
     "Reloj: cuando se acaban el tiempo de la jugada y tu tiempo extra, un bot juega esa jugada por ti",
+  "terms.clock_words": "Tienes {n} s para cada jugada; si se acaban, un bot hace esa jugada por ti.",
+  "terms.clock_bank_words":
+    "Tienes {n} s para cada jugada y {bank} s extra para toda la partida cuando una jugada necesita más; si se acaban los dos, un bot hace esa jugada por ti.",
   "terms.no_clock": "Sin reloj",
   "terms.target": "a {n}",
   "terms.will_not_be_rated_guest": "Esta partida no será puntuada: {who} juega como invitado",
@@ -456,6 +461,7 @@ export const es: Record<string, string> = {
   "rematch.started": "Los demás empezaron la revancha.",
   "watch.rematch": "Ver la revancha",
   "log.bot_for": "Un bot por {who}",
+  "log.bot_for_you": "Un bot por ti",
   "log.why_time": "(se acabó su tiempo)",
   "log.why_away": "(ausente)",
   "chat.title": "Chat",
@@ -644,6 +650,8 @@ export const es: Record<string, string> = {
   "replay.loading": "Cargando la repetición…",
   "replay.unavailable": "No se puede mostrar esta repetición",
   "replay.no_file": "No hay ningún archivo de partida cargado: elige uno en la entrada.",
+  "replay.not_found":
+    "No hay ninguna partida terminada en este enlace: puede estar mal escrito, o la partida aún se está jugando.",
   "replay.start": "Comienzo de la partida",
   "replay.deal": "Se reparten las fichas",
   "replay.roll": "Tirada de dados: {dice}",
@@ -655,6 +663,8 @@ export const es: Record<string, string> = {
   "replay.prev": "Paso atrás (←)",
   "replay.next": "Paso adelante (→)",
   "replay.last": "Último paso (Fin)",
+  "replay.prev_hand": "Al final de la mano anterior (Re Pág)",
+  "replay.next_hand": "Al final de esta mano (Av Pág)",
   "replay.all_hands": "todas las manos a la vista: la partida ha terminado",
   "replay.lobby_title": "Repetir una partida",
   "replay.lobby_help":
@@ -667,7 +677,7 @@ export const es: Record<string, string> = {
   "review.hands_known":
     "Juzgadas por el resolvedor exacto con las manos conocidas: la mano ha terminado, así que todas las fichas son públicas.",
   "review.sampled":
-    "Juzgado por lo que podías saber en cada jugada: {n} repartos compatibles, cada uno resuelto exactamente, promediados. Una pérdida cuenta solo si supera claramente la suerte del reparto (±).",
+    "Juzgado por lo que podías saber en cada jugada: {n} repartos compatibles, cada uno jugado a la perfección, promediados. Una jugada solo baja la nota si fue claramente peor, no solo por la suerte del reparto.",
   "review.face_up": "Boca arriba (todas las manos a la vista, no es la nota), esto habría ganado {more} {unit} más:",
   "review.own_view": "Juzgadas por el bot justo más fuerte con lo que podías ver en cada jugada (una estimación).",
   "review.scale":
@@ -678,7 +688,7 @@ export const es: Record<string, string> = {
   "review.best": "Mejor",
   "review.lost": "Perdido ({unit})",
   "review.scale_counted":
-    "La nota va por lo que cuenta: el valor perdido frente a la mejor jugada menos dos veces su ± (la suerte del reparto), en {unit}. Buena hasta {good}, Imprecisión hasta {inaccuracy}, Error hasta {mistake}, Error grave si más.",
+    "Cada nota va por lo que la jugada costó con seguridad frente a la mejor, en {unit}: lo que costó de media, menos lo que la suerte del reparto podría explicar (dos veces el ± de al lado). Buena hasta {good}, Imprecisión hasta {inaccuracy}, Error hasta {mistake}, Error grave si más.",
   "review.counted": "cuenta {n}",
   "review.forced": "{n} jugada(s) forzada(s) sin nota.",
   "review.forced_one": "1 jugada forzada sin calificar.",

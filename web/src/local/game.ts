@@ -5,7 +5,7 @@
 // engine says what may be played, plays the bots, grades the review.
 // The game is kept in this browser (its seed, options and every move), and
 // replayed into the engine when the page opens again.
-import type { GameInfo, HintAnswer, StateMsg, SeatInfo } from "../api";
+import type { GameInfo, HintAnswer, LogEntry, StateMsg, SeatInfo } from "../api";
 import type { GameView } from "../boards/view";
 import { Engine, EngineAnswer, EngineRequest } from "../engine/engine";
 
@@ -90,6 +90,10 @@ export class LocalLink {
   private timer: number | undefined;
   private on: Handlers | null = null;
   private me: number;
+  // The moves of a kept game replayed on opening, as the server's public
+  // log, sent once: the table's "Last moves" then shows them after a
+  // reload (its own lines come from the changes it sees, none of these).
+  private past: LogEntry[] | null = null;
 
   constructor(
     public g: LocalGame,
@@ -103,7 +107,15 @@ export class LocalLink {
     this.on = on;
     try {
       await ask({ cmd: "new", game: this.g.game, options: this.g.options, seed: this.g.seed });
-      for (const [seat, move] of this.g.moves) await ask({ cmd: "apply", seat, move });
+      const past: LogEntry[] = [];
+      let hand = 1;
+      for (const [n, [seat, move]] of this.g.moves.entries()) {
+        const r = await ask({ cmd: "apply", seat, move });
+        past.push({ n, hand, kind: "move", seat, move: r.move ?? move });
+        if (Array.isArray(r.hands_over) && r.hands_over.length && !r.terminal)
+          past.push({ n, hand: (hand += r.hands_over.length), kind: "deal", seat: null, move: null });
+      }
+      this.past = past;
       this.version = this.g.moves.length;
       await this.publish();
     } catch (e) {
@@ -208,7 +220,9 @@ export class LocalLink {
       notices: [],
       returns: s.returns,
       commitment: "",
+      ...(this.past ? { log: this.past } : {}),
     };
+    this.past = null;
     this.on?.state(msg);
     const bots = acting.filter((k) => k !== this.me);
     if (bots.length && !s.terminal) {

@@ -419,6 +419,9 @@ export function hintPanel(c: Ctx, hint: Hint, play: PlayUi): HTMLElement {
           class: "hint" + (i === 0 ? " best" : "") + (close(i) ? " close" : ""),
           onclick: () => play.send(m.move),
           title: m.value.toFixed(3) + (m.se ? " ± " + m.se.toFixed(3) : ""),
+          // Its tiles in words too: rows that differ only by the tile drawn
+          // ("Left end (5)" twice) are told apart when read aloud.
+          "aria-label": `${withTiles(c, m.move)}: ${m.value.toFixed(2)}`,
         },
         label,
         h("span", { class: "bar", style: `width:${Math.round(8 + (52 * (m.value - worst)) / span)}px` }),

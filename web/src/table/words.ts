@@ -90,12 +90,18 @@ function moveLabel(c: Ctx, mv: string): string {
 
 export const words: Frame = { seatName, sideName, trainName, trumpName, bidText, moveLabel };
 
+// "A bot for Alice", or for this seat "a bot for you" (lower case: mid-sentence
+// words, not the seat's label "You").
+function botFor(c: Ctx, k: number): string {
+  return k === c.me ? t("log.bot_for_you") : t("log.bot_for", { who: seatName(c, k) });
+}
+
 // One entry of the server's public log, in words.
 export function entryText(c: Ctx, e: LogEntry): Ev | null {
   // A move the takeover bot made for a person is the bot's, said so.
   const bot = e.kind === "move" ? (c.msg.bot_played || []).find((b) => b.n === e.n) : undefined;
   const at = e.n + 1,
-    who = e.seat === null ? "?" : bot ? t("log.bot_for", { who: seatName(c, e.seat) }) : seatName(c, e.seat);
+    who = e.seat === null ? "?" : bot ? botFor(c, e.seat) : seatName(c, e.seat);
   const ev = entryEv(c, e, who, at);
   if (ev && bot) ev.text += " " + t(bot.why === "time" ? "log.why_time" : "log.why_away");
   return ev;
