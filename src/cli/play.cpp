@@ -240,9 +240,22 @@ bool Game::human_turn(int seat) {
     }
     try {
       std::string move = line;
+      // The list's own words ("lead 6-3", "6-4 on the left") name their move;
+      // a verb copied before a tile ("play 6-6") leaves the tile, so that a
+      // tile that may not be played gets the tile's own reason.
+      const std::string typed = lower_trim(line);
+      bool named = false;
+      for (const auto& m : legal)
+        if (lower_trim(st.move_words(seat, m)) == typed) {
+          move = m;
+          named = true;
+          break;
+        }
+      for (const std::string verb : {"play ", "lead "})
+        if (!named && typed.starts_with(verb)) move = typed.substr(verb.size());
       const bool hash = line[0] == '#';
       const std::string digits = hash ? line.substr(1) : line;
-      if (!digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos) {
+      if (!named && !digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos) {
         if (!hash && is_bidding(legal)) {
           move = bare_bid(line, legal.size());
         } else if (!hash && digits.size() == 1 && digits[0] <= '6' && starts_any(legal, "trump:")) {

@@ -49,10 +49,18 @@ void add_rules(CLI::App& app) {
       }
       // The brackets' letters are the spec's; say what they are (a "seed"
       // here was read as --seed).
+      // One game: only the words that apply to it ("letter" for a preset's
+      // code, as "Dp"; a source document otherwise).
+      const bool letter = g.sources.find(' ') == std::string::npos;
       if (family.empty())
         std::cout << wrap_text(
-            "In brackets after each name: where its rules come from, a source document, or for a regional preset its "
-            "letter in the table of source document 003, the Caribbean rules (* marks that document's defaults).\n",
+            name->empty()
+                ? "In brackets after each name: where its rules come from, a source document, or for a regional "
+                  "preset its letter in the table of source document 003, the Caribbean rules (* marks that "
+                  "document's defaults).\n"
+            : letter ? "In brackets after the name: its letter in the table of source document 003, the Caribbean "
+                       "rules (* marks that document's defaults).\n"
+                     : "In brackets after the name: where its rules come from.\n",
             terminal_width());
       if (g.family != family) {
         family = g.family;

@@ -66,10 +66,16 @@ void register_games() {
     return bench_random_playouts<DiceDominoes>(State(make_rules(o), seed), seed, seconds);
   };
   e.help = kHelp;
-  // The next hand's ante is taken as a hand ends: say so.
+  // The next hand's ante is taken as a hand ends: say so there. Mid-hand
+  // (a game quit in its second round) it is this hand's ante.
   e.score_heading = [](const AnyState& st) {
     if (st.terminal()) return std::string("Score:");
-    return fmt::format("Chips (the next hand's ante of {} already paid):", st.options().value("ante", 1));
+    const auto* s = typed_state<DiceDominoes>(st);
+    const bool between =
+        s && s->hands_finished() > 0 && (s->phase() == Phase::Deal || (s->phase() == Phase::Roll && s->round() == 1));
+    const int ante = st.options().value("ante", 1);
+    return between ? fmt::format("Chips (the next hand's ante of {} already paid):", ante)
+                   : fmt::format("Chips (this hand's ante of {} included):", ante);
   };
   e.face_down = true;
   e.value_unit = [](const AnyState&) { return std::string("chips for your seat this hand"); };

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -88,13 +89,19 @@ std::string State::move_text(Move m) const {
   return "?";
 }
 
-// The move for people: "lay 6-2 and 3-1 face down", "reroll the dice".
+// The move for people: "lay 6-2 then 3-1 face down" where the order of
+// preference can change what is revealed (spec: A round 3, Decision), else
+// "lay 6-2 and 3-1 face down": the list holds that pair once, and a pair typed
+// the other way round is the same move, said without an order it does not have.
 std::string State::move_words(int seat, Move m) const {
   (void)seat;
   switch (m.kind) {
-    case Move::Lay:
-      return m.second == kNone ? fmt::format("lay {} face down", face(m.first))
-                               : fmt::format("lay {} then {} face down", face(m.first), face(m.second));
+    case Move::Lay: {
+      if (m.second == kNone) return fmt::format("lay {} face down", face(m.first));
+      const uint8_t hi = std::max(m.first, m.second), lo = std::min(m.first, m.second);
+      const bool ordered = dice_[0] > 0 && hi != lo && (kReveal.v[(dice_[0] - 1) * 6 + dice_[1] - 1][hi][lo] & 64) != 0;
+      return fmt::format("lay {} {} {} face down", face(m.first), ordered ? "then" : "and", face(m.second));
+    }
     case Move::Reroll:
       return "reroll (new match points)";
     case Move::Keep:
@@ -471,11 +478,12 @@ std::string State::render(int seat) const {
       if (seat >= 0 && count_[seat] >= 2) {
         const std::string mine = pile_text(hand_[seat]);
         const size_t a = mine.find(' '), b = mine.find(' ', a + 1);
-        out +=
-            fmt::format("Lay two tiles face down (your last one if you hold one), best first: e.g. {},{}\n",
-                        mine.substr(0, a), mine.substr(a + 1, b == std::string::npos ? std::string::npos : b - a - 1));
+        out += fmt::format(
+            "Lay two tiles face down (your last one if you hold one), the one you most want discarded "
+            "first: e.g. {},{}\n",
+            mine.substr(0, a), mine.substr(a + 1, b == std::string::npos ? std::string::npos : b - a - 1));
       } else {
-        out += "Lay two tiles face down (your last one if you hold one), best first\n";
+        out += "Lay two tiles face down (your last one if you hold one), the one you most want discarded first\n";
       }
       break;
     case Phase::RerollChoice:

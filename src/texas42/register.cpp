@@ -50,9 +50,13 @@ std::string value_unit(const AnyState& st) {
     return fmt::format(
         "marks for your side this hand as the bidding bot weighs them: a made bid +1 a mark, a set of your "
         "side's bid counts {:g} times its marks (it costs one mark; the weight keeps the bot from bidding "
-        "on a coin flip), a pass 0; points break ties",
+        "on a coin flip), a pass 0; plus a hundredth of (points taken - points given) to break ties",
         Solver::kSetWeight);
-  return "marks for your side this hand (points break ties)";
+  // The solver's value (solver.h): marks, and the points difference / 100
+  // to break ties, so a set hand reads -1 + 0.20 when its side still took
+  // 20 points more than it gave: said, or that -0.80 reads as no mark value.
+  return "marks for your side this hand (a made bid +1, a set -1), plus a hundredth of (points taken - points "
+         "given) to break ties";
 }
 
 }  // namespace

@@ -497,9 +497,10 @@ std::string State::render(int seat) const {
     out += "\n";
   }
   if (phase_ == Phase::Play || n_tricks_ > 0) {
-    out += fmt::format("Taken: team 0 {} {} points   team 1 {} {} points\n",
-                       boneyard::count_of(tricks_won_[0], "trick", "tricks"), points_[0],
-                       boneyard::count_of(tricks_won_[1], "trick", "tricks"), points_[1]);
+    out += fmt::format("Taken: team 0 {} {}   team 1 {} {}\n", boneyard::count_of(tricks_won_[0], "trick", "tricks"),
+                       boneyard::count_of(points_[0], "point", "points"),
+                       boneyard::count_of(tricks_won_[1], "trick", "tricks"),
+                       boneyard::count_of(points_[1], "point", "points"));
     if (n_tricks_ > 0 && !r_.tricks_face_down) {
       const int k = n_tricks_ - 1;
       // Who played which tile: the trick goes round from its leader

@@ -441,16 +441,33 @@ TEST(Terminal, DiceChipsSayTheNextAnteIsPaid) {
   EXPECT_TRUE(has(dd, "Hand 1/2   round 1   pot 4   ante 1\nChips (antes included): seat 0: -1   seat 1: -1")) << dd;
   EXPECT_TRUE(has(dd, "chips this hand: seat 0: ")) << dd;
   EXPECT_FALSE(std::regex_search(dd, std::regex(R"(seat \d [+-]?\d)"))) << dd;
+  // Quit during a hand: the ante counted is that hand's, not a next one's.
+  const std::string quit = run("play dice-and-dominoes --seed 5 <<'EOF'\nquit\nEOF\n");
+  EXPECT_TRUE(has(quit, "Chips (this hand's ante of 1 included):")) << quit;
+  EXPECT_FALSE(has(quit, "next hand's ante")) << quit;
 }
 
 // 7b. `boneyard rules` says what its brackets are, and never "seed 000"
 // (a reader took it for --seed).
+// The list's own words are a move ("6-0 on the right", any case), and a verb
+// copied before a tile ("play 6-6") gets the tile's own reason, not "not a move".
+TEST(Terminal, TheListsOwnWordsAreAMove) {
+  const std::string out = run("play latin --seed 4 <<'EOF'\nplay 6-6\n6-0 On The Right\nquit\nEOF\n");
+  EXPECT_TRUE(has(out, "'play 6-6' is not allowed now: seat 0 does not hold 6-6")) << out;
+  EXPECT_TRUE(has(out, "seat 0 (you): 6-0 on the right")) << out;
+}
+
 TEST(Terminal, RulesSayWhereTheRulesComeFrom) {
   const std::string all = run("rules");
   EXPECT_TRUE(has(all, "In brackets after each name: where its rules come from")) << all;
   EXPECT_TRUE(has(all, "[Lugo (source document 000)]")) << all;
   EXPECT_FALSE(std::regex_search(all, std::regex(R"(seed \d)"))) << all;
   EXPECT_FALSE(std::regex_search(all, std::regex(R"(\[\d+\])"))) << all;  // dice-and-dominoes said [001]
+  // One game: only what applies to it (Texas 42 was told of regional presets' letters).
+  const std::string t42 = run("rules texas-42");
+  EXPECT_TRUE(has(t42, "In brackets after the name: where its rules come from.")) << t42;
+  EXPECT_FALSE(has(t42, "regional preset")) << t42;
+  EXPECT_TRUE(has(run("rules dominican-patio"), "In brackets after the name: its letter in the table"));
 }
 
 // 8. arena: the table fits 80 columns; Ctrl-C prints what is done.

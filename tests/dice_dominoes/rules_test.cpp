@@ -63,6 +63,12 @@ TEST(DiceDominoesRound, OneTilePerDie) {
     rev |= s.move_text(m) == "3-2,4-2";
   }
   EXPECT_TRUE(fwd && rev) << "order matters here, so both orders are legal";
+  // Said in words with its order where the order matters, and with "and"
+  // where it does not: typed the other way round it is the same move, which
+  // the terminal echoes without an order of preference it does not have.
+  EXPECT_EQ(s.move_words(0, s.parse_move(0, "3-2,4-2")), "lay 3-2 then 4-2 face down");
+  EXPECT_EQ(s.move_words(0, s.parse_move(0, "5-1,6-4")), "lay 6-4 and 5-1 face down");
+  EXPECT_EQ(s.move_words(0, s.parse_move(0, "6-4,5-1")), "lay 6-4 and 5-1 face down");
   lay(s, 0, "3-2,4-2");  // 3-2 preferred
   lay(s, 1, "3-1,5-5");  // nothing matches
   const SeatRound& r = s.last_round().seat[0];

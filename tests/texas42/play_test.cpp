@@ -68,6 +68,16 @@ TEST(Texas42Text, ViewAndRenderShowTheTable) {
   EXPECT_NE(r.find("seat 1 (team 1) you"), std::string::npos) << r;
 }
 
+// A trick with no count tile is 1 point: "1 trick 1 point", not "1 points".
+TEST(Texas42Text, TakenPointsAreCountedInWords) {
+  State s = dealt({"6-6 5-5 4-4 3-3 2-2 1-1 0-0", "6-5 6-4 6-3 6-2 6-1 6-0 5-4", "5-3 5-2 5-1 5-0 4-3 4-2 4-1",
+                   "4-0 3-2 3-1 3-0 2-1 2-0 1-0"});
+  contract(s, "bid:30", "trump:6");
+  for (const char* t : {"6-6", "6-5", "5-3", "2-1"}) act(s, t);
+  const std::string r = s.render(0);
+  EXPECT_NE(r.find("Taken: team 0 1 trick 1 point   team 1 0 tricks 0 points"), std::string::npos) << r;
+}
+
 TEST(Texas42Text, TricksFaceDownHideTurnedTricks) {
   State s = dealt({"6-4 6-6 5-5 4-4 3-3 2-2 1-1", "", "", ""}, {{"tricks_face_down", "on"}});
   contract(s, "bid:30", "trump:6");
