@@ -208,7 +208,10 @@ export class ChatBox {
     const phrases = h(
       "div",
       { class: "chat-phrases" },
-      PHRASES.filter((p) => m.seat !== null || !PLAYERS_ONLY.includes(p)).map((p) =>
+      PHRASES.filter(
+        (p) =>
+          (m.seat !== null || !PLAYERS_ONLY.includes(p)) && (p !== "capicua" || !m.view || m.view.family === "line"), // a line game's word only
+      ).map((p) =>
         h(
           "button",
           { type: "button", class: "small phrase", "data-phrase": p, onclick: () => this.say({ phrase: p }) },

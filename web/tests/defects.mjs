@@ -460,6 +460,12 @@ try {
           },
           { send() {} },
         );
+        // Mexican Train's values are pips gained on the others: said, and which way is better.
+        const mtHint = hintPanel(
+          mtCtx,
+          { legal: "", hand: 0, unit: "pips", moves: [{ move: "2-3:T0", value: 3 }] },
+          { send() {} },
+        ).textContent;
         const lineHintRows = [...lineHint.querySelectorAll("button.hint")].map((b) => b.getAttribute("aria-label"));
         const body = document.createElement("div");
         texas42Board.summary(ctx(t42), body);
@@ -521,7 +527,7 @@ try {
         rv.append(...reviewBody(ctx(t42), review));
         const rows = [...rv.querySelectorAll("tr[data-grade]")].map((tr) => ({
           grade: tr.dataset.grade,
-          counted: Number(/counts ([\d.]+)/.exec(tr.querySelector(".counted")?.textContent || "")?.[1] ?? NaN),
+          counted: Number(/surely ([\d.]+)/.exec(tr.querySelector(".counted")?.textContent || "")?.[1] ?? NaN),
           text: tr.textContent,
         }));
         return {
@@ -529,6 +535,7 @@ try {
           keys,
           lineHint: lineHint.textContent,
           lineHintRows,
+          mtHint,
           note,
           said,
           botLines,
@@ -562,6 +569,10 @@ try {
       `a too-close hint names the tiles, not only the ends (${r.lineHint})`,
     );
     check(
+      /\(in pips gained on the others’ penalties; higher is better\)/.test(r.mtHint),
+      `Mexican Train's hint says its pips are gained on the others, higher better (${r.mtHint})`,
+    );
+    check(
       r.lineHintRows.join(" | ") === "5|3 Left end (1): 1.00 | 5|2 Right end (2): 0.90",
       `each hint row names its tiles in words, not only its end (${r.lineHintRows.join(" | ")})`,
     );
@@ -578,7 +589,10 @@ try {
         /^A bot for Seat 2 played/.test(r.botLines[1]),
       `a takeover bot's move reads "A bot for you" for this seat (${r.botLines.join(" | ")})`,
     );
-    check(/expected values from what you can see \(in points\)/.test(r.hint), `the hint names its unit (${r.hint})`);
+    check(
+      /expected values from what you can see \(in points; higher is better\)/.test(r.hint),
+      `the hint names its unit and which way is better (${r.hint})`,
+    );
     check(
       JSON.stringify(r.holds) === "[true,false,false,false]",
       `a hint holds only for the choice it was asked of, not the next hand's same bids (${JSON.stringify(r.holds)})`,
@@ -598,8 +612,9 @@ try {
       `a redeal's second deal says the hand was dealt again ("${r.dealt.join(" | ")}")`,
     );
     check(
-      /You bid 30 in \w+ and were set/.test(r.set) && !/was set/.test(r.set),
-      `a set declarer who is me: "You … were set" ("${r.set}")`,
+      /You bid 30 in \w+ and were set/.test(r.set) && !/was set/.test(r.set) && /SidePointsTricks/.test(r.set),
+      // "Points", not "Count": the column holds the tricks' points too (a 42 player reads count as the 5s and 10s).
+      `a set declarer who is me: "You … were set", and the points column is "Points" ("${r.set}")`,
     );
     const bandOf = (x) => (x <= 0 ? "best" : x <= 2 ? "good" : x <= 5 ? "inaccuracy" : x <= 15 ? "mistake" : "blunder");
     check(

@@ -124,6 +124,12 @@ try {
         `each side's points and tricks keep one line at 360 px (${JSON.stringify(r.lines)})`,
       );
     }
+    // "Capicúa!" is a line game's word (both ends alike): not offered at Texas 42.
+    const t42Phrases = await p.$$eval(".chat [data-phrase]", (b) => b.map((x) => x.dataset.phrase));
+    check(
+      t42Phrases.length > 0 && !t42Phrases.includes("capicua"),
+      `Texas 42's chat offers no "Capicúa!" (${t42Phrases.join(", ")})`,
+    );
     await p.screenshot({ path: join(shots, "polish-t42-phone.png") });
     await p.close();
   }

@@ -219,7 +219,8 @@ export const en: Record<string, string> = {
   "hint.thinking": "Thinking…",
   "hint.title": "Best moves: expected values from what you can see",
   "hint.none": "No values for this move.",
-  "hint.in_unit": "(in {unit})",
+  "hint.in_unit": "(in {unit}; higher is better)",
+  "hint_unit.pips": "pips gained on the others’ penalties",
   "hint.too_close":
     "Too close to call: {moves} against {first}. The hidden tiles could lie either way, so their order here means nothing.",
 
@@ -328,7 +329,7 @@ export const en: Record<string, string> = {
   "t42.stopped_set": "The hand stopped after {n} tricks: the bid could no longer be made.",
   "t42.stopped_made_one": "The hand stopped after 1 trick: the bid was already made.",
   "t42.stopped_set_one": "The hand stopped after 1 trick: the bid could no longer be made.",
-  "t42.count": "Count",
+  "t42.count": "Points",
   "t42.tricks": "Tricks",
   "bid.marks": "{n} marks",
   "bid.n": "Bid {n}",
@@ -352,7 +353,8 @@ export const en: Record<string, string> = {
   "dd.match_points": "Match points",
   "dd.no_dice": "The dice have not been rolled yet",
   "dd.choose_prompt": "Lay two tiles face down, in order of preference",
-  "dd.choose_help": "Tap two tiles: the first is the one you want to count most. Then lay them.",
+  "dd.choose_help":
+    "Tap two tiles: the first is the one you most want discarded (turned up and counted), if only one can be. Then lay them.",
   "dd.pick_second": "Now tap your second tile (or the first again to take it back).",
   "dd.ready": "Ready: lay them, or tap a tile to change your choice.",
   "dd.reroll_prompt": "A W-perfect! Roll the dice again or keep these match points?",
@@ -680,8 +682,8 @@ export const en: Record<string, string> = {
   "review.best": "Best",
   "review.lost": "Lost ({unit})",
   "review.scale_counted":
-    "Each grade goes by what the move surely cost against the best one, in {unit}: what it cost on average, less what the luck of the deal could explain (the ± beside it, twice). Good up to {good}, Inaccuracy up to {inaccuracy}, Mistake up to {mistake}, Blunder more.",
-  "review.counted": "counts {n}",
+    "Each grade goes by what the move surely cost against the best one, in {unit}: its average cost less twice the ± beside it, which is what the luck of the deal could explain (shown as “surely”). Good up to {good}, Inaccuracy up to {inaccuracy}, Mistake up to {mistake}, Blunder more.",
+  "review.counted": "surely {n}",
   "review.forced": "{n} forced moves not graded.",
   "review.forced_one": "1 forced move not graded.",
   "review.unsolved": "{n} decisions too hard to solve in the time allowed, not graded.",

@@ -121,7 +121,7 @@ export const es: Record<string, string> = {
     "«± 84» indica cuán segura es una puntuación: cuanto menor, más segura. Un «?» marca una puntuación provisional: aún hay pocas partidas recientes para estar seguros.",
   "board.games": "{n} partidas",
   "board.bots": "Bots:",
-  "board.levels": "Niveles del ordenador (medidos):",
+  "board.levels": "Niveles de la computadora (medidos):",
   "player.course": "La puntuación en las últimas partidas",
   "player.ratings": "Puntuaciones",
   "player.unrated": "Ninguna partida puntuada todavía.",
@@ -219,7 +219,8 @@ export const es: Record<string, string> = {
   "hint.button": "Pista",
   "hint.thinking": "Pensando…",
   "hint.title": "Mejores jugadas: valor esperado según lo que tú ves",
-  "hint.in_unit": "(en {unit})",
+  "hint.in_unit": "(en {unit}; más es mejor)",
+  "hint_unit.pips": "pips de ventaja sobre las penalizaciones de los demás",
   "hint.none": "Sin valores para esta jugada.",
   "hint.too_close":
     "Demasiado parejo para decidir: {moves} frente a {first}. Las fichas ocultas pueden estar de cualquier modo, así que su orden aquí no dice nada.",
@@ -353,7 +354,8 @@ export const es: Record<string, string> = {
   "dd.match_points": "Puntos de los dados",
   "dd.no_dice": "Aún no se han tirado los dados",
   "dd.choose_prompt": "Pon dos fichas boca abajo, por orden de preferencia",
-  "dd.choose_help": "Toca dos fichas: la primera es la que más quieres que cuente. Luego ponlas.",
+  "dd.choose_help":
+    "Toca dos fichas: la primera es la que más quieres descartar (boca arriba y contada), si solo puede ser una. Luego ponlas.",
   "dd.pick_second": "Ahora toca tu segunda ficha (o la primera otra vez para quitarla).",
   "dd.ready": "Listo: bájalas, o toca una ficha para cambiar tu elección.",
   "dd.reroll_prompt": "¡W perfecta! ¿Volver a tirar los dados o quedarte estos puntos?",
@@ -688,8 +690,8 @@ export const es: Record<string, string> = {
   "review.best": "Mejor",
   "review.lost": "Perdido ({unit})",
   "review.scale_counted":
-    "Cada nota va por lo que la jugada costó con seguridad frente a la mejor, en {unit}: lo que costó de media, menos lo que la suerte del reparto podría explicar (dos veces el ± de al lado). Buena hasta {good}, Imprecisión hasta {inaccuracy}, Error hasta {mistake}, Error grave si más.",
-  "review.counted": "cuenta {n}",
+    "Cada nota va por lo que la jugada costó con seguridad frente a la mejor, en {unit}: su coste medio menos dos veces el ± de al lado, que es lo que la suerte del reparto podría explicar (se muestra como «seguro»). Buena hasta {good}, Imprecisión hasta {inaccuracy}, Error hasta {mistake}, Error grave si más.",
+  "review.counted": "seguro {n}",
   "review.forced": "{n} jugada(s) forzada(s) sin nota.",
   "review.forced_one": "1 jugada forzada sin calificar.",
   "review.unsolved": "{n} decisión(es) demasiado difícil(es) de resolver a tiempo, sin nota.",
@@ -720,9 +722,8 @@ export const es: Record<string, string> = {
   "local.starting": "Barajando las fichas…",
   "local.on_device": "en este dispositivo",
   "local.download": "Descargar el registro de la partida",
-  "local.broken": "Esta partida no se pudo volver a abrir en este dispositivo: empieza una nueva desde el vestíbulo.",
-  "local.none":
-    "No hay ninguna partida contra la computadora guardada en este navegador: empieza una desde el vestíbulo.",
+  "local.broken": "Esta partida no se pudo volver a abrir en este dispositivo: empieza una nueva desde el salón.",
+  "local.none": "No hay ninguna partida contra la computadora guardada en este navegador: empieza una desde el salón.",
   "local.offline_note":
     "No estás conectado a un servidor de Boneyard, así que puedes jugar contra la computadora en este dispositivo. Jugar con otras personas, la partida rápida, las mesas abiertas, las clasificaciones y las repeticiones necesitan conexión.",
   "local.no_engine": "El jugador de la computadora no pudo arrancar en este navegador: {error}",

@@ -388,6 +388,12 @@ function withTiles(c: Ctx, mv: string): string {
   return tiles && label !== mv ? `${tiles} ${label}` : tiles || label;
 }
 
+// A hint's unit in words: Mexican Train's values are pips gained on the
+// others (higher is better), which a bare "pips" (penalty: lower wins) hid.
+function hintUnit(unit: string): string {
+  return hasKey("hint_unit." + unit) ? t("hint_unit." + unit) : t("unit." + unit);
+}
+
 export function hintPanel(c: Ctx, hint: Hint, play: PlayUi): HTMLElement {
   const moves = hint.moves;
   if (!moves.length) return h("p", { class: "hint-text" }, t("hint.none"));
@@ -405,7 +411,7 @@ export function hintPanel(c: Ctx, hint: Hint, play: PlayUi): HTMLElement {
       "span",
       { class: "hint-title" },
       t("hint.title") +
-        (hint.unit && hasKey("unit." + hint.unit) ? " " + t("hint.in_unit", { unit: t("unit." + hint.unit) }) : ""),
+        (hint.unit && hasKey("unit." + hint.unit) ? " " + t("hint.in_unit", { unit: hintUnit(hint.unit) }) : ""),
     ),
     moves.slice(0, 5).map((m, i) => {
       // Every tile of the move (Dice & Dominoes lays two).
