@@ -10,7 +10,7 @@ import { h, clear, drawnFor } from "./dom";
 import { t, currentLang } from "./i18n";
 import { replayUrl, tableUrl } from "./links";
 import { Ctx } from "./boards/board";
-import { boardOf } from "./boards/registry";
+import { boardOf, handKey } from "./boards/registry";
 import { sound, muted, setMuted, speakerIcon } from "./sound";
 import { clockTag, stampClock } from "./clock";
 import { ChatBox } from "./chat";
@@ -361,7 +361,8 @@ export class Table implements PlayUi, KeyCtl {
     const served = Array.isArray(b.log);
     const hb = boardOf(v.family);
     const handOf = (x: typeof v) => (hb.handNumber ? hb.handNumber(x) : "hand_number" in x ? x.hand_number : 0);
-    if (!served && handOf(v) !== handOf(pv)) this.push(t("log.new_hand", { n: handOf(v) }), null, "hand");
+    if (!served && handOf(v) !== handOf(pv))
+      this.push(t(handKey(c.family, "log.new_hand"), { n: handOf(v) }), null, "hand");
     const board = boardOf(c.family);
     if (pv.family === v.family)
       board.diff(c, pv, v, actor, {
@@ -379,7 +380,7 @@ export class Table implements PlayUi, KeyCtl {
           push: (text, seat, cls) => this.log.push({ text, seat, cls, at }),
           bubble: (k, x) => this.bubble(k, x),
         });
-      this.log.push({ text: t("log.hand_over"), seat: null, cls: "hand", at });
+      this.log.push({ text: t(handKey(c.family, "log.hand_over")), seat: null, cls: "hand", at });
     }
   }
 

@@ -466,6 +466,11 @@ try {
           { legal: "", hand: 0, unit: "pips", moves: [{ move: "2-3:T0", value: 3 }] },
           { send() {} },
         ).textContent;
+        // Mexican Train's hands are rounds, in the log as in its rules.
+        const mtDealt = entryText(
+          { ...mtCtx, msg: { ...msg, log: [] } },
+          { n: 0, hand: 2, kind: "deal", seat: null },
+        ).text;
         const lineHintRows = [...lineHint.querySelectorAll("button.hint")].map((b) => b.getAttribute("aria-label"));
         const body = document.createElement("div");
         texas42Board.summary(ctx(t42), body);
@@ -536,6 +541,7 @@ try {
           lineHint: lineHint.textContent,
           lineHintRows,
           mtHint,
+          mtDealt,
           note,
           said,
           botLines,
@@ -568,6 +574,7 @@ try {
       /Too close to call: 5\|2 Right end \(2\) against 5\|3 Left end \(1\)/.test(r.lineHint),
       `a too-close hint names the tiles, not only the ends (${r.lineHint})`,
     );
+    check(r.mtDealt === "Round 2 dealt", `Mexican Train's log says "Round 2 dealt" (${r.mtDealt})`);
     check(
       /\(in pips gained on the others’ penalties; higher is better\)/.test(r.mtHint),
       `Mexican Train's hint says its pips are gained on the others, higher better (${r.mtHint})`,

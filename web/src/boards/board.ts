@@ -50,6 +50,9 @@ export interface HandUi {
 // A family's board, typed by its view (the table calls it only with that
 // family's views: the methods' parameters are checked bivariantly).
 export interface Board<V extends AnyView = AnyView> {
+  // Its hands are called rounds (Mexican Train's rules): the words that name
+  // a hand ("End of the hand", "Hand 2 dealt") say "round" (handKey).
+  roundsNotHands?: boolean;
   // The middle of the table: returns the board's children.
   draw(c: Ctx<V>): HTMLElement[];
   // Log lines for what changed from a to b (a's actor moved).

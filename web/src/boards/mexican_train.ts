@@ -6,6 +6,7 @@ import { Board, Ctx, LogSink } from "./board";
 import type { MexicanTrainView } from "./view";
 
 export const mexicanTrainBoard: Board<MexicanTrainView> = {
+  roundsNotHands: true,
   quick: "mexican-train",
   seatScores: true, // four seats play each for themselves
   scoreNote: () => t("mt.lowest_wins"),

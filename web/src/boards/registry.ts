@@ -17,6 +17,12 @@ const BOARDS: Record<string, Board> = {
   "dice-and-dominoes": diceDominoesBoard,
 };
 
+// The key of a word that names a hand, in the family's own word: its
+// "_round" form where the hands are rounds (Mexican Train).
+export function handKey(family: string, key: string): string {
+  return family && boardOf(family).roundsNotHands && hasKey(key + "_round") ? key + "_round" : key;
+}
+
 // The families in the order the lobby offers them (its tabs, the leaderboards).
 export const FAMILIES = Object.keys(BOARDS);
 // Each family's one-click game (quick play, quick match), in that order.

@@ -768,4 +768,15 @@ export const en: Record<string, string> = {
   "social.report_placeholder": "What happened (optional)",
   "social.report_send": "Send the report",
   "social.reported": "Thank you: the report was sent to the operator.",
+  // A family whose hands are rounds (Mexican Train): the same words with "round".
+  "log.new_hand_round": "Round {n} dealt",
+  "log.hand_over_round": "The round is over",
+  "table.hand_round": "Round {n}",
+  "summary.hand_over_round": "End of the round",
+  "summary.meanwhile_round": "Meanwhile, round {n} has begun:",
+  "summary.your_turn_round": "It is your turn in round {n}.",
+  "summary.your_turn_clock_round": "It is your turn in round {n}, and your clock is running:",
+  "review.which_hand_round": "Round to review:",
+  "review.title_round": "Your moves in round {n}",
+  "review.title_seat_round": "{who}: moves in round {n}",
 };

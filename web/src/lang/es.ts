@@ -777,4 +777,15 @@ export const es: Record<string, string> = {
   "social.report_placeholder": "Qué pasó (opcional)",
   "social.report_send": "Enviar la denuncia",
   "social.reported": "Gracias: la denuncia se envió al responsable del sitio.",
+  // A family whose hands are rounds (Mexican Train): the same words with "round".
+  "log.new_hand_round": "Repartida la ronda {n}",
+  "log.hand_over_round": "Se acabó la ronda",
+  "table.hand_round": "Ronda {n}",
+  "summary.hand_over_round": "Fin de la ronda",
+  "summary.meanwhile_round": "Mientras tanto, empezó la ronda {n}:",
+  "summary.your_turn_round": "Te toca en la ronda {n}.",
+  "summary.your_turn_clock_round": "Te toca en la ronda {n} y tu reloj corre:",
+  "review.which_hand_round": "Ronda a revisar:",
+  "review.title_round": "Tus jugadas en la ronda {n}",
+  "review.title_seat_round": "{who}: jugadas de la ronda {n}",
 };

@@ -772,4 +772,15 @@ export const ja: Record<string, string> = {
   "social.report_placeholder": "何があったか（任意）",
   "social.report_send": "通報する",
   "social.reported": "ありがとうございます。通報は運営者に送られました。",
+  // A family whose hands are rounds (Mexican Train): the same words with "round".
+  "log.new_hand_round": "第{n}ラウンドを配りました",
+  "log.hand_over_round": "ラウンド終了",
+  "table.hand_round": "第{n}ラウンド",
+  "summary.hand_over_round": "ラウンド終了",
+  "summary.meanwhile_round": "その間に第{n}ラウンドが始まりました：",
+  "summary.your_turn_round": "第{n}ラウンドはあなたの番です。",
+  "summary.your_turn_clock_round": "第{n}ラウンドはあなたの番で、持ち時間が減っています：",
+  "review.which_hand_round": "振り返るラウンド：",
+  "review.title_round": "第 {n} ラウンドのあなたの手",
+  "review.title_seat_round": "{who}: 第 {n} ラウンドの手",
 };

@@ -7,7 +7,7 @@ import { h } from "../dom";
 import { t } from "../i18n";
 import { tileFrom } from "../tiles";
 import { Ctx } from "../boards/board";
-import { boardOf } from "../boards/registry";
+import { boardOf, handKey } from "../boards/registry";
 import { entryText, Ev, fmtNum, words } from "./words";
 import { NOISE_SE } from "./view";
 
@@ -57,7 +57,7 @@ export function handSummary(c: Ctx, n: number): HTMLElement | null {
   if (!c.msg.view) return null;
   const body = h("div", { class: "replay-hand" });
   boardOf(c.family).summary(c, body);
-  return body.childElementCount ? h("div", null, h("h4", null, t("table.hand", { n })), body) : null;
+  return body.childElementCount ? h("div", null, h("h4", null, t(handKey(c.family, "table.hand"), { n })), body) : null;
 }
 
 export class EndOfHand {
@@ -92,7 +92,7 @@ export class EndOfHand {
     const v = c.v;
     const body = h("div", { class: "summary-body" });
     boardOf(c.family).summary(c, body);
-    let title = t("summary.hand_over");
+    let title = t(handKey(c.family, "summary.hand_over"));
     if (over) {
       const w: number[] = v.winners ?? (v.winner_side !== undefined ? [v.winner_side] : []);
       const names = w.map((s) => (boardOf(c.family).sideWinners ? words.sideName(c, s) : words.seatName(c, s)));
@@ -111,7 +111,7 @@ export class EndOfHand {
         h(
           "section",
           { class: "meanwhile" },
-          h("h4", null, t("summary.meanwhile", { n: hf + 1 })),
+          h("h4", null, t(handKey(c.family, "summary.meanwhile"), { n: hf + 1 })),
           h(
             "ol",
             null,
@@ -154,7 +154,12 @@ export class EndOfHand {
             ? h(
                 "p",
                 { class: "turn-waiting", id: "turn-waiting" },
-                t(mine?.querySelector(".running") ? "summary.your_turn_clock" : "summary.your_turn", { n: hf + 1 }),
+                t(
+                  handKey(c.family, mine?.querySelector(".running") ? "summary.your_turn_clock" : "summary.your_turn"),
+                  {
+                    n: hf + 1,
+                  },
+                ),
                 " ",
                 mine,
               )
@@ -183,7 +188,7 @@ export class EndOfHand {
         h(
           "label",
           { class: "review-hand" },
-          t("review.which_hand"),
+          t(handKey(c.family, "review.which_hand")),
           " ",
           h(
             "select",
@@ -196,7 +201,11 @@ export class EndOfHand {
               },
             },
             Array.from({ length: hands }, (_, i) =>
-              h("option", { value: String(i + 1), selected: i + 1 === hand }, t("table.hand", { n: i + 1 })),
+              h(
+                "option",
+                { value: String(i + 1), selected: i + 1 === hand },
+                t(handKey(c.family, "table.hand"), { n: i + 1 }),
+              ),
             ),
           ),
         ),
@@ -236,8 +245,8 @@ export class EndOfHand {
         "h4",
         null,
         r.seat === null
-          ? t("review.title", { n: hand })
-          : t("review.title_seat", { who: words.seatName(c, r.seat), n: hand }),
+          ? t(handKey(c.family, "review.title"), { n: hand })
+          : t(handKey(c.family, "review.title_seat"), { who: words.seatName(c, r.seat), n: hand }),
       ),
     );
     if (r.busy) {

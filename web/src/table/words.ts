@@ -4,6 +4,7 @@
 import type { LogEntry, StateMsg } from "../api";
 import { t, hasKey } from "../i18n";
 import { Ctx, Frame } from "../boards/board";
+import { handKey } from "../boards/registry";
 
 // A line of "Last moves"; at: the version it follows (server entries: n + 1).
 export type Ev = { text: string; seat: number | null; cls?: string; at: number };
@@ -111,7 +112,8 @@ function entryEv(c: Ctx, e: LogEntry, who: string, at: number): Ev | null {
   if (e.kind === "deal") {
     // A redeal (five doubles, four passes) deals the same hand again.
     const again = (c.msg.log || []).some((x) => x.kind === "deal" && x.hand === e.hand && x.n < e.n);
-    return { text: t(again ? "log.dealt_again" : "log.new_hand", { n: e.hand }), seat: null, cls: "hand", at };
+    const key = again ? "log.dealt_again" : handKey(c.family, "log.new_hand");
+    return { text: t(key, { n: e.hand }), seat: null, cls: "hand", at };
   }
   if (e.kind === "laid") return { text: t("log.laid_down", { who }), seat: e.seat, at };
   if (e.kind === "roll") {
