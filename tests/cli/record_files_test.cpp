@@ -80,7 +80,9 @@ TEST_F(RecordFiles, EveryOutputFolderIsRefusedWithAReasonNotACrash) {
       EXPECT_EQ(rc, 2) << cmd << target << ": " << out;
       EXPECT_NE(out.find("cannot use '" + target + "' as " + what), std::string::npos) << out;
       EXPECT_EQ(out.find("terminate"), std::string::npos) << out;
-      if (target == dir + "/file") EXPECT_NE(out.find("it is a file, not a folder"), std::string::npos) << out;
+      if (target == dir + "/file") {  // braces: EXPECT_NE ends in an if/else of its own
+        EXPECT_NE(out.find("it is a file, not a folder"), std::string::npos) << out;
+      }
     }
 }
 
