@@ -289,7 +289,6 @@ export class Replay {
       "div",
       { class: "replay-controls" },
       btn("replay-first", "|◀", 0, this.i === 0, t("replay.first")),
-      btn("replay-prev-hand", "◀◀", this.handEnd(-1), this.i === 0, t("replay.prev_hand")),
       btn("replay-prev", "◀", this.i - 1, this.i === 0, t("replay.prev")),
       h(
         "span",
@@ -297,9 +296,11 @@ export class Replay {
         t("replay.step", { n: this.i, of: last }),
       ),
       btn("replay-next", "▶", this.i + 1, this.i === last, t("replay.next")),
-      btn("replay-next-hand", "▶▶", this.handEnd(1), this.i === last, t("replay.next_hand")),
       btn("replay-last", "▶|", last, this.i === last, t("replay.last")),
+      // A hand at a time, either side of the slider (on a phone they share its row).
+      btn("replay-prev-hand", "◀◀", this.handEnd(-1), this.i === 0, t("replay.prev_hand")),
       slider,
+      btn("replay-next-hand", "▶▶", this.handEnd(1), this.i === last, t("replay.next_hand")),
     );
     if (!this.board)
       this.board = new ReplayBoard(
