@@ -409,6 +409,17 @@ try {
   // Dice & Dominoes, one hand, against beginner, casual and strong.
   t = Date.now();
   await start(page, "dice-and-dominoes", { single_hand: "on" }, { 1: "beginner", 2: "casual", 3: "strong" });
+  // Reloaded mid-hand, "Last moves" says tiles were laid, never which: the
+  // bots' tiles lie face down (and so do mine, as the server's log says).
+  await playOn(page, "dice-and-dominoes", { stop: (n) => n >= 2 });
+  await page.reload({ waitUntil: "load" });
+  await page.waitForSelector(".table", { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelectorAll(".log li").length > 0, { timeout: 20000 }).catch(() => {});
+  const ddLog = await page.$$eval(".log li", (l) => l.map((e) => e.textContent));
+  check(
+    ddLog.some((x) => /laid tiles face down/.test(x)) && !ddLog.some((x) => /\d\|\d/.test(x) && !/rolled/.test(x)),
+    `dice-and-dominoes: a reloaded game's log names no face-down tile (${JSON.stringify(ddLog.slice(0, 8))})`,
+  );
   await playOn(page, "dice-and-dominoes");
   check(!!(await page.$(".summary")), "dice-and-dominoes: a whole game played offline");
   await page.screenshot({ path: join(shots, "offline-dice-and-dominoes-desktop.png") });

@@ -53,6 +53,10 @@ export interface Board<V extends AnyView = AnyView> {
   // Its hands are called rounds (Mexican Train's rules): the words that name
   // a hand ("End of the hand", "Hand 2 dealt") say "round" (handKey).
   roundsNotHands?: boolean;
+  // Its tiles are laid face down (Dice & Dominoes): which ones is the
+  // player's secret, so a log of its moves says only that tiles were laid
+  // (as the server's public log does, src/server/public_log.cpp).
+  laysFaceDown?: boolean;
   // The middle of the table: returns the board's children.
   draw(c: Ctx<V>): HTMLElement[];
   // Log lines for what changed from a to b (a's actor moved).

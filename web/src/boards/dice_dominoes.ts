@@ -12,6 +12,7 @@ function special(x: string): string {
 }
 
 export const diceDominoesBoard: Board<DiceDominoesView> = {
+  laysFaceDown: true,
   quick: "dice-and-dominoes",
   seatHands: (v) => v.players,
   noTileMoves: true, // tiles are laid by the hand's own picker (hand below)

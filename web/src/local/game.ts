@@ -8,6 +8,7 @@
 import type { GameInfo, HintAnswer, LogEntry, StateMsg, SeatInfo } from "../api";
 import type { GameView } from "../boards/view";
 import { Engine, EngineAnswer, EngineRequest } from "../engine/engine";
+import { boardOf } from "../boards/registry";
 
 // One game as kept in localStorage: enough to play it again move by move.
 export interface LocalGame {
@@ -108,10 +109,13 @@ export class LocalLink {
     try {
       await ask({ cmd: "new", game: this.g.game, options: this.g.options, seed: this.g.seed });
       const past: LogEntry[] = [];
+      const faceDown = !!boardOf(this.g.family).laysFaceDown;
       let hand = 1;
       for (const [n, [seat, move]] of this.g.moves.entries()) {
         const r = await ask({ cmd: "apply", seat, move });
-        past.push({ n, hand, kind: "move", seat, move: r.move ?? move });
+        // Tiles laid face down are nobody else's to know, nor the log's.
+        if (faceDown && move.includes("-")) past.push({ n, hand, kind: "laid", seat, move: null });
+        else past.push({ n, hand, kind: "move", seat, move: r.move ?? move });
         if (Array.isArray(r.hands_over) && r.hands_over.length && !r.terminal)
           past.push({ n, hand: (hand += r.hands_over.length), kind: "deal", seat: null, move: null });
       }
