@@ -339,7 +339,8 @@ void Game::run() {
   for (int k = 0; k < n; ++k)
     if (bots_[static_cast<size_t>(k)] && bots_[static_cast<size_t>(k)]->omniscient())
       say(fmt::format("Warning: seat {} is played by 'omniscient', which sees every hand (it cheats).\n", k));
-  size_t deal_i = 0, hands = 0, record_hands = 0, tricks = 0, deal_shown = SIZE_MAX;
+  size_t deal_i = 0, hands = 0, record_hands = 0, tricks = 0, hands_shown = 0;
+  int deal_shown = -1;
   while (!st.terminal() && !quit_ && !stop_signal()) {
     step();
     const Actor a = st.actor();
@@ -348,10 +349,15 @@ void Game::run() {
         s_.chance(c_.deal[deal_i++]);
       else
         s_.chance();
-      // The watcher sees each hand's deal as it starts.
-      if (c_.watch && st.actor().kind != Actor::Chance && !st.terminal() && deal_shown != st.hands().size()) {
-        deal_shown = st.hands().size();
-        say(fmt::format("\nHand {} is dealt:\n", deal_shown + 1) + st.render(viewer_));
+      // Each deal is said as it starts, before anyone's move in it (a deal
+      // thrown in is "dealt again"); the watcher sees the table too.
+      if (st.actor().kind != Actor::Chance && !st.terminal() && deal_shown != st.deals()) {
+        const bool again = deal_shown >= 0 && st.hands().size() == hands_shown;
+        deal_shown = st.deals();
+        hands_shown = st.hands().size();
+        const std::string head =
+            fmt::format("\n{} {} is dealt{}", g_.rounds ? "Round" : "Hand", hands_shown + 1, again ? " again" : "");
+        say(c_.watch ? head + ":\n" + st.render(viewer_) : head + ".\n");  // a player's table comes on their turn
       }
     } else {
       for (int k = 0; k < n && !quit_; ++k) {
@@ -375,8 +381,9 @@ void Game::run() {
     tricks = t;
     while (hands < st.hands().size()) {
       const std::string& text = st.hands()[hands++].text;
-      // The trick that ended a hand: the table, which ends with the result.
-      const std::string table = c_.watch && trick_ended && !st.terminal() ? st.render(viewer_) : "";
+      // The trick that ended a hand: the table, with who took it, which ends
+      // with the result.
+      const std::string table = trick_ended && !st.terminal() ? st.render(viewer_) : "";
       say("\n" + (table.find(text) != std::string::npos ? table : text + "\n"));
       if (g_.count_passes) say(passes_text());
       say(scores_text(st, g_));

@@ -116,6 +116,12 @@ class GameAdapter final : public AnyState {
     return r;
   }
   const std::vector<HandSummary>& hands() const override { return hands_; }
+  int deals() const override {
+    if constexpr (requires { s_.redeals(); })
+      return s_.hands_finished() + s_.redeals();
+    else
+      return s_.hands_finished();
+  }
   nlohmann::json view(int seat) const override { return s_.view(seat); }
   std::string render(int seat) const override { return s_.render(seat); }
 

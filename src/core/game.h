@@ -148,6 +148,10 @@ class AnyState {
   virtual std::vector<double> returns() const = 0;  // per seat
   virtual std::vector<double> scores() const = 0;   // per side
   virtual const std::vector<HandSummary>& hands() const = 0;
+  // Deals so far: the hands finished, plus the deals thrown in and dealt
+  // again (everyone passed the bidding, a player called five doubles), so a
+  // front-end can show each deal once.
+  virtual int deals() const = 0;
   virtual nlohmann::json view(int seat) const = 0;  // -1: everything
   virtual std::string render(int seat) const = 0;   // -1: everything
   // Lets a bot choose for `seat` from that seat's observation only; applies
@@ -283,6 +287,7 @@ struct GameEntry {
   bool penalty = false;       // its scores are penalties (lower is better): arena says so
   bool face_down = false;     // its simultaneous moves lay tiles face down: logs say how many, never which
   bool count_passes = false;  // `play` says each seat's passes after a hand
+  bool rounds = false;        // its hands are called rounds ("Round 2 is dealt")
   // A move legal now for `seat`, said for `listener` where the words depend
   // on who hears them (record/words.h); absent: AnyState::move_words.
   std::function<std::string(const AnyState&, int seat, std::string_view move, int listener)> words_heard;

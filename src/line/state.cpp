@@ -283,6 +283,7 @@ void State::apply(int seat, Move m) {
       draw(seat);
       return;
     case Move::Redeal:
+      ++redeals_;
       keep_leader_ = true;
       redeal_k_ = -1;
       phase_ = Phase::Deal;

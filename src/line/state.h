@@ -102,6 +102,7 @@ class State {
   bool terminal() const { return phase_ == Phase::GameOver; }
   void returns(double* out) const;
   int hands_finished() const { return hands_; }
+  int redeals() const { return redeals_; }  // deals thrown in for five doubles
   HandSummary last_hand() const;
   void scores(double* per_side) const;
   nlohmann::json view(int seat) const;
@@ -219,8 +220,9 @@ class State {
   int8_t forced_lead_ = -1;
   int8_t chooser_ = -1;  // seat entering the winning team's choice of leader
   bool choice_pending_ = false;
-  int8_t redeal_k_ = -1;                              // offset from the leader of the seat offered a redeal
-  bool first_rule_ = true;                            // this hand's leader comes from the first-hand rule
+  int8_t redeal_k_ = -1;    // offset from the leader of the seat offered a redeal
+  bool first_rule_ = true;  // this hand's leader comes from the first-hand rule
+  uint16_t redeals_ = 0;
   bool keep_leader_ = false;                          // redeal: the leader does not change
   bool drawn_leader_ = false;                         // the current deal's leader came from a draw
   int8_t leader_draw_[kMaxSeats] = {-1, -1, -1, -1};  // tiles drawn for the lead (display)

@@ -68,6 +68,7 @@ void register_games() {
   // Penalty pips: say which way is good.
   e.score_heading = [](const AnyState&) { return std::string("Penalty (lower is better):"); };
   e.penalty = true;
+  e.rounds = true;
   e.words_heard = [](const AnyState& st, int seat, std::string_view move, int listener) {
     const auto& s = *typed_state<MexicanTrain>(st);
     return mexican_train::words_heard(s, seat, s.parse_move(seat, move), listener);

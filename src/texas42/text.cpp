@@ -470,21 +470,25 @@ json State::view(int seat) const {
 std::string State::render(int seat) const {
   std::string out;
   const bool marks = r_.scoring == Scoring::Marks;
+  // Between hands the table still shows the hand just played: it is headed
+  // with that hand and its dealer, not the next.
+  const bool between = phase_ == Phase::Deal && n_tricks_ > 0;
+  const int dealer = between ? last_.dealer : dealer_;
   // One hand only: no target to play to (single_hand).
   if (r_.single_hand)
     out += fmt::format("Texas 42 - one hand   {}:   team 0 (seats 0+2) {}   team 1 (seats 1+3) {}\n",
                        marks ? "marks" : "points", score_[0], score_[1]);
   else
     out += fmt::format("Texas 42 - hand {}   {} to {}:   team 0 (seats 0+2) {}   team 1 (seats 1+3) {}\n",
-                       hands_ + (terminal() ? 0 : 1), marks ? "marks" : "points",
+                       hands_ + (terminal() || between ? 0 : 1), marks ? "marks" : "points",
                        marks ? r_.target_marks : r_.target_points, score_[0], score_[1]);
-  if (dealer_ >= 0) out += fmt::format("Dealer: seat {}", dealer_);
+  if (dealer >= 0) out += fmt::format("Dealer: seat {}", dealer);
   if (last_was_redeal_ && phase_ != Phase::GameOver) out += "   (all four passed last deal: redealt)";
   if (dealer_ >= 0) out += "\n";
-  if (phase_ != Phase::DealerDraw && phase_ != Phase::Deal) {
+  if (phase_ != Phase::DealerDraw && (phase_ != Phase::Deal || between)) {
     out += "Bids:";
     for (int i = 1; i <= kSeats; ++i) {
-      const int k = (dealer_ + i) & 3;
+      const int k = (dealer + i) & 3;
       if (bids_[k] < 0) break;
       out += fmt::format("  seat {} {}", k, bid_text(bids_[k], bid_kinds_[k]));
     }
@@ -543,7 +547,7 @@ std::string State::render(int seat) const {
       out += "Waiting for the draw for first dealer\n";
       break;
     case Phase::Deal:
-      out += "Waiting for the deal\n";
+      out += between ? fmt::format("Seat {} deals hand {} next\n", dealer_, hands_ + 1) : "Waiting for the deal\n";
       break;
     case Phase::Bidding:
       out += fmt::format("Seat {} to bid (highest so far: {})\n", to_move_,

@@ -507,6 +507,37 @@ TEST(Terminal, WatchHasAPaceAStepAndShowsEachDeal) {
   EXPECT_EQ(count(step, "(Enter: next move, q: stop)"), 3u) << step;
 }
 
+// Every deal is said once, before the first move in it; a deal thrown in
+// (Texas 42: all four passed) is "dealt again"; a game of rounds says
+// "Round"; the table at a hand's end is that hand's, with its last trick.
+TEST(Terminal, EachDealIsSaidOnceBeforeItsMoves) {
+  // Seed 3: hand 1 dealt by seat 3 and won by team 1; hand 2's first deal is passed out.
+  const std::string w = run("play texas-42 --watch --pace 0 --seed 3 -o target_marks=2");
+  EXPECT_TRUE(has(w, "\nHand 2 is dealt again:\n")) << w;
+  EXPECT_EQ(count(w, "Hand 2 is dealt"), 2u) << w;
+  // The board that ends hand 1 is hand 1's: its number, dealer and bids.
+  const size_t end1 = w.find("Hand 1: seat 3 bid 30");
+  ASSERT_NE(end1, std::string::npos) << w;
+  const std::string board = w.substr(0, end1).substr(w.rfind("Texas 42 - hand", end1));
+  EXPECT_TRUE(has(board, "Texas 42 - hand 1 ")) << board;
+  EXPECT_TRUE(has(board, "Dealer: seat 3\nBids:  seat 0 pass  seat 1 pass  seat 2 pass  seat 3 30\n")) << board;
+  EXPECT_TRUE(has(board, "Seat 0 deals hand 2 next")) << board;
+  // A player: hand 2 is announced before the bots bid in it, and the trick
+  // that decided hand 1 is shown with its winner before the result.
+  const std::string p = play("texas-42 --seed 3 -o target_marks=2", repeat("#1", 40));
+  const size_t dealt2 = p.find("Hand 2 is dealt.\n");
+  ASSERT_NE(dealt2, std::string::npos) << p;
+  EXPECT_LT(p.find("Score: team 0 (seats 0+2): 0   team 1 (seats 1+3): 1"), dealt2) << p;
+  EXPECT_EQ(p.find("  seat 1 (greedy): pass", p.find("Score: team 0")), p.find("\n", dealt2) + 1) << p;
+  const size_t last = p.find("Last trick: seat 1 3-3, seat 2 1-1, seat 3 6-4, seat 0 6-3  won by seat 1\n");
+  EXPECT_LT(last, p.find("Hand 1: seat 3")) << p;
+  EXPECT_TRUE(has(p, "Hand 2 is dealt again.\n")) << p;
+  // Mexican Train plays rounds.
+  const std::string mt = run("play mexican-train --watch --pace 0 --seed 2 -o players=3 -o rounds=2");
+  EXPECT_TRUE(has(mt, "Round 2 is dealt:\n")) << mt;
+  EXPECT_FALSE(has(mt, "Hand 1 is dealt")) << mt;
+}
+
 // 9. The smaller things.
 TEST(Terminal, SmallerThings) {
   // A tie in the draw for the lead is explained.

@@ -143,8 +143,11 @@ TEST(PublicLog, ARedealKeepsWhoAskedForIt) {
     const auto moves = s.state().legal_moves(a.seat);
     if (std::find(moves.begin(), moves.end(), "redeal") == moves.end()) continue;
     found = true;
+    EXPECT_EQ(s.state().deals(), 0);
     s.apply(a.seat, "redeal");
     s.settle_chance();
+    EXPECT_EQ(s.state().deals(), 1);  // a deal thrown in counts, so front-ends show the new one
+    EXPECT_TRUE(s.state().hands().empty());
     check_redeal(s, {{a.seat, "redeal"}});
   }
   EXPECT_TRUE(found) << "no latin deal with five doubles in 2,000 seeds";
@@ -157,6 +160,7 @@ TEST(PublicLog, ARedealKeepsWhoAskedForIt) {
     passes.push_back({seat, t.apply(seat, "pass")});
   }
   t.settle_chance();
+  EXPECT_EQ(t.state().deals(), 1);
   check_redeal(t, passes);
 }
 
