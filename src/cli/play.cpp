@@ -206,8 +206,10 @@ bool Game::human_turn(int seat) {
         std::vector<std::string> drawn;
         for (const auto& t : hand_tiles(st, seat))
           if (std::find(before.begin(), before.end(), t) == before.end()) drawn.push_back(t);
-        if (!drawn.empty()) say(fmt::format("You drew {}.\n", fmt::join(drawn, " ")));
-        brief_ = st.actor().acts(seat);
+        const bool ended = !st.actor().acts(seat);
+        const std::string after = ended && g_.draw_ends_turn ? " (" + g_.draw_ends_turn(true) + ")" : "";
+        if (!drawn.empty()) say(fmt::format("You drew {}{}.\n", fmt::join(drawn, " "), after));
+        brief_ = !ended;
       }
       return true;
     }
@@ -310,6 +312,7 @@ void Game::bot_turn(int k, const Actor& a) {
   }
   std::string what = m == "draw" ? fmt::format("draws {}", count_of(bot_draws_ + 1, "tile", "tiles"))
                                  : move_words_heard(*before, k, m, viewer_);
+  if (m == "draw" && !st.actor().acts(k) && g_.draw_ends_turn) what += " (" + g_.draw_ends_turn(false) + ")";
   // Tiles laid face down stay hidden from the other seats: only their number shows.
   if (a.kind == Actor::Simultaneous && viewer_ >= 0 && viewer_ != k) {
     const int n = 1 + static_cast<int>(std::count(m.begin(), m.end(), ','));

@@ -288,6 +288,10 @@ struct GameEntry {
   bool face_down = false;     // its simultaneous moves lay tiles face down: logs say how many, never which
   bool count_passes = false;  // `play` says each seat's passes after a hand
   bool rounds = false;        // its hands are called rounds ("Round 2 is dealt")
+  // What follows a draw that ends the turn, said to the drawer or to the
+  // others (Mexican Train: "it cannot be laid: your marker goes on");
+  // absent: the draw ends the turn silently.
+  std::function<std::string(bool to_drawer)> draw_ends_turn;
   // A move legal now for `seat`, said for `listener` where the words depend
   // on who hears them (record/words.h); absent: AnyState::move_words.
   std::function<std::string(const AnyState&, int seat, std::string_view move, int listener)> words_heard;

@@ -69,6 +69,10 @@ void register_games() {
   e.score_heading = [](const AnyState&) { return std::string("Penalty (lower is better):"); };
   e.penalty = true;
   e.rounds = true;
+  // Spec Play 3 and 5: a drawn tile that cannot be laid marks the own train.
+  e.draw_ends_turn = [](bool to_drawer) -> std::string {
+    return to_drawer ? "it cannot be laid: your marker goes on" : "it cannot be laid: its marker goes on";
+  };
   e.words_heard = [](const AnyState& st, int seat, std::string_view move, int listener) {
     const auto& s = *typed_state<MexicanTrain>(st);
     return mexican_train::words_heard(s, seat, s.parse_move(seat, move), listener);

@@ -136,6 +136,9 @@ class State {
   // for the engine): its hand since is what it holds plus what it laid since.
   int drew_at(int seat) const { return drew_at_[seat]; }
   bool marked(int seat) const { return (marked_ >> seat) & 1; }
+  // Every other tile showing n is on the table: the double n-n is its last
+  // (spec Play 5, exception 1).
+  bool last_of_number(int n) const { return (table_[n] | (1u << n)) == (2u << r_.max_pip()) - 1; }
   int open_doubles() const { return n_open_; }
   int open_double_train(int k) const { return open_[k]; }  // oldest first
   bool drew_this_turn() const { return drawn_; }

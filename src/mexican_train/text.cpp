@@ -65,12 +65,24 @@ std::string State::move_words(int seat, Move m) const { return words_heard(*this
 
 std::string words_heard(const State& s, int seat, Move m, int listener) {
   switch (m.kind) {
-    case Move::Lay:
+    case Move::Lay: {
       // Whose train, as the listener says it: yours, its own, seat N's.
-      if (m.train == kMexican) return to_string(m.t()) + " on the Mexican train";
-      if (m.train == listener) return to_string(m.t()) + " on your train";
-      if (m.train == seat) return to_string(m.t()) + " on its own train";
-      return fmt::format("{} on seat {}'s train", to_string(m.t()), m.train);
+      const std::string where = m.train == kMexican   ? " on the Mexican train"
+                                : m.train == listener ? " on your train"
+                                : m.train == seat     ? " on its own train"
+                                                      : fmt::format(" on seat {}'s train", m.train);
+      // The doubles that nobody must cover, and why (spec Play 5, exceptions 1 and 2).
+      const Tile t = m.t();
+      std::string why;
+      if (t.high() == t.low() && s.hand_count(seat) > 1) {  // a last tile ends the round (exception 3)
+        if (m.train == seat && s.marked(seat) && s.phase() == Phase::Play)
+          why = fmt::format(" ({} marker comes off; a double laid there needs no cover)",
+                            listener == seat ? "your" : "its");
+        else if (s.last_of_number(t.high()))
+          why = fmt::format(" (the last tile showing {}: nobody covers it)", t.high());
+      }
+      return to_string(t) + where + why;
+    }
     case Move::Draw: {
       if (listener != seat) return "draws";
       // Why nothing fits, when a double binds the turn (spec Play 5): it is

@@ -273,7 +273,8 @@ Move State::parse_move(int seat, std::string_view text) const {
   if (head == "trump" || head == "trumps" || head == "t") {
     trump = parse_trump_word(rest);
     if (trump < 0)
-      throw fail(fmt::format("unknown trumps '{}'; say 0..6, doubles, follow-me (or nello, sevens)", rest));
+      throw fail(fmt::format("unknown trumps '{}'; say 0..6, doubles, follow-me{}{}", rest, r_.nello ? ", nello" : "",
+                             r_.sevens ? ", sevens" : ""));
   } else if (w.size() == 1 && (phase_ == Phase::Trumps || (head.size() > 2 && parse_trump_word(head) >= 0))) {
     trump = parse_trump_word(head);
   }

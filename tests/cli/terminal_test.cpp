@@ -538,6 +538,17 @@ TEST(Terminal, EachDealIsSaidOnceBeforeItsMoves) {
   EXPECT_FALSE(has(mt, "Hand 1 is dealt")) << mt;
 }
 
+// Mexican Train: a draw that cannot be laid puts the marker on, and the
+// terminal says so to the drawer and to the others (spec Play 3 and 5).
+TEST(Terminal, AnUnplayableDrawSaysTheMarkerGoesOn) {
+  const std::string p = play("mexican-train --seed 2 -o players=3 -o rounds=1", repeat("#1", 300));
+  EXPECT_TRUE(has(p, "You drew 7-3 (it cannot be laid: your marker goes on).\n")) << p;
+  EXPECT_TRUE(has(p, "  seat 2 (greedy): draws 1 tile (it cannot be laid: its marker goes on)\n")) << p;
+  // A bot's draw that it then lays says nothing of a marker.
+  const std::string w = run("play mexican-train --watch --pace 0 --seed 2 -o players=3 -o rounds=1");
+  EXPECT_TRUE(has(w, "  seat 0 (greedy): draws 1 tile\n  seat 0 (greedy): 7-3 on the Mexican train\n")) << w;
+}
+
 // 9. The smaller things.
 TEST(Terminal, SmallerThings) {
   // A tie in the draw for the lead is explained.

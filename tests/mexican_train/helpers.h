@@ -7,6 +7,7 @@
 
 #include "core/tile.h"
 #include "mexican_train/state.h"
+#include "mexican_train/words.h"
 
 namespace mt_test {
 

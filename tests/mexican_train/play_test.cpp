@@ -194,6 +194,8 @@ TEST(MexicanTrainPlay, ExceptionOneLastDoubleOfItsNumberNeedsNoCover) {
   ASSERT_EQ(s.phase(), Phase::Play);
   play(s, "draw");  // 8-8, the last tile showing 8
   EXPECT_EQ(legal(s), std::vector<std::string>{"8-8:T0"});
+  EXPECT_EQ(words_heard(s, 0, s.parse_move(0, "8-8"), 1),
+            "8-8 on its own train (the last tile showing 8: nobody covers it)");
   play(s, "8-8");
   EXPECT_EQ(s.open_doubles(), 0);
   EXPECT_EQ(s.to_move(), 1);  // play goes on normally
@@ -210,6 +212,10 @@ TEST(MexicanTrainPlay, ExceptionTwoDoubleOnOwnMarkedTrain) {
   EXPECT_TRUE(s.marked(1));
   play(s, "draw");  // seat 0: 3-3 fits its own marked train
   EXPECT_EQ(legal(s), std::vector<std::string>{"3-3:T0"});
+  EXPECT_EQ(s.move_words(0, s.parse_move(0, "3-3")),
+            "3-3 on your train (your marker comes off; a double laid there needs no cover)");
+  EXPECT_EQ(words_heard(s, 0, s.parse_move(0, "3-3"), -1),
+            "3-3 on its own train (its marker comes off; a double laid there needs no cover)");
   play(s, "3-3");
   EXPECT_FALSE(s.marked(0));       // the marker is removed
   EXPECT_EQ(s.open_doubles(), 0);  // nobody has to cover it

@@ -2,6 +2,7 @@
 // splash, sevens. All off by default.
 #include <gtest/gtest.h>
 
+#include "../refusal.h"
 #include "helpers.h"
 
 using namespace t42test;
@@ -18,6 +19,13 @@ TEST(Texas42Contracts, OffByDefault) {
   EXPECT_FALSE(has(legal(s), "trump:nello"));
   EXPECT_FALSE(has(legal(s), "trump:sevens"));
   EXPECT_THROW(act(s, "nello"), Error);
+  // The words for an unknown trump name only the contracts on in this game.
+  const std::string off = refusal(s, 3, "trump:7");
+  EXPECT_NE(off.find("say 0..6, doubles, follow-me;"), std::string::npos) << off;
+  State on = dealt({"6-6 5-5 4-4 3-3 2-2 1-1 0-0", "", "", ""}, kAll);
+  bids(on, "pass", "pass", "pass", "bid:42");
+  const std::string all = refusal(on, 3, "trump:7");
+  EXPECT_NE(all.find("say 0..6, doubles, follow-me, nello, sevens;"), std::string::npos) << all;
   State t = dealt({"", "6-6 5-5 4-4 3-3 2-2 1-1 0-0", "", ""});
   EXPECT_THROW(act(t, "plunge"), Error);
   EXPECT_THROW(act(t, "splash"), Error);

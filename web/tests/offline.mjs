@@ -424,6 +424,27 @@ try {
   check(!!(await page.$(".summary")), "dice-and-dominoes: a whole game played offline");
   await page.screenshot({ path: join(shots, "offline-dice-and-dominoes-desktop.png") });
   console.log(`dice-and-dominoes: ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  // Texas 42's bids read in bidding order, from the dealer's left round to
+  // the dealer (they read in seat order, "You" first, whoever dealt). Seed 4
+  // deals with seat 1 dealing: seats 2 and 3 bid before me.
+  await page.evaluate(() =>
+    localStorage.setItem(
+      "boneyard.local",
+      JSON.stringify({
+        game: "texas-42",
+        family: "texas-42",
+        options: {},
+        seed: 4,
+        seats: ["you", "casual", "casual", "casual"],
+        moves: [],
+        created: Date.now(),
+      }),
+    ),
+  );
+  await page.goto(base + "/?local=1");
+  await page.waitForSelector('.bids .bid.turn[data-seat="0"]', { timeout: 20000 });
+  const bidRow = await page.$$eval(".bids .bid", (b) => b.map((x) => Number(x.dataset.seat)));
+  check(JSON.stringify(bidRow) === "[2,3,0,1]", `texas-42: the bids read from the dealer's left (seats ${bidRow})`);
   // A kept game this engine cannot play again: said plainly, and forgotten.
   await page.evaluate(() =>
     localStorage.setItem(

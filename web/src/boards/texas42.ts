@@ -49,13 +49,15 @@ export const texas42Board: Board<Texas42View> = {
         ),
       );
     if (v.phase === "bidding" || v.phase === "trumps") {
+      // In bidding order: from the dealer's left round to the dealer.
       const bids = h("div", { class: "bids" });
-      for (let k = 0; k < 4; k++) {
+      for (let i = 1; i <= 4; i++) {
+        const k = ((v.dealer ?? 3) + i) % 4;
         const b = v.bids[k];
         bids.appendChild(
           h(
             "span",
-            { class: "bid" + (v.actor === k ? " turn" : "") },
+            { class: "bid" + (v.actor === k ? " turn" : ""), "data-seat": k },
             c.f.seatName(c, k),
             h("b", null, b === null ? "…" : c.f.bidText(b)),
           ),
