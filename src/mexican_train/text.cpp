@@ -309,12 +309,14 @@ json State::view(int seat) const {
   j["seat"] = all ? json(nullptr) : json(seat);
   const Actor a = actor();
   j["actor"] = a.kind == Actor::Seat ? json(a.seat) : a.kind == Actor::Chance ? json("chance") : json(nullptr);
-  // After the last round the trains stay as they were laid: the game over's
-  // board is the final round's (public: every tile on it was laid face up).
-  const bool dealt =
-      phase_ == Phase::Opening || phase_ == Phase::Play || (phase_ == Phase::GameOver && rounds_done_ > 0);
+  // After a round, until the next deal, and after the last round, the
+  // trains stay as they were laid: the board between rounds and at the game's
+  // end is the round just played (public: every tile on it was laid face up),
+  // with that round's engine (round_doubles has already chosen the next).
+  const bool dealt = phase_ == Phase::Opening || phase_ == Phase::Play ||
+                     ((phase_ == Phase::GameOver || phase_ == Phase::Deal) && rounds_done_ > 0);
   if (dealt) {
-    j["engine"] = to_string(Tile{engine_});
+    j["engine"] = to_string(Tile::of(engine_pip_, engine_pip_));
     j["engine_seat"] = engine_seat_ >= 0 ? json(engine_seat_) : json(nullptr);
     j["engine_draws"] = engine_draws_;
     json trains = json::array();

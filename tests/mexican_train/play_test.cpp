@@ -1,6 +1,7 @@
 // The opening turn, normal turns, markers, the Mexican train, doubles and
 // their exceptions (spec: Play), on explicit deals.
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "../refusal.h"
 #include "helpers.h"
@@ -234,6 +235,12 @@ TEST(MexicanTrainPlay, ExceptionThreeDoubleAsLastTileEndsTheRound) {
   EXPECT_EQ(s.score(1), 50);
   EXPECT_EQ(s.phase(), Phase::Deal);
   EXPECT_EQ(s.engine(), T("8-8"));  // round 2 of round_doubles
+  // Until round 2 is dealt, the board is round 1's: its engine and trains.
+  const nlohmann::json v = s.view(1);
+  EXPECT_EQ(v["engine"], "9-9") << v.dump();
+  ASSERT_TRUE(v.contains("trains")) << v.dump();
+  EXPECT_EQ(v["trains"][0]["tiles"].size(), 10u) << v.dump();
+  EXPECT_EQ(v["trains"][0]["tiles"][9], "8-8") << v.dump();
   const HandSummary h = s.last_hand();
   EXPECT_EQ(h.winner_side, 0);
   EXPECT_EQ(h.side_points[1], 50);

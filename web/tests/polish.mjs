@@ -274,6 +274,15 @@ try {
     await p.click("#replay-next-hand");
     const first = await pos();
     const shown = await p.$eval(".replay-what", (e) => e.innerText);
+    // The round's end shows the round's trains, not the next deal's "Shuffling".
+    const board = await p.evaluate(() => ({
+      tiles: document.querySelectorAll(".replay .trains svg.tile").length,
+      text: document.querySelector(".replay .felt")?.innerText ?? "",
+    }));
+    check(
+      board.tiles > 0 && !/Shuffling/.test(board.text),
+      `a round's end in the replay shows its trains (${board.tiles} tiles laid)`,
+    );
     await p.click("#replay-next-hand");
     const second = await pos();
     await p.keyboard.press("PageUp");
