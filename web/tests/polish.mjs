@@ -74,6 +74,20 @@ try {
       `at the limit it says so (${value} characters: "${full}")`,
     );
     await (await p.$(".chat")).screenshot({ path: join(shots, "polish-chat-limit-phone.png") });
+    // The chooser's key badges ("1", "L") are for a keyboard: none on a touch phone.
+    const kbdShown = (page) =>
+      page.evaluate(() => {
+        const k = document.body.appendChild(document.createElement("kbd"));
+        const shown = getComputedStyle(k).display !== "none";
+        k.remove();
+        return shown;
+      });
+    const desk = await newPage();
+    await desk.goto(`${base}/?t=${t.id}&k=${t.tokens["0"]}`);
+    await desk.waitForSelector("#chat-input", { timeout: 15000 });
+    const [onPhone, onDesk] = [await kbdShown(p), await kbdShown(desk)];
+    check(!onPhone && onDesk, `key badges show on a desktop only (phone ${onPhone}, desktop ${onDesk})`);
+    await desk.close();
     await p.close();
   }
   // Texas 42 on a narrow phone (360 px): the last trick stays in sight
