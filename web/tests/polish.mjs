@@ -312,6 +312,28 @@ try {
     await p.screenshot({ path: join(shots, "polish-replay-hands-phone.png") });
     await p.close();
   }
+  // The end-of-hand box lists the next hand's last moves only, after a line
+  // saying how many came before (bots at speed listed 30 and more).
+  {
+    const t = await table("mexican-train", { players: "2", rounds: "2" }, ["bot:beginner", "bot:beginner"], {
+      bot_delay_ms: 120,
+    });
+    const p = await newPage(PHONE);
+    await p.goto(`${base}/?t=${t.id}&k=${t.spectate}`);
+    let moves = 0;
+    for (let i = 0; i < 600 && moves <= 8; i++) {
+      await sleep(100);
+      const log = (await api("GET", `/api/tables/${t.id}?token=${t.spectate}`)).log || [];
+      moves = log.filter((e) => e.hand === 2 && e.kind === "move").length;
+    }
+    await sleep(300);
+    const listed = await p.$$eval(".summary .meanwhile li", (r) => r.map((x) => [x.className, x.textContent]));
+    check(
+      moves > 8 && listed.length === 7 && listed[0][0] === "earlier" && /^…and \d+ earlier moves$/.test(listed[0][1]),
+      `the end-of-hand box lists the next round's last 6 moves after "…and N earlier moves" (${moves} made: ${JSON.stringify(listed.slice(0, 2))})`,
+    );
+    await p.close();
+  }
   // A replay link that leads to no finished game: the player's words, not
   // the server's "no table 'ffff'" (in Spanish too), the title readable, and
   // a way to the lobby.

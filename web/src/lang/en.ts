@@ -407,6 +407,8 @@ export const en: Record<string, string> = {
   "summary.your_turn": "It is your turn in hand {n}.",
   "summary.your_turn_clock": "It is your turn in hand {n}, and your clock is running:",
   "summary.meanwhile": "Meanwhile, hand {n} has begun:",
+  "summary.earlier": "…and {n} earlier moves",
+  "summary.earlier_one": "…and 1 earlier move",
   "review.which_hand": "Hand to review:",
   "leave.title": "Leave the table?",
   "leave.text":

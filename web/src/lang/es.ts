@@ -408,6 +408,8 @@ export const es: Record<string, string> = {
   "summary.your_turn": "Te toca en la mano {n}.",
   "summary.your_turn_clock": "Te toca en la mano {n} y tu reloj corre:",
   "summary.meanwhile": "Mientras tanto, empezó la mano {n}:",
+  "summary.earlier": "…y {n} jugadas anteriores",
+  "summary.earlier_one": "…y 1 jugada anterior",
   "review.which_hand": "Mano a revisar:",
   "leave.title": "¿Dejar la mesa?",
   "leave.text":

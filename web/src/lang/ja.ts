@@ -409,6 +409,8 @@ export const ja: Record<string, string> = {
   "summary.your_turn": "第{n}ハンドはあなたの番です。",
   "summary.your_turn_clock": "第{n}ハンドはあなたの番で、持ち時間が減っています：",
   "summary.meanwhile": "その間にハンド{n}が始まりました：",
+  "summary.earlier": "…ほか{n}手（それ以前）",
+  "summary.earlier_one": "…ほか1手（それ以前）",
   "review.which_hand": "振り返るハンド：",
   "leave.title": "テーブルを離れますか？",
   "leave.text":

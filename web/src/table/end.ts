@@ -11,6 +11,9 @@ import { boardOf, handKey } from "../boards/registry";
 import { entryText, Ev, fmtNum, words } from "./words";
 import { NOISE_SE } from "./view";
 
+// The next hand's moves the end-of-hand box lists, the last ones.
+const MEANWHILE_SHOWN = 6;
+
 export interface ReviewMove {
   event: number;
   played: string;
@@ -106,6 +109,8 @@ export class EndOfHand {
           .filter((e) => e.hand > hf && e.kind !== "deal" && e.kind !== "chance")
           .map((e) => entryText(c, e))
           .filter((e): e is Ev => e !== null);
+    // Its last moves only: bots at speed can make dozens before the box is read.
+    const earlier = Math.max(0, next.length - MEANWHILE_SHOWN);
     if (next.length)
       body.appendChild(
         h(
@@ -115,7 +120,8 @@ export class EndOfHand {
           h(
             "ol",
             null,
-            next.map((e) => h("li", null, e.text)),
+            earlier ? h("li", { class: "earlier" }, t("summary.earlier", { n: earlier })) : null,
+            next.slice(earlier).map((e) => h("li", null, e.text)),
           ),
         ),
       );
