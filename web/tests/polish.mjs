@@ -332,6 +332,12 @@ try {
       moves > 8 && listed.length === 7 && listed[0][0] === "earlier" && /^…and \d+ earlier moves$/.test(listed[0][1]),
       `the end-of-hand box lists the next round's last 6 moves after "…and N earlier moves" (${moves} made: ${JSON.stringify(listed.slice(0, 2))})`,
     );
+    // The log says who placed the engine (and how many tiles they drew for it).
+    const dealt = await p.$$eval(".log li", (r) => r.map((x) => x.textContent).filter((x) => /Round 2 dealt/.test(x)));
+    check(
+      dealt.length === 1 && /^Round 2 dealt · Seat \d (placed|drew \d+ and placed) the engine \d+\|\d+$/.test(dealt[0]),
+      `the log says who placed the round's engine (${JSON.stringify(dealt)})`,
+    );
     await p.close();
   }
   // A replay link that leads to no finished game: the player's words, not

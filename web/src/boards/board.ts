@@ -57,6 +57,10 @@ export interface Board<V extends AnyView = AnyView> {
   // player's secret, so a log of its moves says only that tiles were laid
   // (as the server's public log does, src/server/public_log.cpp).
   laysFaceDown?: boolean;
+  // What the deal of hand `hand` showed everyone, said after "Hand 2 dealt"
+  // in the log (Mexican Train: who placed the engine, after how many draws);
+  // null when the view no longer shows it.
+  dealNote?(c: Ctx<V>, hand: number): string | null;
   // The middle of the table: returns the board's children.
   draw(c: Ctx<V>): HTMLElement[];
   // Log lines for what changed from a to b (a's actor moved).

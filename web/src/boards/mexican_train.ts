@@ -13,6 +13,18 @@ export const mexicanTrainBoard: Board<MexicanTrainView> = {
   handLabel: (v) => t("table.round", { n: v.round, of: v.rounds }),
   handNumber: (v) => v.round,
   whichPlace: "mt.which_train",
+  // Spec Setup: the start player places the engine from their hand (drawing
+  // until they hold a double), or the round's double is set out (round_doubles).
+  dealNote(c: Ctx<MexicanTrainView>, round: number) {
+    const v = c.v;
+    if (!v.engine || v.round !== round || v.phase === "deal") return null;
+    const tile = v.engine.replace("-", "|");
+    if (v.engine_seat === null || v.engine_seat === undefined) return t("log.engine_is", { tile });
+    const who = c.f.seatName(c, v.engine_seat);
+    return v.engine_draws
+      ? t("log.engine_placed_drew", { who, n: v.engine_draws, tile })
+      : t("log.engine_placed", { who, tile });
+  },
   draw(c: Ctx<MexicanTrainView>) {
     const v = c.v;
     const size = c.small ? 22 : 26;

@@ -72,6 +72,7 @@ export interface MexicanTrainView extends Common {
   start_seat: number;
   engine?: string;
   engine_seat?: number | null;
+  engine_draws?: number;
   trains?: Train[];
   open_doubles?: (number | "M")[];
   opening_turn?: boolean;

@@ -772,6 +772,9 @@ export const en: Record<string, string> = {
   "social.reported": "Thank you: the report was sent to the operator.",
   // A family whose hands are rounds (Mexican Train): the same words with "round".
   "log.new_hand_round": "Round {n} dealt",
+  "log.engine_is": "The engine is {tile}",
+  "log.engine_placed": "{who} placed the engine {tile}",
+  "log.engine_placed_drew": "{who} drew {n} and placed the engine {tile}",
   "log.hand_over_round": "The round is over",
   "table.hand_round": "Round {n}",
   "summary.hand_over_round": "End of the round",

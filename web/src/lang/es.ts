@@ -781,6 +781,9 @@ export const es: Record<string, string> = {
   "social.reported": "Gracias: la denuncia se envió al responsable del sitio.",
   // A family whose hands are rounds (Mexican Train): the same words with "round".
   "log.new_hand_round": "Repartida la ronda {n}",
+  "log.engine_is": "La locomotora es {tile}",
+  "log.engine_placed": "{who}: pone la locomotora {tile}",
+  "log.engine_placed_drew": "{who}: roba {n} y pone la locomotora {tile}",
   "log.hand_over_round": "Se acabó la ronda",
   "table.hand_round": "Ronda {n}",
   "summary.hand_over_round": "Fin de la ronda",

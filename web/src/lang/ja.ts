@@ -776,6 +776,9 @@ export const ja: Record<string, string> = {
   "social.reported": "ありがとうございます。通報は運営者に送られました。",
   // A family whose hands are rounds (Mexican Train): the same words with "round".
   "log.new_hand_round": "第{n}ラウンドを配りました",
+  "log.engine_is": "エンジンは{tile}",
+  "log.engine_placed": "{who}がエンジン{tile}を置いた",
+  "log.engine_placed_drew": "{who}が{n}枚引いてエンジン{tile}を置いた",
   "log.hand_over_round": "ラウンド終了",
   "table.hand_round": "第{n}ラウンド",
   "summary.hand_over_round": "ラウンド終了",

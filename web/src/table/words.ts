@@ -4,7 +4,7 @@
 import type { LogEntry, StateMsg } from "../api";
 import { t, hasKey } from "../i18n";
 import { Ctx, Frame } from "../boards/board";
-import { handKey } from "../boards/registry";
+import { boardOf, handKey } from "../boards/registry";
 
 // A line of "Last moves"; at: the version it follows (server entries: n + 1).
 export type Ev = { text: string; seat: number | null; cls?: string; at: number };
@@ -113,7 +113,8 @@ function entryEv(c: Ctx, e: LogEntry, who: string, at: number): Ev | null {
     // A redeal (five doubles, four passes) deals the same hand again.
     const again = (c.msg.log || []).some((x) => x.kind === "deal" && x.hand === e.hand && x.n < e.n);
     const key = again ? "log.dealt_again" : handKey(c.family, "log.new_hand");
-    return { text: t(key, { n: e.hand }), seat: null, cls: "hand", at };
+    const note = boardOf(c.family).dealNote?.(c, e.hand);
+    return { text: t(key, { n: e.hand }) + (note ? " · " + note : ""), seat: null, cls: "hand", at };
   }
   if (e.kind === "laid") return { text: t("log.laid_down", { who }), seat: e.seat, at };
   if (e.kind === "roll") {
