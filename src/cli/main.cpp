@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,37 @@
 
 namespace {
 
+// CLI11's words for a bad number, in a person's: "Value abc not in range
+// 0.000000 to 60.000000" says 'abc' is not a number and the range as 0 to 60;
+// "1 required INT:INT in [1 - 256] missing" says a value is needed.
+std::string plain_words(const std::string& what) {
+  static const std::regex range(R"(Value (.*) not in range (\S+) to (\S+)$)");
+  static const std::regex missing(R"(1 required (INT|FLOAT):\S+ in \[(\S+) - (\S+)\] missing$)");
+  auto num = [](const std::string& x) { return fmt::format("{}", std::stod(x)); };
+  std::smatch m;
+  if (std::regex_search(what, m, range)) {
+    const std::string v = m[1], lo = num(m[2]), hi = num(m[3]);
+    const bool whole = lo.find_first_of(".e") == std::string::npos && hi.find_first_of(".e") == std::string::npos &&
+                       m[2].str().find('.') == std::string::npos;
+    const std::string kind = whole ? "a whole number" : "a number";
+    size_t used = 0;
+    double x = 0;
+    try {
+      x = std::stod(v, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    std::string why = used != v.size() || v.empty()             ? fmt::format("'{}' is not a number", v)
+                      : whole && x != static_cast<long long>(x) ? fmt::format("{} is not a whole number", v)
+                                                                : fmt::format("{} is out of range", v);
+    return fmt::format("{}{}: it takes {} from {} to {}", what.substr(0, m.position(0)), why, kind, lo, hi);
+  }
+  if (std::regex_search(what, m, missing))
+    return fmt::format("{}a value is missing: {} from {} to {}", what.substr(0, m.position(0)),
+                       m[1] == "INT" ? "a whole number" : "a number", num(m[2]), num(m[3]));
+  return what;
+}
+
 // A usage error (no subcommand, an unknown one, a bad option or value):
 // "boneyard:", what was wrong and where its help is, exit status 2 as other
 // command-line tools (not CLI11's 105 to 109).
@@ -20,7 +52,7 @@ int usage_error(CLI::App& app, const CLI::ParseError& e, int argc, char** argv) 
   for (const auto* s : app.get_subcommands([](CLI::App*) { return true; })) all.push_back(s->get_name());
   std::string where = "boneyard";
   for (const auto* s : app.get_subcommands()) where += " " + s->get_name();
-  std::string what = e.what();
+  std::string what = plain_words(e.what());
   if (where == "boneyard") {
     const std::string first = argc > 1 ? argv[1] : "";
     if (first.empty())

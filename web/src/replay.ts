@@ -3,7 +3,7 @@
 // and the table's own views draw them (table/view.ts), driven by the
 // replay's own controller (ReplayBoard): no connection, no input, every
 // state given by show(). No rules here either.
-import { api, ApiError, ReplayData, ReplayStep, StateMsg } from "./api";
+import { api, ApiError, LogEntry, ReplayData, ReplayStep, StateMsg } from "./api";
 import { h, clear, drawnFor } from "./dom";
 import { t, langPicker } from "./i18n";
 import { gameName } from "./links";
@@ -60,6 +60,11 @@ class ReplayBoard {
   // (a step is drawn before its page is in the document).
   fit() {
     if (this.msg && Math.abs(this.size.width(this.root) - this.size.laid) > 1) this.render();
+  }
+
+  // A move of this step in the log's words.
+  words(e: LogEntry): string | null {
+    return this.msg ? (entryText(this.ctx(), e)?.text ?? null) : null;
   }
 
   handSummary(n: number): HTMLElement | null {
@@ -201,36 +206,42 @@ export class Replay {
     };
   }
 
+  // The step in the log's words ("Seat 4: 12|1 on Seat 3's train", "Seat 2
+  // bids 30"), not the record's move texts ("12-1:T2", "bid:30").
   private describe(s: ReplayStep, i: number): string {
     if (i === 0) return t("replay.start");
     if (s.chance) {
-      const w = (s.text || "").split(" ")[0];
+      const [w, ...rest] = (s.text || "").split(" ");
       return w === "deal"
         ? t("replay.deal")
         : w === "roll"
-          ? t("replay.roll", { dice: (s.text || "").slice(5) })
-          : t("replay.chance", { text: s.text || "" });
+          ? t("replay.roll", { dice: rest.join(" ") })
+          : w === "draw"
+            ? t("replay.drawn", { tiles: rest.map((x) => x.replace("-", "|")).join(" ") })
+            : t("replay.chance", { text: s.text || "" });
     }
-    return t("replay.move", { who: t("seat.n", { n: (s.seat ?? 0) + 1 }), move: s.text || "" });
+    const said = this.board?.words({
+      n: i - 1,
+      hand: s.hands_finished + 1,
+      kind: "move",
+      seat: s.seat ?? 0,
+      move: s.text || "",
+    });
+    // A line game's log leaves the end to the board; a step says it.
+    const end = /:(L|R)$/.exec(s.text || "");
+    const side = end && said ? " " + t(end[1] === "L" ? "replay.on_left" : "replay.on_right") : "";
+    return said ? said + side : t("replay.move", { who: t("seat.n", { n: (s.seat ?? 0) + 1 }), move: s.text || "" });
   }
 
-  // The step's move with its tiles drawn (the text stays as the title).
+  // The step's words with its tiles drawn (the words stay as the title).
   private describeEl(s: ReplayStep, i: number): HTMLElement {
     const text = this.describe(s, i);
-    const tiles = !s.chance && s.text ? s.text.match(/\d+-\d+/g) : null;
-    if (!tiles || i === 0) return h("b", null, text);
-    const end = /:(L|R)$/.exec(s.text || "");
+    const parts = text.split(/(\d+\|\d+)/);
+    if (parts.length === 1 || i === 0) return h("b", null, text);
     return h(
       "b",
       { title: text, class: "replay-move" },
-      t("replay.move", { who: t("seat.n", { n: (s.seat ?? 0) + 1 }), move: "" }),
-      " ",
-      tiles.map((x) => tileFrom(x, { size: 20 })),
-      end
-        ? " " + t(end[1] === "L" ? "review.left" : "review.right")
-        : /:/.test(s.text || "")
-          ? " " + (s.text || "").split(":")[1]
-          : "",
+      parts.map((x, j) => (j % 2 ? tileFrom(x.replace("|", "-"), { size: 20 }) : x)),
     );
   }
 

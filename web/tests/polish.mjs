@@ -310,7 +310,35 @@ try {
       `a round's end shows its result, called a round as Mexican Train's rules call it (${JSON.stringify(shown.slice(0, 120))})`,
     );
     await p.screenshot({ path: join(shots, "polish-replay-hands-phone.png") });
+    // Every step in the log's words, never the record's move texts
+    // ("12-1:T2", "end_opening", "bid:30", "trump:5", "Chance: draw 5-3").
+    const codes = /:(M|T\d+|L|R)\b|bid:|trump:|end_opening|plays (draw|pass)|Chance:/;
+    const stepWords = async (page) => {
+      await page.keyboard.press("Home");
+      const said = [];
+      for (let j = 0; j < steps.length + 5; j++) {
+        said.push(await page.$eval(".replay-what b", (e) => e.getAttribute("title") || e.textContent));
+        await page.keyboard.press("ArrowRight");
+      }
+      return said;
+    };
+    const mtSaid = await stepWords(p);
+    check(
+      !mtSaid.some((x) => codes.test(x)) && mtSaid.some((x) => / on Seat \d's train$/.test(x)),
+      `a Mexican Train replay says its steps in words (${JSON.stringify(mtSaid.filter((x) => codes.test(x)).slice(0, 3))})`,
+    );
     await p.close();
+    const t42 = await table("texas-42", { single_hand: "on" }, Array(4).fill("bot:beginner"));
+    check(await untilOver(t42, 60), "a one-hand Texas 42 game of bots ends");
+    const q = await newPage(PHONE);
+    await q.goto(`${base}/?replay=${t42.id}`);
+    await q.waitForSelector("#replay-next-hand");
+    const t42Said = await stepWords(q);
+    check(
+      !t42Said.some((x) => codes.test(x)) && t42Said.some((x) => /^Seat \d (bid \d+|passed)$/.test(x)),
+      `a Texas 42 replay says its steps in words (${JSON.stringify(t42Said.slice(1, 5))})`,
+    );
+    await q.close();
   }
   // The end-of-hand box lists the next hand's last moves only, after a line
   // saying how many came before (bots at speed listed 30 and more).
