@@ -228,6 +228,18 @@ TEST(Cli, UsageErrorsNameTheProblemAndExitTwo) {
   EXPECT_EQ(out.rfind("boneyard: ", 0), 0u) << out;
   EXPECT_NE(out.find("--games"), std::string::npos) << out;
   EXPECT_NE(out.find("Run `boneyard arena --help`"), std::string::npos) << out;
+  // A bad number in a person's words: what is wrong with it, and the range
+  // as numbers are written ("0 to 60", not "0.000000 to 60.000000").
+  for (const auto& [args, said] : std::vector<std::pair<std::string, std::string>>{
+           {"arena latin --games abc", "--games: 'abc' is not a number: it takes a whole number from 1 to 100000000"},
+           {"arena latin --games 2.5", "--games: 2.5 is not a whole number: it takes a whole number from 1 to"},
+           {"arena latin --threads 0", "--threads: 0 is out of range: it takes a whole number from 1 to 256"},
+           {"play latin --pace 99", "--pace: 99 is out of range: it takes a number from 0 to 60\n"},
+           {"bench --seconds", "--seconds: a value is missing: a number from 0.05 to 600\n"}}) {
+    out = run(args, &rc);
+    EXPECT_EQ(rc, 2) << out;
+    EXPECT_EQ(out.rfind("boneyard: " + said, 0), 0u) << args << "\n" << out;
+  }
   out = run("bench --nope", &rc);
   EXPECT_EQ(rc, 2) << out;
   EXPECT_NE(out.find("--nope"), std::string::npos) << out;
