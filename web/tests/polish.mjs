@@ -328,8 +328,17 @@ try {
       `a Mexican Train replay says its steps in words (${JSON.stringify(mtSaid.filter((x) => codes.test(x)).slice(0, 3))})`,
     );
     await p.close();
-    const t42 = await table("texas-42", { single_hand: "on" }, Array(4).fill("bot:beginner"));
+    const t42 = await table("texas-42", { single_hand: "on" }, Array(4).fill("bot:beginner"), { bot_delay_ms: 60 });
+    // Watched as it is played: each trick's winner once in the log, the
+    // last one too (the game's end named it twice).
+    const w42 = await newPage();
+    await w42.goto(`${base}/?t=${t42.id}&k=${t42.spectate}`);
     check(await untilOver(t42, 60), "a one-hand Texas 42 game of bots ends");
+    await sleep(500);
+    const won = await w42.$$eval(".log li", (r) => r.filter((x) => / won the trick$/.test(x.textContent)).length);
+    const played = (await api("GET", `/api/tables/${t42.id}?token=${t42.spectate}`)).view.last_hand.tricks_played;
+    check(won === played, `each trick's winner is logged once (${won} lines for ${played} tricks)`);
+    await w42.close();
     const q = await newPage(PHONE);
     await q.goto(`${base}/?replay=${t42.id}`);
     await q.waitForSelector("#replay-next-hand");

@@ -143,6 +143,7 @@ export const texas42Board: Board<Texas42View> = {
   // The trick that ends a hand reaches us with the next deal, so diff never
   // sees it taken: the last hand names who took it.
   handEnd(c: Ctx<Texas42View>, v: Texas42View, log: LogSink) {
+    if (v.tricks.length) return; // the game's last hand stays on the table: diff saw its trick taken
     const w = v.last_hand?.last_trick_winner;
     if (typeof w === "number" && w >= 0) trickWon(c, log, w);
   },
