@@ -610,6 +610,7 @@ json State::view(int seat) const {
   j["scores"] = json::array();
   for (int sd = 0; sd < num_sides(); ++sd) j["scores"].push_back(score_[sd]);
   j["target"] = r_.target;
+  j["single_hand"] = r_.single_hand;  // one hand decides: no target is played to
   j["scoring"] = name(r_.scoring);
   j["block_tie"] = name(r_.block_tie);  // public rule: says what a tied block gives
   if (hands_ > 0) j["last_hand"] = hand_result_json(*this, last_);

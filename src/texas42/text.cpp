@@ -462,6 +462,7 @@ json State::view(int seat) const {
   j["scores"] = {score_[0], score_[1]};
   j["scoring"] = name(r_.scoring);
   j["target"] = r_.scoring == Scoring::Marks ? r_.target_marks : r_.target_points;
+  j["single_hand"] = r_.single_hand;  // one hand decides: no target is played to
   j["redeals"] = redeals_;
   if (hands_ > 0) j["last_hand"] = hand_result_json(*this, last_);
   if (terminal()) j["winner_side"] = winners_ == 1 ? 0 : 1;

@@ -102,7 +102,7 @@ export const lineBoard: Board<LineView> = {
   teams: (v) => Array.isArray(v.hands) && v.hands.some((x) => x.side !== x.seat),
   partnership: (o) => o.players === "teams",
   sideWinners: true,
-  scoreNote: (c) => (c.v.target ? t("table.target", { n: c.v.target }) : null),
+  scoreNote: (c) => (c.v.single_hand ? t("table.one_hand") : c.v.target ? t("table.target", { n: c.v.target }) : null),
   keys: (c) => t(c.v.boneyard > 0 ? "line.keys" : "line.keys_no_draw"),
   whichPlace: "line.which_end",
   // What a preset's options change (teams, set, target, scoring, tie).

@@ -30,9 +30,11 @@ export const texas42Board: Board<Texas42View> = {
   sideWinners: true,
   // "to 7 marks": the target in the scoring's unit (marks or points).
   scoreNote: (c) =>
-    c.v.target
-      ? t("table.target_unit", { n: c.v.target, unit: t(c.v.scoring === "marks" ? "unit.marks" : "unit.points") })
-      : null,
+    c.v.single_hand
+      ? t("table.one_hand")
+      : c.v.target
+        ? t("table.target_unit", { n: c.v.target, unit: t(c.v.scoring === "marks" ? "unit.marks" : "unit.points") })
+        : null,
   draw(c: Ctx<Texas42View>) {
     const v = c.v,
       out: HTMLElement[] = [];

@@ -51,6 +51,7 @@ export interface LineView extends Common {
   must_lead?: string;
   scores: number[];
   target: number;
+  single_hand?: boolean;
   scoring: string;
   block_tie: string;
   last_hand?: LineHandResult;
@@ -132,6 +133,7 @@ export interface Texas42View extends Common {
   scores: [number, number];
   scoring: string;
   target: number;
+  single_hand?: boolean;
   last_hand?: Texas42HandResult;
 }
 
