@@ -442,8 +442,14 @@ try {
           [false, [1]],
           [true, [1]],
           [true, [0]],
-        ].map(([opening_turn, open_doubles]) =>
-          mexicanTrainBoard.prompt({ ...mtCtx, v: { ...mtCtx.v, opening_turn, open_doubles } }),
+          [true, [], ["draw"]],
+          [true, [], ["end_opening"]],
+        ].map(([opening_turn, open_doubles, legal]) =>
+          mexicanTrainBoard.prompt({
+            ...mtCtx,
+            msg: { ...mtCtx.msg, legal: legal ?? ["2-3:T0"] },
+            v: { ...mtCtx.v, opening_turn, open_doubles },
+          }),
         );
         // A game without a boneyard offers no key to draw.
         const keys = [0, 5].map((boneyard) => lineBoard.keys(ctx({ ...line, boneyard })));
@@ -561,9 +567,11 @@ try {
     });
     if (r.error) throw new Error(r.error);
     check(
-      /^Cover the open double/.test(r.prompts[0]) &&
-        /^Your opening turn/.test(r.prompts[1]) &&
-        /^Cover the open double/.test(r.prompts[2]),
+      /^Cover the open double on seat 2's train first/i.test(r.prompts[0]) &&
+        /^Your opening turn: keep laying/.test(r.prompts[1]) &&
+        /^Cover the open double on your train first/.test(r.prompts[2]) &&
+        /^Your opening turn: no tile fits your train, so draw one$/.test(r.prompts[3]) &&
+        /^Nothing more fits your train: end your opening turn$/.test(r.prompts[4]),
       `Mexican Train asks to cover an open double that binds me (${r.prompts.join(" | ")})`,
     );
     check(

@@ -170,8 +170,12 @@ export const mexicanTrainBoard: Board<MexicanTrainView> = {
     // An open double comes first (spec Play 5); in the opening turn only one
     // on my own train binds me (the others' chains wait for their turns).
     const open = c.v.open_doubles || [];
-    if (open.length && (!c.v.opening_turn || open.includes(c.me ?? -1))) return t("mt.cover_prompt");
-    return c.v.opening_turn ? t("mt.opening_prompt") : null;
+    if (open.length && (!c.v.opening_turn || open.includes(c.me ?? -1)))
+      return t("mt.cover_prompt", { train: c.f.trainName(c, c.v.opening_turn ? (c.me ?? 0) : open[0], true) });
+    if (!c.v.opening_turn) return null;
+    // The opening turn's one move left: a draw (nothing fits), or its end.
+    const only = c.msg.legal.length === 1 ? c.msg.legal[0] : "";
+    return t(only === "draw" ? "mt.opening_draw" : only === "end_opening" ? "mt.opening_done" : "mt.opening_prompt");
   },
 
   seatTags(c: Ctx<MexicanTrainView>, k: number) {
