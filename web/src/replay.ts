@@ -9,6 +9,7 @@ import { t, langPicker } from "./i18n";
 import { gameName } from "./links";
 import { tileFrom } from "./tiles";
 import { Ctx } from "./boards/board";
+import { handKey } from "./boards/registry";
 import { BoardSize, felt, handArea, logPanel, makeCtx, paint, tableWrap, topbar, turnBar } from "./table/view";
 import { entryText, Ev } from "./table/words";
 import { handSummary } from "./table/end";
@@ -309,9 +310,9 @@ export class Replay {
       btn("replay-next", "▶", this.i + 1, this.i === last, t("replay.next")),
       btn("replay-last", "▶|", last, this.i === last, t("replay.last")),
       // A hand at a time, either side of the slider (on a phone they share its row).
-      btn("replay-prev-hand", "◀◀", this.handEnd(-1), this.i === 0, t("replay.prev_hand")),
+      btn("replay-prev-hand", "◀◀", this.handEnd(-1), this.i === 0, t(handKey(d.family, "replay.prev_hand"))),
       slider,
-      btn("replay-next-hand", "▶▶", this.handEnd(1), this.i === last, t("replay.next_hand")),
+      btn("replay-next-hand", "▶▶", this.handEnd(1), this.i === last, t(handKey(d.family, "replay.next_hand"))),
     );
     if (!this.board)
       this.board = new ReplayBoard(

@@ -288,6 +288,8 @@ try {
     await p.click("#replay-next-hand");
     const first = await pos();
     const shown = await p.$eval(".replay-what", (e) => e.innerText);
+    const nextTitle = await p.$eval("#replay-next-hand", (e) => e.title || e.getAttribute("aria-label"));
+    check(nextTitle === "On to this round's end (Page Down)", `the replay's ▶▶ says round (${nextTitle})`);
     // The round's end shows the round's trains, not the next deal's "Shuffling".
     const board = await p.evaluate(() => ({
       tiles: document.querySelectorAll(".replay .trains svg.tile").length,
@@ -383,6 +385,8 @@ try {
       moves > 8 && listed.length === 7 && listed[0][0] === "earlier" && /^…and \d+ earlier moves$/.test(listed[0][1]),
       `the end-of-hand box lists the next round's last 6 moves after "…and N earlier moves" (${moves} made: ${JSON.stringify(listed.slice(0, 2))})`,
     );
+    const next = await p.$eval("#continue", (e) => e.textContent).catch(() => null);
+    check(next === "Next round", `Mexican Train's end-of-round box goes on to the "Next round" (${next})`);
     // The log says who placed the engine (and how many tiles they drew for it).
     const dealt = await p.$$eval(".log li", (r) => r.map((x) => x.textContent).filter((x) => /Round 2 dealt/.test(x)));
     check(

@@ -170,7 +170,11 @@ export class EndOfHand {
                 mine,
               )
             : null,
-          h("button", { class: "primary", id: "continue", onclick: () => act.nextHand(hf) }, t("summary.continue")),
+          h(
+            "button",
+            { class: "primary", id: "continue", onclick: () => act.nextHand(hf) },
+            t(handKey(c.family, "summary.continue")),
+          ),
         );
     return h(
       "div",
