@@ -104,6 +104,9 @@ try {
         const tb = document.querySelector(".table");
         document.getElementById("continue")?.click(); // a hand that ended early: on to the next
         if (!tb || tb.dataset.toAct !== "1" || document.querySelector(".overlay")) return null;
+        // My bid: the hand I bid on is shown plain, not dimmed as unplayable.
+        if (document.querySelector(".bids") && window.__bidDim === undefined)
+          window.__bidDim = [...document.querySelectorAll(".hand .htile")].map((x) => x.classList.contains("dim"));
         const trick = document.querySelectorAll(".trick .tt").length;
         const taken = [...document.querySelectorAll(".taken .score b")].map((b) => b.textContent);
         const tricks = taken.reduce((a, x) => a + Number(/· (\d+) trick/.exec(x)?.[1] ?? 0), 0);
@@ -127,6 +130,11 @@ try {
         return null;
       });
     }
+    const bidDim = await p.evaluate(() => window.__bidDim);
+    check(
+      Array.isArray(bidDim) && bidDim.length === 7 && !bidDim.some(Boolean),
+      `my hand is not dimmed while I bid (${JSON.stringify(bidDim)})`,
+    );
     check(!!r, "a Texas 42 hand reaches a trick in progress after one taken");
     if (r) {
       check(

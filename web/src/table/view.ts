@@ -352,14 +352,16 @@ export function handArea(c: Ctx, play: PlayUi | null): HTMLElement {
     const moves = tileMoves(c);
     const playable = tiles.filter((x) => moves.has(x));
     const focusTile = playable[Math.min(play.focus, playable.length - 1)];
+    // Tiles dim beside the playable ones only: a hand while bidding (or with
+    // nothing to play) stays readable.
+    const dim = c.msg.to_act && playable.length > 0;
     tiles.forEach((tile) => {
       const legal = moves.has(tile);
       hand.appendChild(
         h(
           "button",
           {
-            class:
-              "htile" + (legal ? " legal" : c.msg.to_act ? " dim" : "") + (legal && tile === focusTile ? " focus" : ""),
+            class: "htile" + (legal ? " legal" : dim ? " dim" : "") + (legal && tile === focusTile ? " focus" : ""),
             "data-tile": tile,
             "data-key": "h-" + tile,
             role: "listitem",
