@@ -404,6 +404,7 @@ try {
           points_taken: [1, 11],
           tricks_taken: [1, 2],
           scores: [0, 1],
+          scoring: "marks",
           last_hand: hand,
         };
         // Mexican Train: a turn that ends on a marker (nothing fitted, even
@@ -627,9 +628,11 @@ try {
       `a redeal's second deal says the hand was dealt again ("${r.dealt.join(" | ")}")`,
     );
     check(
-      /You bid 30 in \w+ and were set/.test(r.set) && !/was set/.test(r.set) && /SidePointsTricks/.test(r.set),
+      /You bid 30 in \w+ and were set/.test(r.set) &&
+        !/was set/.test(r.set) &&
+        /SidePointsTricksMarks this handGame \(marks\)/.test(r.set),
       // "Points", not "Count": the column holds the tricks' points too (a 42 player reads count as the 5s and 10s).
-      `a set declarer who is me: "You … were set", and the points column is "Points" ("${r.set}")`,
+      `a set declarer who is me: "You … were set", the points column is "Points" and the marks are named marks ("${r.set}")`,
     );
     const bandOf = (x) => (x <= 0 ? "best" : x <= 2 ? "good" : x <= 5 ? "inaccuracy" : x <= 15 ? "mistake" : "blunder");
     check(

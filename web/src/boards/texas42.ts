@@ -179,8 +179,9 @@ export const texas42Board: Board<Texas42View> = {
         h("th", null, t("summary.side")),
         h("th", null, t("t42.count")),
         h("th", null, t("t42.tricks")),
-        h("th", null, t("summary.hand_total")),
-        h("th", null, t("summary.game_score")),
+        // Marks scoring: the hand's gain and the game are in marks, the taken count in points.
+        h("th", null, t(v.scoring === "marks" ? "t42.hand_marks" : "summary.hand_total")),
+        h("th", null, t(v.scoring === "marks" ? "t42.game_marks" : "summary.game_score")),
       ),
     );
     for (let s = 0; s < 2; s++)

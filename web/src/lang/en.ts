@@ -334,6 +334,8 @@ export const en: Record<string, string> = {
   "t42.stopped_set_one": "The hand stopped after 1 trick: the bid could no longer be made.",
   "t42.count": "Points",
   "t42.tricks": "Tricks",
+  "t42.hand_marks": "Marks this hand",
+  "t42.game_marks": "Game (marks)",
   "bid.marks": "{n} marks",
   "bid.n": "Bid {n}",
   "bid.plunge": "Plunge ({n} marks)",

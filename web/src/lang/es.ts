@@ -335,6 +335,8 @@ export const es: Record<string, string> = {
   "t42.stopped_set_one": "La mano se detuvo tras 1 baza: la apuesta ya no podía cumplirse.",
   "t42.count": "Puntos",
   "t42.tricks": "Bazas",
+  "t42.hand_marks": "Marcas esta mano",
+  "t42.game_marks": "Partida (marcas)",
   "bid.marks": "{n} marcas",
   "bid.n": "Apostar {n}",
   "bid.plunge": "Plunge ({n} marcas)",

@@ -337,6 +337,8 @@ export const ja: Record<string, string> = {
   "t42.stopped_set_one": "1トリックでハンドを打ち切りました。ビッドはもう成功できません。",
   "t42.count": "得点",
   "t42.tricks": "トリック",
+  "t42.hand_marks": "このハンドのマーク",
+  "t42.game_marks": "累計（マーク）",
   "bid.marks": "{n}マーク",
   "bid.n": "{n}をビッド",
   "bid.plunge": "プランジ（{n}マーク）",
