@@ -317,7 +317,8 @@ try {
             import { lineBoard } from "../src/boards/line";
             import { hintPanel, hintHolds } from "../src/table/view";
             import { reviewBody } from "../src/table/end";
-            window.__views = { words, entryText, texas42Board, mexicanTrainBoard, lineBoard, hintPanel, hintHolds, reviewBody };`,
+            import { chooserDialog } from "../src/table/dialogs";
+            window.__views = { words, entryText, texas42Board, mexicanTrainBoard, lineBoard, hintPanel, hintHolds, reviewBody, chooserDialog };`,
           resolveDir: join(webDir, "tests"),
           loader: "ts",
         },
@@ -337,8 +338,17 @@ try {
         return { error: e.stack };
       }
       function views() {
-        const { words, entryText, texas42Board, mexicanTrainBoard, lineBoard, hintPanel, hintHolds, reviewBody } =
-          window.__views;
+        const {
+          words,
+          entryText,
+          texas42Board,
+          mexicanTrainBoard,
+          lineBoard,
+          hintPanel,
+          hintHolds,
+          reviewBody,
+          chooserDialog,
+        } = window.__views;
         const seats = [0, 1, 2, 3].map((k) => ({
           seat: k,
           player: "human",
@@ -542,7 +552,19 @@ try {
           counted: Number(/surely ([\d.]+)/.exec(tr.querySelector(".counted")?.textContent || "")?.[1] ?? NaN),
           text: tr.textContent,
         }));
+        // "Which train?" sits at the bottom of the screen, the trains above in sight.
+        const chooser = chooserDialog(
+          mtCtx,
+          { tile: "2-3", moves: ["2-3:T0", "2-3:M"] },
+          () => {},
+          () => {},
+        );
+        document.body.appendChild(chooser);
+        const box = chooser.querySelector(".chooser").getBoundingClientRect();
+        const chooserAt = { top: Math.round(box.top), bottom: Math.round(box.bottom), height: innerHeight };
+        chooser.remove();
         return {
+          chooserAt,
           prompts,
           keys,
           lineHint: lineHint.textContent,
@@ -567,6 +589,10 @@ try {
       }
     });
     if (r.error) throw new Error(r.error);
+    check(
+      r.chooserAt.bottom >= r.chooserAt.height - 30 && r.chooserAt.top > r.chooserAt.height / 2,
+      `"Which train?" sits at the bottom, the trains in sight above it (${JSON.stringify(r.chooserAt)})`,
+    );
     check(
       /^Cover the open double on seat 2's train first/i.test(r.prompts[0]) &&
         /^Your opening turn: keep laying/.test(r.prompts[1]) &&
