@@ -81,7 +81,7 @@ nlohmann::json option_catalogue() {
   return {{"scoring", nlohmann::json::array({"marks", "points"})},
           {"target_marks", "1..100 marks that win the game (7; the app uses 3)"},
           {"target_points", "1..10000 points that win the game (250; the app uses 150)"},
-          {"stop_when_decided", nlohmann::json::array({"on", "off"})},
+          {"stop_when_decided", nlohmann::json::array({"off", "on"})},
           {"open_two_marks", nlohmann::json::array({"off", "on"})},
           {"forced_bid", nlohmann::json::array({"off", "on"})},
           {"made_scores_taken", nlohmann::json::array({"off", "on"})},

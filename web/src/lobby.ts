@@ -3,7 +3,7 @@ import { clockWords, otherTarget, ratedChoice, ratingTag, termsLine } from "./te
 import { api, ApiError, GameInfo, LobbyTable, saveTable, myPlayer, forgetMyPlayer, saveMyPlayer, Player } from "./api";
 import { h, clear } from "./dom";
 import { t, hasKey, langPicker } from "./i18n";
-import { badOption, optionField, seatCount } from "./options";
+import { badOption, optionField, optionKeys, seatCount } from "./options";
 import { boardOf, familyName, FAMILIES, QUICK_GAMES } from "./boards/registry";
 import { tileSvg } from "./tiles";
 import { openRecord } from "./replay";
@@ -304,7 +304,7 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   };
   const drawOptions = () => {
     clear(optBox);
-    for (const k of Object.keys(game.options)) {
+    for (const k of optionKeys(game.family, game.options)) {
       const cat = game.catalogue[k];
       const onchange = (ev: Event) => {
         opts[k] = (ev.target as HTMLInputElement).value;

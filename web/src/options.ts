@@ -3,6 +3,14 @@
 // reads as on/off) or a free field, with its name and help; opts[k] follows it.
 import { h } from "./dom";
 import { t, hasKey, optValue } from "./i18n";
+import { boardOf } from "./boards/registry";
+
+// A game's options in the order its board sets them (options.ts's forms).
+export function optionKeys(family: string, options: Record<string, unknown>): string[] {
+  const order = boardOf(family).optionOrder ?? [];
+  const rank = (k: string) => (order.includes(k) ? order.indexOf(k) : order.length);
+  return Object.keys(options).sort((a, b) => rank(a) - rank(b));
+}
 
 export function optionField(
   k: string,

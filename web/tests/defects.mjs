@@ -724,6 +724,7 @@ try {
         gap: err ? Math.abs(err.getBoundingClientRect().top - btn.bottom) : 1e9,
         cut: cut.map((s) => s.name),
         engine: engine.options[engine.selectedIndex].textContent,
+        order: [...document.querySelectorAll(".opt [name]")].map((e) => e.name),
         family: document.querySelector('[data-family="line"]').textContent,
         url: location.pathname + location.search,
       };
@@ -736,6 +737,10 @@ try {
     );
     check(r.cut.length === 0, `every choice list shows its choice whole on a phone (cut: ${r.cut.join(", ")})`);
     check(r.engine === "The first player's highest double", `the engine option says what it is ("${r.engine}")`);
+    check(
+      r.order.join(",") === "players,rounds,single_hand,set,hand_size,engine,multiple_doubles,blank_double_50",
+      `Mexican Train's options go from the game's shape to its house rules (${r.order.join(", ")})`,
+    );
     check(
       r.family === "Latin & Caribbean",
       `the line games' tab names what they are, not "Line games" ("${r.family}")`,

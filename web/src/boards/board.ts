@@ -61,6 +61,9 @@ export interface Board<V extends AnyView = AnyView> {
   // in the log (Mexican Train: who placed the engine, after how many draws);
   // null when the view no longer shows it.
   dealNote?(c: Ctx<V>, hand: number): string | null;
+  // The order its options are set in, the game's shape first (players,
+  // length, set) and house rules after; options not named follow as given.
+  optionOrder?: string[];
   // The middle of the table: returns the board's children.
   draw(c: Ctx<V>): HTMLElement[];
   // Log lines for what changed from a to b (a's actor moved).

@@ -12,6 +12,7 @@ function special(x: string): string {
 }
 
 export const diceDominoesBoard: Board<DiceDominoesView> = {
+  optionOrder: ["players", "hands", "single_hand", "ante", "sets"],
   laysFaceDown: true,
   quick: "dice-and-dominoes",
   seatHands: (v) => v.players,

@@ -98,6 +98,20 @@ export function snake(
 }
 
 export const lineBoard: Board<LineView> = {
+  optionOrder: [
+    "players",
+    "target",
+    "scoring",
+    "single_hand",
+    "set",
+    "hand_size",
+    "undealt",
+    "first_leader",
+    "next_leader",
+    "block_winner",
+    "block_tie",
+    "bonuses",
+  ],
   quick: "latin",
   teams: (v) => Array.isArray(v.hands) && v.hands.some((x) => x.side !== x.seat),
   partnership: (o) => o.players === "teams",

@@ -6,6 +6,16 @@ import { Board, Ctx, LogSink } from "./board";
 import type { MexicanTrainView } from "./view";
 
 export const mexicanTrainBoard: Board<MexicanTrainView> = {
+  optionOrder: [
+    "players",
+    "rounds",
+    "single_hand",
+    "set",
+    "hand_size",
+    "engine",
+    "multiple_doubles",
+    "blank_double_50",
+  ],
   roundsNotHands: true,
   quick: "mexican-train",
   seatScores: true, // four seats play each for themselves

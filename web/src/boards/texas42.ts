@@ -24,6 +24,21 @@ function trickWon(c: Ctx<Texas42View>, log: LogSink, seat: number) {
 }
 
 export const texas42Board: Board<Texas42View> = {
+  optionOrder: [
+    "scoring",
+    "target_marks",
+    "target_points",
+    "single_hand",
+    "stop_when_decided",
+    "forced_bid",
+    "open_two_marks",
+    "made_scores_taken",
+    "nello",
+    "plunge",
+    "splash",
+    "sevens",
+    "tricks_face_down",
+  ],
   quick: "texas-42",
   teams: () => true,
   partnership: () => true,

@@ -4,7 +4,7 @@
 import { h, clear } from "../dom";
 import { t, hasKey } from "../i18n";
 import { gameName, rulesUrl } from "../links";
-import { badOption, optionField, seatCount } from "../options";
+import { badOption, optionField, optionKeys, seatCount } from "../options";
 import { boardOf, FAMILIES, QUICK_GAMES } from "../boards/registry";
 import { localGames, savedLocalGame, forgetLocalGame } from "./game";
 import { LOCAL_SETUP_URL, LOCAL_URL, LocalGameInfo, startLocalGame } from "./play";
@@ -164,7 +164,7 @@ export async function renderLocalLobby(main: HTMLElement, go: (url: string) => v
       go(rules.getAttribute("href")!);
     };
     clear(optBox);
-    for (const k of Object.keys(game.options)) {
+    for (const k of optionKeys(game.family, game.options)) {
       const cat = game.catalogue[k];
       const onchange = (ev: Event) => {
         opts[k] = (ev.target as HTMLInputElement).value;
