@@ -688,7 +688,15 @@ try {
     const title = await page.$eval(".summary h2", (e) => e.textContent);
     await page.click("#verify");
     await page.waitForSelector(".fairness dd");
-    const secret = await page.$eval(".fairness", (e) => e.innerText);
+    const secret = await page.$eval(".fairness", (e) => e.textContent);
+    // In a player's words; the numbers folded away under their own heading.
+    const plain = await page.$eval(".fairness", (e) => e.innerText);
+    check(
+      /Was the deal fair\?/.test(plain) &&
+        /Checked: the deal was fixed/.test(plain) &&
+        !/[0-9a-f]{64}|SHA-256|entropy/.test(plain),
+      `the fairness check speaks a player's words, the numbers folded away (${JSON.stringify(plain.slice(0, 160))})`,
+    );
     check(
       /Game over/.test(title) && /[0-9a-f]{64}/.test(secret),
       "a finished game shows the winner and the fairness check (secret and commitment)",

@@ -508,19 +508,21 @@ export const en: Record<string, string> = {
   "bonus.ones_ends": "ones at both ends",
   "bonus.first_block_win": "first tranque",
 
-  "fair.title": "Fairness check",
+  "fair.title": "Was the deal fair?",
   "fair.explain":
-    "Before any tile was dealt the server published the commitment, a SHA-256 of its secret. Now the secret is shown: its SHA-256 must equal the commitment, and the seed is made from the secret and every player's entropy.",
-  "fair.ok": "The SHA-256 of the secret equals the commitment: the deal was fixed before anyone played.",
-  "fair.bad": "The SHA-256 of the secret does NOT equal the commitment.",
+    "Before the first tile was dealt, the server locked in the shuffle and showed everyone a fingerprint of it. Now that the game is over it reveals the shuffle's key, and your browser has checked the key against that fingerprint.",
+  "fair.ok": "Checked: the deal was fixed before anyone played, and nobody could change it during the game.",
+  "fair.bad":
+    "Warning: the key does not match the fingerprint shown before the deal. This deal cannot be shown to be fair.",
   "fair.seeded":
     "This table was made with a fixed seed (for tests or study): its secret comes from that seed, so anyone who knew the seed knew the deal. It is not provably fair.",
-  "fair.unavailable": "This browser cannot compute SHA-256 here; use boneyard verify.",
-  "fair.commitment": "Commitment",
-  "fair.secret": "Secret",
-  "fair.seed": "Seed",
+  "fair.unavailable": "This browser cannot run the check: download the game record below to check it elsewhere.",
+  "fair.numbers": "The numbers, to check by hand",
+  "fair.commitment": "Fingerprint shown before the deal (SHA-256 commitment)",
+  "fair.secret": "Key revealed now (the secret)",
+  "fair.seed": "Seed of the shuffle (made from the key and every player's contribution)",
   "fair.record": "Download the game record",
-  "fair.cli": "then check it with: boneyard verify FILE",
+  "fair.cli": "Programmers can check the record with: boneyard verify FILE",
 
   "optname.set": "Set",
   "optname.players": "Players",

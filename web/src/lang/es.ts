@@ -513,19 +513,22 @@ export const es: Record<string, string> = {
   "bonus.ones_ends": "unos en las dos puntas",
   "bonus.first_block_win": "primer tranque",
 
-  "fair.title": "Comprobación de juego limpio",
+  "fair.title": "¿Fue limpio el reparto?",
   "fair.explain":
-    "Antes de repartir, el servidor publicó el compromiso, el SHA-256 de su secreto. Ahora se muestra el secreto: su SHA-256 debe ser el compromiso, y la semilla sale del secreto y de la entropía de cada jugador.",
-  "fair.ok": "El SHA-256 del secreto coincide con el compromiso: el reparto quedó fijado antes de jugar.",
-  "fair.bad": "El SHA-256 del secreto NO coincide con el compromiso.",
+    "Antes de repartir la primera ficha, el servidor fijó la mezcla y mostró a todos una huella de ella. Ahora que la partida terminó revela la clave de la mezcla, y tu navegador ha comprobado la clave con esa huella.",
+  "fair.ok": "Comprobado: el reparto quedó fijado antes de jugar y nadie pudo cambiarlo durante la partida.",
+  "fair.bad":
+    "Atención: la clave no coincide con la huella mostrada antes del reparto. No se puede demostrar que este reparto fuera limpio.",
   "fair.seeded":
     "Esta mesa se creó con una semilla fija (para pruebas o estudio): su secreto sale de esa semilla, así que quien la conociera conocía el reparto. No es demostrablemente limpia.",
-  "fair.unavailable": "Este navegador no puede calcular SHA-256 aquí; usa boneyard verify.",
-  "fair.commitment": "Compromiso",
-  "fair.secret": "Secreto",
-  "fair.seed": "Semilla",
+  "fair.unavailable":
+    "Este navegador no puede hacer la comprobación: descarga el registro de la partida para comprobarlo en otro sitio.",
+  "fair.numbers": "Los números, para comprobarlo a mano",
+  "fair.commitment": "Huella mostrada antes del reparto (compromiso SHA-256)",
+  "fair.secret": "Clave revelada ahora (el secreto)",
+  "fair.seed": "Semilla de la mezcla (hecha con la clave y la aportación de cada jugador)",
   "fair.record": "Descargar el registro de la partida",
-  "fair.cli": "y compruébalo con: boneyard verify ARCHIVO",
+  "fair.cli": "Los programadores pueden comprobar el registro con: boneyard verify ARCHIVO",
 
   "optname.set": "Juego de fichas",
   "optname.players": "Jugadores",

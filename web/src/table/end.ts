@@ -427,22 +427,23 @@ function fairnessView(id: string, f: Record<string, unknown>, ok: boolean, verdi
     h("h4", null, t("fair.title")),
     h("p", null, t("fair.explain")),
     h("p", { class: "verdict " + (ok ? "good" : "bad"), id: "verdict" }, verdict),
+    h("p", null, h("a", { href: `/api/tables/${id}/record`, download: `boneyard-${id}.json` }, t("fair.record"))),
+    // The numbers themselves, for whoever wants to check by hand.
     h(
-      "dl",
-      null,
-      h("dt", null, t("fair.commitment")),
-      h("dd", null, String(f.commitment)),
-      h("dt", null, t("fair.secret")),
-      h("dd", null, String(f.secret ?? "")),
-      h("dt", null, t("fair.seed")),
-      h("dd", { id: "seed" }, String(f.seed_text ?? f.seed ?? "")),
-    ),
-    h(
-      "p",
-      null,
-      h("a", { href: `/api/tables/${id}/record`, download: `boneyard-${id}.json` }, t("fair.record")),
-      " · ",
-      t("fair.cli"),
+      "details",
+      { class: "fair-numbers" },
+      h("summary", null, t("fair.numbers")),
+      h(
+        "dl",
+        null,
+        h("dt", null, t("fair.commitment")),
+        h("dd", null, String(f.commitment)),
+        h("dt", null, t("fair.secret")),
+        h("dd", null, String(f.secret ?? "")),
+        h("dt", null, t("fair.seed")),
+        h("dd", { id: "seed" }, String(f.seed_text ?? f.seed ?? "")),
+      ),
+      h("p", { class: "muted" }, t("fair.cli")),
     ),
   );
 }
