@@ -419,6 +419,9 @@ export class Table implements PlayUi, KeyCtl {
     }
     this.hintBusy = false;
     this.render();
+    // The hint's rows push the hand down: on a phone it is brought back into
+    // sight, its bottom at the screen's (the moves the hint marks are there).
+    if (this.hint) document.querySelector(".hand")?.scrollIntoView({ block: "nearest" });
   }
 
   // A dialog over the table (a hand's summary, the game's end, the links):

@@ -403,6 +403,32 @@ try {
     );
     await p.close();
   }
+  // A hint on a short phone: its rows push the hand down, and the hand is
+  // brought back into sight (it went below the screen's bottom).
+  {
+    const t = await table("latin", {}, ["human", "bot:beginner", "bot:beginner", "bot:beginner"]);
+    const p = await newPage({ width: 390, height: 600, isMobile: true, hasTouch: true });
+    await p.goto(`${base}/?t=${t.id}&k=${t.tokens["0"]}`);
+    await until(
+      p,
+      () => document.querySelector(".table")?.dataset.toAct === "1" && !!document.querySelector("#hint"),
+      null,
+      20,
+    );
+    await p.click("#hint");
+    await p.waitForSelector(".hint", { timeout: 30000 });
+    await sleep(300);
+    const at = await p.evaluate(() => {
+      const r = document.querySelector(".hand").getBoundingClientRect();
+      return { top: Math.round(r.top), bottom: Math.round(r.bottom), height: innerHeight };
+    });
+    check(
+      at.bottom <= at.height + 1 && at.top >= 0,
+      `after a hint the hand is in sight on a short phone (${JSON.stringify(at)})`,
+    );
+    await p.screenshot({ path: join(shots, "polish-hint-short-phone.png") });
+    await p.close();
+  }
   // A replay link that leads to no finished game: the player's words, not
   // the server's "no table 'ffff'" (in Spanish too), the title readable, and
   // a way to the lobby.
