@@ -685,7 +685,7 @@ export const en: Record<string, string> = {
   "review.sampled":
     "Judged by what you could see at each move: {n} deals that fit it, each played out perfectly, averaged. A move is marked down only when it was clearly worse, not just unlucky with the deal.",
   "review.face_up": "Face up (every hand known, not the grade), this would have won {more} {unit} more:",
-  "review.own_view": "Judged by the strongest fair bot from what you could see at each move (an estimate).",
+  "review.own_view": "Judged by our strongest bot, which sees only what you could see at each move, never the hidden tiles (an estimate).",
   "review.scale":
     "Value lost against the best move, in {unit}: Good up to {good}, Inaccuracy up to {inaccuracy}, Mistake up to {mistake}, Blunder more.",
   "review.none": "You had no choice to make in this hand.",

@@ -694,7 +694,7 @@ export const es: Record<string, string> = {
   "review.sampled":
     "Juzgado por lo que podías saber en cada jugada: {n} repartos compatibles, cada uno jugado a la perfección, promediados. Una jugada solo baja la nota si fue claramente peor, no solo por la suerte del reparto.",
   "review.face_up": "Boca arriba (todas las manos a la vista, no es la nota), esto habría ganado {more} {unit} más:",
-  "review.own_view": "Juzgadas por el bot justo más fuerte con lo que podías ver en cada jugada (una estimación).",
+  "review.own_view": "Juzgadas por nuestro bot más fuerte, que ve solo lo que tú podías ver en cada jugada, nunca las fichas ocultas (una estimación).",
   "review.scale":
     "Valor perdido frente a la mejor jugada, en {unit}: Buena hasta {good}, Imprecisión hasta {inaccuracy}, Error hasta {mistake}, Error grave si más.",
   "review.none": "No tuviste ninguna decisión en esta mano.",
