@@ -4,10 +4,17 @@
 import { en } from "./lang/en";
 import { es } from "./lang/es";
 import { ja } from "./lang/ja";
+import { enAfter } from "./lang/after/en";
+import { esAfter } from "./lang/after/es";
+import { jaAfter } from "./lang/after/ja";
 import { h } from "./dom";
 
 export type Catalogue = Record<string, string>;
-export const catalogues: Record<string, Catalogue> = { en, es, ja };
+export const catalogues: Record<string, Catalogue> = {
+  en: { ...en, ...enAfter },
+  es: { ...es, ...esAfter },
+  ja: { ...ja, ...jaAfter },
+};
 export const LANGS: [string, string][] = [
   ["es", "Español"],
   ["en", "English"],

@@ -5,13 +5,16 @@ import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 
 const src = join(dirname(fileURLToPath(import.meta.url)), "..", "src");
+// A language's catalogue: lang/X.ts and the words after a game, lang/after/X.ts.
 const load = (lang) => {
-  const text = readFileSync(join(src, "lang", lang + ".ts"), "utf8");
+  const text = ["", "after"].map((d) => readFileSync(join(src, "lang", d, lang + ".ts"), "utf8")).join("\n");
   const out = {};
   for (const m of text.matchAll(/^\s*"([^"]+)":\s*"((?:[^"\\]|\\.)*)",?\s*$/gm)) out[m[1]] = m[2];
   return out;
 };
-const langs = readdirSync(join(src, "lang")).map((f) => f.replace(/\.ts$/, ""));
+const langs = readdirSync(join(src, "lang"))
+  .filter((f) => f.endsWith(".ts"))
+  .map((f) => f.replace(/\.ts$/, ""));
 const cats = Object.fromEntries(langs.map((l) => [l, load(l)]));
 let bad = 0;
 const fail = (msg) => {
