@@ -318,7 +318,8 @@ try {
             import { hintPanel, hintHolds } from "../src/table/view";
             import { reviewBody } from "../src/table/end";
             import { chooserDialog } from "../src/table/dialogs";
-            window.__views = { words, entryText, texas42Board, mexicanTrainBoard, lineBoard, hintPanel, hintHolds, reviewBody, chooserDialog };`,
+            import { setLang } from "../src/i18n";
+            window.__views = { words, entryText, texas42Board, mexicanTrainBoard, lineBoard, hintPanel, hintHolds, reviewBody, chooserDialog, setLang };`,
           resolveDir: join(webDir, "tests"),
           loader: "ts",
         },
@@ -348,6 +349,7 @@ try {
           hintHolds,
           reviewBody,
           chooserDialog,
+          setLang,
         } = window.__views;
         const seats = [0, 1, 2, 3].map((k) => ({
           seat: k,
@@ -563,7 +565,28 @@ try {
         const box = chooser.querySelector(".chooser").getBoundingClientRect();
         const chooserAt = { top: Math.round(box.top), bottom: Math.round(box.bottom), height: innerHeight };
         chooser.remove();
+        // My own domino, said in Spanish: "te quedaste", not "Tú se quedó".
+        const mine = (end, capicua) => {
+          const b = document.createElement("div");
+          const last_hand = {
+            end,
+            capicua,
+            last_placer: 0,
+            tied: false,
+            winner_side: 0,
+            pips: [0, 5, 3, 2],
+            total: [10, 0],
+            pip_points: [10, 0],
+            bonuses: [],
+          };
+          lineBoard.summary(ctx({ ...line, scores: [10, 0], last_hand }), b);
+          return b.querySelector(".how").textContent;
+        };
+        setLang("es");
+        const esEnds = [mine("domino", false), mine("domino", true), mine("block", false)];
+        setLang("en");
         return {
+          esEnds,
           chooserAt,
           prompts,
           keys,
@@ -589,6 +612,11 @@ try {
       }
     });
     if (r.error) throw new Error(r.error);
+    check(
+      r.esEnds.join(" | ") ===
+        "Dominó: te quedaste sin fichas. | ¡Capicúa! Dominaste tú. | Tranque: el juego se cerró (la última ficha fue tuya).",
+      `my own hand's end in Spanish grammar, not "de Tú" (${r.esEnds.join(" | ")})`,
+    );
     check(
       r.chooserAt.bottom >= r.chooserAt.height - 30 && r.chooserAt.top > r.chooserAt.height / 2,
       `"Which train?" sits at the bottom, the trains in sight above it (${JSON.stringify(r.chooserAt)})`,

@@ -225,13 +225,15 @@ export const lineBoard: Board<LineView> = {
     const v = c.v,
       lh = v.last_hand;
     if (!lh) return;
+    const you = lh.last_placer === c.me ? "_you" : "";
     body.appendChild(
       h(
         "p",
         { class: "how" },
+        // "You …" in the listener's grammar ("te quedaste", not "Tú se quedó").
         lh.end === "domino"
-          ? t(lh.capicua ? "line.end_capicua" : "line.end_domino", { who: c.f.seatName(c, lh.last_placer) })
-          : t("line.end_block", { who: c.f.seatName(c, lh.last_placer) }) +
+          ? t((lh.capicua ? "line.end_capicua" : "line.end_domino") + you, { who: c.f.seatName(c, lh.last_placer) })
+          : t("line.end_block" + you, { who: c.f.seatName(c, lh.last_placer) }) +
               (lh.tied ? " " + t("line.tied") + " " + tieRule(c) : ""),
       ),
     );
