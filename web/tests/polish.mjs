@@ -23,6 +23,12 @@ try {
     const p = await newPage();
     await p.goto(`${base}/?botdelay=400`);
     await p.waitForSelector('[data-family="line"]');
+    // Latin's scoring said as a player counts it: the pips left in the hands.
+    const about = await p.$$eval(".preset-summary", (e) => e.map((x) => x.textContent).join(" | "));
+    check(
+      /all pips left in every hand/i.test(about) && !/on the table/.test(about),
+      `the presets say whose pips are scored (${about.slice(0, 140)})`,
+    );
     await Promise.all([p.waitForSelector(".table"), p.click("#create")]);
     await p.waitForSelector(".hand", { timeout: 15000 });
     await p.goBack({ timeout: 3000 }).catch(() => {}); // a same-document Back: no load to wait for

@@ -590,9 +590,9 @@ export const en: Record<string, string> = {
   "about.texas-42": "Four players in two teams take tricks: bid, name trumps, win the count; Texas's national game.",
   "about.dice-and-dominoes":
     "Two dice set the match points; everyone lays two tiles face down at once; the first out takes the pot of chips.",
-  "optval.all_pips": "All pips on the table",
-  "optval.all_pips_floor10": "All pips, rounded down to tens",
-  "optval.all_pips_round10": "All pips, rounded to the nearest ten",
+  "optval.all_pips": "All pips left in every hand",
+  "optval.all_pips_floor10": "All pips left, rounded down to tens",
+  "optval.all_pips_round10": "All pips left, rounded to the nearest ten",
   "optval.closest_to_leader": "Closest to the leader wins",
   "optval.cuban_tens": "Cuban tens",
   "optval.double-fifteen": "Double-fifteen (136 tiles)",

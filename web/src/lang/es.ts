@@ -596,9 +596,9 @@ export const es: Record<string, string> = {
     "Cuatro jugadores en dos parejas ganan bazas: se apuesta, se eligen triunfos y se cuentan los puntos; el juego de Texas.",
   "about.dice-and-dominoes":
     "Dos dados fijan los puntos de partida; todos ponen dos fichas boca abajo a la vez; quien sale primero se lleva el bote.",
-  "optval.all_pips": "Todos los puntos de la mesa",
-  "optval.all_pips_floor10": "Todos los puntos, redondeados a la decena inferior",
-  "optval.all_pips_round10": "Todos los puntos, redondeados a la decena",
+  "optval.all_pips": "Todos los puntos que quedan en las manos",
+  "optval.all_pips_floor10": "Todos los puntos que quedan, redondeados a la decena inferior",
+  "optval.all_pips_round10": "Todos los puntos que quedan, redondeados a la decena",
   "optval.closest_to_leader": "Gana el más cercano a la salida",
   "optval.cuban_tens": "Decenas a la cubana",
   "optval.double-fifteen": "Doble quince (136 fichas)",

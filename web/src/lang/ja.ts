@@ -592,9 +592,9 @@ export const ja: Record<string, string> = {
   "about.texas-42": "4人2チームのトリックテイキング：ビッドして切り札を決め、点札を取る。テキサスの定番ゲーム。",
   "about.dice-and-dominoes":
     "2つのサイコロでマッチポイントが決まり、全員が同時に2枚を伏せて出す。最初に上がった人が賭け金の山を取る。",
-  "optval.all_pips": "場の全部の目",
-  "optval.all_pips_floor10": "全部の目（10未満切り捨て）",
-  "optval.all_pips_round10": "全部の目（10単位に四捨五入）",
+  "optval.all_pips": "全員の手に残った目の合計",
+  "optval.all_pips_floor10": "手に残った目の合計（10未満切り捨て）",
+  "optval.all_pips_round10": "手に残った目の合計（10単位に四捨五入）",
   "optval.closest_to_leader": "親に近い方の勝ち",
   "optval.cuban_tens": "キューバ式の10点単位",
   "optval.double-fifteen": "ダブル15（136枚）",
