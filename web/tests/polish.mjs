@@ -355,7 +355,7 @@ try {
     const played = (await api("GET", `/api/tables/${t42.id}?token=${t42.spectate}`)).view.last_hand.tricks_played;
     check(won === played, `each trick's winner is logged once (${won} lines for ${played} tricks)`);
     const note = await w42.$eval(".score.target", (e) => e.textContent);
-    check(note === "one hand decides", `a one-hand game says so, not a target of marks ("${note}")`);
+    check(note === "one hand", `a one-hand game says so, not a target of marks ("${note}")`);
     const lt = await table(
       "latin",
       { single_hand: "on" },
@@ -367,7 +367,7 @@ try {
     await w42.goto(`${base}/?t=${lt.id}&k=${lt.spectate}`);
     await w42.waitForSelector(".score.target");
     const lnote = await w42.$eval(".score.target", (e) => e.textContent);
-    check(lnote === "one hand decides", `a one-hand line game says so, not "to 200" ("${lnote}")`);
+    check(lnote === "one hand", `a one-hand line game says so, not "to 200" ("${lnote}")`);
     await w42.close();
     const q = await newPage(PHONE);
     await q.goto(`${base}/?replay=${t42.id}`);

@@ -319,7 +319,7 @@ export const en: Record<string, string> = {
   "t42.passed_tag": "passed",
   "t42.declarer": "declarer",
   "t42.dealer": "dealer",
-  "table.one_hand": "one hand decides",
+  "table.one_hand": "one hand",
   "t42.contract": "{who} bid {bid}",
   "t42.trumps_are": "Trumps: {trumps}",
   "t42.no_trumps_yet": "trumps not named yet",

@@ -320,7 +320,7 @@ export const es: Record<string, string> = {
   "t42.passed_tag": "pasó",
   "t42.declarer": "apostador",
   "t42.dealer": "reparte",
-  "table.one_hand": "una sola mano",
+  "table.one_hand": "una mano",
   "t42.contract": "Apuesta de {who}: {bid}",
   "t42.trumps_are": "Triunfo: {trumps}",
   "t42.no_trumps_yet": "triunfo sin cantar",

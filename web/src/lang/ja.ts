@@ -322,7 +322,7 @@ export const ja: Record<string, string> = {
   "t42.passed_tag": "パス",
   "t42.declarer": "宣言者",
   "t42.dealer": "ディーラー",
-  "table.one_hand": "1ハンド勝負",
+  "table.one_hand": "1ハンド",
   "t42.contract": "{who}のビッド {bid}",
   "t42.trumps_are": "切り札：{trumps}",
   "t42.no_trumps_yet": "切り札は未宣言",
