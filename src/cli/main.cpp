@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <regex>
 #include <string>
@@ -33,9 +34,10 @@ std::string plain_words(const std::string& what) {
     } catch (const std::exception&) {
       used = 0;
     }
-    std::string why = used != v.size() || v.empty()             ? fmt::format("'{}' is not a number", v)
-                      : whole && x != static_cast<long long>(x) ? fmt::format("{} is not a whole number", v)
-                                                                : fmt::format("{} is out of range", v);
+    // floor, not a cast to an integer: 1e20 or inf is whole, only too big.
+    std::string why = used != v.size() || v.empty() || std::isnan(x)    ? fmt::format("'{}' is not a number", v)
+                      : whole && std::isfinite(x) && std::floor(x) != x ? fmt::format("{} is not a whole number", v)
+                                                                        : fmt::format("{} is out of range", v);
     return fmt::format("{}{}: it takes {} from {} to {}", what.substr(0, m.position(0)), why, kind, lo, hi);
   }
   if (std::regex_search(what, m, missing))

@@ -234,6 +234,8 @@ TEST(Cli, UsageErrorsNameTheProblemAndExitTwo) {
            {"arena latin --games abc", "--games: 'abc' is not a number: it takes a whole number from 1 to 100000000"},
            {"arena latin --games 2.5", "--games: 2.5 is not a whole number: it takes a whole number from 1 to"},
            {"arena latin --threads 0", "--threads: 0 is out of range: it takes a whole number from 1 to 256"},
+           {"arena latin --threads 99999999999999999999", "--threads: 99999999999999999999 is out of range"},
+           {"arena latin --threads nan", "--threads: 'nan' is not a number"},
            {"play latin --pace 99", "--pace: 99 is out of range: it takes a number from 0 to 60\n"},
            {"bench --seconds", "--seconds: a value is missing: a number from 0.05 to 600\n"}}) {
     out = run(args, &rc);
