@@ -177,10 +177,15 @@ try {
         right: Math.round(Math.max(...svgs.map((b) => b.right))),
         // Rows by layout (a playable tile is raised by a transform).
         rows: new Set([...document.querySelectorAll(".hand .htile")].map((e) => e.offsetTop)).size,
+        // Tiles a row holds: the start player may have drawn many looking for a double.
+        perRow: (() => {
+          const tops = [...document.querySelectorAll(".hand .htile")].map((e) => e.offsetTop);
+          return tops.filter((x) => x === Math.min(...tops)).length;
+        })(),
       };
     });
     check(
-      r.n >= 12 && r.width >= 32 && r.right <= 390 && r.rows === 2,
+      r.n >= 12 && r.width >= 32 && r.right <= 390 && r.perRow >= 7 && r.rows === Math.ceil(r.n / r.perRow),
       `a phone's double-twelve hand: ${r.n} tiles ${r.width} px wide in ${r.rows} rows, inside the screen (right edge ${r.right} px)`,
     );
     await p.screenshot({ path: join(shots, "polish-mt-hand-phone.png") });
