@@ -228,9 +228,14 @@ export class Replay {
       seat: s.seat ?? 0,
       move: s.text || "",
     });
-    // A line game's log leaves the end to the board; a step says it.
+    // A line game's log leaves the end to the board; a step says it, by the
+    // number it showed before (the line turns, so "left" can lie on the right).
     const end = /:(L|R)$/.exec(s.text || "");
-    const side = end && said ? " " + t(end[1] === "L" ? "replay.on_left" : "replay.on_right") : "";
+    const before = i > 0 ? (this.data!.steps[i - 1].view as { ends?: number[] }).ends : undefined;
+    const side =
+      end && said && before && before.length === 2
+        ? " " + t("move.on_end", { pip: before[end[1] === "L" ? 0 : 1] })
+        : "";
     return said ? said + side : t("replay.move", { who: t("seat.n", { n: (s.seat ?? 0) + 1 }), move: s.text || "" });
   }
 

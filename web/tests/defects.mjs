@@ -565,6 +565,15 @@ try {
         const box = chooser.querySelector(".chooser").getBoundingClientRect();
         const chooserAt = { top: Math.round(box.top), bottom: Math.round(box.bottom), height: innerHeight };
         chooser.remove();
+        // A line game's "Which end?" names each end by its number: the line
+        // turns at the table's edge, so its left end can lie on the right.
+        const endChooser = chooserDialog(
+          ctx(line),
+          { tile: "5-2", moves: ["5-2:L", "5-2:R"] },
+          () => {},
+          () => {},
+        );
+        const endButtons = [...endChooser.querySelectorAll("button[data-move]")].map((b) => b.textContent);
         // My own domino, said in Spanish: "te quedaste", not "Tú se quedó".
         const mine = (end, capicua) => {
           const b = document.createElement("div");
@@ -588,6 +597,7 @@ try {
         return {
           esEnds,
           chooserAt,
+          endButtons,
           prompts,
           keys,
           lineHint: lineHint.textContent,
@@ -634,7 +644,11 @@ try {
       `the keys offer drawing only where there is a boneyard (${r.keys.join(" | ")})`,
     );
     check(
-      /Too close to call: 5\|2 Right end \(2\) against 5\|3 Left end \(1\)/.test(r.lineHint),
+      r.endButtons.join(" | ") === "1 The 1 end | 2 The 2 end",
+      `"Which end?" names each end by its number, not left or right (${r.endButtons.join(" | ")})`,
+    );
+    check(
+      /Too close to call: 5\|2 on the 2 end against 5\|3 on the 1 end/.test(r.lineHint),
       `a too-close hint names the tiles, not only the ends (${r.lineHint})`,
     );
     check(r.mtDealt === "Round 2 dealt", `Mexican Train's log says "Round 2 dealt" (${r.mtDealt})`);
@@ -643,7 +657,7 @@ try {
       `Mexican Train's hint says its pips are gained on the others, higher better (${r.mtHint})`,
     );
     check(
-      r.lineHintRows.join(" | ") === "5|3 Left end (1): 1.00 | 5|2 Right end (2): 0.90",
+      r.lineHintRows.join(" | ") === "5|3 on the 1 end: 1.00 | 5|2 on the 2 end: 0.90",
       `each hint row names its tiles in words, not only its end (${r.lineHintRows.join(" | ")})`,
     );
     check(

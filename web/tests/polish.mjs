@@ -382,6 +382,16 @@ try {
       !t42Said.some((x) => codes.test(x)) && t42Said.some((x) => /^Seat \d (bid \d+|passed)$/.test(x)),
       `a Texas 42 replay says its steps in words (${JSON.stringify(t42Said.slice(1, 5))})`,
     );
+    // A line game's step names the end by the number it showed, as "Which
+    // end?" does (the line turns, so "on the left" could lie on the right).
+    check(await untilOver(lt, 60), "a one-hand line game of bots ends");
+    await q.goto(`${base}/?replay=${lt.id}`);
+    await q.waitForSelector("#replay-next-hand");
+    const lineSaid = await stepWords(q);
+    check(
+      !lineSaid.some((x) => codes.test(x) || /left|right/.test(x)) && lineSaid.some((x) => / on the \d end$/.test(x)),
+      `a line game's replay names each end by its number (${JSON.stringify(lineSaid.slice(2, 6))})`,
+    );
     await q.close();
   }
   // The end-of-hand box lists the next hand's last moves only, after a line

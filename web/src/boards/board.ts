@@ -19,6 +19,7 @@ export interface Frame {
   bidText(b: string): string;
   trumpName(tr: string): string;
   moveLabel(c: Ctx, mv: string): string;
+  afterTiles(c: Ctx, mv: string): string;
 }
 
 export interface Ctx<V extends AnyView = AnyView> {

@@ -162,7 +162,7 @@ export function chooserDialog(
           h(
             "button",
             { class: "action", "data-move": mv, onclick: () => send(mv) },
-            h("kbd", null, mv.endsWith(":L") ? "L" : mv.endsWith(":R") ? "R" : String(i + 1)),
+            h("kbd", null, String(i + 1)),
             " ",
             words.moveLabel(c, mv),
           ),

@@ -382,11 +382,11 @@ export function handArea(c: Ctx, play: PlayUi | null): HTMLElement {
   return area;
 }
 
-// A move in a sentence with its tiles: "5|3 Left end (5)", where the end
+// A move in a sentence with its tiles: "5|3 on the 5 end", where the end
 // alone would not say which tile.
 function withTiles(c: Ctx, mv: string): string {
   const tiles = (mv.match(/\d+-\d+/g) || []).map((x) => x.replace("-", "|")).join(" ");
-  const label = words.moveLabel(c, mv);
+  const label = words.afterTiles(c, mv);
   return tiles && label !== mv ? `${tiles} ${label}` : tiles || label;
 }
 
@@ -419,7 +419,7 @@ export function hintPanel(c: Ctx, hint: Hint, play: PlayUi): HTMLElement {
       // Every tile of the move (Dice & Dominoes lays two).
       const tiles = m.move.match(/\d+-\d+/g);
       const label = tiles
-        ? [tiles.map((x) => tileFrom(x, { size: 18 })), /:/.test(m.move) ? " " + words.moveLabel(c, m.move) : ""]
+        ? [tiles.map((x) => tileFrom(x, { size: 18 })), /:/.test(m.move) ? " " + words.afterTiles(c, m.move) : ""]
         : [words.moveLabel(c, m.move)];
       return h(
         "button",

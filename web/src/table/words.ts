@@ -82,14 +82,23 @@ function moveLabel(c: Ctx, mv: string): string {
   m = /^(\d+-\d+):(L|R)$/.exec(mv);
   if (m) {
     const ends = ("ends" in c.v && c.v.ends) || ["?", "?"];
-    return t(m[2] === "L" ? "move.left_end" : "move.right_end", { pip: m[2] === "L" ? ends[0] : ends[1] });
+    // By the number it shows, not left or right: the line turns at the
+    // table's edge, so its left end can lie on the screen's right.
+    return t("move.end", { pip: m[2] === "L" ? ends[0] : ends[1] });
   }
   m = /^(\d+-\d+):(M|T(\d+))$/.exec(mv);
   if (m) return trainName(c, m[2] === "M" ? "M" : Number(m[3]));
   return mv;
 }
 
-export const words: Frame = { seatName, sideName, trainName, trumpName, bidText, moveLabel };
+// A move said after its tiles: "5|3 on the 5 end", "12|1 Seat 3's train".
+function afterTiles(c: Ctx, mv: string): string {
+  const end = /^\d+-\d+:(L|R)$/.exec(mv);
+  const ends = ("ends" in c.v && c.v.ends) || ["?", "?"];
+  return end ? t("move.on_end", { pip: end[1] === "L" ? ends[0] : ends[1] }) : moveLabel(c, mv);
+}
+
+export const words: Frame = { seatName, sideName, trainName, trumpName, bidText, moveLabel, afterTiles };
 
 // "A bot for Alice", or for this seat "a bot for you" (lower case: mid-sentence
 // words, not the seat's label "You").

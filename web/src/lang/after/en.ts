@@ -27,8 +27,6 @@ export const enAfter: Record<string, string> = {
   "replay.deal": "The tiles are dealt",
   "replay.roll": "Dice roll: {dice}",
   "replay.drawn": "Tiles drawn: {tiles}",
-  "replay.on_left": "on the left",
-  "replay.on_right": "on the right",
   "replay.chance": "Chance: {text}",
   "replay.move": "{who} plays {move}",
   "replay.step_label": "Step",

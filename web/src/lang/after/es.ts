@@ -29,8 +29,6 @@ export const esAfter: Record<string, string> = {
   "replay.deal": "Se reparten las fichas",
   "replay.roll": "Tirada de dados: {dice}",
   "replay.drawn": "Fichas robadas: {tiles}",
-  "replay.on_left": "a la izquierda",
-  "replay.on_right": "a la derecha",
   "replay.chance": "Azar: {text}",
   "replay.move": "{who} juega {move}",
   "replay.step_label": "Paso",

@@ -26,8 +26,6 @@ export const jaAfter: Record<string, string> = {
   "replay.deal": "牌を配る",
   "replay.roll": "サイコロ: {dice}",
   "replay.drawn": "引いた牌：{tiles}",
-  "replay.on_left": "（左端）",
-  "replay.on_right": "（右端）",
   "replay.chance": "偶然: {text}",
   "replay.move": "{who}: {move}",
   "replay.step_label": "手順",
