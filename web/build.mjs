@@ -60,7 +60,7 @@ await esbuild.build({
   logLevel: "warning",
 });
 // The stylesheet, in parts (src/css/), joined in this order: the cascade is theirs.
-const CSS = ["base", "table", "phone", "layout", "strangers", "social"];
+const CSS = ["base", "table", "dice_dominoes", "phone", "layout", "strangers", "social"];
 writeFileSync("dist/style.css", CSS.map((p) => readFileSync(`src/css/${p}.css`, "utf8")).join("\n"));
 // The page's script and stylesheet are named by their content's hash, so the
 // server lets browsers keep them a year (immutable) while index.html, which

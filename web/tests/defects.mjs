@@ -813,6 +813,39 @@ try {
       `a picked tile and its number stay below the hint (${r.n} raised, top ${Math.round(r.top)} px, hint ends at ${Math.round(r.hints)} px)`,
     );
     await p.screenshot({ path: join(shots, "defects-dd-picked-phone.png") });
+    // Laid, and the next round dealt: its dice are named as this round's
+    // (they sat above "Round 1: match points 2 and 3" unnamed) and said
+    // what they mean; the round below is named as the one just revealed.
+    await p.click("#lay");
+    const next = await until(p, () => /^Round 2/.test(document.querySelector(".dice-row .label")?.textContent || ""));
+    const dd = await p.evaluate(() => ({
+      dice: document.querySelector(".dice-row .label")?.textContent,
+      help: document.querySelector(".match-help")?.textContent,
+      reveal: document.querySelector(".reveal h4")?.textContent,
+    }));
+    check(
+      next &&
+        dd.dice === "Round 2: match points" &&
+        /^(A tile showing \d or \d is|Tiles showing \d are) discarded, one .*0\|0 always is\.$/.test(dd.help) &&
+        /^Round 1, just revealed: match points \d and \d$/.test(dd.reveal),
+      `Dice & Dominoes names this round's dice, says what they mean, and names the round revealed (${JSON.stringify(dd)})`,
+    );
+    // The phone's "Last moves" is cut short: it fades at the bottom while
+    // more lies below, and not once scrolled to its end.
+    const fade = () =>
+      p.$eval(".log", (e) => ({
+        cut: e.scrollHeight > e.clientHeight,
+        more: e.classList.contains("more"),
+        mask: getComputedStyle(e).maskImage || getComputedStyle(e).webkitMaskImage,
+      }));
+    const before = await fade();
+    await p.$eval(".log", (e) => e.scrollTo(0, e.scrollHeight));
+    await sleep(100);
+    const after = await fade();
+    check(
+      before.cut && before.more && /gradient/.test(before.mask) && !after.more && after.mask === "none",
+      `the phone's cut-short log fades at the bottom until scrolled to its end (${JSON.stringify([before, after])})`,
+    );
     await p.close();
   }
 } catch (e) {

@@ -30,11 +30,13 @@ export const diceDominoesBoard: Board<DiceDominoesView> = {
     const v = c.v,
       out: HTMLElement[] = [];
     const top = h("div", { class: "dice-row" });
-    if (v.match_points)
+    const mp = v.match_points;
+    // The dice are this round's, named so: the last round's result below has dice of its own.
+    if (mp)
       top.append(
-        h("span", { class: "label" }, t("dd.match_points")),
-        dieSvg(v.match_points[0]),
-        dieSvg(v.match_points[1]),
+        h("span", { class: "label" }, t("dd.match_points_round", { n: v.round })),
+        dieSvg(mp[0]),
+        dieSvg(mp[1]),
       );
     else top.append(h("span", { class: "muted" }, t("dd.no_dice")));
     top.append(
@@ -42,6 +44,15 @@ export const diceDominoesBoard: Board<DiceDominoesView> = {
       h("span", { class: "boneyard" }, t("table.boneyard", { n: v.boneyard })),
     );
     out.push(top);
+    // What the match points mean, in this round's numbers.
+    if (mp)
+      out.push(
+        h(
+          "p",
+          { class: "match-help" },
+          mp[0] === mp[1] ? t("dd.match_help_same", { a: mp[0] }) : t("dd.match_help", { a: mp[0], b: mp[1] }),
+        ),
+      );
     const lr = v.last_round;
     if (lr) {
       const rev = h(

@@ -449,12 +449,19 @@ export function hintPanel(c: Ctx, hint: Hint, play: PlayUi): HTMLElement {
   );
 }
 
-// "Last moves": the newest first.
+// "Last moves": the newest first. Cut short (a phone gives it 130 px), it
+// fades at the bottom until scrolled there, a sign that more lies below.
 export function logPanel(all: Ev[]): HTMLElement {
   const items = all.slice(-40).reverse();
-  return h(
+  const more = (el: HTMLElement) => el.classList.toggle("more", el.scrollTop + el.clientHeight < el.scrollHeight - 2);
+  const panel = h(
     "aside",
-    { class: "log", tabindex: "0", "aria-label": t("table.last_moves") },
+    {
+      class: "log",
+      tabindex: "0",
+      "aria-label": t("table.last_moves"),
+      onscroll: (e: Event) => more(e.currentTarget as HTMLElement),
+    },
     h("h4", null, t("table.last_moves")),
     items.length
       ? h(
@@ -464,4 +471,10 @@ export function logPanel(all: Ev[]): HTMLElement {
         )
       : h("p", { class: "muted" }, t("table.no_moves")),
   );
+  // After the draw: patch() keeps the live log and drops this fresh one.
+  requestAnimationFrame(() => {
+    const live = panel.isConnected ? panel : document.querySelector<HTMLElement>("aside.log");
+    if (live) more(live);
+  });
+  return panel;
 }
