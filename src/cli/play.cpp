@@ -335,7 +335,8 @@ void Game::bot_turn(int k, const Actor& a) {
 void Game::run() {
   AnyState& st = s_.state();
   const int n = st.num_seats();
-  say(fmt::format("{}: {} (seed {}).\n{}\n", g_.name, g_.summary, c_.seed,
+  say(fmt::format("{}: {} ({}).\n{}\n", g_.name, g_.summary,
+                  c_.seed_secret ? "its seed is said at the end" : fmt::format("seed {}", c_.seed),
                   !c_.watch      ? fmt::format("You are seat {}. Type help for commands.", c_.seat)
                   : viewer_ >= 0 ? fmt::format("Watching the bots as seat {} sees the table.", viewer_)
                                  : "Watching the bots."));
@@ -404,6 +405,9 @@ void Game::run() {
     say("\n" + st.render(viewer_));
     say(scores_text(st, g_));
   }
+  if (c_.seed_secret)
+    say(fmt::format("This game's seed was {}: `boneyard play {} --seed {}` deals it again.\n", c_.seed, c_.name,
+                    c_.seed));
   step();
 }
 
@@ -418,6 +422,7 @@ void run_play(PlayConfig& c) {
   if (!c.record_dir.empty()) {
     check_record_dir(c.record_dir);
     record = std::make_unique<RecordFile>(c.record_dir);
+    if (c.seed_secret) record->hide_seed_until_end();
     record->write(s);
   }
   install_stop_handlers();
@@ -436,7 +441,7 @@ void run_play(PlayConfig& c) {
   } catch (...) {
     if (record) {
       try {
-        record->write(s);
+        record->write(s, true);
         std::cerr << "Record written to " << record->path() << "\n";
       } catch (const Error& e) {
         std::cerr << "boneyard: " << e.what() << "\n";
@@ -444,7 +449,7 @@ void run_play(PlayConfig& c) {
     }
     throw;
   }
-  if (record) std::cout << "Record written to " << record->write(s) << "\n";
+  if (record) std::cout << "Record written to " << record->write(s, true) << "\n";
   if (stop_signal()) die_of_stop_signal();
 }
 
@@ -498,6 +503,7 @@ void add_play(CLI::App& app) {
   cmd->callback([c, cmd] {
     c->seed = cmd->count("--seed") == 0 ? default_seed() : parse_seed(c->seed_text);
     c->seat_given = cmd->count("--seat") > 0;
+    c->seed_secret = cmd->count("--seed") == 0 && !c->watch;
     run_play(*c);
   });
 }

@@ -17,6 +17,9 @@ struct PlayConfig {
   std::vector<std::string> options;
   uint64_t seed = 0;
   std::string seed_text;
+  // A person's game whose seed came from the clock: the seed deals every
+  // hand, so it is said (and recorded) only once the game is over.
+  bool seed_secret = false;
   int seat = 0;
   bool seat_given = false;  // --watch --seat N: watch as seat N sees the table
   std::string bots = "greedy";

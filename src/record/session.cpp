@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 
 namespace boneyard {
@@ -415,8 +416,19 @@ void make_folder(const std::string& dir, std::string_view what, bool parents) {
   ::unlink(probe.c_str());
 }
 
-const std::string& RecordFile::write(const Session& s) {
-  const std::string tmp = write_temp(dir_, s.record().dump(1) + "\n");
+void RecordFile::hide_seed_until_end() {
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
+  started_ = stamp;
+}
+
+const std::string& RecordFile::write(const Session& s, bool at_end) {
+  nlohmann::json record = s.record();
+  if (!started_.empty() && !at_end) record["seed"] = 0;  // the chance outcomes so far are in the events
+  const std::string tmp = write_temp(dir_, record.dump(1) + "\n");
   if (!path_.empty()) {
     if (std::rename(tmp.c_str(), path_.c_str()) != 0) {
       const std::string why = sys_error();
@@ -430,7 +442,8 @@ const std::string& RecordFile::write(const Session& s) {
   for (int k = 1; k <= 100000; ++k) {
     // path / name: "games/" and "games" give "games/latin-5.json" alike.
     const std::string path =
-        (std::filesystem::path(dir_) / fmt::format("{}-{}{}{}.json", s.entry().name, s.seed(),
+        (std::filesystem::path(dir_) / fmt::format("{}-{}{}{}.json", s.entry().name,
+                                                   started_.empty() ? std::to_string(s.seed()) : started_,
                                                    tag_.empty() ? "" : "-" + tag_, k == 1 ? "" : fmt::format("-{}", k)))
             .string();
     if (::link(tmp.c_str(), path.c_str()) == 0) {

@@ -105,11 +105,14 @@ void write_file_atomically(const std::string& path, const std::string& text);
 class RecordFile {
  public:
   RecordFile(std::string dir, std::string tag = "") : dir_(std::move(dir)), tag_(std::move(tag)) {}
-  const std::string& write(const Session& s);        // returns the path
-  const std::string& path() const { return path_; }  // empty before the first write
+  // A person's game whose seed is secret (it deals every hand): the file is
+  // named by the time it started, and its seed is 0 until the write at the end.
+  void hide_seed_until_end();
+  const std::string& write(const Session& s, bool at_end = false);  // returns the path
+  const std::string& path() const { return path_; }                 // empty before the first write
 
  private:
-  std::string dir_, tag_, path_;
+  std::string dir_, tag_, path_, started_;  // started_: set while the seed is hidden
 };
 
 // The whole record once, in a new file under dir; returns the path.

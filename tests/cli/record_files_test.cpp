@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <regex>
 #include <thread>
 
 #include "cli_util.h"
@@ -256,4 +257,41 @@ TEST_F(RecordFiles, ArenaInterruptedKeepsEveryRecord) {
   const bool partial = b.str().find("\"interrupted\": true") != std::string::npos;
   EXPECT_TRUE(partial || b.str().find("no results") != std::string::npos) << b.str();
   EXPECT_EQ(partial, b.str().find("win_share") != std::string::npos) << b.str();
+}
+
+// A person's game with a seed from the clock: the seed deals every hand, so
+// neither the screen nor the record on disk says it before the game is over
+// (the file is named by the time it started, its seed 0 until the end); the
+// last write and the last line say it, and the record replays all along.
+TEST_F(RecordFiles, AClockSeedIsSaidOnlyAtTheEnd) {
+  const std::string dir = fresh_dir("secret-seed");
+  const std::string out = dir + ".out";
+  Child c = spawn({"play", "latin", "--seat", "0", "-o", "target=1000", "--record", dir}, out);
+  ASSERT_GT(c.pid, 0);
+  std::string ones;
+  for (int i = 0; i < 40; ++i) ones += "1\n";
+  ASSERT_EQ(write(c.in, ones.data(), ones.size()), static_cast<ssize_t>(ones.size()));
+  const json mid = wait_for_record(dir, 2, 30);
+  ASSERT_FALSE(mid.is_null()) << "no record with two finished hands while playing";
+  EXPECT_EQ(mid["seed"].get<uint64_t>(), 0u);
+  EXPECT_NO_THROW(Session::from_record(mid));
+  const std::string name = std::filesystem::path(files_in(dir)[0]).filename().string();
+  EXPECT_TRUE(std::regex_match(name, std::regex(R"(latin-\d{8}-\d{6}\.json)"))) << name;
+  const std::string quit = "quit\n";
+  ASSERT_EQ(write(c.in, quit.data(), quit.size()), static_cast<ssize_t>(quit.size()));
+  close(c.in);
+  int status = 0;
+  waitpid(c.pid, &status, 0);
+  std::ifstream f(out);
+  std::stringstream b;
+  b << f.rdbuf();
+  const std::string said = b.str();
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(said, m, std::regex(R"(This game's seed was (\d+): `boneyard play latin --seed \1`)")))
+      << said;
+  EXPECT_FALSE(std::regex_search(said.substr(0, static_cast<size_t>(m.position(0))), std::regex(R"(seed \d)")))
+      << said;  // not before the end
+  const json end = read_json(files_in(dir)[0]);
+  EXPECT_EQ(std::to_string(end["seed"].get<uint64_t>()), m[1].str());
+  EXPECT_NO_THROW(Session::from_record(end));
 }
