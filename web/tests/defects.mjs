@@ -382,6 +382,15 @@ try {
           [0, "end_opening"],
           [1, "reroll"],
         ].map(([seat, move]) => entryText(ctx(line), { n: 5, hand: 1, kind: "move", seat, move }).text);
+        // A tile laid in a game without the server's log (on this device) is
+        // named as its move names it, as the log rebuilt after a reload names it.
+        const lived = [];
+        const lineView = (tiles) => ({ ...line, line: tiles, hand_number: 1, passes_in_row: 0, hands: [] });
+        lineBoard.diff(ctx(line), lineView(["5-5"]), lineView(["0-5", "5-5"]), 1, {
+          push: (x) => lived.push(x),
+          bubble() {},
+        });
+        lived.push(entryText(ctx(line), { n: 5, hand: 1, kind: "move", seat: 1, move: "5-0:L" }).text);
         // A move the takeover bot made: "a bot for you" mid-sentence, not "You".
         const botMsg = { ...msg, bot_played: [{ n: 5, why: "time" }] };
         const botLines = [0, 1].map(
@@ -440,6 +449,18 @@ try {
           boneyard: 20,
           scores: [0, 0],
         });
+        // Texas 42's bidding: a bid not yet made says so in words (it was
+        // "…"); a bid made while the bidding goes on is said by the seat's tag,
+        // not by a bubble as well; the last bid (the tags gone) by a bubble.
+        const bidding = { ...t42, phase: "bidding", dealer: 0, actor: 3, bids: [null, "pass", null, null] };
+        const bidBox = document.createElement("div");
+        bidBox.append(...texas42Board.draw(ctx(bidding)));
+        const bidRow = [...bidBox.querySelectorAll(".bid")].map((e) => e.textContent);
+        const bubbles = [];
+        const bidSink = { push() {}, bubble: (k, x) => bubbles.push(k + ":" + x) };
+        texas42Board.diff(ctx(bidding), { ...bidding, bids: [null, null, null, null] }, bidding, 1, bidSink);
+        const won = { ...bidding, phase: "trumps", actor: 1, bids: ["pass", "30", "pass", "pass"] };
+        texas42Board.diff(ctx(won), { ...won, phase: "bidding", bids: ["pass", "30", "pass", null] }, won, 3, bidSink);
         const mtLines = [];
         const sink = { push: (text, seat, cls) => mtLines.push({ text, seat, cls }), bubble() {} };
         const mtCtx = { ...ctx(mt([false, false], [])), n: 2, teams: false };
@@ -553,6 +574,7 @@ try {
           grade: tr.dataset.grade,
           counted: Number(/surely ([\d.]+)/.exec(tr.querySelector(".counted")?.textContent || "")?.[1] ?? NaN),
           text: tr.textContent,
+          best: tr.children[2]?.textContent,
         }));
         // "Which train?" sits at the bottom of the screen, the trains above in sight.
         const chooser = chooserDialog(
@@ -604,6 +626,9 @@ try {
           lineHintRows,
           mtHint,
           mtDealt,
+          bidRow,
+          bubbles,
+          lived,
           note,
           said,
           botLines,
@@ -650,6 +675,15 @@ try {
     check(
       /Too close to call: 5\|2 on the 2 end against 5\|3 on the 1 end/.test(r.lineHint),
       `a too-close hint names the tiles, not only the ends (${r.lineHint})`,
+    );
+    check(
+      r.lived.length === 2 && r.lived[0] === r.lived[1] && /5\|0$/.test(r.lived[0]),
+      `a tile laid is logged as after a reload, higher number first (${r.lived.join(" | ")})`,
+    );
+    check(
+      r.bidRow.join(" | ") === "Seat 2passed | Seat 3yet to bid | Seat 4bidding… | Youyet to bid" &&
+        r.bubbles.join(" | ") === "3:Pass",
+      `Texas 42 says who has yet to bid, and a bid once, by tag or bubble (${r.bidRow.join(" | ")}; bubbles ${r.bubbles.join(" | ")})`,
     );
     check(r.mtDealt === "Round 2 dealt", `Mexican Train's log says "Round 2 dealt" (${r.mtDealt})`);
     check(
@@ -709,6 +743,10 @@ try {
         /surely cost against the best one/.test(r.scale) &&
         !/less twice its/.test(r.scale),
       `each review grade agrees with what it is made from, shown beside the loss (${r.rows.map((x) => x.text).join(" | ")}; ${r.scale})`,
+    );
+    check(
+      r.rows[0].grade === "best" && r.rows[0].best === "the same",
+      `the review's "Best" beside the best move says "the same", not "—" (${r.rows[0].best})`,
     );
     check(
       r.close.length === 3 && /Too close to call: Bid 32, Bid 33, Bid 35 against Bid 31/i.test(r.hint),

@@ -206,8 +206,10 @@ export const lineBoard: Board<LineView> = {
   diff(c: Ctx<LineView>, pv: LineView, v: LineView, actor: number | null, log: LogSink) {
     const who = (k: number | null) => (k === null ? "?" : c.f.seatName(c, k));
     if (v.line.length > pv.line.length && pv.hand_number === v.hand_number) {
-      const tile = v.line[0] !== pv.line[0] ? v.line[0] : v.line[v.line.length - 1];
-      log.push(t("log.played", { who: who(actor), tile: tile.replace("-", "|") }), actor);
+      // Named as its move names it (higher number first), not as it lies in
+      // the line: the log rebuilt from the moves after a reload says the same.
+      const [a, b] = parseTile(v.line[0] !== pv.line[0] ? v.line[0] : v.line[v.line.length - 1]);
+      log.push(t("log.played", { who: who(actor), tile: `${Math.max(a, b)}|${Math.min(a, b)}` }), actor);
     } else if (v.passes_in_row > pv.passes_in_row) {
       log.push(t("log.passed", { who: who(actor) }), actor, "pass");
       log.bubble(actor, t("move.pass"));

@@ -76,7 +76,9 @@ export const texas42Board: Board<Texas42View> = {
             "span",
             { class: "bid" + (v.actor === k ? " turn" : ""), "data-seat": k },
             c.f.seatName(c, k),
-            h("b", null, b === null ? "…" : c.f.bidText(b)),
+            b === null
+              ? h("i", null, t(v.actor === k ? "t42.bidding_now" : "t42.yet_to_bid"))
+              : h("b", null, c.f.bidText(b)),
           ),
         );
       }
@@ -146,7 +148,9 @@ export const texas42Board: Board<Texas42View> = {
     v.bids.forEach((bid: string | null, k: number) => {
       if (bid !== null && pv.bids[k] === null) {
         log.push(t("log.bid", { who: who(k), bid: c.f.bidText(bid) }), k);
-        log.bubble(k, c.f.bidText(bid));
+        // While the bidding goes on, the seat's tag says the bid ("passed"):
+        // a bubble would say it twice. The last bid's tag goes with the bidding.
+        if (v.phase !== "bidding") log.bubble(k, c.f.bidText(bid));
       }
     });
     if (v.trumps && !pv.trumps)

@@ -317,6 +317,8 @@ export const en: Record<string, string> = {
   "t42.name_trumps": "You won the bid: name trumps",
   "t42.bid_tag": "bid {bid}",
   "t42.passed_tag": "passed",
+  "t42.bidding_now": "bidding…",
+  "t42.yet_to_bid": "yet to bid",
   "t42.declarer": "declarer",
   "t42.dealer": "dealer",
   "table.one_hand": "one hand",

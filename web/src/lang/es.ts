@@ -318,6 +318,8 @@ export const es: Record<string, string> = {
   "t42.name_trumps": "Ganaste la subasta: canta el triunfo",
   "t42.bid_tag": "apostó {bid}",
   "t42.passed_tag": "pasó",
+  "t42.bidding_now": "apostando…",
+  "t42.yet_to_bid": "aún no",
   "t42.declarer": "apostador",
   "t42.dealer": "reparte",
   "table.one_hand": "una mano",

@@ -320,6 +320,8 @@ export const ja: Record<string, string> = {
   "t42.name_trumps": "落札しました：切り札を宣言",
   "t42.bid_tag": "ビッド {bid}",
   "t42.passed_tag": "パス",
+  "t42.bidding_now": "ビッド中…",
+  "t42.yet_to_bid": "まだ",
   "t42.declarer": "宣言者",
   "t42.dealer": "ディーラー",
   "table.one_hand": "1ハンド",

@@ -366,7 +366,8 @@ export function reviewBody(c: Ctx, d: Review): HTMLElement[] {
           { class: "g-" + m.grade, "data-grade": m.grade },
           h("td", null, h("span", { class: "grade g-" + m.grade }, t("grade." + m.grade))),
           h("td", null, moveShort(c, m.played)),
-          h("td", null, m.grade === "best" ? "—" : moveShort(c, m.best)),
+          // "The same" where the move played was the best ("—" read as "not known").
+          h("td", null, m.grade === "best" ? h("span", { class: "muted" }, t("review.same")) : moveShort(c, m.best)),
           h(
             "td",
             { class: "num" },

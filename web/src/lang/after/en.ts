@@ -58,6 +58,7 @@ export const enAfter: Record<string, string> = {
   "review.grade": "Grade",
   "review.played": "You played",
   "review.best": "Best",
+  "review.same": "the same",
   "review.lost": "Lost ({unit})",
   "review.scale_counted":
     "Each grade goes by what the move surely cost against the best one, in {unit}: its average cost less twice the ± beside it, which is what the luck of the deal could explain (shown as “surely”). Good up to {good}, Inaccuracy up to {inaccuracy}, Mistake up to {mistake}, Blunder more.",

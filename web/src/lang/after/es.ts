@@ -61,6 +61,7 @@ export const esAfter: Record<string, string> = {
   "review.grade": "Nota",
   "review.played": "Jugaste",
   "review.best": "Mejor",
+  "review.same": "la misma",
   "review.lost": "Perdido ({unit})",
   "review.scale_counted":
     "Cada nota va por lo que la jugada costó con seguridad frente a la mejor, en {unit}: su coste medio menos dos veces el ± de al lado, que es lo que la suerte del reparto podría explicar (se muestra como «seguro»). Buena hasta {good}, Imprecisión hasta {inaccuracy}, Error hasta {mistake}, Error grave si más.",

@@ -58,6 +58,7 @@ export const jaAfter: Record<string, string> = {
   "review.grade": "評価",
   "review.played": "あなたの手",
   "review.best": "最善手",
+  "review.same": "同じ",
   "review.lost": "損失({unit})",
   "review.scale_counted":
     "評価は、その手が最善手に比べて確実に損した分({unit})で決まります：平均の損から横の ± の2倍(配牌の運で説明できる分)を引いたもの(「確実に」と表示)。好手 {good} まで、疑問手 {inaccuracy} まで、悪手 {mistake} まで、それ以上は大悪手。",
