@@ -452,14 +452,14 @@ try {
         // Texas 42's bidding: a bid not yet made says so in words (it was
         // "…"); a bid made while the bidding goes on is said by the seat's tag,
         // not by a bubble as well; the last bid (the tags gone) by a bubble.
-        const bidding = { ...t42, phase: "bidding", dealer: 0, actor: 3, bids: [null, "pass", null, null] };
+        const auction = { ...t42, phase: "bidding", dealer: 0, actor: 3, bids: [null, "pass", null, null] };
         const bidBox = document.createElement("div");
-        bidBox.append(...texas42Board.draw(ctx(bidding)));
+        bidBox.append(...texas42Board.draw(ctx(auction)));
         const bidRow = [...bidBox.querySelectorAll(".bid")].map((e) => e.textContent);
         const bubbles = [];
         const bidSink = { push() {}, bubble: (k, x) => bubbles.push(k + ":" + x) };
-        texas42Board.diff(ctx(bidding), { ...bidding, bids: [null, null, null, null] }, bidding, 1, bidSink);
-        const won = { ...bidding, phase: "trumps", actor: 1, bids: ["pass", "30", "pass", "pass"] };
+        texas42Board.diff(ctx(auction), { ...auction, bids: [null, null, null, null] }, auction, 1, bidSink);
+        const won = { ...auction, phase: "trumps", actor: 1, bids: ["pass", "30", "pass", "pass"] };
         texas42Board.diff(ctx(won), { ...won, phase: "bidding", bids: ["pass", "30", "pass", null] }, won, 3, bidSink);
         const mtLines = [];
         const sink = { push: (text, seat, cls) => mtLines.push({ text, seat, cls }), bubble() {} };
@@ -681,7 +681,7 @@ try {
       `a tile laid is logged as after a reload, higher number first (${r.lived.join(" | ")})`,
     );
     check(
-      r.bidRow.join(" | ") === "Seat 2passed | Seat 3yet to bid | Seat 4bidding… | Youyet to bid" &&
+      r.bidRow.join(" | ") === "Seat 2Pass | Partner (seat 3)yet to bid | Seat 4bidding… | Youyet to bid" &&
         r.bubbles.join(" | ") === "3:Pass",
       `Texas 42 says who has yet to bid, and a bid once, by tag or bubble (${r.bidRow.join(" | ")}; bubbles ${r.bubbles.join(" | ")})`,
     );
