@@ -516,6 +516,16 @@ const std::vector<Route>& routes() {
              throw RateLimited(wait, fmt::format("too many seats taken by this player: try again in {} s", wait));
          return ok(c.hub.sit(c.id(), b, c.req.client), 201);
        }},
+      // An invitation link opened: a new token for its seat (Hub::claim),
+      // counted as a new table is (each one is a write).
+      {"POST",
+       {"tables", "{}", "claim"},
+       false,
+       [](const Call& c) {
+         const json b = c.body();
+         if (auto r = c.spend(Cost::create)) return *r;
+         return ok(c.hub.claim(c.id(), str_field(b, "token")));
+       }},
       {"POST", {"tables", "{}", "join"}, false, [](const Call& c) { return join_route(c); }},
       {"POST", {"tables", "{}", "entropy"}, false, [](const Call& c) { return join_route(c); }},
       {"POST",

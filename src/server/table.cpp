@@ -34,7 +34,8 @@ json TableMeta::to_json() const {
   json j{{"entropies", entropies}, {"started", started}, {"seed", seed}, {"over", over}};
   j["joined"] = json::array();
   for (bool b : joined) j["joined"].push_back(b);
-  // An open seat's token exists once someone took it from the lobby.
+  // An open seat's token exists once someone took it from the lobby; an
+  // invited seat's is here once its invitation was claimed (Hub::claim).
   if (!seat_tokens.empty()) {
     j["seat_tokens"] = json::object();
     for (const auto& [k, tok] : seat_tokens) j["seat_tokens"][std::to_string(k)] = tok;
@@ -195,7 +196,9 @@ TableMeta Table::meta() const {
     const Seat& s = seats[k];
     m.entropies.push_back(s.entropy);
     m.joined.push_back(s.joined);
-    if (s.open) m.seat_tokens[k] = s.token;
+    // An open seat's token, and one made anew by an invitation's claim: the
+    // spec keeps the tokens the table was made with.
+    if (s.open || s.token != spec.at("tokens").at(k).get<std::string>()) m.seat_tokens[k] = s.token;
     m.names.push_back(s.name);
     m.player_ids.push_back(s.player_id);
     m.rematch_tokens.push_back(s.rematch_token);
@@ -237,10 +240,10 @@ void Table::restore(const TableMeta& m) {
     Seat& s = seats[k];
     s.entropy = m.entropies[k];
     s.joined = m.joined[k];
-    if (s.open) {
-      auto it = m.seat_tokens.find(k);
-      s.token = it == m.seat_tokens.end() ? "" : it->second;
-    }
+    if (auto it = m.seat_tokens.find(k); it != m.seat_tokens.end())
+      s.token = it->second;
+    else if (s.open)
+      s.token = "";
     s.name = m.names[k];
     s.player_id = m.player_ids[k];
     s.rematch_token = m.rematch_tokens[k];

@@ -130,7 +130,7 @@ struct TableMeta {
   bool started = false;
   uint64_t seed = 0;
   bool over = false;
-  std::map<size_t, std::string> seat_tokens;  // open seats taken from the lobby
+  std::map<size_t, std::string> seat_tokens;  // open seats taken from the lobby, and seats whose invitation was claimed
   std::vector<std::string> names, player_ids;
   std::string rematch, rematch_spectate;  // the rematch's table, "" until asked for
   std::vector<std::string> rematch_tokens;

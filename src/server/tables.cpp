@@ -567,6 +567,23 @@ json Hub::sit(const std::string& id, const json& body, const std::string& client
   return {{"table", t->id}, {"seat", seat}, {"token", token}};
 }
 
+json Hub::claim(const std::string& id, const std::string& token) {
+  auto t = table(id);
+  std::unique_lock lk(t->m);
+  if (!t->broken.empty()) throw ApiError(409, t->broken);
+  int seat = -1;
+  for (int k = 0; k < t->n && seat < 0; ++k)
+    if (!t->seat_at(k).token.empty() && t->seat_at(k).token == token) seat = k;
+  if (seat < 0)
+    throw ApiError(403,
+                   "this invitation was used already: its seat is taken (a link opened once holds that seat for the "
+                   "person who opened it alone)");
+  const std::string mine = random_hex(16);
+  t->seat_at(seat).token = mine;
+  persist_and_wait(lk, t, Change::of_meta(), "the invitation was not taken");
+  return {{"table", t->id}, {"seat", seat}, {"token", mine}};
+}
+
 // With t->m held. A seat taken from the lobby whose player never came is
 // free again after claim_s (a new token when taken again: the old one is void).
 void Hub::claim_timer(const std::shared_ptr<Table>& t, int seat, const std::string& token) {

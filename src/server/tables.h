@@ -116,6 +116,10 @@ class Hub {
   // A seat of a public table taken in the lobby ({"seat"?} in the body: a
   // given one, else the first free).
   nlohmann::json sit(const std::string& id, const nlohmann::json& body, const std::string& client = "");
+  // An invitation link opened: its seat gets a new token, for the person
+  // who opened it alone; the link's token is void from then on (whoever
+  // else holds the link, its sender included, no longer sees that hand).
+  nlohmann::json claim(const std::string& id, const std::string& token);
   // A chat line from a seat (to the seats) or from the spectator token (to
   // the spectators): {"text": ...} or {"phrase": ID}. Answers once stored.
   nlohmann::json chat(const std::string& id, const std::string& token, const nlohmann::json& body);

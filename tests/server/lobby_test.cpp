@@ -1,6 +1,7 @@
 // The lobby (issue 25, 2): public tables list their open seats, live over
 // /ws/lobby; one request takes a free seat; a seat whose player never comes
-// is free again; nothing in the lobby holds a seat's token.
+// is free again; nothing in the lobby holds a seat's token; an invitation
+// opened holds its seat for whoever opened it alone.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -140,6 +141,36 @@ TEST_F(LobbyTest, ATakenSeatSurvivesARestart) {
   const json e = entry(id);
   ASSERT_TRUE(e.is_object());
   EXPECT_EQ(e["free"], 1);
+}
+
+// An invitation link opened is claimed: its seat gets a new token for the
+// person who opened it, and the link's own token is void from then on (its
+// sender, or anyone the link reached, no longer sees that seat's hand), also
+// after a restart. The spectator's token holds no seat to claim.
+TEST_F(LobbyTest, AnInvitationClaimedHoldsItsSeatForWhoeverOpenedItAlone) {
+  start();
+  const Reply t = create({"human", "human", "bot:casual", "bot:casual"}, false);
+  ASSERT_EQ(t.status, 201) << t.body;
+  const std::string id = t.j["id"], invite = t.j["tokens"]["1"], creator = t.j["tokens"]["0"];
+  const Reply c = post(port_, "/api/tables/" + id + "/claim", json{{"token", invite}});
+  ASSERT_EQ(c.status, 200) << c.body;
+  EXPECT_EQ(c.j["seat"], 1);
+  const std::string mine = c.j["token"];
+  EXPECT_NE(mine, invite);
+  EXPECT_EQ(get(port_, "/api/tables/" + id + "?token=" + mine).j["seat"], 1);
+  EXPECT_EQ(get(port_, "/api/tables/" + id + "?token=" + invite).status, 403);
+  const Reply again = post(port_, "/api/tables/" + id + "/claim", json{{"token", invite}});
+  EXPECT_EQ(again.status, 403);
+  EXPECT_NE(again.body.find("this invitation was used already"), std::string::npos) << again.body;
+  EXPECT_EQ(post(port_, "/api/tables/" + id + "/claim", json{{"token", t.j["spectate"]}}).status, 403);
+  restart();
+  EXPECT_EQ(get(port_, "/api/tables/" + id + "?token=" + mine).j["seat"], 1);
+  EXPECT_EQ(get(port_, "/api/tables/" + id + "?token=" + invite).status, 403);
+  EXPECT_EQ(get(port_, "/api/tables/" + id + "?token=" + creator).j["seat"], 0);
+  // The game goes on with the claimed token.
+  ASSERT_EQ(post(port_, "/api/tables/" + id + "/join", json{{"token", creator}}).status, 200);
+  ASSERT_EQ(post(port_, "/api/tables/" + id + "/join", json{{"token", mine}}).status, 200);
+  EXPECT_EQ(get(port_, "/api/tables/" + id + "?token=" + mine).j["status"], "playing");
 }
 
 TEST_F(LobbyTest, TheFeedSendsEveryChangeAndNoSeatToken) {

@@ -188,6 +188,9 @@ export const api = {
   quickmatch: (body: Record<string, unknown>) => call<QuickMatch>("POST", "/api/quickmatch", body),
   quickmatchStatus: (key: string) => call<QuickMatch>("GET", `/api/quickmatch?key=${encodeURIComponent(key)}`),
   quickmatchLeave: (key: string) => call<QuickMatch>("DELETE", `/api/quickmatch?key=${encodeURIComponent(key)}`),
+  // An invitation link opened: its seat's own token, for this browser alone.
+  claim: (id: string, token: string) =>
+    call<{ table: string; seat: number; token: string }>("POST", `/api/tables/${id}/claim`, { token }),
   // A free seat of a public table (the lobby's "Sit down").
   sit: (id: string, body: Record<string, unknown>) =>
     call<{ table: string; seat: number; token: string }>("POST", `/api/tables/${id}/sit`, body),

@@ -17,6 +17,12 @@ export function tableUrl(id: string, token: string, full = false): string {
   return full ? location.origin + path : path;
 }
 
+// An invitation to a seat: whoever opens it first takes the seat, with a
+// token of their own (the link's is void from then on: main.ts, openInvite).
+export function inviteUrl(id: string, token: string): string {
+  return `${location.origin}/?t=${id}&i=${token}`;
+}
+
 // A finished table's replay.
 export function replayUrl(id: string): string {
   return `/?replay=${id}`;

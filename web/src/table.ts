@@ -8,7 +8,7 @@ import { Live, StateMsg, LogEntry, saveTable, savedTables, api, ApiError, Player
 import { myPlayer, saveMyPlayer, forgetMyPlayer } from "./api";
 import { h, clear, drawnFor } from "./dom";
 import { t, currentLang } from "./i18n";
-import { replayUrl, tableUrl } from "./links";
+import { inviteUrl, replayUrl, tableUrl } from "./links";
 import { Ctx } from "./boards/board";
 import { boardOf, handKey } from "./boards/registry";
 import { sound, muted, setMuted, speakerIcon } from "./sound";
@@ -466,12 +466,14 @@ export class Table implements PlayUi, KeyCtl {
     const saved = savedTables().find((x) => x.id === this.id && x.token === this.token);
     if (!saved) return [];
     const out: [string, string, string][] = [];
+    // An invitation already taken is no longer offered (its link is void).
     for (const k of Object.keys(saved.invites || {}))
-      out.push([
-        t("table.invite_for", { who: words.seatName(c, Number(k)) }),
-        tableUrl(this.id, saved.invites[k], true),
-        "invite-" + k,
-      ]);
+      if (!c.msg.seats[Number(k)]?.joined)
+        out.push([
+          t("table.invite_for", { who: words.seatName(c, Number(k)) }),
+          inviteUrl(this.id, saved.invites[k]),
+          "invite-" + k,
+        ]);
     if (saved.spectate) out.push([t("table.spectate_link"), tableUrl(this.id, saved.spectate, true), "spectate"]);
     return out;
   }
@@ -529,7 +531,13 @@ export class Table implements PlayUi, KeyCtl {
     if (c.msg.status === "waiting" || !c.msg.view) {
       const saved = savedTables().find((x) => x.id === this.id && x.token === this.token);
       wrap.appendChild(
-        waitingRoom(c, saved?.invites || {}, saved?.spectate || "", (tok) => tableUrl(this.id, tok, true)),
+        waitingRoom(
+          c,
+          saved?.invites || {},
+          saved?.spectate || "",
+          (tok) => inviteUrl(this.id, tok),
+          (tok) => tableUrl(this.id, tok, true),
+        ),
       );
       return wrap;
     }

@@ -849,6 +849,32 @@ try {
   await bob.waitForSelector(".board");
   await alice.waitForSelector(".board");
   check(true, "a friend joins by the invitation link and the game starts for both");
+  // The invitation is claimed: the friend's page holds a token of its own,
+  // and the link opens no seat for anyone else (its sender in another
+  // browser, anyone it was passed on to), nor is it offered any more.
+  const claimed = new URL(bob.url()).searchParams;
+  check(
+    new URL(invite).searchParams.has("i") &&
+      claimed.has("k") &&
+      claimed.get("k") !== new URL(invite).searchParams.get("i"),
+    `the invitation is claimed: the friend's page has a token of its own (${invite} -> ${bob.url()})`,
+  );
+  {
+    const ctxX = await browser.createBrowserContext();
+    const other = await newPage(ctxX);
+    await other.goto(invite);
+    await other.waitForSelector(".bad-link");
+    const said = await other.$eval(".bad-link", (e) => e.innerText);
+    check(
+      /invitation was used already/.test(said) && (await other.$$(".hand .htile")).length === 0,
+      `a used invitation opens no seat for anyone else (${said.replace(/\s+/g, " ")})`,
+    );
+    await ctxX.close();
+    await alice.click(".share-btn");
+    await alice.waitForSelector("#link-share-spectate");
+    check(!(await alice.$("#link-share-invite-1")), "the sender's links no longer offer the invitation taken");
+    await alice.keyboard.press("Escape");
+  }
   // Play until someone at the table (alice or bob) has moved and the other sees it.
   let seen = false;
   for (let i = 0; i < 200 && !seen; i++) {

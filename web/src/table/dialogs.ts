@@ -178,6 +178,7 @@ export function waitingRoom(
   c: Ctx,
   invites: Record<string, string>,
   spectate: string,
+  invite: (token: string) => string,
   url: (token: string) => string,
 ): HTMLElement {
   const box = h("section", { class: "card waiting" }, h("h2", null, t("table.waiting")));
@@ -186,7 +187,7 @@ export function waitingRoom(
   for (const k of Object.keys(invites))
     if (missing.includes(Number(k)))
       box.appendChild(
-        linkRow(t("table.invite_for", { who: t("seat.n", { n: Number(k) + 1 }) }), url(invites[k]), "invite-" + k),
+        linkRow(t("table.invite_for", { who: t("seat.n", { n: Number(k) + 1 }) }), invite(invites[k]), "invite-" + k),
       );
   if (spectate) box.appendChild(linkRow(t("table.spectate_link"), url(spectate), "spectate"));
   return box;
