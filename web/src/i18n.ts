@@ -57,7 +57,22 @@ export function hasKey(key: string): boolean {
 export function t(key: string, params: Record<string, string | number> = {}): string {
   if (String(params.n) === "1" && hasKey(key + "_one")) key += "_one";
   const s = catalogues[lang][key] ?? en[key] ?? key;
-  return s.replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
+  return s.replace(/\{(\w+)\}/g, (_, k: string, at: number) => {
+    if (!(k in params)) return `{${k}}`;
+    const v = String(params[k]);
+    return midSentence(s, at) && PRONOUNS.some((p) => (catalogues[lang][p] ?? en[p]) === v) ? lowerFirst(v) : v;
+  });
+}
+
+// A seat's label that is a pronoun ("You", "Us") is lower case inside a
+// sentence: "Dave and you sat down", "The hand goes to us".
+const PRONOUNS = ["seat.you", "side.us", "side.them"];
+function midSentence(s: string, at: number): boolean {
+  const before = s.slice(0, at).trimEnd();
+  return before !== "" && !/[.!?:。]$/.test(before);
+}
+function lowerFirst(v: string): string {
+  return v.charAt(0).toLocaleLowerCase(lang) + v.slice(1);
 }
 
 // An option's value in players' words ("void_same_leader": "Nobody scores;

@@ -318,8 +318,8 @@ try {
             import { hintPanel, hintHolds } from "../src/table/view";
             import { reviewBody } from "../src/table/end";
             import { chooserDialog } from "../src/table/dialogs";
-            import { setLang } from "../src/i18n";
-            window.__views = { words, entryText, texas42Board, mexicanTrainBoard, lineBoard, hintPanel, hintHolds, reviewBody, chooserDialog, setLang };`,
+            import { setLang, t } from "../src/i18n";
+            window.__views = { words, entryText, texas42Board, mexicanTrainBoard, lineBoard, hintPanel, hintHolds, reviewBody, chooserDialog, setLang, t };`,
           resolveDir: join(webDir, "tests"),
           loader: "ts",
         },
@@ -350,6 +350,7 @@ try {
           reviewBody,
           chooserDialog,
           setLang,
+          t,
         } = window.__views;
         const seats = [0, 1, 2, 3].map((k) => ({
           seat: k,
@@ -391,6 +392,13 @@ try {
           bubble() {},
         });
         lived.push(entryText(ctx(line), { n: 5, hand: 1, kind: "move", seat: 1, move: "5-0:L" }).text);
+        // "You" and "Us" are lower case inside a sentence, not at its start.
+        const pronouns = [
+          t("summary.wins_hand", { who: words.seatName(ctx(line), 0) }),
+          t("terms.will_not_be_rated_network", { who: "Dave", other: words.seatName(ctx(line), 0) }),
+          t("log.joined", { who: words.seatName(ctx(line), 0) }),
+          t("summary.wins_hand", { who: words.sideName(ctx(line), 0) }),
+        ];
         // A move the takeover bot made: "a bot for you" mid-sentence, not "You".
         const botMsg = { ...msg, bot_played: [{ n: 5, why: "time" }] };
         const botLines = [0, 1].map(
@@ -626,6 +634,7 @@ try {
           lineHintRows,
           mtHint,
           mtDealt,
+          pronouns,
           bidRow,
           bubbles,
           lived,
@@ -684,6 +693,13 @@ try {
       r.bidRow.join(" | ") === "Seat 2Pass | Partner (seat 3)yet to bid | Seat 4bidding… | Youyet to bid" &&
         r.bubbles.join(" | ") === "3:Pass",
       `Texas 42 says who has yet to bid, and a bid once, by tag or bubble (${r.bidRow.join(" | ")}; bubbles ${r.bubbles.join(" | ")})`,
+    );
+    check(
+      r.pronouns[0] === "The hand goes to you." &&
+        /^This game will not be rated: Dave and you sat down/.test(r.pronouns[1]) &&
+        r.pronouns[2] === "You sat down" &&
+        r.pronouns[3] === "The hand goes to us.",
+      `"You" and "Us" are lower case inside a sentence (${r.pronouns.join(" | ")})`,
     );
     check(r.mtDealt === "Round 2 dealt", `Mexican Train's log says "Round 2 dealt" (${r.mtDealt})`);
     check(
