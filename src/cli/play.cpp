@@ -181,6 +181,23 @@ std::string Game::passes_text() {
 
 std::string Game::move_list(int seat, const std::vector<std::string>& legal) const {
   std::vector<std::string> items;
+  // While bidding a bare number is a bid (bare_bid): the list shows what to
+  // type ("30", "84 (2 marks)"), not list numbers that would read as bids.
+  if (is_bidding(legal)) {
+    static const std::regex kPoints(R"(^bid:(\d+)$)"), kMarks(R"(^bid:(\d+)marks$)");
+    std::smatch m;
+    for (size_t i = 0; i < legal.size(); ++i) {
+      if (legal[i] == "pass")
+        items.push_back("pass");
+      else if (std::regex_match(legal[i], m, kPoints))
+        items.push_back(m[1].str());
+      else if (std::regex_match(legal[i], m, kMarks))
+        items.push_back(fmt::format("{} ({} marks)", 42 * std::stoi(m[1].str()), m[1].str()));
+      else
+        items.push_back(fmt::format("#{} {}", i + 1, s_.state().move_words(seat, legal[i])));
+    }
+    return wrap_items(items, "Your bids (type one):  ", "  ", width(), "  ");
+  }
   for (size_t i = 0; i < legal.size(); ++i)
     items.push_back(fmt::format("{}) {}", i + 1, s_.state().move_words(seat, legal[i])));
   return wrap_items(items, "Your moves:  ", "  ", width(), "  ");
@@ -274,13 +291,19 @@ bool Game::human_turn(int seat) {
       const std::string words = st.move_words(seat, move);  // an illegal move fails here, before any question
       if (big_bid(st.clone()->apply(seat, move))) {
         say(fmt::format("{}: your team must then take every trick. Sure? (y/n) ", words));
-        step();
         std::string yes;
-        if (!std::getline(io_.in, yes)) {
-          say("\ninput ended: leaving the game.\n");
-          return false;
+        // Asked again until the answer is yes or no ("maybe" is neither).
+        for (;;) {
+          step();
+          if (!std::getline(io_.in, yes)) {
+            say("\ninput ended: leaving the game.\n");
+            return false;
+          }
+          yes = lower_trim(yes);
+          if (yes == "y" || yes == "yes" || yes == "n" || yes == "no") break;
+          say("Type y to bid it, or n not to: ");
         }
-        if (lower_trim(yes) != "y" && lower_trim(yes) != "yes") {
+        if (yes != "y" && yes != "yes") {
           say("Not bid.\n");
           continue;
         }
@@ -311,7 +334,7 @@ void Game::bot_turn(int k, const Actor& a) {
     return;
   }
   std::string what = m == "draw" ? fmt::format("draws {}", count_of(bot_draws_ + 1, "tile", "tiles"))
-                                 : move_words_heard(*before, k, m, viewer_);
+                                 : move_words_heard(*before, k, m, c_.watch ? -1 : viewer_);  // a watcher is no "you"
   if (m == "draw" && !st.actor().acts(k) && g_.draw_ends_turn) what += " (" + g_.draw_ends_turn(false) + ")";
   // Tiles laid face down stay hidden from the other seats: only their number shows.
   if (a.kind == Actor::Simultaneous && viewer_ >= 0 && viewer_ != k) {

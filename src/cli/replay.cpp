@@ -119,7 +119,9 @@ void add_replay(CLI::App& app) {
       const auto& e = events[i];
       if (*step) {
         say("\n" + s.state().render(*seat));
-        std::cout << fmt::format("[event {}/{}] Enter to go on, q to quit: ", i + 1, events.size()) << std::flush;
+        // Numbered from 0, as `analyze --event` and the review number them.
+        std::cout << fmt::format("[event {} of 0..{}] Enter to go on, q to quit: ", i, events.size() - 1)
+                  << std::flush;
         std::string line;
         if (!std::getline(std::cin, line) || line == "q") return;
       }

@@ -1,6 +1,7 @@
 // boneyard rules [NAME] [--json]: every game and preset, its options and sources.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -96,10 +97,12 @@ void add_rules(CLI::App& app) {
           if (vals.empty() && cat.is_string()) text += fmt::format("      values: {}\n", cat.get<std::string>());
         }
         std::cout << wrap_text(text, terminal_width());
+        // The omniscient note only where that bot exists (games with an exact solver).
+        const auto bots = all_bots(g);
+        const bool omniscient = std::find(bots.begin(), bots.end(), "omniscient") != bots.end();
         std::cout << wrap_text(
-            fmt::format(
-                "  bots: {} (search bots take --think-ms, --iterations, --bot-threads; omniscient sees every hand)\n",
-                fmt::join(all_bots(g), ", ")),
+            fmt::format("  bots: {} (search bots take --think-ms, --iterations, --bot-threads{})\n",
+                        fmt::join(bots, ", "), omniscient ? "; omniscient sees every hand: it cheats" : ""),
             terminal_width());
       }
     }

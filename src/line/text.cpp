@@ -366,6 +366,9 @@ Move State::parse_move(int seat, std::string_view text) const {
   } catch (const Error& e) {
     throw fail(e.what());
   }
+  // Both ends show one number: the one placement there is listed as the
+  // left end's, and either end names it.
+  if (end == 2 && n_placed_ > 0 && left_ == right_) end = 1;
   if (phase_ != Phase::Play) throw fail("no tile can be played now");
   if (!((hand_[seat] >> tile.index) & 1)) throw fail(fmt::format("seat {} does not hold {}", seat, to_string(tile)));
   Move found{};

@@ -295,3 +295,25 @@ TEST_F(RecordFiles, AClockSeedIsSaidOnlyAtTheEnd) {
   EXPECT_EQ(std::to_string(end["seed"].get<uint64_t>()), m[1].str());
   EXPECT_NO_THROW(Session::from_record(end));
 }
+
+// replay --step numbers events from 0, as `analyze --event` and the review
+// do: the move the review calls event E is the one replay --step plays at
+// "[event E of 0..N]" (it was at E + 1).
+TEST_F(RecordFiles, ReplayStepsAndTheReviewNumberEventsAlike) {
+  const std::string dir = fresh_dir("step-numbers");
+  run("play latin -o single_hand=on --watch --pace 0 --seed 5 --record " + dir);
+  ASSERT_EQ(files_in(dir).size(), 1u);
+  const std::string rec = files_in(dir)[0];
+  const std::string review = run("analyze " + rec + " --review --hand 1 --seat 0");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(review, m, std::regex(R"(Event (\d+): played ([^.,]+))"))) << review;
+  const size_t e = std::stoul(m[1].str());
+  const std::string played = m[2].str();
+  const std::string step = run("replay " + rec + " --step <<'EOF'\n" + std::string(e + 1, '\n') + "q\nEOF\n");
+  const std::string prompt = "[event " + m[1].str() + " of 0..";
+  const size_t at = step.find(prompt);
+  ASSERT_NE(at, std::string::npos) << step;
+  const std::string line = step.substr(at, step.find('\n', at) - at);
+  EXPECT_NE(line.find("seat 0 "), std::string::npos) << line;
+  EXPECT_NE(line.find(played), std::string::npos) << line << "\nreview: " << played;
+}

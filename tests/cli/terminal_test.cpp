@@ -362,6 +362,10 @@ TEST(Terminal, TexasBidsAreAmountsAndBigBidsAreConfirmed) {
   EXPECT_TRUE(has(out, "bid 42: your team must then take every trick. Sure? (y/n) Not bid.")) << out;
   EXPECT_TRUE(has(out, "Bids:  seat 0 42")) << out;
   EXPECT_FALSE(has(out, "Bids:  seat 0 30")) << out;
+  // An answer that is neither yes nor no is asked again, not taken as no.
+  const std::string maybe = play("texas-42 --seed 3", "42\nmaybe\ny\n");
+  EXPECT_TRUE(has(maybe, "Sure? (y/n) Type y to bid it, or n not to:")) << maybe;
+  EXPECT_TRUE(has(maybe, "Bids:  seat 0 42")) << maybe;
   // A bid the rules refuse is refused before the question.
   const std::string marks = play("texas-42 --seed 3", "84\n");
   EXPECT_TRUE(has(marks, "2 marks may only be bid once someone has bid 42")) << marks;
@@ -371,10 +375,20 @@ TEST(Terminal, TexasBidsAreAmountsAndBigBidsAreConfirmed) {
   EXPECT_TRUE(has(play("texas-42 --seed 3", "30\n#1\n"), "Declarer: seat 0 (team 0), bid 30, trumps: blanks"));
 }
 
+// Watching as a seat sees that seat's table, but the watcher is not the
+// seat: its bot's moves are not said to "you" ("12-7 on your train").
+TEST(Terminal, WatchingAsASeatSaysNoYouOfItsBot) {
+  const std::string w = run("play mexican-train -o single_hand=on --watch --seat 1 --seed 5 --pace 0");
+  EXPECT_TRUE(has(w, "seat 1 (greedy): ")) << w;
+  EXPECT_FALSE(std::regex_search(w, std::regex(R"(\(greedy\): [^\n]*\byour\b)"))) << w;
+}
+
 // 4. Moves in words for people; the protocol keeps its texts.
 TEST(Terminal, MovesInPlayersWords) {
   const std::string t42 = play("texas-42 --seed 3", "30\n");
-  EXPECT_TRUE(has(t42, "2) bid 30")) << t42;
+  // While bidding the list shows what to type: a bare number is a bid.
+  EXPECT_TRUE(has(t42, "Your bids (type one):  pass  30  31  32")) << t42;
+  EXPECT_FALSE(has(t42, "2) bid 30")) << t42;
   EXPECT_TRUE(has(t42, "trumps: ")) << t42;
   EXPECT_FALSE(has(t42, "bid:30")) << t42;
   EXPECT_FALSE(has(t42, "trump:")) << t42;
@@ -468,6 +482,10 @@ TEST(Terminal, RulesSayWhereTheRulesComeFrom) {
   EXPECT_TRUE(has(t42, "In brackets after the name: where its rules come from.")) << t42;
   EXPECT_FALSE(has(t42, "regional preset")) << t42;
   EXPECT_TRUE(has(run("rules dominican-patio"), "In brackets after the name: its letter in the table"));
+  // The omniscient bot is named only where it exists, and said to cheat.
+  const std::string latin = std::regex_replace(run("rules latin"), std::regex(R"(\s+)"), " ");  // unwrapped
+  EXPECT_TRUE(has(latin, "omniscient sees every hand: it cheats")) << latin;
+  EXPECT_FALSE(has(run("rules mexican-train"), "omniscient")) << run("rules mexican-train");
 }
 
 // 8. arena: the table fits 80 columns; Ctrl-C prints what is done.

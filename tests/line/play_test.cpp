@@ -51,6 +51,10 @@ TEST(LinePlay, MustPlayAMatchingTileAndPassOnlyWhenNothingFits) {
   s.legal_moves(2, l);
   ASSERT_EQ(l.size(), 1);  // both ends show 1: one placement, counted once
   EXPECT_EQ(s.move_text(l[0]), "2-1:L");
+  // Named by either end, it is that one placement (":R" was refused as not
+  // fitting the right end, though the right end shows 1 too).
+  EXPECT_EQ(s.move_text(s.parse_move(2, "2-1:R")), "2-1:L");
+  EXPECT_EQ(s.move_text(s.parse_move(2, "1-2 right")), "2-1:L");
 }
 
 TEST(LinePlay, TileFittingBothDifferentEndsGivesTwoMoves) {
