@@ -284,7 +284,8 @@ bool Game::human_turn(int seat) {
           // 20+ digits do not fit any integer: no such move either.
           const size_t k = parse_whole<size_t>(digits).value_or(0);
           if (k < 1 || k > legal.size())
-            throw Error(fmt::format("no move numbered {}; choose 1..{}", digits, legal.size()));
+            throw Error(legal.size() == 1 ? fmt::format("no move numbered {}: the list has one move, 1", digits)
+                                          : fmt::format("no move numbered {}: choose 1 to {}", digits, legal.size()));
           move = legal[k - 1];
         }
       }

@@ -464,7 +464,8 @@ std::string State::render(int seat) const {
     out += "\n";
   }
   out += fmt::format("Boneyard: {}", count_of(boneyard(), "tile", "tiles"));
-  if (unused()) out += fmt::format(" ({} left over, never used)", unused());
+  // Too few to go round: nobody draws them (spec: A round, 6).
+  if (unused()) out += fmt::format(" ({} set aside: too few for everyone who draws)", unused());
   out += "\n";
   switch (phase_) {
     case Phase::Deal:

@@ -338,7 +338,19 @@ Move State::parse_move(int seat, std::string_view text) const {
   if (t.empty()) throw fail("empty move");
   for (const Move& m : legal)
     if (t == move_text(m)) return m;
-  if (t == "pass" || t == "draw" || t == "redeal" || t == "keep") throw fail(fmt::format("'{}' is not allowed now", t));
+  if (t == "pass" || t == "draw" || t == "redeal" || t == "keep") {
+    // Why not, in the rules' terms (the caller already says "not allowed").
+    bool tile = false, draw = false;
+    for (const Move& m : legal) {
+      tile = tile || m.kind == Move::Lead || m.kind == Move::Left || m.kind == Move::Right;
+      draw = draw || m.kind == Move::Draw;
+    }
+    if (t == "redeal" || t == "keep") throw fail("there is no redeal to ask for or refuse now");
+    if (tile) throw fail(fmt::format("a tile in hand fits: {} only when none does", t));
+    if (t == "pass" && draw) throw fail("draw first: pass only when the boneyard has nothing left to draw");
+    if (t == "draw") throw fail("the boneyard has no tile left to draw");
+    throw fail(fmt::format("'{}' is not one of the moves now", t));
+  }
   if (t.rfind("leader", 0) == 0) {
     std::string_view rest = std::string_view(t).substr(6);
     while (!rest.empty() && (rest.front() == ':' || rest.front() == ' ' || rest.front() == '=')) rest.remove_prefix(1);

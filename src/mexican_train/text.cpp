@@ -145,9 +145,12 @@ Move State::parse_move(int seat, std::string_view text) const {
       if (tp.front() == 't' || tp.front() == 's') tp.remove_prefix(1);
       if (tp.size() == 1 && tp[0] >= '0' && tp[0] < '0' + seats_)
         train = tp[0] - '0';
-      else
-        throw fail(fmt::format("unknown train '{}'; use M (Mexican), own, or T<seat> with seat 0..{}", train_part,
-                               seats_ - 1));
+      else {
+        std::string shown = train_part;  // as trains are written: "T9"
+        for (char& ch : shown) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+        throw fail(
+            fmt::format("unknown train '{}'; use M (Mexican), own, or T<seat> with seat 0..{}", shown, seats_ - 1));
+      }
     }
   }
   Tile tile;

@@ -233,6 +233,7 @@ Move State::parse_move(int seat, std::string_view text) const {
     if (k == 1) return {Move::Bid, 42};  // 1 mark = 42 (spec: Bidding)
     if (k >= 2 && k <= kMaxMarks) return {Move::Marks, static_cast<uint8_t>(k)};
     if (k > kMaxMarks) throw fail(fmt::format("the highest bid is {} marks ({})", kMaxMarks, 42 * kMaxMarks));
+    if (r.empty()) throw fail("a bid needs its amount: bid 30 to bid 42, or bid 2marks");
     throw fail(fmt::format("'{}' is not a bid; say bid:30 .. bid:42 or bid:2marks", r));
   };
   auto bid_why = [&](Move m) {

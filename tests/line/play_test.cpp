@@ -45,8 +45,14 @@ TEST(LinePlay, MustPlayAMatchingTileAndPassOnlyWhenNothingFits) {
   ASSERT_EQ(l.size(), 1);
   EXPECT_EQ(l[0].kind, Move::Pass);
   play(s, {"pass"});
-  // Seat 2 holds 2-1, which fits: pass is not allowed.
-  EXPECT_THROW(s.parse_move(2, "pass"), Error);
+  // Seat 2 holds 2-1, which fits: pass is not allowed, and the reason says why.
+  try {
+    s.parse_move(2, "pass");
+    ADD_FAILURE() << "pass was taken";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("a tile in hand fits: pass only when none does"), std::string::npos)
+        << e.what();
+  }
   EXPECT_THROW(s.parse_move(2, "2-2"), Error);  // does not fit the ends 1 and 1
   s.legal_moves(2, l);
   ASSERT_EQ(l.size(), 1);  // both ends show 1: one placement, counted once

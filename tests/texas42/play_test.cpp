@@ -30,6 +30,12 @@ TEST(Texas42Text, MovesRoundTripAndFriendlyFormsParse) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("legal now"), std::string::npos);
   }
+  try {  // "bid" alone: its amount is missing (it was "'' is not a bid")
+    s.parse_move(1, "bid");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("a bid needs its amount"), std::string::npos) << e.what();
+  }
   EXPECT_THROW(s.parse_move(1, "6-4"), Error);
   EXPECT_THROW(s.parse_move(1, ""), Error);
   EXPECT_THROW(s.parse_move(1, "trump:5"), Error);
