@@ -237,7 +237,9 @@ json Ratings::leaderboard(const std::string& what) {
   json levels = json::array();
   for (const auto& l : boneyard::bot_levels())
     if (auto p = level_rating(family, l)) levels.push_back({{"level", l}, {"bot", true}, {"published_rating", *p}});
-  return {{"family", family}, {"players", players}, {"bots", bots}, {"levels", levels}};
+  // Who is ranked, for the app to say (a player after one rated game looks for themselves).
+  const json ranked_after{{"games", kSettledGames}, {"recent_days", kLeaderboardRecentS / 86400}};
+  return {{"family", family}, {"players", players}, {"bots", bots}, {"levels", levels}, {"ranked_after", ranked_after}};
 }
 
 json Ratings::of(const std::string& subject) {

@@ -469,6 +469,10 @@ function quickMatch(all: GameInfo[], go: (url: string) => void, status: HTMLElem
             class: "qm-name",
             onsubmit: async (e: Event) => {
               e.preventDefault();
+              // One player however often it is clicked (a double click made two).
+              const button = box.querySelector<HTMLButtonElement>("#qm-name-save");
+              if (button?.disabled) return;
+              if (button) button.disabled = true;
               try {
                 const made = await api.createPlayer(input.value);
                 taken = made.name !== input.value.trim() ? input.value.trim() : "";
@@ -476,6 +480,8 @@ function quickMatch(all: GameInfo[], go: (url: string) => void, status: HTMLElem
                 resolve(made);
               } catch (x) {
                 err.textContent = String((x as Error).message);
+              } finally {
+                if (button) button.disabled = false;
               }
             },
           },

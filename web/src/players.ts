@@ -23,6 +23,7 @@ interface Board {
   bots: (RatingInfo & { level: string })[];
   // Every bot level's published rating, measured in duplicate arenas.
   levels?: { level: string; bot: boolean; published_rating: number }[];
+  ranked_after?: { games: number; recent_days: number }; // who is listed in players
 }
 interface PlayerPage {
   id: string;
@@ -58,7 +59,10 @@ export function leaderboardCard(go: (url: string) => void): HTMLElement {
     clear(list);
     try {
       const b = await fetchJson<Board>(`/api/leaderboard?game=${pick.value}`);
-      if (!b.players.length) list.appendChild(h("p", { class: "muted" }, t("board.none")));
+      // Who is ranked, said: a player after a first rated game looked for themselves in vain.
+      const after = b.ranked_after ?? { games: 10, recent_days: 30 };
+      if (!b.players.length)
+        list.appendChild(h("p", { class: "muted" }, t("board.none", { n: after.games, days: after.recent_days })));
       else
         list.appendChild(
           h(

@@ -175,7 +175,9 @@ try {
   // Both ask one right after the other: the first waits only
   // --quickmatch-wait seconds before bots fill the table, and a loaded
   // machine may take longer than that to load the second page.
-  await pd.click("#qm-name-save");
+  // A double click (Dee's): one player, not "Dee" and "Dee 2" (then Eve,
+  // typing "Dee" too, was "Dee 3", and Dee was told her name was taken).
+  await pd.click("#qm-name-save", { count: 2 });
   // Dee's player is made before Eve asks: the two requests raced, and on a
   // loaded machine Eve's could win the name (the checks below then failed).
   await pd.waitForFunction(() => !!localStorage.getItem("boneyard.player"), { timeout: 5000 }).catch(() => {});
@@ -434,7 +436,10 @@ try {
   await pf.goto(base + "/");
   // One game each: provisional, so not ranked yet; the board says so.
   const none = await pf
-    .waitForFunction(() => !!document.querySelector(".leaderboard .board-list p.muted"), { timeout: 10000 })
+    .waitForFunction(
+      () => /ranked after 10 rated games/.test(document.querySelector(".leaderboard .board-list p.muted")?.textContent),
+      { timeout: 10000 },
+    )
     .then(
       () => true,
       () => false,

@@ -114,7 +114,7 @@ export const en: Record<string, string> = {
   "qm.bots_in": "Bots take the empty seats in {s} s.",
   "board.title": "Best players",
   "board.family": "Game",
-  "board.none": "Nobody has played a rated game of this kind yet.",
+  "board.none": "Nobody is ranked yet: a player is ranked after {n} rated games, with one in the last {days} days.",
   "board.games_one": "1 game",
   "board.provisional":
     "“± 84” says how sure a rating is: the smaller, the surer. A “?” marks a provisional rating: too few recent games to be sure yet.",

@@ -115,7 +115,8 @@ export const es: Record<string, string> = {
   "qm.bots_in": "Los bots ocuparán los asientos libres en {s} s.",
   "board.title": "Mejores jugadores",
   "board.family": "Juego",
-  "board.none": "Nadie ha jugado todavía una partida puntuada de este juego.",
+  "board.none":
+    "Todavía no hay nadie clasificado: un jugador entra tras {n} partidas puntuadas, con una en los últimos {days} días.",
   "board.games_one": "1 partida",
   "board.provisional":
     "«± 84» indica cuán segura es una puntuación: cuanto menor, más segura. Un «?» marca una puntuación provisional: aún hay pocas partidas recientes para estar seguros.",

@@ -115,7 +115,8 @@ export const ja: Record<string, string> = {
   "qm.bots_in": "あと{s}秒で空席にボットが入ります。",
   "board.title": "上位プレイヤー",
   "board.family": "ゲーム",
-  "board.none": "このゲームのレーティング戦はまだありません。",
+  "board.none":
+    "まだ順位のある人はいません。レーティング戦を{n}局以上、最近{days}日以内に1局以上指すと順位に載ります。",
   "board.games_one": "1ゲーム",
   "board.provisional":
     "「± 84」はレーティングの確かさを表します（小さいほど確か）。「?」は暫定のレーティングです（最近の対局がまだ少ないため）。",
