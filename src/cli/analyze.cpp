@@ -32,12 +32,13 @@ struct AnalyzeConfig {
 };
 
 // The events after which some seat has a decision, as ranges: "1-13, 15-27".
-std::string decision_events(const nlohmann::json& rec, const std::vector<RecordEvent>& events) {
+// seat >= 0: only the events where that seat decides.
+std::string decision_events(const nlohmann::json& rec, const std::vector<RecordEvent>& events, int seat = -1) {
   Session s = Session::start_of_record(rec);
   std::vector<std::pair<size_t, size_t>> r;
   for (size_t k = 0;; ++k) {
     const Actor a = s.state().actor();
-    if (a.kind == Actor::Seat || a.kind == Actor::Simultaneous) {
+    if ((a.kind == Actor::Seat || a.kind == Actor::Simultaneous) && (seat < 0 || a.acts(seat))) {
       if (!r.empty() && r.back().second + 1 == k)
         r.back().second = k;
       else
@@ -115,8 +116,8 @@ void run_analyze(const AnalyzeConfig& c) {
     seat = a.seat;
   }
   if (!a.acts(seat))
-    throw Error(fmt::format("after event {} seat {} has no decision to make ({}); events that can be analysed: {}",
-                            c.event, seat, to_string(a), decision_events(rec, events)));
+    throw Error(fmt::format("after event {} seat {} has no decision to make ({}); its events that can be analysed: {}",
+                            c.event, seat, to_string(a), decision_events(rec, events, seat)));
   const GameEntry& g = s.entry();
   const std::string played = c.event < static_cast<int>(events.size()) &&
                                      !events[static_cast<size_t>(c.event)].chance &&

@@ -165,9 +165,12 @@ std::string hint_text(const AnyState& st, int seat, const GameEntry& g, const Bo
   const ExpectedValues ev = expected_values(st, seat, seed, coach_options(budget));
   if (ev.moves.empty()) return "No values: the time allowed ran out before the first deal was solved.\n";
   // In the game's own unit, as a solver's values are (value_unit).
-  const std::string unit = ev.unit == "pips"
-                               ? "pips for your side this hand (the other players' penalty pips less yours)"
-                               : value_unit(g, "pimc", st);
+  // Mexican Train calls its hands rounds (GameEntry::rounds).
+  const std::string unit =
+      ev.unit == "pips"
+          ? fmt::format("pips for your side this {} (the other players' penalty pips less yours)",
+                        g.rounds ? "round" : "hand")
+          : value_unit(g, "pimc", st);
   std::string out =
       ev.samples > 0
           ? fmt::format(

@@ -220,6 +220,10 @@ TEST(Terminal, AnalyzeHonoursBotAndNamesTheEventsItCanAnalyse) {
   const std::string chance = run("analyze " + rec + " --event 0", &rc);
   EXPECT_NE(rc, 0);
   EXPECT_TRUE(has(chance, "events that can be analysed: 1-3")) << chance;
+  // With --seat, only that seat's decisions (seat 2 leads at 1, seat 0 is to play at 3).
+  const std::string mine = run("analyze " + rec + " --event 1 --seat 0", &rc);
+  EXPECT_TRUE(has(mine, "seat 0 has no decision to make")) << mine;
+  EXPECT_TRUE(has(mine, "its events that can be analysed: 3")) << mine;
   std::filesystem::remove_all(dir);
 }
 
@@ -381,6 +385,13 @@ TEST(Terminal, WatchingAsASeatSaysNoYouOfItsBot) {
   const std::string w = run("play mexican-train -o single_hand=on --watch --seat 1 --seed 5 --pace 0");
   EXPECT_TRUE(has(w, "seat 1 (greedy): ")) << w;
   EXPECT_FALSE(std::regex_search(w, std::regex(R"(\(greedy\): [^\n]*\byour\b)"))) << w;
+}
+
+// Mexican Train's hint counts in the game's own word: a round, not a hand.
+TEST(Terminal, MexicanTrainHintsSayRound) {
+  const std::string out = play("mexican-train -o single_hand=on --seed 5 --think-ms 20", "hint\nquit\n");
+  EXPECT_TRUE(has(std::regex_replace(out, std::regex(R"(\s+)"), " "), "pips for your side this round")) << out;
+  EXPECT_FALSE(has(out, "this hand")) << out;
 }
 
 // 4. Moves in words for people; the protocol keeps its texts.
