@@ -96,6 +96,18 @@ std::string one_reason(std::string why, const std::string& line, const std::vect
   return std::regex_replace(why, kIllegal, fmt::format("'{}' is not allowed now", line));
 }
 
+// The line of a finished game's table that gives the verdict ("Game over:
+// team 1 wins", "Session over: ..."), with its newline; empty if none.
+std::string verdict_line(const std::string& table) {
+  for (const char* head : {"\nGame over", "\nSession over"}) {
+    const size_t at = table.find(head);
+    if (at == std::string::npos) continue;
+    const size_t end = table.find('\n', at + 1);
+    return table.substr(at + 1, end == std::string::npos ? std::string::npos : end - at);
+  }
+  return "";
+}
+
 // The tiles of `seat` from the game's view, for "you drew 5-1".
 std::vector<std::string> hand_tiles(const AnyState& st, int seat) {
   const nlohmann::json v = st.view(seat);
@@ -369,6 +381,7 @@ void Game::run() {
       say(fmt::format("Warning: seat {} is played by 'omniscient', which sees every hand (it cheats).\n", k));
   size_t deal_i = 0, hands = 0, record_hands = 0, tricks = 0, hands_shown = 0;
   int deal_shown = -1;
+  bool last_hand_said = false;  // the game's last hand was said, with the score
   while (!st.terminal() && !quit_ && !stop_signal()) {
     step();
     const Actor a = st.actor();
@@ -416,6 +429,7 @@ void Game::run() {
       if (g_.count_passes) say(passes_text());
       say(scores_text(st, g_));
       brief_ = false;
+      last_hand_said = st.terminal();
     }
     if (record_ && hands > record_hands) {
       record_->write(s_);  // a crash or kill now loses at most the next hand
@@ -426,8 +440,16 @@ void Game::run() {
   // A person who quits leaves with the standing, not with a bare prompt.
   if (quit_ && !st.terminal()) say("\nThe game was left before its end. " + scores_text(st, g_));
   if (st.terminal()) {
-    say("\n" + st.render(viewer_));
-    say(scores_text(st, g_));
+    // The last hand's result and the score were just said: only the verdict
+    // is new ("Game over: ..."), not the table and the score again.
+    const std::string table = st.render(viewer_);
+    const std::string verdict = verdict_line(table);
+    if (last_hand_said && !verdict.empty()) {
+      say(verdict);
+    } else {
+      say("\n" + table);
+      say(scores_text(st, g_));
+    }
   }
   if (c_.seed_secret)
     say(fmt::format("This game's seed was {}: `boneyard play {} --seed {}` deals it again.\n", c_.seed, c_.name,

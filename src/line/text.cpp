@@ -743,11 +743,11 @@ std::string State::render(int seat) const {
       out += "Waiting for the deal\n";
       break;
     case Phase::GameOver: {
-      out += "Game over: ";
-      const int w = std::popcount(static_cast<unsigned>(winners_));
+      // "team 1 wins", or "seat 0 and seat 2 share the win".
+      std::vector<std::string> who;
       for (int sd = 0; sd < sides; ++sd)
-        if ((winners_ >> sd) & 1) out += LineGame::side_name(*this, sd) + (w > 1 ? " shares the win " : " wins ");
-      out += "\n";
+        if ((winners_ >> sd) & 1) who.push_back(LineGame::side_name(*this, sd));
+      out += fmt::format("Game over: {} {}\n", fmt::join(who, " and "), who.size() > 1 ? "share the win" : "wins");
       break;
     }
   }

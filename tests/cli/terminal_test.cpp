@@ -387,6 +387,18 @@ TEST(Terminal, WatchingAsASeatSaysNoYouOfItsBot) {
   EXPECT_FALSE(std::regex_search(w, std::regex(R"(\(greedy\): [^\n]*\byour\b)"))) << w;
 }
 
+// A game's end: after the last hand's result and score, only the verdict
+// (the table and the score were printed a second time).
+TEST(Terminal, TheEndSaysTheVerdictOnceAfterTheLastHand) {
+  const std::string w = run("play latin -o single_hand=on --watch --pace 0 --seed 5");
+  const size_t at = w.find("\nHand 1: ");
+  ASSERT_NE(at, std::string::npos) << w;
+  const std::string tail = w.substr(at);
+  EXPECT_EQ(count(tail, "Score:"), 1u) << tail;
+  EXPECT_EQ(count(tail, "open ends"), 0u) << tail;
+  EXPECT_TRUE(has(tail, "Game over: team 1 (seats 1+3) wins\n")) << tail;
+}
+
 // Mexican Train's hint counts in the game's own word: a round, not a hand.
 TEST(Terminal, MexicanTrainHintsSayRound) {
   const std::string out = play("mexican-train -o single_hand=on --seed 5 --think-ms 20", "hint\nquit\n");
