@@ -23,12 +23,14 @@ namespace boneyard::cli {
 
 namespace {
 
-std::string scores_text(const AnyState& st, const GameEntry& g) {
+// "Score: team 0 (seats 0+2): 35   team 1 ...", wrapped to `width` between
+// sides, never inside one ("seat 5:" and its score stay on one row).
+std::string scores_text(const AnyState& st, const GameEntry& g, int width, const std::string& lead = "") {
   const auto sc = st.scores();
-  std::string line = g.score_heading ? g.score_heading(st) : "Score:";
+  std::vector<std::string> items;
   for (int sd = 0; sd < st.num_sides(); ++sd)
-    line += fmt::format("{}{}: {}", sd ? "   " : " ", st.side_name(sd), sc[static_cast<size_t>(sd)]);
-  return line + "\n";
+    items.push_back(fmt::format("{}: {}", st.side_name(sd), sc[static_cast<size_t>(sd)]));
+  return wrap_items(items, lead + (g.score_heading ? g.score_heading(st) : "Score:") + " ", "  ", width, "   ") + "\n";
 }
 
 const char* kHelp =
@@ -427,7 +429,7 @@ void Game::run() {
       const std::string table = trick_ended && !st.terminal() ? st.render(viewer_) : "";
       say("\n" + (table.find(text) != std::string::npos ? table : text + "\n"));
       if (g_.count_passes) say(passes_text());
-      say(scores_text(st, g_));
+      say(scores_text(st, g_, width()));
       brief_ = false;
       last_hand_said = st.terminal();
     }
@@ -438,7 +440,7 @@ void Game::run() {
   }
   if (stop_signal()) say(fmt::format("\n{}.\n", stop_words(stop_signal())));
   // A person who quits leaves with the standing, not with a bare prompt.
-  if (quit_ && !st.terminal()) say("\nThe game was left before its end. " + scores_text(st, g_));
+  if (quit_ && !st.terminal()) say("\n" + scores_text(st, g_, width(), "The game was left before its end. "));
   if (st.terminal()) {
     // The last hand's result and the score were just said: only the verdict
     // is new ("Game over: ..."), not the table and the score again.
@@ -448,7 +450,7 @@ void Game::run() {
       say(verdict);
     } else {
       say("\n" + table);
-      say(scores_text(st, g_));
+      say(scores_text(st, g_, width()));
     }
   }
   if (c_.seed_secret)

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 
 namespace boneyard {
@@ -80,6 +81,20 @@ std::string wrap_line(std::string_view line, size_t width) {
     if (line[i] == '[' && line.substr(i, we - i).find(']') == std::string_view::npos) {
       const size_t close = line.find(']', i);
       if (close != std::string_view::npos && close + 1 - i <= width - indent.size()) we = close + 1;
+    }
+    // A number stays with the word before it over one blank ("seat 4: -1",
+    // "Hand 2"): a row never starts with a score cut from its seat.
+    // A number is digits with a sign before and a ':' ',' '.' or ')' after,
+    // no more: "5-2" is a tile, which may start a row.
+    const auto number = [](std::string_view t) {
+      if (!t.empty() && (t.front() == '-' || t.front() == '+')) t.remove_prefix(1);
+      if (!t.empty() && std::string_view(":,.)").find(t.back()) != std::string_view::npos) t.remove_suffix(1);
+      return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    while (we + 1 < line.size() && line[we] == ' ' && line[we + 1] != ' ') {
+      const size_t next = std::min(line.find(' ', we + 1), line.size());
+      if (!number(line.substr(we + 1, next - we - 1)) || next - i > width - indent.size()) break;
+      we = next;
     }
     const std::string_view word = line.substr(i, we - i);
     i = we;

@@ -24,6 +24,19 @@ TEST(Wrap, BreaksAtBlanksAndIndentsTheRest) {
   EXPECT_EQ(wrap_text("short\n", 30), "short\n");
 }
 
+// A score stays with its seat: "seat 5:" ended a row and its "-1" began
+// the next. Tiles may still start a row.
+TEST(Wrap, ANumberStaysWithTheWordBeforeIt) {
+  const std::string out = wrap_text("Chips: seat 0: -1   seat 1: -1   seat 2: 12   seat 3: -1", 40);
+  for (const auto& r : rows(out)) {
+    EXPECT_LE(r.size(), 40u) << out;
+    EXPECT_EQ(r.find_last_not_of(' '), r.size() - 1) << out;
+    EXPECT_FALSE(r.size() >= 4 && r.compare(r.size() - 4, 4, "seat") == 0) << out;
+    EXPECT_FALSE(r.size() >= 1 && r.back() == ':') << out;
+  }
+  EXPECT_EQ(out, "Chips: seat 0: -1   seat 1: -1\n  seat 2: 12   seat 3: -1");
+}
+
 TEST(Wrap, AChainOfTilesBreaksBetweenTiles) {
   const std::string chain = "Line: [6|6][6|5][5|5][5|4][4|4][4|3][3|3][3|2][2|2]";
   for (const auto& r : rows(wrap_text(chain, 24))) {
