@@ -12,8 +12,7 @@ import { WatchPage } from "./watch";
 import { localTable } from "./local/play";
 import { renderLocalLobby } from "./local/lobby";
 import { h, clear } from "./dom";
-import { api, savedTables, ApiError } from "./api";
-import { tableUrl } from "./links";
+import { openInvite } from "./invite";
 
 const root = document.getElementById("app")!;
 let table: Table | Replay | RulesPage | PlayerView | WatchPage | null = null;
@@ -44,39 +43,11 @@ function route() {
     clear(root);
     renderLocalLobby(root.appendChild(h("main", { class: "lobby" })), go, true);
   } else if (id && token && /^[0-9a-f]+$/.test(id) && /^[0-9a-f]+$/.test(token)) table = new Table(root, id, token, go);
-  else if (id && invite && /^[0-9a-f]+$/.test(id) && /^[0-9a-f]+$/.test(invite)) openInvite(id, invite);
+  else if (id && invite && /^[0-9a-f]+$/.test(id) && /^[0-9a-f]+$/.test(invite))
+    openInvite(root, id, invite, go, route);
   // A table link that is damaged: say so rather than show the lobby silently.
   else if (id !== null || token !== null) badLink(root, "link.damaged", go);
   else renderLobby(root, go);
-}
-
-// An invitation link: a browser that holds a seat at the table already (its
-// maker, or the friend opening the link again) goes to that seat; any other
-// claims the invited seat, with a token of its own, and the link is used up.
-async function openInvite(id: string, invite: string) {
-  const mine = savedTables().find((x) => x.id === id && x.seat >= 0);
-  if (mine) {
-    history.replaceState(null, "", tableUrl(id, mine.token));
-    return route();
-  }
-  try {
-    const r = await api.claim(id, invite);
-    history.replaceState(null, "", tableUrl(id, r.token));
-    route();
-  } catch (e) {
-    const status = e instanceof ApiError ? e.status : 0;
-    badLink(
-      root,
-      status === 404
-        ? "link.no_table"
-        : status === 403
-          ? "link.invite_used"
-          : status === 400
-            ? "link.damaged"
-            : "link.try_again",
-      go,
-    );
-  }
 }
 
 function go(url: string) {

@@ -82,10 +82,18 @@ export function otherTarget(all: GameInfo[], game: string, options?: Record<stri
 export function tableTerms(m: StateMsg, seatName: (k: number) => string): HTMLElement {
   const clock = (m as unknown as { clock?: { move_s: number; bank_s: number } }).clock ?? null;
   const line = termsLine({ rated: !!m.rated, clock }, "table-terms");
-  if (m.unrated && m.rated)
+  if (m.unrated && m.rated) {
+    // A rated table whose game will not count: its chip says so, not "Rated"
+    // beside the reason why not.
+    const chip = line.querySelector(".term.rated");
+    if (chip) {
+      chip.className = "term casual";
+      chip.textContent = t("terms.not_rated_chip");
+    }
     line.appendChild(
       h("span", { class: "term unrated", role: "note" }, unratedWhy(m.unrated, seatName, m.status === "over", m.seat)),
     );
+  }
   return line;
 }
 

@@ -846,9 +846,24 @@ try {
   const ctx2 = await browser.createBrowserContext();
   const bob = await newPage(ctx2);
   await bob.goto(invite);
+  // Without a saved name, the friend is asked for one before sitting down
+  // (the game starts, clock and all, once the seat joins).
+  await bob.waitForSelector("#invite-name");
+  const boardEarly = !!(await bob.$(".board"));
+  await bob.type("#invite-name", "Bob");
+  await bob.click("#invite-sit");
   await bob.waitForSelector(".board");
   await alice.waitForSelector(".board");
   check(true, "a friend joins by the invitation link and the game starts for both");
+  const bobName = await bob
+    .waitForFunction(() => /Playing as Bob/.test(document.getElementById("my-name")?.textContent || ""), {
+      timeout: 5000,
+    })
+    .then(
+      () => true,
+      () => false,
+    );
+  check(!boardEarly && bobName, "the invited friend names themselves before the game starts, and plays by that name");
   // The invitation is claimed: the friend's page holds a token of its own,
   // and the link opens no seat for anyone else (its sender in another
   // browser, anyone it was passed on to), nor is it offered any more.

@@ -239,6 +239,12 @@ try {
     await waitText(pg, "#table-terms", /will not be rated: Gus plays as a guest/),
     "a guest at a rated table: the page says the game will not be rated, and why",
   );
+  // ... and its chip says "Not rated", not "Rated" beside that reason.
+  const chips = await pg.$$eval("#table-terms .term", (e) => e.map((x) => x.textContent));
+  check(
+    chips[0] === "Not rated" && !chips.includes("Rated"),
+    `a rated table's game that will not count is not marked "Rated" (${chips.join(" | ")})`,
+  );
   await pg.close();
 
   // Play again: an offer; Bob, reading the dialog, stays where he is.

@@ -412,6 +412,11 @@ export const en: Record<string, string> = {
   "summary.continue": "Next hand",
   "summary.new_game": "Back to the lobby",
   "name.label": "Your name",
+  "invite.title": "You are invited to a game",
+  "invite.title_game": "You are invited to a game of {game}",
+  "invite.name": "Your name, as the others at the table will see it",
+  "invite.sit": "Sit down",
+  "invite.guest": "Sit down without a name",
   "name.save": "Save my name",
   "name.playing_as": "Playing as {name}",
   "name.taken": "(“{typed}” was already taken)",
@@ -449,6 +454,7 @@ export const en: Record<string, string> = {
   "terms.clock_bank_words":
     "You have {n} s for each move, and {bank} s extra for the whole game when a move needs longer; if both run out, a bot plays that move for you.",
   "terms.no_clock": "No clock",
+  "terms.not_rated_chip": "Not rated",
   "terms.target": "to {n}",
   "terms.will_not_be_rated_guest": "This game will not be rated: {who} plays as a guest",
   "terms.not_rated_network":

@@ -414,6 +414,11 @@ export const es: Record<string, string> = {
   "summary.continue": "Siguiente mano",
   "summary.new_game": "Volver al salón",
   "name.label": "Tu nombre",
+  "invite.title": "Te invitan a una partida",
+  "invite.title_game": "Te invitan a una partida de {game}",
+  "invite.name": "Tu nombre, como lo verán los demás en la mesa",
+  "invite.sit": "Sentarse",
+  "invite.guest": "Sentarse sin nombre",
   "name.save": "Guardar mi nombre",
   "name.playing_as": "Juegas como {name}",
   "name.taken": "(“{typed}” ya estaba en uso)",
@@ -453,6 +458,7 @@ export const es: Record<string, string> = {
   "terms.clock_bank_words":
     "Tienes {n} s para cada jugada y {bank} s extra para toda la partida cuando una jugada necesita más; si se acaban los dos, un bot hace esa jugada por ti.",
   "terms.no_clock": "Sin reloj",
+  "terms.not_rated_chip": "Sin puntuar",
   "terms.target": "a {n}",
   "terms.will_not_be_rated_guest": "Esta partida no será puntuada: {who} juega como invitado",
   "terms.not_rated_network":

@@ -415,6 +415,11 @@ export const ja: Record<string, string> = {
   "summary.continue": "次のハンドへ",
   "summary.new_game": "ロビーに戻る",
   "name.label": "あなたの名前",
+  "invite.title": "対局に招待されました",
+  "invite.title_game": "{game}の対局に招待されました",
+  "invite.name": "卓のほかの人に見える名前",
+  "invite.sit": "席に着く",
+  "invite.guest": "名前なしで席に着く",
   "name.save": "名前を保存",
   "name.playing_as": "{name} としてプレイ中",
   "name.taken": "（「{typed}」は使用済みでした）",
@@ -452,6 +457,7 @@ export const ja: Record<string, string> = {
   "terms.clock_bank_words":
     "1手ごとに{n}秒、さらに長く考えたい手のために対局全体で{bank}秒の持ち時間があります。両方を使い切ると、その手はボットが代わりに打ちます。",
   "terms.no_clock": "持ち時間なし",
+  "terms.not_rated_chip": "レーティング対象外",
   "terms.target": "{n}点先取",
   "terms.will_not_be_rated_guest": "この対局はレーティング対象外になります：{who}さんがゲストで参加しています",
   "terms.not_rated_network":
