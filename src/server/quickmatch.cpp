@@ -134,13 +134,21 @@ json QuickMatch::status(const json& who) {
     for (const auto& [id, o] : seekers_)
       if (o.pool == s.pool && !o.seated && !o.forming && o.since < first) first = o.since;
   const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - first).count();
-  return {{"status", "waiting"},
-          {"game", s.game},
-          {"waiting", waiting_[s.pool]},
-          {"seats", s.seats},
-          {"rated", s.rated},
-          {"clock", clock},
-          {"seconds_left", std::max(0.0, cfg_.quickmatch_wait_s - waited)}};
+  // Who could sit with this player (form()): a rated table seats one player
+  // of an address, and nobody with someone they blocked. "2 of 4 here" for
+  // two of one network promised a table they never shared.
+  int here = 1, same_network = 0;
+  for (const auto& [id, o] : seekers_) {
+    if (&o == &s || o.pool != s.pool || o.seated || o.forming) continue;
+    if (s.rated && !s.client.empty() && o.client == s.client)
+      ++same_network;
+    else if (!apart_ || !apart_(s.player_id, o.player_id))
+      ++here;
+  }
+  return {{"status", "waiting"}, {"game", s.game},
+          {"waiting", here},     {"same_network", same_network},
+          {"seats", s.seats},    {"rated", s.rated},
+          {"clock", clock},      {"seconds_left", std::max(0.0, cfg_.quickmatch_wait_s - waited)}};
 }
 
 json QuickMatch::leave(const json& who) {

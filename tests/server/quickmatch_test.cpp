@@ -80,6 +80,26 @@ TEST_F(QuickMatchTest, FourWaitingPlayersAreSeatedAtOneTableAtOnce) {
   for (const auto& s : st["seats"]) EXPECT_EQ(s["player"], "human");
 }
 
+// A rated queue counts only who could share a table: two of one address
+// never do, so each sees "1 here" and that another of its network waits
+// (they read "2 of 4 here", then each got a table of bots).
+TEST_F(QuickMatchTest, ARatedWaitCountsOnlyWhoCouldShareTheTable) {
+  start(60);
+  const json a = player("Al"), b = player("Bea");
+  ASSERT_EQ(ask(a, {{"rated", true}}).status, 200);
+  const Reply r = ask(b, {{"rated", true}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.j["waiting"], 1) << r.body;
+  EXPECT_EQ(r.j["same_network"], 1) << r.body;
+  EXPECT_EQ(status(a)["waiting"], 1);
+  // A casual queue seats them together: both counted.
+  const json c = player("Cai"), d = player("Dot");
+  ASSERT_EQ(ask(c).status, 200);
+  const Reply casual = ask(d);
+  EXPECT_EQ(casual.j["waiting"], 2) << casual.body;
+  EXPECT_EQ(casual.j["same_network"], 0) << casual.body;
+}
+
 TEST_F(QuickMatchTest, AfterTheWaitBotsOfTheChosenLevelFillTheEmptySeats) {
   start(1);
   const json a = player("Ana"), b = player("Bo");

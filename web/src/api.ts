@@ -202,7 +202,8 @@ export const api = {
 export interface QuickMatch {
   status: "waiting" | "seated" | "cancelled";
   game: string;
-  waiting?: number;
+  waiting?: number; // who could sit at one table with you (you included)
+  same_network?: number; // rated: others waiting from your network, who never sit with you
   seats?: number;
   seconds_left?: number;
   rated?: boolean;

@@ -542,6 +542,8 @@ function quickMatch(all: GameInfo[], go: (url: string) => void, status: HTMLElem
             { class: "qm-wait", "aria-live": "polite" },
             t("qm.waiting", { game: gameName(game), n: q.waiting ?? 1, seats: q.seats ?? 4 }),
           ),
+          // Someone on this network waits too: a rated table never seats both.
+          q.same_network ? h("p", { class: "muted", id: "qm-same-network" }, t("qm.same_network")) : "",
           termsLine({ rated: q.rated, clock: q.clock }, "qm-terms"), // the table's terms, before it starts
           clockWords(q.clock) ?? "",
           ...(taken

@@ -143,6 +143,32 @@ try {
   const sa = await state(tokA);
   check(sa && sa.rated === true && sa.clock && sa.clock.move_s === 30, "the quick-match table is rated and timed");
   await shoot(pa, "rated-table");
+  // Two of one network asking for a rated game: never one table, so the
+  // second's wait counts only herself and says why ("2 of 4 here" promised
+  // a table the two never shared).
+  {
+    const [ph, pi] = [await newPage("10.3.0.1"), await newPage("10.3.0.1")];
+    for (const [p, name] of [
+      [ph, "Hal"],
+      [pi, "Ida"],
+    ]) {
+      await p.goto(base + "/");
+      await p.waitForSelector('button[data-qm="texas-42"]');
+      await p.click("#qm-rated");
+      await p.click('button[data-qm="texas-42"]');
+      await p.waitForSelector("#qm-name");
+      await p.type("#qm-name", name);
+      await p.click("#qm-name-save");
+      await p.waitForSelector(".qm-wait");
+    }
+    await pi.waitForSelector("#qm-same-network", { timeout: 5000 }).catch(() => {});
+    const said = (await text(pi, ".qm-wait")) + " / " + (await text(pi, "#qm-same-network"));
+    check(
+      /1 of 4 here/.test(said) && /never seats two players of one network/.test(said),
+      `a rated wait counts only who could share the table, and says why (${said})`,
+    );
+    for (const p of [ph, pi]) await p.close();
+  }
 
   // ---------------------------------------------------------------- defect 7: my clock by my name
   const mine = await pa

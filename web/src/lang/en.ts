@@ -111,6 +111,8 @@ export const en: Record<string, string> = {
   "qm.go": "Find players",
   "qm.for": "{game}, {kind}. First, the name the others will see:",
   "qm.waiting": "Looking for players for {game}: {n} of {seats} here",
+  "qm.same_network":
+    "Someone on your network is looking for this game too: a rated game never seats two players of one network, so you will each get a table of your own. Choose casual to play together.",
   "qm.bots_in": "Bots take the empty seats in {s} s.",
   "board.title": "Best players",
   "board.family": "Game",

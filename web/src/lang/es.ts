@@ -112,6 +112,8 @@ export const es: Record<string, string> = {
   "qm.go": "Buscar jugadores",
   "qm.for": "{game}, {kind}. Primero, el nombre que verán los demás:",
   "qm.waiting": "Buscando jugadores para {game}: {n} de {seats}",
+  "qm.same_network":
+    "Alguien de tu misma red busca también esta partida: una partida puntuada nunca sienta a dos jugadores de una misma red, así que cada uno tendrá su mesa. Elegid informal para jugar juntos.",
   "qm.bots_in": "Los bots ocuparán los asientos libres en {s} s.",
   "board.title": "Mejores jugadores",
   "board.family": "Juego",

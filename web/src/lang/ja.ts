@@ -112,6 +112,8 @@ export const ja: Record<string, string> = {
   "qm.go": "相手を探す",
   "qm.for": "{game}・{kind}。まず、ほかの人に見える名前を入れてください：",
   "qm.waiting": "{game}の相手を探しています：{seats}人中{n}人",
+  "qm.same_network":
+    "同じネットワークの人もこのゲームを探しています。レーティング戦では同じネットワークの2人が同じ卓に着くことはないので、それぞれ別の卓になります。一緒に遊ぶならカジュアルを選んでください。",
   "qm.bots_in": "あと{s}秒で空席にボットが入ります。",
   "board.title": "上位プレイヤー",
   "board.family": "ゲーム",
