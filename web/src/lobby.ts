@@ -13,7 +13,7 @@ import { WATCH_URL } from "./watch";
 import { friendsCard } from "./friends";
 import { youPanel } from "./you";
 import { localCard, renderLocalLobby } from "./local/lobby";
-import { myTablesCard } from "./my_tables";
+import { myTablesCard, inPlayBanner } from "./my_tables";
 
 const LEVELS = ["beginner", "casual", "strong", "expert"];
 
@@ -119,6 +119,7 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
     ),
   );
   main.appendChild(you);
+  main.appendChild(inPlayBanner(go));
   main.appendChild(
     h(
       "section",

@@ -1,7 +1,7 @@
 // The lobby's "Your tables": the tables opened in this browser, each with
 // where it stands, asked of the server.
 
-import { api, savedTables, forgetTable } from "./api";
+import { api, savedTables, forgetTable, type StateMsg } from "./api";
 import { h } from "./dom";
 import { currentLang, t } from "./i18n";
 import { boardOf } from "./boards/registry";
@@ -96,4 +96,34 @@ function tableStatus(id: string, token: string): HTMLElement {
     },
   );
   return el;
+}
+
+// A game of mine in play, at the top of the lobby: on a phone "Your tables"
+// lies a screen or two below, and a seat's clock may be running. The newest
+// few seats are asked; the banner stays empty unless one is in play.
+export function inPlayBanner(go: (url: string) => void): HTMLElement {
+  const box = h("div", { class: "in-play", id: "in-play", role: "status" });
+  const seats = savedTables()
+    .filter((s) => s.seat >= 0)
+    .slice(0, 5);
+  Promise.all(
+    seats.map((s) =>
+      api.state(s.id, s.token).then(
+        (m) => ({ s, m }),
+        () => null,
+      ),
+    ),
+  ).then((all) => {
+    const live = all.filter((x) => x && x.m.status === "playing") as { s: (typeof seats)[0]; m: StateMsg }[];
+    const pick = live.find((x) => x.m.to_act) ?? live[0];
+    if (!pick) return;
+    const url = tableUrl(pick.s.id, pick.s.token);
+    box.append(
+      h("span", null, t(pick.m.to_act ? "mine.banner_turn" : "mine.banner", { game: gameName(pick.s.game) })),
+      " ",
+      h("button", { class: "primary", id: "in-play-open", onclick: () => go(url) }, t("mine.back")),
+    );
+    box.classList.add("shown");
+  });
+  return box;
 }

@@ -981,6 +981,35 @@ try {
   await bob2.goto(invite);
   await bob2.waitForSelector(".board");
   check(await logHas(alice, /is back/), "the player comes back with the same link and the others are told");
+  // The lobby, opened in Bob's browser mid-game: his game in play at the
+  // top (on a phone "Your tables" lay a screen or two below), one tap back.
+  {
+    const lobbyTab = await newPage(ctx2, { width: 390, height: 844, isMobile: true, hasTouch: true });
+    await lobbyTab.goto(base + "/");
+    const shown = await lobbyTab.waitForSelector("#in-play-open", { timeout: 8000 }).then(
+      () => true,
+      () => false,
+    );
+    const banner = await lobbyTab
+      .$eval("#in-play", (e) => ({ text: e.textContent, top: e.getBoundingClientRect().top }))
+      .catch(() => ({}));
+    if (shown) await lobbyTab.click("#in-play-open");
+    const back =
+      shown &&
+      (await lobbyTab.waitForSelector(".board", { timeout: 8000 }).then(
+        () => true,
+        () => false,
+      ));
+    check(
+      shown &&
+        /Latin dominoes is in play/.test(banner.text) &&
+        banner.top < 300 &&
+        back &&
+        new URL(lobbyTab.url()).searchParams.get("t") === new URL(bob2.url()).searchParams.get("t"),
+      `the lobby puts my game in play at its top, one tap back to it (${JSON.stringify(banner)})`,
+    );
+    await lobbyTab.close();
+  }
   await alice.screenshot({ path: join(shots, "notices-desktop.png") });
   // The screenshots of every family in every language at four sizes, and
   // the layout's measures, are tests/layout.mjs (ctest web_layout).

@@ -55,6 +55,9 @@ export const en: Record<string, string> = {
   "mine.playing": "In play · hand {n} · {scores}",
   "mine.bot_plays": "A bot is playing your seat · hand {n} · {scores}: open it to take your seat back",
   "mine.gone": "No longer on the server",
+  "mine.banner": "Your game of {game} is in play.",
+  "mine.banner_turn": "Your game of {game} is in play, and it is your turn.",
+  "mine.back": "Back to the table",
 
   "family.line": "Latin & Caribbean",
   "family.mexican-train": "Mexican Train",

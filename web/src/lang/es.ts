@@ -55,6 +55,9 @@ export const es: Record<string, string> = {
   "mine.playing": "En juego · mano {n} · {scores}",
   "mine.bot_plays": "Un bot juega tu asiento · mano {n} · {scores}: ábrela para recuperarlo",
   "mine.gone": "Ya no está en el servidor",
+  "mine.banner": "Tu partida de {game} está en juego.",
+  "mine.banner_turn": "Tu partida de {game} está en juego, y te toca.",
+  "mine.back": "Volver a la mesa",
 
   "family.line": "Latino y caribeño",
   "family.mexican-train": "Tren mexicano",

@@ -55,6 +55,9 @@ export const ja: Record<string, string> = {
   "mine.playing": "対局中 · ハンド{n} · {scores}",
   "mine.bot_plays": "ボットがあなたの席で対局中 · ハンド{n} · {scores}：開くと席に戻れます",
   "mine.gone": "サーバーにもうありません",
+  "mine.banner": "{game}の対局が進行中です。",
+  "mine.banner_turn": "{game}の対局が進行中で、あなたの番です。",
+  "mine.back": "卓に戻る",
 
   "family.line": "ラテン・カリブ",
   "family.mexican-train": "メキシカントレイン",
