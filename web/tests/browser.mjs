@@ -943,6 +943,13 @@ try {
   await spec.goto(spectate);
   await spec.waitForSelector(".board");
   check((await spec.$$(".hand .htile")).length === 0 && !!(await spec.$(".spectating")), "a spectator sees no hand");
+  const teamTags = await spec.$$eval(".opp", (o) =>
+    o.map((e) => e.dataset.seat + ":" + (e.querySelector(".team-tag")?.textContent || "")),
+  );
+  check(
+    teamTags.sort().join(" ") === "0:Team A 1:Team B 2:Team A 3:Team B",
+    `a spectator sees each seat's team, as the scores name them (${teamTags.join(" ")})`,
+  );
   const specUrl = new URL(spectate);
   const pub = await (
     await fetch(`${base}/api/tables/${specUrl.searchParams.get("t")}?token=${specUrl.searchParams.get("k")}`)
