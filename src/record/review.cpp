@@ -236,6 +236,7 @@ HandReview review_hand(const nlohmann::json& record, int seat, int hand, const R
                          [](const auto& a, const auto& b) { return a.second > b.second; });
         m.best = names[best];
         m.played_words = s.state().move_words(seat, m.played);
+        if (s.entry().value_unit) m.unit_words = s.entry().value_unit(s.state());
         m.best_words = s.state().move_words(seat, m.best);
         m.best_value = mean[best];
         m.played_value = mean[played];
@@ -305,6 +306,7 @@ nlohmann::json review_json(const HandReview& r) {
                         {"grade", grade_name(m.grade)},
                         {"values", vals}};
     if (m.bound) j["bound"] = true;
+    if (!m.unit_words.empty()) j["unit_words"] = m.unit_words;
     if (m.samples) j["samples"] = m.samples;
     if (m.rows) j["rows"] = m.rows;
     if (m.face_up) {
@@ -364,7 +366,13 @@ std::string review_text(const HandReview& r) {
       "mistake up to {}, blunder more.\n",
       r.unit, r.thresholds.good, r.thresholds.inaccuracy, r.thresholds.mistake);
   if (r.moves.empty()) out += "  No decisions with a choice.\n";
+  // Where the values count differently from one decision to another (Texas
+  // 42's bids weigh a set), each change is said before its moves.
+  const bool varies = std::any_of(r.moves.begin(), r.moves.end(),
+                                  [&](const ReviewedMove& m) { return m.unit_words != r.moves.front().unit_words; });
+  std::string said;
   for (const auto& m : r.moves) {
+    if (varies && m.unit_words != said) out += fmt::format("  (Values from here: {}.)\n", said = m.unit_words);
     out += fmt::format("  Event {}: played {}", m.event, m.played_words);
     if (m.loss <= 0)
       out += ", the best move.\n";

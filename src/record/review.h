@@ -33,6 +33,9 @@ struct ReviewedMove {
   size_t event = 0;  // the event's index in the record
   std::string played, best;
   std::string played_words, best_words;  // the same said for people (AnyState::move_words)
+  // What the values count here, in words (GameEntry::value_unit): Texas 42's
+  // bids are valued as the bidding bot weighs a set, its plays in plain marks.
+  std::string unit_words;
   // Expected values over the seat's sampled deals, in the review's unit.
   double played_value = 0, best_value = 0, loss = 0;
   int samples = 0;            // deals solved for this decision (fewer than asked where the time cap struck)

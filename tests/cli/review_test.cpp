@@ -253,15 +253,24 @@ TEST_F(Review, TexasFortyTwoIsJudgedByItsSolverInMarks) {
   const json rec = first_hand("texas-42", 3);
   int graded = 0;
   for (int seat = 0; seat < 4; ++seat) {
+    int bids = 0;
     const HandReview r = review_hand(rec, seat, 1);
     EXPECT_FALSE(r.hands_known);
     EXPECT_EQ(r.unit, "marks");
+    const std::string text = review_text(r);
     for (const auto& m : r.moves) {
       EXPECT_GE(m.loss, 0);
       EXPECT_TRUE(m.face_up);
       EXPECT_EQ(m.grade, fair_grade(m.loss, m.se, r.thresholds));
       ++graded;
+      // A bid's values weigh a set as the bidding bot does, a play's are
+      // plain marks: each move says which, and the text before them.
+      const bool bid = m.played == "pass" || m.played.rfind("bid:", 0) == 0;
+      EXPECT_EQ(m.unit_words.find("as the bidding bot weighs them") != std::string::npos, bid) << m.unit_words;
+      if (bid) ++bids;
     }
+    if (bids && bids < static_cast<int>(r.moves.size()))  // both kinds graded: the change is said
+      EXPECT_NE(text.find("(Values from here: marks"), std::string::npos) << text;
   }
   EXPECT_GT(graded, 4);
 }

@@ -96,6 +96,8 @@ export function langPicker(_after?: () => void): HTMLElement {
 // A server error in the user's language: the stable code's words, the
 // server's English text kept beside them (it names the details).
 export function serverError(text: string, code?: string): string {
-  if (lang === "en" || !code || !hasKey("error." + code)) return text;
+  // The server's messages start in lower case (a log line's style); shown
+  // on their own to a person, they start as a sentence does.
+  if (lang === "en" || !code || !hasKey("error." + code)) return text.charAt(0).toUpperCase() + text.slice(1);
   return `${t("error." + code)} (${text})`;
 }

@@ -318,8 +318,8 @@ try {
             import { hintPanel, hintHolds } from "../src/table/view";
             import { reviewBody } from "../src/table/end";
             import { chooserDialog } from "../src/table/dialogs";
-            import { setLang, t } from "../src/i18n";
-            window.__views = { words, entryText, texas42Board, mexicanTrainBoard, lineBoard, hintPanel, hintHolds, reviewBody, chooserDialog, setLang, t };`,
+            import { setLang, t, serverError } from "../src/i18n";
+            window.__views = { words, entryText, texas42Board, mexicanTrainBoard, lineBoard, hintPanel, hintHolds, reviewBody, chooserDialog, setLang, t, serverError };`,
           resolveDir: join(webDir, "tests"),
           loader: "ts",
         },
@@ -351,6 +351,7 @@ try {
           chooserDialog,
           setLang,
           t,
+          serverError,
         } = window.__views;
         const seats = [0, 1, 2, 3].map((k) => ({
           seat: k,
@@ -398,6 +399,8 @@ try {
           t("terms.will_not_be_rated_network", { who: "Dave", other: words.seatName(ctx(line), 0) }),
           t("log.joined", { who: words.seatName(ctx(line), 0) }),
           t("summary.wins_hand", { who: words.sideName(ctx(line), 0) }),
+          // A server's message shown alone starts as a sentence does.
+          serverError("the name is empty: type 1 to 32 characters", "bad_request"),
         ];
         // A move the takeover bot made: "a bot for you" mid-sentence, not "You".
         const botMsg = { ...msg, bot_played: [{ n: 5, why: "time" }] };
@@ -698,7 +701,8 @@ try {
       r.pronouns[0] === "The hand goes to you." &&
         /^This game will not be rated: Dave and you sat down/.test(r.pronouns[1]) &&
         r.pronouns[2] === "You sat down" &&
-        r.pronouns[3] === "The hand goes to us.",
+        r.pronouns[3] === "The hand goes to us." &&
+        r.pronouns[4] === "The name is empty: type 1 to 32 characters",
       `"You" and "Us" are lower case inside a sentence (${r.pronouns.join(" | ")})`,
     );
     check(r.mtDealt === "Round 2 dealt", `Mexican Train's log says "Round 2 dealt" (${r.mtDealt})`);
