@@ -678,6 +678,12 @@ std::string lead_reason(const State& s) {
     return wrap_items(d, fmt::format("Seat {} has the lead: the highest draw for the lead ", l), "  ", terminal_width(),
                       " ");
   }
+  // Spec (redeal_five_doubles): the leader does not change, and leads any tile.
+  if (s.hands_finished() == 0 && s.redeals() > 0)
+    return fmt::format(
+        "Seat {} keeps the lead and may lead any tile: a redeal for five doubles does not change the "
+        "leader",
+        l);
   if (s.hands_finished() == 0) return fmt::format("Seat {} has the lead", l);
   if (s.last_result().winner_side < 0)
     return fmt::format("Seat {} has the lead: the last hand was void ({})", l, tie_words(r.block_tie, r.teams()));

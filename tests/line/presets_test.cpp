@@ -245,6 +245,24 @@ TEST(LinePresets, RedealWithFiveDoublesKeepsTheLeader) {
       "4-0 3-2 3-1 3-0 2-1 2-0 1-0");
   EXPECT_EQ(s.phase(), Phase::Play);
   EXPECT_EQ(s.to_move(), 2);  // the leader does not change
+  // Where the first leader held the highest double, the redeal's leader is
+  // said, and leads any tile (the new deal has no forced lead).
+  State c = make("caribbean", {{"redeal_five_doubles", "on"}});
+  c.apply_chance_text(
+      "deal 6-5 6-4 6-3 6-2 6-1 6-0 5-4 / 0-0 1-1 2-2 3-3 4-4 5-3 5-2 / 6-6 5-5 5-1 5-0 4-3 4-2 4-1 / "
+      "4-0 3-2 3-1 3-0 2-1 2-0 1-0");
+  ASSERT_EQ(c.phase(), Phase::Redeal);
+  play(c, {"redeal"});
+  c.apply_chance_text(
+      "deal 6-6 6-4 6-3 6-2 6-1 6-0 5-4 / 0-0 1-1 2-2 6-5 4-4 5-3 5-2 / 3-3 5-5 5-1 5-0 4-3 4-2 4-1 / "
+      "4-0 3-2 3-1 3-0 2-1 2-0 1-0");
+  ASSERT_EQ(c.phase(), Phase::Play);
+  EXPECT_EQ(c.to_move(), 2);  // the holder of 6-6 in the first deal
+  EXPECT_NE(c.render(-1).find("Seat 2 keeps the lead and may lead any tile: a redeal for five doubles"),
+            std::string::npos)
+      << c.render(-1);
+  c.legal_moves(2, l);
+  EXPECT_EQ(l.size(), 7);  // any tile
   // Keeping the deal plays on.
   State k = make("latin");
   k.apply_chance_text(
