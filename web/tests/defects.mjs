@@ -302,6 +302,16 @@ try {
       shown && r.name === "Dice & Dominoes" && r.whole && /chips won or lost, antes included/.test(r.scores),
       `an upright phone shows the game's name and hand whole, and says the balances are chips (${JSON.stringify(r)})`,
     );
+    // The others' cards in one row in the order of play, as the score chips
+    // list them (they read Seat 4, 3, 2 beside chips reading 2, 3, 4).
+    const row = await p.$$eval(".opponents .opp", (o) =>
+      o
+        .map((e) => ({ k: e.dataset.seat, x: e.getBoundingClientRect().left }))
+        .sort((a, b) => a.x - b.x)
+        .map((e) => e.k)
+        .join(","),
+    );
+    check(row === "1,2,3", `a phone's seat cards run in the order of play, as the scores do (seats ${row})`);
     await p.close();
   }
 
