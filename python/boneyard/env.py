@@ -175,9 +175,9 @@ class DominoEnv(_Base):
         self._cumulative_rewards[agent] = 0.0
         s = self.state
         if self._sequential or not s.is_simultaneous_node():
-            s.apply_action(int(action))
+            s.apply_action(spaces.action_index(action))
         else:
-            self._hold(agent, int(action))
+            self._hold(agent, spaces.action_index(action))
         self._steps += 1
         if self.explicit_chance:
             self._resolve_chance()

@@ -113,10 +113,10 @@ class DominoParallelEnv(_Base):
         if s.is_simultaneous_node():
             joint = [-1] * len(self.possible_agents)
             for p in acting:
-                joint[p] = int(actions[self.possible_agents[p]])
+                joint[p] = spaces.action_index(actions[self.possible_agents[p]])
             s.apply_actions(joint)
         else:
-            s.apply_action(int(actions[self.possible_agents[acting[0]]]))
+            s.apply_action(spaces.action_index(actions[self.possible_agents[acting[0]]]))
         if self.explicit_chance:
             self._resolve_chance()
         self._cycles += 1

@@ -4,6 +4,8 @@ these small stand-ins with the same attributes and methods (shape, dtype,
 low, high, n, contains, sample)."""
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 try:  # pragma: no cover - gymnasium is not packaged in Debian
@@ -152,3 +154,12 @@ def _line_hand_points(game) -> float:
     sides = len(single.new_initial_state(1).scores())
     # utility_bounds gives (S-1)/S x P; P is the hand's points bound.
     return _spiel.utility_bounds(single)[1] * sides / max(1, sides - 1)
+
+
+def action_index(action) -> int:
+    """An action as an int: an int or a numpy integer, never a float or a
+    string (int(1.5) played action 1 silently)."""
+    try:
+        return operator.index(action)
+    except TypeError:
+        raise TypeError(f"an action is an int (an index into the action space), got {action!r}") from None

@@ -44,8 +44,7 @@ void init_batch(py::module_& m) {
     if (!py::isinstance<py::list>(bots)) throw Error("arena: bots must be a list of bot names");
     for (auto b : py::reinterpret_borrow<py::list>(bots)) names.push_back(str_arg(b, "a bot name"));
     BotOptions b;
-    b.think_ms = number_arg(think_ms, "think_ms");
-    if (b.think_ms < 0) throw Error("think_ms must be 0 or more");
+    b.think_ms = think_ms_arg(think_ms);
     b.iterations = int_arg_in(iterations, "iterations", 0, 100000000);
     b.threads = int_arg_in(bot_threads, "bot_threads", 1, spiel::kMaxThreads);
     const auto count = static_cast<uint64_t>(int_arg_in(games, "games", 0, 1ll << 62));

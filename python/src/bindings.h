@@ -40,6 +40,7 @@ struct PyBot {
 long long int_arg(const py::handle& v, const char* what);
 long long int_arg_in(const py::handle& v, const char* what, long long lo, long long hi);
 double number_arg(const py::handle& v, const char* what);
+double think_ms_arg(const py::handle& v);  // 0 to 3600000 ms, as the protocol's
 std::string str_arg(const py::handle& v, const char* what);
 uint64_t seed_of(const py::object& seed);
 // None: the current player; CHANCE names the chance player; else a seat.

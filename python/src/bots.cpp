@@ -15,8 +15,7 @@ void init_bots(py::module_& m) {
            const py::object& iterations, const py::object& seed, const py::object& threads) {
           const PyGame& g = game_arg(game);
           BotOptions o;
-          o.think_ms = number_arg(think_ms, "think_ms");
-          if (o.think_ms < 0) throw Error(fmt::format("think_ms must be 0 or more, got {}", o.think_ms));
+          o.think_ms = think_ms_arg(think_ms);
           o.iterations = int_arg_in(iterations, "iterations", 0, 100000000);
           o.threads = int_arg_in(threads, "threads", 1, spiel::kMaxThreads);
           const int p = int_arg_in(seat, "seat", 0, g.g->players - 1);

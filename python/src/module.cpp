@@ -38,6 +38,16 @@ double number_arg(const py::handle& v, const char* what) {
   return v.cast<double>();
 }
 
+double think_ms_arg(const py::handle& v) {
+  // As the protocol bounds it: inf, 1e300 or nan turned the search off, and
+  // 1e12 never returned.
+  const double ms = number_arg(v, "think_ms");
+  if (!(ms >= 0 && ms <= 3600000))
+    throw Error(
+        fmt::format("think_ms must be a number of milliseconds from 0 to 3600000, got {}", std::string(py::repr(v))));
+  return ms;
+}
+
 std::string str_arg(const py::handle& v, const char* what) {
   if (!py::isinstance<py::str>(v)) throw Error(fmt::format("{} must be a str, got {}", what, std::string(py::repr(v))));
   return v.cast<std::string>();
@@ -49,8 +59,10 @@ uint64_t seed_of(const py::object& seed) {
     return Error(fmt::format("seed must be an int in 0..2**64-1 (or None for OpenSpiel's chance root), got {}",
                              std::string(py::repr(seed))));
   };
-  if (!py::isinstance<py::int_>(seed) || py::isinstance<py::bool_>(seed)) throw bad();
-  const unsigned long long v = PyLong_AsUnsignedLongLong(seed.ptr());
+  // An int, or a numpy integer (the index protocol): np.int64(3) is 3.
+  if (py::isinstance<py::bool_>(seed) || !(py::isinstance<py::int_>(seed) || PyIndex_Check(seed.ptr()))) throw bad();
+  const py::int_ i(py::reinterpret_borrow<py::object>(seed));
+  const unsigned long long v = PyLong_AsUnsignedLongLong(i.ptr());
   if (v == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
     PyErr_Clear();
     throw bad();

@@ -94,6 +94,27 @@ def test_arena_threads_out_of_range_are_refused(kwargs, words):
         boneyard.arena("latin", ["random"], games=2, **kwargs)
 
 
+@pytest.mark.parametrize("ms", [float("inf"), 1e300, float("nan"), 1e12, -1])
+def test_think_ms_is_bounded_as_the_protocol_bounds_it(ms):
+    # inf, 1e300 and nan turned the search off (values all 0); 1e12 never returned.
+    game = boneyard.load_game("latin")
+    with pytest.raises(ValueError, match=r"think_ms must be a number of milliseconds from 0 to 3600000"):
+        boneyard.make_bot(game, "ismcts", 0, think_ms=ms)
+
+
+def test_numpy_integers_are_seeds_and_actions_but_floats_are_not():
+    game = boneyard.load_game("latin(single_hand=true)")
+    assert game.new_initial_state(np.int64(3)).serialize() == game.new_initial_state(3).serialize()
+    env = boneyard.DominoEnv("latin(single_hand=true)")
+    env.reset(seed=np.int64(3))
+    legal = np.flatnonzero(env.observe(env.agent_selection)["action_mask"])
+    # int(1.5) played action 1: a float or a string is no action.
+    for bad in (float(legal[0]) + 0.5, str(legal[0])):
+        with pytest.raises(TypeError, match="an action is an int"):
+            env.step(bad)
+    env.step(np.int64(legal[0]))
+
+
 def test_bot_threads_out_of_range_are_refused():
     game = boneyard.load_game("latin")
     with pytest.raises(ValueError, match=r"threads must be 1\.\.256"):
