@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
+#include <string_view>
+
 #include "bots/levels.h"
 #include "record/review.h"
 
@@ -96,6 +100,51 @@ void Protocol::after_move(json& out, size_t hands_before) {
 }
 
 namespace {
+// Text from a request, as an error may show it: at most 64 characters, a
+// control character (a NUL cut the message short) as '?'.
+std::string shown_text(std::string_view s) {
+  std::string out(s.substr(0, 64));
+  for (char& c : out)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  return s.size() > 64 ? out + "..." : out;
+}
+
+// The fields each command takes ("cmd" and "id" with every one). Any other
+// is an error, not ignored: "state" with "Seat" for "seat" showed every hand.
+const std::map<std::string, std::vector<std::string>, std::less<>>& command_fields() {
+  static const std::map<std::string, std::vector<std::string>, std::less<>> f = {
+      {"help", {}},
+      {"quit", {}},
+      {"games", {"detail"}},
+      {"new", {"game", "options", "seed", "deal", "auto_chance"}},
+      {"load", {"record", "upto"}},
+      {"state", {"seat"}},
+      {"render", {"seat"}},
+      {"legal", {"seat"}},
+      {"apply", {"move", "seat"}},
+      {"chance", {"outcome"}},
+      {"bot", {"bot", "seat", "apply", "think_ms", "iterations", "threads"}},
+      {"values", {"bot", "seat", "think_ms", "iterations", "threads"}},
+      {"result", {}},
+      {"record", {}},
+      {"review", {"seat", "hand", "think_ms", "iterations", "threads"}},
+  };
+  return f;
+}
+
+void check_fields(const std::string& cmd, const json& req) {
+  const auto it = command_fields().find(cmd);
+  if (it == command_fields().end())
+    throw Error(fmt::format("unknown cmd '{}'; send {{\"cmd\":\"help\"}} for the list", shown_text(cmd)));
+  for (const auto& [k, v] : req.items()) {
+    if (k == "cmd" || k == "id" || std::find(it->second.begin(), it->second.end(), k) != it->second.end()) continue;
+    std::string takes;
+    for (const auto& f : it->second) takes += (takes.empty() ? "" : ", ") + f;
+    throw Error(fmt::format("'{}' takes no field '{}'; {}", cmd, shown_text(k),
+                            takes.empty() ? "it takes none" : "its fields: " + takes));
+  }
+}
+
 std::string str(const json& req, const char* key) {
   if (!req.contains(key)) throw Error(fmt::format("missing '{}'", key));
   if (!req[key].is_string()) throw Error(fmt::format("'{}' must be a string", key));
@@ -141,6 +190,7 @@ bool same_budget(const BotOptions& a, const BotOptions& b) {
 
 json Protocol::dispatch(const json& req) {
   const std::string cmd = str(req, "cmd");
+  check_fields(cmd, req);  // before "no game yet": an unknown cmd is said as such
   if (cmd == "help") {
     return {{"commands",
              {"games {detail?}", "new {game, options?, seed?, deal?, auto_chance?}", "state {seat?}", "render {seat?}",
@@ -331,7 +381,7 @@ json Protocol::dispatch(const json& req) {
     const bool budget = req.contains("think_ms") || req.contains("iterations") || req.contains("threads");
     return review_json(review_hand(s.record(), seat, hand, budget ? coach_options(budget_of(req)) : ReviewOptions{}));
   }
-  throw Error(fmt::format("unknown cmd '{}'; send {{\"cmd\":\"help\"}} for the list", cmd));
+  throw Error(fmt::format("unknown cmd '{}'; send {{\"cmd\":\"help\"}} for the list", shown_text(cmd)));
 }
 
 }  // namespace boneyard

@@ -417,6 +417,39 @@ TEST_F(Hardening, DeeplyNestedJsonIsRefusedNotACrash) {
   EXPECT_EQ(rc, 2) << out;
 }
 
+// A field a command does not take is an error naming it, not ignored: a
+// "state" with "Seat" for "seat" showed every hand. An unknown command is
+// said as such before any game; a NUL in it no longer cuts the message.
+TEST_F(Hardening, AFieldACommandDoesNotTakeIsRefusedByName) {
+  Protocol p;
+  auto ask = [&](const std::string& line) { return json::parse(p.handle(line)); };
+  const json before = ask(R"({"cmd":"frobnicate"})");
+  EXPECT_NE(before["error"].get<std::string>().find("unknown cmd 'frobnicate'"), std::string::npos) << before;
+  ASSERT_TRUE(ask(R"({"cmd":"new","game":"latin","seed":3,"id":7})")["ok"]);
+  const json typo = ask(R"({"cmd":"state","Seat":1})");
+  EXPECT_FALSE(typo["ok"]);
+  EXPECT_FALSE(typo.contains("view")) << typo;
+  EXPECT_EQ(typo["error"], "'state' takes no field 'Seat'; its fields: seat");
+  EXPECT_EQ(ask(R"({"cmd":"render","seet":1})")["error"], "'render' takes no field 'seet'; its fields: seat");
+  EXPECT_EQ(ask(R"({"cmd":"result","seat":1})")["error"], "'result' takes no field 'seat'; it takes none");
+  EXPECT_EQ(ask(R"({"cmd":"he\u0000lp"})")["error"], R"(unknown cmd 'he?lp'; send {"cmd":"help"} for the list)");
+  EXPECT_TRUE(ask(R"({"cmd":"state","seat":1,"id":"x"})")["ok"]);  // "id" goes with every command
+}
+
+// A request line past 16 MiB is refused and skipped, not held (a 300 MB line
+// took 1.2 GB); the session goes on.
+TEST_F(Hardening, AnOverlongProtocolLineIsSkipped) {
+  const std::string dir = fresh_dir("long-line");
+  fs::create_directories(dir);
+  write_file(dir + "/in.txt", R"({"cmd":"help","id":")" + std::string(17u << 20, 'a') + "\"}\n{\"cmd\":\"help\"}\n");
+  int rc = 0;
+  const std::string out = run("engine < " + dir + "/in.txt", &rc);
+  EXPECT_EQ(rc, 0);
+  EXPECT_NE(out.find("a request may be at most 16777216 (16 MiB): it was skipped"), std::string::npos)
+      << out.substr(0, 300);
+  EXPECT_NE(out.find("\"commands\""), std::string::npos) << out.substr(0, 300);
+}
+
 // A front door's address is an IP address: anything else is refused at the
 // start with what was expected, never taken as a name nobody connects from.
 TEST(ServeOptions, ATrustedProxyThatIsNotAnIpAddressIsRefused) {
