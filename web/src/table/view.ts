@@ -192,8 +192,10 @@ export function opponents(c: Ctx, ui: SeatsUi): HTMLElement {
     if (bub && bub.until > Date.now() && bub.lang === currentLang())
       extra.unshift(h("span", { class: "bubble" }, bub.text));
     // A spectator reads "Team A 113" in the scores: each seat says its team
-    // (partners sit across: seats k and k + 2).
-    if (c.me === null && c.teams) extra.push(h("span", { class: "tag team-tag" }, words.sideName(c, k % 2)));
+    // (partners sit across: seats k and k + 2). Not in a replay (markBots
+    // off), where a phone's line needs the room.
+    if (c.me === null && c.teams && ui.markBots)
+      extra.push(h("span", { class: "tag team-tag" }, words.sideName(c, k % 2)));
     extra.push(...(boardOf(c.family).seatTags?.(c, k) ?? []));
     const clock = ui.clock?.(k);
     if (clock) extra.push(clock);
