@@ -166,11 +166,10 @@ std::string hint_text(const AnyState& st, int seat, const GameEntry& g, const Bo
   if (ev.moves.empty()) return "No values: the time allowed ran out before the first deal was solved.\n";
   // In the game's own unit, as a solver's values are (value_unit).
   // Mexican Train calls its hands rounds (GameEntry::rounds).
-  const std::string unit =
-      ev.unit == "pips"
-          ? fmt::format("pips for your side this {} (the other players' penalty pips less yours)",
-                        g.rounds ? "round" : "hand")
-          : value_unit(g, "pimc", st);
+  const std::string unit = ev.unit == "pips"
+                               ? fmt::format("pips for your side this {} (the other players' penalty pips less yours)",
+                                             g.rounds ? "round" : "hand")
+                               : value_unit(g, "pimc", st);
   std::string out =
       ev.samples > 0
           ? fmt::format(

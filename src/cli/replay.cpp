@@ -120,8 +120,7 @@ void add_replay(CLI::App& app) {
       if (*step) {
         say("\n" + s.state().render(*seat));
         // Numbered from 0, as `analyze --event` and the review number them.
-        std::cout << fmt::format("[event {} of 0..{}] Enter to go on, q to quit: ", i, events.size() - 1)
-                  << std::flush;
+        std::cout << fmt::format("[event {} of 0..{}] Enter to go on, q to quit: ", i, events.size() - 1) << std::flush;
         std::string line;
         if (!std::getline(std::cin, line) || line == "q") return;
       }
