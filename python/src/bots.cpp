@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "bindings.h"
+#include "bots/levels.h"
 
 namespace boneyard::py_bindings {
 
@@ -19,7 +20,15 @@ void init_bots(py::module_& m) {
           o.iterations = int_arg_in(iterations, "iterations", 0, 100000000);
           o.threads = int_arg_in(threads, "threads", 1, spiel::kMaxThreads);
           const int p = int_arg_in(seat, "seat", 0, g.g->players - 1);
-          return PyBot{make_bot(*g.g->entry, str_arg(name, "the bot name"), seed_of(seed), o), g.g->name, p};
+          const std::string bot = str_arg(name, "the bot name");
+          // A level plays its own budget, as the protocol's levels do: a
+          // budget given with one is refused, not silently dropped.
+          if (is_bot_level(bot) && (o.think_ms > 0 || o.iterations > 0 || o.threads != 1))
+            throw Error(fmt::format(
+                "'{}' plays the level's own budget: leave out think_ms, iterations and threads, or name a bot ({}) "
+                "to give it one",
+                bot, level_search_bot(*g.g->entry)));
+          return PyBot{make_bot(*g.g->entry, bot, seed_of(seed), o), g.g->name, p};
         });
   py::class_<PyState> state = py::reinterpret_borrow<py::class_<PyState>>(m.attr("State"));
   state

@@ -115,6 +115,16 @@ def test_numpy_integers_are_seeds_and_actions_but_floats_are_not():
     env.step(np.int64(legal[0]))
 
 
+def test_a_level_plays_its_own_budget_and_refuses_another():
+    # The protocol refuses a budget with a level; Python dropped it silently.
+    game = boneyard.load_game("latin")
+    with pytest.raises(boneyard.BoneyardError, match=r"'strong' plays the level's own budget.*name a bot \(ismcts\)"):
+        boneyard.make_bot(game, "strong", 0, iterations=50)
+    with pytest.raises(boneyard.BoneyardError, match="the level's own budget"):
+        boneyard.make_bot(game, "expert", 0, think_ms=5)
+    assert boneyard.make_bot(game, "strong", 1).name == "ismcts"  # the level alone: its own bot and budget
+
+
 def test_bot_threads_out_of_range_are_refused():
     game = boneyard.load_game("latin")
     with pytest.raises(ValueError, match=r"threads must be 1\.\.256"):

@@ -477,7 +477,7 @@ void run_arena(const ArenaConfig& c) {
                           {"hands", total_hands},
                           {"win_share", sc.mean},
                           {"win_share_ci95", {wlo, whi}},
-                          {"hands_won", hands_won},
+                          {"hands_won", std::llround(hands_won)},  // counts, carried as doubles
                           {"hand_share", hc.mean},
                           {"hand_share_ci95", {std::max(0.0, hc.mean - hc.half), std::min(1.0, hc.mean + hc.half)}},
                           {"mean_points_per_hand", pc.mean},
@@ -551,7 +551,7 @@ void run_arena(const ArenaConfig& c) {
             d += o.decisions[static_cast<size_t>(e)], sum += o.ms_sum[static_cast<size_t>(e)],
                 mx = std::max(mx, o.ms_max[static_cast<size_t>(e)]);
       timing.push_back({{"bot", names[static_cast<size_t>(b)]},
-                        {"decisions", d},
+                        {"decisions", std::llround(d)},
                         {"mean_ms", d > 0 ? sum / d : 0.0},
                         {"max_ms", mx}});
     }

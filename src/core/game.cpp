@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bots/levels.h"
+#include "core/text.h"
 
 namespace boneyard {
 
@@ -48,7 +49,7 @@ const GameEntry& find_game(std::string_view name) {
     if (e.name == name) return e;
   std::string names;
   for (const auto& e : registry()) names += (names.empty() ? "" : ", ") + e.name;
-  throw Error(fmt::format("unknown game '{}'; known games: {} (see `boneyard rules`)", name, names));
+  throw Error(fmt::format("unknown game '{}'; known games: {} (see `boneyard rules`)", shown_text(name), names));
 }
 
 std::unique_ptr<AnyBot> make_bot(const GameEntry& g, std::string_view bot, uint64_t seed, const BotOptions& options) {

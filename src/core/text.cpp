@@ -9,6 +9,13 @@
 
 namespace boneyard {
 
+std::string shown_text(std::string_view s) {
+  std::string out(s.substr(0, 64));
+  for (char& c : out)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  return s.size() > 64 ? out + "..." : out;
+}
+
 int terminal_width() {
   if (const char* c = std::getenv("COLUMNS")) {
     const int w = std::atoi(c);

@@ -58,6 +58,11 @@ inline std::string count_of(int n, std::string_view one, std::string_view many) 
   return fmt::format("{} {}", n, n == 1 ? one : many);
 }
 
+// Text from a request as an error may show it: at most 64 characters (then
+// "..."), a control character as '?' (a NUL cut the message short, and a
+// megabyte of name was echoed whole).
+std::string shown_text(std::string_view s);
+
 // Columns of the terminal for laying out the table: $COLUMNS, else the
 // window of standard output, else 80 (pipes, tests).
 int terminal_width();

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "bots/levels.h"
+#include "core/text.h"
 #include "record/review.h"
 
 namespace boneyard {
@@ -100,15 +101,6 @@ void Protocol::after_move(json& out, size_t hands_before) {
 }
 
 namespace {
-// Text from a request, as an error may show it: at most 64 characters, a
-// control character (a NUL cut the message short) as '?'.
-std::string shown_text(std::string_view s) {
-  std::string out(s.substr(0, 64));
-  for (char& c : out)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
-  return s.size() > 64 ? out + "..." : out;
-}
-
 // The fields each command takes ("cmd" and "id" with every one). Any other
 // is an error, not ignored: "state" with "Seat" for "seat" showed every hand.
 const std::map<std::string, std::vector<std::string>, std::less<>>& command_fields() {

@@ -68,7 +68,16 @@ json Ratings::shown(const std::string& subject, const std::string& game) {
     return nullptr;
   }
   std::lock_guard lk(m_);
-  return rating_json(as_of(current(subject, family), static_cast<int64_t>(std::time(nullptr))));
+  const StoredRating r = as_of(current(subject, family), static_cast<int64_t>(std::time(nullptr)));
+  json j = rating_json(r);
+  // A bot level before its first rated game here stands at its published
+  // rating, measured in duplicate arenas: known, not a newcomer's guess (it
+  // read "1500?" beside the home page's "Casual bot 1500").
+  if (r.games == 0 && subject.starts_with("bot:") && level_rating(family, std::string_view(subject).substr(4))) {
+    j["provisional"] = false;
+    j["measured"] = true;
+  }
+  return j;
 }
 
 std::vector<json> Ratings::shown_seats(const std::string& game, const std::vector<std::string>& players,

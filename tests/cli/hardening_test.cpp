@@ -434,6 +434,10 @@ TEST_F(Hardening, AFieldACommandDoesNotTakeIsRefusedByName) {
   EXPECT_EQ(ask(R"({"cmd":"result","seat":1})")["error"], "'result' takes no field 'seat'; it takes none");
   EXPECT_EQ(ask(R"({"cmd":"he\u0000lp"})")["error"], R"(unknown cmd 'he?lp'; send {"cmd":"help"} for the list)");
   EXPECT_TRUE(ask(R"({"cmd":"state","seat":1,"id":"x"})")["ok"]);  // "id" goes with every command
+  // An unknown game's name is shown cut short too (a megabyte came back whole).
+  const json big = ask(R"({"cmd":"new","game":")" + std::string(1u << 20, 'x') + R"("})");
+  EXPECT_LT(big["error"].get<std::string>().size(), 1000u);  // the name cut, the list of games whole
+  EXPECT_NE(big["error"].get<std::string>().find("unknown game 'xxxx"), std::string::npos) << big.dump().substr(0, 200);
 }
 
 // A request line past 16 MiB is refused and skipped, not held (a 300 MB line

@@ -370,6 +370,7 @@ TEST(Issue37Tools, ArenaTimesDecisionsAndKeepsIntervalsInRange) {
     }
   // Elo's interval too comes from a bounded one: never a point, even when
   // every deal set ended alike.
+  for (const auto& b : j["bots"]) EXPECT_TRUE(b["hands_won"].is_number_integer()) << b.dump();
   for (const auto& b : j["bots"])
     if (b.contains("elo_ci95")) {
       EXPECT_LT(b["elo_ci95"][0].get<double>(), b["elo_ci95"][1].get<double>()) << b.dump();
@@ -377,6 +378,7 @@ TEST(Issue37Tools, ArenaTimesDecisionsAndKeepsIntervalsInRange) {
   ASSERT_EQ(j["timing"].size(), j["bots"].size()) << out;
   for (const auto& t : j["timing"]) {
     EXPECT_GT(t["decisions"].get<double>(), 0) << t.dump();
+    EXPECT_TRUE(t["decisions"].is_number_integer()) << t.dump();  // a count, not "412.0"
     EXPECT_GE(t["mean_ms"].get<double>(), 0) << t.dump();
     EXPECT_LE(t["mean_ms"].get<double>(), t["max_ms"].get<double>()) << t.dump();
   }

@@ -132,6 +132,23 @@ TEST_F(RatingsTest, TheLeaderboardListsEveryBotLevelWithItsPublishedRating) {
   }
 }
 
+// Beside its name at a rated table, a bot level before its first rated game
+// shows its published rating as measured, not as a provisional "1500?".
+TEST_F(RatingsTest, ABotLevelNewHereShowsItsPublishedRatingAsMeasured) {
+  json body{{"game", "latin"}, {"seats", {"human", "bot:strong", "human", "bot:casual"}}, {"rated", true}};
+  const Reply made = post(port_, "/api/tables", body);
+  ASSERT_EQ(made.status, 201) << made.body;
+  const json st = get(port_, "/api/tables/" + made.j["id"].get<std::string>() + "?token=" +
+                                 made.j["spectate"].get<std::string>())
+                      .j;
+  const json& strong = st["seats"][1]["rating"];
+  EXPECT_EQ(strong["rating"].get<double>(), *level_rating("line", "strong")) << st["seats"].dump();
+  EXPECT_EQ(strong["provisional"], false);
+  EXPECT_EQ(strong["measured"], true);
+  EXPECT_EQ(st["seats"][3]["rating"]["rating"].get<double>(), 1500);
+  EXPECT_TRUE(st["seats"][0]["rating"].is_null()) << "a seat nobody took shows no rating";
+}
+
 TEST_F(RatingsTest, AnIndividualGameRatesEachAgainstTheOther) {
   const json a = player("Ana"), b = player("Bo");
   const json st = play({{"players", "2"}, {"target", "1"}}, {"human", "human"}, {a, b});
