@@ -27,6 +27,8 @@ export interface Rating {
   rd: number;
   provisional: boolean;
   games?: number;
+  // A bot level before its first rated game here: its published rating.
+  measured?: boolean;
 }
 // A finished table's rematch: the new table and this seat's place there (docs/server.md).
 export interface Rematch {

@@ -13,7 +13,11 @@ export function ratingText(r: Rating): string {
 
 export function ratingTag(r: Rating | null | undefined): HTMLElement | null {
   if (!r) return null;
-  const words = r.provisional ? t("rating.provisional") : t("rating.settled", { rd: Math.round(r.rd) });
+  const words = r.measured
+    ? t("rating.measured")
+    : r.provisional
+      ? t("rating.provisional")
+      : t("rating.settled", { rd: Math.round(r.rd) });
   return h(
     "span",
     { class: "rating" + (r.provisional ? " provisional" : ""), title: words, "aria-label": words },

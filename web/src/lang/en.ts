@@ -446,6 +446,7 @@ export const en: Record<string, string> = {
   "clock.bank_left": "extra time {s} s",
   "clock.bank": "extra time {s} s",
   "clock.timeouts": "out of time ×{n}",
+  "rating.measured": "This level's rating as measured in games between bots, before any rated game here",
   "rating.provisional": "Provisional rating: too few rated games yet to be sure, so it still moves a lot",
   "rating.settled": "Rating (give or take {rd})",
   "terms.rated": "Rated",

@@ -448,6 +448,8 @@ export const es: Record<string, string> = {
   "clock.bank_left": "reserva {s} s",
   "clock.bank": "reserva {s} s",
   "clock.timeouts": "sin tiempo ×{n}",
+  "rating.measured":
+    "La puntuación de este nivel medida en partidas entre bots, antes de cualquier partida puntuada aquí",
   "rating.provisional":
     "Puntuación provisional: aún hay pocas partidas puntuadas para estar seguros, así que todavía cambia mucho",
   "rating.settled": "Puntuación (más o menos {rd})",

@@ -449,6 +449,7 @@ export const ja: Record<string, string> = {
   "clock.bank_left": "予備 {s} 秒",
   "clock.bank": "予備 {s} 秒",
   "clock.timeouts": "時間切れ ×{n}",
+  "rating.measured": "ボット同士の対局で測ったこのレベルのレーティング（ここでのレーティング戦はまだありません）",
   "rating.provisional": "暫定レーティング：レーティング戦がまだ少ないため、大きく変わることがあります",
   "rating.settled": "レーティング（誤差 ±{rd}）",
   "terms.rated": "レーティング戦",
