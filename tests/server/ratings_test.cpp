@@ -138,9 +138,9 @@ TEST_F(RatingsTest, ABotLevelNewHereShowsItsPublishedRatingAsMeasured) {
   json body{{"game", "latin"}, {"seats", {"human", "bot:strong", "human", "bot:casual"}}, {"rated", true}};
   const Reply made = post(port_, "/api/tables", body);
   ASSERT_EQ(made.status, 201) << made.body;
-  const json st = get(port_, "/api/tables/" + made.j["id"].get<std::string>() + "?token=" +
-                                 made.j["spectate"].get<std::string>())
-                      .j;
+  const json st =
+      get(port_, "/api/tables/" + made.j["id"].get<std::string>() + "?token=" + made.j["spectate"].get<std::string>())
+          .j;
   const json& strong = st["seats"][1]["rating"];
   EXPECT_EQ(strong["rating"].get<double>(), *level_rating("line", "strong")) << st["seats"].dump();
   EXPECT_EQ(strong["provisional"], false);
