@@ -574,10 +574,18 @@ json Hub::claim(const std::string& id, const std::string& token) {
   int seat = -1;
   for (int k = 0; k < t->n && seat < 0; ++k)
     if (!t->seat_at(k).token.empty() && t->seat_at(k).token == token) seat = k;
+  if (seat < 0 && !token.empty() && token == t->spectate)
+    throw ApiError(403, "this is the table's watching link: it holds no seat to claim (watch with GET or the WebSocket)");
   if (seat < 0)
     throw ApiError(403,
                    "this invitation was used already: its seat is taken (a link opened once holds that seat for the "
                    "person who opened it alone)");
+  // A seat whose player has come keeps its token: a claim now would hand the
+  // seat (and its hand) to a second holder while the first still plays it.
+  if (t->seat_at(seat).joined || t->started)
+    throw ApiError(409, fmt::format("seat {} has joined already: it is played with the token it joined with, and "
+                                    "its invitation can no longer be claimed",
+                                    seat));
   const std::string mine = random_hex(16);
   t->seat_at(seat).token = mine;
   persist_and_wait(lk, t, Change::of_meta(), "the invitation was not taken");

@@ -173,6 +173,29 @@ TEST_F(LobbyTest, AnInvitationClaimedHoldsItsSeatForWhoeverOpenedItAlone) {
   EXPECT_EQ(get(port_, "/api/tables/" + id + "?token=" + mine).j["status"], "playing");
 }
 
+// A seat whose player has come is not claimed from under them: the link's
+// token that joined stays the seat's (a second holder would see the hand while
+// the first, socket open, still played it). The watching link says what it is.
+TEST_F(LobbyTest, AJoinedSeatsInvitationIsNotClaimedAgain) {
+  start();
+  const Reply t = create({"human", "human", "human", "bot:casual"}, false);
+  ASSERT_EQ(t.status, 201) << t.body;
+  const std::string id = t.j["id"], invite = t.j["tokens"]["1"];
+  ASSERT_EQ(post(port_, "/api/tables/" + id + "/join", json{{"token", invite}}).status, 200);
+  const Reply late = post(port_, "/api/tables/" + id + "/claim", json{{"token", invite}});
+  EXPECT_EQ(late.status, 409) << late.body;
+  EXPECT_NE(late.body.find("seat 1 has joined already"), std::string::npos) << late.body;
+  EXPECT_EQ(get(port_, "/api/tables/" + id + "?token=" + invite).j["seat"], 1);
+  // Claimed, then joined: the claimed token is not claimed again either.
+  const Reply c = post(port_, "/api/tables/" + id + "/claim", json{{"token", t.j["tokens"]["2"]}});
+  ASSERT_EQ(c.status, 200) << c.body;
+  ASSERT_EQ(post(port_, "/api/tables/" + id + "/join", json{{"token", c.j["token"]}}).status, 200);
+  EXPECT_EQ(post(port_, "/api/tables/" + id + "/claim", json{{"token", c.j["token"]}}).status, 409);
+  const Reply watch = post(port_, "/api/tables/" + id + "/claim", json{{"token", t.j["spectate"]}});
+  EXPECT_EQ(watch.status, 403);
+  EXPECT_NE(watch.body.find("watching link"), std::string::npos) << watch.body;
+}
+
 TEST_F(LobbyTest, TheFeedSendsEveryChangeAndNoSeatToken) {
   start();
   WsClient lobby(port_, "/ws/lobby");

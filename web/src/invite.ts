@@ -38,7 +38,7 @@ export async function openInvite(
     const why =
       status === 404
         ? "link.no_table"
-        : status === 403
+        : status === 403 || status === 409 // 409: the seat's player has joined already
           ? "link.invite_used"
           : status === 400
             ? "link.damaged"

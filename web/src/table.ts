@@ -152,7 +152,14 @@ export class Table implements PlayUi, KeyCtl {
         if (!this.msg && !this.closed) this.onState(m);
       },
       (e) => {
+        // Status 0: no answer at all (offline, server down): the socket goes on
+        // trying and says so; the link itself may be fine.
         if (this.closed || !(e instanceof ApiError) || e.status === 429 || e.status >= 500) return;
+        if (e.status === 0) {
+          const wait = this.msg ? null : root.querySelector(".loading");
+          if (wait) wait.textContent = t("table.unreachable");
+          return;
+        }
         this.close();
         badLink(root, e.status === 404 ? "link.no_table" : e.status === 403 ? "link.bad_key" : "link.damaged", go);
       },

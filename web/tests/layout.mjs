@@ -507,6 +507,20 @@ try {
       count > 2 && off.length === 0,
       `texas 42: all ${count} bid buttons on a landscape phone's screen (off: ${off.join(", ")})`,
     );
+    // On a phone the "online" sign gives its room to the scores, but
+    // "reconnecting…" shows: a dropped table must not look live.
+    await resize(live, VP.phone);
+    const signs = await live.$eval(".topbar .conn", (e) => {
+      const was = e.className;
+      const shown = (c) => {
+        e.className = c;
+        return getComputedStyle(e).display !== "none";
+      };
+      const r = { on: shown("conn on"), off: shown("conn off") };
+      e.className = was;
+      return r;
+    });
+    check(!signs.on && signs.off, `a phone shows "reconnecting…" but not "online" (${JSON.stringify(signs)})`);
     await live.close();
     await page.close();
   }

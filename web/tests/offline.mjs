@@ -263,6 +263,22 @@ try {
     ),
   );
   check(apiAnswer === "no answer", `offline, the API is not answered from the cache (${apiAnswer})`);
+  // A server table's link opened offline (a reload mid-game): the page says
+  // the server is out of reach and it keeps trying; the link is not "damaged".
+  await page.goto(`${base}/?t=${"a1".repeat(8)}&k=${"b2".repeat(16)}`, { waitUntil: "load" });
+  const unreachable = await page
+    .waitForFunction(() => /No connection to the server/.test(document.body.innerText), { timeout: 10000 })
+    .then(
+      () => true,
+      () => false,
+    );
+  const offlineSaid = await page.evaluate(() => document.body.innerText.trim());
+  check(
+    unreachable && !/damaged/.test(offlineSaid),
+    `offline, a table link says the server is out of reach, not that the link is damaged ("${offlineSaid.slice(0, 100)}")`,
+  );
+  await page.goto(base + "/", { waitUntil: "load" });
+  await page.waitForSelector("#local-game", { timeout: 20000 });
   await page.screenshot({ path: join(shots, "offline-lobby-desktop.png"), fullPage: true });
   // The kept game: the one started before the network went.
   check(!!(await page.$("#local-resume")), "the lobby offers the game kept in this browser");

@@ -178,6 +178,7 @@ export const en: Record<string, string> = {
   "side.them": "Them",
 
   "table.connecting": "Connecting to the table…",
+  "table.unreachable": "No connection to the server: trying again… (your seat is kept)",
 
   "link.bad_title": "This table link does not work",
 

@@ -180,6 +180,7 @@ export const es: Record<string, string> = {
   "side.them": "Ellos",
 
   "table.connecting": "Conectando con la mesa…",
+  "table.unreachable": "Sin conexión con el servidor: se vuelve a intentar… (tu asiento se guarda)",
 
   "link.bad_title": "Este enlace de mesa no funciona",
 

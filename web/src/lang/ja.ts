@@ -181,6 +181,7 @@ export const ja: Record<string, string> = {
   "side.them": "相手",
 
   "table.connecting": "テーブルに接続中…",
+  "table.unreachable": "サーバーに接続できません。再接続しています…（席はそのままです）",
 
   "link.bad_title": "このテーブルのリンクは使えません",
 
