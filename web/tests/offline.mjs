@@ -306,6 +306,31 @@ try {
     `a reloaded game on this device keeps its last moves (${logBefore} before, after: ${JSON.stringify(logAfter)})`,
   );
 
+  // A game in progress is not replaced unsaid, nor by a mistyped option: the
+  // setup says starting ends it, and the engine's refusal is shown at the
+  // form while the kept game stays (it said "This table link does not work"
+  // and the kept game was gone).
+  const keptBefore = await page.evaluate(() => localStorage.getItem("boneyard.local"));
+  await page.goto(base + "/");
+  await page.waitForSelector("#local-game");
+  const replaces = await page.$eval(".create .local-replaces", (e) => e.textContent).catch(() => "");
+  check(/ends your Latin dominoes game in progress/.test(replaces), `the setup says a new game ends the kept one ("${replaces}")`);
+  await page.$eval('.options [name="bonuses"]', (e) => {
+    e.value = "banana";
+    e.dispatchEvent(new Event("change"));
+  });
+  await page.click("#local-start");
+  await page
+    .waitForFunction(() => document.querySelector("#local-start-error")?.textContent, { timeout: 10000 })
+    .catch(() => {});
+  const refused = await page.$eval("#local-start-error", (e) => e.textContent);
+  check(
+    /unknown bonus 'banana'/.test(refused) &&
+      !(await page.$(".table")) &&
+      (await page.evaluate(() => localStorage.getItem("boneyard.local"))) === keptBefore,
+    `a bad option is refused at the form and the kept game stays ("${refused.slice(0, 80)}")`,
+  );
+
   // Latin, one hand, against beginner, casual and strong: a hint on the way;
   // the review graded; the record downloaded and read by boneyard replay.
   const t0 = Date.now();

@@ -673,6 +673,7 @@ export const en: Record<string, string> = {
   "local.quick": "you and the computer",
   "local.resume": "Go back to your {game} game",
   "local.forget": "Forget it",
+  "local.replaces": "Starting a new game ends your {game} game in progress on this device.",
   "local.setup": "Set up a game against the computer",
   "local.start": "Start the game",
   "local.starting": "Shuffling the tiles…",

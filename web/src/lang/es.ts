@@ -681,6 +681,7 @@ export const es: Record<string, string> = {
   "local.quick": "tú y la computadora",
   "local.resume": "Vuelve a tu partida de {game}",
   "local.forget": "Olvidarla",
+  "local.replaces": "Empezar una partida nueva termina tu partida de {game} en curso en este dispositivo.",
   "local.setup": "Prepara una partida contra la computadora",
   "local.start": "Empezar la partida",
   "local.starting": "Barajando las fichas…",

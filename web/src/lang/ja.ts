@@ -676,6 +676,7 @@ export const ja: Record<string, string> = {
   "local.quick": "あなたとコンピューター",
   "local.resume": "{game}の対局に戻る",
   "local.forget": "破棄する",
+  "local.replaces": "新しい対局を始めると、この端末で進行中の{game}の対局は終了します。",
   "local.setup": "コンピューターとの対局を準備",
   "local.start": "対局を始める",
   "local.starting": "牌を混ぜています…",

@@ -69,6 +69,14 @@ async function ask(req: EngineRequest): Promise<EngineAnswer> {
   return a;
 }
 
+// The engine's refusal of a game's options, in its words ("" when it takes
+// them): asked before a new game takes the kept one's place, so a mistyped
+// option is said at the form and the game in progress is not lost.
+export async function refusal(game: string, options: Record<string, string>): Promise<string> {
+  const a = await engine().request({ cmd: "new", game, options, seed: 1 });
+  return a.ok ? "" : a.error || "the engine refused these options";
+}
+
 // The lobby's menu when no server answers: every game and preset with its
 // options and catalogue, from the engine (the same as /api/games).
 export async function localGames() {

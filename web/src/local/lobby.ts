@@ -19,6 +19,14 @@ function defaults(g: Info): Record<string, string> {
   return o;
 }
 
+// Starting replaces the game kept on this device: said before, not found out after.
+function replacesNote(): HTMLElement[] {
+  const kept = savedLocalGame();
+  return kept?.moves.length
+    ? [h("p", { class: "muted local-replaces" }, t("local.replaces", { game: gameName(kept.game) }))]
+    : [];
+}
+
 // The kept game to go back to, and one click to a game of each family.
 export function localCard(go: (url: string) => void, status: HTMLElement): HTMLElement {
   const card = h(
@@ -47,6 +55,7 @@ export function localCard(go: (url: string) => void, status: HTMLElement): HTMLE
             onclick: () => {
               forgetLocalGame();
               card.querySelector(".local-resume")?.remove();
+              for (const e of document.querySelectorAll(".local-replaces")) e.remove();
             },
           },
           t("local.forget"),
@@ -66,7 +75,7 @@ export function localCard(go: (url: string) => void, status: HTMLElement): HTMLE
               const g = (await localGames()).find((x) => x.name === name)!;
               const opts = defaults(g);
               const n = seatCount(g, opts);
-              startLocalGame(g, opts, ["you", ...Array(n - 1).fill("casual")], go);
+              status.textContent = await startLocalGame(g, opts, ["you", ...Array(n - 1).fill("casual")], go);
             } catch (e) {
               status.textContent = String((e as Error).message);
             }
@@ -76,7 +85,7 @@ export function localCard(go: (url: string) => void, status: HTMLElement): HTMLE
         h("span", null, t("local.quick")),
       ),
     );
-  card.appendChild(row);
+  card.append(row, ...replacesNote());
   // With a server, the whole choice (every preset, option and level) is a page of its own.
   if (!document.getElementById("offline-note"))
     card.appendChild(
@@ -199,10 +208,11 @@ export async function renderLocalLobby(main: HTMLElement, go: (url: string) => v
     );
   };
   const startStatus = h("p", { class: "error", role: "alert", id: "local-start-error" });
-  const start = () => {
+  const start = async () => {
     startStatus.textContent = badOption(optBox);
-    if (!startStatus.textContent) startLocalGame(game, opts, seats, go);
+    if (!startStatus.textContent) startStatus.textContent = await startLocalGame(game, opts, seats, go);
   };
+
   form.append(
     h("h3", null, t("lobby.game")),
     pick,
@@ -211,6 +221,7 @@ export async function renderLocalLobby(main: HTMLElement, go: (url: string) => v
     h("details", { class: "opt-details" }, h("summary", null, t("lobby.options")), optBox),
     h("h3", null, t("lobby.seats")),
     seatBox,
+    ...replacesNote(),
     h("button", { class: "primary big", id: "local-start", onclick: start }, t("local.start")),
     startStatus,
   );

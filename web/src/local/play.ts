@@ -2,7 +2,7 @@
 // one, its record to download. The table is the live table's controller
 // (table.ts) with a LocalLink (game.ts) in place of the server.
 import { Table, badLink } from "../table";
-import { LocalGame, LocalLink, localTableId, newSeed, saveLocalGame, savedLocalGame } from "./game";
+import { LocalGame, LocalLink, localTableId, newSeed, refusal, saveLocalGame, savedLocalGame } from "./game";
 
 // The address of the game on this device (one is kept at a time).
 export const LOCAL_URL = "/?local=1";
@@ -15,15 +15,18 @@ export interface LocalGameInfo {
   options: Record<string, unknown>;
 }
 
-// A new game: kept at once (a closed tab finds it again), then opened.
-export function startLocalGame(
+// A new game: kept at once (a closed tab finds it again), then opened. The
+// engine's refusal of the options (the kept game stays) is answered instead.
+export async function startLocalGame(
   g: LocalGameInfo,
   options: Record<string, string>,
   seats: string[],
   go: (url: string) => void,
-) {
+): Promise<string> {
   const changed: Record<string, string> = {};
   for (const k in options) if (String(g.options[k]) !== options[k]) changed[k] = options[k];
+  const no = await refusal(g.name, changed);
+  if (no) return no;
   const game: LocalGame = {
     game: g.name,
     family: g.family,
@@ -35,6 +38,7 @@ export function startLocalGame(
   };
   saveLocalGame(game);
   go(LOCAL_URL);
+  return "";
 }
 
 // The page of the kept game, or a plain word that there is none.
