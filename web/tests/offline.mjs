@@ -314,7 +314,10 @@ try {
   await page.goto(base + "/");
   await page.waitForSelector("#local-game");
   const replaces = await page.$eval(".create .local-replaces", (e) => e.textContent).catch(() => "");
-  check(/ends your Latin dominoes game in progress/.test(replaces), `the setup says a new game ends the kept one ("${replaces}")`);
+  check(
+    /ends your Latin dominoes game in progress/.test(replaces),
+    `the setup says a new game ends the kept one ("${replaces}")`,
+  );
   await page.$eval('.options [name="bonuses"]', (e) => {
     e.value = "banana";
     e.dispatchEvent(new Event("change"));
