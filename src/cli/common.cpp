@@ -278,4 +278,16 @@ std::string stop_words(int sig) {
   return sig ? fmt::format("Stopped (signal {})", sig) : "Stopped";
 }
 
+std::vector<std::string> own_tiles(const AnyState& st, int seat) {
+  const nlohmann::json v = st.view(seat);
+  std::vector<std::string> out;
+  for (const char* key : {"hands", "players"}) {
+    if (!v.contains(key) || !v[key].is_array()) continue;
+    for (const auto& h : v[key])
+      if (h.value("seat", -1) == seat && h.contains("tiles") && h["tiles"].is_array())
+        for (const auto& t : h["tiles"]) out.push_back(t.get<std::string>());
+  }
+  return out;
+}
+
 }  // namespace boneyard::cli

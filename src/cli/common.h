@@ -85,6 +85,9 @@ std::string move_values_text(const AnyState& st, int seat, const GameEntry& g, c
 // seat can see (record/review.h expected_values, the review's numbers), in
 // the player's unit, at `budget` (iterations: deals sampled or the bot's
 // iterations) and `seed` (values_bot_seed, as the protocol's `values`).
+// The tiles `seat` holds as the game's view shows that seat (its "hands",
+// or in Dice & Dominoes its "players"): "you drew 5-1", a seat's replay.
+std::vector<std::string> own_tiles(const AnyState& st, int seat);
 std::string hint_text(const AnyState& st, int seat, const GameEntry& g, const BotOptions& budget, uint64_t seed);
 // What a bot's move values are counted in, for a person.
 std::string value_unit(const GameEntry& g, const std::string& bot, const AnyState& st);

@@ -110,17 +110,6 @@ std::string verdict_line(const std::string& table) {
   return "";
 }
 
-// The tiles of `seat` from the game's view, for "you drew 5-1".
-std::vector<std::string> hand_tiles(const AnyState& st, int seat) {
-  const nlohmann::json v = st.view(seat);
-  std::vector<std::string> out;
-  if (!v.contains("hands")) return out;
-  for (const auto& h : v["hands"])
-    if (h.value("seat", -1) == seat && h.contains("tiles") && h["tiles"].is_array())
-      for (const auto& t : h["tiles"]) out.push_back(t.get<std::string>());
-  return out;
-}
-
 // " (nothing on 3 or 5)" for a pass in a line game: the ends that were open.
 std::string pass_ends(const AnyState& st) {
   const nlohmann::json v = st.view(-1);
@@ -231,11 +220,11 @@ bool Game::human_turn(int seat) {
       // The game's words: "pass (your marker goes on)", or a draw's reason.
       say(fmt::format("You have no playable tile{}: {}.\n", ends, st.move_words(seat, legal[0])));
       if (legal[0] == "pass") ++passes_[static_cast<size_t>(seat)];
-      const auto before = hand_tiles(st, seat);
+      const auto before = own_tiles(st, seat);
       s_.apply(seat, legal[0]);
       if (legal[0] == "draw") {
         std::vector<std::string> drawn;
-        for (const auto& t : hand_tiles(st, seat))
+        for (const auto& t : own_tiles(st, seat))
           if (std::find(before.begin(), before.end(), t) == before.end()) drawn.push_back(t);
         const bool ended = !st.actor().acts(seat);
         const std::string after = ended && g_.draw_ends_turn ? " (" + g_.draw_ends_turn(true) + ")" : "";

@@ -18,6 +18,17 @@
 namespace boneyard::cli {
 
 namespace {
+// A chance outcome as `seat` saw it: its new hand (a deal, `fresh`) or the
+// tiles it got (a draw), the rest hidden. `had`, `has`: its tiles before and after.
+std::string seat_sees(const std::vector<std::string>& had, const std::vector<std::string>& has, int seat, bool fresh) {
+  std::vector<std::string> got;
+  for (const auto& t : has)
+    if (fresh || std::find(had.begin(), had.end(), t) == had.end()) got.push_back(t);
+  if (got.empty()) return fmt::format("(hidden from seat {})", seat);
+  return fmt::format("seat {} {} {} (the rest hidden from seat {})", seat, fresh ? "is dealt" : "gets",
+                     fmt::join(got, " "), seat);
+}
+
 // A record's text: a whole file, or one line of a JSON-lines shard (zstd
 // compressed when it ends in .zst), named by --game K or FILE:K.
 std::string record_text(std::string path, int game) {
@@ -115,6 +126,7 @@ void add_replay(CLI::App& app) {
     const auto say = [width](const std::string& text) { std::cout << wrap_text(text, width); };
     say(fmt::format("{} (seed {}), {} events\n", s.entry().name, s.seed(), events.size()));
     size_t hands = 0;
+    int dealt = -1;  // the deals() whose deal was shown
     for (size_t i = 0; i < events.size(); ++i) {
       const auto& e = events[i];
       if (*step) {
@@ -134,10 +146,15 @@ void add_replay(CLI::App& app) {
                    ? "lays face down"
                    : move_words_heard(s.state(), e.seat, e.text, *seat);
       }
+      const std::vector<std::string> had = e.chance && *seat >= 0 ? own_tiles(s.state(), *seat) : std::vector<std::string>{};
+      // The first chance of a deal (none since the last hand ended) deals it.
+      const bool fresh = e.chance && s.state().deals() != dealt;
+      if (fresh) dealt = s.state().deals();
       s.apply_event(e);
       if (!*quiet) {
         if (e.chance)
-          say("  chance: " + (*seat >= 0 ? "(hidden from seat " + std::to_string(*seat) + ")" : e.text) + "\n");
+          say("  chance: " + (*seat >= 0 ? seat_sees(had, own_tiles(s.state(), *seat), *seat, fresh) : e.text) +
+              "\n");
         else
           say(fmt::format("  seat {}{}: {}\n", e.seat,
                           s.players()[static_cast<size_t>(e.seat)].empty()

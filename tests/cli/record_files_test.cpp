@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <regex>
+#include <set>
 #include <thread>
 
 #include "cli_util.h"
@@ -316,4 +317,32 @@ TEST_F(RecordFiles, ReplayStepsAndTheReviewNumberEventsAlike) {
   const std::string line = step.substr(at, step.find('\n', at) - at);
   EXPECT_NE(line.find("seat 0 "), std::string::npos) << line;
   EXPECT_NE(line.find(played), std::string::npos) << line << "\nreview: " << played;
+}
+
+// replay --seat K shows the deal as that seat saw it: its own tiles, every
+// one, and no other (it said "(hidden from seat K)", the seat's own hand too).
+TEST_F(RecordFiles, ReplayForASeatShowsItsOwnDealAndNoOtherTile) {
+  const std::string dir = fresh_dir("replay-seat");
+  run("play latin -o single_hand=on --watch --pace 0 --seed 5 --record " + dir);
+  ASSERT_EQ(files_in(dir).size(), 1u);
+  const std::string rec = files_in(dir)[0];
+  Session s = Session::start_of_record(read_json(rec));
+  const auto events = Session::record_events(read_json(rec));
+  ASSERT_TRUE(!events.empty() && events[0].chance);
+  s.apply_event(events[0]);
+  std::set<std::string> mine;
+  const json view = s.state().view(1);
+  for (const auto& h : view["hands"])
+    if (h["seat"] == 1)
+      for (const auto& t : h["tiles"]) mine.insert(t.get<std::string>());
+  ASSERT_EQ(mine.size(), 7u) << view.dump();
+  const std::string out = run("replay " + rec + " --seat 1");
+  const size_t at = out.find("chance: seat 1 is dealt ");
+  ASSERT_NE(at, std::string::npos) << out.substr(0, 400);
+  const std::string line = out.substr(at, out.find("(the rest hidden", at) - at);  // wrapped, maybe
+  std::set<std::string> shown;
+  const std::regex tile(R"(\b(\d)-(\d)\b)");
+  for (auto it = std::sregex_iterator(line.begin(), line.end(), tile); it != std::sregex_iterator(); ++it)
+    shown.insert((*it)[0].str());
+  EXPECT_EQ(shown, mine) << line;
 }
