@@ -430,12 +430,14 @@ try {
     const t = await table("latin", {}, ["human", "bot:beginner", "bot:beginner", "bot:beginner"]);
     const p = await newPage({ width: 390, height: 600, isMobile: true, hasTouch: true });
     await p.goto(`${base}/?t=${t.id}&k=${t.tokens["0"]}`);
-    await until(
-      p,
-      () => document.querySelector(".table")?.dataset.toAct === "1" && !!document.querySelector("#hint"),
-      null,
-      20,
-    );
+    // A turn with one legal move offers no hint (nothing to choose): played, and the next turn waited for.
+    for (let turn = 0; turn < 7; turn++) {
+      await until(p, () => document.querySelector(".table")?.dataset.toAct === "1", null, 20);
+      if (await p.$("#hint")) break;
+      const only = await p.$(".hand .htile.legal, .actions .action[data-move]");
+      if (only) await only.click();
+      await until(p, () => document.querySelector(".table")?.dataset.toAct !== "1", null, 10);
+    }
     await p.click("#hint");
     await p.waitForSelector(".hint", { timeout: 30000 });
     await sleep(300);
