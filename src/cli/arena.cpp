@@ -145,8 +145,10 @@ GameOutcome play_one(const ArenaConfig& c, const OptionList& opts, const std::ve
         const size_t e = static_cast<size_t>(entry_of[static_cast<size_t>(k)]);
         o.decisions[e] += 1, o.ms_sum[e] += ms, o.ms_max[e] = std::max(o.ms_max[e], ms);
       });
-  if (!finished) {  // Ctrl-C: the game so far is recorded, not scored
-    if (!c.record_dir.empty()) RecordFile(c.record_dir, fmt::format("g{}", game)).write(s);
+  if (!finished) {  // Ctrl-C: the game so far is recorded, not scored; one not begun (no move yet) is not
+    const auto& ev = s.events();
+    const bool begun = std::any_of(ev.begin(), ev.end(), [](const RecordEvent& e) { return !e.chance; });
+    if (!c.record_dir.empty() && begun) RecordFile(c.record_dir, fmt::format("g{}", game)).write(s);
     throw Interrupted{};
   }
   // An entry's sides: the sides of the seats it sits in.

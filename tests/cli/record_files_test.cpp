@@ -226,8 +226,9 @@ TEST_F(RecordFiles, EndOfInputAtThePromptKeepsTheRecord) {
 }
 
 // Ctrl-C during an arena: the games under way stop and are recorded (as far
-// as they went), every record written is whole and replays, no temporary
-// file is left, and no results are printed.
+// as they went), every record written is whole and replays and holds a move
+// (games not begun when the signal came wrote empty records), no temporary
+// file is left, and the games done are reported as interrupted.
 TEST_F(RecordFiles, ArenaInterruptedKeepsEveryRecord) {
   const std::string dir = fresh_dir("arena-int");
   const std::string out = dir + ".out";
@@ -248,6 +249,8 @@ TEST_F(RecordFiles, ArenaInterruptedKeepsEveryRecord) {
   for (const auto& f : files) {
     EXPECT_EQ(f.find(".tmp"), std::string::npos) << f;
     EXPECT_NO_THROW(Session::from_record(read_json(f))) << f;
+    const auto ev = Session::record_events(read_json(f));
+    EXPECT_TRUE(std::any_of(ev.begin(), ev.end(), [](const RecordEvent& e) { return !e.chance; })) << f;
   }
   std::ifstream o(out);
   std::stringstream b;
