@@ -34,9 +34,9 @@ Grade grade_for(double loss, const GradeThresholds& t) {
   return Grade::Blunder;
 }
 
-Grade fair_grade(double loss, double se, const GradeThresholds& t) {
-  return grade_for(std::max(0.0, loss - kNoiseSe * se), t);
-}
+double graded_loss(double loss, double se) { return std::max(0.0, loss - kNoiseSe * se); }
+
+Grade fair_grade(double loss, double se, const GradeThresholds& t) { return grade_for(graded_loss(loss, se), t); }
 
 namespace {
 
@@ -303,6 +303,7 @@ nlohmann::json review_json(const HandReview& r) {
                         {"best_value", m.best_value},
                         {"loss", m.loss},
                         {"se", m.se},
+                        {"graded_loss", graded_loss(m)},
                         {"grade", grade_name(m.grade)},
                         {"values", vals}};
     if (m.bound) j["bound"] = true;
@@ -379,11 +380,13 @@ std::string review_text(const HandReview& r) {
     else if (m.grade == Grade::Best)
       out += fmt::format(". Best: {} averaged {} {} more, but give or take {} that is too close to call.\n",
                          m.best_words, amount(m.loss), r.unit, amount(m.se));
-    else
+    else  // the figure graded said too: 11.9 give or take 4.98 grades as 1.94, "Good"
       out += fmt::format(". {}: {} was better by {}{} {}{}.\n",
                          m.grade == Grade::Good ? std::string("Good") : "That is " + with_article(m.grade),
                          m.best_words, m.bound ? "at least " : "", amount(m.loss), r.unit,
-                         m.se > 0 ? fmt::format(" (give or take {})", amount(m.se)) : "");
+                         m.se > 0 ? fmt::format(", give or take {}, so by at least {} (the figure graded)",
+                                                amount(m.se), amount(graded_loss(m)))
+                                  : "");
     if (m.face_up && m.face_up_best != m.played)
       out += fmt::format("    With every hand face up, {} would have won {}{} more (hindsight, not the grade).\n",
                          m.face_up_best_words, m.face_up_bound ? "at least " : "", amount(m.face_up_loss));

@@ -122,6 +122,9 @@ constexpr double kNoiseSe = 2;
 // seeds) per decision, each at the budget's iterations, so that their values
 // have a standard error.
 constexpr int kBotRuns = 4;
+// The loss a grade counts: max(0, loss - kNoiseSe se).
+double graded_loss(double loss, double se);
+inline double graded_loss(const ReviewedMove& m) { return graded_loss(m.loss, m.se); }
 // The grade of a loss with standard error `se`.
 Grade fair_grade(double loss, double se, const GradeThresholds& t);
 

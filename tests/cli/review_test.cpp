@@ -159,6 +159,20 @@ TEST_F(Review, TheTextSaysOnlyTheGradesItsHeaderNames) {
       << text;
   EXPECT_NE(text.find("That is a blunder: 5-5 on the right was better by 30 points"), std::string::npos) << text;
   EXPECT_EQ(text.find("Fine"), std::string::npos) << text;
+  // The figure graded is said beside the estimate: 11.9 give or take 4.98 is
+  // graded as 1.94, "Good" (it read "Good: ... better by 11.9" alone).
+  ReviewedMove good = close;
+  good.loss = 11.9;
+  good.se = 4.98;
+  good.grade = fair_grade(good.loss, good.se, r.thresholds);
+  EXPECT_EQ(good.grade, Grade::Good);
+  r.moves = {good};
+  const std::string said = review_text(r);
+  EXPECT_NE(said.find("Good: 5-5 on the right was better by 11.9 points, give or take 4.98, so by at least 1.94 (the "
+                      "figure graded)."),
+            std::string::npos)
+      << said;
+  EXPECT_DOUBLE_EQ(review_json(r)["moves"][0]["graded_loss"].get<double>(), graded_loss(good));
 }
 
 // The grade is fair (what the seat could know); the planted move's face-up
