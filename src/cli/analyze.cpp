@@ -179,16 +179,19 @@ void add_analyze(CLI::App& app) {
   auto c = std::make_shared<AnalyzeConfig>();
   cmd->add_option("file", c->file, "Record file (JSON), as written by play/arena --record")->required();
   cmd->add_option("--event", c->event, "Analyse the position after this many events of the record (0: the start)");
-  cmd->add_flag(
+  auto* review = cmd->add_flag(
       "--review", c->review,
       "Grade every move of each finished hand by the expected value it lost from what its seat could see "
       "(docs/bots.md, Review): deals consistent with the seat's view, each solved exactly, for the line games "
       "and Texas 42; the strongest fair bot's values for the others. Face-up values come as a separate line");
-  cmd->add_option("--hand", c->hand, "With --review: only this hand (1-based; default: every finished hand)");
+  cmd->add_option("--hand", c->hand, "With --review: only this hand (1-based; default: every finished hand)")
+      ->check(CLI::Range(1, 1000000))
+      ->needs(review);
   cmd->add_option("--seat", c->seat,
                   "The seat whose view and decision to analyse (default: the seat to move; with --review: every seat)");
   cmd->add_option("--bot", c->bot,
-                  "With --event: this fair bot's own values instead of the coach's expected values (docs/bots.md)");
+                  "With --event: this fair bot's own values instead of the coach's expected values (docs/bots.md)")
+      ->excludes(review);  // the review grades by the coach's values alone
   cmd->add_flag("--json", c->json, "Machine-readable output");
   add_bot_budget(cmd, c->budget);
   cmd->callback([c] {

@@ -116,7 +116,7 @@ void add_bot_budget(CLI::App* cmd, BotOptions& o) {
       ->check(CLI::Range(0.0, kMaxThinkMs));
   cmd->add_option("--iterations", o.iterations,
                   "Search bots: samples (pimc) or iterations (ismcts) per decision, reproducible (default: their own)")
-      ->check(CLI::Range(0, static_cast<int>(kMaxIterations)));
+      ->check(CLI::Range(1, static_cast<int>(kMaxIterations)));  // 0 is "not given": never typed
   cmd->add_option("--bot-threads", o.threads, fmt::format("Search bots: threads per decision (default {})", o.threads))
       ->check(CLI::Range(1, static_cast<int>(kMaxBotThreads)));
 }

@@ -16,7 +16,8 @@ namespace {
 
 // CLI11's words for a bad number, in a person's: "Value abc not in range
 // 0.000000 to 60.000000" says 'abc' is not a number and the range as 0 to 60;
-// "1 required INT:INT in [1 - 256] missing" says a value is needed.
+// "1 required INT:INT in [1 - 256] missing" says a value is needed; "--a
+// excludes --b" that the two do not go together.
 std::string plain_words(const std::string& what) {
   static const std::regex range(R"(Value (.*) not in range (\S+) to (\S+)$)");
   static const std::regex missing(R"(1 required (INT|FLOAT):\S+ in \[(\S+) - (\S+)\] missing$)");
@@ -40,6 +41,9 @@ std::string plain_words(const std::string& what) {
                                                                         : fmt::format("{} is out of range", v);
     return fmt::format("{}{}: it takes {} from {} to {}", what.substr(0, m.position(0)), why, kind, lo, hi);
   }
+  static const std::regex excludes(R"(^(-\S+) excludes (-\S+)$)");
+  if (std::regex_search(what, m, excludes))
+    return fmt::format("{} and {} do not go together: give one of them", m[1].str(), m[2].str());
   if (std::regex_search(what, m, missing))
     return fmt::format("{}a value is missing: {} from {} to {}", what.substr(0, m.position(0)),
                        m[1] == "INT" ? "a whole number" : "a number", num(m[2]), num(m[3]));

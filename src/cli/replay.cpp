@@ -97,10 +97,14 @@ void add_replay(CLI::App& app) {
                   "Record file (JSON), or a self-play shard (JSON lines, .zst compressed) with --game K or as FILE:K")
       ->required();
   cmd->add_option("--game", *game, "The K-th game (from 0) of a JSON-lines shard")->check(CLI::Range(0, 1000000000));
-  cmd->add_flag("--step", *step, "Show the table before each event and wait for Enter (q quits)");
-  cmd->add_option("--seat", *seat, "Show the table as this seat sees it (default: everything)");
-  cmd->add_flag("--json", *json_out, "Print only a JSON summary of the verified replay");
-  cmd->add_flag("--quiet,-q", *quiet, "Print only hand results and the outcome");
+  auto* step_opt = cmd->add_flag("--step", *step, "Show the table before each event and wait for Enter (q quits)");
+  auto* seat_opt = cmd->add_option("--seat", *seat, "Show the table as this seat sees it (default: everything)");
+  auto* quiet_opt = cmd->add_flag("--quiet,-q", *quiet, "Print only hand results and the outcome");
+  // The summary shows no table: the ways of showing one are refused beside it, not ignored.
+  cmd->add_flag("--json", *json_out, "Print only a JSON summary of the verified replay")
+      ->excludes(step_opt)
+      ->excludes(seat_opt)
+      ->excludes(quiet_opt);
   cmd->callback([=] {
     const nlohmann::json rec = parse_record_text(record_text(*file, *game));
     const Session verified = Session::from_record(rec);  // throws on any mismatch

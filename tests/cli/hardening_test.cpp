@@ -394,6 +394,28 @@ TEST_F(Hardening, ReplayAndAnalyzeCheckTheirSeat) {
   }
 }
 
+// A setting that would be ignored, or read as "not given", is refused by
+// name: --hand 0 reviewed every hand, --review --bot dropped the bot, replay
+// --json --step never stepped, --iterations 0 was the bot's own count.
+TEST_F(Hardening, ASettingThatWouldBeIgnoredIsRefused) {
+  const std::string dir = fresh_dir("ignored");
+  fs::create_directories(dir);
+  write_file(dir + "/r.json", bot_game("latin", 2).record().dump());
+  const std::string r = " " + dir + "/r.json";
+  for (const auto& [cmd, said] : std::vector<std::pair<std::string, std::string>>{
+           {"analyze" + r + " --review --hand 0", "--hand: 0 is out of range: it takes a whole number from 1"},
+           {"analyze" + r + " --hand 1", "--hand requires --review"},
+           {"analyze" + r + " --review --bot greedy", "--review and --bot do not go together"},
+           {"replay" + r + " --json --step", "do not go together"},
+           {"replay" + r + " --json --seat 1", "do not go together"},
+           {"arena latin --bots greedy,random --games 1 --iterations 0", "--iterations: 0 is out of range"}}) {
+    int rc = 0;
+    const std::string out = run(cmd, &rc);
+    EXPECT_EQ(rc, 2) << cmd << ": " << out;
+    EXPECT_NE(out.find(said), std::string::npos) << cmd << ": " << out;
+  }
+}
+
 // JSON nested 100000 deep parses, but copying or printing it recursed past
 // the stack (the protocol echoes "id"; record errors print the value).
 TEST_F(Hardening, DeeplyNestedJsonIsRefusedNotACrash) {
