@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cli/common.h"
+#include "cli/record_file.h"
 #include "core/text.h"
 #include "record/review.h"
 #include "record/session.h"
@@ -82,11 +83,7 @@ void run_review(const AnalyzeConfig& c, const nlohmann::json& rec) {
 }
 
 void run_analyze(const AnalyzeConfig& c) {
-  std::ifstream f(c.file);
-  if (!f) throw Error(fmt::format("cannot read record '{}'", c.file));
-  std::stringstream buf;
-  buf << f.rdbuf();
-  const nlohmann::json rec = parse_record_text(buf.str());
+  const nlohmann::json rec = read_record(c.file);
   Session::start_of_record(rec);  // the header first: "not a Boneyard record" before "missing events"
   const auto events = Session::record_events(rec);
   if (c.review) {
@@ -177,7 +174,10 @@ void add_analyze(CLI::App& app) {
                                  "seat could see; or the review of "
                                  "every finished hand");
   auto c = std::make_shared<AnalyzeConfig>();
-  cmd->add_option("file", c->file, "Record file (JSON), as written by play/arena --record")->required();
+  cmd->add_option("file", c->file,
+                  "Record file (JSON), as written by play/arena --record; FILE:K, the K-th game (from 0) of a "
+                  "self-play shard")
+      ->required();
   cmd->add_option("--event", c->event, "Analyse the position after this many events of the record (0: the start)");
   auto* review = cmd->add_flag(
       "--review", c->review,

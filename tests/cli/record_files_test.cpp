@@ -88,19 +88,26 @@ TEST_F(RecordFiles, EveryOutputFolderIsRefusedWithAReasonNotACrash) {
     }
 }
 
-// replay's file errors say why: a missing file, a folder, and --game on one
-// game's record (it said "bad record: not valid JSON" of a good record).
+// replay's and analyze's file errors say why, and name the file: a missing
+// file, a folder, a file that is not JSON, and --game on one game's record
+// (it said "bad record: not valid JSON" of a good record; analyze said
+// "cannot read record" with no reason, and "not valid JSON" of no file).
 TEST_F(RecordFiles, ReplaySaysWhyItCannotReadAFile) {
   const std::string dir = fresh_dir("replay");
   int rc = 0;
   run("play latin --watch --pace 0 --seed 7 --record " + dir, &rc);
   ASSERT_EQ(rc, 0);
   const std::string rec = dir + "/latin-7.json";
+  write_file(dir + "/bad.json", "{bad");
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"replay " + rec + " --game 3", "is one game's record, not a self-play shard"},
       {"replay " + rec + ":3", "is one game's record, not a self-play shard"},
       {"replay " + dir, "it is a folder, not a file"},
-      {"replay " + dir + "/none.json", "No such file or directory"}};
+      {"replay " + dir + "/none.json", "No such file or directory"},
+      {"replay " + dir + "/bad.json", "bad record '" + dir + "/bad.json': not valid JSON"},
+      {"analyze " + dir + " --event 1", "it is a folder, not a file"},
+      {"analyze " + dir + "/none.json --event 1", "No such file or directory"},
+      {"analyze " + dir + "/bad.json --event 1", "bad record '" + dir + "/bad.json': not valid JSON"}};
   for (const auto& [cmd, says] : cases) {
     const std::string out = run(cmd, &rc);
     EXPECT_EQ(rc, 2) << cmd << ": " << out;
