@@ -86,6 +86,20 @@ std::string str_field(const json& j, const char* key) {
   return j[key].get<std::string>();
 }
 
+// A body's "token": missing is 401 (no credential), as GET without ?token=.
+std::string token_field(const json& j) {
+  if (!j.contains("token")) throw ApiError(401, "'token' is missing: a seat's token (or the table's watching token)");
+  return str_field(j, "token");
+}
+
+// A move's optional "version": the table's version the move was decided at.
+std::optional<int64_t> move_version(const json& j) {
+  if (!j.contains("version")) return std::nullopt;
+  if (!j["version"].is_number_integer() || j["version"].get<int64_t>() < 0)
+    throw ApiError(400, "'version' must be the table's version the move was decided at (a whole number from 0)");
+  return j["version"].get<int64_t>();
+}
+
 std::vector<std::string> segments(const std::string& path) {
   std::vector<std::string> out;
   size_t i = 0;
@@ -326,7 +340,7 @@ HttpResponse join_route(const Call& c) {
   const json b = c.body();
   std::optional<std::string> entropy;
   if (b.contains("entropy")) entropy = str_field(b, "entropy");
-  return ok(c.hub.join(c.id(), str_field(b, "token"), entropy, b, c.req.client));
+  return ok(c.hub.join(c.id(), token_field(b), entropy, b, c.req.client));
 }
 
 // Every route of the API, each declared once (docs/server.md).
@@ -498,7 +512,7 @@ const std::vector<Route>& routes() {
        false,
        [](const Call& c) {
          const json b = c.body();
-         return ok(c.hub.move(c.id(), str_field(b, "token"), str_field(b, "move")));
+         return ok(c.hub.move(c.id(), token_field(b), str_field(b, "move"), move_version(b)));
        }},
       // A free seat of a public table, from the lobby: counted as a new
       // table is, so one address cannot take every seat in sight. A player
@@ -524,7 +538,7 @@ const std::vector<Route>& routes() {
        [](const Call& c) {
          const json b = c.body();
          if (auto r = c.spend(Cost::create)) return *r;
-         return ok(c.hub.claim(c.id(), str_field(b, "token")));
+         return ok(c.hub.claim(c.id(), token_field(b)));
        }},
       {"POST", {"tables", "{}", "join"}, false, [](const Call& c) { return join_route(c); }},
       {"POST", {"tables", "{}", "entropy"}, false, [](const Call& c) { return join_route(c); }},
@@ -533,7 +547,7 @@ const std::vector<Route>& routes() {
        false,
        [](const Call& c) {
          const json b = c.body();
-         const std::string token = str_field(b, "token");
+         const std::string token = token_field(b);
          bool accept = true;
          if (b.contains("accept")) {
            if (!b["accept"].is_boolean()) throw ApiError(400, "'accept' must be true (accept) or false (decline)");
@@ -547,7 +561,7 @@ const std::vector<Route>& routes() {
        false,
        [](const Call& c) {
          const json b = c.body();
-         return ok(c.hub.abort(c.id(), str_field(b, "token")));
+         return ok(c.hub.abort(c.id(), token_field(b)));
        }},
       // Checked first (a bad line costs nothing), then counted per address
       // and per token (docs/server.md, "Chat").
@@ -556,7 +570,7 @@ const std::vector<Route>& routes() {
        false,
        [](const Call& c) {
          const json b = c.body();
-         return ok(say_chat(c.hub, c.id(), str_field(b, "token"), b, c.req.limits, c.req.client));
+         return ok(say_chat(c.hub, c.id(), token_field(b), b, c.req.limits, c.req.client));
        }},
       {"GET", {"tables", "{}", "record"}, false, [](const Call& c) { return ok(c.hub.record(c.id())); }},
       // A hint thinks for a bot's budget; a review solves each decision; a
@@ -691,15 +705,25 @@ json say_chat(Hub& hub, const std::string& id, const std::string& token, const j
 
 std::string handle_ws_message(Hub& hub, const std::string& table, const std::string& token, bool subscribed,
                               std::string_view text, Limits* limits, const std::string& client) {
-  auto dump = [](const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); };
+  // A message's "id" (a short string or a whole number) comes back on its answer, error or not.
+  json id;
+  auto dump = [&id](json j) {
+    if (!id.is_null()) j["id"] = id;
+    return j.dump(-1, ' ', false, json::error_handler_t::replace);
+  };
   try {
     const json j = parse_json_object(text, "a message");
+    if (j.contains("id")) {
+      if (!(j["id"].is_number_integer() || (j["id"].is_string() && j["id"].get<std::string>().size() <= 64)))
+        throw ApiError(400, "'id' must be a whole number or a string of at most 64 characters");
+      id = j["id"];
+    }
     const std::string type = j.contains("type") && j["type"].is_string() ? j["type"].get<std::string>()
                              : j.contains("move")                        ? "move"
                                                                          : "";
     if (!subscribed) throw ApiError(403, "not connected to a table");
     if (type == "move") {
-      const json m = hub.move(table, token, str_field(j, "move"));
+      const json m = hub.move(table, token, str_field(j, "move"), move_version(j));
       return dump({{"type", "ack"}, {"move", m["move"]}, {"version", m["version"]}});
     }
     if (type == "entropy") {
@@ -723,7 +747,7 @@ std::string handle_ws_message(Hub& hub, const std::string& table, const std::str
   } catch (const ApiError& e) {
     return dump({{"type", "error"}, {"status", e.status}, {"error", e.what()}, {"code", error_code(e.status)}});
   } catch (const std::exception& e) {
-    return dump({{"type", "error"}, {"error", e.what()}, {"code", error_code(400)}});
+    return dump({{"type", "error"}, {"status", 400}, {"error", e.what()}, {"code", error_code(400)}});
   }
 }
 

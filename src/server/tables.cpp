@@ -447,7 +447,8 @@ std::pair<std::string, Hub::Change> Hub::apply_move(Table& t, int seat, const st
   return {canon, std::move(change)};
 }
 
-json Hub::move(const std::string& id, const std::string& token, const std::string& move) {
+json Hub::move(const std::string& id, const std::string& token, const std::string& move,
+               std::optional<int64_t> version) {
   const auto arrival = std::chrono::steady_clock::now();
   auto t = table(id);
   std::unique_lock lk(t->m);
@@ -456,6 +457,17 @@ json Hub::move(const std::string& id, const std::string& token, const std::strin
   if (t->aborted) throw ApiError(409, t->broken);
   if (!t->broken.empty()) throw ApiError(500, t->broken);
   if (!t->session) throw ApiError(409, "the game has not started: it starts when every human seat has joined");
+  // A retry: this seat has moved since the version its move was decided at
+  // (others moving meanwhile, as in a simultaneous turn, is no reason).
+  const auto& events = t->session->events();
+  const auto now = static_cast<int64_t>(events.size());  // the state's "version" (Views)
+  if (version && *version > now)
+    throw ApiError(409, fmt::format("the table is at version {}; there is no version {} yet", now, *version));
+  if (version && std::any_of(events.begin() + *version, events.end(),
+                             [&](const RecordEvent& e) { return !e.chance && e.seat == seat; }))
+    throw ApiError(409, fmt::format("you have moved since version {} (the table is at version {} now): this move "
+                                    "was not played; a retry of a move already made? Get the table and decide again",
+                                    *version, now));
   if (t->over()) throw ApiError(409, "the game is over");
   const Actor a = t->session->state().actor();
   if (!a.acts(seat)) throw ApiError(409, fmt::format("not your turn: {}", to_string(a)));

@@ -98,7 +98,10 @@ class Hub {
   // first human seat when absent). people: a rematch's seats.
   nlohmann::json create(const nlohmann::json& body, const std::string& client = "", const SeatPeople* people = nullptr);
   nlohmann::json get(const std::string& id, const std::string& token);
-  nlohmann::json move(const std::string& id, const std::string& token, const std::string& move);
+  // version: the table's version the move was decided at; another (a retry
+  // of a move already played, a move decided on an old state) is refused.
+  nlohmann::json move(const std::string& id, const std::string& token, const std::string& move,
+                      std::optional<int64_t> version = std::nullopt);
   // who: the request's body; its "key" (a player's key) or "name" (a
   // display name) names the person at the seat (players.h).
   // client: the request's network (a rated table's two people of one are not rated).

@@ -587,6 +587,40 @@ TEST_F(ServerTest, RequestFloodIsRateLimited) {
   EXPECT_EQ(get(port_, "/api/health").status, 200);  // a new connection is served
 }
 
+// A move sent with the version it was decided at is played once: its retry
+// (the answer lost on the way) is refused, not played as the next move.
+TEST_F(ServerTest, AMovesRetryWithItsVersionIsNotPlayedTwice) {
+  start();
+  json t = create("latin", one_human("latin", "bot:beginner"));
+  const std::string id = t["id"], tok = t["tokens"]["0"];
+  ASSERT_EQ(post(port_, fmt::format("/api/tables/{}/join", id), {{"token", tok}}).status, 200);
+  json v;
+  for (int i = 0; i < 5000; ++i) {
+    v = view(id, tok);
+    if (v["to_act"] == true) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_EQ(v["to_act"], true) << v.dump();
+  const std::string path = fmt::format("/api/tables/{}/moves", id);
+  const json move = {{"token", tok}, {"move", v["legal"][0]}, {"version", v["version"]}};
+  Reply first = post(port_, path, move);
+  ASSERT_EQ(first.status, 200) << first.body;
+  Reply again = post(port_, path, move);
+  EXPECT_EQ(again.status, 409) << again.body;
+  EXPECT_NE(again.body.find("you have moved since version"), std::string::npos) << again.body;
+  const int64_t now = view(id, tok)["version"];
+  EXPECT_EQ(post(port_, path, {{"token", tok}, {"move", "draw"}, {"version", now + 5}}).status, 409);
+  // No token at all: 401, as a GET without one.
+  Reply none = post(port_, path, {{"move", "pass"}});
+  EXPECT_EQ(none.status, 401) << none.body;
+  EXPECT_NE(none.body.find("'token' is missing"), std::string::npos) << none.body;
+  for (const json bad : {json("3"), json(-1), json(1.5)}) {
+    Reply r = post(port_, path, {{"token", tok}, {"move", "draw"}, {"version", bad}});
+    EXPECT_EQ(r.status, 400) << bad;
+    EXPECT_NE(r.body.find("'version' must be"), std::string::npos) << r.body;
+  }
+}
+
 TEST_F(ServerTest, BadWebSocketInputGetsErrorsOrIsClosed) {
   start();
   json t = create("latin", {"human", "bot:casual", "bot:casual", "bot:casual"});
@@ -613,6 +647,14 @@ TEST_F(ServerTest, BadWebSocketInputGetsErrorsOrIsClosed) {
     }
     c.send("{\"type\":\"ping\"}");
     EXPECT_FALSE(c.wait_for([](const json& j) { return j.value("type", "") == "pong"; }).is_null());
+    // A message's id comes back on its answer, an error's too, with its status.
+    c.send("{\"type\":\"dance\",\"id\":\"q1\"}");
+    const json e = c.wait_for([](const json& j) { return j.value("type", "") == "error" && j.contains("id"); });
+    EXPECT_EQ(e["id"], "q1") << e;
+    EXPECT_EQ(e["status"], 400) << e;
+    c.send("{\"type\":\"ping\",\"id\":7}");
+    EXPECT_FALSE(c.wait_for([](const json& j) { return j.value("type", "") == "pong" && j.value("id", 0) == 7; })
+                     .is_null());
     // A binary frame: an error, then the connection is closed.
     c.send(std::string("\x01\x02\x03", 3), true);
     EXPECT_FALSE(c.wait_for([](const json& j) { return j.value("type", "") == "error"; }).is_null());
