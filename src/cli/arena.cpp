@@ -612,6 +612,17 @@ void run_arena(const ArenaConfig& c) {
     const double m = p[k], lo = p[k + "_ci95"][0], hi = p[k + "_ci95"][1];
     return fmt::format(fmt::runtime(how), m, lo, hi);
   };
+  if (per.size() == 1) {  // one bot in every seat: no share to compare, only what it scores
+    std::cout << wrap_text(fmt::format("  {} played itself in every seat: its shares are 1 by definition, so only "
+                                       "its points per hand are shown (give two or more bots to compare them)\n",
+                                       per[0]["bot"].get<std::string>()),
+                           width);
+    std::cout << fmt::format("\n  {:10} {:>24}\n", "bot", per_head);
+    std::cout << fmt::format("  {:10} {:>24}\n", per[0]["bot"].get<std::string>(),
+                             cell(per[0], "mean_points_per_hand", "{:.2f} [{:.2f}, {:.2f}]"));
+    if (interrupted) die_of_stop_signal();
+    return;
+  }
   std::cout << fmt::format("  {:10} {:>21}  {:>17}\n", "bot", "game share", "Elo");
   for (const auto& p : per) {
     std::string e = "-";
@@ -689,7 +700,10 @@ void add_arena(CLI::App& app) {
       c->checkpoint = *resume_dir;
       c->resume = true;
     } else {
-      if (c->name.empty() || c->bots.empty()) throw Error("arena needs a game and --bots (or --resume DIR)");
+      if (c->name.empty() && c->bots.empty()) throw Error("arena needs a game and --bots (or --resume DIR)");
+      if (c->name.empty()) throw Error("arena needs a game: `boneyard rules` lists them (or --resume DIR)");
+      if (c->bots.empty())
+        throw Error(fmt::format("arena needs --bots, two or more to compare: {}", bots_help()));
       if (cmd->count("--sprt") && c->sprt.empty())
         throw Error("--sprt needs its settings, e.g. --sprt elo0=0,elo1=50 (an empty one ran no test)");
       if (cmd->count("--seed")) c->seed = parse_seed(c->seed_text);

@@ -416,6 +416,18 @@ TEST_F(Hardening, ASettingThatWouldBeIgnoredIsRefused) {
   }
 }
 
+// An arena of one bot shows what it measures (its points per hand), not a
+// table of shares that are 1 by definition; a missing part is named alone.
+TEST_F(Hardening, AnArenaOfOneBotShowsNoShares) {
+  int rc = 0;
+  const std::string one = run("arena latin --bots greedy --games 2", &rc);
+  EXPECT_EQ(rc, 0) << one;
+  EXPECT_NE(one.find("played itself in every seat"), std::string::npos) << one;
+  EXPECT_EQ(one.find("game share"), std::string::npos) << one;
+  EXPECT_NE(run("arena latin --games 2", &rc).find("arena needs --bots"), std::string::npos);
+  EXPECT_NE(run("arena --bots greedy --games 2", &rc).find("arena needs a game:"), std::string::npos);
+}
+
 // JSON nested 100000 deep parses, but copying or printing it recursed past
 // the stack (the protocol echoes "id"; record errors print the value).
 TEST_F(Hardening, DeeplyNestedJsonIsRefusedNotACrash) {
