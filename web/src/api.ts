@@ -153,6 +153,7 @@ export interface HintAnswer {
 
 export const api = {
   games: () => call<{ games: GameInfo[]; bot_levels: string[] }>("GET", "/api/games"),
+  watch: () => call<{ games?: unknown[] }>("GET", "/api/watch"),
   create: (body: unknown) =>
     call<{ id: string; tokens: Record<string, string>; spectate: string; commitment: string; seats: number }>(
       "POST",

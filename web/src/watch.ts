@@ -2,6 +2,7 @@
 // anyone may watch, best rated first, each opened as a spectator (who sees
 // what spectators see: no hand). Refreshed every few seconds. Every name is
 // text, never markup.
+import { api, ApiError } from "./api";
 import { h, clear } from "./dom";
 import { t, langPicker } from "./i18n";
 import { gameName, playerUrl } from "./links";
@@ -120,17 +121,18 @@ export class WatchPage {
   }
   private async load() {
     try {
-      const r = await fetch("/api/watch");
-      const j = await r.json();
-      if (!r.ok) throw new Error(j.error || `HTTP ${r.status}`);
-      const games: WatchGame[] = j.games || [];
+      const games = ((await api.watch()).games || []) as WatchGame[];
       clear(this.list);
       for (const g of games) this.list.appendChild(watchRow(g, this.go));
       this.status.className = "muted";
       this.status.textContent = games.length ? t("watch.count", { n: games.length }) : t("watch.none");
     } catch (e) {
+      // No game server here (a static host answers 404, offline nothing): said as such.
+      const away = e instanceof ApiError && (e.status === 0 || e.status === 404);
       this.status.className = "error";
-      this.status.textContent = t("watch.error", { error: String((e as Error).message) });
+      this.status.textContent = away
+        ? t("error.unreachable")
+        : t("watch.error", { error: String((e as Error).message) });
     }
   }
 }

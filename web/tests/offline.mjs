@@ -277,8 +277,20 @@ try {
     unreachable && !/damaged/.test(offlineSaid),
     `offline, a table link says the server is out of reach, not that the link is damaged ("${offlineSaid.slice(0, 100)}")`,
   );
+  // The games to watch live on a server: not offered, and their page says the server is out of reach
+  // (it showed a JSON parse error).
+  await page.goto(`${base}/?watch=1`, { waitUntil: "load" });
+  const watchSaid = await page
+    .waitForFunction(() => document.querySelector("main .error")?.textContent, { timeout: 10000 })
+    .then((h) => h.jsonValue())
+    .catch(() => "");
+  check(
+    /server cannot be reached/.test(watchSaid),
+    `offline, the watch page says the server is out of reach ("${watchSaid}")`,
+  );
   await page.goto(base + "/", { waitUntil: "load" });
   await page.waitForSelector("#local-game", { timeout: 20000 });
+  check(!(await page.$("#watch-link")), "with no server the lobby offers no games to watch");
   await page.screenshot({ path: join(shots, "offline-lobby-desktop.png"), fullPage: true });
   // The kept game: the one started before the network went.
   check(!!(await page.$("#local-resume")), "the lobby offers the game kept in this browser");

@@ -110,8 +110,8 @@ export function localCard(go: (url: string) => void, status: HTMLElement): HTMLE
 // games against the computer, with every preset, option and bot level.
 // online: opened from the lobby of a server that answers (LOCAL_SETUP_URL).
 export async function renderLocalLobby(main: HTMLElement, go: (url: string) => void, online = false) {
-  // A player's page and password live on a server: not offered here.
-  for (const e of main.querySelectorAll("#my-page, #you-open, #you-panel")) e.remove();
+  // A player's page and password, and the games to watch, live on a server: not offered here.
+  for (const e of main.querySelectorAll("#my-page, #you-open, #you-panel, #watch-link")) e.remove();
   const status = h("p", { class: "error", role: "alert" });
   if (online)
     main.append(
