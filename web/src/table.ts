@@ -420,7 +420,7 @@ export class Table implements PlayUi, KeyCtl {
     try {
       const r = await (this.local ? this.local.hint() : api.hint(this.id, this.token));
       // Asked of one state: it holds only if the moves it values are still mine.
-      this.hint = this.msg ? hintOf(this.msg, r) : null;
+      this.hint = this.msg ? hintOf(this.ctx(), r) : null;
     } catch (e) {
       this.onError(String((e as Error).message));
     }

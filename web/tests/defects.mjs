@@ -565,14 +565,32 @@ try {
         const close = [...hint.querySelectorAll(".hint.close")].map((e) => e.textContent);
         // A bid hint asked in the first hand: the next hand offers the same
         // bids with other tiles, so it no longer holds there.
+        // Nor after a deal thrown in (all passed): the same hand and bids, other tiles.
         const bidding = { ...msg, to_act: true, legal: bids.map((b) => b.move), hands_finished: 0 };
-        const asked = { legal: bidding.legal.join("|"), hand: 0, moves: bids };
+        const bidView = (tiles) => ({
+          ...t42,
+          phase: "bidding",
+          hand_number: 1,
+          hands: [0, 1, 2, 3].map((k) => ({ seat: k, side: k % 2, count: 7, tiles: k === 0 ? tiles : null })),
+        });
+        const at = (m, tiles = ["6-6", "5-5"]) => ({ ...ctx(bidView(tiles)), msg: m });
+        const asked = { legal: bidding.legal.join("|"), hand: 0, tiles: "6-6|5-5", moves: bids };
         const holds = [
-          hintHolds(asked, bidding),
-          hintHolds(asked, { ...bidding, hands_finished: 1 }),
-          hintHolds(asked, { ...bidding, legal: ["pass"] }),
-          hintHolds(asked, { ...bidding, to_act: false }),
+          hintHolds(asked, at(bidding)),
+          hintHolds(asked, at({ ...bidding, hands_finished: 1 })),
+          hintHolds(asked, at({ ...bidding, legal: ["pass"] })),
+          hintHolds(asked, at({ ...bidding, to_act: false })),
+          hintHolds(asked, at(bidding, ["4-4", "3-3"])),
         ];
+        // The deal thrown in is logged (a game on this device has no server log to say it).
+        const thrownIn = [];
+        texas42Board.diff(
+          ctx(bidView([])),
+          { ...bidView([]), bids: ["pass", "pass", "pass", null], redeals: 0 },
+          { ...bidView([]), bids: [null, null, null, null], redeals: 1 },
+          3,
+          { push: (x) => thrownIn.push(x), bubble() {} },
+        );
         // 8: the review: each grade agrees with the number shown as what it is made from.
         const th = { good: 2, inaccuracy: 5, mistake: 15 };
         const mv = (loss, se, grade) => ({ event: 1, played: "6-4", best: "5-5", loss, se, grade });
@@ -655,6 +673,7 @@ try {
           said,
           botLines,
           holds,
+          thrownIn,
           mtLines,
           salida,
           dealt,
@@ -742,8 +761,12 @@ try {
       `the hint names its unit and which way is better (${r.hint})`,
     );
     check(
-      JSON.stringify(r.holds) === "[true,false,false,false]",
+      JSON.stringify(r.holds) === "[true,false,false,false,false]",
       `a hint holds only for the choice it was asked of, not the next hand's same bids (${JSON.stringify(r.holds)})`,
+    );
+    check(
+      JSON.stringify(r.thrownIn) === JSON.stringify(["Hand 1 dealt again"]),
+      `Texas 42: a deal thrown in when all passed is logged (${JSON.stringify(r.thrownIn)})`,
     );
     check(
       JSON.stringify(r.mtLines.map((x) => [x.text, x.seat])) ===

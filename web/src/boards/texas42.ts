@@ -153,6 +153,8 @@ export const texas42Board: Board<Texas42View> = {
         if (v.phase !== "bidding") log.bubble(k, c.f.bidText(bid));
       }
     });
+    // Everyone passed: the deal is thrown in (the server's log says it; a game on this device, here).
+    if ((v.redeals ?? 0) > (pv.redeals ?? 0)) log.push(t("log.dealt_again", { n: v.hand_number }), null);
     if (v.trumps && !pv.trumps)
       log.push(t("log.trumps", { who: who(v.declarer), trumps: c.f.trumpName(v.trumps) }), v.declarer);
     if (v.trick.length > pv.trick.length)

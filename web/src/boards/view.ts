@@ -124,6 +124,7 @@ export interface Texas42View extends Common {
   declarer: number | null;
   trumps: string | null;
   sitting_out?: number;
+  redeals?: number; // deals thrown in when all passed
   hands: { seat: number; side: number; count: number; tiles: string[] | null }[];
   playable?: string[];
   trick: { seat: number; tile: string }[];

@@ -270,19 +270,35 @@ export interface Hint {
   // bids to choose from in the next hand, with other tiles.
   legal: string;
   hand: number;
+  tiles: string; // my tiles when it was asked
   unit?: string; // the values' unit: points, wins, marks, pips, chips
   // se: the standard error of the move's gap to the first (sampled deals).
   moves: { move: string; value: number; se?: number }[];
 }
 // The hint for the choice of msg, or null when the answer values moves that
 // are no longer mine.
-export function hintOf(msg: StateMsg, r: HintAnswer): Hint | null {
+export function hintOf(c: Ctx, r: HintAnswer): Hint | null {
+  const msg = c.msg;
   if (!r.moves.every((m) => msg.legal.includes(m.move))) return null;
-  return { legal: msg.legal.join("|"), hand: msg.hands_finished ?? 0, unit: r.unit, moves: r.moves };
+  return {
+    legal: msg.legal.join("|"),
+    hand: msg.hands_finished ?? 0,
+    tiles: myTiles(c).join("|"),
+    unit: r.unit,
+    moves: r.moves,
+  };
 }
-// A hint is shown only for the choice it was asked of.
-export function hintHolds(hint: Hint, msg: StateMsg): boolean {
-  return !!msg.to_act && hint.legal === msg.legal.join("|") && hint.hand === (msg.hands_finished ?? 0);
+// A hint is shown only for the choice it was asked of: the same moves, hand
+// and tiles (a deal thrown in, as when all pass at Texas 42, keeps the hand
+// number and the bids to choose from, with other tiles).
+export function hintHolds(hint: Hint, c: Ctx): boolean {
+  const msg = c.msg;
+  return (
+    !!msg.to_act &&
+    hint.legal === msg.legal.join("|") &&
+    hint.hand === (msg.hands_finished ?? 0) &&
+    hint.tiles === myTiles(c).join("|")
+  );
 }
 
 // The review's and the hint's margin: a gap within 2 standard errors of the
@@ -380,7 +396,7 @@ export function handArea(c: Ctx, play: PlayUi | null): HTMLElement {
     });
   }
   area.appendChild(buttons);
-  if (play.hint && hintHolds(play.hint, c.msg)) area.appendChild(hintPanel(c, play.hint, play));
+  if (play.hint && hintHolds(play.hint, c)) area.appendChild(hintPanel(c, play.hint, play));
   area.appendChild(hand);
   const keys = c.msg.to_act ? board.keys?.(c) : null;
   if (keys) area.appendChild(h("p", { class: "keys" }, keys));
