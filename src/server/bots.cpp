@@ -42,6 +42,11 @@ int Bots::seat_to_play(const Table& t) {
   return -1;
 }
 
+int Bots::pause_ms(const std::vector<RecordEvent>& events, int seat, int delay_ms) {
+  const auto last = std::find_if(events.rbegin(), events.rend(), [](const RecordEvent& e) { return !e.chance; });
+  return last != events.rend() && last->seat == seat ? delay_ms / 3 : delay_ms;
+}
+
 std::string Bots::level(const Table& t, int seat) {
   return t.human(seat) ? t.takeover_level : t.seat_at(seat).player.substr(4);
 }

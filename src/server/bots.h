@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "record/session.h"
 #include "server/hub_config.h"
 #include "server/table.h"
 
@@ -33,6 +34,11 @@ class Bots {
   // The seat a bot plays now (a bot's seat, a dropped human's, one whose
   // clock ran out), or -1. With t.m held.
   static int seat_to_play(const Table& t);
+  // How long the bot at `seat` waits before its move: the table's
+  // bot_delay_ms, a third of it when it goes on with its own turn (its move
+  // was the last one made: Mexican Train's opening turn lays a tile a move,
+  // 12 moves took 8 s). `events`: the game's so far.
+  static int pause_ms(const std::vector<RecordEvent>& events, int seat, int delay_ms);
   // The level that plays `seat`: its own, or the table's takeover level.
   static std::string level(const Table& t, int seat);
   static bool cheap(const std::string& level) { return level != "strong" && level != "expert"; }

@@ -28,14 +28,16 @@ namespace net = boost::asio;
 void Hub::schedule_bot(const std::shared_ptr<Table>& t) {
   if (!cfg_.run_bots || stopping_ || t->bot_pending || !t->session || t->over() || !t->broken.empty()) return;
   if (t->inflight > 0 || t->stalled) return;
-  if (Bots::seat_to_play(*t) < 0) return;
+  const int seat = Bots::seat_to_play(*t);
+  if (seat < 0) return;
   t->bot_pending = true;
   const size_t version = t->session->events().size();
-  if (t->bot_delay_ms <= 0) {
+  const int pause = Bots::pause_ms(t->session->events(), seat, t->bot_delay_ms);
+  if (pause <= 0) {
     run_bot(t, version);
     return;
   }
-  auto timer = std::make_shared<net::steady_timer>(ioc_, std::chrono::milliseconds(t->bot_delay_ms));
+  auto timer = std::make_shared<net::steady_timer>(ioc_, std::chrono::milliseconds(pause));
   timer->async_wait([this, t, version, timer](const boost::system::error_code& ec) {
     if (ec || stopping_) {
       std::lock_guard l(t->m);

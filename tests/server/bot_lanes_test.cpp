@@ -103,5 +103,20 @@ TEST(BotLanes, TheGateBoundsBotMovesInFlight) {
   }
 }
 
+// A bot going on with its own turn (its move was the last one; chance in
+// between does not count) waits a third of the table's delay; one whose turn
+// follows another seat's, the whole delay.
+TEST(BotLanes, ABotGoingOnWithItsTurnWaitsAThird) {
+  auto move = [](int seat) { return RecordEvent{false, seat, "x"}; };
+  const RecordEvent chance{true, -1, "deal"};
+  using server::Bots;
+  EXPECT_EQ(Bots::pause_ms({}, 0, 600), 600);
+  EXPECT_EQ(Bots::pause_ms({chance}, 0, 600), 600);
+  EXPECT_EQ(Bots::pause_ms({chance, move(1)}, 1, 600), 200);
+  EXPECT_EQ(Bots::pause_ms({chance, move(1), chance}, 1, 600), 200);
+  EXPECT_EQ(Bots::pause_ms({chance, move(1)}, 2, 600), 600);
+  EXPECT_EQ(Bots::pause_ms({move(1), move(2)}, 1, 600), 600);
+}
+
 }  // namespace
 }  // namespace boneyard

@@ -238,8 +238,11 @@ export class LocalLink {
     this.on?.state(msg);
     const bots = acting.filter((k) => k !== this.me);
     if (bots.length && !s.terminal) {
-      // A moment between bots' moves, so that a person sees each one.
-      this.timer = window.setTimeout(() => this.bots(bots), this.botDelay());
+      // A moment between bots' moves, so that a person sees each one; a third
+      // of it when a bot goes on with its own turn (as the server paces them).
+      const last = this.g.moves[this.g.moves.length - 1];
+      const goesOn = bots.length === 1 && last?.[0] === bots[0];
+      this.timer = window.setTimeout(() => this.bots(bots), this.botDelay() / (goesOn ? 3 : 1));
     }
   }
 
