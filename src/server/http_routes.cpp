@@ -626,16 +626,24 @@ std::vector<const Route*> routes_for(const std::vector<std::string>& seg) {
   return best;
 }
 
+// A 405, with the methods the path takes for the Allow header.
+struct NotAllowed : ApiError {
+  std::string allow;
+  NotAllowed(const std::string& words, std::string a)
+      : ApiError(405, "method not allowed: use " + words), allow(std::move(a)) {}
+};
+
 // The route for a method on a path, or a 405 naming the methods it takes.
 const Route* route_for(std::string_view method, const std::vector<std::string>& seg) {
   const auto found = routes_for(seg);
   if (found.empty()) return nullptr;
-  std::string methods;
+  std::string methods, allow;
   for (size_t i = 0; i < found.size(); ++i) {
     if (found[i]->method == method) return found[i];
     methods += (i == 0 ? "" : i + 1 == found.size() ? " or " : ", ") + std::string(found[i]->method);
+    allow += (i == 0 ? "" : ", ") + std::string(found[i]->method) + (found[i]->method == std::string("GET") ? ", HEAD" : "");
   }
-  throw ApiError(405, fmt::format("method not allowed: use {}", methods));
+  throw NotAllowed(methods, allow);
 }
 }  // namespace
 
@@ -668,7 +676,11 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Reque
     const Target t = parse_target(req.target);
     const auto seg = segments(t.path);
     if (seg.empty() || seg[0] != "api") {
-      if (method != "GET") return error_response(405, "method not allowed");
+      if (method != "GET") {
+        HttpResponse r = error_response(405, "method not allowed: the app's files are read with GET");
+        r.headers.emplace_back("Allow", "GET, HEAD");
+        return r;
+      }
       return serve_static(static_dir, t.path, req);
     }
     // A POST from another site's form or a text/plain fetch carries no
@@ -681,6 +693,10 @@ HttpResponse handle_request(Hub& hub, const std::string& static_dir, const Reque
   } catch (const RateLimited& e) {
     HttpResponse r = error_response(429, e.what());
     r.headers.emplace_back("Retry-After", std::to_string(e.retry_after));
+    return r;
+  } catch (const NotAllowed& e) {
+    HttpResponse r = error_response(405, e.what());
+    r.headers.emplace_back("Allow", e.allow);
     return r;
   } catch (const ApiError& e) {
     return error_response(e.status, e.what());

@@ -28,6 +28,14 @@ TEST(Routes, APathsMethodsComeFromItsRoutes) {
   auto r = server::handle_request(*w.hub, "", "PUT", "/api/quickmatch", "");
   EXPECT_EQ(r.status, 405);
   EXPECT_NE(r.body.find("use POST, GET or DELETE"), std::string::npos) << r.body;
+  // The Allow header says the same to a program (HEAD wherever GET is).
+  auto allow = [](const server::HttpResponse& x) {
+    for (const auto& [k, v] : x.headers)
+      if (k == "Allow") return v;
+    return std::string("(none)");
+  };
+  EXPECT_EQ(allow(r), "POST, GET, HEAD, DELETE");
+  EXPECT_EQ(allow(server::handle_request(*w.hub, "", "POST", "/index.html", "")), "GET, HEAD");
   // A literal segment wins over a player's id: login is POST only.
   auto [s2, j2] = w.get("/api/players/login");
   EXPECT_EQ(s2, 405) << j2.dump();
