@@ -245,7 +245,7 @@ export const es: Record<string, string> = {
   "move.end": "La punta del {pip}",
   "move.on_end": "en la punta del {pip}",
 
-  "bubble.drew": "robó {n}",
+  "bubble.drew": "+{n} del pozo",
   "log.played": "{who}: {tile}",
   "log.passed": "{who}: paso",
   "log.drew": "{who}: roba {n}",
@@ -395,7 +395,7 @@ export const es: Record<string, string> = {
   "dd.counted": "cuenta (descartada)",
   "dd.sent_back": "devuelta",
   "dd.face_down": "quedó boca abajo",
-  "dd.drew": "robó 1",
+  "dd.drew": "+1 del pozo",
   "dd.out": "FUERA",
   "dd.this_hand": "Esta mano",
   "dd.how_single": "Salió primero: {who}; se lleva el bote de {pot}.",
