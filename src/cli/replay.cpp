@@ -110,7 +110,7 @@ void add_replay(CLI::App& app) {
       }
       while (hands < s.state().hands().size()) {
         say(s.state().hands()[hands++].text + "\n");
-        std::string sc = "  score:";
+        std::string sc = "  Score:";
         const auto scores = s.state().scores();
         for (int sd = 0; sd < s.state().num_sides(); ++sd)
           sc += fmt::format(" {}: {}", s.state().side_name(sd), scores[static_cast<size_t>(sd)]);
