@@ -95,6 +95,7 @@ void run_analyze(const AnalyzeConfig& c) {
   if (c.event < 0 || c.event > static_cast<int>(events.size()))
     throw Error(fmt::format("--event {} is out of range: the record has {} events (0..{})", c.event, events.size(),
                             events.size()));
+  Session::from_record(rec);  // the whole record checked first, as replay checks it (a tampered result is refused)
   Session s = Session::from_record(rec, c.event);
   const AnyState& st = s.state();
   const Actor a = st.actor();

@@ -99,6 +99,9 @@ TEST_F(RecordFiles, ReplaySaysWhyItCannotReadAFile) {
   ASSERT_EQ(rc, 0);
   const std::string rec = dir + "/latin-7.json";
   write_file(dir + "/bad.json", "{bad");
+  json tampered = read_json(rec);  // a hand's result changed: analyze checks the whole record as replay does
+  tampered["hands"][0]["side_points"][0] = 999;
+  write_file(dir + "/tampered.json", tampered.dump());
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"replay " + rec + " --game 3", "is one game's record, not a self-play shard"},
       {"replay " + rec + ":3", "is one game's record, not a self-play shard"},
@@ -107,7 +110,8 @@ TEST_F(RecordFiles, ReplaySaysWhyItCannotReadAFile) {
       {"replay " + dir + "/bad.json", "bad record '" + dir + "/bad.json': not valid JSON"},
       {"analyze " + dir + " --event 1", "it is a folder, not a file"},
       {"analyze " + dir + "/none.json --event 1", "No such file or directory"},
-      {"analyze " + dir + "/bad.json --event 1", "bad record '" + dir + "/bad.json': not valid JSON"}};
+      {"analyze " + dir + "/bad.json --event 1", "bad record '" + dir + "/bad.json': not valid JSON"},
+      {"analyze " + dir + "/tampered.json --event 1", "bad record: hand 1: 'side_points'"}};
   for (const auto& [cmd, says] : cases) {
     const std::string out = run(cmd, &rc);
     EXPECT_EQ(rc, 2) << cmd << ": " << out;
