@@ -702,8 +702,7 @@ void add_arena(CLI::App& app) {
     } else {
       if (c->name.empty() && c->bots.empty()) throw Error("arena needs a game and --bots (or --resume DIR)");
       if (c->name.empty()) throw Error("arena needs a game: `boneyard rules` lists them (or --resume DIR)");
-      if (c->bots.empty())
-        throw Error(fmt::format("arena needs --bots, two or more to compare: {}", bots_help()));
+      if (c->bots.empty()) throw Error(fmt::format("arena needs --bots, two or more to compare: {}", bots_help()));
       if (cmd->count("--sprt") && c->sprt.empty())
         throw Error("--sprt needs its settings, e.g. --sprt elo0=0,elo1=50 (an empty one ran no test)");
       if (cmd->count("--seed")) c->seed = parse_seed(c->seed_text);

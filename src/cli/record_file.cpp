@@ -80,8 +80,8 @@ nlohmann::json read_record(const std::string& path, int game) {
   } catch (const Error& e) {  // "bad record: not valid JSON" said which record
     const std::string why = e.what();
     const std::string head = "bad record: ";
-    throw Error(fmt::format("bad record '{}': {}", shown_text(path),
-                            why.rfind(head, 0) == 0 ? why.substr(head.size()) : why));
+    throw Error(
+        fmt::format("bad record '{}': {}", shown_text(path), why.rfind(head, 0) == 0 ? why.substr(head.size()) : why));
   }
 }
 

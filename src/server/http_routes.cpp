@@ -641,7 +641,8 @@ const Route* route_for(std::string_view method, const std::vector<std::string>& 
   for (size_t i = 0; i < found.size(); ++i) {
     if (found[i]->method == method) return found[i];
     methods += (i == 0 ? "" : i + 1 == found.size() ? " or " : ", ") + std::string(found[i]->method);
-    allow += (i == 0 ? "" : ", ") + std::string(found[i]->method) + (found[i]->method == std::string("GET") ? ", HEAD" : "");
+    allow +=
+        (i == 0 ? "" : ", ") + std::string(found[i]->method) + (found[i]->method == std::string("GET") ? ", HEAD" : "");
   }
   throw NotAllowed(methods, allow);
 }

@@ -587,7 +587,8 @@ json Hub::claim(const std::string& id, const std::string& token) {
   for (int k = 0; k < t->n && seat < 0; ++k)
     if (!t->seat_at(k).token.empty() && t->seat_at(k).token == token) seat = k;
   if (seat < 0 && !token.empty() && token == t->spectate)
-    throw ApiError(403, "this is the table's watching link: it holds no seat to claim (watch with GET or the WebSocket)");
+    throw ApiError(403,
+                   "this is the table's watching link: it holds no seat to claim (watch with GET or the WebSocket)");
   if (seat < 0)
     throw ApiError(403,
                    "this invitation was used already: its seat is taken (a link opened once holds that seat for the "

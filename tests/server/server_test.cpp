@@ -653,8 +653,8 @@ TEST_F(ServerTest, BadWebSocketInputGetsErrorsOrIsClosed) {
     EXPECT_EQ(e["id"], "q1") << e;
     EXPECT_EQ(e["status"], 400) << e;
     c.send("{\"type\":\"ping\",\"id\":7}");
-    EXPECT_FALSE(c.wait_for([](const json& j) { return j.value("type", "") == "pong" && j.value("id", 0) == 7; })
-                     .is_null());
+    EXPECT_FALSE(
+        c.wait_for([](const json& j) { return j.value("type", "") == "pong" && j.value("id", 0) == 7; }).is_null());
     // A binary frame: an error, then the connection is closed.
     c.send(std::string("\x01\x02\x03", 3), true);
     EXPECT_FALSE(c.wait_for([](const json& j) { return j.value("type", "") == "error"; }).is_null());
