@@ -192,7 +192,13 @@ try {
       s = await state(tokA);
     }
     // Abortable once Bea's clock ran out; the bot's move for Bea follows.
-    abortable = !!(s && s.abortable && s.abortable.idle_seat === seatB && s.bot_played);
+    // (A loaded machine may run Ana's clock out too: the bot's move for Bea is waited for by its seat.)
+    abortable = !!(
+      s &&
+      s.abortable &&
+      s.abortable.idle_seat === seatB &&
+      (s.bot_played || []).some((b) => b.seat === seatB)
+    );
     await new Promise((r) => setTimeout(r, 60));
   }
   check(abortable, "the game of a stranger who never moved becomes abortable once their clock ran out");
