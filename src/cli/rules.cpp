@@ -56,11 +56,10 @@ void add_rules(CLI::App& app) {
       if (family.empty())
         std::cout << wrap_text(
             name->empty()
-                ? "In brackets after each name: where its rules come from, a source document, or for a regional "
-                  "preset its letter in the table of source document 003, the Caribbean rules (* marks that "
-                  "document's defaults).\n"
-            : letter ? "In brackets after the name: its letter in the table of source document 003, the Caribbean "
-                       "rules (* marks that document's defaults).\n"
+                ? "In brackets after each name: where its rules come from, or for a regional preset its letter "
+                  "in the Caribbean rules' table of regional variants (* marks that table's defaults).\n"
+            : letter ? "In brackets after the name: its letter in the Caribbean rules' table of regional variants (* "
+                       "marks that table's defaults).\n"
                      : "In brackets after the name: where its rules come from.\n",
             terminal_width());
       if (g.family != family) {

@@ -605,7 +605,12 @@ try {
           counts: {},
           forced: 0,
           noise_se: 2,
-          moves: [mv(10.7, 5.4, "best"), mv(44.5, 15, "mistake"), mv(20, 1, "blunder")],
+          moves: [
+            mv(10.7, 5.4, "best"),
+            mv(44.5, 15, "mistake"),
+            mv(20, 1, "blunder"),
+            { ...mv(0, 0.5, "best"), played: "5-5" },
+          ],
         };
         const rv = document.createElement("div");
         rv.append(...reviewBody(ctx(t42), review));
@@ -614,6 +619,7 @@ try {
           counted: Number(/surely ([\d.]+)/.exec(tr.querySelector(".counted")?.textContent || "")?.[1] ?? NaN),
           text: tr.textContent,
           best: tr.children[2]?.textContent,
+          bestDrawn: tr.children[2]?.querySelectorAll("*").length ?? 0,
         }));
         // "Which train?" sits at the bottom of the screen, the trains above in sight.
         const chooser = chooserDialog(
@@ -791,15 +797,21 @@ try {
     );
     const bandOf = (x) => (x <= 0 ? "best" : x <= 2 ? "good" : x <= 5 ? "inaccuracy" : x <= 15 ? "mistake" : "blunder");
     check(
-      r.rows.length === 3 &&
+      r.rows.length === 4 &&
         r.rows.every((x) => bandOf(x.counted) === x.grade) &&
         /surely cost against the best one/.test(r.scale) &&
         !/less twice its/.test(r.scale),
       `each review grade agrees with what it is made from, shown beside the loss (${r.rows.map((x) => x.text).join(" | ")}; ${r.scale})`,
     );
     check(
-      r.rows[0].grade === "best" && r.rows[0].best === "the same",
-      `the review's "Best" beside the best move says "the same", not "—" (${r.rows[0].best})`,
+      r.rows[3].grade === "best" && r.rows[3].best === "the same",
+      `the review's "Best" beside the best move says "the same", not "—" (${r.rows[3].best})`,
+    );
+    // Graded best within the noise, yet another move valued higher: that move is named, not "the same"
+    // beside a loss of 10.7.
+    check(
+      r.rows[0].grade === "best" && r.rows[0].bestDrawn > 0 && r.rows[0].best !== "the same",
+      `a move graded best within the noise shows the move valued higher (${r.rows[0].best}, ${r.rows[0].bestDrawn} parts)`,
     );
     check(
       r.close.length === 3 && /Too close to call: Bid 32, Bid 33, Bid 35 against Bid 31/i.test(r.hint),

@@ -366,8 +366,9 @@ export function reviewBody(c: Ctx, d: Review): HTMLElement[] {
           { class: "g-" + m.grade, "data-grade": m.grade },
           h("td", null, h("span", { class: "grade g-" + m.grade }, t("grade." + m.grade))),
           h("td", null, moveShort(c, m.played)),
-          // "The same" where the move played was the best ("—" read as "not known").
-          h("td", null, m.grade === "best" ? h("span", { class: "muted" }, t("review.same")) : moveShort(c, m.best)),
+          // "The same" where the move played was the best ("—" read as "not known"); a move graded
+          // best within the noise names the one that valued higher (beside its loss, "counts 0").
+          h("td", null, m.played === m.best ? h("span", { class: "muted" }, t("review.same")) : moveShort(c, m.best)),
           h(
             "td",
             { class: "num" },
