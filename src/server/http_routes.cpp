@@ -9,6 +9,7 @@
 #include <optional>
 #include <sstream>
 
+#include "core/text.h"
 #include "server/chat.h"
 #include "server/players.h"
 #include "server/replay.h"
@@ -90,6 +91,15 @@ std::string str_field(const json& j, const char* key) {
 std::string token_field(const json& j) {
   if (!j.contains("token")) throw ApiError(401, "'token' is missing: a seat's token (or the table's watching token)");
   return str_field(j, "token");
+}
+
+// A body holds only the fields its route takes: a mistyped one ("verison")
+// is refused by name, not dropped with what it asked for.
+void only_fields(const json& j, std::initializer_list<const char*> known) {
+  for (const auto& [k, v] : j.items())
+    if (std::none_of(known.begin(), known.end(), [&](const char* x) { return k == x; }))
+      throw ApiError(
+          400, fmt::format("'{}' is not a field of this request; it takes: {}", shown_text(k), fmt::join(known, ", ")));
 }
 
 // A move's optional "version": the table's version the move was decided at.
@@ -512,6 +522,7 @@ const std::vector<Route>& routes() {
        false,
        [](const Call& c) {
          const json b = c.body();
+         only_fields(b, {"token", "move", "version"});
          return ok(c.hub.move(c.id(), token_field(b), str_field(b, "move"), move_version(b)));
        }},
       // A free seat of a public table, from the lobby: counted as a new

@@ -610,6 +610,12 @@ TEST_F(ServerTest, AMovesRetryWithItsVersionIsNotPlayedTwice) {
   EXPECT_NE(again.body.find("you have moved since version"), std::string::npos) << again.body;
   const int64_t now = view(id, tok)["version"];
   EXPECT_EQ(post(port_, path, {{"token", tok}, {"move", "draw"}, {"version", now + 5}}).status, 409);
+  // A mistyped field is refused by name (a "verison" dropped would play the retry).
+  Reply typo = post(port_, path, {{"token", tok}, {"move", "pass"}, {"verison", 3}});
+  EXPECT_EQ(typo.status, 400) << typo.body;
+  EXPECT_NE(typo.body.find("'verison' is not a field of this request; it takes: token, move, version"),
+            std::string::npos)
+      << typo.body;
   // No token at all: 401, as a GET without one.
   Reply none = post(port_, path, {{"move", "pass"}});
   EXPECT_EQ(none.status, 401) << none.body;
