@@ -130,9 +130,14 @@ void run_analyze(const AnalyzeConfig& c) {
     if (c.json) {
       const ExpectedValues ev = expected_values(st, seat, seed, coach_options(c.budget));
       nlohmann::json moves = nlohmann::json::array();
-      for (const auto& [m, v] : ev.moves) moves.push_back({{"move", m}, {"value", v}});
-      nlohmann::json out = {{"game", g.name},  {"event", c.event},      {"seat", seat},  {"method", ev.method},
-                            {"unit", ev.unit}, {"samples", ev.samples}, {"moves", moves}};
+      // Each move's gap to the first has its standard error ("se", as the text's "give or take"):
+      // the gap is too close to call within noise_se of them.
+      for (size_t i = 0; i < ev.moves.size(); ++i)
+        moves.push_back(
+            {{"move", ev.moves[i].first}, {"value", ev.moves[i].second}, {"se", i < ev.se.size() ? ev.se[i] : 0.0}});
+      nlohmann::json out = {{"game", g.name},      {"event", c.event},     {"seat", seat},
+                            {"method", ev.method}, {"unit", ev.unit},      {"samples", ev.samples},
+                            {"rows", ev.rows},     {"noise_se", kNoiseSe}, {"moves", moves}};
       if (!played.empty()) out["played"] = played;
       std::cout << out.dump(2) << "\n";
       return;

@@ -370,6 +370,13 @@ TEST(Cli, AnalyzeAndProtocolValues) {
     EXPECT_EQ(decision["values"][i]["move"], a["moves"][i]["move"]);
     EXPECT_DOUBLE_EQ(decision["values"][i]["value"].get<double>(), a["moves"][i]["value"].get<double>());
   }
+  // Each gap's standard error, as the text's "give or take" (the JSON had none); the review's, at its best move.
+  EXPECT_EQ(a["noise_se"], 2);
+  EXPECT_EQ(a["moves"][0]["se"], 0.0);
+  for (const auto& m : a["moves"]) EXPECT_GE(m["se"].get<double>(), 0.0) << a.dump();
+  for (size_t i = 0; i < a["moves"].size(); ++i)
+    if (a["moves"][i]["move"] == decision["played"] && i > 0)
+      EXPECT_DOUBLE_EQ(a["moves"][i]["se"].get<double>(), decision["se"].get<double>()) << a.dump();
   const json ap = json::parse(run("analyze " + rec + " --event 6 --bot pimc --iterations 2 --json", &rc));
   EXPECT_EQ(rc, 0) << ap.dump();
   EXPECT_EQ(ap["bot"], "pimc");
