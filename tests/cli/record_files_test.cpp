@@ -360,3 +360,40 @@ TEST_F(RecordFiles, ReplayForASeatShowsItsOwnDealAndNoOtherTile) {
     shown.insert((*it)[0].str());
   EXPECT_EQ(shown, mine) << line;
 }
+
+// Secrecy over whole games: each chance line of `replay --seat 1` names only
+// tiles seat 1 holds right after that chance event (its view then), in every
+// hand of a latin game and every round of a Mexican Train game with draws.
+TEST_F(RecordFiles, ReplayForASeatNamesOnlyItsOwnTilesAtEveryChance) {
+  for (const std::string game : {"latin", "mexican-train"}) {
+    const std::string dir = fresh_dir("replay-secrecy-" + game);
+    run("play " + game + " --watch --pace 0 --seed 9 --record " + dir);
+    ASSERT_EQ(files_in(dir).size(), 1u) << game;
+    const std::string rec = files_in(dir)[0];
+    std::string out = run("replay " + rec + " --seat 1");
+    out = std::regex_replace(out, std::regex(R"(\n {4,})"), " ");  // wrapped lines (indented 4) joined
+    std::vector<std::string> lines;
+    for (size_t at = out.find("chance: "); at != std::string::npos; at = out.find("chance: ", at + 1))
+      lines.push_back(out.substr(at, out.find('\n', at) - at));
+    Session s = Session::start_of_record(read_json(rec));
+    size_t k = 0, shown_any = 0;
+    const std::regex tile(R"(\b(\d{1,2})-(\d{1,2})\b)");
+    for (const auto& e : Session::record_events(read_json(rec))) {
+      s.apply_event(e);
+      if (!e.chance) continue;
+      ASSERT_LT(k, lines.size()) << game;
+      const json view = s.state().view(1);
+      std::set<std::string> mine;
+      for (const auto& h : view["hands"])
+        if (h["seat"] == 1 && h["tiles"].is_array())
+          for (const auto& t : h["tiles"]) mine.insert(t.get<std::string>());
+      const std::string& line = lines[k++];
+      for (auto it = std::sregex_iterator(line.begin(), line.end(), tile); it != std::sregex_iterator(); ++it) {
+        EXPECT_TRUE(mine.count((*it)[0].str())) << game << ": " << line << " names " << (*it)[0].str();
+        ++shown_any;
+      }
+    }
+    EXPECT_EQ(k, lines.size()) << game;
+    EXPECT_GT(shown_any, 0u) << game;
+  }
+}
