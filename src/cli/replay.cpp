@@ -2,7 +2,7 @@
 // it reproduces exactly.
 #include <fmt/format.h>
 
-#include <cstring>
+#include <algorithm>
 #include <iostream>
 
 #include "cli/common.h"
