@@ -4,7 +4,7 @@
 // and counts as chat lines; wins and losses on the player page.
 //   node tests/attention.mjs BONEYARD_EXE SCREENSHOT_DIR
 import { join } from "node:path";
-import { setUp } from "./harness.mjs";
+import { openContext, setUp } from "./harness.mjs";
 
 const H = await setUp({ name: "attention", launch: { defaultViewport: { width: 1280, height: 800 } } });
 const { shots, base, browser, check } = H;
@@ -13,7 +13,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // hidden: the page starts as a tab in the background would be (its
 // visibility is the test's to say: window.__hidden, then a visibilitychange).
 async function newPage(viewport = { width: 1280, height: 800 }, { hidden = false, muted = false } = {}) {
-  const page = await (await browser.createBrowserContext()).newPage();
+  const page = await (await openContext(browser)).newPage();
   await page.setViewport(viewport);
   await page.evaluateOnNewDocument(
     (hid, mute) => {

@@ -8,7 +8,7 @@
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { setUp, webDir } from "./harness.mjs";
+import { openContext, setUp, webDir } from "./harness.mjs";
 
 const t0 = Date.now();
 const H = await setUp({ name: "web", serveArgs: ["--strong-ms", "30", "--clock-second-ms", "100"] });
@@ -173,7 +173,7 @@ async function createFromLobby(page, family, preset, seats = {}, query = "") {
 }
 
 try {
-  const ctx = await browser.createBrowserContext();
+  const ctx = await openContext(browser);
   // Lobby at both sizes.
   const lobby = await newPage(ctx);
   await lobby.goto(base + "/");
@@ -787,7 +787,7 @@ try {
     await page.click("#replay-prev");
     check((await pos()) === last - 1, "a step back from the end");
     // The shareable link, for anyone, on a phone.
-    const ctxShare = await browser.createBrowserContext();
+    const ctxShare = await openContext(browser);
     const phone = await newPage(ctxShare, PHONE);
     await phone.goto(`${base}/?replay=${id}&step=12`);
     await phone.waitForSelector(".replay-controls");
@@ -843,7 +843,7 @@ try {
   const invite = await alice.$eval("#link-invite-1", (e) => e.value);
   const spectate = await alice.$eval("#link-spectate", (e) => e.value);
   await alice.screenshot({ path: join(shots, "waiting-desktop.png") });
-  const ctx2 = await browser.createBrowserContext();
+  const ctx2 = await openContext(browser);
   const bob = await newPage(ctx2);
   await bob.goto(invite);
   // Without a saved name, the friend is asked for one before sitting down
@@ -875,7 +875,7 @@ try {
     `the invitation is claimed: the friend's page has a token of its own (${invite} -> ${bob.url()})`,
   );
   {
-    const ctxX = await browser.createBrowserContext();
+    const ctxX = await openContext(browser);
     const other = await newPage(ctxX);
     await other.goto(invite);
     await other.waitForSelector(".bad-link");
@@ -938,7 +938,7 @@ try {
     `reload keeps the seat and the state (version ${before.v} -> ${after.v}, ${handBefore} -> ${handAfter} tiles)`,
   );
   // A spectator: no hand, only public information.
-  const ctx3 = await browser.createBrowserContext();
+  const ctx3 = await openContext(browser);
   const spec = await newPage(ctx3);
   await spec.goto(spectate);
   await spec.waitForSelector(".board");
@@ -1170,8 +1170,8 @@ try {
         }),
       })
     ).json();
-    const pa = await newPage(await browser.createBrowserContext()),
-      pb = await newPage(await browser.createBrowserContext());
+    const pa = await newPage(await openContext(browser)),
+      pb = await newPage(await openContext(browser));
     let alerts = 0;
     for (const p of [pa, pb])
       p.on("dialog", async (d) => {
@@ -1250,7 +1250,7 @@ try {
     );
     await pb.screenshot({ path: join(shots, "players-summary-desktop.png") });
     // The finished game's replay names the seats too.
-    const rp = await newPage(await browser.createBrowserContext());
+    const rp = await newPage(await openContext(browser));
     await rp.goto(`${base}/?replay=${made.id}`);
     const replayNamed = await rp
       .waitForFunction(

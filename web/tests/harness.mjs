@@ -29,6 +29,23 @@ export function chromiumPath() {
   return chromium;
 }
 
+// A fresh browser context (its own storage). Chromium can refuse the first
+// one while it is still attaching its start page under load (CI once saw
+// "Protocol error (Target.createBrowserContext): Session with given id not
+// found" on a 2-core machine), so a refusal is tried again, three times,
+// while the browser is still connected; a browser that is gone is an error.
+export async function openContext(browser) {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await browser.createBrowserContext();
+    } catch (e) {
+      if (tries >= 3 || !browser.connected) throw e;
+      console.log(`note: a browser context was refused (${e.message}); trying again`);
+      await new Promise((r) => setTimeout(r, 500 * tries));
+    }
+  }
+}
+
 // name: the temporary folder's tag; serveArgs: more `boneyard serve`
 // options; needs: a file of web/dist the test reads (the app is built);
 // launch: more of puppeteer's launch options (a default viewport).
@@ -113,7 +130,7 @@ export function tableHelpers(H) {
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
   async function newPage(viewport = { width: 1280, height: 800 }, lang = "en") {
-    const page = await (await browser.createBrowserContext()).newPage();
+    const page = await (await openContext(browser)).newPage();
     await page.setViewport(viewport);
     await page.evaluateOnNewDocument((l) => localStorage.setItem("boneyard.lang", l), lang);
     page.on("pageerror", (e) => {

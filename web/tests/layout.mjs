@@ -9,7 +9,7 @@
 
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { setUp } from "./harness.mjs";
+import { openContext, setUp } from "./harness.mjs";
 
 const H = await setUp({ name: "layout", serveArgs: ["--strong-ms", "30"] });
 const { shots, base, browser, check } = H;
@@ -237,7 +237,7 @@ const snakeSlips = () => {
 const run = (name) => !only || new RegExp(only).test(name);
 
 try {
-  const ctx = await browser.createBrowserContext();
+  const ctx = await openContext(browser);
 
   // ---------------------------------------------------------------- lobby
   if (run("lobby")) {

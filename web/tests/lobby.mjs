@@ -12,7 +12,7 @@
 // Exits 77 (ctest: skipped) with a message when Chromium is missing.
 
 import { join } from "node:path";
-import { setUp } from "./harness.mjs";
+import { openContext, setUp } from "./harness.mjs";
 
 const H = await setUp({
   name: "lobby",
@@ -25,7 +25,7 @@ const H = await setUp({
 const { shots, base, browser, check } = H;
 
 async function newPage(viewport = { width: 1280, height: 800 }) {
-  const page = await (await browser.createBrowserContext()).newPage();
+  const page = await (await openContext(browser)).newPage();
   await page.setViewport(viewport);
   page.on("pageerror", (e) => {
     console.error("page error: " + e.message);

@@ -8,7 +8,7 @@
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { setUp, webDir } from "./harness.mjs";
+import { openContext, setUp, webDir } from "./harness.mjs";
 
 const H = await setUp({
   name: "rules",
@@ -83,7 +83,7 @@ async function table(game, n, waiting = false) {
 }
 
 try {
-  const ctx = await browser.createBrowserContext();
+  const ctx = await openContext(browser);
   // From the lobby, in each language: the link at the top, then a preset's link.
   for (const lang of LANGS) {
     const page = await newPage(ctx, lang);

@@ -10,7 +10,7 @@
 // Exits 77 (ctest: skipped) with a message when Chromium is missing.
 
 import { join } from "node:path";
-import { setUp } from "./harness.mjs";
+import { openContext, setUp } from "./harness.mjs";
 
 const H = await setUp({ name: "social", launch: { defaultViewport: { width: 1280, height: 800 } } });
 const { shots, base, browser, check } = H;
@@ -26,7 +26,7 @@ async function api(method, path, body) {
   return j;
 }
 async function asPlayer(p, viewport = { width: 1280, height: 800 }) {
-  const page = await (await browser.createBrowserContext()).newPage();
+  const page = await (await openContext(browser)).newPage();
   await page.setViewport(viewport);
   page.on("pageerror", (e) => {
     console.error("page error: " + e.message);

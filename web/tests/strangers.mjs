@@ -20,7 +20,7 @@
 // Exits 77 (ctest: skipped) with a message when Chromium is missing.
 
 import { join } from "node:path";
-import { setUp } from "./harness.mjs";
+import { openContext, setUp } from "./harness.mjs";
 
 const H = await setUp({
   name: "strangers",
@@ -43,7 +43,7 @@ const SIZES = [
 ];
 
 async function newPage(addr, viewport = { width: 1280, height: 800 }) {
-  const page = await (await browser.createBrowserContext()).newPage();
+  const page = await (await openContext(browser)).newPage();
   await page.setViewport(viewport);
   // Two people on two networks (a rated quick match never pairs one address).
   await page.setExtraHTTPHeaders({ "X-Forwarded-For": addr });

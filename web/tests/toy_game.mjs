@@ -6,14 +6,14 @@
 // Exits 77 (ctest: skipped) with a message when Chromium is missing.
 
 import { join } from "node:path";
-import { setUp } from "./harness.mjs";
+import { openContext, setUp } from "./harness.mjs";
 
 process.env.BONEYARD_TEST_GAME = "1"; // the server inherits it
 const H = await setUp({ name: "toy", launch: { defaultViewport: { width: 1280, height: 800 } } });
 const { shots, base, browser, check } = H;
 
 try {
-  const page = await (await browser.createBrowserContext()).newPage();
+  const page = await (await openContext(browser)).newPage();
   page.on("pageerror", (e) => {
     console.error("page error: " + e.message);
     H.failures++;
