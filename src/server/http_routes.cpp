@@ -348,6 +348,7 @@ std::optional<int> number_query(const Call& c, const char* k, int lo, int hi) {
 // POST .../join and .../entropy: a seat joins, with its entropy if any.
 HttpResponse join_route(const Call& c) {
   const json b = c.body();
+  only_fields(b, {"token", "entropy", "key", "name"});
   std::optional<std::string> entropy;
   if (b.contains("entropy")) entropy = str_field(b, "entropy");
   return ok(c.hub.join(c.id(), token_field(b), entropy, b, c.req.client));
@@ -455,6 +456,7 @@ const std::vector<Route>& routes() {
        false,
        [](const Call& c) {
          const json b = c.body();
+         only_fields(b, {"name", "password"});
          if (auto r = c.spend(Cost::player)) return *r;
          // New players per address over hours, not seconds (fair play).
          if (c.req.limits)
@@ -470,6 +472,7 @@ const std::vector<Route>& routes() {
        false,
        [](const Call& c) {
          const json b = c.body();
+         only_fields(b, {"name", "password"});
          if (auto r = c.spend(Cost::player)) return *r;
          // Guesses at one name are counted across every address too (its
          // compared form: "Ann" and "ANN" are one name).
@@ -496,6 +499,7 @@ const std::vector<Route>& routes() {
        false,
        [](const Call& c) {
          const json b = c.body();
+         only_fields(b, {"key"});
          return ok(c.hub.sign_out_everywhere(c.seg[2], b));
        }},
       // Counted as a login: both hash a password.
@@ -504,6 +508,7 @@ const std::vector<Route>& routes() {
        false,
        [](const Call& c) {
          const json b = c.body();
+         only_fields(b, {"key", "password", "sign_out_others"});
          if (auto r = c.spend(Cost::player)) return *r;
          return ok(c.hub.set_password(c.seg[2], b));
        },
@@ -513,6 +518,8 @@ const std::vector<Route>& routes() {
        false,
        [](const Call& c) {
          const json b = c.body();
+         only_fields(b, {"game", "options", "seats", "public", "key", "key_seat", "bot_delay_ms", "drop_delay_ms",
+                         "expire_s", "takeover_level", "seed", "rated", "listed", "clock_s", "bank_s"});
          if (auto r = c.spend(Cost::create)) return *r;
          return ok(c.hub.create(b, c.req.client), 201);
        }},
@@ -534,6 +541,7 @@ const std::vector<Route>& routes() {
        false,
        [](const Call& c) {
          const json b = c.body();
+         only_fields(b, {"seat", "key", "name"});
          if (auto r = c.spend(Cost::create)) return *r;
          if (c.req.limits && b.contains("key") && b["key"].is_string())
            if (const int wait =
@@ -548,6 +556,7 @@ const std::vector<Route>& routes() {
        false,
        [](const Call& c) {
          const json b = c.body();
+         only_fields(b, {"token"});
          if (auto r = c.spend(Cost::create)) return *r;
          return ok(c.hub.claim(c.id(), token_field(b)));
        }},
@@ -558,6 +567,7 @@ const std::vector<Route>& routes() {
        false,
        [](const Call& c) {
          const json b = c.body();
+         only_fields(b, {"token", "accept"});
          const std::string token = token_field(b);
          bool accept = true;
          if (b.contains("accept")) {
@@ -572,6 +582,7 @@ const std::vector<Route>& routes() {
        false,
        [](const Call& c) {
          const json b = c.body();
+         only_fields(b, {"token"});
          return ok(c.hub.abort(c.id(), token_field(b)));
        }},
       // Checked first (a bad line costs nothing), then counted per address
@@ -581,6 +592,7 @@ const std::vector<Route>& routes() {
        false,
        [](const Call& c) {
          const json b = c.body();
+         only_fields(b, {"token", "text", "phrase", "emote"});
          return ok(say_chat(c.hub, c.id(), token_field(b), b, c.req.limits, c.req.client));
        }},
       {"GET", {"tables", "{}", "record"}, false, [](const Call& c) { return ok(c.hub.record(c.id())); }},

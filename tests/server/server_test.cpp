@@ -620,11 +620,57 @@ TEST_F(ServerTest, AMovesRetryWithItsVersionIsNotPlayedTwice) {
   Reply none = post(port_, path, {{"move", "pass"}});
   EXPECT_EQ(none.status, 401) << none.body;
   EXPECT_NE(none.body.find("'token' is missing"), std::string::npos) << none.body;
-  for (const json bad : {json("3"), json(-1), json(1.5)}) {
+  for (const json& bad : {json("3"), json(-1), json(1.5)}) {
     Reply r = post(port_, path, {{"token", tok}, {"move", "draw"}, {"version", bad}});
     EXPECT_EQ(r.status, 400) << bad;
     EXPECT_NE(r.body.find("'version' must be"), std::string::npos) << r.body;
   }
+}
+
+// Every POST body holds only its route's fields: a mistyped one ("publc",
+// "acept") is refused by name with the fields the route takes, and nothing
+// is done (a dropped "publc" made a private table; a dropped "acept" accepted).
+TEST_F(ServerTest, EveryBodyRefusesAFieldItDoesNotTakeByName) {
+  start();
+  json t = create("latin", one_human("latin", "bot:beginner"));
+  const std::string id = t["id"], tok = t["tokens"]["0"];
+  const std::string table = fmt::format("/api/tables/{}/", id);
+  const json lobby_before = json::parse(get(port_, "/api/lobby").body);
+  struct Case {
+    std::string path;
+    json body;
+    std::string field, takes;
+  };
+  const std::vector<Case> cases{
+      {"/api/tables",
+       {{"game", "latin"}, {"seats", {"human", "open", "open", "open"}}, {"publc", true}},
+       "publc",
+       "game, options, seats, public"},
+      {table + "join", {{"token", tok}, {"nmae", "Ann"}}, "nmae", "token, entropy, key, name"},
+      {table + "entropy", {{"token", tok}, {"entopy", "ab"}}, "entopy", "token, entropy, key, name"},
+      {table + "claim", {{"token", tok}, {"seat", 1}}, "seat", "token"},
+      {table + "abort", {{"token", tok}, {"why", "x"}}, "why", "token"},
+      {table + "rematch", {{"token", tok}, {"acept", false}}, "acept", "token, accept"},
+      {table + "chat", {{"token", tok}, {"txt", "hi"}}, "txt", "token, text, phrase, emote"},
+      {table + "sit", {{"seta", 1}}, "seta", "seat, key, name"},
+      {"/api/players", {{"name", "Ann"}, {"pasword", "x"}}, "pasword", "name, password"},
+      {"/api/players/login", {{"name", "Ann"}, {"password", "x"}, {"remember", true}}, "remember", "name, password"},
+      {"/api/players/p1/password", {{"key", "k"}, {"password", "x"}, {"others", true}}, "others",
+       "key, password, sign_out_others"},
+      {"/api/players/p1/signout", {{"key", "k"}, {"all", true}}, "all", "key"},
+  };
+  for (const Case& c : cases) {
+    Reply r = post(port_, c.path, c.body);
+    EXPECT_EQ(r.status, 400) << c.path << ": " << r.body;
+    EXPECT_NE(r.body.find(fmt::format("'{}' is not a field of this request; it takes: {}", c.field, c.takes)),
+              std::string::npos)
+        << c.path << ": " << r.body;
+  }
+  // Nothing was done: no table made, no seat joined, the game not aborted.
+  EXPECT_EQ(json::parse(get(port_, "/api/lobby").body)["tables"], lobby_before["tables"]);
+  const json v = view(id, tok);
+  EXPECT_NE(v.value("status", ""), "over") << v.dump();
+  EXPECT_EQ(post(port_, "/api/players", {{"name", "Ann"}}).status, 201);  // the refused one made no "Ann"
 }
 
 TEST_F(ServerTest, BadWebSocketInputGetsErrorsOrIsClosed) {
