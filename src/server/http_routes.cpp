@@ -310,7 +310,12 @@ struct Call {
     auto it = target.query.find(k);
     return it == target.query.end() ? std::string() : it->second;
   }
-  json body() const { return parse_body(req.body); }
+  // The body, holding only the fields its route takes (only_fields).
+  json body(std::initializer_list<const char*> fields) const {
+    json b = parse_body(req.body);
+    only_fields(b, fields);
+    return b;
+  }
   const std::string& id() const { return seg[2]; }  // /api/tables/{id}/..., /api/players/{id}
   // The costly requests are counted per address (fair shares).
   std::optional<HttpResponse> spend(Cost c, double cost = 1) const {
@@ -347,8 +352,7 @@ std::optional<int> number_query(const Call& c, const char* k, int lo, int hi) {
 
 // POST .../join and .../entropy: a seat joins, with its entropy if any.
 HttpResponse join_route(const Call& c) {
-  const json b = c.body();
-  only_fields(b, {"token", "entropy", "key", "name"});
+  const json b = c.body({"token", "entropy", "key", "name"});
   std::optional<std::string> entropy;
   if (b.contains("entropy")) entropy = str_field(b, "entropy");
   return ok(c.hub.join(c.id(), token_field(b), entropy, b, c.req.client));
@@ -395,7 +399,7 @@ const std::vector<Route>& routes() {
        {"quickmatch"},
        false,
        [](const Call& c) {
-         const json b = c.body();
+         const json b = c.body({"key", "game", "options", "level", "rated", "with"});
          if (auto r = c.spend(Cost::create)) return *r;
          return ok(c.hub.quickmatch_join(b, c.req.client));
        }},
@@ -418,27 +422,48 @@ const std::vector<Route>& routes() {
       // Social (social.h): follows, blocks, reports, challenges; every one
       // with the player's key.
       {"GET", {"social"}, false, [](const Call& c) { return ok(c.hub.social_mine(c.query("key"))); }},
-      {"POST", {"social", "follow"}, false, [](const Call& c) { return ok(c.hub.social().follow(c.body())); }},
-      {"POST", {"social", "block"}, false, [](const Call& c) { return ok(c.hub.social().block(c.body())); }},
+      {"POST",
+       {"social", "follow"},
+       false,
+       [](const Call& c) {
+         return ok(c.hub.social().follow(c.body({"key", "player", "on"})));
+       }},
+      {"POST",
+       {"social", "block"},
+       false,
+       [](const Call& c) {
+         return ok(c.hub.social().block(c.body({"key", "player", "on"})));
+       }},
       {"POST",
        {"reports"},
        false,
-       [](const Call& c) { return ok(c.hub.social().report(c.body(), c.req.client), 201); }},
-      {"POST", {"operator", "reports"}, false, [](const Call& c) { return ok(c.hub.social().reports(c.body())); }},
-      {"POST", {"challenges"}, false, [](const Call& c) { return ok(c.hub.social().challenge(c.body()), 201); }},
+       [](const Call& c) {
+         return ok(c.hub.social().report(c.body({"key", "player", "reason", "text", "table"}), c.req.client), 201);
+       }},
+      {"POST",
+       {"operator", "reports"},
+       false,
+       [](const Call& c) { return ok(c.hub.social().reports(c.body({"token"}))); }},
+      {"POST",
+       {"challenges"},
+       false,
+       [](const Call& c) {
+         return ok(c.hub.social().challenge(c.body({"key", "player", "kind", "game", "options", "level", "rated"})),
+                   201);
+       }},
       // Accepting a game's challenge makes a table: counted as one.
       {"POST",
        {"challenges", "{}", "accept"},
        false,
        [](const Call& c) {
-         const json b = c.body();
+         const json b = c.body({"key"});
          if (auto r = c.spend(Cost::create)) return *r;
          return ok(c.hub.social().accept(c.seg[2], b, c.req.client));
        }},
       {"POST",
        {"challenges", "{}", "decline"},
        false,
-       [](const Call& c) { return ok(c.hub.social().decline(c.seg[2], c.body())); }},
+       [](const Call& c) { return ok(c.hub.social().decline(c.seg[2], c.body({"key"}))); }},
       // A record file the app was given (dropped on the lobby): its steps.
       // A replay's later pages cost a tenth: the app fetches every page of a game.
       {"POST",
@@ -455,8 +480,7 @@ const std::vector<Route>& routes() {
        {"players"},
        false,
        [](const Call& c) {
-         const json b = c.body();
-         only_fields(b, {"name", "password"});
+         const json b = c.body({"name", "password"});
          if (auto r = c.spend(Cost::player)) return *r;
          // New players per address over hours, not seconds (fair play).
          if (c.req.limits)
@@ -471,8 +495,7 @@ const std::vector<Route>& routes() {
        {"players", "login"},
        false,
        [](const Call& c) {
-         const json b = c.body();
-         only_fields(b, {"name", "password"});
+         const json b = c.body({"name", "password"});
          if (auto r = c.spend(Cost::player)) return *r;
          // Guesses at one name are counted across every address too (its
          // compared form: "Ann" and "ANN" are one name).
@@ -498,8 +521,7 @@ const std::vector<Route>& routes() {
        {"players", "{}", "signout"},
        false,
        [](const Call& c) {
-         const json b = c.body();
-         only_fields(b, {"key"});
+         const json b = c.body({"key"});
          return ok(c.hub.sign_out_everywhere(c.seg[2], b));
        }},
       // Counted as a login: both hash a password.
@@ -507,8 +529,7 @@ const std::vector<Route>& routes() {
        {"players", "{}", "password"},
        false,
        [](const Call& c) {
-         const json b = c.body();
-         only_fields(b, {"key", "password", "sign_out_others"});
+         const json b = c.body({"key", "password", "sign_out_others"});
          if (auto r = c.spend(Cost::player)) return *r;
          return ok(c.hub.set_password(c.seg[2], b));
        },
@@ -517,9 +538,9 @@ const std::vector<Route>& routes() {
        {"tables"},
        false,
        [](const Call& c) {
-         const json b = c.body();
-         only_fields(b, {"game", "options", "seats", "public", "key", "key_seat", "bot_delay_ms", "drop_delay_ms",
-                         "expire_s", "takeover_level", "seed", "rated", "listed", "clock_s", "bank_s"});
+         const json b =
+             c.body({"game", "options", "seats", "public", "key", "key_seat", "bot_delay_ms", "drop_delay_ms",
+                     "expire_s", "takeover_level", "seed", "rated", "listed", "clock_s", "bank_s"});
          if (auto r = c.spend(Cost::create)) return *r;
          return ok(c.hub.create(b, c.req.client), 201);
        }},
@@ -528,8 +549,7 @@ const std::vector<Route>& routes() {
        {"tables", "{}", "moves"},
        false,
        [](const Call& c) {
-         const json b = c.body();
-         only_fields(b, {"token", "move", "version"});
+         const json b = c.body({"token", "move", "version"});
          return ok(c.hub.move(c.id(), token_field(b), str_field(b, "move"), move_version(b)));
        }},
       // A free seat of a public table, from the lobby: counted as a new
@@ -540,8 +560,7 @@ const std::vector<Route>& routes() {
        {"tables", "{}", "sit"},
        false,
        [](const Call& c) {
-         const json b = c.body();
-         only_fields(b, {"seat", "key", "name"});
+         const json b = c.body({"seat", "key", "name"});
          if (auto r = c.spend(Cost::create)) return *r;
          if (c.req.limits && b.contains("key") && b["key"].is_string())
            if (const int wait =
@@ -555,8 +574,7 @@ const std::vector<Route>& routes() {
        {"tables", "{}", "claim"},
        false,
        [](const Call& c) {
-         const json b = c.body();
-         only_fields(b, {"token"});
+         const json b = c.body({"token"});
          if (auto r = c.spend(Cost::create)) return *r;
          return ok(c.hub.claim(c.id(), token_field(b)));
        }},
@@ -566,8 +584,7 @@ const std::vector<Route>& routes() {
        {"tables", "{}", "rematch"},
        false,
        [](const Call& c) {
-         const json b = c.body();
-         only_fields(b, {"token", "accept"});
+         const json b = c.body({"token", "accept"});
          const std::string token = token_field(b);
          bool accept = true;
          if (b.contains("accept")) {
@@ -581,8 +598,7 @@ const std::vector<Route>& routes() {
        {"tables", "{}", "abort"},
        false,
        [](const Call& c) {
-         const json b = c.body();
-         only_fields(b, {"token"});
+         const json b = c.body({"token"});
          return ok(c.hub.abort(c.id(), token_field(b)));
        }},
       // Checked first (a bad line costs nothing), then counted per address
@@ -591,8 +607,7 @@ const std::vector<Route>& routes() {
        {"tables", "{}", "chat"},
        false,
        [](const Call& c) {
-         const json b = c.body();
-         only_fields(b, {"token", "text", "phrase", "emote"});
+         const json b = c.body({"token", "text", "phrase", "emote"});
          return ok(say_chat(c.hub, c.id(), token_field(b), b, c.req.limits, c.req.client));
        }},
       {"GET", {"tables", "{}", "record"}, false, [](const Call& c) { return ok(c.hub.record(c.id())); }},
