@@ -35,6 +35,7 @@ struct SelfplayConfig {
   BotOptions budget;
   std::string out;
   bool resume = false;
+  bool json = false;  // the manifest on stdout, not the sentence (not a setting: --resume may differ)
 };
 
 const char* kManifest = "manifest.json";
@@ -173,7 +174,7 @@ void run_selfplay(SelfplayConfig& c) {
         fmt::format("--bots lists {} bots but {} has {} seats", list.size(), c.name, probe.state().num_seats()));
   install_stop_handlers();
 
-  auto manifest_json = [&](bool complete) {
+  auto manifest_of = [&](bool complete) {
     nlohmann::json shards = nlohmann::json::array();
     int total = 0;
     for (const auto& [f, v] : scan.shards) {
@@ -188,9 +189,9 @@ void run_selfplay(SelfplayConfig& c) {
                           {"parts", part + 1},
                           {"complete", complete},
                           {"games_written", total},
-                          {"shards", shards}}
-        .dump(2);
+                          {"shards", shards}};
   };
+  auto manifest_json = [&](bool complete) { return manifest_of(complete).dump(2); };
   const fs::path manifest = fs::path(c.out) / kManifest;
   if (root) write_file_atomically(manifest.string(), manifest_json(false));
 
@@ -223,14 +224,20 @@ void run_selfplay(SelfplayConfig& c) {
   if (!root) return;
   bar.finish();
   write_file_atomically(manifest.string(), manifest_json(finished));
+  if (c.json) {  // what the manifest says, with where it is: interrupted too ("complete": false)
+    nlohmann::json j = manifest_of(finished);
+    j["manifest"] = manifest.string();
+    std::cout << j.dump(2) << "\n" << std::flush;
+  }
   if (!finished) {
     std::cerr << wrap_text(fmt::format("{} after {} of {} games; --resume {} goes on.\n", stop_words(stop_signal()),
                                        count, c.games, c.out),
                            terminal_width());
     die_of_stop_signal();
   }
-  std::cout << fmt::format("{} games of {} in {} shard{} under {} (manifest: {})\n", count, c.name, scan.shards.size(),
-                           scan.shards.size() == 1 ? "" : "s", c.out, manifest.string());
+  if (!c.json)
+    std::cout << fmt::format("{} games of {} in {} shard{} under {} (manifest: {})\n", count, c.name,
+                             scan.shards.size(), scan.shards.size() == 1 ? "" : "s", c.out, manifest.string());
 }
 
 }  // namespace
@@ -250,6 +257,7 @@ void add_selfplay(CLI::App& app) {
   cmd->add_option("--option,-o", c->options, "Rule option key=value (repeatable)");
   cmd->add_option("--out", c->out, "Folder for the shards and manifest.json");
   add_bot_budget(cmd, c->budget);
+  cmd->add_flag("--json", c->json, "Print the run's manifest (JSON, with its path) instead of the sentence");
   auto resume_dir = std::make_shared<std::string>();
   cmd->add_option("--resume", *resume_dir,
                   "Go on with the interrupted run in this folder (its settings; games written are kept)");

@@ -327,6 +327,23 @@ TEST(Selfplay, ShardsDecompressAndReplay) {
 
 // A manifest whose settings skip their options' ranges, or a shard holding a
 // game past the run, is refused naming it (a negative count once aborted).
+// --json: the run's manifest on stdout (what a script reads), with its path,
+// the same as the file; the sentence is left out.
+TEST(Selfplay, JsonPrintsTheManifestWithItsPath) {
+  const std::string dir = tmpdir("selfplay-json");
+  int rc = 0;
+  const std::string out = run_stdout("selfplay latin --bots greedy --games 3 --json --out " + dir, &rc);
+  ASSERT_EQ(rc, 0) << out;
+  const json printed = json::parse(out);
+  const fs::path manifest = fs::path(dir) / "manifest.json";
+  EXPECT_EQ(printed["manifest"], manifest.string());
+  json file = json::parse(std::ifstream(manifest));
+  file["manifest"] = manifest.string();
+  EXPECT_EQ(printed, file);
+  EXPECT_EQ(printed["games_written"], 3);
+  EXPECT_TRUE(printed["complete"].get<bool>());
+}
+
 TEST(Selfplay, ADamagedRunIsRefusedNamingWhatIsWrong) {
   const std::string dir = tmpdir("selfplay-bad");
   int rc = 0;
