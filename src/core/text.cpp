@@ -98,9 +98,25 @@ std::string wrap_line(std::string_view line, size_t width) {
       if (!t.empty() && std::string_view(":,.)").find(t.back()) != std::string_view::npos) t.remove_suffix(1);
       return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
     };
+    // A unit stays with its number ("0.0 s", "12 ms"): a row never starts
+    // with a unit cut from its figure.
+    const auto figure = [](std::string_view t) {
+      if (!t.empty() && (t.front() == '-' || t.front() == '+' || t.front() == '(')) t.remove_prefix(1);
+      return !t.empty() && std::isdigit(static_cast<unsigned char>(t.front())) &&
+             std::all_of(t.begin(), t.end(), [](char c) { return (c >= '0' && c <= '9') || c == '.' || c == ','; });
+    };
+    const auto unit = [](std::string_view t) {
+      while (!t.empty() && std::string_view(":,.;)").find(t.back()) != std::string_view::npos) t.remove_suffix(1);
+      for (std::string_view u : {"s", "ms", "µs", "min", "h", "%", "MiB", "GiB", "KiB"})
+        if (t == u) return true;
+      return false;
+    };
     while (we + 1 < line.size() && line[we] == ' ' && line[we + 1] != ' ') {
       const size_t next = std::min(line.find(' ', we + 1), line.size());
-      if (!number(line.substr(we + 1, next - we - 1)) || next - i > width - indent.size()) break;
+      const std::string_view after = line.substr(we + 1, next - we - 1);
+      std::string_view before = line.substr(i, we - i);  // the span's last token
+      if (const size_t sp = before.rfind(' '); sp != std::string_view::npos) before.remove_prefix(sp + 1);
+      if (!(number(after) || (figure(before) && unit(after))) || next - i > width - indent.size()) break;
       we = next;
     }
     const std::string_view word = line.substr(i, we - i);

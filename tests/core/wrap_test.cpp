@@ -37,6 +37,14 @@ TEST(Wrap, ANumberStaysWithTheWordBeforeIt) {
   EXPECT_EQ(out, "Chips: seat 0: -1   seat 1: -1\n  seat 2: 12   seat 3: -1");
 }
 
+// A unit stays with its figure: "0.0" ended a row and its "s" began the next.
+TEST(Wrap, AUnitStaysWithItsFigure) {
+  EXPECT_EQ(wrap_text("seat 1 thought for 0.0 s, seat 2 for 12 ms.", 24),
+            "seat 1 thought for\n  0.0 s, seat 2\n  for 12 ms.");
+  EXPECT_EQ(wrap_text("it took 0.0 s in all", 20), "it took 0.0 s in all");
+  EXPECT_EQ(wrap_text("the whole run took 0.0 s here", 22), "the whole run took\n  0.0 s here");
+}
+
 TEST(Wrap, AChainOfTilesBreaksBetweenTiles) {
   const std::string chain = "Line: [6|6][6|5][5|5][5|4][4|4][4|3][3|3][3|2][2|2]";
   for (const auto& r : rows(wrap_text(chain, 24))) {
