@@ -184,6 +184,8 @@ std::string hint_text(const AnyState& st, int seat, const GameEntry& g, const Bo
   // only when its gap clears kNoiseSe standard errors (issue 36, 2).
   static_assert(kNoiseSe == 2, "the words below say \"two such errors\"");
   const bool one_row = ev.rows < 2;
+  // The numbers are the moves' own (what `play` takes), not their ranks: say so.
+  out += " Best first; a move's number is the one that plays it, not its rank.";
   out += one_row ? " One estimate only, so no margin of error: the order may not hold.\n"
                  : " After each move, how far below the first it is, give or take one standard error; "
                    "\"too close\" where the gap is within two such errors, so the numbers cannot tell the "

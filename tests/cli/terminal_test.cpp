@@ -462,6 +462,10 @@ TEST(Terminal, HintAgreesWithValues) {
                                                       : "marks"))
         << hint;
     EXPECT_FALSE(has(hint, "sure loss")) << hint;
+    // The numbers beside the moves play them; they are not ranks, and it says so.
+    EXPECT_TRUE(has(std::regex_replace(hint, std::regex(R"(\s+)"), " "),
+                    "a move's number is the one that plays it, not its rank"))
+        << hint;
   }
   // A Texas 42 bid's value is the bidding model's, and says so.
   const std::string bid = play("texas-42 --seed 3 --iterations 4", "hint\n");
