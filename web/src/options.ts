@@ -20,6 +20,7 @@ export function optionField(
   explain = "",
 ): HTMLElement {
   let input: HTMLElement;
+  let chosen: HTMLElement | null = null;
   if (Array.isArray(cat)) {
     const values = cat.map(String);
     if (values.includes("on") && values.includes("off") && (opts[k] === "true" || opts[k] === "false"))
@@ -30,6 +31,8 @@ export function optionField(
       { name: k, onchange },
       values.map((v) => h("option", { value: v, selected: v === opts[k] ? "" : null }, optValue(v))),
     );
+    chosen = h("p", { class: "opt-chosen", hidden: "" });
+    writtenOut(input as HTMLSelectElement, chosen);
   } else {
     // A count ("2..8 (4 default)") is a number field held to its range.
     const r = optionRange(cat);
@@ -40,8 +43,34 @@ export function optionField(
     "div",
     { class: "opt" },
     h("label", null, h("span", { class: "opt-name" }, hasKey("optname." + k) ? t("optname." + k) : k), input),
+    chosen,
     explain ? h("p", { class: "opt-help" }, explain) : null,
   );
+}
+
+// A closed menu shows its choice on one line and cuts a long one short ("Draw
+// a tile before the deal; highest" on a phone): such a choice is written out
+// in full beneath it, kept right as the choice or the width changes.
+const ruler = typeof document !== "undefined" ? document.createElement("canvas").getContext("2d") : null;
+function cutShort(sel: HTMLSelectElement): boolean {
+  const text = sel.selectedOptions[0]?.text ?? "";
+  if (!ruler || !sel.isConnected || sel.clientWidth === 0) return false;
+  const cs = getComputedStyle(sel);
+  ruler.font = cs.font || `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+  // The room for the text: the box less its padding and the menu's arrow.
+  const room = sel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+  return ruler.measureText(text).width > room;
+}
+function writtenOut(sel: HTMLSelectElement, line: HTMLElement) {
+  const update = () => {
+    const cut = cutShort(sel);
+    line.hidden = !cut;
+    line.textContent = cut ? (sel.selectedOptions[0]?.text ?? "") : "";
+  };
+  sel.addEventListener("change", update);
+  if (typeof ResizeObserver === "undefined") return;
+  const watch = new ResizeObserver(() => (sel.isConnected ? update() : watch.disconnect()));
+  watch.observe(sel);
 }
 
 // The whole numbers an option takes, from its catalogue text ("2..8 (4 default)").

@@ -267,6 +267,34 @@ try {
     );
   }
 
+  // A choice too long for its closed menu is written out beneath it (a phone
+  // cut "Draw a tile before the deal; highest leads" short); a short one is not.
+  if (run("lobby")) {
+    const page = await newPage(ctx, VP.phone, "en");
+    await page.goto(base + "/");
+    await page.waitForSelector(".seat-row");
+    await page.click('[data-family="line"]');
+    await page.$$eval("details", (ds) => ds.forEach((d) => (d.open = true)));
+    const line = (name) =>
+      page.$eval(`select[name="${name}"]`, (s) => {
+        const p = s.closest(".opt").querySelector(".opt-chosen");
+        const r = p && !p.hidden ? p.getBoundingClientRect() : null;
+        return { text: r && r.height > 0 ? p.textContent : "", chosen: s.selectedOptions[0].text };
+      });
+    await sleep(200); // the menus' sizes observed
+    const long = await line("first_leader"),
+      short = await line("single_hand");
+    check(
+      long.text === "Draw a tile before the deal; highest leads" && long.chosen === long.text && short.text === "",
+      `a phone writes out a long choice beneath its menu, not a short one (${JSON.stringify([long, short])})`,
+    );
+    await page.select('select[name="first_leader"]', "highest_double");
+    await sleep(200);
+    const changed = await line("first_leader");
+    check(changed.text === "", `a choice that fits has no line beneath (${JSON.stringify(changed)})`);
+    await page.close();
+  }
+
   // ------------------------------------------------- the line as a snake
   if (run("snake")) {
     // havana: double-nine, ten tiles each: lines of thirty tiles and more.
