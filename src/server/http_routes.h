@@ -45,6 +45,8 @@ struct Target {
 };
 // Splits and decodes a request target; throws ApiError(400) when malformed.
 Target parse_target(std::string_view target);
+// A path's non-empty segments ("/api/tables/x" -> api, tables, x).
+std::vector<std::string> segments(const std::string& path);
 
 // static_dir: where GET outside /api is served from ("" = nowhere). HEAD
 // is answered as GET (the caller drops the body).
