@@ -183,7 +183,11 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   main.appendChild(quick);
   const mine = myTablesCard(go, () => renderLobby(root, go));
   if (mine) main.appendChild(mine);
-  main.appendChild(localCard(go, status));
+  // Beside the online games, the games on this device look secondary: the
+  // two rows of four green buttons read as the same thing twice.
+  const onDevice = localCard(go, status);
+  onDevice.classList.add("beside-online");
+  main.appendChild(onDevice);
   main.appendChild(openTables(all, go, status));
   const friends = friendsCard(go);
   if (friends) main.appendChild(friends);

@@ -222,6 +222,9 @@ try {
     `the lobby says what needs a connection: "${note}"`,
   );
   await page.waitForSelector('[data-local="latin"]'); // once the engine has listed the games
+  // Without a server the games on this device are the lobby's first choice: the filled buttons.
+  const lone = await page.$eval('[data-local="latin"]', (b) => getComputedStyle(b).backgroundImage);
+  check(/gradient/.test(lone), `offline, the games on this device are the filled buttons (${lone})`);
   await Promise.all([page.waitForSelector(".table"), page.click('[data-local="latin"]')]);
   await page.waitForSelector(".hand .htile.legal, .actions .action[data-move]", { timeout: 30000 });
   const coldMs = await page.evaluate(() => performance.now());
@@ -570,6 +573,17 @@ if (exe) {
     check(
       !!(await page.$("#local-card [data-local]")) && !(await page.$("#offline-note")),
       "boneyard serve: the online lobby, with the games against the computer on this device",
+    );
+    // Beside the online games they look secondary: not a second row of the same filled buttons.
+    const looks = await page.evaluate(() =>
+      ["[data-quick]", "#local-card [data-local]"].map((q) => {
+        const s = getComputedStyle(document.querySelector(q));
+        return `${s.backgroundImage} ${s.backgroundColor} ${s.color}`;
+      }),
+    );
+    check(
+      looks[0] !== looks[1] && /gradient/.test(looks[0]) && !/gradient/.test(looks[1]),
+      `boneyard serve: the games on this device do not look like "Play now" (${looks.join(" | ")})`,
     );
     await Promise.all([page.waitForSelector("#local-game"), page.click("#local-setup")]);
     check(
