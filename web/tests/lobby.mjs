@@ -468,6 +468,16 @@ try {
     /Latin & Caribbean/.test(page) && /1 game(?!s)/.test(page) && /Replay/.test(page),
     "a player's page shows the rating per family and the game with its replay link",
   );
+  // The rating is the page's figure: at least the size of the text beside it, not the seat tag's small type.
+  const sizes = await pf.$eval(".player-page .player-rating p", (p) => [
+    parseFloat(getComputedStyle(p).fontSize),
+    parseFloat(getComputedStyle(p.querySelector(".rating")).fontSize),
+    getComputedStyle(p.querySelector(".rating")).opacity,
+  ]);
+  check(
+    sizes[1] > sizes[0] && sizes[2] === "1",
+    `a player's page shows the rating larger than its line, in full colour (${sizes.join(", ")})`,
+  );
   await pf.screenshot({ path: join(shots, "player-page.png") });
   // In Spanish the games' dates are Spanish (28/11/2026, not 11/28/2026).
   await pf.evaluate(() => localStorage.setItem("boneyard.lang", "es"));
