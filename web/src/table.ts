@@ -380,6 +380,7 @@ export class Table implements PlayUi, KeyCtl {
       });
     // A hand's end, placed before the next hand's deal (the deal is at n + 1).
     if ((b.hands_finished ?? 0) > (a.hands_finished ?? 0)) {
+      this.bubbles.clear(); // a "Pass" said in the hand that ended is not said in the next
       const deal = (b.log || []).find((e) => e.kind === "deal" && e.n >= a.version);
       const at = deal ? deal.n : b.version;
       if (pv.family === v.family)
