@@ -496,6 +496,16 @@ try {
     const page = await newPage(ctx, VP.phone);
     await page.goto(`${base}/?replay=${game.id}&step=${at}`);
     await page.waitForSelector(".last-trick svg.tile");
+    // The replay's bar on an upright phone as the table's: the links, then
+    // the game's name on a row of its own (it came after the language menu).
+    const bar = await page.evaluate(() => {
+      const r = (q) => document.querySelector(`.replay-board .topbar ${q}`).getBoundingClientRect();
+      return { title: r(".title").top, lang: r(".lang").bottom, left: r(".title").left - r(".back").left };
+    });
+    check(
+      bar.title >= bar.lang - 1 && Math.abs(bar.left) < 4,
+      `an upright phone's replay names the game on a row below the links (${JSON.stringify(bar)})`,
+    );
     const slips = [];
     for (const [name, vp] of SIZES) {
       await resize(page, vp);
