@@ -663,6 +663,11 @@ std::string handle_ws_message(Hub& hub, const std::string& table, const std::str
                              : j.contains("move")                        ? "move"
                                                                          : "";
     if (!subscribed) throw ApiError(403, "not connected to a table");
+    // Each message holds only its type's fields, as a POST's body does.
+    if (type == "move") only_fields(j, {"type", "id", "move", "version"});
+    if (type == "entropy") only_fields(j, {"type", "id", "entropy"});
+    if (type == "get" || type == "ping") only_fields(j, {"type", "id"});
+    if (type == "chat") only_fields(j, {"type", "id", "text", "phrase", "emote"});
     if (type == "move") {
       const json m = hub.move(table, token, str_field(j, "move"), move_version(j));
       return dump({{"type", "ack"}, {"move", m["move"]}, {"version", m["version"]}});

@@ -723,6 +723,18 @@ TEST_F(ServerTest, BadWebSocketInputGetsErrorsOrIsClosed) {
     c.send("{\"type\":\"ping\",\"id\":7}");
     EXPECT_FALSE(
         c.wait_for([](const json& j) { return j.value("type", "") == "pong" && j.value("id", 0) == 7; }).is_null());
+    // A field the message's type does not take is refused by name, as in a POST
+    // (a "verison" dropped would play a retried move twice).
+    for (const auto& [m, field] : std::vector<std::pair<std::string, std::string>>{
+             {"{\"type\":\"move\",\"move\":\"pass\",\"verison\":3,\"id\":\"t1\"}", "'verison'"},
+             {"{\"type\":\"chat\",\"txt\":\"hi\",\"id\":\"t1\"}", "'txt'"},
+             {"{\"type\":\"ping\",\"at\":1,\"id\":\"t1\"}", "'at'"},
+             {"{\"move\":\"pass\",\"tpye\":\"move\",\"id\":\"t1\"}", "'tpye'"}}) {
+      c.send(m);
+      const json r = c.wait_for([](const json& j) { return j.value("id", "") == "t1"; });
+      EXPECT_EQ(r.value("type", ""), "error") << m << " " << r;
+      EXPECT_NE(r.value("error", "").find(field + " is not a field of this request"), std::string::npos) << r;
+    }
     // A binary frame: an error, then the connection is closed.
     c.send(std::string("\x01\x02\x03", 3), true);
     EXPECT_FALSE(c.wait_for([](const json& j) { return j.value("type", "") == "error"; }).is_null());
