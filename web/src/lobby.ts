@@ -482,10 +482,9 @@ function quickMatch(all: GameInfo[], go: (url: string) => void, status: HTMLElem
                 const made = await api.createPlayer(input.value);
                 taken = made.name !== input.value.trim() ? input.value.trim() : "";
                 saveMyPlayer(made);
-                resolve(made);
+                resolve(made); // the button stays disabled: a late second click made "Dee 2" after "Dee"
               } catch (x) {
                 err.textContent = String((x as Error).message);
-              } finally {
                 if (button) button.disabled = false;
               }
             },

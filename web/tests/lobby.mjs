@@ -177,10 +177,27 @@ try {
   // machine may take longer than that to load the second page.
   // A double click (Dee's): one player, not "Dee" and "Dee 2" (then Eve,
   // typing "Dee" too, was "Dee 3", and Dee was told her name was taken).
+  // Dee's ask for a seat is held a moment, so the form is still there after
+  // her player is made: the window a late second click fell into.
+  await pd.setRequestInterception(true);
+  const hold = (r) => {
+    if (r.method() === "POST" && r.url().endsWith("/api/quickmatch")) setTimeout(() => r.continue(), 1000);
+    else r.continue();
+  };
+  pd.on("request", hold);
   await pd.click("#qm-name-save", { count: 2 });
   // Dee's player is made before Eve asks: the two requests raced, and on a
   // loaded machine Eve's could win the name (the checks below then failed).
   await pd.waitForFunction(() => !!localStorage.getItem("boneyard.player"), { timeout: 5000 }).catch(() => {});
+  // A click that comes after the answer (a loaded machine delivers the
+  // double click's second late) makes no second player either.
+  await pd.evaluate(() => document.querySelector("#qm-name-save")?.click());
+  await new Promise((r) => setTimeout(r, 300));
+  const deeIs = await pd.evaluate(() => JSON.parse(localStorage.getItem("boneyard.player") || "{}").name);
+  check(deeIs === "Dee", `a late second click makes no "Dee 2": this browser plays as ${deeIs}`);
+  await pd.waitForSelector(".qm-wait", { timeout: 8000 }).catch(() => {}); // the held ask answered
+  pd.off("request", hold);
+  await pd.setRequestInterception(false);
   await pe.click("#qm-name-save");
   const waitShown = await pe
     .waitForFunction(
