@@ -10,10 +10,25 @@
 namespace boneyard {
 
 std::string shown_text(std::string_view s) {
-  std::string out(s.substr(0, 64));
-  for (char& c : out)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
-  return s.size() > 64 ? out + "..." : out;
+  // Cut at 64 bytes, but not inside a UTF-8 character (its continuation bytes are 10xxxxxx).
+  size_t n = std::min<size_t>(s.size(), 64);
+  while (n < s.size() && n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  std::string out;
+  for (size_t i = 0; i < n; ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    // A direction override or isolate (U+202A..U+202E, U+2066..U+2069: E2 80 AA..AE, E2 81 A6..A9)
+    // would turn the rest of the message around where it is shown: '?' as a control character is.
+    if (c == 0xE2 && i + 2 < n) {
+      const auto b = static_cast<unsigned char>(s[i + 1]), d = static_cast<unsigned char>(s[i + 2]);
+      if ((b == 0x80 && d >= 0xAA && d <= 0xAE) || (b == 0x81 && d >= 0xA6 && d <= 0xA9)) {
+        out += '?';
+        i += 2;
+        continue;
+      }
+    }
+    out += c < 0x20 || c == 0x7f ? '?' : static_cast<char>(c);
+  }
+  return n < s.size() ? out + "..." : out;
 }
 
 int terminal_width() {

@@ -59,8 +59,9 @@ inline std::string count_of(int n, std::string_view one, std::string_view many) 
 }
 
 // Text from a request as an error may show it: at most 64 characters (then
-// "..."), a control character as '?' (a NUL cut the message short, and a
-// megabyte of name was echoed whole).
+// "...", never cut inside a UTF-8 character), a control character or a
+// direction override as '?' (a NUL cut the message short, a megabyte of name
+// was echoed whole, and an override turned the message around).
 std::string shown_text(std::string_view s);
 
 // Columns of the terminal for laying out the table: $COLUMNS, else the

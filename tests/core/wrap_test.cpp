@@ -8,6 +8,7 @@
 
 namespace {
 
+using boneyard::shown_text;
 using boneyard::wrap_items;
 using boneyard::wrap_text;
 
@@ -43,6 +44,18 @@ TEST(Wrap, AUnitStaysWithItsFigure) {
             "seat 1 thought for\n  0.0 s, seat 2\n  for 12 ms.");
   EXPECT_EQ(wrap_text("it took 0.0 s in all", 20), "it took 0.0 s in all");
   EXPECT_EQ(wrap_text("the whole run took 0.0 s here", 22), "the whole run took\n  0.0 s here");
+}
+
+// Text echoed in an error: cut short, its controls and direction overrides
+// shown as '?', never a character cut in half.
+TEST(ShownText, ControlsAndOverridesAreMarkedAndCharactersStayWhole) {
+  EXPECT_EQ(shown_text(std::string("a\0b\x7f", 4)), "a?b?");
+  EXPECT_EQ(shown_text("x\u202Eevil\u2066y"), "x?evil?y");
+  EXPECT_EQ(shown_text("caf\u00e9"), "caf\u00e9");
+  const std::string long_e = std::string(63, 'a') + "\u00e9\u00e9";  // the cut falls inside the first é
+  EXPECT_EQ(shown_text(long_e), std::string(63, 'a') + "...");
+  EXPECT_EQ(shown_text(std::string(64, 'a')), std::string(64, 'a'));
+  EXPECT_EQ(shown_text(std::string(65, 'a')), std::string(64, 'a') + "...");
 }
 
 TEST(Wrap, AChainOfTilesBreaksBetweenTiles) {
