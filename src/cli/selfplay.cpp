@@ -191,9 +191,8 @@ void run_selfplay(SelfplayConfig& c) {
                           {"games_written", total},
                           {"shards", shards}};
   };
-  auto manifest_json = [&](bool complete) { return manifest_of(complete).dump(2); };
   const fs::path manifest = fs::path(c.out) / kManifest;
-  if (root) write_file_atomically(manifest.string(), manifest_json(false));
+  if (root) write_file_atomically(manifest.string(), manifest_of(false).dump(2));
 
   std::vector<std::unique_ptr<ZstdLineWriter>> writers(static_cast<size_t>(c.threads));
   Progress bar(fmt::format("selfplay {} {}", c.name, c.bots), static_cast<uint64_t>(c.games));
@@ -223,7 +222,7 @@ void run_selfplay(SelfplayConfig& c) {
   writers.clear();
   if (!root) return;
   bar.finish();
-  write_file_atomically(manifest.string(), manifest_json(finished));
+  write_file_atomically(manifest.string(), manifest_of(finished).dump(2));
   if (c.json) {  // what the manifest says, with where it is: interrupted too ("complete": false)
     nlohmann::json j = manifest_of(finished);
     j["manifest"] = manifest.string();
