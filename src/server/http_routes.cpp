@@ -659,10 +659,14 @@ std::string handle_ws_message(Hub& hub, const std::string& table, const std::str
         throw ApiError(400, "'id' must be a whole number or a string of at most 64 characters");
       id = j["id"];
     }
-    const std::string type = j.contains("type") && j["type"].is_string() ? j["type"].get<std::string>()
-                             : j.contains("move")                        ? "move"
-                                                                         : "";
     if (!subscribed) throw ApiError(403, "not connected to a table");
+    if (!j.contains("type")) {
+      // Named, not guessed from the other fields: a misspelled field is named first.
+      only_fields(j, {"type", "id", "move", "version", "entropy", "text", "phrase", "emote"});
+      throw ApiError(400, "a message needs a 'type': move, entropy, chat, get or ping");
+    }
+    if (!j["type"].is_string()) throw ApiError(400, "'type' must be a string: move, entropy, chat, get or ping");
+    const std::string type = j["type"].get<std::string>();
     // Each message holds only its type's fields, as a POST's body does.
     if (type == "move") only_fields(j, {"type", "id", "move", "version"});
     if (type == "entropy") only_fields(j, {"type", "id", "entropy"});

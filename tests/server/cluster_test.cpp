@@ -304,7 +304,7 @@ TEST_F(ClusterTest, ANodeForwardsRequestsForATableItDoesNotPlayToItsOwner) {
     const json first = ws.wait_for([](const json& j) { return j.value("type", "") == "state"; }, 20);
     ASSERT_FALSE(first.is_null()) << "no state through a";
     EXPECT_EQ(first["version"], moved.j["version"]);
-    ws.send(json{{"move", one_event_move(st["legal"])}}.dump());
+    ws.send(json{{"type", "move"}, {"move", one_event_move(st["legal"])}}.dump());
     const json ack = ws.wait_for([](const json& j) { return j.value("type", "") == "ack"; }, 20);
     ASSERT_FALSE(ack.is_null()) << "no answer to the move through a";
     EXPECT_EQ(ack["version"], moved.j["version"].get<int>() + 1);

@@ -735,6 +735,14 @@ TEST_F(ServerTest, BadWebSocketInputGetsErrorsOrIsClosed) {
       EXPECT_EQ(r.value("type", ""), "error") << m << " " << r;
       EXPECT_NE(r.value("error", "").find(field + " is not a field of this request"), std::string::npos) << r;
     }
+    // A message names its type: a move without one is refused, not guessed.
+    for (const char* m : {"{\"move\":\"pass\",\"id\":\"t2\"}", "{\"type\":7,\"move\":\"pass\",\"id\":\"t2\"}"}) {
+      c.send(m);
+      const json r = c.wait_for([](const json& j) { return j.value("id", "") == "t2"; });
+      EXPECT_EQ(r.value("type", ""), "error") << m << " " << r;
+      EXPECT_NE(r.value("error", "").find("'type'"), std::string::npos) << r;
+      EXPECT_NE(r.value("error", "").find("move, entropy, chat, get or ping"), std::string::npos) << r;
+    }
     // A binary frame: an error, then the connection is closed.
     c.send(std::string("\x01\x02\x03", 3), true);
     EXPECT_FALSE(c.wait_for([](const json& j) { return j.value("type", "") == "error"; }).is_null());
