@@ -122,9 +122,9 @@ std::string media_type(std::string_view ct) {
   return out;
 }
 
-HttpResponse too_many(int retry_after, const char* what) {
-  HttpResponse r =
-      error_response(429, fmt::format("too many {} from your address: try again in {} s", what, retry_after));
+HttpResponse too_many(int retry_after, const char* what, const std::string& limit) {
+  HttpResponse r = error_response(
+      429, fmt::format("too many {} from your address ({}): try again in {} s", what, limit, retry_after));
   r.headers.emplace_back("Retry-After", std::to_string(retry_after));
   return r;
 }
@@ -207,9 +207,11 @@ struct Call {
   std::optional<HttpResponse> spend(Cost c, double cost = 1) const {
     if (!req.limits) return std::nullopt;
     if (const int wait = req.limits->take(req.client, c, cost))
-      return too_many(wait, c == Cost::create   ? "new tables"
-                            : c == Cost::player ? "new players or logins"
-                                                : "hints, reviews or replays");
+      return too_many(wait,
+                      c == Cost::create   ? "new tables"
+                      : c == Cost::player ? "new players or logins"
+                                          : "hints, reviews or replays",
+                      req.limits->limit_text(c));
     return std::nullopt;
   }
 };
@@ -371,9 +373,9 @@ const std::vector<Route>& routes() {
          // New players per address over hours, not seconds (fair play).
          if (c.req.limits)
            if (const int wait = c.req.limits->take(c.req.client, Cost::new_player))
-             throw RateLimited(wait, fmt::format("too many new players from your address: try again in {} min, or "
-                                                 "keep playing as the player you have",
-                                                 (wait + 59) / 60));
+             throw RateLimited(wait, fmt::format("too many new players from your address ({}): try again in {} min, "
+                                                 "or keep playing as the player you have",
+                                                 c.req.limits->limit_text(Cost::new_player), (wait + 59) / 60));
          return ok(c.hub.create_player(b), 201);
        },
        true},
@@ -394,9 +396,9 @@ const std::vector<Route>& routes() {
              key = name;  // not a name anybody has: counted all the same
            }
            if (const int wait = c.req.limits->take(login_name_key(key), Cost::login_name))
-             throw RateLimited(wait, fmt::format("too many password attempts for this name: try again in {} s (a "
-                                                 "device where this player is signed in still works)",
-                                                 wait));
+             throw RateLimited(wait, fmt::format("too many password attempts for this name ({}): try again in {} s "
+                                                 "(a device where this player is signed in still works)",
+                                                 c.req.limits->limit_text(Cost::login_name), wait));
          }
          return ok(c.hub.login(b));
        },
@@ -451,7 +453,8 @@ const std::vector<Route>& routes() {
          if (c.req.limits && b.contains("key") && b["key"].is_string())
            if (const int wait =
                    c.req.limits->take(player_limit_key(b["key"].get<std::string>().substr(0, 128)), Cost::sit_player))
-             throw RateLimited(wait, fmt::format("too many seats taken by this player: try again in {} s", wait));
+             throw RateLimited(wait, fmt::format("too many seats taken by this player ({}): try again in {} s",
+                                                 c.req.limits->limit_text(Cost::sit_player), wait));
          return ok(c.hub.sit(c.id(), b, c.req.client), 201);
        }},
       // An invitation link opened: a new token for its seat (Hub::claim),
@@ -637,9 +640,11 @@ json say_chat(Hub& hub, const std::string& id, const std::string& token, const j
   parse_chat(body);
   if (limits) {
     if (const int wait = limits->take(client, Cost::chat))
-      throw RateLimited(wait, fmt::format("too many chat lines from your address: try again in {} s", wait));
+      throw RateLimited(wait, fmt::format("too many chat lines from your address ({}): try again in {} s",
+                                          limits->limit_text(Cost::chat), wait));
     if (const int wait = limits->take(chat_key(token), Cost::chat_token))
-      throw RateLimited(wait, fmt::format("too many chat lines from this seat: try again in {} s", wait));
+      throw RateLimited(wait, fmt::format("too many chat lines from this seat ({}): try again in {} s",
+                                          limits->limit_text(Cost::chat_token), wait));
   }
   return hub.chat(id, token, body);
 }

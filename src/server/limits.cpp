@@ -51,6 +51,18 @@ std::string address_network(const std::string& addr, int ipv6_prefix) {
   return bits == 128 ? std::string(text) : fmt::format("{}/{}", text, bits);
 }
 
+std::string limit_text(const RateLimit& l) {
+  const double period = l.rate > 0 ? 1 / l.rate : 0;
+  std::string then = l.rate <= 0     ? "none after"
+                     : l.rate >= 1   ? fmt::format("then {:g} a second", l.rate)
+                     : period < 120  ? fmt::format("then one every {:g} s", std::round(period))
+                     : period < 3600 ? fmt::format("then one every {:g} min", std::round(period / 60))
+                                     : fmt::format("then one every {:g} h", std::round(period / 360) / 10);
+  return fmt::format("at most {:g} at once, {}", std::floor(l.burst), then);
+}
+
+std::string Limits::limit_text(Cost c) const { return server::limit_text(limit_of(cfg_, c)); }
+
 int Limits::take(const std::string& addr_in, Cost c, double cost) {
   const std::string addr = network(addr_in);
   const auto now = std::chrono::steady_clock::now();

@@ -44,6 +44,10 @@ struct LimitsConfig {
 // token's or a name's key) unchanged.
 std::string address_network(const std::string& addr, int ipv6_prefix);
 
+// A limit in a player's words, for the refusal that names it: "at most 20 at
+// once, then one every 2 s" ("then 2 a second"; "one every 6 min").
+std::string limit_text(const RateLimit& l);
+
 // The kinds of costly request.
 // chat_token is counted per token: take() with chat_key(token); sit_player
 // per player key: take() with player_limit_key(key); login_name per name:
@@ -71,6 +75,8 @@ class Limits {
   void close(const std::string& addr);
   size_t connections() const;
   const LimitsConfig& config() const { return cfg_; }
+  // The limit of kind `c` in words (limit_text).
+  std::string limit_text(Cost c) const;
 
  private:
   struct Bucket {
@@ -94,6 +100,7 @@ class TokenBucket {
  public:
   TokenBucket(double rate, double burst)
       : rate_(rate), burst_(burst), tokens_(burst), last_(std::chrono::steady_clock::now()) {}
+  RateLimit limit() const { return {rate_, burst_}; }
   bool take() {
     const auto now = std::chrono::steady_clock::now();
     tokens_ = std::min(burst_, tokens_ + rate_ * std::chrono::duration<double>(now - last_).count());

@@ -98,8 +98,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       return;
     }
     if (!bucket_.take()) {
-      send(error_response(429, "too many requests: slow down"), req.keep_alive() && bucket_.refused_in_row() < 100,
-           req.version());
+      send(error_response(
+               429, fmt::format("too many requests on this connection ({}): slow down", limit_text(bucket_.limit()))),
+           req.keep_alive() && bucket_.refused_in_row() < 100, req.version());
       return;
     }
     const bool head = req.method() == http::verb::head;

@@ -215,7 +215,8 @@ class WsSession : public Subscriber, public std::enable_shared_from_this<WsSessi
         enqueue(std::make_shared<const std::string>(error_json("too many messages; closing")));
         close_after_flush_ = true;
       } else {
-        enqueue(std::make_shared<const std::string>(error_json("too many messages: slow down")));
+        enqueue(std::make_shared<const std::string>(
+            error_json(fmt::format("too many messages ({}): slow down", limit_text(bucket_.limit())))));
       }
       do_read();
       return;

@@ -156,9 +156,9 @@ json Social::report(const json& body, const std::string& client) {
     int wait = take(report_rate_[me.id], kReportsPerHour);
     if (!wait && !client.empty()) wait = take(report_rate_["addr:" + client], 4.0 * kReportsPerHour);
     if (wait)
-      throw RateLimited(wait, fmt::format("too many reports in a short time: try again in {} min (the ones you sent "
-                                          "are kept)",
-                                          (wait + 59) / 60));
+      throw RateLimited(wait, fmt::format("too many reports in a short time (at most {} an hour from you, {} from "
+                                          "your address): try again in {} min (the ones you sent are kept)",
+                                          kReportsPerHour, 4 * kReportsPerHour, (wait + 59) / 60));
     reported_.insert(once);
   }
   StoredReport r{0, me.id, them.id, table, reason, text, now_s(), "", ""};

@@ -374,9 +374,11 @@ TEST(Cli, AnalyzeAndProtocolValues) {
   EXPECT_EQ(a["noise_se"], 2);
   EXPECT_EQ(a["moves"][0]["se"], 0.0);
   for (const auto& m : a["moves"]) EXPECT_GE(m["se"].get<double>(), 0.0) << a.dump();
-  for (size_t i = 0; i < a["moves"].size(); ++i)
-    if (a["moves"][i]["move"] == decision["played"] && i > 0)
+  for (size_t i = 0; i < a["moves"].size(); ++i) {
+    if (a["moves"][i]["move"] == decision["played"] && i > 0) {
       EXPECT_DOUBLE_EQ(a["moves"][i]["se"].get<double>(), decision["se"].get<double>()) << a.dump();
+    }
+  }
   const json ap = json::parse(run("analyze " + rec + " --event 6 --bot pimc --iterations 2 --json", &rc));
   EXPECT_EQ(rc, 0) << ap.dump();
   EXPECT_EQ(ap["bot"], "pimc");

@@ -283,8 +283,9 @@ TEST_F(Review, TexasFortyTwoIsJudgedByItsSolverInMarks) {
       EXPECT_EQ(m.unit_words.find("as the bidding bot weighs them") != std::string::npos, bid) << m.unit_words;
       if (bid) ++bids;
     }
-    if (bids && bids < static_cast<int>(r.moves.size()))  // both kinds graded: the change is said
+    if (bids && bids < static_cast<int>(r.moves.size())) {  // both kinds graded: the change is said
       EXPECT_NE(text.find("(Values from here: marks"), std::string::npos) << text;
+    }
   }
   EXPECT_GT(graded, 4);
 }

@@ -36,6 +36,20 @@ TEST(FairPlayConnections, AddressesHoldingTheMostLeaveRoomForANewcomer) {
   EXPECT_TRUE(limits.open("10.2.0.1"));
 }
 
+// A refusal names the limit it met, in a player's words, so a client (or a
+// person reading the error) knows how long to wait and what is allowed.
+TEST(FairPlayConnections, LimitsReadAsPlayersWords) {
+  EXPECT_EQ(server::limit_text({0.5, 20}), "at most 20 at once, then one every 2 s");
+  EXPECT_EQ(server::limit_text({2, 10}), "at most 10 at once, then 2 a second");
+  EXPECT_EQ(server::limit_text({1.0 / 600, 20}), "at most 20 at once, then one every 10 min");
+  EXPECT_EQ(server::limit_text({1.0 / 7200, 3}), "at most 3 at once, then one every 2 h");
+  EXPECT_EQ(server::limit_text({1.0 / 5400, 3}), "at most 3 at once, then one every 1.5 h");
+  EXPECT_EQ(server::limit_text({0, 5}), "at most 5 at once, none after");
+  server::LimitsConfig cfg;
+  cfg.chat = {0.25, 6};
+  EXPECT_EQ(server::Limits(cfg).limit_text(server::Cost::chat), "at most 6 at once, then one every 4 s");
+}
+
 // Issue 32 item 9: one IPv6 network (a /64, what one household or one
 // rented server holds) shares one address's limits: picking another
 // address in it gets nothing more.

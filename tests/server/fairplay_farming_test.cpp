@@ -77,7 +77,9 @@ TEST(FairPlayFarming, NewPlayersPerAddressAreLimitedOverHours) {
     EXPECT_EQ(w.call("POST", "/api/players", json{{"name", "Alt " + std::to_string(i)}}, "10.8.0.1").first, 201);
   auto [s, e] = w.call("POST", "/api/players", json{{"name", "Alt 9"}}, "10.8.0.1");
   EXPECT_EQ(s, 429) << e.dump();
-  EXPECT_NE(e.value("error", "").find("too many new players from your address"), std::string::npos) << e.dump();
+  EXPECT_NE(e.value("error", "").find("too many new players from your address (at most 3 at once, then one every 1 h)"),
+            std::string::npos)
+      << "the refusal names the limit: " << e.dump();
   // Logins are not new players; another address is not held back.
   EXPECT_EQ(w.call("POST", "/api/players/login", json{{"name", "Alt 0"}, {"password", "whatever1"}}, "10.8.0.1").first,
             401);
