@@ -100,6 +100,12 @@ class WsClient {
     beast::get_lowest_layer(ws_).expires_never();
   }
   ~WsClient() { close(); }
+  // Splits every message sent from here on into frames of `bytes` (a
+  // fragmented message, as a client may send one). Before start_reading().
+  void fragment(size_t bytes) {
+    ws_.auto_fragment(true);
+    ws_.write_buffer_bytes(bytes);
+  }
   // Reading starts here; a client that never calls it never reads.
   void start_reading() {
     do_read();

@@ -754,6 +754,17 @@ TEST_F(ServerTest, BadWebSocketInputGetsErrorsOrIsClosed) {
     c.send(std::string(100000, 'x'));
     EXPECT_TRUE(c.wait_closed(30));
   }
+  {  // fragments count together: a message in 1 KiB frames is answered under
+     // the limit (16 KiB), closed over it
+    WsClient c(port_, fmt::format("/ws?table={}&token={}", id, tok));
+    c.fragment(1024);
+    c.start_reading();
+    c.send("{\"type\":\"ping\",\"id\":\"f1\"" + std::string(8000, ' ') + "}");
+    EXPECT_FALSE(c.wait_for([](const json& j) { return j.value("id", "") == "f1"; }).is_null());
+    c.send("{\"type\":\"ping\",\"id\":\"f2\"" + std::string(20000, ' ') + "}");
+    EXPECT_TRUE(c.wait_for([](const json& j) { return j.value("id", "") == "f2"; }, 10).is_null());
+    EXPECT_TRUE(c.wait_closed(30));
+  }
   {  // a WebSocket anywhere but /ws is refused
     EXPECT_THROW(WsClient(port_, "/elsewhere"), std::exception);
   }
