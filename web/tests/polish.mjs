@@ -349,7 +349,10 @@ try {
       `a Mexican Train replay says its steps in words (${JSON.stringify(mtSaid.filter((x) => codes.test(x)).slice(0, 3))})`,
     );
     await p.close();
-    const t42 = await table("texas-42", { single_hand: "on" }, Array(4).fill("bot:beginner"), { bot_delay_ms: 60 });
+    // 250 ms a move: the watcher's page must be open before the first trick
+    // ends (a hand can be decided in one trick: at 60 ms a loaded machine
+    // opened the page after the game was over, and saw no trick won).
+    const t42 = await table("texas-42", { single_hand: "on" }, Array(4).fill("bot:beginner"), { bot_delay_ms: 250 });
     // Watched as it is played: each trick's winner once in the log, the
     // last one too (the game's end named it twice).
     const w42 = await newPage();
