@@ -181,7 +181,7 @@ try {
 
   // Ann reports Cy for abuse, with the game attached.
   await pa.goto(base + `/?player=${cy.id}`);
-  await pa.waitForSelector("details.report");
+  await pa.waitForSelector('[data-known="true"] details.report');
   await pa.click("details.report summary");
   await pa.select("#report-game", tc.id);
   await pa.type("#report-text", "rude in chat");
@@ -194,7 +194,9 @@ try {
 
   // Ann challenges Bob to Jamaica; Bob accepts in his lobby; both land at the table.
   await pa.goto(base + `/?player=${bob.id}`);
-  await pa.waitForSelector("#challenge-game");
+  // The form is drawn again once the page knows what Ann does about Bob
+  // (data-known): a click before that can land on a button just replaced.
+  await pa.waitForSelector('[data-known="true"] #challenge-send');
   await pa.select("#challenge-game", "jamaica");
   await pa.click("#challenge-send");
   await pa.waitForFunction(() => /Challenge sent/.test(document.querySelector("#social-status")?.textContent || ""));
