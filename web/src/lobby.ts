@@ -311,8 +311,8 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
     clear(optBox);
     for (const k of optionKeys(game.family, game.options)) {
       const cat = game.catalogue[k];
-      const onchange = (ev: Event) => {
-        opts[k] = (ev.target as HTMLInputElement).value;
+      const onchange = (v: string) => {
+        opts[k] = v;
         if (k === "players") drawSeats(false);
       };
       // A family's own help first (Mexican Train's set is not double-six).

@@ -1,9 +1,11 @@
 // One option of a game in a setup form (the lobby's new table, a game
-// against the computer): a list of its values (a switch given as true/false
-// reads as on/off) or a free field, with its name and help; opts[k] follows it.
+// against the computer): a list of its values, a box for a switch (on/off),
+// the bonuses' boxes, or a free field, with its name and help; opts[k]
+// follows it.
 import { h } from "./dom";
 import { t, hasKey, optValue } from "./i18n";
 import { boardOf } from "./boards/registry";
+import { bonusKinds, bonusesField } from "./bonus_field";
 
 // A game's options in the order its board sets them (options.ts's forms).
 export function optionKeys(family: string, options: Record<string, unknown>): string[] {
@@ -12,13 +14,41 @@ export function optionKeys(family: string, options: Record<string, unknown>): st
   return Object.keys(options).sort((a, b) => rank(a) - rank(b));
 }
 
+// A switch: its catalogue lists just on and off, or (Dice & Dominoes) says
+// "on/off (default off): ..." in a sentence; its value may come as true/false.
+function isSwitch(cat: unknown): boolean {
+  if (Array.isArray(cat)) return cat.length === 2 && cat.includes("on") && cat.includes("off");
+  return typeof cat === "string" && /^on\/off\b/.test(cat);
+}
+
+// onchange gets the option's new value, in the form the engine reads.
 export function optionField(
   k: string,
   cat: unknown,
   opts: Record<string, string>,
-  onchange: (ev: Event) => void,
+  onchange: (value: string) => void,
   explain = "",
 ): HTMLElement {
+  const name = hasKey("optname." + k) ? t("optname." + k) : k;
+  const kinds = bonusKinds(cat);
+  if (kinds) return bonusesField(k, kinds, opts[k] ?? "none", onchange, explain);
+  if (isSwitch(cat)) {
+    // A box, not a menu of On and Off (nor a text field holding "false").
+    opts[k] = opts[k] === "true" || opts[k] === "on" ? "on" : "off";
+    const box = h("input", {
+      type: "checkbox",
+      name: k,
+      checked: opts[k] === "on",
+      onchange: (ev: Event) => onchange((ev.target as HTMLInputElement).checked ? "on" : "off"),
+    });
+    return h(
+      "div",
+      { class: "opt opt-switch" },
+      h("label", null, box, h("span", { class: "opt-name" }, name)),
+      explain ? h("p", { class: "opt-help" }, explain) : null,
+    );
+  }
+  const changed = (ev: Event) => onchange((ev.target as HTMLInputElement).value);
   let input: HTMLElement;
   let chosen: HTMLElement | null = null;
   if (Array.isArray(cat)) {
@@ -28,7 +58,7 @@ export function optionField(
     if (!values.includes(opts[k])) values.unshift(opts[k]);
     input = h(
       "select",
-      { name: k, onchange },
+      { name: k, onchange: changed },
       values.map((v) => h("option", { value: v, selected: v === opts[k] ? "" : null }, optValue(v))),
     );
     chosen = h("p", { class: "opt-chosen", hidden: "" });
@@ -37,12 +67,12 @@ export function optionField(
     // A count ("2..8 (4 default)") is a number field held to its range.
     const r = optionRange(cat);
     const kind = r ? { type: "number", min: r[0], max: r[1], step: 1, inputmode: "numeric" } : { spellcheck: "false" };
-    input = h("input", { name: k, value: opts[k], onchange, ...kind });
+    input = h("input", { name: k, value: opts[k], onchange: changed, ...kind });
   }
   return h(
     "div",
     { class: "opt" },
-    h("label", null, h("span", { class: "opt-name" }, hasKey("optname." + k) ? t("optname." + k) : k), input),
+    h("label", null, h("span", { class: "opt-name" }, name), input),
     chosen,
     explain ? h("p", { class: "opt-help" }, explain) : null,
   );
@@ -97,8 +127,8 @@ export function seatCount(
 export function badOption(box: HTMLElement): string {
   for (const el of Array.from(box.querySelectorAll("input[type=number]"))) {
     const i = el as HTMLInputElement;
-    if (i.checkValidity() && i.value !== "") continue;
-    const name = i.closest("label")?.querySelector(".opt-name")?.textContent || i.name;
+    if (i.disabled || (i.checkValidity() && i.value !== "")) continue; // a bonus switched off: its points unused
+    const name = i.dataset.name || i.closest("label")?.querySelector(".opt-name")?.textContent || i.name;
     const folded = i.closest("details");
     if (folded) folded.open = true; // the field named must be seen
     return t("lobby.bad_number", { name, min: i.min, max: i.max });

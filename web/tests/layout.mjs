@@ -283,7 +283,7 @@ try {
       });
     await sleep(200); // the menus' sizes observed
     const long = await line("first_leader"),
-      short = await line("single_hand");
+      short = await line("players");
     check(
       long.text === "Draw a tile before the deal; highest leads" && long.chosen === long.text && short.text === "",
       `a phone writes out a long choice beneath its menu, not a short one (${JSON.stringify([long, short])})`,

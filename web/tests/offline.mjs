@@ -196,12 +196,14 @@ async function start(page, game, options, levels) {
   await page.goto(base + "/");
   await page.waitForSelector("#local-game");
   await page.select("#local-game", game);
-  // An option is a choice (a select) or typed (an input): set as a person would, then "change".
+  // An option is a choice (a select), a box (a switch) or typed (an input):
+  // set as a person would, then "change".
   for (const [k, v] of Object.entries(options))
     await page.$eval(
       `.options [name="${k}"]`,
       (e, v) => {
-        e.value = v;
+        if (e.type === "checkbox") e.checked = v === "on";
+        else e.value = v;
         e.dispatchEvent(new Event("change"));
       },
       v,

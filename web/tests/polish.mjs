@@ -5,7 +5,9 @@
 // sight and its taken points on one line on a phone; Mexican Train's hand on a
 // phone is large enough to count the pips; the end-of-hand box says when my
 // turn in the next hand has come and my clock runs; a replay link to no game
-// says so in the player's words, with a way to the lobby.
+// says so in the player's words, with a way to the lobby; the new-table form's
+// bonuses and switches are boxes in players' words, and a bad value's
+// message goes with the game it was said of.
 //   node tests/polish.mjs BONEYARD_EXE SCREENSHOT_DIR
 import { join } from "node:path";
 import { setUp, tableHelpers } from "./harness.mjs";
@@ -453,6 +455,97 @@ try {
       `after a hint the hand is in sight on a short phone (${JSON.stringify(at)})`,
     );
     await p.screenshot({ path: join(shots, "polish-hint-short-phone.png") });
+    await p.close();
+  }
+  // The new-table form in a player's words: a Caribbean preset's bonuses are
+  // boxes that say what each pays (it was a text field of codes,
+  // "lead_pass_25,three_passes_25,capicua_25"), the list sent as the engine
+  // reads it; a switch is a box (Dice & Dominoes' "One hand only" was a text
+  // field holding "false"); and a bad value said for one game is gone once
+  // another game is picked.
+  {
+    const p = await newPage();
+    const sent = [];
+    p.on("request", (q) => {
+      if (q.method() === "POST" && q.url().endsWith("/api/tables")) sent.push(JSON.parse(q.postData() || "{}"));
+    });
+    await p.goto(`${base}/`);
+    await p.waitForSelector('input[name=preset][value="dominican-patio"]');
+    await p.click('input[name=preset][value="dominican-patio"]');
+    await p.$eval(".opt-details", (d) => (d.open = true));
+    const form = () =>
+      p.evaluate(() => {
+        const box = document.querySelector(".options");
+        const field = box.querySelector('[name="bonuses"]');
+        return {
+          field: field ? field.type : "none",
+          value: field?.value,
+          on: [...box.querySelectorAll("[data-bonus]")].filter((b) => b.checked).map((b) => b.dataset.bonus),
+          words: [...box.querySelectorAll(".opt-bonuses label")].map((l) => l.innerText.trim()),
+          codes: (box.innerText.match(/\b[a-z]+_[a-z0-9_]+\b/g) || []).join(" "),
+          error: document.getElementById("create-error").textContent,
+        };
+      });
+    const before = await form();
+    check(
+      before.field === "hidden" &&
+        before.value === "lead_pass_25,three_passes_25,capicua_25" &&
+        before.on.join(",") === "capicua,lead_pass,three_passes" &&
+        before.codes === "",
+      `a preset's bonuses are boxes, not a field of codes (${JSON.stringify(before)})`,
+    );
+    check(
+      before.words.some((w) => /^Capicúa: going out on a tile that fits both ends/.test(w)) &&
+        before.words.some((w) => /^Three passes:/.test(w)) &&
+        before.words.some((w) => /^First pass:/.test(w)),
+      `each bonus says what it pays (${before.words.slice(0, 3).join(" | ")})`,
+    );
+    // Points out of range are said at the button in words, nothing sent.
+    const points = '[data-bonus-points="capicua"]';
+    await p.$eval(points, (e) => {
+      e.value = "0";
+      e.dispatchEvent(new Event("change"));
+    });
+    await p.click("#create");
+    const bad = (await form()).error;
+    check(
+      bad === "Points for capicúa: a whole number from 1 to 1000, please." && sent.length === 0,
+      `bonus points out of range are said in words ("${bad}", ${sent.length} sent)`,
+    );
+    // The boxes changed: points, a variant, one off and one on.
+    await p.$eval(points, (e) => {
+      e.value = "30";
+      e.dispatchEvent(new Event("change"));
+    });
+    await p.click('[data-bonus-variant="capicua"]');
+    await p.click('[data-bonus="three_passes"]');
+    await p.click('[data-bonus="first_pass_2"]');
+    const changed = await form();
+    await p.screenshot({ path: join(shots, "polish-bonuses.png"), fullPage: true });
+    await Promise.all([p.waitForSelector(".table", { timeout: 15000 }), p.click("#create")]);
+    check(
+      sent.length === 1 && sent[0].options?.bonuses === "first_pass_2,capicua_30_no_zero,lead_pass_25",
+      `the boxes send the engine's list (${JSON.stringify(changed.on)}: ${JSON.stringify(sent[0]?.options?.bonuses)})`,
+    );
+    // Dice & Dominoes' "One hand only": a box; ticked, it sends "on".
+    await p.goto(`${base}/`);
+    await p.waitForSelector('[data-family="dice-and-dominoes"]');
+    await p.click('[data-family="dice-and-dominoes"]');
+    await p.waitForSelector(".options [name=single_hand]");
+    await p.$eval(".opt-details", (d) => (d.open = true));
+    const one = await p.$eval(".options [name=single_hand]", (e) => ({
+      type: e.type,
+      checked: e.checked,
+      name: e.closest("label").innerText.trim(),
+    }));
+    check(
+      one.type === "checkbox" && !one.checked && one.name === "One hand only",
+      `Dice & Dominoes' "One hand only" is a box, not a text field ("${JSON.stringify(one)}")`,
+    );
+    await p.click(".options [name=single_hand]");
+    await (await p.$(".options")).screenshot({ path: join(shots, "polish-dd-options.png") });
+    await Promise.all([p.waitForSelector(".table", { timeout: 15000 }), p.click("#create")]);
+    check(sent[1]?.options?.single_hand === "on", `ticked, it sends "on" (${JSON.stringify(sent[1]?.options)})`);
     await p.close();
   }
   // A replay link that leads to no finished game: the player's words, not

@@ -175,8 +175,8 @@ export async function renderLocalLobby(main: HTMLElement, go: (url: string) => v
     clear(optBox);
     for (const k of optionKeys(game.family, game.options)) {
       const cat = game.catalogue[k];
-      const onchange = (ev: Event) => {
-        opts[k] = (ev.target as HTMLInputElement).value;
+      const onchange = (v: string) => {
+        opts[k] = v;
         if (k === "players") draw(false);
       };
       optBox.appendChild(optionField(k, cat, opts, onchange));
