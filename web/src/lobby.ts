@@ -254,6 +254,7 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
 
   const pickGame = (g: GameInfo) => {
     game = g;
+    createStatus.textContent = ""; // what was wrong with the last game's options is not this one's
     opts = {};
     for (const k in g.options) opts[k] = String(g.options[k]);
     drawPresets();

@@ -512,6 +512,28 @@ try {
       bad === "Points for capicúa: a whole number from 1 to 1000, please." && sent.length === 0,
       `bonus points out of range are said in words ("${bad}", ${sent.length} sent)`,
     );
+    // Another game: what was wrong with the last one is not said of it.
+    await p.click('input[name=preset][value="santiago"]');
+    const other = await form();
+    check(other.error === "", `a bad value's message goes when another game is picked ("${other.error}")`);
+    // The same in the setup of a game against the computer.
+    const q = await newPage();
+    await q.goto(`${base}/?computer=1`);
+    await q.waitForSelector(".options [name=hand_size]", { timeout: 20000 });
+    await q.$eval(".options [name=hand_size]", (e) => {
+      e.value = "99";
+      e.dispatchEvent(new Event("change"));
+    });
+    await q.click("#local-start");
+    const said = await q.$eval("#local-start-error", (e) => e.textContent);
+    await q.select("#local-game", "texas-42");
+    const gone = await q.$eval("#local-start-error", (e) => e.textContent);
+    check(
+      /^Tiles per hand: a whole number/.test(said) && gone === "",
+      `against the computer too ("${said}", then "${gone}")`,
+    );
+    await q.close();
+    await p.click('input[name=preset][value="dominican-patio"]');
     // The boxes changed: points, a variant, one off and one on.
     await p.$eval(points, (e) => {
       e.value = "30";

@@ -152,6 +152,7 @@ export async function renderLocalLobby(main: HTMLElement, go: (url: string) => v
       onchange: (e: Event) => {
         game = all.find((g) => g.name === (e.target as HTMLSelectElement).value)!;
         opts = defaults(game);
+        startStatus.textContent = ""; // what was wrong with the last game's options is not this one's
         draw(true);
       },
     },
