@@ -58,6 +58,9 @@ export class Table implements PlayUi, KeyCtl {
   // The server's public log as received: it sends the hand in play only, so
   // the earlier hands' entries seen here are kept (by event index).
   private served = new Map<string, LogEntry>();
+  // The deals in the log the page opened on: the ends of their hands were
+  // never seen live, so "The hand is over" is said from them (logEntries).
+  private history = new Set<string>();
   private connected = false;
   selected: number[] = []; // dice & dominoes: chosen tiles (indices in hand)
   focus = 0; // keyboard: index among playable tiles
@@ -211,6 +214,7 @@ export class Table implements PlayUi, KeyCtl {
     // A sound for what is new since the last state (none for the history a page opens on).
     const fresh = this.prev ? (m.log || []).filter((e) => !this.served.has(`${e.n}:${e.kind}`)) : [];
     for (const e of m.log || []) this.served.set(`${e.n}:${e.kind}`, e);
+    if (!this.prev) for (const e of m.log || []) if (e.kind === "deal") this.history.add(`${e.n}:${e.kind}`);
     const last = fresh.filter((e) => e.kind === "move" || e.kind === "laid").pop();
     if (this.prev && (m.hands_finished ?? 0) > (this.prev.hands_finished ?? 0)) sound("hand");
     else if (last) sound(last.move === "pass" ? "pass" : last.move === "draw" ? "draw" : "play");
@@ -368,8 +372,9 @@ export class Table implements PlayUi, KeyCtl {
     const served = Array.isArray(b.log);
     const hb = boardOf(v.family);
     const handOf = (x: typeof v) => (hb.handNumber ? hb.handNumber(x) : "hand_number" in x ? x.hand_number : 0);
-    if (!served && handOf(v) !== handOf(pv))
-      this.push(t(handKey(c.family, "log.new_hand"), { n: handOf(v) }), null, "hand");
+    // Without the server's log (a game on this device) the next hand's deal
+    // is said here, after the last hand's end below (it came before it).
+    const dealt = !served && handOf(v) !== handOf(pv);
     const board = boardOf(c.family);
     if (pv.family === v.family)
       board.diff(c, pv, v, actor, {
@@ -390,12 +395,23 @@ export class Table implements PlayUi, KeyCtl {
         });
       this.log.push({ text: t(handKey(c.family, "log.hand_over")), seat: null, cls: "hand", at });
     }
+    if (dealt) this.push(t(handKey(c.family, "log.new_hand"), { n: handOf(v) }), null, "hand");
   }
 
   // The server's entries as received and the local notices, by version.
   private logEntries(c: Ctx): Ev[] {
     const entries = [...this.served.values()].sort((a, b) => a.n - b.n);
-    const served = entries.map((e) => entryText(c, e)).filter((e): e is Ev => e !== null);
+    const served: Ev[] = [];
+    for (const e of entries) {
+      const ev = entryText(c, e);
+      if (!ev) continue;
+      // A later hand's first deal in the history opened on (a reload): the
+      // last hand's end, said live by diff(), is said before it too.
+      const again = entries.some((x) => x.kind === "deal" && x.hand === e.hand && x.n < e.n);
+      if (e.kind === "deal" && e.hand > 1 && !again && this.history.has(`${e.n}:${e.kind}`))
+        served.push({ text: t(handKey(c.family, "log.hand_over")), seat: null, cls: "hand", at: ev.at });
+      served.push(ev);
+    }
     const first = served.length ? served[0].at : 0;
     return [...served, ...this.log.filter((e) => e.at >= first)]
       .map((e, i) => ({ e, i }))

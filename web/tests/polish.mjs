@@ -570,6 +570,47 @@ try {
     check(sent[1]?.options?.single_hand === "on", `ticked, it sends "on" (${JSON.stringify(sent[1]?.options)})`);
     await p.close();
   }
+  // A game against the computer on this device, into its second hand: "Last
+  // moves" (newest first) says the hand is over before the next is dealt (it
+  // said "Hand 2 dealt" first), and still says so after a reload (the
+  // hand's end was gone).
+  {
+    const p = await newPage();
+    await p.goto(`${base}/?computer=1`);
+    await p.evaluate(() => localStorage.setItem("boneyard.botdelay", "0"));
+    await p.waitForSelector(".options [name=players]", { timeout: 20000 });
+    await p.select(".options [name=players]", "2");
+    await p.$eval(".options [name=target]", (e) => {
+      e.value = "500";
+      e.dispatchEvent(new Event("change"));
+    });
+    await Promise.all([p.waitForSelector(".table"), p.click("#local-start")]);
+    const lines = () => p.$$eval(".log li", (l) => l.map((e) => e.textContent));
+    const deadline = Date.now() + 60000;
+    while (Date.now() < deadline && !(await lines()).includes("Hand 2 dealt")) {
+      const next = (await p.$(".summary #continue")) || (await p.$(".hand .htile.legal:not([disabled])"));
+      const pass = await p.$(".actions .action[data-move]:not([disabled])");
+      if (next || pass) await (next || pass).click().catch(() => {});
+      await sleep(next || pass ? 100 : 50);
+    }
+    const order = (l) => [l.indexOf("The hand is over"), l.indexOf("Hand 2 dealt")];
+    const live = await lines();
+    const [over, dealt] = order(live);
+    check(
+      dealt >= 0 && over === dealt + 1,
+      `on this device the hand is over before the next is dealt (newest first: ${live.slice(0, 3).join(" | ")})`,
+    );
+    await p.reload({ waitUntil: "load" });
+    await p.waitForSelector(".log li", { timeout: 20000 });
+    const again = await lines();
+    const [over2, dealt2] = order(again);
+    check(
+      dealt2 >= 0 && over2 === dealt2 + 1,
+      `and after a reload still (newest first: ${again.slice(0, 3).join(" | ")})`,
+    );
+    await p.screenshot({ path: join(shots, "polish-local-log.png") });
+    await p.close();
+  }
   // A replay link that leads to no finished game: the player's words, not
   // the server's "no table 'ffff'" (in Spanish too), the title readable, and
   // a way to the lobby.
