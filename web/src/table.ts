@@ -538,6 +538,7 @@ export class Table implements PlayUi, KeyCtl {
 
   private build(c: Ctx): HTMLElement {
     const wrap = tableWrap(c);
+    if (!this.local && !this.connected && c.msg.status !== "over") wrap.classList.add("lost");
     const top = this.topbar(c);
     // In the top bar: the table's grid stays as it is.
     const nb = this.local ? null : nameBar(c, this.naming, !!myPlayer(), (name) => this.saveName(name));
@@ -686,22 +687,27 @@ export class Table implements PlayUi, KeyCtl {
   }
 
   private turnBar(c: Ctx): HTMLElement {
-    return turnBar(c, [
-      ...(this.local ? [c.me !== null ? clockTag(c.msg, c.me) : null] : this.strangers.turnExtras(c)),
-      c.msg.status === "over" && this.hideOver
-        ? h(
-            "button",
-            {
-              class: "action small",
-              id: "show-result",
-              onclick: () => {
-                this.hideOver = false;
-                this.render();
+    const lost = !this.local && !this.connected;
+    return turnBar(
+      c,
+      [
+        ...(this.local ? [c.me !== null ? clockTag(c.msg, c.me) : null] : this.strangers.turnExtras(c)),
+        c.msg.status === "over" && this.hideOver
+          ? h(
+              "button",
+              {
+                class: "action small",
+                id: "show-result",
+                onclick: () => {
+                  this.hideOver = false;
+                  this.render();
+                },
               },
-            },
-            t("summary.show_result"),
-          )
-        : null,
-    ]);
+              t("summary.show_result"),
+            )
+          : null,
+      ],
+      lost,
+    );
   }
 }

@@ -611,6 +611,51 @@ try {
     await p.screenshot({ path: join(shots, "polish-local-log.png") });
     await p.close();
   }
+  // The connection lost while it is my turn: the turn bar says so, not
+  // "Your turn" (a move then went nowhere), and the hand is not offered;
+  // back, it is my turn again.
+  {
+    const t = await table("latin", { players: "2" }, ["human", "bot:beginner"], { bot_delay_ms: 400 });
+    const p = await newPage();
+    // Every socket kept in sight; while `block` is set a new one asks for no table.
+    await p.evaluateOnNewDocument(() => {
+      const Real = window.WebSocket;
+      window.__sockets = [];
+      window.WebSocket = class extends Real {
+        constructor(url, ...rest) {
+          super(window.__block ? String(url).replace("table=", "table=0") : url, ...rest);
+          window.__sockets.push(this);
+        }
+      };
+    });
+    await p.goto(`${base}/?t=${t.id}&k=${t.tokens["0"]}`);
+    const mine = await until(p, () => document.querySelector(".table")?.dataset.toAct === "1", null, 20);
+    const bar = () =>
+      p.evaluate(() => ({
+        text: document.querySelector(".turnbar")?.textContent || "",
+        lost: document.querySelector(".table")?.classList.contains("lost"),
+        hand: getComputedStyle(document.querySelector(".hand")).pointerEvents,
+      }));
+    await p.evaluate(() => {
+      window.__block = true;
+      window.__sockets.forEach((w) => w.close());
+    });
+    await until(p, () => /Connection lost/.test(document.querySelector(".turnbar")?.textContent || ""), null, 5);
+    const lost = await bar();
+    check(
+      mine && /^Connection lost: reconnecting/.test(lost.text) && !/Your turn/.test(lost.text) && lost.hand === "none",
+      `with the connection lost the table says so, not "Your turn" (${JSON.stringify(lost)})`,
+    );
+    await p.screenshot({ path: join(shots, "polish-connection-lost.png") });
+    await p.evaluate(() => (window.__block = false));
+    await until(p, () => !document.querySelector(".table.lost"), null, 10);
+    const back = await bar();
+    check(
+      /^(Your turn|You cannot play)/.test(back.text) && !back.lost && back.hand === "auto",
+      `back, it is my turn again (${JSON.stringify(back)})`,
+    );
+    await p.close();
+  }
   // A replay link that leads to no finished game: the player's words, not
   // the server's "no table 'ffff'" (in Spanish too), the title readable, and
   // a way to the lobby.

@@ -193,6 +193,8 @@ export const en: Record<string, string> = {
 
   "link.to_lobby": "Go to the lobby",
   "table.lobby": "Lobby",
+  "table.lost_your_turn": "Connection lost: reconnecting… Your move waits until it is back.",
+  "table.lost": "Connection lost: reconnecting…",
   "table.online": "online",
   "table.offline": "reconnecting…",
   "table.broken": "This table cannot be played:",

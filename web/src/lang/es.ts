@@ -195,6 +195,8 @@ export const es: Record<string, string> = {
 
   "link.to_lobby": "Ir al salón",
   "table.lobby": "Salón",
+  "table.lost_your_turn": "Conexión perdida: reconectando… Tu jugada espera a que vuelva.",
+  "table.lost": "Conexión perdida: reconectando…",
   "table.online": "conectado",
   "table.offline": "reconectando…",
   "table.broken": "Esta mesa no se puede jugar:",

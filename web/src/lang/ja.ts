@@ -197,6 +197,8 @@ export const ja: Record<string, string> = {
 
   "link.to_lobby": "ロビーへ",
   "table.lobby": "ロビー",
+  "table.lost_your_turn": "接続が切れました。再接続中…つながるまで手番はお待ちください。",
+  "table.lost": "接続が切れました。再接続中…",
   "table.online": "接続中",
   "table.offline": "再接続中…",
   "table.broken": "このテーブルは遊べません:",

@@ -249,17 +249,23 @@ function promptFor(c: Ctx): string {
   return t("table.your_turn");
 }
 
-export function turnBar(c: Ctx, extra: (HTMLElement | null)[]): HTMLElement {
+// lost: the connection to the server is down (a move now would go nowhere).
+export function turnBar(c: Ctx, extra: (HTMLElement | null)[], lost = false): HTMLElement {
   const a = actorSeat(c.msg);
   let text: string;
   if (c.msg.status === "over") text = t("table.game_over");
+  else if (lost) text = t(c.msg.to_act ? "table.lost_your_turn" : "table.lost");
   else if (c.msg.to_act) text = promptFor(c);
   else if (c.v.actor === "simultaneous") text = t("dd.waiting_others");
   else if (a !== null) text = t("table.turn_of", { who: words.seatName(c, a) });
   else text = t("table.dealing");
   return h(
     "div",
-    { class: "turnbar" + (c.msg.to_act ? " mine" : ""), role: "status", "aria-live": "polite" },
+    {
+      class: "turnbar" + (lost && c.msg.status !== "over" ? " lost" : c.msg.to_act ? " mine" : ""),
+      role: "status",
+      "aria-live": "polite",
+    },
     text,
     extra,
   );
