@@ -562,7 +562,9 @@ void run_arena(const ArenaConfig& c) {
     if (interrupted) die_of_stop_signal();
     return;
   }
-  if (interrupted) std::cout << fmt::format("Partial results (interrupted after {} games):\n", games);
+  // The first games in order, which may be fewer than those done when the
+  // signal came (said above): "of the first", not "after".
+  if (interrupted) std::cout << fmt::format("Partial results of the first {} games (interrupted):\n", games);
   // The report fits 80 columns (the table) or the terminal (the notes).
   const int width = std::min(80, terminal_width());
   std::cout << wrap_text(

@@ -53,14 +53,13 @@ std::string plain_words(const std::string& what) {
 // A usage error (no subcommand, an unknown one, a bad option or value):
 // "boneyard:", what was wrong and where its help is, exit status 2 as other
 // command-line tools (not CLI11's 105 to 109).
-int usage_error(CLI::App& app, const CLI::ParseError& e, int argc, char** argv) {
+int usage_error(CLI::App& app, const CLI::ParseError& e, const std::string& first) {
   std::vector<std::string> all;
   for (const auto* s : app.get_subcommands([](CLI::App*) { return true; })) all.push_back(s->get_name());
   std::string where = "boneyard";
   for (const auto* s : app.get_subcommands()) where += " " + s->get_name();
   std::string what = plain_words(e.what());
   if (where == "boneyard") {
-    const std::string first = argc > 1 ? argv[1] : "";
     if (first.empty())
       what = fmt::format("say what to do, one of: {}", fmt::join(all, ", "));
     else if (first[0] != '-' && std::find(all.begin(), all.end(), first) == all.end())
@@ -81,6 +80,7 @@ int main(int argc, char** argv) {
       "Games: the line games (latin and the Caribbean presets), mexican-train, texas-42, dice-and-dominoes.\n"
       "Start with `boneyard rules` to list them, then `boneyard play latin`."};
   app.require_subcommand(1);
+  app.set_version_flag("--version", "boneyard " BONEYARD_VERSION);
   boneyard::cli::add_rules(app);
   boneyard::cli::add_play(app);
   boneyard::cli::add_arena(app);
@@ -93,14 +93,23 @@ int main(int argc, char** argv) {
   boneyard::cli::add_serve_bench(app);
   boneyard::cli::add_lobby_bench(app);
   boneyard::cli::add_selfplay(app);
+  // `boneyard help` and `boneyard help play`, as git and cargo take them:
+  // the same as --help there.
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && args[0] == "help") {
+    args.erase(args.begin());
+    args.push_back("--help");
+  }
+  const std::string first = args.empty() ? "" : args[0];
+  std::reverse(args.begin(), args.end());  // CLI11 takes them last first
   try {
-    app.parse(argc, argv);
+    app.parse(args);
   } catch (const CLI::ParseError& e) {
     if (cluster::rank() != 0) {  // the same words from every rank once is enough
       cluster::finalize();
       return e.get_exit_code() == 0 ? 0 : 2;
     }
-    const int rc = e.get_exit_code() == 0 ? app.exit(e) : usage_error(app, e, argc, argv);  // 0: --help
+    const int rc = e.get_exit_code() == 0 ? app.exit(e) : usage_error(app, e, first);  // 0: --help
     cluster::finalize();
     return rc;
   } catch (const boneyard::Error& e) {

@@ -18,14 +18,14 @@ namespace {
 const char* kHelp =
     "A move is a tile and a train: 12-4:T2 lays 12-4 on seat 2's train, 12-4:T0 on seat 0's, 12-4:M on "
     "the Mexican train (laying there while it is empty starts it). A bare tile works when it fits one "
-    "train only.\n"
+    "train only. The words in the list work too (\"12-4 on your train\").\n"
     "Your first turn of a round (the opening turn) is on your own train only: you go on laying while a "
-    "tile fits its end, and end_opening ends the turn once none does.\n"
+    "tile fits its end, and end (\"end your opening turn\") ends the turn once none does.\n"
     "After that, one tile a turn: on your own train, the Mexican train, or a train with a MARKER (open "
     "to all). A double must be covered at once; if you cannot, it stays open and, once every seat has "
     "had its opening turn, the next seats must cover it before anything else.\n"
-    "draw when nothing fits (once a turn; only the drawn tile may then be laid); pass when the boneyard "
-    "is empty (your marker goes on). The pips left in hand are penalties: the lowest total wins.\n";
+    "Type draw when nothing fits (once a turn; only the drawn tile may then be laid), pass when the "
+    "boneyard is empty (your marker goes on). The pips left in hand are penalties: the lowest total wins.\n";
 
 }  // namespace
 

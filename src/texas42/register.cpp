@@ -19,14 +19,14 @@ namespace {
 // What the moves look like and mean, one paragraph a line (the rules:
 // ../shared/rules/), for `play`'s help.
 const char* kHelp =
-    "Bidding: bid:30 .. bid:42 (points your team will take of the 42), bid:2marks and up (every trick; "
-    "after someone bid 42), or pass.\n"
+    "Bidding: type 30 to 42 (the points your team promises to take of the 42) or pass. Once someone has "
+    "bid 42 (1 mark), 84 bids 2 marks, 126 3 marks and so on: your team must then take every trick.\n"
     "While bidding a bare number is a bid amount only: 30 means bid 30, 84 means 2 marks (42 points a mark); "
     "29 is no bid. To pick from the list by its number, type # first: #14. A bid of 42 or of marks asks you "
     "to confirm, however it is typed. After the bidding a bare number picks from the list again, except "
     "0 to 6 while naming trumps, which is asked back: type fives for fives, or #6 for the sixth move.\n"
-    "Trumps: the declarer names a number (trump:0 .. trump:6, or trump:fives), trump:doubles or "
-    "trump:follow-me (no trumps). A trump leads trumps, a double its number, any other tile its higher "
+    "Trumps: the declarer names them: blanks, ones, twos, threes, fours, fives or sixes, doubles, or "
+    "follow-me (no trumps). A trump leads trumps, a double its number, any other tile its higher "
     "number; follow the suit led if you can. '*' marks the tiles you may play.\n"
     "Count: 5-5 and 6-4 10 points each, 5-0, 4-1 and 3-2 5 each, 1 a trick: 42 in all. A made bid scores "
     "1 mark (a marks bid its marks); a set gives them to the other team.\n";

@@ -123,8 +123,13 @@ TEST(Terminal, HelpForEachGameAndABareBid) {
   EXPECT_TRUE(has(mt, "(the opening turn) is on your own train only")) << mt;
   EXPECT_TRUE(has(mt, "once every seat has had its opening turn")) << mt;
   const std::string t42 = play("texas-42 --seed 3", "help\n", "COLUMNS=400");
-  for (const char* w : {"bid:30", "bid:2marks", "trump:", "While bidding a bare number is a bid amount only"})
+  for (const char* w : {"type 30 to 42", "84 bids 2 marks", "fives or sixes, doubles, or follow-me",
+                        "While bidding a bare number is a bid amount only"})
     EXPECT_TRUE(has(t42, w)) << w << "\n" << t42;
+  // Players' words, not the protocol's move texts.
+  for (const std::string& h : {t42, mt})
+    for (const char* code : {"bid:", "trump:", "end_opening"}) EXPECT_FALSE(has(h, code)) << code << "\n" << h;
+  EXPECT_TRUE(has(mt, "end (\"end your opening turn\") ends the turn")) << mt;
   const std::string dd = play("dice-and-dominoes --seed 3", "help\n", "COLUMNS=400");
   for (const char* w : {"match points", "face down", "Wild: 0-0", "Perfect:", "W-perfect:", "reroll"})
     EXPECT_TRUE(has(dd, w)) << w << "\n" << dd;
@@ -402,7 +407,8 @@ TEST(Terminal, TheEndSaysTheVerdictOnceAfterTheLastHand) {
 // Mexican Train's hint counts in the game's own word: a round, not a hand.
 TEST(Terminal, MexicanTrainHintsSayRound) {
   const std::string out = play("mexican-train -o single_hand=on --seed 5 --think-ms 20", "hint\nquit\n");
-  EXPECT_TRUE(has(std::regex_replace(out, std::regex(R"(\s+)"), " "), "pips for your side this round")) << out;
+  EXPECT_TRUE(has(std::regex_replace(out, std::regex(R"(\s+)"), " "), "pips for you this round")) << out;
+  EXPECT_FALSE(has(out, "your side")) << out;  // no teams: each seat plays for itself
   EXPECT_FALSE(has(out, "this hand")) << out;
 }
 
@@ -515,6 +521,17 @@ TEST(Terminal, RulesSayWhereTheRulesComeFrom) {
   EXPECT_FALSE(has(run("rules mexican-train"), "omniscient")) << run("rules mexican-train");
 }
 
+// --version and `boneyard help [subcommand]`, as other command-line tools take them.
+TEST(Terminal, VersionAndHelpSubcommand) {
+  int rc = 1;
+  EXPECT_TRUE(std::regex_match(run("--version", &rc), std::regex(R"(boneyard \d+\.\d+\.\d+\n)")));
+  EXPECT_EQ(rc, 0);
+  EXPECT_TRUE(has(run("help", &rc), "Start with `boneyard rules`"));
+  EXPECT_EQ(rc, 0);
+  EXPECT_TRUE(has(run("help play", &rc), "Play a game in the terminal"));
+  EXPECT_EQ(rc, 0);
+}
+
 // 8. arena: the table fits 80 columns; Ctrl-C prints what is done.
 TEST(Terminal, ArenaFitsAndReportsWhenInterrupted) {
   const std::string out = run("arena latin --bots greedy,random --games 4");
@@ -530,7 +547,13 @@ TEST(Terminal, ArenaFitsAndReportsWhenInterrupted) {
                &rc);
   };
   const std::string cut = interrupted("");
-  EXPECT_TRUE(has(cut, "Partial results (interrupted after")) << cut;
+  // The two counts agree: "the partial results of the first N games" and "Partial results of the first N games".
+  const std::string flat = std::regex_replace(cut, std::regex(R"(\s+)"), " ");  // unwrapped
+  std::smatch said, shown;
+  ASSERT_TRUE(std::regex_search(flat, said, std::regex(R"(the partial results of the first (\d+) games)"))) << cut;
+  ASSERT_TRUE(std::regex_search(flat, shown, std::regex(R"(Partial results of the first (\d+) games \(interrupted\))")))
+      << cut;
+  EXPECT_EQ(said[1], shown[1]) << cut;
   EXPECT_TRUE(has(cut, "greedy")) << cut;
   EXPECT_EQ(rc, 130) << cut;
   const std::string js = interrupted(" --json");
