@@ -134,8 +134,9 @@ void check_bot_budget(const BotOptions& o) {
 std::string value_unit(const GameEntry& g, const std::string& bot, const AnyState& st) {
   // ismcts maximises the game's reward (core/game.h); pimc and omniscient
   // average the exact solver's values, in the game's own unit.
-  if (bot == "ismcts") return "how good it looks for your side, from -1 (a sure loss) to +1 (a sure win)";
-  return g.value_unit ? g.value_unit(st) : "points for your side this hand";
+  if (bot == "ismcts")
+    return fmt::format("how good it looks for {}, from -1 (a sure loss) to +1 (a sure win)", your_side(st));
+  return g.value_unit ? g.value_unit(st) : fmt::format("points for {} this hand", your_side(st));
 }
 
 std::string move_values_text(const AnyState& st, int seat, const GameEntry& g, const BotOptions& budget,
@@ -167,8 +168,8 @@ std::string hint_text(const AnyState& st, int seat, const GameEntry& g, const Bo
   // In the game's own unit, as a solver's values are (value_unit).
   // Mexican Train calls its hands rounds (GameEntry::rounds).
   const std::string unit = ev.unit == "pips"
-                               ? fmt::format("pips for your side this {} (the other players' penalty pips less yours)",
-                                             g.rounds ? "round" : "hand")
+                               ? fmt::format("pips for {} this {} (the other players' penalty pips less yours)",
+                                             your_side(st), g.rounds ? "round" : "hand")
                                : value_unit(g, "pimc", st);
   std::string out =
       ev.samples > 0

@@ -239,7 +239,8 @@ bool Game::human_turn(int seat) {
     step();
     std::string line;
     if (!std::getline(io_.in, line)) {
-      say("\ninput ended: leaving the game.\n");
+      // Ctrl-C interrupts the read too: the signal is said below, not as an end of input.
+      if (!stop_signal()) say("\ninput ended: leaving the game.\n");
       return false;
     }
     const auto b = line.find_first_not_of(" \t\r");
@@ -300,7 +301,7 @@ bool Game::human_turn(int seat) {
         for (;;) {
           step();
           if (!std::getline(io_.in, yes)) {
-            say("\ninput ended: leaving the game.\n");
+            if (!stop_signal()) say("\ninput ended: leaving the game.\n");
             return false;
           }
           yes = lower_trim(yes);

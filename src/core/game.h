@@ -336,4 +336,8 @@ std::vector<std::string> rating_families();
 // Registers every game module; call once before using the registry.
 void register_all_games();
 
+// "your side" where seats play in teams, "you" where each seat is its own
+// side (Mexican Train, the individual line forms): a hint's unit in words.
+inline std::string your_side(const AnyState& st) { return st.num_sides() < st.num_seats() ? "your side" : "you"; }
+
 }  // namespace boneyard

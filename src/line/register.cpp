@@ -1,6 +1,8 @@
 // Registers every line-game preset by name.
 #include "bots/register.h"
 
+#include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 #include "core/adapter.h"
@@ -60,7 +62,7 @@ GameEntry make_entry(const std::string& name, const std::string& summary, const 
     return line::words_heard(s, seat, s.parse_move(seat, move), listener);
   };
   e.value_unit = [](const AnyState& st) {
-    return wins(st) ? "wins for your side this hand" : "points for your side this hand";
+    return fmt::format("{} for {} this hand", wins(st) ? "wins" : "points", your_side(st));
   };
   e.review_unit = [](const AnyState& st) { return wins(st) ? "wins" : "points"; };
   e.review_solver = review_solver();

@@ -300,12 +300,13 @@ std::string State::move_text(Move m) const {
 std::string State::move_words(int seat, Move m) const { return words_heard(*this, seat, m, seat); }
 
 std::string words_heard(const State& s, int seat, Move m, int listener) {
-  (void)s;
   switch (m.kind) {
     case Move::Lead:
       return "lead " + to_string(m.tile());
     case Move::Left:
-      return to_string(m.tile()) + " on the left";
+      // Both ends show one number: the one placement there is, whichever
+      // end was typed (spec: Play, 3), so no side is named.
+      return to_string(m.tile()) + (s.left_end() == s.right_end() ? " on either end" : " on the left");
     case Move::Right:
       return to_string(m.tile()) + " on the right";
     case Move::Pass:

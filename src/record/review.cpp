@@ -349,6 +349,10 @@ std::string with_article(Grade g) {
   return (n[0] == 'i' ? "an " : "a ") + n;
 }
 
+// A move as the review says it: Texas 42's list words "play 6-4" without
+// the verb, every other move as listed ("6-4 on the left", "bid 30").
+std::string spoken(const std::string& words) { return words.starts_with("play ") ? words.substr(5) : words; }
+
 }  // namespace
 
 std::string review_text(const HandReview& r) {
@@ -374,22 +378,24 @@ std::string review_text(const HandReview& r) {
   std::string said;
   for (const auto& m : r.moves) {
     if (varies && m.unit_words != said) out += fmt::format("  (Values from here: {}.)\n", said = m.unit_words);
-    out += fmt::format("  Event {}: played {}", m.event, m.played_words);
+    // The move in the seat's words, without a verb to follow ("played play
+    // 6-4", "played bid 30" read badly): "Event 12: 6-4", "Event 3: bid 30".
+    out += fmt::format("  Event {}: {}", m.event, spoken(m.played_words));
     if (m.loss <= 0)
       out += ", the best move.\n";
     else if (m.grade == Grade::Best)
       out += fmt::format(". Best: {} averaged {} {} more, but give or take {} that is too close to call.\n",
-                         m.best_words, amount(m.loss), r.unit, amount(m.se));
+                         spoken(m.best_words), amount(m.loss), r.unit, amount(m.se));
     else  // the figure graded said too: 11.9 give or take 4.98 grades as 1.94, "Good"
       out += fmt::format(". {}: {} was better by {}{} {}{}.\n",
                          m.grade == Grade::Good ? std::string("Good") : "That is " + with_article(m.grade),
-                         m.best_words, m.bound ? "at least " : "", amount(m.loss), r.unit,
+                         spoken(m.best_words), m.bound ? "at least " : "", amount(m.loss), r.unit,
                          m.se > 0 ? fmt::format(", give or take {}, so by at least {} (the figure graded)",
                                                 amount(m.se), amount(graded_loss(m)))
                                   : "");
     if (m.face_up && m.face_up_best != m.played)
       out += fmt::format("    With every hand face up, {} would have won {}{} more (hindsight, not the grade).\n",
-                         m.face_up_best_words, m.face_up_bound ? "at least " : "", amount(m.face_up_loss));
+                         spoken(m.face_up_best_words), m.face_up_bound ? "at least " : "", amount(m.face_up_loss));
   }
   if (r.forced) out += fmt::format("  ({} forced move{} not graded.)\n", r.forced, r.forced == 1 ? "" : "s");
   if (r.unsolved)

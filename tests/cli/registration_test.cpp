@@ -43,6 +43,8 @@ TEST(Registration, EachFamilySaysItsOwnWords) {
   EXPECT_EQ(latin.review_unit(*latin.make({}, 1)), "points");
   EXPECT_EQ(latin.review_unit(*latin.make({{"scoring", "wins"}}, 1)), "wins");
   EXPECT_EQ(latin.value_unit(*latin.make({{"scoring", "wins"}}, 1)), "wins for your side this hand");
+  // Each seat its own side (4 players, no partners): the hint says "you".
+  EXPECT_EQ(latin.value_unit(*latin.make({{"players", "4"}}, 1)), "points for you this hand");
   EXPECT_FALSE(mt.partnership);  // never in partnerships
 
   const GameEntry& t42 = find_game("texas-42");

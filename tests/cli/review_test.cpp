@@ -4,6 +4,7 @@
 // and clear errors.
 #include "record/review.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -282,7 +283,12 @@ TEST_F(Review, TexasFortyTwoIsJudgedByItsSolverInMarks) {
       const bool bid = m.played == "pass" || m.played.rfind("bid:", 0) == 0;
       EXPECT_EQ(m.unit_words.find("as the bidding bot weighs them") != std::string::npos, bid) << m.unit_words;
       if (bid) ++bids;
+      // A tile said as a tile ("Event 12: 6-4"), not as the list's "play 6-4".
+      if (!bid && m.played.find('-') != std::string::npos)
+        EXPECT_NE(text.find(fmt::format("Event {}: {}", m.event, m.played)), std::string::npos) << text;
     }
+    EXPECT_EQ(text.find(": play "), std::string::npos) << text;
+    EXPECT_EQ(text.find("played"), std::string::npos) << text;
     if (bids && bids < static_cast<int>(r.moves.size())) {  // both kinds graded: the change is said
       EXPECT_NE(text.find("(Values from here: marks"), std::string::npos) << text;
     }
@@ -347,7 +353,7 @@ TEST_F(Review, AnalyzeReviewPrintsTextAndJson) {
       p.worst.size() > 2 && p.worst[p.worst.size() - 2] == ':'
           ? p.worst.substr(0, p.worst.size() - 2) + (p.worst.back() == 'L' ? " on the left" : " on the right")
           : "lead " + p.worst;
-  EXPECT_NE(text.find("played " + worst_words), std::string::npos) << text;
+  EXPECT_NE(text.find(": " + worst_words), std::string::npos) << text;
   if (p.worst.find(':') != std::string::npos) {
     EXPECT_EQ(text.find(p.worst), std::string::npos) << text;
   }

@@ -61,6 +61,8 @@ TEST(LinePlay, MustPlayAMatchingTileAndPassOnlyWhenNothingFits) {
   // fitting the right end, though the right end shows 1 too).
   EXPECT_EQ(s.move_text(s.parse_move(2, "2-1:R")), "2-1:L");
   EXPECT_EQ(s.move_text(s.parse_move(2, "1-2 right")), "2-1:L");
+  // ... and said without a side, so that ":R" typed is not echoed "on the left".
+  EXPECT_EQ(s.move_words(2, l[0]), "2-1 on either end");
 }
 
 TEST(LinePlay, TileFittingBothDifferentEndsGivesTwoMoves) {
