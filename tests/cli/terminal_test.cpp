@@ -542,8 +542,9 @@ TEST(Terminal, ArenaFitsAndReportsWhenInterrupted) {
   const std::string dir = std::filesystem::temp_directory_path() / ("boneyard-arena22-" + std::to_string(getpid()));
   auto interrupted = [&](const std::string& more) {
     std::filesystem::remove_all(dir);
-    return run("arena latin --bots greedy,random --games 10000000 --record " + dir + more + " & P=$!; while [ $(ls " +
-                   dir + " 2>/dev/null | wc -l) -lt 3 ]; do sleep 0.1; done; kill -INT $P; wait $P",
+    return run("arena latin --bots greedy,random --games 10000000 --record " + dir + more +
+                   " 2>&1 & P=$!; while [ $(ls " + dir +
+                   " 2>/dev/null | wc -l) -lt 3 ]; do sleep 0.1; done; kill -INT $P; wait $P",
                &rc);
   };
   const std::string cut = interrupted("");

@@ -361,14 +361,21 @@ try {
   const cdp = await browser.target().createCDPSession();
   await cdp.send("Browser.setDownloadBehavior", { behavior: "allow", downloadPath: downloads });
   await page.click("#download");
+  // The file can be seen before Chromium has finished writing it: wait
+  // until it reads as whole JSON.
   let file = null;
-  for (let i = 0; i < 100 && !file; i++) {
+  let rec = null;
+  for (let i = 0; i < 200 && !rec; i++) {
     file = readdirSync(downloads).find((f) => f.endsWith(".json"));
-    if (!file) await sleep(50);
+    try {
+      if (file) rec = JSON.parse(readFileSync(join(downloads, file), "utf8"));
+    } catch {
+      rec = null;
+    }
+    if (!rec) await sleep(50);
   }
-  check(!!file, "latin: the record is downloaded");
-  if (file) {
-    const rec = JSON.parse(readFileSync(join(downloads, file), "utf8"));
+  check(!!rec, "latin: the record is downloaded");
+  if (rec) {
     check(
       rec.game === "latin" && Array.isArray(rec.players) && rec.players[0] === "human",
       "latin: the record names the game and seats",
