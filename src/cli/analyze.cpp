@@ -68,17 +68,25 @@ void run_review(const AnalyzeConfig& c, const nlohmann::json& rec) {
   ReviewOptions o = coach_options(c.budget);
   o.face_up = true;
   nlohmann::json all = nlohmann::json::array();
+  // A review with a big budget takes minutes: a bar on a terminal, one step
+  // a seat's hand, cleared while each review is printed.
+  Progress bar("Reviewing", static_cast<uint64_t>((c.hand ? 1 : hands) * (c.seat >= 0 ? 1 : n)));
+  uint64_t done = 0;
+  bar.update(0);
   for (int h = 1; h <= hands; ++h) {
     if (c.hand && h != c.hand) continue;
     for (int seat = 0; seat < n; ++seat) {
       if (c.seat >= 0 && seat != c.seat) continue;
       const HandReview r = review_hand(rec, seat, h, o);
+      bar.finish();
       if (c.json)
         all.push_back(review_json(r));
       else
-        std::cout << wrap_text(review_text(r), terminal_width()) << "\n";
+        std::cout << wrap_text(review_text(r), terminal_width()) << "\n" << std::flush;
+      bar.update(++done);
     }
   }
+  bar.finish();
   if (c.json) std::cout << nlohmann::json{{"game", full.entry().name}, {"reviews", all}}.dump(2) << "\n";
 }
 

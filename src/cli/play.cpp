@@ -261,6 +261,12 @@ bool Game::human_turn(int seat) {
       say(hint_text(st, seat, g_, c_.budget, review_seed(s_.seed(), s_.events().size())));
       continue;
     }
+    // "hint 2" is not a tile to parse: the word takes nothing after it.
+    const std::string first = line.substr(0, line.find(' '));
+    if (first != line && (first == "hint" || first == "board" || first == "help")) {
+      say(fmt::format("'{}': {} takes nothing after it; type {} alone.\n", line, first, first));
+      continue;
+    }
     try {
       std::string move = line;
       // The list's own words ("lead 6-3", "6-4 on the left") name their move;

@@ -66,7 +66,7 @@ void register_games() {
   };
   e.help = kHelp;
   // Penalty pips: say which way is good.
-  e.score_heading = [](const AnyState&) { return std::string("Penalty (lower is better):"); };
+  e.score_heading = [](const AnyState&) { return std::string("Penalty so far (lower is better):"); };
   e.penalty = true;
   e.rounds = true;
   // Spec Play 3 and 5: a drawn tile that cannot be laid marks the own train.

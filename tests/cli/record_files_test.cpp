@@ -402,3 +402,14 @@ TEST_F(RecordFiles, ReplayForASeatNamesOnlyItsOwnTilesAtEveryChance) {
     EXPECT_GT(shown_any, 0u) << game;
   }
 }
+
+// A roll of the dice moves no tile and every seat sees it: `replay --seat`
+// shows it (it said "hidden from seat 1"), while the deals stay hidden.
+TEST_F(RecordFiles, ReplayForASeatShowsThePublicDiceRolls) {
+  const std::string dir = fresh_dir("replay-dice");
+  run("play dice-and-dominoes --watch --pace 0 --seed 9 -o hands=1 --record " + dir);
+  ASSERT_EQ(files_in(dir).size(), 1u);
+  const std::string out = run("replay " + files_in(dir)[0] + " --seat 1");
+  EXPECT_TRUE(std::regex_search(out, std::regex(R"(chance: roll [1-6] [1-6]\n)"))) << out;
+  EXPECT_NE(out.find("(the rest hidden from seat 1)"), std::string::npos) << out;
+}

@@ -25,7 +25,7 @@ TEST(Registration, EachFamilySaysItsOwnWords) {
   register_all_games();
   const GameEntry& mt = find_game("mexican-train");
   EXPECT_TRUE(mt.penalty);
-  EXPECT_EQ(mt.score_heading(*mt.make({}, 1)), "Penalty (lower is better):");
+  EXPECT_EQ(mt.score_heading(*mt.make({}, 1)), "Penalty so far (lower is better):");
   EXPECT_EQ(mt.review_unit(*mt.make({}, 1)), "pips");
   EXPECT_EQ(mt.review_scale(*mt.make({}, 1)), 8.0 * 12);  // double-twelve
 

@@ -75,6 +75,9 @@ TEST(Terminal, HandEndShowsTheTableAndWhyInNumbers) {
   EXPECT_TRUE(
       has(mt, "Penalty (lower is better): seat 0: 39   seat 1: 31   seat 2: 12   seat 3: 0\n  seat 0: 12-11 5-4 5-2\n"))
       << mt;
+  // The running total under it is named as the total, not as the round's penalty again.
+  EXPECT_TRUE(has(mt, "Penalty so far (lower is better): seat 0: 39   seat 1: 31")) << mt;
+  EXPECT_EQ(count(mt, "Penalty (lower is better):"), 1u) << mt;
 }
 
 // 16. Say what just happened.
@@ -636,6 +639,10 @@ TEST(Terminal, SmallerThings) {
   const std::string bad = play("latin --seed 3", "zzz\n");
   EXPECT_TRUE(has(bad, "'zzz' is not a move: type a number from the list")) << bad;
   EXPECT_FALSE(has(bad, "legal now:") || has(bad, "bad tile")) << bad;
+  // A prompt word with more after it is said so, not read as a tile.
+  const std::string hint2 = play("latin --seed 3", "hint 2\n");
+  EXPECT_TRUE(has(hint2, "'hint 2': hint takes nothing after it; type hint alone.")) << hint2;
+  EXPECT_FALSE(has(hint2, "unknown end")) << hint2;
   // Face-down tiles stay face down for a person.
   const std::string dd = play("dice-and-dominoes --seed 3 -o hands=1", repeat("#1", 3));
   EXPECT_TRUE(has(dd, "seat 1 (greedy): lays 2 tiles face down")) << dd;

@@ -74,6 +74,9 @@ export class Table implements PlayUi, KeyCtl {
   // others lay tiles, and the version moves, while I choose).
   hint: Hint | null = null;
   hintBusy = false;
+  get lost(): boolean {
+    return !this.local && !this.connected;
+  }
   private bubbles = new Map<number, { text: string; until: number; lang: string }>();
   private firstPaint = false;
   private keyHandler = (e: KeyboardEvent) => onKey(this, e);

@@ -564,6 +564,14 @@ try {
       one.type === "checkbox" && !one.checked && one.name === "One hand only",
       `Dice & Dominoes' "One hand only" is a box, not a text field ("${JSON.stringify(one)}")`,
     );
+    // Its counts are number fields held to the engine's ranges, not text boxes.
+    const counts = await p.$$eval(".options [name=hands], .options [name=ante], .options [name=sets]", (es) =>
+      es.map((e) => `${e.name}:${e.type}:${e.min}..${e.max}`).sort(),
+    );
+    check(
+      counts.join(" ") === "ante:number:1..1000000 hands:number:1..1000000 sets:number:1..2",
+      `Dice & Dominoes' hands, ante and sets are number fields (${counts.join(" ")})`,
+    );
     await p.click(".options [name=single_hand]");
     await (await p.$(".options")).screenshot({ path: join(shots, "polish-dd-options.png") });
     await Promise.all([p.waitForSelector(".table", { timeout: 15000 }), p.click("#create")]);
@@ -608,6 +616,13 @@ try {
       dealt2 >= 0 && over2 === dealt2 + 1,
       `and after a reload still (newest first: ${again.slice(0, 3).join(" | ")})`,
     );
+    // The hand's last moves, the very last one too, were said live as the
+    // reload says them (the last came with the next deal and was lost).
+    const end = (l, at) => l.slice(at, at + 4).join(" | ");
+    check(
+      end(live, over) === end(again, over2),
+      `the hand's last move is said live (live: ${end(live, over)}; reloaded: ${end(again, over2)})`,
+    );
     await p.screenshot({ path: join(shots, "polish-local-log.png") });
     await p.close();
   }
@@ -635,6 +650,8 @@ try {
         text: document.querySelector(".turnbar")?.textContent || "",
         lost: document.querySelector(".table")?.classList.contains("lost"),
         hand: getComputedStyle(document.querySelector(".hand")).pointerEvents,
+        // the Hint (and any Pass or Draw) cannot be pressed while it is down
+        hint: document.querySelector("#hint")?.disabled ?? null,
       }));
     await p.evaluate(() => {
       window.__block = true;
@@ -643,7 +660,11 @@ try {
     await until(p, () => /Connection lost/.test(document.querySelector(".turnbar")?.textContent || ""), null, 5);
     const lost = await bar();
     check(
-      mine && /^Connection lost: reconnecting/.test(lost.text) && !/Your turn/.test(lost.text) && lost.hand === "none",
+      mine &&
+        /^Connection lost: reconnecting/.test(lost.text) &&
+        !/Your turn/.test(lost.text) &&
+        lost.hand === "none" &&
+        lost.hint !== false,
       `with the connection lost the table says so, not "Your turn" (${JSON.stringify(lost)})`,
     );
     await p.screenshot({ path: join(shots, "polish-connection-lost.png") });
@@ -651,7 +672,7 @@ try {
     await until(p, () => !document.querySelector(".table.lost"), null, 10);
     const back = await bar();
     check(
-      /^(Your turn|You cannot play)/.test(back.text) && !back.lost && back.hand === "auto",
+      /^(Your turn|You cannot play)/.test(back.text) && !back.lost && back.hand === "auto" && back.hint !== true,
       `back, it is my turn again (${JSON.stringify(back)})`,
     );
     await p.close();

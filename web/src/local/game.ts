@@ -99,41 +99,49 @@ export class LocalLink {
   private timer: number | undefined;
   private on: Handlers | null = null;
   private me: number;
-  // The moves of a kept game replayed on opening, as the server's public
-  // log, sent once: the table's "Last moves" then shows them after a
-  // reload (its own lines come from the changes it sees, none of these).
-  private past: LogEntry[] | null = null;
+  // The public log, as the server keeps it: each move (and each deal after
+  // a hand's end) once, sent with the next state. The table's "Last moves"
+  // reads it, so a hand's last move is said even when the next deal comes
+  // in the same state (a diff of the two boards lost it), and a kept game
+  // replayed on opening shows its moves after a reload.
+  private fresh: LogEntry[] = [];
+  private hand = 1;
+  private readonly faceDown: boolean;
 
   constructor(
     public g: LocalGame,
     private botDelay: () => number,
   ) {
     this.me = g.seats.indexOf("you");
+    this.faceDown = !!boardOf(g.family).laysFaceDown;
+  }
+
+  // A move in the log, with the deal that follows a hand's end. Each is an
+  // event and counts in the version, as on the server (a deal is one too):
+  // the table places a hand's end between its last move and the deal.
+  private logged(seat: number, move: string, r: Record<string, unknown>) {
+    const n = this.version++;
+    // Tiles laid face down are nobody else's to know, nor the log's.
+    if (this.faceDown && move.includes("-")) this.fresh.push({ n, hand: this.hand, kind: "laid", seat, move: null });
+    else this.fresh.push({ n, hand: this.hand, kind: "move", seat, move: (r.move as string) ?? move });
+    const over = r.hands_over;
+    if (Array.isArray(over) && over.length && !r.terminal)
+      this.fresh.push({ n: this.version++, hand: (this.hand += over.length), kind: "deal", seat: null, move: null });
   }
 
   // Starts the game (or replays the kept one) and sends its first state.
   async open(on: Handlers) {
     this.on = on;
+    let replayed = false;
     try {
       await ask({ cmd: "new", game: this.g.game, options: this.g.options, seed: this.g.seed });
-      const past: LogEntry[] = [];
-      const faceDown = !!boardOf(this.g.family).laysFaceDown;
-      let hand = 1;
-      for (const [n, [seat, move]] of this.g.moves.entries()) {
-        const r = await ask({ cmd: "apply", seat, move });
-        // Tiles laid face down are nobody else's to know, nor the log's.
-        if (faceDown && move.includes("-")) past.push({ n, hand, kind: "laid", seat, move: null });
-        else past.push({ n, hand, kind: "move", seat, move: r.move ?? move });
-        if (Array.isArray(r.hands_over) && r.hands_over.length && !r.terminal)
-          past.push({ n, hand: (hand += r.hands_over.length), kind: "deal", seat: null, move: null });
-      }
-      this.past = past;
-      this.version = this.g.moves.length;
+      for (const [seat, move] of this.g.moves) this.logged(seat, move, await ask({ cmd: "apply", seat, move }));
+      replayed = true;
       await this.publish();
     } catch (e) {
       // A kept game this engine cannot play again (kept by another version):
       // said, and not offered again.
-      if (!this.version) forgetLocalGame();
+      if (!replayed) forgetLocalGame();
       on.error(String((e as Error).message));
     }
   }
@@ -149,7 +157,7 @@ export class LocalLink {
     this.run(async () => {
       const r = await engine().request({ cmd: "apply", seat: this.me, move });
       if (!r.ok) throw new Error(r.error);
-      this.played(this.me, r.move);
+      this.played(this.me, r.move, r);
     });
     return true;
   }
@@ -180,9 +188,9 @@ export class LocalLink {
     return g;
   }
 
-  private played(seat: number, move: string) {
+  private played(seat: number, move: string, r: Record<string, unknown>) {
+    this.logged(seat, move, r);
     this.g.moves.push([seat, move]);
-    this.version++;
     saveLocalGame(this.g);
   }
 
@@ -232,9 +240,9 @@ export class LocalLink {
       notices: [],
       returns: s.returns,
       commitment: "",
-      ...(this.past ? { log: this.past } : {}),
+      log: this.fresh,
     };
-    this.past = null;
+    this.fresh = [];
     this.on?.state(msg);
     const bots = acting.filter((k) => k !== this.me);
     if (bots.length && !s.terminal) {
@@ -254,7 +262,7 @@ export class LocalLink {
       const acting = now?.legal_by_seat ? Object.keys(now.legal_by_seat).map(Number) : [now?.seat];
       for (const k of seats.filter((x) => acting.includes(x))) {
         const r = await ask({ ...levelRequest(this.g.seats[k]), seat: k });
-        this.played(k, r.move);
+        this.played(k, r.move, r);
       }
     });
   }

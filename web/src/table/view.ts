@@ -317,6 +317,7 @@ export interface PlayUi {
   focus: number; // keyboard: index among playable tiles
   hint: Hint | null;
   hintBusy: boolean;
+  lost: boolean; // the connection is down: a move or a hint would go nowhere
   send(move: string): void;
   playTile(c: Ctx, tile: string): void;
   askHint(): void;
@@ -401,6 +402,8 @@ export function handArea(c: Ctx, play: PlayUi | null): HTMLElement {
       );
     });
   }
+  // With the connection lost, no button offers what cannot be sent.
+  if (play.lost) buttons.querySelectorAll("button").forEach((b) => ((b as HTMLButtonElement).disabled = true));
   area.appendChild(buttons);
   if (play.hint && hintHolds(play.hint, c)) area.appendChild(hintPanel(c, play.hint, play));
   area.appendChild(hand);
