@@ -938,15 +938,26 @@ try {
     const fade = () =>
       p.$eval(".log", (e) => ({
         cut: e.scrollHeight > e.clientHeight,
-        more: e.classList.contains("more"),
+        more: e.classList.contains("fades"),
         mask: getComputedStyle(e).maskImage || getComputedStyle(e).webkitMaskImage,
+        // its lines wrap, at its own size: none runs past its edge
+        wraps: [...e.querySelectorAll("li")].every((l) => getComputedStyle(l).whiteSpace === "normal"),
+        over: [...e.querySelectorAll("li")].filter((l) => l.scrollWidth > l.clientWidth + 1).length,
+        opacity: getComputedStyle(e).opacity,
       }));
     const before = await fade();
     await p.$eval(".log", (e) => e.scrollTo(0, e.scrollHeight));
     await sleep(100);
     const after = await fade();
     check(
-      before.cut && before.more && /gradient/.test(before.mask) && !after.more && after.mask === "none",
+      before.cut &&
+        before.more &&
+        /gradient/.test(before.mask) &&
+        !after.more &&
+        after.mask === "none" &&
+        before.wraps &&
+        before.over === 0 &&
+        before.opacity === "1",
       `the phone's cut-short log fades at the bottom until scrolled to its end (${JSON.stringify([before, after])})`,
     );
     await p.close();

@@ -483,7 +483,9 @@ export function hintPanel(c: Ctx, hint: Hint, play: PlayUi): HTMLElement {
 // fades at the bottom until scrolled there, a sign that more lies below.
 export function logPanel(all: Ev[]): HTMLElement {
   const items = all.slice(-40).reverse();
-  const more = (el: HTMLElement) => el.classList.toggle("more", el.scrollTop + el.clientHeight < el.scrollHeight - 2);
+  // "fades", not "more": the train's "+N more" rule (.more: one line, small,
+  // dim) took the whole log with it, cutting long lines at the screen's edge.
+  const more = (el: HTMLElement) => el.classList.toggle("fades", el.scrollTop + el.clientHeight < el.scrollHeight - 2);
   const panel = h(
     "aside",
     {
