@@ -161,6 +161,33 @@ try {
       `Texas 42's chat offers no "Capicúa!" (${t42Phrases.join(", ")})`,
     );
     await p.screenshot({ path: join(shots, "polish-t42-phone.png") });
+    // Texas 42 is played clockwise (the spec's "Seats"): the next seat sits
+    // on my left in the trick, and the phone's seat row, in the order of
+    // play, reads as the trick does (it read mirrored: next on the right).
+    const places = (page) =>
+      page.evaluate(() => {
+        const x = (el) => (el ? Math.round(el.getBoundingClientRect().left) : null);
+        const row = [...document.querySelectorAll(".opponents .opp")];
+        return {
+          row: row.sort((a, b) => x(a) - x(b)).map((e) => Number(e.dataset.seat)),
+          trick: [1, 3].map((k) => x(document.querySelector(`.trick-slot[data-seat="${k}"]`))),
+          seats: [1, 3].map((k) => x(document.querySelector(`.opp[data-seat="${k}"]`))),
+        };
+      });
+    const onPhone = await places(p);
+    check(
+      onPhone.row.join() === "1,2,3" && onPhone.trick[0] < onPhone.trick[1],
+      `Texas 42 on a phone: the seat row (next, partner, last) reads as the trick, the next seat on the left (${JSON.stringify(onPhone)})`,
+    );
+    const wide = await newPage();
+    await wide.goto(`${base}/?t=${t.id}&k=${t.tokens["0"]}`);
+    await wide.waitForSelector('.opp[data-seat="3"]', { timeout: 15000 });
+    const onDesk = await places(wide);
+    check(
+      onDesk.seats[0] < onDesk.seats[1] && (onDesk.trick[0] === null || onDesk.trick[0] < onDesk.trick[1]),
+      `Texas 42 on a desktop: the next seat sits on my left, the last on my right (${JSON.stringify(onDesk)})`,
+    );
+    await wide.close();
     await p.close();
   }
   // Mexican Train on an upright phone: a hand of fifteen double-twelve tiles

@@ -58,6 +58,10 @@ export interface Board<V extends AnyView = AnyView> {
   // player's secret, so a log of its moves says only that tiles were laid
   // (as the server's public log does, src/server/public_log.cpp).
   laysFaceDown?: boolean;
+  // Play goes clockwise (Texas 42; the spec's "Seats": the direction matters
+  // only to how the table is drawn): the next seat sits on my left, not on
+  // my right as in the counter-clockwise line games.
+  clockwise?: boolean;
   // What the deal of hand `hand` showed everyone, said after "Hand 2 dealt"
   // in the log (Mexican Train: who placed the engine, after how many draws);
   // null when the view no longer shows it.
@@ -112,4 +116,12 @@ export interface Board<V extends AnyView = AnyView> {
   about?(options: Record<string, unknown>): string;
   // The scores a list of tables shows, when not the view's (null: the message's).
   listScores?(v: V): number[] | null;
+}
+
+// Where the seats 0..3 after mine sit around a table of four: the next one
+// on my right (counter-clockwise) or on my left (clockwise). A phone's seat
+// row keeps the order of play, so at Texas 42 it reads as the table does
+// (next, partner, last: left, top, right).
+export function seatPlaces(b: { clockwise?: boolean }): string[] {
+  return b.clockwise ? ["bottom", "left", "top", "right"] : ["bottom", "right", "top", "left"];
 }

@@ -2,7 +2,7 @@
 import { h } from "../dom";
 import { t } from "../i18n";
 import { tileFrom } from "../tiles";
-import { Board, Ctx, LogSink } from "./board";
+import { Board, Ctx, LogSink, seatPlaces } from "./board";
 import type { Texas42View } from "./view";
 
 function highBidText(v: Texas42View): string {
@@ -24,6 +24,7 @@ function trickWon(c: Ctx<Texas42View>, log: LogSink, seat: number) {
 }
 
 export const texas42Board: Board<Texas42View> = {
+  clockwise: true,
   optionOrder: [
     "scoring",
     "target_marks",
@@ -97,7 +98,7 @@ export const texas42Board: Board<Texas42View> = {
         h(
           "div",
           {
-            class: "trick-slot pos-" + ["bottom", "right", "top", "left"][r] + (playing === k ? " turn" : ""),
+            class: "trick-slot pos-" + seatPlaces(texas42Board)[r] + (playing === k ? " turn" : ""),
             "data-seat": k,
           },
           p

@@ -8,7 +8,7 @@ import { h, clear, patch } from "../dom";
 import { t, hasKey, currentLang, langPicker } from "../i18n";
 import { tileFrom, tileSvg } from "../tiles";
 import { gameName, rulesUrl } from "../links";
-import { Ctx, scoreChip, TILE_RE } from "../boards/board";
+import { Ctx, scoreChip, seatPlaces, TILE_RE } from "../boards/board";
 import type { AnyView } from "../boards/view";
 import { boardOf } from "../boards/registry";
 import { actorSeat, Ev, words } from "./words";
@@ -175,7 +175,7 @@ export function opponents(c: Ctx, ui: SeatsUi): HTMLElement {
   const waiting: number[] = c.v.waiting_for || [];
   for (let r = c.me === null ? 0 : 1; r < c.n; r++) {
     const k = (me + r) % c.n;
-    const pos = c.n === 4 && c.me !== null ? ["", "right", "top", "left"][r] : "top";
+    const pos = c.n === 4 && c.me !== null ? seatPlaces(boardOf(c.family))[r] : "top";
     const list = seatHands(c);
     const count: number = list?.[k]?.count ?? 0;
     const backs = h("div", { class: "backs" });
