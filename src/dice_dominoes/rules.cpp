@@ -57,9 +57,9 @@ nlohmann::json to_json(const Rules& r) {
 
 nlohmann::json option_catalogue() {
   return {{"players", "2..5 on one set, 6..10 on two (default 4)"},
-          {"sets", "1..2 double-six sets mixed (default: 1 for up to 5 players, 2 for 6 or more)"},
-          {"ante", "1..1000000 chips each player pays into the pot at the start of every hand (default 1)"},
-          {"hands", "1..1000000 hands in the session (default 10)"},
+          {"sets", "1..2 (default: 1 for up to 5 players, 2 for 6 or more)"},
+          {"ante", "1..1000000 chips (default 1)"},
+          {"hands", "1..1000000 (default 10)"},
           {"single_hand", "on/off (default off): the session ends after its first hand"}};
 }
 
