@@ -3,6 +3,7 @@
 // boneyard analyze RECORD --review: every finished hand's moves graded
 // (record/review.h, the same review the server gives the app).
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <iostream>
@@ -131,12 +132,21 @@ void run_analyze(const AnalyzeConfig& c) {
                                  ? events[static_cast<size_t>(c.event)].text
                                  : "";
   const int width = terminal_width();
+  // A search with a big budget takes a while: said on a terminal until its
+  // values are ready (cleared before anything is printed).
+  auto busy = [&](auto&& work) {
+    const bool tty = isatty(STDERR_FILENO);
+    if (tty) std::cerr << fmt::format("Analysing event {} for seat {}…", c.event, seat) << std::flush;
+    auto result = work();
+    if (tty) std::cerr << "\r\033[K" << std::flush;
+    return result;
+  };
   if (c.bot.empty()) {
     // The coach's expected values, as the review and the hints give them
     // (the review's seed for this decision: the same numbers as its line).
     const uint64_t seed = review_seed(s.seed(), static_cast<size_t>(c.event));
     if (c.json) {
-      const ExpectedValues ev = expected_values(st, seat, seed, coach_options(c.budget));
+      const ExpectedValues ev = busy([&] { return expected_values(st, seat, seed, coach_options(c.budget)); });
       nlohmann::json moves = nlohmann::json::array();
       // Each move's gap to the first has its standard error ("se", as the text's "give or take"):
       // the gap is too close to call within noise_se of them.
@@ -150,10 +160,11 @@ void run_analyze(const AnalyzeConfig& c) {
       std::cout << out.dump(2) << "\n";
       return;
     }
+    const std::string hint = busy([&] { return hint_text(st, seat, g, c.budget, seed); });
     std::cout << wrap_text(st.render(seat), width) << "\n";
     std::cout << wrap_text(fmt::format("After event {} of {}, seat {} to decide.\n", c.event, events.size(), seat),
                            width);
-    std::cout << wrap_text(hint_text(st, seat, g, c.budget, seed), width);
+    std::cout << wrap_text(hint, width);
     if (!played.empty())
       std::cout << wrap_text(fmt::format("The record plays: {}\n", st.move_words(seat, played)), width);
     return;
@@ -163,7 +174,7 @@ void run_analyze(const AnalyzeConfig& c) {
   if (bot->omniscient())
     throw Error(fmt::format("'{}' sees every hand; analysis is from one seat's view: use a fair bot", name));
   if (c.json) {
-    const auto values = st.bot_values(seat, *bot);
+    const auto values = busy([&] { return st.bot_values(seat, *bot); });
     nlohmann::json moves = nlohmann::json::array();
     for (const auto& [m, v] : values) moves.push_back({{"move", m}, {"value", v}});
     nlohmann::json out = {{"game", g.name}, {"event", c.event}, {"seat", seat}, {"bot", name}, {"moves", moves}};
@@ -172,10 +183,12 @@ void run_analyze(const AnalyzeConfig& c) {
     std::cout << out.dump(2) << "\n";
     return;
   }
+  const std::string values =
+      busy([&] { return move_values_text(st, seat, g, c.budget, name, values_bot_seed(s.seed(), seat)); });
   std::cout << wrap_text(st.render(seat), width) << "\n";
   std::cout << wrap_text(fmt::format("After event {} of {}, seat {} to decide.\n", c.event, events.size(), seat),
                          width);
-  std::cout << wrap_text(move_values_text(st, seat, g, c.budget, name, values_bot_seed(s.seed(), seat)), width);
+  std::cout << wrap_text(values, width);
   if (!played.empty())
     std::cout << wrap_text(fmt::format("The record plays: {}\n", st.move_words(seat, played)), width);
 }
