@@ -382,7 +382,7 @@ export class Table implements PlayUi, KeyCtl {
     if (pv.family === v.family)
       board.diff(c, pv, v, actor, {
         push: (x, k, cls) => {
-          if (!served || cls === "hand") this.push(x, k, cls);
+          if (!served || cls === "hand" || (cls === "chance" && this.local)) this.push(x, k, cls);
         },
         bubble: (k, x) => this.bubble(k, x),
       });

@@ -490,6 +490,13 @@ try {
   );
   await playOn(page, "dice-and-dominoes");
   check(!!(await page.$(".summary")), "dice-and-dominoes: a whole game played offline");
+  // The dice are said as they are rolled: the engine on this device settles
+  // them unseen by the log, so the board's roll is said.
+  const ddLive = await page.$$eval(".log li", (l) => l.map((e) => e.textContent));
+  check(
+    ddLive.some((x) => /^Dice: \d and \d$/.test(x)),
+    `dice-and-dominoes: the log says the dice (${JSON.stringify(ddLive.slice(0, 8))})`,
+  );
   await page.screenshot({ path: join(shots, "offline-dice-and-dominoes-desktop.png") });
   console.log(`dice-and-dominoes: ${((Date.now() - t) / 1000).toFixed(1)} s`);
   // Texas 42's bids read in bidding order, from the dealer's left round to

@@ -37,6 +37,10 @@ export interface Ctx<V extends AnyView = AnyView> {
 
 // Where a board writes what happened between two states.
 export interface LogSink {
+  // cls "hand": a line no public log has (a trick taken), always said;
+  // "chance": a chance outcome seen on the board (a roll), said where the
+  // log has none (a game on this device: its engine settles them unseen).
+  // Any other line is said only without a public log.
   push(text: string, seat: number | null, cls?: string): void;
   bubble(seat: number | null, text: string): void;
 }

@@ -122,7 +122,7 @@ export const diceDominoesBoard: Board<DiceDominoesView> = {
   diff(c: Ctx<DiceDominoesView>, pv: DiceDominoesView, v: DiceDominoesView, _actor: number | null, log: LogSink) {
     const who = (k: number | null) => (k === null ? "?" : c.f.seatName(c, k));
     if (v.match_points && JSON.stringify(v.match_points) !== JSON.stringify(pv.match_points))
-      log.push(t("log.rolled", { a: v.match_points[0], b: v.match_points[1] }), v.roller);
+      log.push(t("log.rolled", { a: v.match_points[0], b: v.match_points[1] }), v.roller, "chance");
     v.players.forEach((p, k) => {
       if (p.submitted && pv.players[k] && !pv.players[k].submitted) log.push(t("log.laid_down", { who: who(k) }), k);
     });
