@@ -534,12 +534,14 @@ void add_play(CLI::App& app) {
   cmd->add_option("--seat", c->seat, "Your seat (default 0); with --watch, watch as that seat sees the table");
   cmd->add_option("--bots", c->bots,
                   "Bots for the other seats, comma list cycled over them (default greedy); each is " + bots_help());
-  cmd->add_flag("--watch", c->watch, "Bots play every seat; you watch");
+  auto* watch = cmd->add_flag("--watch", c->watch, "Bots play every seat; you watch");
+  // A pace or a step means nothing to a person's own game: said, not ignored.
   cmd->add_option("--pace", c->pace,
                   fmt::format("--watch: seconds between moves (default {} on a terminal, 0 when the output is piped)",
                               kWatchPace))
-      ->check(CLI::Range(0.0, 60.0));
-  cmd->add_flag("--step", c->step, "--watch: wait for Enter after each move (q stops)");
+      ->check(CLI::Range(0.0, 60.0))
+      ->needs(watch);
+  cmd->add_flag("--step", c->step, "--watch: wait for Enter after each move (q stops)")->needs(watch);
   cmd->add_option("--record", c->record_dir, "Write the game record (JSON) into this folder");
   add_bot_budget(cmd, c->budget);
   cmd->add_option("--deal", c->deal,

@@ -5,6 +5,7 @@
 #include <array>
 #include <charconv>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "core/text.h"
 
@@ -56,11 +57,14 @@ void parse_bonuses(Bonuses& b, std::string_view list) {
   b = Bonuses{};
   if (list.empty() || list == "none") return;
   size_t start = 0;
+  // Each bonus once: "capicua_25,capicua_30" kept the last silently.
+  std::vector<std::pair<std::string_view, std::string_view>> seen;  // its kind, as written
   while (start <= list.size()) {
     size_t comma = list.find(',', start);
     if (comma == std::string_view::npos) comma = list.size();
     const std::string_view item = list.substr(start, comma - start);
     start = comma + 1;
+    std::string_view kind = item;
     if (item == "first_pass_2")
       b.first_pass_2 = true;
     else if (item == "capicua_double")
@@ -75,15 +79,22 @@ void parse_bonuses(Bonuses& b, std::string_view list) {
       b.ones_ends = true;
     else if (item == "first_block_win")
       b.first_block_win = true;
-    else if (parse_points_bonus(item, "capicua_", b.capicua, "_no_zero", &b.capicua_no_zero)) {
-    } else if (parse_points_bonus(item, "lead_pass_", b.lead_pass, "_cancel", &b.lead_pass_cancel)) {
-    } else if (parse_points_bonus(item, "three_passes_", b.three_passes, "", nullptr)) {
-    } else
+    else if (parse_points_bonus(item, "capicua_", b.capicua, "_no_zero", &b.capicua_no_zero))
+      kind = "capicua_";
+    else if (parse_points_bonus(item, "lead_pass_", b.lead_pass, "_cancel", &b.lead_pass_cancel))
+      kind = "lead_pass_";
+    else if (parse_points_bonus(item, "three_passes_", b.three_passes, "", nullptr))
+      kind = "three_passes_";
+    else
       throw Error(fmt::format(
           "unknown bonus '{}'; expected a comma list of: first_pass_2, capicua_double, capicua_N, capicua_N_no_zero, "
           "lead_pass_N, lead_pass_N_cancel, three_passes_N, pass_20_10, early_hands, blank_double_domino, ones_ends, "
           "first_block_win (or none)",
           item));
+    for (const auto& [k, written] : seen)
+      if (k == kind)
+        throw Error(fmt::format("bonuses: '{}' and '{}' are the same bonus twice; keep one", written, item));
+    seen.emplace_back(kind, item);
     if (comma == list.size()) break;
   }
 }

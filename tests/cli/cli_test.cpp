@@ -228,7 +228,7 @@ TEST(Cli, UsageErrorsNameTheProblemAndExitTwo) {
   EXPECT_EQ(out.rfind("boneyard: ", 0), 0u) << out;
   EXPECT_NE(out.find("--games"), std::string::npos) << out;
   EXPECT_NE(out.find("Run `boneyard arena --help`"), std::string::npos) << out;
-  // A bad number in a person's words: what is wrong with it, and the range
+  // A bad number in a person's words (what is wrong with it, and the range
   // as numbers are written ("0 to 60", not "0.000000 to 60.000000").
   for (const auto& [args, said] : std::vector<std::pair<std::string, std::string>>{
            {"arena latin --games abc", "--games: 'abc' is not a number: it takes a whole number from 1 to 100000000"},
@@ -237,6 +237,8 @@ TEST(Cli, UsageErrorsNameTheProblemAndExitTwo) {
            {"arena latin --threads 99999999999999999999", "--threads: 99999999999999999999 is out of range"},
            {"arena latin --threads nan", "--threads: 'nan' is not a number"},
            {"play latin --pace 99", "--pace: 99 is out of range: it takes a number from 0 to 60\n"},
+           {"play latin --pace 1", "--pace requires --watch\n"},
+           {"play latin --step", "--step requires --watch\n"},
            {"bench --seconds", "--seconds: a value is missing: a number from 0.05 to 600\n"}}) {
     out = run(args, &rc);
     EXPECT_EQ(rc, 2) << out;

@@ -161,6 +161,15 @@ TEST(LinePresets, OptionsOverrideAPresetOneByOne) {
   EXPECT_THROW(make_rules("latin", {{"scoring", "most"}}), Error);
   EXPECT_THROW(make_rules("latin", {{"hand_size", "8"}}), Error);  // 32 tiles from 28
   EXPECT_THROW(make_rules("latin", {{"bonuses", "capicua_x"}}), Error);
+  // A bonus twice is said, not the last kept silently; two kinds of capicúa bonus may go together.
+  try {
+    make_rules("latin", {{"bonuses", "capicua_25,first_pass_2,capicua_30_no_zero"}});
+    ADD_FAILURE() << "a bonus twice was taken";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "bonuses: 'capicua_25' and 'capicua_30_no_zero' are the same bonus twice; keep one");
+  }
+  EXPECT_THROW(make_rules("latin", {{"bonuses", "early_hands,early_hands"}}), Error);
+  EXPECT_EQ(make_rules("latin", {{"bonuses", "capicua_double,capicua_25"}}).bonuses.capicua, 25);
   // Individual play defaults to others_pips to 100 unless set.
   EXPECT_EQ(make_rules("caribbean", {{"players", "3"}}).scoring, Scoring::AllPips);  // the preset sets it
   EXPECT_EQ(make_rules("two-draw", {}).target, 100);
