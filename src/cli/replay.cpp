@@ -92,26 +92,18 @@ void add_replay(CLI::App& app) {
                    ? "lays face down"
                    : move_words_heard(s.state(), e.seat, e.text, *seat);
       }
-      // Every hand before a chance: one that moves no tile (a roll of the
-      // dice) is public, and shown to every seat.
-      auto hands_now = [&] {
-        std::vector<std::vector<std::string>> all;
-        for (int k = 0; e.chance && *seat >= 0 && k < s.state().num_seats(); ++k)
-          all.push_back(own_tiles(s.state(), k));
-        return all;
-      };
-      const auto before = hands_now();
-      const std::vector<std::string> had = before.empty() ? std::vector<std::string>{} : before[size_t(*seat)];
+      // A seat's hand before a chance outcome it may not see: a deal, a
+      // draw; not the dice (the game names its public ones).
+      const auto& shown = s.entry().public_chance;
+      const bool hidden = e.chance && *seat >= 0 && !(shown && shown(e.text));
+      const std::vector<std::string> had = hidden ? own_tiles(s.state(), *seat) : std::vector<std::string>{};
       // The first chance of a deal (none since the last hand ended) deals it.
       const bool fresh = e.chance && s.state().deals() != dealt;
       if (fresh) dealt = s.state().deals();
       s.apply_event(e);
       if (!*quiet) {
         if (e.chance)
-          say("  chance: " +
-              (*seat >= 0 && hands_now() != before ? seat_sees(had, own_tiles(s.state(), *seat), *seat, fresh)
-                                                   : e.text) +
-              "\n");
+          say("  chance: " + (hidden ? seat_sees(had, own_tiles(s.state(), *seat), *seat, fresh) : e.text) + "\n");
         else
           say(fmt::format("  seat {}{}: {}\n", e.seat,
                           s.players()[static_cast<size_t>(e.seat)].empty()

@@ -48,6 +48,7 @@
 #include <functional>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -284,8 +285,12 @@ struct GameEntry {
   std::string help;  // what its moves look like and mean, for `play`'s help; one paragraph a line
   // The heading of the scores in `play`; absent: "Score:".
   std::function<std::string(const AnyState&)> score_heading;
-  bool penalty = false;       // its scores are penalties (lower is better): arena says so
-  bool face_down = false;     // its simultaneous moves lay tiles face down: logs say how many, never which
+  bool penalty = false;    // its scores are penalties (lower is better): arena says so
+  bool face_down = false;  // its simultaneous moves lay tiles face down: logs say how many, never which
+  // The part of a chance outcome every seat sees, as logs and replays show
+  // it (Dice & Dominoes' dice: "roll 6 3" gives "6 3"); absent, or nothing
+  // returned: the outcome is hidden (a deal, a draw) and logs name its kind only.
+  std::function<std::optional<std::string>(std::string_view outcome)> public_chance;
   bool count_passes = false;  // `play` says each seat's passes after a hand
   bool rounds = false;        // its hands are called rounds ("Round 2 is dealt")
   // What follows a draw that ends the turn, said to the drawer or to the

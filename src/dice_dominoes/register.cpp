@@ -78,6 +78,11 @@ void register_games() {
                    : fmt::format("Chips (this hand's ante of {} included):", ante);
   };
   e.face_down = true;
+  // The dice are on the table for all; the deal is each seat's own.
+  e.public_chance = [](std::string_view outcome) -> std::optional<std::string> {
+    if (outcome.rfind("roll ", 0) != 0) return std::nullopt;
+    return std::string(outcome.substr(5));
+  };
   e.value_unit = [](const AnyState&) { return std::string("chips for your seat this hand"); };
   e.review_unit = [](const AnyState&) { return "chips"; };
   // ismcts's reward is 2 x won / pot - 1, and the pot stays the same through the hand.

@@ -18,25 +18,25 @@ bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 
 
 bool is_deal(const RecordEvent& e) { return e.chance && starts_with(e.text, "deal"); }
 
-bool face_down(const Session& s) { return s.entry().face_down; }
-
 // What every seat may know of one event: its kind and, when shown, the
 // move's text (the secrecy rule of the log, for both of its forms below).
 struct Shown {
   const char* kind;
-  std::optional<std::string_view> move;  // none: withheld
+  std::optional<std::string> move;  // none: withheld
 };
 
-Shown shown(const RecordEvent& e, bool face_down) {
+// The game says which chance outcomes are public (GameEntry::public_chance:
+// the dice) and whether its simultaneous moves are laid face down.
+Shown shown(const RecordEvent& e, const GameEntry& game) {
   if (e.chance) {
     if (is_deal(e)) return {"deal", std::nullopt};
-    if (starts_with(e.text, "roll "))
-      return {"roll", std::string_view(e.text).substr(5)};  // the dice are on the table for all
+    if (game.public_chance)
+      if (auto seen = game.public_chance(e.text)) return {"roll", std::move(seen)};
     return {"chance", std::nullopt};
   }
-  if (face_down && e.text.find('-') != std::string::npos)
+  if (game.face_down && e.text.find('-') != std::string::npos)
     return {"laid", std::nullopt};  // which tiles is the player's secret
-  return {"move", std::string_view(e.text)};
+  return {"move", e.text};
 }
 
 // The event that ended the hand before the hand in play, when the log
@@ -79,12 +79,12 @@ json public_log(const Session& s, std::size_t max, int hand) {
   const std::size_t from = window(ev.size(), max, deal);
   json out = json::array();
   auto add = [&](std::size_t i, int h) {
-    const Shown x = shown(ev[i], face_down(s));
+    const Shown x = shown(ev[i], s.entry());
     out.push_back({{"n", i},
                    {"hand", h},
                    {"seat", ev[i].seat >= 0 ? json(ev[i].seat) : json(nullptr)},
                    {"kind", x.kind},
-                   {"move", x.move ? json(std::string(*x.move)) : json(nullptr)}});
+                   {"move", x.move ? json(*x.move) : json(nullptr)}});
   };
   if (const auto end = hand_end(s, deal, from)) add(end->first, end->second);
   for (std::size_t i = from; i < ev.size(); ++i) add(i, hand);
@@ -110,14 +110,13 @@ void PublicLogText::append(const Session& s, int hand, std::string& out) {
   for (; scanned_ < ev.size(); ++scanned_)
     if (is_deal(ev[scanned_]) && opens_hand(s, scanned_)) deal_ = scanned_;
   const std::size_t from = window(ev.size(), max_, deal_);
-  const bool down = face_down(s);
   auto it = std::back_inserter(out);
   bool first = true;
   auto add = [&](std::size_t i, int h) {
     const RecordEvent& e = ev[i];
     if (!first) out += ',';
     first = false;
-    const Shown x = shown(e, down);
+    const Shown x = shown(e, s.entry());
     fmt::format_to(it, "{{\"hand\":{},\"kind\":\"{}\",\"move\":", h, x.kind);
     if (!x.move) {
       out += "null";
@@ -126,7 +125,7 @@ void PublicLogText::append(const Session& s, int hand, std::string& out) {
       out += *x.move;
       out += '"';
     } else {
-      out += json(std::string(*x.move)).dump(-1, ' ', false, json::error_handler_t::replace);
+      out += json(*x.move).dump(-1, ' ', false, json::error_handler_t::replace);
     }
     if (e.seat >= 0)
       fmt::format_to(it, ",\"n\":{},\"seat\":{}}}", i, e.seat);

@@ -18,7 +18,8 @@ namespace boneyard::server {
 // {"n": event index, "hand": `hand`, "kind", "seat", "move"}. Kinds: "move"
 // (a public move, its canonical text), "laid" (Dice & Dominoes: tiles laid
 // face down, which ones stays secret), "deal" (a hand dealt, or dealt again,
-// nothing of what), "roll" ("move": the dice) and "chance" (any other chance
+// nothing of what), "roll" (a chance outcome every seat sees, GameEntry::
+// public_chance: "move" says it, the dice) and "chance" (any other chance
 // event, its outcome withheld). `hand`: the hand in play's number (a redeal
 // is no new hand, so deals are not counted).
 nlohmann::json public_log(const Session& s, std::size_t max, int hand);

@@ -34,6 +34,12 @@ TEST(Registration, EachFamilySaysItsOwnWords) {
   EXPECT_FALSE(dd.penalty);
   EXPECT_NE(dd.score_heading(*dd.make({}, 1)).find("ante of 1"), std::string::npos);
   EXPECT_EQ(dd.value_unit(*dd.make({}, 1)), "chips for your seat this hand");
+  // The dice are public, the deal is not; no other family has a public chance.
+  ASSERT_TRUE(dd.public_chance);
+  EXPECT_EQ(dd.public_chance("roll 6 3"), "6 3");
+  EXPECT_EQ(dd.public_chance("deal 6-6 5-5 / 4-4 3-3"), std::nullopt);
+  for (const char* other : {"latin", "mexican-train", "texas-42"})
+    EXPECT_FALSE(find_game(other).public_chance) << other;
 
   const GameEntry& latin = find_game("latin");
   EXPECT_TRUE(latin.count_passes);

@@ -328,8 +328,9 @@ try {
             import { hintPanel, hintHolds } from "../src/table/view";
             import { reviewBody } from "../src/table/end";
             import { chooserDialog } from "../src/table/dialogs";
+            import { onKey } from "../src/table/keys";
             import { setLang, t, serverError } from "../src/i18n";
-            window.__views = { words, entryText, texas42Board, mexicanTrainBoard, lineBoard, hintPanel, hintHolds, reviewBody, chooserDialog, setLang, t, serverError };`,
+            window.__views = { words, entryText, texas42Board, mexicanTrainBoard, lineBoard, hintPanel, hintHolds, reviewBody, chooserDialog, onKey, setLang, t, serverError };`,
           resolveDir: join(webDir, "tests"),
           loader: "ts",
         },
@@ -359,6 +360,7 @@ try {
           hintHolds,
           reviewBody,
           chooserDialog,
+          onKey,
           setLang,
           t,
           serverError,
@@ -634,13 +636,33 @@ try {
         chooser.remove();
         // A line game's "Which end?" names each end by its number: the line
         // turns at the table's edge, so its left end can lie on the right.
+        // Its keys are the ends' numbers: "1" beside "the 5 end" with the 1
+        // end second read as the wrong end.
+        const fiveTwo = { ...line, ends: [5, 2] };
         const endChooser = chooserDialog(
-          ctx(line),
+          ctx(fiveTwo),
           { tile: "5-2", moves: ["5-2:L", "5-2:R"] },
           () => {},
           () => {},
         );
         const endButtons = [...endChooser.querySelectorAll("button[data-move]")].map((b) => b.textContent);
+        const keyed = (key) => {
+          const sent = [];
+          const k = {
+            msg: { ...msg, to_act: true },
+            chooser: { tile: "5-2", moves: ["5-2:L", "5-2:R"] },
+            focus: 0,
+            dialogOpen: () => false,
+            closeDialog: () => false,
+            ctx: () => ctx(fiveTwo),
+            send: (mv) => sent.push(mv),
+            playTile: () => {},
+            redraw: () => {},
+          };
+          onKey(k, new KeyboardEvent("keydown", { key }));
+          return sent.join(",") || "nothing";
+        };
+        const endKeys = ["2", "5", "1", "l"].map(keyed);
         // My own domino, said in Spanish: "te quedaste", not "Tú se quedó".
         const mine = (end, capicua) => {
           const b = document.createElement("div");
@@ -665,6 +687,7 @@ try {
           esEnds,
           chooserAt,
           endButtons,
+          endKeys,
           prompts,
           keys,
           lineHint: lineHint.textContent,
@@ -716,8 +739,9 @@ try {
       `the keys offer drawing only where there is a boneyard (${r.keys.join(" | ")})`,
     );
     check(
-      r.endButtons.join(" | ") === "1 The 1 end | 2 The 2 end",
-      `"Which end?" names each end by its number, not left or right (${r.endButtons.join(" | ")})`,
+      r.endButtons.join(" | ") === "5 The 5 end | 2 The 2 end" && r.endKeys.join(" ") === "5-2:R 5-2:L nothing 5-2:L",
+      `"Which end?" names each end by its number, not left or right, and its key is that number ` +
+        `(${r.endButtons.join(" | ")}; keys 2, 5, 1, l send ${r.endKeys.join(" ")})`,
     );
     check(
       /Too close to call: 5\|2 on the 2 end against 5\|3 on the 1 end/.test(r.lineHint),

@@ -6,6 +6,7 @@ import { t } from "../i18n";
 import { tileFrom } from "../tiles";
 import { Ctx } from "../boards/board";
 import { boardOf } from "../boards/registry";
+import { chooserKey } from "./keys";
 import { isolate, words } from "./words";
 
 // A dialog over the table; a click beside it closes it.
@@ -162,7 +163,7 @@ export function chooserDialog(
           h(
             "button",
             { class: "action", "data-move": mv, onclick: () => send(mv) },
-            h("kbd", null, String(i + 1)),
+            h("kbd", null, chooserKey(c, mv, i)),
             " ",
             words.moveLabel(c, mv),
           ),

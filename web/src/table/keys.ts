@@ -1,6 +1,7 @@
 // The live table's keyboard: arrows and Enter (or 1-9) play a tile, L and R
-// pick a line's end, p passes, d draws, Escape closes a dialog. While a
-// dialog is open the keys belong to it, never to the hand behind it.
+// (or the number it shows) pick a line's end, p passes, d draws, Escape
+// closes a dialog. While a dialog is open the keys belong to it, never to
+// the hand behind it.
 import type { StateMsg } from "../api";
 import { Ctx } from "../boards/board";
 import { myTiles, tileMoves } from "./view";
@@ -17,6 +18,17 @@ export interface KeyCtl {
   redraw(): void;
 }
 
+// The key that picks a choice of where a tile goes: a line's end by the
+// number it shows ("5" for the 5 end: "1" beside "the 1 end" read as the
+// wrong end when the 1 end was the second choice), anything else by its
+// place in the list (1-9). The two ends of a line show different numbers
+// whenever there is a choice: a tile that fits both alike is one move.
+export function chooserKey(c: Ctx, mv: string, i: number): string {
+  const end = /:(L|R)$/.exec(mv);
+  const ends = "ends" in c.v && c.v.ends;
+  return end && ends ? String(ends[end[1] === "L" ? 0 : 1]) : String(i + 1);
+}
+
 export function onKey(k: KeyCtl, e: KeyboardEvent) {
   if (k.dialogOpen()) {
     if (e.key === "Escape" && k.closeDialog()) k.redraw();
@@ -29,19 +41,17 @@ export function onKey(k: KeyCtl, e: KeyboardEvent) {
   if (k.chooser) {
     const key = e.key.toLowerCase();
     const moves = k.chooser.moves;
-    const pick = moves.find((mv) =>
-      key === "l" || key === "arrowleft"
-        ? mv.endsWith(":L")
-        : key === "r" || key === "arrowright"
-          ? mv.endsWith(":R")
-          : false,
-    );
+    const pick =
+      moves.find((mv) =>
+        key === "l" || key === "arrowleft"
+          ? mv.endsWith(":L")
+          : key === "r" || key === "arrowright"
+            ? mv.endsWith(":R")
+            : false,
+      ) ?? moves.find((mv, i) => chooserKey(c, mv, i) === key);
     if (pick) {
       e.preventDefault();
       k.send(pick);
-    } else if (/^[1-9]$/.test(key) && moves[Number(key) - 1]) {
-      e.preventDefault();
-      k.send(moves[Number(key) - 1]);
     } else if (key === "escape") {
       k.chooser = null;
       k.redraw();
