@@ -299,11 +299,12 @@ std::string round_text(const State& s, const RoundRecord& r, int seat) {
         if (sr.stood >> i & 1)
           t += " discarded";
         else
-          t += fmt::format(" sent back by the {} of seat {}", rank_name(r.top_rank), static_cast<int>(r.top_seat));
+          t += fmt::format(" back to the hand by seat {}'s {}", static_cast<int>(r.top_seat), rank_name(r.top_rank));
       } else if (seat < 0 || seat == k) {
-        t = face(sr.laid[i]) + " face down (no die for it)";
+        // Spec Play 5: a tile left face down goes back to the hand, unseen.
+        t = face(sr.laid[i]) + " back to the hand face down (no die for it)";
       } else {
-        t = "one face down";
+        t = "one back to the hand face down";
       }
       parts += (parts.empty() ? ": " : "; ") + t;
     }

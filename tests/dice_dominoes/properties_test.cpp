@@ -304,8 +304,8 @@ TEST(DiceDominoesObservation, RevealedTilesThatGoBackArePublic) {
     check_conservation(x);
   }
   const std::string r = s.render(-1);
-  EXPECT_NE(r.find("sent back by the perfect of seat 1"), std::string::npos) << r;
-  EXPECT_NE(s.render(1).find("one face down"), std::string::npos);
+  EXPECT_NE(r.find("back to the hand by seat 1's perfect"), std::string::npos) << r;
+  EXPECT_NE(s.render(1).find("one back to the hand face down"), std::string::npos);
 }
 
 TEST(DiceDominoesBots, GreedyHidesWhenASpecialIsCertain) {
