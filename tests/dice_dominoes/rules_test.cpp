@@ -162,8 +162,9 @@ TEST(DiceDominoesSpecials, PerfectSendsOthersBackAndSkipsItsDraw) {
   EXPECT_EQ(s.best_special(1), kRankPerfect);
   // The round's account says why seat 1 drew nothing, and only for seat 1.
   const std::string text = round_text(s, r, 0);
-  EXPECT_NE(text.find("seat 1: laid 2: 6-2 discarded; one back to the hand face down  [perfect]  (no draw after a perfect)"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find("seat 1: laid 2: 6-2 discarded; one back to the hand face down  [perfect]  (no draw after a perfect)"),
+      std::string::npos)
       << text;
   EXPECT_EQ(text.find("no draw", text.find("no draw") + 1), std::string::npos) << text;
 }
