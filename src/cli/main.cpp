@@ -17,7 +17,8 @@ namespace {
 // CLI11's words for a bad number, in a person's: "Value abc not in range
 // 0.000000 to 60.000000" says 'abc' is not a number and the range as 0 to 60;
 // "1 required INT:INT in [1 - 256] missing" says a value is needed; "--a
-// excludes --b" that the two do not go together.
+// excludes --b" that the two do not go together; "name is required" that
+// a game is wanted; "The following argument was not expected" which word.
 std::string plain_words(const std::string& what) {
   static const std::regex range(R"(Value (.*) not in range (\S+) to (\S+)$)");
   static const std::regex missing(R"(1 required (INT|FLOAT):\S+ in \[(\S+) - (\S+)\] missing$)");
@@ -44,6 +45,17 @@ std::string plain_words(const std::string& what) {
   static const std::regex excludes(R"(^(-\S+) excludes (-\S+)$)");
   if (std::regex_search(what, m, excludes))
     return fmt::format("{} and {} do not go together: give one of them", m[1].str(), m[2].str());
+  if (what == "name is required") return "which game? Put its name after the command (`boneyard rules` lists them)";
+  if (what == "file is required") return "which record? Put its file after the command";
+  static const std::regex unexpected(R"(^The following arguments? (?:was|were) not expected: (.+)$)");
+  if (std::regex_search(what, m, unexpected)) {
+    const std::string words = m[1].str();
+    const bool one = words.find(' ') == std::string::npos;
+    return fmt::format("'{}' {} not understood here: {}", words, one ? "is" : "are",
+                       words[0] != '-' ? "more words than the command takes"
+                       : one           ? "no such option"
+                                       : "no such options");
+  }
   if (std::regex_search(what, m, missing))
     return fmt::format("{}a value is missing: {} from {} to {}", what.substr(0, m.position(0)),
                        m[1] == "INT" ? "a whole number" : "a number", num(m[2]), num(m[3]));

@@ -223,6 +223,17 @@ TEST(Cli, UsageErrorsNameTheProblemAndExitTwo) {
   out = run("", &rc);
   EXPECT_EQ(rc, 2) << out;
   EXPECT_EQ(out.rfind("boneyard: say what to do, one of: rules, play", 0), 0u) << out;
+  // A missing game and a word too many, in a person's words.
+  out = run("play", &rc);
+  EXPECT_EQ(rc, 2) << out;
+  EXPECT_EQ(out.rfind("boneyard: which game? Put its name after the command (`boneyard rules` lists them)", 0), 0u)
+      << out;
+  out = run("play latin --bogus", &rc);
+  EXPECT_EQ(rc, 2) << out;
+  EXPECT_EQ(out.rfind("boneyard: '--bogus' is not understood here: no such option", 0), 0u) << out;
+  out = run("play latin jamaica", &rc);
+  EXPECT_EQ(rc, 2) << out;
+  EXPECT_EQ(out.rfind("boneyard: 'jamaica' is not understood here: more words than the command takes", 0), 0u) << out;
   out = run("arena latin --bots greedy --games abc", &rc);
   EXPECT_EQ(rc, 2) << out;
   EXPECT_EQ(out.rfind("boneyard: ", 0), 0u) << out;
