@@ -65,7 +65,9 @@ const shown = (page, id) =>
       }
     );
   }, id);
-const waitRules = (page, name) => page.waitForSelector(`.rules-page[data-page="${name}"]`, { timeout: 10000 });
+// 30 s: the page and its rules text load on demand, which a machine busy
+// with other work (a build beside the tests) took past 10 s to show.
+const waitRules = (page, name) => page.waitForSelector(`.rules-page[data-page="${name}"]`, { timeout: 30000 });
 const inView = (r) => r && r.top !== null && r.top >= -2 && r.top < 120;
 
 async function table(game, n, waiting = false) {
