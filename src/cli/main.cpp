@@ -90,7 +90,8 @@ int main(int argc, char** argv) {
   CLI::App app{
       "Boneyard: an engine and toolkit for domino games.\n"
       "Games: the line games (latin and the Caribbean presets), mexican-train, texas-42, dice-and-dominoes.\n"
-      "Start with `boneyard rules` to list them, then `boneyard play latin`."};
+      "Start with `boneyard rules` to list them, then `boneyard play latin`.",
+      "boneyard"};  // the name the usage lines begin with
   app.require_subcommand(1);
   app.set_version_flag("--version", "boneyard " BONEYARD_VERSION);
   boneyard::cli::add_rules(app);

@@ -154,6 +154,9 @@ TEST(Cli, HelpRulesBenchArenaReplay) {
   int rc = 0;
   EXPECT_NE(run("--help", &rc).find("arena"), std::string::npos);
   EXPECT_EQ(rc, 0);
+  // A usage line says the command a person types, subcommand and all.
+  EXPECT_NE(run("--help").find("Usage: boneyard [OPTIONS] SUBCOMMAND"), std::string::npos);
+  EXPECT_NE(run("play --help").find("Usage: boneyard play [OPTIONS] name"), std::string::npos);
   const std::string rules = run("rules", &rc);
   EXPECT_EQ(rc, 0);
   for (const char* p : {"latin", "dominican-patio", "three-21", "four-individual", "[Dp]"})
