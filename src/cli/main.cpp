@@ -14,6 +14,9 @@
 
 namespace {
 
+// A number as CLI11 prints it ("3.6e+06", "1.000000") as a person writes it.
+std::string plain_number(const std::string& x) { return fmt::format("{}", std::stod(x)); }
+
 // CLI11's words for a bad number, in a person's: "Value abc not in range
 // 0.000000 to 60.000000" says 'abc' is not a number and the range as 0 to 60;
 // "1 required INT:INT in [1 - 256] missing" says a value is needed; "--a
@@ -22,7 +25,7 @@ namespace {
 std::string plain_words(const std::string& what) {
   static const std::regex range(R"(Value (.*) not in range (\S+) to (\S+)$)");
   static const std::regex missing(R"(1 required (INT|FLOAT):\S+ in \[(\S+) - (\S+)\] missing$)");
-  auto num = [](const std::string& x) { return fmt::format("{}", std::stod(x)); };
+  const auto num = plain_number;
   std::smatch m;
   if (std::regex_search(what, m, range)) {
     const std::string v = m[1], lo = num(m[2]), hi = num(m[3]);
@@ -62,6 +65,32 @@ std::string plain_words(const std::string& what) {
   return what;
 }
 
+// Help lines in a person's words: "--games N (1 to 100000000)", not CLI11's
+// "--games INT:INT in [1 - 100000000]"; a choice of words as "full|normal".
+class PlainHelp : public CLI::Formatter {
+ public:
+  PlainHelp() { column_width(34); }
+  std::string make_option_opts(const CLI::Option* opt) const override {
+    static const std::regex range(R"(\b(?:INT|UINT|FLOAT):(?:INT|UINT|FLOAT) in \[(\S+) - (\S+)\])");
+    static const std::regex number(R"(\b(?:INT|UINT|FLOAT)\b)");
+    static const std::regex choice(R"(TEXT:\{([^}]*)\})");
+    static const std::regex address("TEXT:IP");
+    std::string out = CLI::Formatter::make_option_opts(opt), done;
+    std::smatch m;
+    while (std::regex_search(out, m, range)) {
+      done += m.prefix().str() + fmt::format("N ({} to {})", plain_number(m[1]), plain_number(m[2]));
+      out = m.suffix().str();
+    }
+    out = std::regex_replace(done + out, number, "N");
+    if (std::regex_search(out, m, choice)) {
+      std::string words = m[1];
+      std::replace(words.begin(), words.end(), ',', '|');
+      out = m.prefix().str() + words + m.suffix().str();
+    }
+    return std::regex_replace(out, address, "ADDRESS");
+  }
+};
+
 // A usage error (no subcommand, an unknown one, a bad option or value):
 // "boneyard:", what was wrong and where its help is, exit status 2 as other
 // command-line tools (not CLI11's 105 to 109).
@@ -91,7 +120,8 @@ int main(int argc, char** argv) {
       "Boneyard: an engine and toolkit for domino games.\n"
       "Games: the line games (latin and the Caribbean presets), mexican-train, texas-42, dice-and-dominoes.\n"
       "Start with `boneyard rules` to list them, then `boneyard play latin`.",
-      "boneyard"};  // the name the usage lines begin with
+      "boneyard"};                               // the name the usage lines begin with
+  app.formatter(std::make_shared<PlainHelp>());  // before the subcommands: they take it over
   app.require_subcommand(1);
   app.set_version_flag("--version", "boneyard " BONEYARD_VERSION);
   boneyard::cli::add_rules(app);

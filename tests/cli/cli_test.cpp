@@ -157,6 +157,12 @@ TEST(Cli, HelpRulesBenchArenaReplay) {
   // A usage line says the command a person types, subcommand and all.
   EXPECT_NE(run("--help").find("Usage: boneyard [OPTIONS] SUBCOMMAND"), std::string::npos);
   EXPECT_NE(run("play --help").find("Usage: boneyard play [OPTIONS] name"), std::string::npos);
+  // Its values in a person's words: a number and its range, a choice of words.
+  const std::string arena_help = run("arena --help"), serve_help = run("serve --help");
+  EXPECT_NE(arena_help.find("--games N (1 to 100000000)"), std::string::npos) << arena_help;
+  EXPECT_NE(serve_help.find("--sync full|normal=full"), std::string::npos) << serve_help;
+  for (const std::string& h : {arena_help, serve_help})
+    for (const char* code : {"INT", "FLOAT", "TEXT:"}) EXPECT_EQ(h.find(code), std::string::npos) << code << "\n" << h;
   const std::string rules = run("rules", &rc);
   EXPECT_EQ(rc, 0);
   for (const char* p : {"latin", "dominican-patio", "three-21", "four-individual", "[Dp]"})
