@@ -25,10 +25,9 @@ std::string plain_number(const std::string& x) { return fmt::format("{}", std::s
 std::string plain_words(const std::string& what) {
   static const std::regex range(R"(Value (.*) not in range (\S+) to (\S+)$)");
   static const std::regex missing(R"(1 required (INT|FLOAT):\S+ in \[(\S+) - (\S+)\] missing$)");
-  const auto num = plain_number;
   std::smatch m;
   if (std::regex_search(what, m, range)) {
-    const std::string v = m[1], lo = num(m[2]), hi = num(m[3]);
+    const std::string v = m[1], lo = plain_number(m[2]), hi = plain_number(m[3]);
     const bool whole = lo.find_first_of(".e") == std::string::npos && hi.find_first_of(".e") == std::string::npos &&
                        m[2].str().find('.') == std::string::npos;
     const std::string kind = whole ? "a whole number" : "a number";
@@ -61,7 +60,7 @@ std::string plain_words(const std::string& what) {
   }
   if (std::regex_search(what, m, missing))
     return fmt::format("{}a value is missing: {} from {} to {}", what.substr(0, m.position(0)),
-                       m[1] == "INT" ? "a whole number" : "a number", num(m[2]), num(m[3]));
+                       m[1] == "INT" ? "a whole number" : "a number", plain_number(m[2]), plain_number(m[3]));
   return what;
 }
 
