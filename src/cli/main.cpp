@@ -47,6 +47,8 @@ std::string plain_words(const std::string& what) {
   static const std::regex excludes(R"(^(-\S+) excludes (-\S+)$)");
   if (std::regex_search(what, m, excludes))
     return fmt::format("{} and {} do not go together: give one of them", m[1].str(), m[2].str());
+  static const std::regex convert(R"(^Could not convert: (\S+) = (.*)$)");
+  if (std::regex_search(what, m, convert)) return fmt::format("{}: '{}' is not a number", m[1].str(), m[2].str());
   if (what == "name is required") return "which game? Put its name after the command (`boneyard rules` lists them)";
   if (what == "file is required") return "which record? Put its file after the command";
   static const std::regex unexpected(R"(^The following arguments? (?:was|were) not expected: (.+)$)");

@@ -157,6 +157,10 @@ TEST(Cli, HelpRulesBenchArenaReplay) {
   // A usage line says the command a person types, subcommand and all.
   EXPECT_NE(run("--help").find("Usage: boneyard [OPTIONS] SUBCOMMAND"), std::string::npos);
   EXPECT_NE(run("play --help").find("Usage: boneyard play [OPTIONS] name"), std::string::npos);
+  int seat_rc = 0;
+  const std::string seat = run("play latin --seat x", &seat_rc);
+  EXPECT_EQ(seat_rc, 2);
+  EXPECT_NE(seat.find("--seat: 'x' is not a number"), std::string::npos) << seat;
   // Its values in a person's words: a number and its range, a choice of words.
   const std::string arena_help = run("arena --help"), serve_help = run("serve --help");
   EXPECT_NE(arena_help.find("--games N (1 to 100000000)"), std::string::npos) << arena_help;
