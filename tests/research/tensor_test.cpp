@@ -11,6 +11,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/env.h"
@@ -23,11 +24,17 @@ namespace {
 // Every family, one hand (whole games: WholeGamesAcrossHands).
 const char* const kGames[] = {"latin", "two-draw", "three-draw", "mexican-train", "texas-42", "dice-and-dominoes"};
 
-std::string tensor_of(const StateBase& s, int p) {
-  std::vector<float> t(static_cast<size_t>(s.game().info_size));
+// The tensor's bytes, in a buffer kept from call to call: a whole game's
+// tensor is megabytes, and a fresh one each time cost most of the test's
+// time in page faults. Valid until the next call.
+std::string_view tensor_view(const StateBase& s, int p) {
+  thread_local std::vector<float> t;
+  t.assign(static_cast<size_t>(s.game().info_size), 0.0F);
   s.info_state(p, t.data());
-  return std::string(reinterpret_cast<const char*>(t.data()), t.size() * sizeof(float));
+  return {reinterpret_cast<const char*>(t.data()), t.size() * sizeof(float)};
 }
+
+std::string tensor_of(const StateBase& s, int p) { return std::string(tensor_view(s, p)); }
 
 std::string observation_of(const StateBase& s, int p) {
   std::vector<float> t(static_cast<size_t>(s.game().obs_size));
@@ -57,7 +64,7 @@ void random_step(StateBase& s, Rng& rng) {
 
 // A whole game's tensor is large (latin: 723,000 floats): the index keeps
 // a 64-bit hash of it (a collision would only make a false failure).
-size_t digest(const std::string& t) { return std::hash<std::string>{}(t); }
+size_t digest(std::string_view t) { return std::hash<std::string_view>{}(t); }
 
 // Per seat: string -> tensor and tensor -> string; counts the tensors that
 // two strings share and the strings with two tensors.
@@ -67,14 +74,13 @@ struct Index {
   int shared = 0, split = 0;
   explicit Index(int n) : by_string(static_cast<size_t>(n)), by_tensor(static_cast<size_t>(n)) {}
   void add(const StateBase& s) {
-    for (int p = 0; p < s.num_players(); ++p) {
-      const std::string str = s.info_string(p);
-      const size_t t = digest(tensor_of(s, p));
-      auto [i, new_string] = by_string[static_cast<size_t>(p)].emplace(str, t);
-      if (!new_string && i->second != t) ++split;
-      auto [j, new_tensor] = by_tensor[static_cast<size_t>(p)].emplace(t, str);
-      if (!new_tensor && j->second != str) ++shared;
-    }
+    for (int p = 0; p < s.num_players(); ++p) add(p, s.info_string(p), digest(tensor_view(s, p)));
+  }
+  void add(int p, const std::string& str, size_t t) {
+    auto [i, new_string] = by_string[static_cast<size_t>(p)].emplace(str, t);
+    if (!new_string && i->second != t) ++split;
+    auto [j, new_tensor] = by_tensor[static_cast<size_t>(p)].emplace(t, str);
+    if (!new_tensor && j->second != str) ++shared;
   }
 };
 
@@ -190,14 +196,15 @@ TEST(PerfectRecallTensor, WholeGamesAcrossHands) {
       for (int step = 0; !s->is_terminal() && step < 400; ++step) {
         if (s->hands_finished() >= 1 && s->current_player() != kChancePlayer) {
           ++later;
-          index.add(*s);
           for (int p = 0; p < g->players; ++p) {
-            const std::string t = tensor_of(*s, p), str = s->info_string(p);
+            const std::string_view t = tensor_view(*s, p);
+            const std::string str = s->info_string(p);
+            index.add(p, str, digest(t));
             const size_t at = static_cast<size_t>(s->hands_finished()) * part * sizeof(float);
             if (at + part * sizeof(float) > t.size() - static_cast<size_t>(g->obs_size) * sizeof(float)) continue;
             const std::string key =
-                t.substr(0, static_cast<size_t>(g->obs_size) * sizeof(float)) +
-                t.substr(static_cast<size_t>(g->obs_size) * sizeof(float) + at, part * sizeof(float));
+                std::string(t.substr(0, static_cast<size_t>(g->obs_size) * sizeof(float))) +
+                std::string(t.substr(static_cast<size_t>(g->obs_size) * sizeof(float) + at, part * sizeof(float)));
             auto [i, fresh] = by_hand_part[static_cast<size_t>(p)].emplace(digest(key), str);
             if (!fresh && i->second != str) ++hand_only_shared;
           }
