@@ -39,16 +39,16 @@ std::string plain_words(const std::string& what) {
       used = 0;
     }
     // floor, not a cast to an integer: 1e20 or inf is whole, only too big.
+    const bool inside = x >= std::stod(m[2]) && x <= std::stod(m[3]);  // refused all the same: "1e3"
     std::string why = used != v.size() || v.empty() || std::isnan(x)    ? fmt::format("'{}' is not a number", v)
                       : whole && std::isfinite(x) && std::floor(x) != x ? fmt::format("{} is not a whole number", v)
-                                                                        : fmt::format("{} is out of range", v);
+                      : whole && inside ? fmt::format("write {} in digits only ({})", v, plain_number(v))
+                                        : fmt::format("{} is out of range", v);
     return fmt::format("{}{}: it takes {} from {} to {}", what.substr(0, m.position(0)), why, kind, lo, hi);
   }
   static const std::regex excludes(R"(^(-\S+) excludes (-\S+)$)");
   if (std::regex_search(what, m, excludes))
     return fmt::format("{} and {} do not go together: give one of them", m[1].str(), m[2].str());
-  static const std::regex convert(R"(^Could not convert: (\S+) = (.*)$)");
-  if (std::regex_search(what, m, convert)) return fmt::format("{}: '{}' is not a number", m[1].str(), m[2].str());
   if (what == "name is required") return "which game? Put its name after the command (`boneyard rules` lists them)";
   if (what == "file is required") return "which record? Put its file after the command";
   static const std::regex unexpected(R"(^The following arguments? (?:was|were) not expected: (.+)$)");
@@ -99,8 +99,26 @@ int usage_error(CLI::App& app, const CLI::ParseError& e, const std::string& firs
   std::vector<std::string> all;
   for (const auto* s : app.get_subcommands([](CLI::App*) { return true; })) all.push_back(s->get_name());
   std::string where = "boneyard";
-  for (const auto* s : app.get_subcommands()) where += " " + s->get_name();
+  const CLI::App* cmd = &app;
+  for (const auto* s : app.get_subcommands()) where += " " + s->get_name(), cmd = s;
   std::string what = plain_words(e.what());
+  // CLI11's "Could not convert: --port = -5" said as the option takes it.
+  static const std::regex convert(R"(^Could not convert: (\S+) = (.*)$)");
+  std::smatch m;
+  const std::string said = e.what();
+  if (std::regex_search(said, m, convert)) {
+    const std::string name = m[1], value = m[2];
+    const CLI::Option* o = cmd->get_option_no_throw(name);
+    const std::string type = o ? o->get_type_name() : "";
+    if (o && o->get_expected_max() == 0)  // a flag: it may be given yes or no
+      what = fmt::format("{}: '{}' is not yes or no (write {} alone for yes)", name, value, name);
+    else if (type.rfind("UINT", 0) == 0)
+      what = fmt::format("{}: '{}' is not a whole number of 0 or more", name, value);
+    else if (type.rfind("INT", 0) == 0)
+      what = fmt::format("{}: '{}' is not a whole number", name, value);
+    else
+      what = fmt::format("{}: '{}' is not a number", name, value);
+  }
   if (where == "boneyard") {
     if (first.empty())
       what = fmt::format("say what to do, one of: {}", fmt::join(all, ", "));

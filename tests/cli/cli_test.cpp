@@ -160,7 +160,7 @@ TEST(Cli, HelpRulesBenchArenaReplay) {
   int seat_rc = 0;
   const std::string seat = run("play latin --seat x", &seat_rc);
   EXPECT_EQ(seat_rc, 2);
-  EXPECT_NE(seat.find("--seat: 'x' is not a number"), std::string::npos) << seat;
+  EXPECT_NE(seat.find("--seat: 'x' is not a whole number"), std::string::npos) << seat;
   // Its values in a person's words: a number and its range, a choice of words.
   const std::string arena_help = run("arena --help"), serve_help = run("serve --help");
   EXPECT_NE(arena_help.find("--games N (1 to 100000000)"), std::string::npos) << arena_help;
@@ -260,6 +260,9 @@ TEST(Cli, UsageErrorsNameTheProblemAndExitTwo) {
            {"arena latin --threads 0", "--threads: 0 is out of range: it takes a whole number from 1 to 256"},
            {"arena latin --threads 99999999999999999999", "--threads: 99999999999999999999 is out of range"},
            {"arena latin --threads nan", "--threads: 'nan' is not a number"},
+           {"arena latin --games 1e3", "--games: write 1e3 in digits only (1000): it takes a whole number from 1 to"},
+           {"play latin --watch=maybe", "--watch: 'maybe' is not yes or no (write --watch alone for yes)\n"},
+           {"serve --port -5", "--port: '-5' is not a whole number of 0 or more\n"},
            {"play latin --pace 99", "--pace: 99 is out of range: it takes a number from 0 to 60\n"},
            {"play latin --pace 1", "--pace requires --watch\n"},
            {"play latin --step", "--step requires --watch\n"},
