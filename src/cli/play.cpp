@@ -6,11 +6,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <future>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <regex>
+#include <string_view>
 #include <thread>
 
 #include "cli/common.h"
@@ -94,8 +95,27 @@ std::string one_reason(std::string why, const std::string& line, const std::vect
     return fmt::format("'{}' is not a move: type a number from the list (help shows other ways)", line);
   }
   // "illegal move 'bid:31' for seat 0: ..." names the protocol's text: say what was typed.
-  static const std::regex kIllegal(R"(^illegal move '[^']*'( for seat \d+)?)");
-  return std::regex_replace(why, kIllegal, fmt::format("'{}' is not allowed now", line));
+  // (Plain string work, not <regex>: GCC 12 warns falsely inside it.)
+  const std::string_view kIllegal = "illegal move '";
+  if (!why.starts_with(kIllegal)) return why;
+  size_t end = why.find('\'', kIllegal.size());
+  if (end == std::string::npos) return why;
+  ++end;
+  const std::string_view kSeat = " for seat ";
+  if (std::string_view(why).substr(end).starts_with(kSeat)) {
+    size_t d = end + kSeat.size();
+    while (d < why.size() && std::isdigit(static_cast<unsigned char>(why[d]))) ++d;
+    if (d > end + kSeat.size()) end = d;
+  }
+  return fmt::format("'{}' is not allowed now", line) + why.substr(end);
+}
+
+// The digits of "bid:31" (suffix "") or "bid:2marks" (suffix "marks"), or "".
+std::string bid_digits(const std::string& move, std::string_view suffix) {
+  const std::string_view kBid = "bid:";
+  if (!move.starts_with(kBid) || !move.ends_with(suffix) || move.size() <= kBid.size() + suffix.size()) return "";
+  const std::string d = move.substr(kBid.size(), move.size() - kBid.size() - suffix.size());
+  return std::all_of(d.begin(), d.end(), [](unsigned char c) { return std::isdigit(c); }) ? d : "";
 }
 
 // The line of a finished game's table that gives the verdict ("Game over:
@@ -187,15 +207,13 @@ std::string Game::move_list(int seat, const std::vector<std::string>& legal) con
   // While bidding a bare number is a bid (bare_bid): the list shows what to
   // type ("30", "84 (2 marks)"), not list numbers that would read as bids.
   if (is_bidding(legal)) {
-    static const std::regex kPoints(R"(^bid:(\d+)$)"), kMarks(R"(^bid:(\d+)marks$)");
-    std::smatch m;
     for (size_t i = 0; i < legal.size(); ++i) {
       if (legal[i] == "pass")
         items.push_back("pass");
-      else if (std::regex_match(legal[i], m, kPoints))
-        items.push_back(m[1].str());
-      else if (std::regex_match(legal[i], m, kMarks))
-        items.push_back(fmt::format("{} ({} marks)", 42 * std::stoi(m[1].str()), m[1].str()));
+      else if (const std::string points = bid_digits(legal[i], ""); !points.empty())
+        items.push_back(points);
+      else if (const std::string marks = bid_digits(legal[i], "marks"); !marks.empty())
+        items.push_back(fmt::format("{} ({} marks)", 42 * std::stoi(marks), marks));
       else
         items.push_back(fmt::format("#{} {}", i + 1, s_.state().move_words(seat, legal[i])));
     }

@@ -284,8 +284,9 @@ TEST_F(Review, TexasFortyTwoIsJudgedByItsSolverInMarks) {
       EXPECT_EQ(m.unit_words.find("as the bidding bot weighs them") != std::string::npos, bid) << m.unit_words;
       if (bid) ++bids;
       // A tile said as a tile ("Event 12: 6-4"), not as the list's "play 6-4".
-      if (!bid && m.played_words.starts_with("play "))
+      if (!bid && m.played_words.starts_with("play ")) {
         EXPECT_NE(text.find(fmt::format("Event {}: {}", m.event, m.played_words.substr(5))), std::string::npos) << text;
+      }
     }
     EXPECT_EQ(text.find(": play "), std::string::npos) << text;
     EXPECT_EQ(text.find("played"), std::string::npos) << text;

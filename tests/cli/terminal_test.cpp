@@ -505,6 +505,10 @@ TEST(Terminal, TheListsOwnWordsAreAMove) {
   const std::string out = run("play latin --seed 4 <<'EOF'\nplay 6-6\n6-0 On The Right\nquit\nEOF\n");
   EXPECT_TRUE(has(out, "'play 6-6' is not allowed now: seat 0 does not hold 6-6")) << out;
   EXPECT_TRUE(has(out, "seat 0 (you): 6-0 on the right")) << out;
+  // Dice & Dominoes' engine names the seat too ("illegal move '...' for seat 0"): said as typed.
+  const std::string dd = run("play dice-and-dominoes --seed 3 <<'EOF'\n6-6,6-5\nquit\nEOF\n");
+  EXPECT_TRUE(has(dd, "'6-6,6-5' is not allowed now: seat 0 does not hold 6-6 6-5")) << dd;
+  EXPECT_FALSE(has(dd, "for seat") || has(dd, "illegal move")) << dd;
 }
 
 TEST(Terminal, RulesSayWhereTheRulesComeFrom) {
