@@ -679,7 +679,7 @@ std::string handle_ws_message(Hub& hub, const std::string& table, const std::str
     if (type == "chat") only_fields(j, {"type", "id", "text", "phrase", "emote"});
     if (type == "move") {
       const json m = hub.move(table, token, str_field(j, "move"), move_version(j));
-      return dump({{"type", "ack"}, {"move", m["move"]}, {"version", m["version"]}});
+      return dump({{"type", "ack"}, {"move", m["move"]}, {"version", m["move_version"]}});
     }
     if (type == "entropy") {
       hub.join(table, token, str_field(j, "entropy"));

@@ -477,10 +477,14 @@ json Hub::move(const std::string& id, const std::string& token, const std::strin
     t->notice(seat, fmt::format("seat {} is back and plays again", seat));
   }
   auto [canon, change] = apply_move(*t, seat, move, arrival);
+  // The version this move made (with the chance it led to): the state
+  // answered may be later, a bot having moved while the move was stored.
+  const auto made = static_cast<int64_t>(t->session->events().size());
   t->seat_at(seat).clock.forced = false;
   persist_and_wait(lk, t, std::move(change), "the move was not made");
   json m = views_.message(*t, seat);
   m["move"] = canon;
+  m["move_version"] = made;
   return m;
 }
 

@@ -33,6 +33,16 @@ using server::ServerConfig;
 
 const std::vector<std::string> kGames = {"latin", "jamaica", "mexican-train", "texas-42", "dice-and-dominoes"};
 
+// The move a record holds at VERSION, a move's own: the last event before
+// it that is not a chance outcome the move led to (a deal).
+json own_event(const json& events, const json& version) {
+  if (!version.is_number_integer()) return nullptr;
+  auto i = version.get<int64_t>() - 1;
+  if (i < 0 || i >= static_cast<int64_t>(events.size())) return nullptr;
+  while (i > 0 && events[static_cast<size_t>(i)].contains("chance")) --i;
+  return events[static_cast<size_t>(i)].value("move", json());
+}
+
 class ServerTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() { register_all_games(); }
@@ -389,9 +399,11 @@ TEST_F(ServerTest, DroppedPlayerIsReplacedByABotAndTakesTheSeatBack) {
   ASSERT_FALSE(back.is_null());
   EXPECT_EQ(back["seats"][0]["autopilot"], false);
   EXPECT_EQ(back["seats"][0]["connected"], true);
-  // Play to the end over the WebSocket: every move acknowledged.
+  // Play to the end over the WebSocket: every move acknowledged, at its own
+  // version in the record.
   const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(90);
   bool over = false;
+  std::vector<json> acks;
   while (!over && std::chrono::steady_clock::now() < end) {
     json s = view(id, tok);
     if (s["status"] == "over")
@@ -403,11 +415,41 @@ TEST_F(ServerTest, DroppedPlayerIsReplacedByABotAndTakesTheSeatBack) {
           c.wait_for([](const json& j) { return j.value("type", "") == "ack" || j.value("type", "") == "error"; });
       ASSERT_FALSE(ack.is_null());
       ASSERT_EQ(ack["type"], "ack") << ack.dump();
+      acks.push_back(ack);
     } else {
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
   }
   EXPECT_TRUE(over);
+  ASSERT_FALSE(acks.empty());
+  const json events = get(port_, fmt::format("/api/tables/{}/record", id)).j["events"];
+  for (const json& ack : acks) EXPECT_EQ(own_event(events, ack["version"]), ack["move"]) << ack.dump();
+}
+
+// A move's answer names the version the move made, though a bot may have
+// moved while it was stored (the state answered is then later): the
+// record holds the move there. Bots without delay, so that they often do.
+TEST_F(ServerTest, AMovesAnswerNamesTheVersionItMade) {
+  start();
+  json t = create("latin", {"human", "bot:beginner", "bot:beginner", "bot:beginner"}, {{"bot_delay_ms", 0}});
+  const std::string id = t["id"], tok = t["tokens"]["0"];
+  ASSERT_EQ(post(port_, fmt::format("/api/tables/{}/join", id), {{"token", tok}}).status, 200);
+  std::vector<json> answers;
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+  for (json s = view(id, tok); s["status"] != "over" && std::chrono::steady_clock::now() < end; s = view(id, tok)) {
+    if (s["to_act"] != true) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      continue;
+    }
+    const Reply r = post(port_, fmt::format("/api/tables/{}/moves", id), {{"token", tok}, {"move", s["legal"][0]}});
+    ASSERT_EQ(r.status, 200) << r.body;
+    ASSERT_TRUE(r.j.contains("move_version")) << r.body;
+    EXPECT_LE(r.j["move_version"].get<int64_t>(), r.j["version"].get<int64_t>());
+    answers.push_back(r.j);
+  }
+  ASSERT_FALSE(answers.empty());
+  const json events = get(port_, fmt::format("/api/tables/{}/record", id)).j["events"];
+  for (const json& a : answers) EXPECT_EQ(own_event(events, a["move_version"]), a["move"]) << a["move_version"];
 }
 
 // ------------------------------------------------------------ crash recovery
