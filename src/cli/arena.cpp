@@ -1,6 +1,7 @@
 // boneyard arena NAME --bots LIST --games N: bot tournaments.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <charconv>
 #include <chrono>
@@ -13,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 #include "cli/cluster.h"
@@ -78,6 +80,41 @@ void settings_from_json(ArenaConfig& c, const nlohmann::json& j) {
   check_bot_budget(c.budget);
 }
 
+// An entry of --bots may carry its own budget, for a match at odds of
+// time: `ismcts@200ms` thinks 200 ms a decision, `ismcts@4000` runs 4,000
+// iterations, and the entries without one play at --think-ms or
+// --iterations. What more thinking is worth is measured so (docs/bots.md).
+struct Entry {
+  std::string bot;
+  BotOptions budget;
+};
+Entry entry_of_list(const GameEntry& g, const std::string& entry, const BotOptions& common) {
+  const size_t at = entry.find('@');
+  if (at == std::string::npos) return {entry, common};
+  Entry e{entry.substr(0, at), common};
+  if (std::find(g.search_bots.begin(), g.search_bots.end(), e.bot) == g.search_bots.end())
+    throw Error(
+        fmt::format("'{}': only a search bot of {} ({}) takes a budget of its own after @; a level or "
+                    "another bot plays at its own",
+                    shown_text(entry), g.name, fmt::join(g.search_bots, ", ")));
+  std::string_view amount = std::string_view(entry).substr(at + 1);
+  const bool ms = amount.ends_with("ms");
+  if (ms) amount.remove_suffix(2);
+  uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(amount.data(), amount.data() + amount.size(), v);
+  const uint64_t most = ms ? 3600000 : 100000000;
+  if (amount.empty() || ec != std::errc() || end != amount.data() + amount.size() || v < 1 || v > most)
+    throw Error(
+        fmt::format("'{}': after @ comes the bot's own budget, milliseconds a decision from 1 to 3600000 "
+                    "(ismcts@200ms) or iterations from 1 to 100000000 (ismcts@4000)",
+                    shown_text(entry)));
+  if (ms)
+    e.budget.think_ms = static_cast<double>(v);
+  else
+    e.budget.think_ms = 0, e.budget.iterations = static_cast<int>(v);
+  return e;
+}
+
 // A game stopped by SIGINT/SIGTERM (its record is written).
 struct Interrupted {};
 
@@ -130,8 +167,8 @@ GameOutcome play_one(const ArenaConfig& c, const OptionList& opts, const std::ve
   std::vector<std::unique_ptr<AnyBot>> bots;
   for (int k = 0; k < n; ++k) {
     entry_of[static_cast<size_t>(k)] = (k + shift) % L;
-    bots.push_back(make_bot(g, list[static_cast<size_t>(entry_of[static_cast<size_t>(k)])],
-                            mix_seed(seed, static_cast<uint64_t>(k + n * shift) + 1), c.budget));
+    const Entry e = entry_of_list(g, list[static_cast<size_t>(entry_of[static_cast<size_t>(k)])], c.budget);
+    bots.push_back(make_bot(g, e.bot, mix_seed(seed, static_cast<uint64_t>(k + n * shift) + 1), e.budget));
     s.players()[static_cast<size_t>(k)] = list[static_cast<size_t>(entry_of[static_cast<size_t>(k)])];
   }
   GameOutcome o;
@@ -255,7 +292,10 @@ std::vector<double> from_bytes(const std::string& b) {
 void run_arena(const ArenaConfig& c) {
   const GameEntry& g = find_game(c.name);
   const auto list = split(c.bots, ',');
-  for (const auto& b : list) make_bot(g, b, 0, c.budget);  // unknown names fail before any game
+  for (const auto& b : list) {  // unknown names and bad budgets fail before any game
+    const Entry e = entry_of_list(g, b, c.budget);
+    make_bot(g, e.bot, 0, e.budget);
+  }
   const OptionList opts = parse_options(c.options);
   Session probe(c.name, opts, 0);                             // bad options fail before any game
   if (!c.record_dir.empty()) check_record_dir(c.record_dir);  // and an unwritable record folder
@@ -614,27 +654,30 @@ void run_arena(const ArenaConfig& c) {
     const double m = p[k], lo = p[k + "_ci95"][0], hi = p[k + "_ci95"][1];
     return fmt::format(fmt::runtime(how), m, lo, hi);
   };
+  // The bot column as wide as its longest name (ismcts-v1@200ms).
+  size_t nw = 10;
+  for (const auto& p : per) nw = std::max(nw, p["bot"].get<std::string>().size());
   if (per.size() == 1) {  // one bot in every seat: no share to compare, only what it scores
     std::cout << wrap_text(fmt::format("  {} played itself in every seat: its shares are 1 by definition, so only "
                                        "its points per hand are shown (give two or more bots to compare them)\n",
                                        per[0]["bot"].get<std::string>()),
                            width);
-    std::cout << fmt::format("\n  {:10} {:>24}\n", "bot", per_head);
-    std::cout << fmt::format("  {:10} {:>24}\n", per[0]["bot"].get<std::string>(),
+    std::cout << fmt::format("\n  {:{}} {:>24}\n", "bot", nw, per_head);
+    std::cout << fmt::format("  {:{}} {:>24}\n", per[0]["bot"].get<std::string>(), nw,
                              cell(per[0], "mean_points_per_hand", "{:.2f} [{:.2f}, {:.2f}]"));
     if (interrupted) die_of_stop_signal();
     return;
   }
-  std::cout << fmt::format("  {:10} {:>21}  {:>17}\n", "bot", "game share", "Elo");
+  std::cout << fmt::format("  {:{}} {:>21}  {:>17}\n", "bot", nw, "game share", "Elo");
   for (const auto& p : per) {
     std::string e = "-";
     if (p.contains("elo")) e = cell(p, "elo", "{:+.0f} [{:+.0f}, {:+.0f}]");
-    std::cout << fmt::format("  {:10} {:>21}  {:>17}\n", p["bot"].get<std::string>(),
+    std::cout << fmt::format("  {:{}} {:>21}  {:>17}\n", p["bot"].get<std::string>(), nw,
                              cell(p, "win_share", "{:.3f} [{:.3f}, {:.3f}]"), e);
   }
-  std::cout << fmt::format("\n  {:10} {:>21}  {:>24}\n", "bot", "hand share", per_head);
+  std::cout << fmt::format("\n  {:{}} {:>21}  {:>24}\n", "bot", nw, "hand share", per_head);
   for (const auto& p : per)
-    std::cout << fmt::format("  {:10} {:>21}  {:>24}\n", p["bot"].get<std::string>(),
+    std::cout << fmt::format("  {:{}} {:>21}  {:>24}\n", p["bot"].get<std::string>(), nw,
                              cell(p, "hand_share", "{:.3f} [{:.3f}, {:.3f}]"),
                              cell(p, "mean_points_per_hand", "{:.2f} [{:.2f}, {:.2f}]"));
   if (interrupted) die_of_stop_signal();
@@ -649,7 +692,9 @@ void add_arena(CLI::App& app) {
   cmd->add_option("--bots", c->bots,
                   "Comma list of bots, cycled over the seats (greedy,random: seats 0,2 greedy and 1,3 random); "
                   "each is " +
-                      bots_help());
+                      bots_help() +
+                      "; a search bot may think at its own budget, for a match at odds: ismcts@200ms (milliseconds a "
+                      "decision) or ismcts@4000 (iterations)");
   cmd->add_option("--games", c->games,
                   fmt::format("Number of games (with --duplicate: deal sets; default {})", c->games))
       ->check(CLI::Range(1, 100000000));

@@ -208,6 +208,41 @@ TEST(Cli, HelpRulesBenchArenaReplay) {
   EXPECT_EQ(one["bots"], two["bots"]);
 }
 
+// An entry of --bots may think at its own budget (a match at odds of time):
+// `ismcts@30` plays as ismcts at --iterations 30 does, whatever the common
+// budget, and only a search bot takes one.
+TEST(Cli, AnEntryMayThinkAtItsOwnBudget) {
+  const auto bots = [](const std::string& args) {
+    json j = json::parse(run("arena latin --games 3 --seed 5 --json " + args));
+    for (auto& b : j["bots"]) b.erase("bot");
+    return j["bots"];
+  };
+  const json own = bots("--bots ismcts@30,random");
+  EXPECT_EQ(own, bots("--bots ismcts,random --iterations 30"));
+  EXPECT_EQ(own, bots("--bots ismcts@30,random --iterations 400"));  // its own wins over the common one
+  EXPECT_NE(own, bots("--bots ismcts,random --iterations 400"));     // which does play otherwise
+  // Two budgets of one bot are two entries, named as listed.
+  const json odds = json::parse(run("arena latin --bots ismcts@2ms,ismcts@20 --games 1 --duplicate --json"));
+  ASSERT_EQ(odds["bots"].size(), 2u);
+  EXPECT_EQ(odds["bots"][0]["bot"], "ismcts@2ms");
+  EXPECT_EQ(odds["bots"][1]["bot"], "ismcts@20");
+  EXPECT_EQ(odds["timing"][0]["bot"], "ismcts@2ms");
+  for (const auto& [list, said] : std::vector<std::pair<std::string, std::string>>{
+           {"greedy@20ms,random", "'greedy@20ms': only a search bot of latin (pimc, ismcts"},
+           {"strong@5,random", "'strong@5': only a search bot of latin"},
+           {"ismcts@0,random", "'ismcts@0': after @ comes the bot's own budget, milliseconds a decision from 1"},
+           {"ismcts@,random", "'ismcts@': after @ comes"},
+           {"ismcts@2x0ms,random", "'ismcts@2x0ms': after @ comes"},
+           {"ismcts@-5,random", "'ismcts@-5': after @ comes"},
+           {"ismcts@3600001ms,random", "'ismcts@3600001ms': after @ comes"},
+           {"ismcts@99999999999999999999,random", "after @ comes"}}) {
+    int rc = 0;
+    const std::string out = run("arena latin --games 1 --bots " + list, &rc);
+    EXPECT_NE(rc, 0) << list;
+    EXPECT_NE(out.find(said), std::string::npos) << list << ": " << out;
+  }
+}
+
 TEST(Cli, BadInputGetsClearErrors) {
   int rc = 0;
   std::string out = run("arena latin --bots greedy,wizard --games 2", &rc);
