@@ -718,7 +718,8 @@ void add_arena(CLI::App& app) {
   auto resume_dir = std::make_shared<std::string>();
   cmd->add_option(
       "--resume", *resume_dir,
-      "Go on with the interrupted run whose --checkpoint is this folder (its settings; games done are not replayed)");
+      "Go on with the interrupted run whose --checkpoint is this folder (its settings; games done are not replayed; "
+      "--threads is not one of them: give it again)");
   cmd->callback([c, cmd, resume_dir] {
     if (!resume_dir->empty()) {
       if (!c->checkpoint.empty() && c->checkpoint != *resume_dir)
