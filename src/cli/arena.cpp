@@ -443,7 +443,7 @@ void run_arena(const ArenaConfig& c) {
     return take(k, outcome_of(from_bytes(r), L, n_seats));
   };
   w.tick = [&] {
-    bar.update(static_cast<uint64_t>(done));
+    bar.update(static_cast<uint64_t>(done), sprt ? sprt->standing() : std::string());
     if (dirty && !ck_path.empty() && std::chrono::steady_clock::now() - last_write > std::chrono::milliseconds(500)) {
       write_checkpoint();
       dirty = false;

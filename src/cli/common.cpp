@@ -1,6 +1,7 @@
 #include "cli/common.h"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -245,17 +246,29 @@ std::string eta_text(uint64_t done, uint64_t total, double elapsed) {
   return fmt::format("{:.0f}s left", left);
 }
 
-Progress::Progress(std::string label, uint64_t total)
-    : label_(std::move(label)), total_(total), tty_(isatty(STDERR_FILENO)), start_(now_s()) {}
+Progress::Progress(std::string label, uint64_t total, double log_every)
+    : label_(std::move(label)),
+      total_(total),
+      tty_(isatty(STDERR_FILENO)),
+      log_(false),
+      log_every_(log_every),
+      start_(now_s()) {
+  struct stat st {};
+  log_ = !tty_ && fstat(STDERR_FILENO, &st) == 0 && S_ISREG(st.st_mode);
+  last_log_ = start_;
+}
 
-std::string progress_line(const std::string& label_in, uint64_t done, uint64_t total, double elapsed, int cols) {
+std::string progress_line(const std::string& label_in, uint64_t done, uint64_t total, double elapsed, int cols,
+                          const std::string& note) {
   // One line that fits the terminal (issue 36, 6): the bar takes what the
   // label, counts and time leave (10 to 30 columns), a long label is cut,
   // and the rest of the line is cleared, so a shorter time leaves nothing
   // of a longer one behind ("estimating..." then "12s left").
   const double frac = total ? static_cast<double>(done) / static_cast<double>(total) : 0;
-  const std::string tail = fmt::format("{}/{}  {}", done, total, eta_text(done, total, elapsed));
   cols = std::max(40, cols) - 1;  // the last column stays free: no wrap on any terminal
+  std::string tail = fmt::format("{}/{}  {}", done, total, eta_text(done, total, elapsed));
+  // The note only where the bar and a few letters of the label still fit.
+  if (!note.empty() && static_cast<int>(tail.size() + note.size()) + 2 + 10 + 4 + 8 <= cols) tail += "  " + note;
   const int width = std::clamp(cols - static_cast<int>(label_in.size() + tail.size()) - 4, 10, 30);
   std::string label = label_in;
   const int room = cols - width - static_cast<int>(tail.size()) - 4;
@@ -265,9 +278,23 @@ std::string progress_line(const std::string& label_in, uint64_t done, uint64_t t
                      std::string(static_cast<size_t>(width - fill), '.'), tail);
 }
 
-void Progress::update(uint64_t done) {
-  if (!tty_ || total_ == 0) return;
-  std::fputs(progress_line(label_, done, total_, now_s() - start_, terminal_width()).c_str(), stderr);
+std::string progress_log_line(const std::string& label, uint64_t done, uint64_t total, double elapsed,
+                              const std::string& note) {
+  return fmt::format("{}: {} of {} done, {}{}\n", label, done, total, eta_text(done, total, elapsed),
+                     note.empty() ? "" : "; " + note);
+}
+
+void Progress::update(uint64_t done, const std::string& note) {
+  if (total_ == 0) return;
+  const double now = now_s();
+  if (tty_) {
+    std::fputs(progress_line(label_, done, total_, now - start_, terminal_width(), note).c_str(), stderr);
+  } else if (log_ && now - last_log_ >= log_every_) {
+    last_log_ = now;
+    std::fputs(progress_log_line(label_, done, total_, now - start_, note).c_str(), stderr);
+  } else {
+    return;
+  }
   std::fflush(stderr);
 }
 

@@ -47,21 +47,30 @@ MeanCI mean_ci(double sum, double sum_sq, double n);
 std::string eta_text(uint64_t done, uint64_t total, double elapsed);
 
 // The progress bar's line for a terminal `cols` wide: "\r", the line (at
-// most cols - 1 columns), then "clear to the end of the line".
-std::string progress_line(const std::string& label, uint64_t done, uint64_t total, double elapsed, int cols);
+// most cols - 1 columns), then "clear to the end of the line". `note` (a
+// running result, "+12 Elo [-30, +54], LLR +0.41") follows the time where
+// the line has room for it.
+std::string progress_line(const std::string& label, uint64_t done, uint64_t total, double elapsed, int cols,
+                          const std::string& note = {});
+// The same as one plain line of a log: "LABEL: 40 of 400 done, 9m00s left; NOTE\n".
+std::string progress_log_line(const std::string& label, uint64_t done, uint64_t total, double elapsed,
+                              const std::string& note = {});
 
-// A progress bar on stderr, drawn only when stderr is a terminal.
+// Progress on stderr: a bar redrawn in place on a terminal; a plain line a
+// minute when stderr is a file (`2> arena.log`, nohup), so a long run in the
+// background shows it is alive and how it stands; nothing into a pipe.
 class Progress {
  public:
-  Progress(std::string label, uint64_t total);
-  void update(uint64_t done);
+  // `log_every`: seconds between a log's lines.
+  Progress(std::string label, uint64_t total, double log_every = 60);
+  void update(uint64_t done, const std::string& note = {});
   void finish();
 
  private:
   std::string label_;
   uint64_t total_;
-  bool tty_;
-  double start_;
+  bool tty_, log_;
+  double log_every_, start_, last_log_;
 };
 
 // The bots a --bots list may name, for a --help: each game's own (`boneyard

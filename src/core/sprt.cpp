@@ -135,4 +135,10 @@ double Sprt::elo() const { return score_to_elo(mean()) + 0.0; }
 double Sprt::elo_lo() const { return score_to_elo(mean() - half_width()) + 0.0; }
 double Sprt::elo_hi() const { return score_to_elo(mean() + half_width()) + 0.0; }
 
+std::string Sprt::standing() const {
+  if (n_ == 0) return "";
+  return fmt::format("{:+.0f} Elo [{:+.0f}, {:+.0f}], LLR {:+.2f} ({:+.2f} to {:+.2f})", elo(), elo_lo(), elo_hi(),
+                     llr_, p_.lower(), p_.upper());
+}
+
 }  // namespace boneyard

@@ -43,6 +43,9 @@ class Sprt {
   double elo_lo() const;
   double elo_hi() const;
   double mean() const;
+  // How the test stands, for a progress line: "+12 Elo [-30, +54], LLR
+  // +0.41 (-2.94 to +2.94)"; empty before the first sample.
+  std::string standing() const;
   const SprtParams& params() const { return p_; }
   static const char* name(Result r) { return r == Result::H1 ? "H1" : r == Result::H0 ? "H0" : "continue"; }
 

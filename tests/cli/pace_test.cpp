@@ -2,8 +2,10 @@
 // (the game's pauses go through the Terminal's pause function), and the
 // arena's time estimate.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <sstream>
 #include <vector>
@@ -90,6 +92,62 @@ TEST(Pace, ArenaEtaEstimatesUntilAGameIsDone) {
   EXPECT_EQ(cli::eta_text(10, 100, 5), "45s left");
   EXPECT_EQ(cli::eta_text(1, 100, 20), "33m00s left");
   EXPECT_EQ(cli::eta_text(1, 1000, 20), "5h33m left");
+}
+
+// A progress run with stderr pointed at `target`, a line at every update.
+void progress_into(int target) {
+  std::fflush(stderr);
+  const int saved = dup(STDERR_FILENO);
+  dup2(target, STDERR_FILENO);
+  {
+    cli::Progress p("latin ismcts,ismcts-v1", 10, 0);
+    p.update(4, "+12 Elo");
+    p.update(5);
+    p.finish();
+  }
+  std::fflush(stderr);
+  dup2(saved, STDERR_FILENO);
+  close(saved);
+}
+
+TEST(Pace, AFileGetsPlainProgressLinesAPipeNothing) {
+  char path[] = "/tmp/boneyard-progress-XXXXXX";
+  const int file = mkstemp(path);
+  ASSERT_GE(file, 0);
+  progress_into(file);
+  std::string logged(4096, '\0');
+  logged.resize(static_cast<size_t>(std::max<ssize_t>(0, pread(file, logged.data(), logged.size(), 0))));
+  close(file);
+  std::remove(path);
+  EXPECT_NE(logged.find("latin ismcts,ismcts-v1: 4 of 10 done, "), std::string::npos) << logged;
+  EXPECT_NE(logged.find("; +12 Elo\n"), std::string::npos) << logged;
+  EXPECT_NE(logged.find("latin ismcts,ismcts-v1: 5 of 10 done, "), std::string::npos) << logged;
+  EXPECT_EQ(logged.find('\r'), std::string::npos) << "no bar in a log";
+  EXPECT_EQ(logged.find('\033'), std::string::npos) << "no terminal codes in a log";
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  progress_into(fds[1]);
+  close(fds[1]);
+  char buf[64];
+  EXPECT_EQ(read(fds[0], buf, sizeof buf), 0) << "a pipe (a program reading the output) gets no progress";
+  close(fds[0]);
+}
+
+TEST(Pace, TheProgressCarriesTheRunningResultWhereItFits) {
+  const std::string note = "+12 Elo [-30, +54], LLR +0.41 (-2.94 to +2.94)";
+  const std::string wide = cli::progress_line("mexican-train ismcts,ismcts-v1", 40, 400, 60, 120, note);
+  EXPECT_NE(wide.find(note), std::string::npos) << wide;
+  EXPECT_NE(wide.find("40/400  9m00s left"), std::string::npos) << wide;
+  // Too narrow for it: the bar and the counts stay, the note goes.
+  const std::string narrow = cli::progress_line("mexican-train ismcts,ismcts-v1", 40, 400, 60, 60, note);
+  EXPECT_EQ(narrow.find("Elo"), std::string::npos) << narrow;
+  EXPECT_NE(narrow.find("40/400"), std::string::npos) << narrow;
+  EXPECT_LE(narrow.size() - 4, 59u) << narrow;  // less "\r" and "\033[K"
+  // A log (stderr a file) gets plain lines, no bar or terminal codes.
+  EXPECT_EQ(cli::progress_log_line("latin ismcts,ismcts-v1", 40, 400, 60, note),
+            "latin ismcts,ismcts-v1: 40 of 400 done, 9m00s left; " + note + "\n");
+  EXPECT_EQ(cli::progress_log_line("selfplay latin greedy", 0, 10, 1),
+            "selfplay latin greedy: 0 of 10 done, estimating...\n");
 }
 
 }  // namespace

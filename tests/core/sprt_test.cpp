@@ -1,6 +1,7 @@
 // The SPRT of arena --sprt (src/core/sprt.h) on synthetic paired results.
 #include "core/sprt.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -47,6 +48,17 @@ TEST(Sprt, BoundsAndParsing) {
   EXPECT_THROW(SprtParams::parse("elo1=abc"), Error);
   EXPECT_NEAR(score_to_elo(elo_to_score(37.5)), 37.5, 1e-9);
   EXPECT_NEAR(elo_to_score(0), 0.5, 1e-15);
+}
+
+TEST(Sprt, StandingSaysTheRunningEloAndLlr) {
+  Sprt t(SprtParams::parse("elo0=0,elo1=50"));
+  EXPECT_EQ(t.standing(), "");  // nothing to say before a deal set
+  for (double x : {1.0, 0.75, 0.5, 0.75}) t.add(x);
+  const std::string s = t.standing();
+  EXPECT_EQ(s, fmt::format("{:+.0f} Elo [{:+.0f}, {:+.0f}], LLR {:+.2f} (-2.94 to +2.94)", t.elo(), t.elo_lo(),
+                           t.elo_hi(), t.llr()));
+  EXPECT_GT(t.elo(), 0);
+  EXPECT_EQ(s.rfind("+", 0), 0u) << s;  // A is ahead: a signed figure
 }
 
 TEST(Sprt, LlrMatchesTheNormalApproximation) {
