@@ -423,6 +423,7 @@ void run_arena(const ArenaConfig& c) {
 
   const auto t0 = std::chrono::steady_clock::now();
   Progress bar(fmt::format("{} {}", c.name, c.bots), static_cast<uint64_t>(games));
+  if (sprt) bar.total_is_the_most();
   auto last_write = std::chrono::steady_clock::now();
   bool dirty = false;
   cluster::Work w;

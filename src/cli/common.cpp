@@ -236,14 +236,16 @@ static double now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-std::string eta_text(uint64_t done, uint64_t total, double elapsed) {
+std::string eta_text(uint64_t done, uint64_t total, double elapsed, bool at_most) {
   // Nothing finished yet: no rate to go by.
   if (done == 0 || elapsed <= 0) return "estimating...";
   const double left = elapsed / static_cast<double>(done) * static_cast<double>(total - std::min(done, total));
+  const char* most = at_most ? "at most " : "";
   if (left >= 3600)
-    return fmt::format("{:.0f}h{:02.0f}m left", std::floor(left / 3600), std::floor(std::fmod(left, 3600) / 60));
-  if (left >= 60) return fmt::format("{:.0f}m{:02.0f}s left", std::floor(left / 60), std::fmod(left, 60));
-  return fmt::format("{:.0f}s left", left);
+    return fmt::format("{}{:.0f}h{:02.0f}m left", most, std::floor(left / 3600),
+                       std::floor(std::fmod(left, 3600) / 60));
+  if (left >= 60) return fmt::format("{}{:.0f}m{:02.0f}s left", most, std::floor(left / 60), std::fmod(left, 60));
+  return fmt::format("{}{:.0f}s left", most, left);
 }
 
 Progress::Progress(std::string label, uint64_t total, double log_every)
@@ -259,14 +261,14 @@ Progress::Progress(std::string label, uint64_t total, double log_every)
 }
 
 std::string progress_line(const std::string& label_in, uint64_t done, uint64_t total, double elapsed, int cols,
-                          const std::string& note) {
+                          const std::string& note, bool at_most) {
   // One line that fits the terminal (issue 36, 6): the bar takes what the
   // label, counts and time leave (10 to 30 columns), a long label is cut,
   // and the rest of the line is cleared, so a shorter time leaves nothing
   // of a longer one behind ("estimating..." then "12s left").
   const double frac = total ? static_cast<double>(done) / static_cast<double>(total) : 0;
   cols = std::max(40, cols) - 1;  // the last column stays free: no wrap on any terminal
-  std::string tail = fmt::format("{}/{}  {}", done, total, eta_text(done, total, elapsed));
+  std::string tail = fmt::format("{}/{}  {}", done, total, eta_text(done, total, elapsed, at_most));
   // The note only where the bar and a few letters of the label still fit.
   if (!note.empty() && static_cast<int>(tail.size() + note.size()) + 2 + 10 + 4 + 8 <= cols) tail += "  " + note;
   const int width = std::clamp(cols - static_cast<int>(label_in.size() + tail.size()) - 4, 10, 30);
@@ -279,8 +281,8 @@ std::string progress_line(const std::string& label_in, uint64_t done, uint64_t t
 }
 
 std::string progress_log_line(const std::string& label, uint64_t done, uint64_t total, double elapsed,
-                              const std::string& note) {
-  return fmt::format("{}: {} of {} done, {}{}\n", label, done, total, eta_text(done, total, elapsed),
+                              const std::string& note, bool at_most) {
+  return fmt::format("{}: {} of {} done, {}{}\n", label, done, total, eta_text(done, total, elapsed, at_most),
                      note.empty() ? "" : "; " + note);
 }
 
@@ -288,10 +290,10 @@ void Progress::update(uint64_t done, const std::string& note) {
   if (total_ == 0) return;
   const double now = now_s();
   if (tty_) {
-    std::fputs(progress_line(label_, done, total_, now - start_, terminal_width(), note).c_str(), stderr);
+    std::fputs(progress_line(label_, done, total_, now - start_, terminal_width(), note, at_most_).c_str(), stderr);
   } else if (log_ && now - last_log_ >= log_every_) {
     last_log_ = now;
-    std::fputs(progress_log_line(label_, done, total_, now - start_, note).c_str(), stderr);
+    std::fputs(progress_log_line(label_, done, total_, now - start_, note, at_most_).c_str(), stderr);
   } else {
     return;
   }

@@ -43,18 +43,19 @@ struct MeanCI {
 };
 MeanCI mean_ci(double sum, double sum_sq, double n);
 
-// "estimating..." until something is done, then "1m05s left" at the pace so far.
-std::string eta_text(uint64_t done, uint64_t total, double elapsed);
+// "estimating..." until something is done, then "1m05s left" at the pace so
+// far ("at most 1m05s left" when the run may stop before its total).
+std::string eta_text(uint64_t done, uint64_t total, double elapsed, bool at_most = false);
 
 // The progress bar's line for a terminal `cols` wide: "\r", the line (at
 // most cols - 1 columns), then "clear to the end of the line". `note` (a
 // running result, "+12 Elo [-30, +54], LLR +0.41") follows the time where
 // the line has room for it.
 std::string progress_line(const std::string& label, uint64_t done, uint64_t total, double elapsed, int cols,
-                          const std::string& note = {});
+                          const std::string& note = {}, bool at_most = false);
 // The same as one plain line of a log: "LABEL: 40 of 400 done, 9m00s left; NOTE\n".
 std::string progress_log_line(const std::string& label, uint64_t done, uint64_t total, double elapsed,
-                              const std::string& note = {});
+                              const std::string& note = {}, bool at_most = false);
 
 // Progress on stderr: a bar redrawn in place on a terminal; a plain line a
 // minute when stderr is a file (`2> arena.log`, nohup), so a long run in the
@@ -65,11 +66,13 @@ class Progress {
   Progress(std::string label, uint64_t total, double log_every = 60);
   void update(uint64_t done, const std::string& note = {});
   void finish();
+  // The total is the most there may be (an SPRT stops when it decides).
+  void total_is_the_most() { at_most_ = true; }
 
  private:
   std::string label_;
   uint64_t total_;
-  bool tty_, log_;
+  bool tty_, log_, at_most_ = false;
   double log_every_, start_, last_log_;
 };
 

@@ -92,6 +92,9 @@ TEST(Pace, ArenaEtaEstimatesUntilAGameIsDone) {
   EXPECT_EQ(cli::eta_text(10, 100, 5), "45s left");
   EXPECT_EQ(cli::eta_text(1, 100, 20), "33m00s left");
   EXPECT_EQ(cli::eta_text(1, 1000, 20), "5h33m left");
+  // An SPRT may stop before its most games: the time left is a bound.
+  EXPECT_EQ(cli::eta_text(10, 100, 5, true), "at most 45s left");
+  EXPECT_EQ(cli::eta_text(0, 100, 20, true), "estimating...");
 }
 
 // A progress run with stderr pointed at `target`, a line at every update.
@@ -146,6 +149,8 @@ TEST(Pace, TheProgressCarriesTheRunningResultWhereItFits) {
   // A log (stderr a file) gets plain lines, no bar or terminal codes.
   EXPECT_EQ(cli::progress_log_line("latin ismcts,ismcts-v1", 40, 400, 60, note),
             "latin ismcts,ismcts-v1: 40 of 400 done, 9m00s left; " + note + "\n");
+  EXPECT_EQ(cli::progress_log_line("latin ismcts,ismcts-v1", 40, 400, 60, note, true),
+            "latin ismcts,ismcts-v1: 40 of 400 done, at most 9m00s left; " + note + "\n");
   EXPECT_EQ(cli::progress_log_line("selfplay latin greedy", 0, 10, 1),
             "selfplay latin greedy: 0 of 10 done, estimating...\n");
 }
