@@ -248,17 +248,19 @@ std::string eta_text(uint64_t done, uint64_t total, double elapsed, bool at_most
   return fmt::format("{}{:.0f}s left", most, left);
 }
 
+static bool stderr_is_a_file() {
+  struct stat st {};
+  return fstat(STDERR_FILENO, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 Progress::Progress(std::string label, uint64_t total, double log_every)
     : label_(std::move(label)),
       total_(total),
       tty_(isatty(STDERR_FILENO)),
-      log_(false),
+      log_(!tty_ && stderr_is_a_file()),
       log_every_(log_every),
-      start_(now_s()) {
-  struct stat st {};
-  log_ = !tty_ && fstat(STDERR_FILENO, &st) == 0 && S_ISREG(st.st_mode);
-  last_log_ = start_;
-}
+      start_(now_s()),
+      last_log_(start_) {}
 
 std::string progress_line(const std::string& label_in, uint64_t done, uint64_t total, double elapsed, int cols,
                           const std::string& note, bool at_most) {
