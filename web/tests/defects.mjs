@@ -342,6 +342,9 @@ try {
     const p = await newPage();
     await p.setBypassCSP(true);
     await p.goto(base + "/?rules=line");
+    // The views below are measured: the app's stylesheet must be in force
+    // (once, on a loaded machine, "Which train?" measured unstyled).
+    await p.waitForFunction(() => getComputedStyle(document.documentElement).getPropertyValue("--card").trim() !== "");
     await p.addScriptTag({ content: code });
     const r = await p.evaluate(() => {
       try {
@@ -632,7 +635,12 @@ try {
         );
         document.body.appendChild(chooser);
         const box = chooser.querySelector(".chooser").getBoundingClientRect();
-        const chooserAt = { top: Math.round(box.top), bottom: Math.round(box.bottom), height: innerHeight };
+        const chooserAt = {
+          top: Math.round(box.top),
+          bottom: Math.round(box.bottom),
+          height: innerHeight,
+          position: getComputedStyle(chooser).position,
+        };
         chooser.remove();
         // A line game's "Which end?" names each end by its number: the line
         // turns at the table's edge, so its left end can lie on the right.
