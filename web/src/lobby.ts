@@ -191,7 +191,6 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   main.appendChild(openTables(all, go, status));
   const friends = friendsCard(go);
   if (friends) main.appendChild(friends);
-  main.appendChild(leaderboardCard(go));
 
   // A table of your own.
   const form = h("section", { class: "card create" }, h("h2", null, t("lobby.new_table")));
@@ -371,6 +370,9 @@ export async function renderLobby(root: HTMLElement, go: (url: string) => void) 
   };
   drawFamilies();
   pickGame(game);
+  // The leaderboard below the new table: it fills in when the server
+  // answers, and above the form it moved the family tabs under the finger.
+  main.appendChild(leaderboardCard(go));
 
   // Replay a record file (a game downloaded from a table, or written by
   // boneyard play/arena --record): chosen, or dropped anywhere on the page.
