@@ -8,7 +8,7 @@
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { openContext, setUp, webDir } from "./harness.mjs";
+import { chooseGame, createTable, openContext, setUp, webDir } from "./harness.mjs";
 
 const t0 = Date.now();
 const H = await setUp({ name: "web", serveArgs: ["--strong-ms", "30", "--clock-second-ms", "100"] });
@@ -164,11 +164,9 @@ async function playHand(page, family, { shotAt = 2, name } = {}) {
 
 async function createFromLobby(page, family, preset, seats = {}, query = "") {
   await page.goto(`${base}/?botdelay=20${query}`);
-  await page.waitForSelector(`[data-family="${family}"]`);
-  await page.click(`[data-family="${family}"]`);
-  if (preset) await page.click(`input[name=preset][value="${preset}"]`);
+  await chooseGame(page, family, preset);
   for (const [k, v] of Object.entries(seats)) await page.select(`select[data-seat="${k}"]`, v);
-  await Promise.all([page.waitForSelector(".table"), page.click("#create")]);
+  await createTable(page);
   return page.url();
 }
 
@@ -185,7 +183,7 @@ try {
   {
     const slips = [];
     for (const f of ["line", "mexican-train", "texas-42", "dice-and-dominoes"]) {
-      await lobby.click(`[data-family="${f}"]`);
+      await chooseGame(lobby, f);
       const words = await lobby.evaluate(() => {
         const opts = [...document.querySelectorAll(".options select")].map((s) =>
           [...s.options].map((o) => o.textContent),
@@ -209,7 +207,7 @@ try {
       if (f === "texas-42" && words.help.some((x) => /^Scoring[\s\S]*pips/.test(x)))
         slips.push("texas-42: scoring speaks of pips");
     }
-    await lobby.click('[data-family="line"]');
+    await chooseGame(lobby, "line");
     check(slips.length === 0, `the lobby's presets and options are in players' words (${slips.join("; ")})`);
   }
   const lobbyPhone = await newPage(ctx, PHONE);
@@ -649,14 +647,13 @@ try {
   {
     const page = await newPage(ctx);
     await page.goto(`${base}/?botdelay=20`);
-    await page.waitForSelector('[data-family="dice-and-dominoes"]');
-    await page.click('[data-family="dice-and-dominoes"]');
+    await chooseGame(page, "dice-and-dominoes");
     await page.waitForSelector("input[name=hands]");
     await page.$eval("input[name=hands]", (e) => {
       e.value = "2";
       e.dispatchEvent(new Event("change"));
     });
-    await Promise.all([page.waitForSelector(".table"), page.click("#create")]);
+    await createTable(page);
     await playHand(page, "dice-and-dominoes");
     await page.click("#continue");
     await page.waitForFunction(() => !document.querySelector(".summary") || document.querySelector("#verify"));
@@ -725,15 +722,13 @@ try {
   {
     const page = await newPage(ctx);
     await page.goto(`${base}/?botdelay=20`);
-    await page.waitForSelector('[data-family="line"]');
-    await page.click('[data-family="line"]');
-    await page.click('input[name=preset][value="latin"]');
+    await chooseGame(page, "line", "latin");
     await page.waitForSelector("input[name=target]");
     await page.$eval("input[name=target]", (e) => {
       e.value = "1";
       e.dispatchEvent(new Event("change"));
     });
-    await Promise.all([page.waitForSelector(".table"), page.click("#create")]);
+    await createTable(page);
     const id = new URL(page.url()).searchParams.get("t");
     for (let hand = 0; hand < 4 && !(await page.$("#verify")); hand++) {
       await playHand(page, "line");
@@ -1102,11 +1097,9 @@ try {
   {
     const page = await newPage(ctx);
     await page.goto(`${base}/?botdelay=20`);
-    await page.waitForSelector('[data-family="line"]');
-    await page.click('[data-family="line"]');
-    await page.click('input[name=preset][value="latin"]');
+    await chooseGame(page, "line", "latin");
     await page.select("#clock", "15");
-    await Promise.all([page.waitForSelector(".table"), page.click("#create")]);
+    await createTable(page);
     // Each read is taken in the poll that finds the clock: the 1.5 s a move may
     // be over by a second round trip on a loaded machine.
     const clockText = (selector, timeout) =>

@@ -20,7 +20,7 @@
 import { join } from "node:path";
 import { get as httpGet } from "node:http";
 import { gunzipSync } from "node:zlib";
-import { setUp, tableHelpers, webDir } from "./harness.mjs";
+import { chooseGame, setUp, tableHelpers, webDir } from "./harness.mjs";
 
 const H = await setUp({ name: "defects", launch: { defaultViewport: { width: 1280, height: 800 } } });
 const { shots, base, browser, check } = H;
@@ -872,13 +872,12 @@ try {
     let posted = 0;
     p.on("request", (q) => (posted += q.method() === "POST" && q.url().endsWith("/api/tables") ? 1 : 0));
     await p.goto(`${base}/`);
-    await p.waitForSelector('[data-family="mexican-train"]');
-    await p.click('[data-family="mexican-train"]');
+    await chooseGame(p, "mexican-train");
     await p.waitForSelector("input[name=players]");
     await p.$eval(".opt-details", (d) => (d.open = true));
     await p.type("input[name=players]", "99");
     await p.$eval("input[name=players]", (e) => e.dispatchEvent(new Event("change")));
-    await p.click("#create");
+    await p.$eval("#create", (e) => e.click());
     await sleep(300);
     const r = await p.evaluate(() => {
       const players = document.querySelector("input[name=players]");

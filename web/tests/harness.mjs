@@ -165,3 +165,26 @@ export function tableHelpers(H) {
     );
   return { sleep, newPage, api, table, untilOver, until };
 }
+
+// The lobby's family tab, then (if given) one of its games: by the elements
+// themselves, not by where they are. The cards above the form (your tables,
+// the open tables) fill in as the server answers and move the form, so a
+// click at the tab's old place could miss it (CI once found no Texas 42
+// game to pick: the click had not reached the Texas 42 tab).
+export async function chooseGame(page, family, preset) {
+  const tab = `[data-family="${family}"]`;
+  await page.waitForSelector(tab);
+  await page.$eval(tab, (e) => e.click());
+  await page.waitForSelector(`${tab}[aria-selected="true"]`);
+  if (!preset) return;
+  const game = `input[name=preset][value="${preset}"]`;
+  await page.waitForSelector(game);
+  await page.$eval(game, (e) => e.click());
+  await page.waitForFunction((s) => document.querySelector(s)?.checked, {}, game);
+}
+
+// The lobby's "Create table", then the table: by the button itself, for the
+// same reason (a banner of a game in play comes in above the form).
+export async function createTable(page, timeout = 30000) {
+  await Promise.all([page.waitForSelector(".table", { timeout }), page.$eval("#create", (e) => e.click())]);
+}

@@ -9,7 +9,7 @@
 
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { openContext, setUp } from "./harness.mjs";
+import { chooseGame, createTable, openContext, setUp } from "./harness.mjs";
 
 const H = await setUp({ name: "layout", serveArgs: ["--strong-ms", "30"] });
 const { shots, base, browser, check } = H;
@@ -249,13 +249,13 @@ try {
       for (const [name, vp] of SIZES) {
         await page.setViewport(vp);
         for (const [family] of FAMILIES) {
-          await page.click(`[data-family="${family}"]`);
+          await chooseGame(page, family);
           for (const x of await page.evaluate(lobbySlips)) slips.push(`${lang} ${name} ${family}: ${x}`);
         }
-        await page.click('[data-family="texas-42"]');
+        await chooseGame(page, "texas-42");
         await page.screenshot({ path: join(shots, "sizes", `lobby-${lang}-${name}.png`), fullPage: true });
         if (lang === "en") {
-          await page.click('[data-family="line"]');
+          await chooseGame(page, "line");
           await page.screenshot({ path: join(shots, "sizes", `lobby-presets-${name}.png`), fullPage: true });
         }
       }
@@ -273,7 +273,7 @@ try {
     const page = await newPage(ctx, VP.phone, "en");
     await page.goto(base + "/");
     await page.waitForSelector(".seat-row");
-    await page.click('[data-family="line"]');
+    await chooseGame(page, "line");
     await page.$$eval("details", (ds) => ds.forEach((d) => (d.open = true)));
     const line = (name) =>
       page.$eval(`select[name="${name}"]`, (s) => {
@@ -380,10 +380,8 @@ try {
     for (const [family, preset] of FAMILIES) {
       const page = await newPage(ctx, VP.desktop);
       await page.goto(`${base}/?botdelay=20`);
-      await page.waitForSelector(`[data-family="${family}"]`);
-      await page.click(`[data-family="${family}"]`);
-      await page.click(`input[name=preset][value="${preset}"]`);
-      await Promise.all([page.waitForSelector(".table"), page.click("#create")]);
+      await chooseGame(page, family, preset);
+      await createTable(page);
       // My turn: the state holds still (bots wait for me) while it is measured.
       await page.waitForFunction(
         () =>
@@ -526,9 +524,8 @@ try {
     // The bid buttons on a landscape phone (a person bids: a live table).
     const live = await newPage(ctx, VP.landscape);
     await live.goto(`${base}/?botdelay=20`);
-    await live.waitForSelector('[data-family="texas-42"]');
-    await live.click('[data-family="texas-42"]');
-    await Promise.all([live.waitForSelector(".table"), live.click("#create")]);
+    await chooseGame(live, "texas-42");
+    await createTable(live);
     await live.waitForSelector('.actions .action[data-move^="bid"]', { timeout: 30000 });
     await resize(live, VP.landscape);
     const off = await live.$$eval(".actions .action", (r) =>

@@ -55,7 +55,7 @@ try {
   await pa.goto(base + "/?botdelay=50");
   await pa.waitForSelector('select[data-seat="1"]');
   await pa.select('select[data-seat="1"]', "anyone");
-  await pa.click("#create");
+  await pa.$eval("#create", (e) => e.click());
   await pa.waitForFunction(() => /[?&]t=/.test(location.search), { timeout: 10000 });
   const id = new URL(pa.url()).searchParams.get("t");
   // A names itself with markup: the lobby must show it as text.

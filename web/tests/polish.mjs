@@ -10,7 +10,7 @@
 // message goes with the game it was said of.
 //   node tests/polish.mjs BONEYARD_EXE SCREENSHOT_DIR
 import { join } from "node:path";
-import { setUp, tableHelpers } from "./harness.mjs";
+import { chooseGame, createTable, setUp, tableHelpers } from "./harness.mjs";
 
 const H = await setUp({ name: "polish", launch: { defaultViewport: { width: 1280, height: 800 } } });
 const { shots, base, check } = H;
@@ -31,7 +31,7 @@ try {
       /all pips left in every hand/i.test(about) && !/on the table/.test(about),
       `the presets say whose pips are scored (${about.slice(0, 140)})`,
     );
-    await Promise.all([p.waitForSelector(".table"), p.click("#create")]);
+    await createTable(p);
     await p.waitForSelector(".hand", { timeout: 15000 });
     await p.goBack({ timeout: 3000 }).catch(() => {}); // a same-document Back: no load to wait for
     const asked = await until(p, () => !!document.querySelector(".dialog.leave"), null, 5);
@@ -497,8 +497,7 @@ try {
       if (q.method() === "POST" && q.url().endsWith("/api/tables")) sent.push(JSON.parse(q.postData() || "{}"));
     });
     await p.goto(`${base}/`);
-    await p.waitForSelector('input[name=preset][value="dominican-patio"]');
-    await p.click('input[name=preset][value="dominican-patio"]');
+    await chooseGame(p, "line", "dominican-patio");
     await p.$eval(".opt-details", (d) => (d.open = true));
     const form = () =>
       p.evaluate(() => {
@@ -533,14 +532,14 @@ try {
       e.value = "0";
       e.dispatchEvent(new Event("change"));
     });
-    await p.click("#create");
+    await p.$eval("#create", (e) => e.click());
     const bad = (await form()).error;
     check(
       bad === "Points for capicúa: a whole number from 1 to 1000, please." && sent.length === 0,
       `bonus points out of range are said in words ("${bad}", ${sent.length} sent)`,
     );
     // Another game: what was wrong with the last one is not said of it.
-    await p.click('input[name=preset][value="santiago"]');
+    await chooseGame(p, "line", "santiago");
     const other = await form();
     check(other.error === "", `a bad value's message goes when another game is picked ("${other.error}")`);
     // The same in the setup of a game against the computer.
@@ -560,7 +559,7 @@ try {
       `against the computer too ("${said}", then "${gone}")`,
     );
     await q.close();
-    await p.click('input[name=preset][value="dominican-patio"]');
+    await chooseGame(p, "line", "dominican-patio");
     // The boxes changed: points, a variant, one off and one on.
     await p.$eval(points, (e) => {
       e.value = "30";
@@ -571,15 +570,14 @@ try {
     await p.click('[data-bonus="first_pass_2"]');
     const changed = await form();
     await p.screenshot({ path: join(shots, "polish-bonuses.png"), fullPage: true });
-    await Promise.all([p.waitForSelector(".table", { timeout: 15000 }), p.click("#create")]);
+    await createTable(p, 15000);
     check(
       sent.length === 1 && sent[0].options?.bonuses === "first_pass_2,capicua_30_no_zero,lead_pass_25",
       `the boxes send the engine's list (${JSON.stringify(changed.on)}: ${JSON.stringify(sent[0]?.options?.bonuses)})`,
     );
     // Dice & Dominoes' "One hand only": a box; ticked, it sends "on".
     await p.goto(`${base}/`);
-    await p.waitForSelector('[data-family="dice-and-dominoes"]');
-    await p.click('[data-family="dice-and-dominoes"]');
+    await chooseGame(p, "dice-and-dominoes");
     await p.waitForSelector(".options [name=single_hand]");
     await p.$eval(".opt-details", (d) => (d.open = true));
     const one = await p.$eval(".options [name=single_hand]", (e) => ({
@@ -601,7 +599,7 @@ try {
     );
     await p.click(".options [name=single_hand]");
     await (await p.$(".options")).screenshot({ path: join(shots, "polish-dd-options.png") });
-    await Promise.all([p.waitForSelector(".table", { timeout: 15000 }), p.click("#create")]);
+    await createTable(p, 15000);
     check(sent[1]?.options?.single_hand === "on", `ticked, it sends "on" (${JSON.stringify(sent[1]?.options)})`);
     await p.close();
   }

@@ -8,7 +8,7 @@
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { openContext, setUp, webDir } from "./harness.mjs";
+import { chooseGame, openContext, setUp, webDir } from "./harness.mjs";
 
 const H = await setUp({
   name: "rules",
@@ -99,9 +99,7 @@ try {
       `${lang}: the lobby's "how to play" opens the line games' rules in ${lang} ("${r.title}")`,
     );
     await page.goBack();
-    await page.waitForSelector('[data-family="line"]');
-    await page.click('[data-family="line"]');
-    await page.click('input[name=preset][value="santiago"]');
+    await chooseGame(page, "line", "santiago");
     await page.click("#preset-rules");
     await waitRules(page, "line");
     await page.waitForFunction(() => location.hash === "#santiago");
@@ -111,8 +109,7 @@ try {
       `${lang}: the lobby's link for Santiago de Cuba opens its section (top at ${r.top})`,
     );
     await page.goBack();
-    await page.waitForSelector('[data-family="dice-and-dominoes"]');
-    await page.click('[data-family="dice-and-dominoes"]');
+    await chooseGame(page, "dice-and-dominoes");
     await page.click("#preset-rules");
     await waitRules(page, "dice-and-dominoes");
     r = await shown(page);

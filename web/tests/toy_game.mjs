@@ -6,7 +6,7 @@
 // Exits 77 (ctest: skipped) with a message when Chromium is missing.
 
 import { join } from "node:path";
-import { openContext, setUp } from "./harness.mjs";
+import { chooseGame, createTable, openContext, setUp } from "./harness.mjs";
 
 process.env.BONEYARD_TEST_GAME = "1"; // the server inherits it
 const H = await setUp({ name: "toy", launch: { defaultViewport: { width: 1280, height: 800 } } });
@@ -24,13 +24,12 @@ try {
   const games = await page.evaluate(async () => (await (await fetch("/api/games")).json()).games);
   const toy = games.find((g) => g.name === "toy-block");
   check(!!toy, "the server lists the test game");
-  await page.waitForSelector(`[data-family="${toy.family}"]`);
-  await page.click(`[data-family="${toy.family}"]`);
+  await chooseGame(page, toy.family);
   check(!!(await page.$(preset)), "the lobby's new table offers the test game");
   await page.click(preset);
   const seats = await page.$$eval("select[data-seat]", (s) => s.length);
   check(seats === 2, `its two seats are offered (${seats})`);
-  await Promise.all([page.waitForSelector(".table"), page.click("#create")]);
+  await createTable(page);
   await page.waitForSelector(".board");
   // Its board is its family's: a move of mine goes on it.
   await page.waitForSelector(".htile.legal, .action[data-move]", { timeout: 30000 });
