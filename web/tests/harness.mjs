@@ -167,10 +167,10 @@ export function tableHelpers(H) {
 }
 
 // The lobby's family tab, then (if given) one of its games: by the elements
-// themselves, not by where they are. The cards above the form (your tables,
-// the open tables) fill in as the server answers and move the form, so a
-// click at the tab's old place could miss it (CI once found no Texas 42
-// game to pick: the click had not reached the Texas 42 tab).
+// themselves, not by where they are. What the server answers late moves the
+// form (the banner of a game in play at the top, 63 px), so a click at the
+// tab's old place could miss it (CI once found no Texas 42 game to pick: the
+// click had not reached the Texas 42 tab).
 export async function chooseGame(page, family, preset) {
   const tab = `[data-family="${family}"]`;
   await page.waitForSelector(tab);
@@ -183,8 +183,8 @@ export async function chooseGame(page, family, preset) {
   await page.waitForFunction((s) => document.querySelector(s)?.checked, {}, game);
 }
 
-// The lobby's "Create table", then the table: by the button itself, for the
-// same reason (a banner of a game in play comes in above the form).
+// The lobby's "Create the table", then the table: by the button itself, for
+// the same reason.
 export async function createTable(page, timeout = 30000) {
   await Promise.all([page.waitForSelector(".table", { timeout }), page.$eval("#create", (e) => e.click())]);
 }
