@@ -98,9 +98,10 @@ function tableStatus(id: string, token: string): HTMLElement {
   return el;
 }
 
-// A game of mine in play, at the top of the lobby: on a phone "Your tables"
-// lies a screen or two below, and a seat's clock may be running. The newest
-// few seats are asked; the banner stays empty unless one is in play.
+// A game of mine in play, in a bar at the foot of the screen: on a phone
+// "Your tables" lies a screen or two below, and a seat's clock may be
+// running. The newest few seats are asked; the banner stays empty unless one
+// is in play. It floats over the lobby (css/base.css): it fills in late.
 export function inPlayBanner(go: (url: string) => void): HTMLElement {
   const box = h("div", { class: "in-play", id: "in-play", role: "status" });
   const seats = savedTables()

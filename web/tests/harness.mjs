@@ -167,10 +167,10 @@ export function tableHelpers(H) {
 }
 
 // The lobby's family tab, then (if given) one of its games: by the elements
-// themselves, not by where they are. What the server answers late moves the
-// form (the banner of a game in play at the top, 63 px), so a click at the
-// tab's old place could miss it (CI once found no Texas 42 game to pick: the
-// click had not reached the Texas 42 tab).
+// themselves, not by where they are. What the server answered late once
+// moved the form (the leaderboard above it, the banner of a game in play in
+// the flow), so a click at the tab's old place could miss it (CI once found
+// no Texas 42 game to pick: the click had not reached the Texas 42 tab).
 export async function chooseGame(page, family, preset) {
   const tab = `[data-family="${family}"]`;
   await page.waitForSelector(tab);
