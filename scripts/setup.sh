@@ -35,6 +35,23 @@ if command -v ccache >/dev/null 2>&1; then
   LAUNCHER="-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
 fi
 BUILD_DIR="${BUILD_DIR:-build}"
+# ninja in DIR (targets after it). Quiet: ninja's own lines when it has
+# nothing to do are left out; a build's lines still stream as they come (a
+# dry run cannot tell: the globbed folders are re-checked only by a real run).
+ninja_quiet() {
+  local dir="$1" rc
+  shift
+  if [ -z "$QUIET" ]; then
+    ninja -C "$dir" "$@"
+    return
+  fi
+  set +e +o pipefail
+  ninja -C "$dir" "$@" 2>&1 |
+    grep -v -E '^ninja: (Entering directory|no work to do)|Re-checking globbed directories' >&2
+  rc=${PIPESTATUS[0]}
+  set -e -o pipefail
+  return "$rc"
+}
 # The engine in WebAssembly (docs/wasm.md): Debian's emscripten compiles the
 # same engine sources into web/dist/engine/ (engine.js + engine.wasm) for the
 # app's Web Worker, in build-wasm/ (configured once; ninja then rebuilds only
@@ -51,7 +68,7 @@ if [ "$WASM" = 1 ]; then
   if [ ! -f build-wasm/build.ninja ]; then
     emcmake cmake -S . -B build-wasm -G Ninja -DCMAKE_BUILD_TYPE=Release $LAUNCHER >/dev/null
   fi
-  ninja -C build-wasm
+  ninja_quiet build-wasm
 fi
 if [ -n "$QUIET" ]; then
   log="$(mktemp)"
@@ -63,15 +80,4 @@ fi
 # Debian's interpreter (it has numpy), even when another python3 comes first on PATH.
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" \
   -DPython3_EXECUTABLE=/usr/bin/python3 $LAUNCHER ${CMAKE_EXTRA:-} >/dev/null
-if [ -n "$QUIET" ]; then
-  # ninja's own lines when it has nothing to do are left out; a build's
-  # lines still stream as they come (a dry run cannot tell: the globbed
-  # folders are re-checked only by a real run).
-  set +e +o pipefail
-  ninja -C "$BUILD_DIR" ${NINJA_TARGETS:-} 2>&1 |
-    grep -v -E '^ninja: (Entering directory|no work to do)|Re-checking globbed directories' >&2
-  rc=${PIPESTATUS[0]}
-  set -e -o pipefail
-  exit "$rc"
-fi
-ninja -C "$BUILD_DIR" ${NINJA_TARGETS:-}
+ninja_quiet "$BUILD_DIR" ${NINJA_TARGETS:-}
