@@ -595,8 +595,8 @@ json Hub::claim(const std::string& id, const std::string& token) {
                    "this is the table's watching link: it holds no seat to claim (watch with GET or the WebSocket)");
   if (seat < 0)
     throw ApiError(403,
-                   "this invitation was used already: its seat is taken (a link opened once holds that seat for the "
-                   "person who opened it alone)");
+                   "this invitation opens no seat: it was used already (the seat is held by the person who sat down "
+                   "with it first), or it is not a link of this table");
   // A seat whose player has come keeps its token: a claim now would hand the
   // seat (and its hand) to a second holder while the first still plays it.
   if (t->seat_at(seat).joined || t->started)

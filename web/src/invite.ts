@@ -1,12 +1,25 @@
 // An invitation link (/?t=ID&i=TOKEN): the seat is claimed for this browser
-// alone (the server gives it a token of its own; the link is used up), and
-// a person without a saved name is asked for one before sitting down, so
-// the others see who came and a rated table can count the game.
-import { api, savedTables, myPlayer, saveMyPlayer, ApiError } from "./api";
+// alone when its person sits down (the server gives it a token of its own;
+// the link is used up), not when the link is opened: a look at the page, or
+// a name asked and not given, must not spend the invitation. A person
+// without a saved name is asked for one first, so the others see who came
+// and a rated table can count the game.
+import { api, savedTables, saveTable, myPlayer, saveMyPlayer, ApiError } from "./api";
 import { badLink } from "./table";
 import { gameName, tableUrl } from "./links";
 import { h, clear } from "./dom";
 import { t } from "./i18n";
+
+function whyBad(e: unknown): string {
+  const status = e instanceof ApiError ? e.status : 0;
+  return status === 404
+    ? "link.no_table"
+    : status === 403 || status === 409 // 409: the seat's player has joined already
+      ? "link.invite_used"
+      : status === 400
+        ? "link.damaged"
+        : "link.try_again";
+}
 
 // route: shows the page the address now names.
 export async function openInvite(
@@ -23,33 +36,37 @@ export async function openInvite(
     history.replaceState(null, "", tableUrl(id, mine.token));
     return route();
   }
+  // The seat's view by the invitation itself, which spends nothing: the
+  // game's name for the title, and whether the link still holds a seat.
+  let game = "";
   try {
-    const r = await api.claim(id, invite);
-    history.replaceState(null, "", tableUrl(id, r.token)); // a reload keeps the seat
-    if (myPlayer()) return route();
-    // The game's name in the title: the table's state, now this seat's to ask.
-    const game = await api.state(id, r.token).then(
-      (m) => m.game,
-      () => "",
-    );
-    askName(root, game, route);
+    const m = await api.state(id, invite);
+    if (m.seat == null || m.seat < 0) return badLink(root, "link.invite_used", go);
+    game = m.game;
   } catch (e) {
-    const status = e instanceof ApiError ? e.status : 0;
-    const why =
-      status === 404
-        ? "link.no_table"
-        : status === 403 || status === 409 // 409: the seat's player has joined already
-          ? "link.invite_used"
-          : status === 400
-            ? "link.damaged"
-            : "link.try_again";
-    badLink(root, why, go);
+    return badLink(root, whyBad(e), go);
   }
+  let sitting = false; // one claim: a second (a double click) would find the link spent
+  const sitDown = async () => {
+    if (sitting) return;
+    sitting = true;
+    try {
+      const r = await api.claim(id, invite);
+      // Kept at once: opened again in this browser, the link leads to the seat.
+      saveTable({ id, token: r.token, game, seat: r.seat, created: Date.now(), invites: {}, spectate: "" });
+      history.replaceState(null, "", tableUrl(id, r.token)); // a reload keeps the seat
+      route();
+    } catch (e) {
+      badLink(root, whyBad(e), go);
+    }
+  };
+  if (myPlayer()) return sitDown();
+  askName(root, game, sitDown);
 }
 
 // "Your name" before the table (the game may start, clock and all, as soon
 // as this seat joins); or sit down without one.
-function askName(root: HTMLElement, game: string, route: () => void) {
+function askName(root: HTMLElement, game: string, sitDown: () => Promise<void>) {
   clear(root);
   const input = h("input", {
     id: "invite-name",
@@ -77,7 +94,7 @@ function askName(root: HTMLElement, game: string, route: () => void) {
               sit.disabled = true;
               try {
                 saveMyPlayer(await api.createPlayer(input.value));
-                route();
+                await sitDown();
               } catch (x) {
                 err.textContent = String((x as Error).message);
                 sit.disabled = false;
@@ -89,7 +106,7 @@ function askName(root: HTMLElement, game: string, route: () => void) {
           sit,
         ),
         err,
-        h("button", { type: "button", class: "link", id: "invite-guest", onclick: () => route() }, t("invite.guest")),
+        h("button", { type: "button", class: "link", id: "invite-guest", onclick: () => sitDown() }, t("invite.guest")),
       ),
     ),
   );

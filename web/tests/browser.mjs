@@ -838,6 +838,15 @@ try {
   const invite = await alice.$eval("#link-invite-1", (e) => e.value);
   const spectate = await alice.$eval("#link-spectate", (e) => e.value);
   await alice.screenshot({ path: join(shots, "waiting-desktop.png") });
+  // Opening the link spends nothing: someone who looks at it and leaves at
+  // the name asked leaves the seat to whoever sits down with it.
+  {
+    const ctxPeek = await openContext(browser);
+    const peek = await newPage(ctxPeek);
+    await peek.goto(invite);
+    await peek.waitForSelector("#invite-name");
+    await ctxPeek.close();
+  }
   const ctx2 = await openContext(browser);
   const bob = await newPage(ctx2);
   await bob.goto(invite);
@@ -876,7 +885,7 @@ try {
     await other.waitForSelector(".bad-link");
     const said = await other.$eval(".bad-link", (e) => e.innerText);
     check(
-      /invitation was used already/.test(said) && (await other.$$(".hand .htile")).length === 0,
+      /was used already/.test(said) && (await other.$$(".hand .htile")).length === 0,
       `a used invitation opens no seat for anyone else (${said.replace(/\s+/g, " ")})`,
     );
     await ctxX.close();

@@ -188,7 +188,7 @@ export const en: Record<string, string> = {
 
   "link.bad_key": "The table exists, but this link's key opens no seat there. Ask for your own link again.",
   "link.invite_used":
-    "This invitation was used already: the seat is taken by the person who opened it first. To follow the game, ask for the link to watch it.",
+    "This invitation opens no seat: it was used already (the seat belongs to whoever sat down with it first), or it is not a link of this table. To follow the game, ask for the link to watch it.",
   "link.try_again": "The server did not answer: try the link again in a moment.",
 
   "link.to_lobby": "Go to the lobby",

@@ -190,7 +190,7 @@ export const es: Record<string, string> = {
 
   "link.bad_key": "La mesa existe, pero la clave de este enlace no abre ningún asiento. Pide tu enlace otra vez.",
   "link.invite_used":
-    "Esta invitación ya se usó: el asiento es de quien la abrió primero. Para seguir la partida, pide el enlace para mirarla.",
+    "Esta invitación no abre ningún asiento: ya se usó (el asiento es de quien se sentó con ella primero) o no es un enlace de esta mesa. Para seguir la partida, pide el enlace para mirarla.",
   "link.try_again": "El servidor no respondió: prueba el enlace de nuevo en un momento.",
 
   "link.to_lobby": "Ir al salón",
