@@ -25,7 +25,20 @@ export function botDelay(): number {
   return Number(localStorage.getItem("boneyard.botdelay") || "700");
 }
 
+// One table at a time: a double click on "Play now" made two (a fresh pair
+// of eyes found both in "Your tables", the second playing on without them).
+let creating = false;
 async function createTable(g: GameInfo, opts: Record<string, string>, seats: string[], go: (url: string) => void) {
+  if (creating) return;
+  creating = true;
+  try {
+    await createTableNow(g, opts, seats, go);
+  } finally {
+    creating = false;
+  }
+}
+
+async function createTableNow(g: GameInfo, opts: Record<string, string>, seats: string[], go: (url: string) => void) {
   const changed: Record<string, string> = {};
   for (const k in opts) if (String(g.options[k]) !== opts[k]) changed[k] = opts[k];
   const seatSpec = seats.map((s) => (s === "you" || s === "friend" ? "human" : s === "anyone" ? "open" : "bot:" + s));

@@ -50,6 +50,27 @@ try {
     "an empty lobby says there is no open table",
   );
 
+  // A double click on "Play now" makes one table, not two (a fresh pair of
+  // eyes found both in "Your tables", the second playing on without them).
+  {
+    const pq = await newPage({ width: 390, height: 844 });
+    let creates = 0;
+    pq.on("request", (r) => {
+      if (r.method() === "POST" && new URL(r.url()).pathname === "/api/tables") creates++;
+    });
+    await pq.goto(base + "/");
+    await pq.waitForSelector("[data-quick]");
+    await pq.$eval("[data-quick]", (e) => {
+      e.click();
+      e.click();
+    });
+    await pq.waitForSelector(".table");
+    await new Promise((r) => setTimeout(r, 500)); // a second request would have left by now
+    const kept = await pq.evaluate(() => JSON.parse(localStorage.getItem("boneyard.tables") || "[]").length);
+    check(creates === 1 && kept === 1, `a double click on Play now makes one table (${creates} made, ${kept} kept)`);
+    await pq.close();
+  }
+
   // A makes a table in the lobby with a seat for "Anyone", by clicks.
   const pa = await newPage();
   await pa.goto(base + "/?botdelay=50");
