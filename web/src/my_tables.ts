@@ -122,7 +122,17 @@ export function inPlayBanner(go: (url: string) => void): HTMLElement {
     box.append(
       h("span", null, t(pick.m.to_act ? "mine.banner_turn" : "mine.banner", { game: gameName(pick.s.game) })),
       " ",
-      h("button", { class: "primary", id: "in-play-open", onclick: () => go(url) }, t("mine.back")),
+      h(
+        "span",
+        { class: "in-play-actions" },
+        h("button", { class: "primary", id: "in-play-open", onclick: () => go(url) }, t("mine.back")),
+        // It floats over the lobby's foot: one tap puts it away for this visit.
+        h(
+          "button",
+          { class: "link", id: "in-play-hide", onclick: () => box.classList.remove("shown") },
+          t("mine.hide"),
+        ),
+      ),
     );
     box.classList.add("shown");
   });

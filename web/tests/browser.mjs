@@ -1042,6 +1042,18 @@ try {
       `the lobby shows my game in play without scrolling, one tap back to it (${JSON.stringify(banner)})`,
     );
     await lobbyTab.close();
+    // It floats over the lobby's foot: "Not now" puts it away.
+    const again = await newPage(ctx2, PHONE);
+    await again.goto(base + "/");
+    const hid = await again.waitForSelector("#in-play-hide", { timeout: 8000 }).then(
+      () => again.$eval("#in-play-hide", (e) => e.click()).then(() => true),
+      () => false,
+    );
+    check(
+      hid && (await again.$eval("#in-play", (e) => getComputedStyle(e).display === "none")),
+      '"Not now" puts the game in play away',
+    );
+    await again.close();
   }
   await alice.screenshot({ path: join(shots, "notices-desktop.png") });
   // The screenshots of every family in every language at four sizes, and

@@ -58,6 +58,7 @@ export const en: Record<string, string> = {
   "mine.banner": "Your game of {game} is in play.",
   "mine.banner_turn": "Your game of {game} is in play, and it is your turn.",
   "mine.back": "Back to the table",
+  "mine.hide": "Not now",
 
   "family.line": "Latin & Caribbean",
   "family.mexican-train": "Mexican Train",

@@ -58,6 +58,7 @@ export const es: Record<string, string> = {
   "mine.banner": "Tu partida de {game} está en juego.",
   "mine.banner_turn": "Tu partida de {game} está en juego, y te toca.",
   "mine.back": "Volver a la mesa",
+  "mine.hide": "Ahora no",
 
   "family.line": "Latino y caribeño",
   "family.mexican-train": "Tren mexicano",

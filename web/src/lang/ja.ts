@@ -58,6 +58,7 @@ export const ja: Record<string, string> = {
   "mine.banner": "{game}の対局が進行中です。",
   "mine.banner_turn": "{game}の対局が進行中で、あなたの番です。",
   "mine.back": "卓に戻る",
+  "mine.hide": "あとで",
 
   "family.line": "ラテン・カリブ",
   "family.mexican-train": "メキシカントレイン",
