@@ -68,9 +68,7 @@ bool hashed_name(const std::filesystem::path& p) {
   return hash.size() >= 9 && hash.find_first_not_of("0123456789abcdef", 1) == std::string::npos;
 }
 
-}  // namespace
-
-HttpResponse serve_static(const std::string& dir, const std::string& path, const Request& req) {
+HttpResponse serve_file(const std::string& dir, const std::string& path, const Request& req) {
   if (dir.empty()) return error_response(404, "not found");
   // Refuse anything that could leave the folder: "..", backslashes, NULs, hidden files.
   for (const auto& seg : segments(path))
@@ -126,6 +124,25 @@ HttpResponse serve_static(const std::string& dir, const std::string& path, const
   std::stringstream buf;
   buf << f.rdbuf();
   return {200, type, buf.str(), headers};
+}
+
+}  // namespace
+
+// The address of a page that is not there (no extension: not one of the
+// app's files) is answered 404 with the app itself, which says so in the
+// player's language with the way to the lobby: a bare JSON error said
+// nothing to a person who mistyped an address.
+HttpResponse serve_static(const std::string& dir, const std::string& path, const Request& req) {
+  HttpResponse r = serve_file(dir, path, req);
+  if (r.status != 404) return r;
+  const auto seg = segments(path);
+  if (!seg.empty() && seg.back().find('.') != std::string::npos) return r;
+  Request plain = req;
+  plain.if_none_match = {};  // the page itself, never "unchanged"
+  HttpResponse page = serve_file(dir, "/index.html", plain);
+  if (page.status != 200) return r;
+  page.status = 404;
+  return page;
 }
 
 }  // namespace boneyard::server

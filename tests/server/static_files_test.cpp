@@ -42,6 +42,19 @@ struct StaticFiles : ::testing::Test {
   }
 };
 
+// A mistyped page address gets the app, answered 404 (the app says there is
+// no such page, with the way to the lobby); a missing file stays a plain 404.
+TEST_F(StaticFiles, AMissingPageIsTheAppAnswered404AMissingFileIsNot) {
+  const auto page = get("/nonexistent/page", {}, "*");
+  EXPECT_EQ(page.status, 404);
+  EXPECT_EQ(page.body, "<p>plain</p>");
+  EXPECT_EQ(page.content_type, "text/html; charset=utf-8");
+  const auto file = get("/app.ffffffffffff.js");
+  EXPECT_EQ(file.status, 404);
+  EXPECT_EQ(file.content_type, "application/json");
+  EXPECT_EQ(get("/").status, 200);
+}
+
 TEST_F(StaticFiles, TheGzipCopyGoesOnlyToAClientThatTakesGzip) {
   for (const char* ae : {"gzip", "gzip, deflate, br", "br;q=1.0, GZIP;q=0.5", " deflate , gzip "}) {
     const auto r = get("/", ae);

@@ -31,8 +31,12 @@ function route() {
     computer = q.get("computer");
   table?.close();
   table = null;
+  // Every page is the root's, by its query: another address (the server
+  // answers 404 with the app there) was mistyped.
+  if (location.protocol.startsWith("http") && location.pathname !== "/" && location.pathname !== "/index.html")
+    badLink(root, "link.no_page", go, "link.no_page_title");
   // /?replay=ID: a finished table's replay (shareable); /?replay=file: a record from the lobby.
-  if (rules !== null && /^[a-z0-9-]*$/.test(rules)) table = new RulesPage(root, rules, go);
+  else if (rules !== null && /^[a-z0-9-]*$/.test(rules)) table = new RulesPage(root, rules, go);
   else if (player && /^[0-9a-f]{1,64}$/.test(player)) table = new PlayerView(root, player, go);
   else if (q.has("watch"))
     table = new WatchPage(root, go); // the games being played (watch.ts)

@@ -26,13 +26,13 @@ import { abortedCard, Strangers } from "./table/strangers";
 import { tableTerms } from "./terms";
 
 // A table link that leads nowhere: what is wrong, and the way to the lobby.
-export function badLink(root: HTMLElement, why: string, go: (url: string) => void) {
+export function badLink(root: HTMLElement, why: string, go: (url: string) => void, title = "link.bad_title") {
   clear(root);
   root.appendChild(
     h(
       "section",
       { class: "card bad-link", role: "alert" },
-      h("h2", null, t("link.bad_title")),
+      h("h2", null, t(title)),
       h("p", null, t(why)),
       h("button", { class: "primary", id: "to-lobby", onclick: () => go("/") }, t("link.to_lobby")),
     ),

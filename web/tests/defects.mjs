@@ -71,6 +71,25 @@ try {
     );
   }
 
+  // A mistyped address showed the server's {"code":"not_found",...}: now
+  // the app, answered 404, says there is no such page and leads to the lobby.
+  {
+    const p = await newPage();
+    const r = await p.goto(base + "/nonexistent/page");
+    await p.waitForSelector(".bad-link");
+    const said = await p.$eval(".bad-link", (e) => e.innerText.replace(/\s+/g, " "));
+    await p.$eval("#to-lobby", (e) => e.click());
+    const lobby = await p.waitForSelector("[data-quick]", { timeout: 10000 }).then(
+      () => new URL(p.url()).pathname === "/",
+      () => false,
+    );
+    check(
+      r.status() === 404 && /There is no such page/.test(said) && !/not_found/.test(said) && lobby,
+      `a mistyped address says there is no such page, with the way to the lobby (${r.status()}: ${said})`,
+    );
+    await p.close();
+  }
+
   // 10: a chat line "3 times" from "علي 2": the name stays one name and the
   // line follows it (unisolated, the "3" joined the Arabic run: "3 2 علي times").
   {

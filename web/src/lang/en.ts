@@ -181,6 +181,8 @@ export const en: Record<string, string> = {
   "table.connecting": "Connecting to the table…",
   "table.unreachable": "No connection to the server: trying again… (your seat is kept)",
 
+  "link.no_page_title": "There is no such page",
+  "link.no_page": "Nothing is at this address: it may be mistyped. Every game starts from the lobby.",
   "link.bad_title": "This table link does not work",
 
   "link.damaged": "The link is damaged: part of it is missing or mistyped. Ask for the link again.",

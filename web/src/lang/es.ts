@@ -183,6 +183,8 @@ export const es: Record<string, string> = {
   "table.connecting": "Conectando con la mesa…",
   "table.unreachable": "Sin conexión con el servidor: se vuelve a intentar… (tu asiento se guarda)",
 
+  "link.no_page_title": "Esta página no existe",
+  "link.no_page": "No hay nada en esta dirección: quizá está mal escrita. Todas las partidas empiezan en el salón.",
   "link.bad_title": "Este enlace de mesa no funciona",
 
   "link.damaged": "El enlace está dañado: falta una parte o está mal escrito. Pide el enlace otra vez.",

@@ -184,6 +184,8 @@ export const ja: Record<string, string> = {
   "table.connecting": "テーブルに接続中…",
   "table.unreachable": "サーバーに接続できません。再接続しています…（席はそのままです）",
 
+  "link.no_page_title": "このページはありません",
+  "link.no_page": "このアドレスには何もありません。入力の誤りかもしれません。すべての対局はロビーから始まります。",
   "link.bad_title": "このテーブルのリンクは使えません",
 
   "link.damaged": "リンクが壊れています（一部が欠けているか誤りがあります）。もう一度リンクをもらってください。",
