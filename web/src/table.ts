@@ -659,7 +659,8 @@ export class Table implements PlayUi, KeyCtl {
                   this.render();
                 },
               },
-              t("table.share"),
+              // "Invite" only where a seat waits for someone.
+              t(this.shareLinks(c).some(([, , id]) => id.startsWith("invite")) ? "table.share" : "table.share_watch"),
             )
           : null,
         h(

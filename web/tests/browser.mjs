@@ -889,9 +889,15 @@ try {
       `a used invitation opens no seat for anyone else (${said.replace(/\s+/g, " ")})`,
     );
     await ctxX.close();
+    const shareSays = await alice.$eval(".share-btn", (e) => e.textContent);
     await alice.click(".share-btn");
     await alice.waitForSelector("#link-share-spectate");
     check(!(await alice.$("#link-share-invite-1")), "the sender's links no longer offer the invitation taken");
+    const titled = await alice.$eval(".dialog h3", (e) => e.textContent);
+    check(
+      shareSays === "Share" && titled === "A link to watch this game",
+      `with no seat to invite to, the button and its dialog say they share the watching link (${shareSays}: ${titled})`,
+    );
     await alice.keyboard.press("Escape");
   }
   // Play until someone at the table (alice or bob) has moved and the other sees it.

@@ -207,6 +207,8 @@ export const en: Record<string, string> = {
   "table.spectate_link": "Link for spectators",
   "table.share": "Invite",
   "table.share_title": "Invitation and spectator links",
+  "table.share_watch": "Share",
+  "table.share_watch_title": "A link to watch this game",
   "table.copy": "Copy",
   "table.copied": "Copied",
   "table.spectator": "spectator",

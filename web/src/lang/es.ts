@@ -209,6 +209,8 @@ export const es: Record<string, string> = {
   "table.spectate_link": "Enlace para mirones",
   "table.share": "Invitar",
   "table.share_title": "Enlaces de invitación y para mirones",
+  "table.share_watch": "Compartir",
+  "table.share_watch_title": "Un enlace para mirar esta partida",
   "table.copy": "Copiar",
   "table.copied": "Copiado",
   "table.spectator": "mirón",

@@ -211,6 +211,8 @@ export const ja: Record<string, string> = {
   "table.spectate_link": "観戦用リンク",
   "table.share": "招待",
   "table.share_title": "招待リンクと観戦リンク",
+  "table.share_watch": "共有",
+  "table.share_watch_title": "この対局を観戦するリンク",
   "table.copy": "コピー",
   "table.copied": "コピーしました",
   "table.spectator": "観戦",

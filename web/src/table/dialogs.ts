@@ -116,7 +116,13 @@ export function shareDialog(links: [string, string, string][], close: () => void
     h(
       "div",
       { class: "dialog", role: "dialog", "aria-modal": "true" },
-      h("h3", null, t("table.share_title")),
+      // With no seat left to invite to (a table of bots), the dialog is the
+      // watching link's alone, and says so.
+      h(
+        "h3",
+        null,
+        t(links.some(([, , id]) => id.startsWith("invite")) ? "table.share_title" : "table.share_watch_title"),
+      ),
       links.map(([label, url, id]) => linkRow(label, url, "share-" + id)),
       h("div", { class: "choices" }, h("button", { class: "primary", onclick: close }, t("common.close"))),
     ),
