@@ -240,6 +240,25 @@ try {
     await p.close();
   }
 
+  // Texas 42's bidding: while another seat bids, the bar says it bids
+  // ("Seat 2 to bid…"), not "Seat 2 to play…" (a fresh pair of eyes).
+  {
+    const t = await table("texas-42", {}, ["human", "bot:beginner", "bot:beginner", "bot:beginner"], {
+      bot_delay_ms: 1500,
+    });
+    const p = await newPage();
+    await p.goto(`${base}/?t=${t.id}&k=${t.tokens["0"]}`);
+    let said = "";
+    for (let i = 0; i < 100 && !/to bid…$/.test(said); i++) {
+      await sleep(100);
+      said = await p.evaluate(() => document.querySelector(".turnbar")?.textContent || "");
+      if (await p.$('.table[data-to-act="1"] .hand-area [data-move="pass"]'))
+        await p.$eval('.hand-area [data-move="pass"]', (e) => e.click()).catch(() => {});
+    }
+    check(/^(Seat \d|Partner \(seat \d\)) to bid…$/.test(said), `while another seat bids, the bar says so (${said})`);
+    await p.close();
+  }
+
   // 5: a landscape phone at Texas 42: while it says "Your turn" the trick in
   // play is in sight (not scrolled away under the seats), and every score chip is whole.
   {

@@ -84,6 +84,9 @@ export interface Board<V extends AnyView = AnyView> {
   summary(c: Ctx<V>, body: HTMLElement): void;
   // The prompt when it is my turn, when the family has a special one.
   prompt?(c: Ctx<V>): string | null;
+  // What another seat is doing while I wait ("Seat 2 to bid…"), when the
+  // family says it otherwise than "to play".
+  turnOf?(c: Ctx<V>, who: string): string | null;
   // Tiles in my hand and the buttons beside them, when not the common way.
   hand?(c: Ctx<V>, ui: HandUi, size: number, hand: HTMLElement, buttons: HTMLElement, area: HTMLElement): void;
   // Tags shown on a seat.

@@ -225,6 +225,14 @@ export const texas42Board: Board<Texas42View> = {
     return t(c.v.phase === "bidding" ? "t42.your_bid" : c.v.phase === "trumps" ? "t42.name_trumps" : "table.your_turn");
   },
 
+  turnOf(c: Ctx<Texas42View>, who: string) {
+    return c.v.phase === "bidding"
+      ? t("t42.turn_bid", { who })
+      : c.v.phase === "trumps"
+        ? t("t42.turn_trumps", { who })
+        : null;
+  },
+
   seatTags(c: Ctx<Texas42View>, k: number) {
     const out: HTMLElement[] = [];
     const bid = c.v.bids?.[k];

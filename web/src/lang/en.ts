@@ -329,6 +329,8 @@ export const en: Record<string, string> = {
   "mt.tiles_left": "Tiles left",
   "mt.penalty": "Penalty",
 
+  "t42.turn_bid": "{who} to bid…",
+  "t42.turn_trumps": "{who} names trumps…",
   "t42.your_bid": "Your turn to bid: pick a bid below, or pass",
   "t42.name_trumps": "You won the bid: name trumps",
   "t42.bid_tag": "bid {bid}",

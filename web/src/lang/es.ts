@@ -331,6 +331,8 @@ export const es: Record<string, string> = {
   "mt.tiles_left": "Fichas",
   "mt.penalty": "Castigo",
 
+  "t42.turn_bid": "Apuesta {who}…",
+  "t42.turn_trumps": "{who} canta el triunfo…",
   "t42.your_bid": "Te toca apostar: elige una apuesta abajo, o pasa",
   "t42.name_trumps": "Ganaste la subasta: canta el triunfo",
   "t42.bid_tag": "apostó {bid}",

@@ -333,6 +333,8 @@ export const ja: Record<string, string> = {
   "mt.tiles_left": "残り牌",
   "mt.penalty": "失点",
 
+  "t42.turn_bid": "{who}のビッド…",
+  "t42.turn_trumps": "{who}が切り札を宣言中…",
   "t42.your_bid": "あなたのビッドの番：下から選ぶか、パス",
   "t42.name_trumps": "落札しました：切り札を宣言",
   "t42.bid_tag": "ビッド {bid}",

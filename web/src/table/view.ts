@@ -257,8 +257,10 @@ export function turnBar(c: Ctx, extra: (HTMLElement | null)[], lost = false): HT
   else if (lost) text = t(c.msg.to_act ? "table.lost_your_turn" : "table.lost");
   else if (c.msg.to_act) text = promptFor(c);
   else if (c.v.actor === "simultaneous") text = t("dd.waiting_others");
-  else if (a !== null) text = t("table.turn_of", { who: words.seatName(c, a) });
-  else text = t("table.dealing");
+  else if (a !== null) {
+    const who = words.seatName(c, a);
+    text = boardOf(c.family).turnOf?.(c, who) ?? t("table.turn_of", { who });
+  } else text = t("table.dealing");
   return h(
     "div",
     {
