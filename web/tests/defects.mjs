@@ -340,6 +340,25 @@ try {
       shown && r.name === "Dice & Dominoes" && r.whole && /chips won or lost, antes included/.test(r.scores),
       `an upright phone shows the game's name and hand whole, and says the balances are chips (${JSON.stringify(r)})`,
     );
+    // On a desktop the top bar is one row: its chips, the connection, the
+    // sound and the language (they fell to a second row under the title).
+    {
+      const d = await newPage({ width: 1280, height: 800 });
+      await d.goto(`${base}/?t=${t.id}&k=${t.tokens["0"]}`);
+      await until(d, () => document.querySelector(".topbar .scores .score"));
+      const rows = await d.$eval(".topbar", (bar) => {
+        const tops = [...bar.querySelectorAll(":scope > *")]
+          .filter((e) => e.getBoundingClientRect().height > 0)
+          .map((e) => Math.round(e.getBoundingClientRect().top));
+        return {
+          spread: Math.max(...tops) - Math.min(...tops),
+          height: Math.round(bar.getBoundingClientRect().height),
+        };
+      });
+      await d.screenshot({ path: join(shots, "defects-dd-desktop.png") });
+      check(rows.spread < 24, `Dice & Dominoes' top bar is one row on a desktop (${JSON.stringify(rows)})`);
+      await d.close();
+    }
     // The others' cards in one row in the order of play, as the score chips
     // list them (they read Seat 4, 3, 2 beside chips reading 2, 3, 4).
     const row = await p.$$eval(".opponents .opp", (o) =>

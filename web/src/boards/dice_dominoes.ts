@@ -18,11 +18,11 @@ export const diceDominoesBoard: Board<DiceDominoesView> = {
   seatHands: (v) => v.players,
   noTileMoves: true, // tiles are laid by the hand's own picker (hand below)
   // Each seat's chips won or lost so far (said so: a bare "-2" explains
-  // nothing), and the pot.
+  // nothing). The pot is the board's, beside the dice: here as well, it
+  // pushed the bar to a second row on a desktop.
   scores: (c) => [
     ...c.v.players.map((p, k) => scoreChip(c.f.seatName(c, k), (p.chips > 0 ? "+" : "") + p.chips, k === c.me)),
-    h("span", { class: "score target" }, t("dd.chips_note")),
-    h("span", { class: "score pot" }, t("dd.pot"), h("b", null, c.v.pot)),
+    h("span", { class: "score target chips-note" }, t("dd.chips_note")),
   ],
   handLabel: (v) => t("table.hand_of", { n: v.hand_number, of: v.hands }),
   listScores: () => null, // the view's chips are this hand's; the message's scores are the game's
