@@ -175,7 +175,7 @@ try {
     .waitForSelector(".turnbar .my-seat", { timeout: 10000 })
     .then((e) => e.evaluate((x) => x.textContent))
     .catch(() => "");
-  check(/You/.test(mine) && /extra time|\d+ s/.test(mine), `my own time stands beside my own name (${mine})`);
+  check(/^You: /.test(mine) && /extra time|\d+ s/.test(mine), `my own time stands beside my own name (${mine})`);
 
   // ---------------------------------------------------------------- defect 1: abort
   // Bea never moves; Ana plays her own turns (by the API: the clock is fast).

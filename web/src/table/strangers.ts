@@ -110,7 +110,8 @@ export class Strangers {
           h(
             "span",
             { class: "my-seat", "data-seat": c.me },
-            h("span", { class: "my-seat-name" }, words.seatName(c, c.me)),
+            // "You: extra time 30 s" (bare, "You extra time 30 s" read as one broken phrase).
+            h("span", { class: "my-seat-name" }, words.seatName(c, c.me) + ":"),
             rating ? " " : null,
             rating,
             mine ? " " : null,
