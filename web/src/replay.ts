@@ -14,13 +14,13 @@ import { BoardSize, felt, handArea, logPanel, makeCtx, paint, tableWrap, topbar,
 import { entryText, Ev } from "./table/words";
 import { handSummary } from "./table/end";
 
-// A seat in a record: a bot level, the record's own player name, a person.
+// A seat in a record: a bot level, the record's own player name, a player.
 function seatKind(c: Ctx, k: number): string {
   const s = c.msg.seats[k];
   if (!s) return "";
   if (s.player.startsWith("bot:")) return t("bot." + s.player.slice(4));
   if (s.player !== "human") return s.player; // a record's own player names (bots by name)
-  return t("seat.person");
+  return t("seat.in_record");
 }
 
 // The replay's board: the table's views for one step at a time.

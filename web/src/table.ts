@@ -39,7 +39,7 @@ export function badLink(root: HTMLElement, why: string, go: (url: string) => voi
   );
 }
 
-// A seat as the live table sees it: a bot, someone away, a person.
+// A seat as the live table sees it: a bot, someone away, someone here.
 function seatKind(c: Ctx, k: number): string {
   const s = c.msg.seats[k];
   if (!s) return "";

@@ -859,6 +859,16 @@ try {
   await bob.waitForSelector(".board");
   await alice.waitForSelector(".board");
   check(true, "a friend joins by the invitation link and the game starts for both");
+  // The friend's card says they are here, beside "away" when they are not.
+  const bobKind = await alice
+    .waitForFunction(() => document.querySelector('.opp[data-seat="1"] .opp-kind')?.textContent === "here", {
+      timeout: 5000,
+    })
+    .then(
+      () => "here",
+      () => alice.$eval('.opp[data-seat="1"] .opp-kind', (e) => e.textContent).catch(() => ""),
+    );
+  check(bobKind === "here", `the friend's card says they are here (${bobKind})`);
   const bobName = await bob
     .waitForFunction(() => /Playing as Bob/.test(document.getElementById("my-name")?.textContent || ""), {
       timeout: 5000,
