@@ -55,8 +55,12 @@ export function leaderboardCard(go: (url: string) => void): HTMLElement {
     { id: "board-family", "aria-label": t("board.family"), onchange: () => load() },
     FAMILIES.map((f) => h("option", { value: f }, familyName(f))),
   ) as HTMLSelectElement;
+  // How sure a rating is, said where ratings are listed (not under "Nobody
+  // is ranked yet").
+  const note = h("p", { class: "muted", hidden: true }, t("board.provisional"));
   const load = async () => {
     clear(list);
+    note.hidden = true;
     try {
       const b = await fetchJson<Board>(`/api/leaderboard?game=${pick.value}`);
       // Who is ranked, said: a player after a first rated game looked for themselves in vain.
@@ -112,6 +116,7 @@ export function leaderboardCard(go: (url: string) => void): HTMLElement {
             ),
           ),
         );
+      note.hidden = !b.players.length && !b.bots.length;
     } catch (e) {
       list.appendChild(h("p", { class: "error" }, String((e as Error).message)));
     }
@@ -123,7 +128,7 @@ export function leaderboardCard(go: (url: string) => void): HTMLElement {
     h("h2", null, t("board.title")),
     h("label", null, t("board.family"), " ", pick),
     list,
-    h("p", { class: "muted" }, t("board.provisional")),
+    note,
   );
 }
 

@@ -50,6 +50,25 @@ try {
     "an empty lobby says there is no open table",
   );
 
+  // The leaderboard with nobody ranked: no word on how sure a rating is (no
+  // rating is listed), and each bot level whole on a phone ("Bot:" broke
+  // from "beginner 1162").
+  {
+    await pb.waitForSelector(".bot-levels .seat-chip");
+    const r = await pb.evaluate(() => ({
+      note: [...document.querySelectorAll(".leaderboard p")].some(
+        (p) => /how sure a rating is/.test(p.textContent) && p.offsetParent !== null,
+      ),
+      broken: [...document.querySelectorAll(".bot-levels .seat-chip")]
+        .filter((e) => e.getClientRects().length !== 1)
+        .map((e) => e.textContent),
+    }));
+    check(
+      !r.note && r.broken.length === 0,
+      `nobody ranked: no word on ratings' sureness, each bot level one chip (${JSON.stringify(r)})`,
+    );
+  }
+
   // A double click on "Play now" makes one table, not two (a fresh pair of
   // eyes found both in "Your tables", the second playing on without them).
   {
