@@ -111,7 +111,8 @@ export const diceDominoesBoard: Board<DiceDominoesView> = {
           " ",
           h("span", { class: "sentback" }, t("dd.sent_back")),
           " ",
-          h("span", { class: "facedown" }, t("dd.face_down")),
+          // My own face-down tiles are shown to me, faint: said, as they match no other sample.
+          h("span", { class: "facedown" }, t("dd.face_down_legend")),
         ),
       );
       out.push(rev);

@@ -403,6 +403,7 @@ export const en: Record<string, string> = {
   "dd.counted": "counted (discarded)",
   "dd.sent_back": "sent back",
   "dd.face_down": "stayed face down",
+  "dd.face_down_legend": "stayed face down (yours shown faint)",
   "dd.drew": "drew 1",
   "dd.out": "OUT",
   "dd.this_hand": "This hand",

@@ -405,6 +405,7 @@ export const es: Record<string, string> = {
   "dd.counted": "cuenta (descartada)",
   "dd.sent_back": "devuelta",
   "dd.face_down": "quedó boca abajo",
+  "dd.face_down_legend": "quedó boca abajo (las tuyas, tenues)",
   "dd.drew": "+1 del pozo",
   "dd.out": "FUERA",
   "dd.this_hand": "Esta mano",

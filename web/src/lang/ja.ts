@@ -406,6 +406,7 @@ export const ja: Record<string, string> = {
   "dd.counted": "有効（捨て札）",
   "dd.sent_back": "手に戻る",
   "dd.face_down": "伏せたまま",
+  "dd.face_down_legend": "伏せたまま（自分の牌は薄く表示）",
   "dd.drew": "1枚引いた",
   "dd.out": "あがり",
   "dd.this_hand": "このハンド",
