@@ -18,7 +18,7 @@ import { Attention } from "./attention";
 import { actorSeat, entryText, Ev, words } from "./table/words";
 import { BoardSize, felt, handArea, Hint, logPanel, makeCtx, paint, PlayUi } from "./table/view";
 import { hintOf, tableWrap, tileMoves, topbar, turnBar } from "./table/view";
-import { chooserDialog, leaveDialog, nameBar, Naming, shareDialog, waitingRoom } from "./table/dialogs";
+import { chooserDialog, invites, leaveDialog, nameBar, Naming, shareDialog, waitingRoom } from "./table/dialogs";
 import { EndOfHand } from "./table/end";
 import { KeyCtl, onKey } from "./table/keys";
 import { downloadRecord, LocalLink } from "./local/game";
@@ -643,13 +643,14 @@ export class Table implements PlayUi, KeyCtl {
   }
 
   private topbar(c: Ctx): HTMLElement {
+    const links = this.shareLinks(c);
     return topbar(
       c,
       () => this.leave(c),
       () => this.render(),
       [
         this.local ? null : tableTerms(c.msg, (k) => words.seatName(c, k)), // rated, clock
-        this.shareLinks(c).length
+        links.length
           ? h(
               "button",
               {
@@ -660,7 +661,7 @@ export class Table implements PlayUi, KeyCtl {
                 },
               },
               // "Invite" only where a seat waits for someone.
-              t(this.shareLinks(c).some(([, , id]) => id.startsWith("invite")) ? "table.share" : "table.share_watch"),
+              t(invites(links) ? "table.share" : "table.share_watch"),
             )
           : null,
         h(

@@ -110,6 +110,12 @@ export function linkRow(label: string, url: string, id: string): HTMLElement {
   );
 }
 
+// Whether the share links hold an invitation (a seat that waits for
+// someone), not the watching link alone: the button and its dialog say so.
+export function invites(links: [string, string, string][]): boolean {
+  return links.some(([, , id]) => id.startsWith("invite"));
+}
+
 export function shareDialog(links: [string, string, string][], close: () => void): HTMLElement {
   return overlay(
     close,
@@ -118,11 +124,7 @@ export function shareDialog(links: [string, string, string][], close: () => void
       { class: "dialog", role: "dialog", "aria-modal": "true" },
       // With no seat left to invite to (a table of bots), the dialog is the
       // watching link's alone, and says so.
-      h(
-        "h3",
-        null,
-        t(links.some(([, , id]) => id.startsWith("invite")) ? "table.share_title" : "table.share_watch_title"),
-      ),
+      h("h3", null, t(invites(links) ? "table.share_title" : "table.share_watch_title")),
       links.map(([label, url, id]) => linkRow(label, url, "share-" + id)),
       h("div", { class: "choices" }, h("button", { class: "primary", onclick: close }, t("common.close"))),
     ),
