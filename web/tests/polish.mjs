@@ -621,7 +621,12 @@ try {
     const lines = () => p.$$eval(".log li", (l) => l.map((e) => e.textContent));
     const deadline = Date.now() + 60000;
     while (Date.now() < deadline && !(await lines()).includes("Hand 2 dealt")) {
-      const next = (await p.$(".summary #continue")) || (await p.$(".hand .htile.legal:not([disabled])"));
+      // "Which end?" first, when the tile fits both (the loop stalled on it,
+      // clicking tiles under the dialog, on a fresh clone's deal).
+      const next =
+        (await p.$(".chooser .choices button")) ||
+        (await p.$(".summary #continue")) ||
+        (await p.$(".hand .htile.legal:not([disabled])"));
       const pass = await p.$(".actions .action[data-move]:not([disabled])");
       if (next || pass) await (next || pass).click().catch(() => {});
       await sleep(next || pass ? 100 : 50);
