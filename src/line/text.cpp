@@ -616,6 +616,15 @@ json State::view(int seat) const {
   j["boneyard"] = stock_left();
   j["sleeping"] = undealt_count() - stock_left();
   if (lead_drawn_) j["drawn_for_lead"] = tiles_json(lead_drawn_);  // public, never used in play
+  // Why this hand's leader leads, when a draw chose it: each seat's (last)
+  // tile, turned up for all to see before it went back (draw_before_deal:
+  // into the shuffle, so it says nothing of where the tile is now).
+  if (deals_leader_by_draw() && leader_draw_[0] >= 0) {
+    json d = json::array();
+    for (int k = 0; k < seats_; ++k)
+      d.push_back(leader_draw_[k] >= 0 ? json(to_string(Tile{static_cast<uint8_t>(leader_draw_[k])})) : json(nullptr));
+    j["lead_draws"] = d;
+  }
   if (all) {
     j["stock"] = json::array();
     for (int i = stock_pos_; i < stock_n_; ++i) j["stock"].push_back(to_string(Tile{stock_[i]}));

@@ -302,7 +302,21 @@ TEST(LinePresets, DrawBeforeDealHighestTileLeadsAnyTile) {
     ASSERT_EQ(s.leader(), best);
     EXPECT_EQ(s.forced_lead(), -1);
     EXPECT_NE(s.chance_text().find("leader"), std::string::npos);
+    // Every seat's view says why: the tiles turned up for the lead.
+    for (int k = 0; k < 4; ++k)
+      ASSERT_EQ(s.view(2)["lead_draws"][k], to_string(Tile{static_cast<uint8_t>(s.leader_draw(k))}));
   }
+  // The next hand's leader is not drawn for (next_leader rotate): no draws shown.
+  State s = make("latin", {{"target", "500"}}, 7);
+  Rng rng(3);
+  while (s.hands_finished() == 0 || s.actor().kind == Actor::Chance) {
+    if (s.actor().kind == Actor::Chance)
+      s.apply_chance();
+    else
+      s.apply_random(s.to_move(), rng);
+  }
+  ASSERT_EQ(s.hands_finished(), 1);
+  EXPECT_FALSE(s.view(0).contains("lead_draws")) << s.view(0).dump();
 }
 
 TEST(LinePresets, DrawAfterDealFromTheRemovedDoubles) {

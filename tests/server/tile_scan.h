@@ -52,12 +52,12 @@ inline std::set<std::string> forbidden(const nlohmann::json& full, int viewer) {
 
 // Every tile text in a message outside the parts that are public by the
 // game's rules once a hand is over (hand results, what a seat is known not
-// to hold, the dealer draw), added to `leaks` with its path when `bad` has
-// it. `echo`: the message's top-level "move" is the reader's own, echoed.
+// to hold, the draws for the dealer and for the lead), added to `leaks` with
+// its path when `bad` has it. `echo`: the message's top-level "move" is the reader's own, echoed.
 inline void scan(const nlohmann::json& j, const std::set<std::string>& bad, const std::string& path,
                  std::vector<std::string>& leaks, bool echo = false) {
-  static const std::set<std::string> skip = {"known_not_holding", "last_hand", "last_round",
-                                             "first_dealer_draw", "notices",   "must_lead"};
+  static const std::set<std::string> skip = {"known_not_holding", "last_hand", "last_round", "first_dealer_draw",
+                                             "lead_draws",        "notices",   "must_lead"};
   if (j.is_object()) {
     for (const auto& [k, v] : j.items())
       if (!skip.count(k) && !(echo && path.empty() && k == "move")) scan(v, bad, path + "." + k, leaks);
