@@ -301,7 +301,7 @@ TEST(MexicanTrainBots, GreedyBeatsRandom) {
 }
 
 TEST(MexicanTrainProperties, TheGameOverViewKeepsTheLastRoundsTrains) {
-  // The finished game's board (the app's "See the board") is the last
+  // The finished game's board (the app's "See the final board") is the last
   // round's trains as they were laid, and still shows no one's hand.
   Rng rng(3);
   MoveList<Move, MexicanTrain::kMaxMoves> l;

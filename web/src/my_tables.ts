@@ -72,7 +72,11 @@ function tableStatus(id: string, token: string): HTMLElement {
       // spectator's "Team A"): a bare "120, 85" said nothing of whose.
       // Commas, not dashes: a score may be negative (Dice & Dominoes' chips).
       const c = makeCtx(m, 0);
-      const scores = (own || m.scores || []).map((x, k) => `${words.sideName(c, k)} ${x}`).join(", ");
+      const all: number[] = own || m.scores || [];
+      const scores = words
+        .sideOrder(c, all.length)
+        .map((k) => `${words.sideName(c, k)} ${all[k]}`)
+        .join(", ");
       // A bot plays the seat of who left; a game it finished says so: it
       // is not a win or a loss of your own play.
       const away = m.seat !== null && m.seats[m.seat]?.autopilot;

@@ -597,7 +597,7 @@ try {
         !/hands known/.test(review);
       check(
         good,
-        `${family}: "Review my moves" grades ${rows.length} moves (${rows.join(" ")})` +
+        `${family}: "Grade my moves" grades ${rows.length} moves (${rows.join(" ")})` +
           (good ? "" : ": " + review.replace(/\s+/g, " ")),
       );
       if (family === "line" || family === "texas-42") {
@@ -710,9 +710,23 @@ try {
       ).text();
       const seed = /"seed":(\d+)/.exec(raw)?.[1];
       const shown = await page.$eval("#seed", (e) => e.textContent);
-      check(!!seed && shown === seed, `"Verify this game" shows the exact seed (${shown} = ${seed})`);
+      check(!!seed && shown === seed, `"Was the deal fair?" shows the exact seed (${shown} = ${seed})`);
     }
     await page.screenshot({ path: join(shots, "game-over-desktop.png") });
+    // With the review and the fairness check open the dialog scrolls; what
+    // next stays in sight, and the ways to look back are apart from it.
+    const inSight = await page.$eval(".summary", (d) => {
+      const box = d.getBoundingClientRect(),
+        b = d.querySelector("#rematch").getBoundingClientRect();
+      return d.scrollHeight > d.clientHeight && b.top >= box.top && b.bottom <= box.bottom;
+    });
+    const groups = await page.$$eval(".summary .game-over-actions .choices", (g) =>
+      g.map((x) => [...x.querySelectorAll("button")].map((b) => b.id || b.textContent).join("|")),
+    );
+    check(
+      inSight && groups.length === 2 && groups[0].startsWith("rematch|") && groups[1] === "replay|verify|see-board",
+      `the game-over dialog keeps "Play again" in sight and groups the ways to look back (${inSight}; ${groups.join(" / ")})`,
+    );
     await page.close();
   }
 
@@ -1358,6 +1372,20 @@ try {
       () => false,
     );
     check(named, "the name follows the person to the rematch");
+    // Seat 4 is the other side: "Us" still comes first in the top bar.
+    const chips = await pa
+      .waitForFunction(
+        () => {
+          const s = [...document.querySelectorAll(".topbar .scores .score:not(.target)")];
+          return s.length === 2 && s.map((e) => (e.classList.contains("mine") ? "*" : "") + e.firstChild.textContent);
+        },
+        { timeout: 8000 },
+      )
+      .then(
+        (h) => h.jsonValue(),
+        () => [],
+      );
+    check(chips.join() === "*Us,Them", `after the rematch my side is still shown first (${chips})`);
     await pa.close();
     await pb.close();
   }

@@ -3,7 +3,7 @@
 // leaderboard and the player page's dates tests/lobby.mjs's):
 //   5  a landscape phone (844x390) at Texas 42 shows the trick while it says
 //      "Your turn", and every score chip whole;
-//   9  Mexican Train's "See the board" after the game shows the last round's trains,
+//   9  Mexican Train's "See the final board" after the game shows the last round's trains,
 //      not "Shuffling and dealing…";
 //   10 a right-to-left name with a suffix ("علي 2") stays one name beside
 //      other words; a 32-character name stays inside the move log; Spanish
@@ -177,7 +177,7 @@ try {
     await p.close();
   }
 
-  // 9: Mexican Train's "See the board" after the game: the last round, not "Shuffling and dealing…".
+  // 9: Mexican Train's "See the final board" after the game: the last round, not "Shuffling and dealing…".
   {
     const t = await table("mexican-train", { players: "2", rounds: "1" }, ["human", "human"], { drop_delay_ms: 20 });
     // Both seats taken and left: the bots that take over play the game to its end.
@@ -248,14 +248,61 @@ try {
     });
     const p = await newPage();
     await p.goto(`${base}/?t=${t.id}&k=${t.tokens["0"]}`);
-    let said = "";
-    for (let i = 0; i < 100 && !/to bid…$/.test(said); i++) {
+    let said = "",
+      hint = null;
+    for (let i = 0; i < 100 && (!/to bid…$/.test(said) || !hint); i++) {
       await sleep(100);
-      said = await p.evaluate(() => document.querySelector(".turnbar")?.textContent || "");
-      if (await p.$('.table[data-to-act="1"] .hand-area [data-move="pass"]'))
+      const now = await p.evaluate(() => document.querySelector(".turnbar")?.textContent || "");
+      if (!/to bid…$/.test(said)) said = now;
+      if (await p.$('.table[data-to-act="1"] .hand-area [data-move="pass"]')) {
+        // My bid: the Hint button is not one more button among the bids.
+        hint ??= await p.evaluate(() => {
+          const b = document.querySelector("#hint"),
+            bids = document.querySelector('.hand-area [data-move^="bid:"]')?.parentElement;
+          return b && bids ? { apart: !bids.contains(b), row: b.parentElement.className } : null;
+        });
         await p.$eval('.hand-area [data-move="pass"]', (e) => e.click()).catch(() => {});
+      }
     }
     check(/^(Seat \d|Partner \(seat \d\)) to bid…$/.test(said), `while another seat bids, the bar says so (${said})`);
+    check(
+      hint?.apart === true,
+      `at Texas 42 the Hint button has a row of its own, apart from the bids (${JSON.stringify(hint)})`,
+    );
+    await p.close();
+  }
+
+  // Latin's first leader is drawn for before the deal: the table says who
+  // drew what (a fresh pair of eyes saw a seat lead and never learnt why).
+  {
+    const t = await table("latin", {}, ["human", "bot:beginner", "bot:beginner", "bot:beginner"], {
+      bot_delay_ms: 1500,
+    });
+    const p = await newPage();
+    await p.goto(`${base}/?t=${t.id}&k=${t.tokens["0"]}`);
+    const said = await p
+      .waitForFunction(
+        () =>
+          [...document.querySelectorAll(".log li")].find((e) => /Drawn for the lead/.test(e.textContent))?.textContent,
+        {
+          timeout: 8000,
+        },
+      )
+      .then(
+        (x) => x.jsonValue(),
+        () => "",
+      );
+    const st = await (await fetch(`${base}/api/tables/${t.id}?token=${t.tokens["0"]}`)).json();
+    const draws = (st.view.lead_draws || []).map((x) => x.replace("-", "|"));
+    check(
+      draws.length === 4 &&
+        /^Hand 1 dealt · Drawn for the lead: You \d+\|\d+, Seat 2 .*\. The highest leads; the tiles then went back for the shuffle\.$/.test(
+          said,
+        ) &&
+        draws.every((x) => said.includes(x)),
+      `latin's log says which tiles were drawn for the first lead (${said}; ${draws})`,
+    );
+    await p.screenshot({ path: join(shots, "defects-lead-draws.png") });
     await p.close();
   }
 

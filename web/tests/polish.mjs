@@ -191,8 +191,9 @@ try {
     await p.close();
   }
   // Mexican Train on an upright phone: a hand of fifteen double-twelve tiles
-  // keeps them large enough to count twelve pips (they were 26 px wide),
-  // wrapping to more rows inside the screen's width.
+  // keeps them large enough to count twelve pips (they were 26 px wide, then
+  // 32, still small to a fresh pair of eyes), wrapping to more rows inside
+  // the screen's width; the trains' tiles too (22 px, now 24).
   {
     const t = await table("mexican-train", {}, ["human", "bot:beginner", "bot:beginner", "bot:beginner"]);
     const p = await newPage(PHONE);
@@ -205,6 +206,16 @@ try {
         width: Math.round(Math.min(...svgs.map((b) => b.width))),
         right: Math.round(Math.max(...svgs.map((b) => b.right))),
         // Rows by layout (a playable tile is raised by a transform).
+        // The trains' tiles: the short side of each.
+        board: Math.round(
+          Math.min(
+            ...[...document.querySelectorAll(".train-tiles .tt svg, .station svg")].map((e) => {
+              const b = e.getBoundingClientRect();
+              return Math.min(b.width, b.height);
+            }),
+          ),
+        ),
+        wide: document.documentElement.scrollWidth,
         rows: new Set([...document.querySelectorAll(".hand .htile")].map((e) => e.offsetTop)).size,
         // Tiles a row holds: the start player may have drawn many looking for a double.
         perRow: (() => {
@@ -214,8 +225,14 @@ try {
       };
     });
     check(
-      r.n >= 12 && r.width >= 32 && r.right <= 390 && r.perRow >= 7 && r.rows === Math.ceil(r.n / r.perRow),
-      `a phone's double-twelve hand: ${r.n} tiles ${r.width} px wide in ${r.rows} rows, inside the screen (right edge ${r.right} px)`,
+      r.n >= 12 &&
+        r.width >= 36 &&
+        r.right <= 390 &&
+        r.perRow >= 7 &&
+        r.rows === Math.ceil(r.n / r.perRow) &&
+        r.board >= 24 &&
+        r.wide <= 390,
+      `a phone's double-twelve hand: ${r.n} tiles ${r.width} px wide in ${r.rows} rows, inside the screen (right edge ${r.right} px); the trains' tiles ${r.board} px, the page ${r.wide} px wide`,
     );
     await p.screenshot({ path: join(shots, "polish-mt-hand-phone.png") });
     await p.close();

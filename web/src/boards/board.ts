@@ -15,6 +15,9 @@ export function scoreChip(name: string, value: string, mine: boolean): HTMLEleme
 export interface Frame {
   seatName(c: Ctx, k: number): string;
   sideName(c: Ctx, side: number): string;
+  // The sides in the order shown: a seated partner's own side first, so
+  // "Us" stays on the left when a rematch seats the person elsewhere.
+  sideOrder(c: Ctx, sides: number): number[];
   trainName(c: Ctx, train: number | string, inText?: boolean): string;
   bidText(b: string): string;
   trumpName(tr: string): string;

@@ -13,6 +13,20 @@ function tieRule(c: Ctx<LineView>): string {
   return hasKey(key) ? t(key) : "";
 }
 
+// Why this hand's leader leads, when a draw chose it (latin's draw before
+// the deal): "Drawn for the lead: You 5|3, Seat 2 6|4, …. The highest leads; …".
+function leadDraws(c: Ctx<LineView>): string | null {
+  const d = c.v.lead_draws;
+  if (!d) return null;
+  const draws = d
+    .map((tile, k) => (tile ? `${c.f.seatName(c, k)} ${tile.replace("-", "|")}` : null))
+    .filter((x) => x !== null)
+    .join(", ");
+  // After the deal (draw_after_deal) the tiles drawn sleep; before it, they
+  // went back into the shuffle, so a seat may hold one another drew.
+  return t(c.v.drawn_for_lead ? "line.lead_draws_out" : "line.lead_draws", { draws });
+}
+
 // The line laid as players lay it: the opening tile near the middle, each
 // arm running to the table's edge, turning there (the turning tile stands
 // across, as players turn it) and coming back the other way; the right arm
@@ -98,6 +112,7 @@ export function snake(
 }
 
 export const lineBoard: Board<LineView> = {
+  dealNote: (c, hand) => (c.v.hand_number === hand ? leadDraws(c) : null),
   optionOrder: [
     "players",
     "target",
@@ -172,6 +187,7 @@ export const lineBoard: Board<LineView> = {
           "p",
           { class: "muted" },
           v.must_lead ? t("line.must_lead", { tile: v.must_lead.replace("-", "|") }) : t("line.empty"),
+          leadDraws(c) ? [h("br"), leadDraws(c)] : null,
         ),
       );
     lay.laid.forEach((p, i) => {
@@ -271,7 +287,8 @@ export const lineBoard: Board<LineView> = {
         h("th", null, t("summary.game_score")),
       ),
     );
-    lh.total.forEach((tot: number, s: number) => {
+    c.f.sideOrder(c, lh.total.length).forEach((s) => {
+      const tot: number = lh.total[s];
       const parts: string[] = [];
       if (lh.pip_points[s])
         parts.push(t(v.scoring === "wins" ? "summary.wins_n" : "summary.for_pips", { n: lh.pip_points[s] }));

@@ -37,7 +37,8 @@ export const mexicanTrainBoard: Board<MexicanTrainView> = {
   },
   draw(c: Ctx<MexicanTrainView>) {
     const v = c.v;
-    const size = c.small ? 22 : 26;
+    // 24 px on a phone: at 22 the ten-to-twelve-pip halves were hard to count.
+    const size = c.small ? 24 : 26;
     if (!v.trains || !v.engine) {
       // A game over with no trains (a game that ended before any round was laid): the last round's result.
       if (v.phase === "game_over" && v.last_round) {

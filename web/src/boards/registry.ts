@@ -33,7 +33,16 @@ export const genericBoard: Board = {
   diff: () => {},
   summary(c, body) {
     const s: number[] = ("scores" in c.v && c.v.scores) || c.msg.scores || [];
-    body.appendChild(h("p", null, s.map((x, side) => `${c.f.sideName(c, side)}: ${x}`).join(" · ")));
+    body.appendChild(
+      h(
+        "p",
+        null,
+        c.f
+          .sideOrder(c, s.length)
+          .map((side) => `${c.f.sideName(c, side)}: ${s[side]}`)
+          .join(" · "),
+      ),
+    );
   },
 };
 

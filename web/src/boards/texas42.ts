@@ -114,7 +114,7 @@ export const texas42Board: Board<Texas42View> = {
     }
     out.push(trick);
     const sides = h("div", { class: "taken" });
-    for (let s = 0; s < 2; s++)
+    for (const s of c.f.sideOrder(c, 2))
       sides.appendChild(
         h(
           "span",
@@ -206,7 +206,7 @@ export const texas42Board: Board<Texas42View> = {
         h("th", null, t(v.scoring === "marks" ? "t42.game_marks" : "summary.game_score")),
       ),
     );
-    for (let s = 0; s < 2; s++)
+    for (const s of c.f.sideOrder(c, 2))
       tbl.appendChild(
         h(
           "tr",

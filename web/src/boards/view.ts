@@ -49,6 +49,8 @@ export interface LineView extends Common {
   sleeping: number;
   passes_in_row: number;
   must_lead?: string;
+  lead_draws?: (string | null)[]; // each seat's tile drawn for this hand's lead
+  drawn_for_lead?: string[]; // draw_after_deal: the tiles drawn, out of play
   scores: number[];
   target: number;
   single_hand?: boolean;

@@ -130,25 +130,41 @@ export class EndOfHand {
       body.appendChild(this.reviewPanel(c, Math.min(this.reviewHand ?? hf, hf), hf));
     if (over && this.fairness) body.appendChild(this.fairness);
     const mine = !over && c.msg.to_act && c.me !== null ? clockTag(c.msg, c.me) : null;
+    // At the end: what next (play again, the lobby), then, apart and
+    // smaller, ways to look back, each named for what it shows (a player
+    // took "Replay", "Review my moves" and "See the board" for one thing).
     const actions = over
       ? h(
           "div",
-          { class: "choices" },
-          c.me !== null
-            ? h("button", { class: "primary", id: "rematch", onclick: () => act.playAgain() }, t("summary.play_again"))
-            : null,
+          { class: "game-over-actions" },
           h(
-            "button",
-            { class: c.me !== null ? "action" : "primary", onclick: () => act.toLobby() },
-            t("summary.new_game"),
+            "div",
+            { class: "choices" },
+            c.me !== null
+              ? h(
+                  "button",
+                  { class: "primary", id: "rematch", onclick: () => act.playAgain() },
+                  t("summary.play_again"),
+                )
+              : null,
+            h(
+              "button",
+              { class: c.me !== null ? "action" : "primary", onclick: () => act.toLobby() },
+              t("summary.new_game"),
+            ),
           ),
-          act.download
-            ? h("button", { class: "action", id: "download", onclick: act.download }, t("local.download"))
-            : h("button", { class: "action", id: "replay", onclick: () => act.toReplay() }, t("replay.open")),
-          act.download
-            ? null
-            : h("button", { class: "action", id: "verify", onclick: () => this.showFairness() }, t("summary.verify")),
-          h("button", { class: "action", id: "see-board", onclick: () => act.seeBoard() }, t("summary.see_board")),
+          h(
+            "div",
+            { class: "choices look-back", role: "group", "aria-label": t("summary.look_back") },
+            h("span", { class: "look-back-label" }, t("summary.look_back")),
+            act.download
+              ? h("button", { class: "link", id: "download", onclick: act.download }, t("local.download"))
+              : h("button", { class: "link", id: "replay", onclick: () => act.toReplay() }, t("summary.replay")),
+            act.download
+              ? null
+              : h("button", { class: "link", id: "verify", onclick: () => this.showFairness() }, t("fair.title")),
+            h("button", { class: "link", id: "see-board", onclick: () => act.seeBoard() }, t("summary.see_board")),
+          ),
         )
       : h(
           "div",

@@ -104,15 +104,17 @@ export function topbar(c: Ctx, onBack: () => void, redraw: () => void, live: (HT
     if (board.scores) scores.append(...board.scores(c));
     else {
       const s: number[] = ("scores" in v && v.scores) || c.msg.scores || [];
-      s.forEach((x, side) =>
-        scores.appendChild(
-          scoreChip(
-            words.sideName(c, side),
-            String(x),
-            c.me !== null && (board.seatScores || !c.teams ? side === c.me : side === c.me % 2),
+      words
+        .sideOrder(c, s.length)
+        .forEach((side) =>
+          scores.appendChild(
+            scoreChip(
+              words.sideName(c, side),
+              String(s[side]),
+              c.me !== null && (board.seatScores || !c.teams ? side === c.me : side === c.me % 2),
+            ),
           ),
-        ),
-      );
+        );
     }
     const note = board.scoreNote?.(c);
     if (note) scores.appendChild(h("span", { class: "score target" }, note));
@@ -335,14 +337,18 @@ export function handArea(c: Ctx, play: PlayUi | null): HTMLElement {
   }
   const buttons = h("div", { class: "actions" });
   const others = c.msg.legal.filter((m) => !TILE_RE.test(m));
-  if (c.msg.to_act && c.msg.legal.length > 1)
-    buttons.appendChild(
-      h(
-        "button",
-        { class: "action hint-btn", id: "hint", disabled: play.hintBusy, onclick: () => play.askHint() },
-        t(play.hintBusy ? "hint.thinking" : "hint.button"),
-      ),
-    );
+  const hintBtn =
+    c.msg.to_act && c.msg.legal.length > 1
+      ? h(
+          "button",
+          { class: "action hint-btn", id: "hint", disabled: play.hintBusy, onclick: () => play.askHint() },
+          t(play.hintBusy ? "hint.thinking" : "hint.button"),
+        )
+      : null;
+  // Among choices that are buttons (Texas 42's bids, trumps) the hint has a
+  // row of its own: a player took it for one of the bids.
+  const hintApart = others.length > 1;
+  if (hintBtn && !hintApart) buttons.appendChild(hintBtn);
   for (const mv of others) {
     // A bid of so many points is its number (the prompt says "Your bid"):
     // fifteen "Bid 31" buttons took a phone's screen from the hand.
@@ -364,10 +370,19 @@ export function handArea(c: Ctx, play: PlayUi | null): HTMLElement {
   const tiles = myTiles(c);
   const hand = h("div", { class: "hand", role: "list", "aria-label": t("table.your_hand") });
   // On a phone a long hand wraps to two rows rather than shrink under 26 px;
-  // an upright phone's double-twelve tiles (ten to twelve pips a half) keep
-  // 32 px and wrap to more rows: at 26 their pips were too small to count.
+  // an upright phone's double-twelve tiles (ten to twelve pips a half) take
+  // 36 px and wrap to more rows: at 26, and still at 32, a player found their
+  // pips too small to count.
   const manyPips = tiles.some((x) => /\d\d/.test(x));
-  const size = c.small ? (c.screen.h < 500 || (tiles.length > 8 && !manyPips) ? 26 : 32) : tiles.length > 15 ? 30 : 36;
+  const size = c.small
+    ? c.screen.h < 500 || (tiles.length > 8 && !manyPips)
+      ? 26
+      : manyPips && c.screen.w >= 360
+        ? 36
+        : 32
+    : tiles.length > 15
+      ? 30
+      : 36;
   const board = boardOf(c.family);
   if (board.hand) {
     board.hand(
@@ -407,6 +422,10 @@ export function handArea(c: Ctx, play: PlayUi | null): HTMLElement {
   // With the connection lost, no button offers what cannot be sent.
   if (play.lost) buttons.querySelectorAll("button").forEach((b) => ((b as HTMLButtonElement).disabled = true));
   area.appendChild(buttons);
+  if (hintBtn && hintApart) {
+    if (play.lost) (hintBtn as HTMLButtonElement).disabled = true;
+    area.appendChild(h("div", { class: "actions hint-row" }, hintBtn));
+  }
   if (play.hint && hintHolds(play.hint, c)) area.appendChild(hintPanel(c, play.hint, play));
   area.appendChild(hand);
   const keys = c.msg.to_act ? board.keys?.(c) : null;

@@ -46,6 +46,13 @@ function sideName(c: Ctx, side: number): string {
   return seatName(c, side);
 }
 
+function sideOrder(c: Ctx, sides: number): number[] {
+  const all = Array.from({ length: sides }, (_, k) => k);
+  if (!c.teams || c.me === null) return all;
+  const mine = c.me % 2;
+  return [mine, ...all.filter((s) => s !== mine)];
+}
+
 // A label ("Your train") or, inText, words inside a sentence ("… on your train").
 function trainName(c: Ctx, train: number | string, inText = false): string {
   const x = inText ? "_in_text" : "";
@@ -98,7 +105,7 @@ function afterTiles(c: Ctx, mv: string): string {
   return end ? t("move.on_end", { pip: end[1] === "L" ? ends[0] : ends[1] }) : moveLabel(c, mv);
 }
 
-export const words: Frame = { seatName, sideName, trainName, trumpName, bidText, moveLabel, afterTiles };
+export const words: Frame = { seatName, sideName, sideOrder, trainName, trumpName, bidText, moveLabel, afterTiles };
 
 // "A bot for Alice", or for this seat "a bot for you" (lower case: mid-sentence
 // words, not the seat's label "You").

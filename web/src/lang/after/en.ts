@@ -43,7 +43,7 @@ export const enAfter: Record<string, string> = {
     "Step through any finished game from its record file (at the end of a game, “Download the game record”).",
   "replay.drop": "Drop a record file here, or click to choose one",
   "replay.not_json": "{name} is not a JSON record file",
-  "review.button": "Review my moves",
+  "review.button": "Grade my moves",
   "review.title": "Your moves in hand {n}",
   "review.thinking": "Analysing your moves…",
   "review.hands_known": "Judged by the exact solver with hands known: the hand is over, so every hand is public now.",

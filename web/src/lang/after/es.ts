@@ -45,7 +45,7 @@ export const esAfter: Record<string, string> = {
     "Recorre paso a paso cualquier partida terminada desde su archivo (al final de la partida, «Descargar el registro de la partida»).",
   "replay.drop": "Suelta aquí un archivo de partida, o haz clic para elegirlo",
   "replay.not_json": "{name} no es un archivo de partida JSON",
-  "review.button": "Revisar mis jugadas",
+  "review.button": "Calificar mis jugadas",
   "review.title": "Tus jugadas en la mano {n}",
   "review.thinking": "Analizando tus jugadas…",
   "review.hands_known":

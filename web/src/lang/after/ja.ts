@@ -42,7 +42,7 @@ export const jaAfter: Record<string, string> = {
     "終わったゲームを記録ファイルから一手ずつ再生します(ゲーム終了時の「ゲーム記録をダウンロード」で保存できます)。",
   "replay.drop": "記録ファイルをここにドロップ、またはクリックして選択",
   "replay.not_json": "{name} は JSON の記録ファイルではありません",
-  "review.button": "自分の手を振り返る",
+  "review.button": "自分の手を採点する",
   "review.title": "第 {n} ハンドのあなたの手",
   "review.thinking": "あなたの手を分析中…",
   "review.hands_known":
