@@ -265,6 +265,15 @@ try {
       }
     }
     check(/^(Seat \d|Partner \(seat \d\)) to bid…$/.test(said), `while another seat bids, the bar says so (${said})`);
+    const dealt = await p.evaluate(
+      () => [...document.querySelectorAll(".log li")].find((e) => /first deal/.test(e.textContent))?.textContent || "",
+    );
+    check(
+      /^Hand 1 dealt · Drawn for the first deal: You \d\|\d, Seat 2 \d\|\d, Partner \(seat 3\) \d\|\d, Seat 4 \d\|\d\. The highest deals/.test(
+        dealt,
+      ),
+      `Texas 42's log says which tiles were drawn for the first deal (${dealt})`,
+    );
     check(
       hint?.apart === true,
       `at Texas 42 the Hint button has a row of its own, apart from the bids (${JSON.stringify(hint)})`,

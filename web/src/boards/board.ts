@@ -11,6 +11,15 @@ export function scoreChip(name: string, value: string, mine: boolean): HTMLEleme
   return h("span", { class: "score" + (mine ? " mine" : "") }, name, h("b", null, value));
 }
 
+// Tiles drawn to choose a seat (the lead, the first dealer), by seat:
+// "You 5|3, Seat 2 6|4, …".
+export function drawsText(c: Ctx, draws: (string | null)[]): string {
+  return draws
+    .map((tile, k) => (tile ? `${c.f.seatName(c, k)} ${tile.replace("-", "|")}` : null))
+    .filter((x) => x !== null)
+    .join(", ");
+}
+
 // The names the frame gives seats, sides, trains, bids and moves.
 export interface Frame {
   seatName(c: Ctx, k: number): string;

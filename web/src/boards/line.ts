@@ -3,7 +3,7 @@
 import { h } from "../dom";
 import { t, hasKey, optValue } from "../i18n";
 import { tileSvg, parseTile } from "../tiles";
-import { Board, Ctx, LogSink } from "./board";
+import { Board, Ctx, drawsText, LogSink } from "./board";
 import type { LineView } from "./view";
 
 // What this table's rules give a tied block (the view's block_tie), in words.
@@ -16,12 +16,8 @@ function tieRule(c: Ctx<LineView>): string {
 // Why this hand's leader leads, when a draw chose it (latin's draw before
 // the deal): "Drawn for the lead: You 5|3, Seat 2 6|4, …. The highest leads; …".
 function leadDraws(c: Ctx<LineView>): string | null {
-  const d = c.v.lead_draws;
-  if (!d) return null;
-  const draws = d
-    .map((tile, k) => (tile ? `${c.f.seatName(c, k)} ${tile.replace("-", "|")}` : null))
-    .filter((x) => x !== null)
-    .join(", ");
+  if (!c.v.lead_draws) return null;
+  const draws = drawsText(c, c.v.lead_draws);
   // After the deal (draw_after_deal) the tiles drawn sleep; before it, they
   // went back into the shuffle, so a seat may hold one another drew.
   return t(c.v.drawn_for_lead ? "line.lead_draws_out" : "line.lead_draws", { draws });

@@ -2,7 +2,7 @@
 import { h } from "../dom";
 import { t } from "../i18n";
 import { tileFrom } from "../tiles";
-import { Board, Ctx, LogSink, seatPlaces } from "./board";
+import { Board, Ctx, drawsText, LogSink, seatPlaces } from "./board";
 import type { Texas42View } from "./view";
 
 function highBidText(v: Texas42View): string {
@@ -25,6 +25,9 @@ function trickWon(c: Ctx<Texas42View>, log: LogSink, seat: number) {
 
 export const texas42Board: Board<Texas42View> = {
   clockwise: true,
+  // Why the first dealer deals: the tiles drawn for it, said with hand 1.
+  dealNote: (c, hand) =>
+    hand === 1 && c.v.first_dealer_draw ? t("t42.dealer_draws", { draws: drawsText(c, c.v.first_dealer_draw) }) : null,
   optionOrder: [
     "scoring",
     "target_marks",

@@ -121,6 +121,7 @@ export interface Texas42View extends Common {
   family: "texas-42";
   hand_number: number;
   dealer: number | null;
+  first_dealer_draw?: string[]; // each seat's tile drawn for the first deal
   bids: (string | null)[];
   high_bid: number;
   declarer: number | null;

@@ -332,6 +332,7 @@ export const en: Record<string, string> = {
   "mt.tiles_left": "Tiles left",
   "mt.penalty": "Penalty",
 
+  "t42.dealer_draws": "Drawn for the first deal: {draws}. The highest deals; the tiles then went back for the shuffle.",
   "t42.turn_bid": "{who} to bid…",
   "t42.turn_trumps": "{who} names trumps…",
   "t42.your_bid": "Your turn to bid: pick a bid below, or pass",

@@ -283,7 +283,8 @@ export const es: Record<string, string> = {
   "line.the_line": "La mesa",
   "line.empty": "La mesa está vacía: la salida abre el juego.",
   "line.lead_draws": "Fichas robadas para la salida: {draws}. Sale la más alta; luego volvieron al mazo para barajar.",
-  "line.lead_draws_out": "Fichas robadas para la salida: {draws}. Sale la más alta; esas fichas quedan fuera del juego.",
+  "line.lead_draws_out":
+    "Fichas robadas para la salida: {draws}. Sale la más alta; esas fichas quedan fuera del juego.",
   "line.must_lead": "La salida tiene que ser {tile}.",
   "line.ends": "Puntas: {l} y {r}",
   "line.passes": "{n} pases seguidos",
@@ -334,6 +335,8 @@ export const es: Record<string, string> = {
   "mt.tiles_left": "Fichas",
   "mt.penalty": "Castigo",
 
+  "t42.dealer_draws":
+    "Fichas robadas para el primer reparto: {draws}. Reparte la más alta; luego volvieron al mazo para barajar.",
   "t42.turn_bid": "Apuesta {who}…",
   "t42.turn_trumps": "{who} canta el triunfo…",
   "t42.your_bid": "Te toca apostar: elige una apuesta abajo, o pasa",

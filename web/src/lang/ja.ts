@@ -336,6 +336,7 @@ export const ja: Record<string, string> = {
   "mt.tiles_left": "残り牌",
   "mt.penalty": "失点",
 
+  "t42.dealer_draws": "最初の配り手を決める一枚：{draws}。いちばん大きい人が配る。引いた牌は戻して混ぜてから配った。",
   "t42.turn_bid": "{who}のビッド…",
   "t42.turn_trumps": "{who}が切り札を宣言中…",
   "t42.your_bid": "あなたのビッドの番：下から選ぶか、パス",
