@@ -440,6 +440,23 @@ try {
       `${family}: played a hand (${moves} moves, ${((Date.now() - start) / 1000).toFixed(1)} s) and saw the summary`,
     );
     await page.screenshot({ path: join(shots, `${family}-summary-desktop.png`) });
+    // The regional word the hand's end uses is said in players' words, with its rules.
+    if (family === "line") {
+      const g = await page.evaluate(() => ({
+        how: document.querySelector(".summary .how")?.textContent || "",
+        words: document.querySelector("#glossary")?.textContent || "",
+        href: document.querySelector("#glossary a")?.getAttribute("href") || "",
+      }));
+      const want = /^Tranque/.test(g.how)
+        ? ["A tranque is a blocked game", "/?rules=line#end"]
+        : /capicúa/.test(g.how)
+          ? ["A capicúa is going out", "/?rules=line#bonuses"]
+          : ["", ""];
+      check(
+        g.words.startsWith(want[0]) && g.href === want[1] && (want[0] !== "") === !!g.words,
+        `line: the hand's end explains the regional word it uses ("${g.how}": "${g.words}" ${g.href})`,
+      );
+    }
     // Item 10: a Texas 42 hand that stops early says so.
     if (family === "texas-42") {
       const u = new URL(page.url());

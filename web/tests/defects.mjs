@@ -1069,12 +1069,14 @@ try {
       dice: document.querySelector(".dice-row .label")?.textContent,
       help: document.querySelector(".match-help")?.textContent,
       reveal: document.querySelector(".reveal h4")?.textContent,
+      hand: document.querySelector(".topbar .title span")?.textContent,
     }));
     check(
       next &&
-        dd.dice === "Round 2: match points" &&
+        dd.dice === "Round 2, the dice:" &&
         /^(A tile showing \d or \d is|Tiles showing \d are) discarded, one .*0\|0 always is\.$/.test(dd.help) &&
-        /^Round 1, just revealed: match points \d and \d$/.test(dd.reveal),
+        /^Round 1, just revealed: dice \d and \d$/.test(dd.reveal) &&
+        /^Hand 1 of \d+ · round 2$/.test(dd.hand),
       `Dice & Dominoes names this round's dice, says what they mean, and names the round revealed (${JSON.stringify(dd)})`,
     );
     // The phone's "Last moves" is cut short: it fades at the bottom while

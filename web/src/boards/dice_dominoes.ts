@@ -24,7 +24,11 @@ export const diceDominoesBoard: Board<DiceDominoesView> = {
     ...c.v.players.map((p, k) => scoreChip(c.f.seatName(c, k), (p.chips > 0 ? "+" : "") + p.chips, k === c.me)),
     h("span", { class: "score target chips-note" }, t("dd.chips_note")),
   ],
-  handLabel: (v) => t("table.hand_of", { n: v.hand_number, of: v.hands }),
+  // Which round of the hand too: the board names its dice by round.
+  handLabel: (v) =>
+    v.round > 0
+      ? t("dd.hand_round", { n: v.hand_number, of: v.hands, r: v.round })
+      : t("table.hand_of", { n: v.hand_number, of: v.hands }),
   listScores: () => null, // the view's chips are this hand's; the message's scores are the game's
   draw(c: Ctx<DiceDominoesView>) {
     const v = c.v,

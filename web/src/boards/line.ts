@@ -2,6 +2,7 @@
 // play with two open ends.
 import { h } from "../dom";
 import { t, hasKey, optValue } from "../i18n";
+import { rulesUrl } from "../links";
 import { tileSvg, parseTile } from "../tiles";
 import { Board, Ctx, drawsText, LogSink } from "./board";
 import type { LineView } from "./view";
@@ -251,6 +252,22 @@ export const lineBoard: Board<LineView> = {
               (lh.tied ? " " + t("line.tied") + " " + tieRule(c) : ""),
       ),
     );
+    // The regional word just used, said in players' words, with its rules.
+    const word = lh.end === "block" ? "tranque" : lh.capicua ? "capicua" : null;
+    if (word)
+      body.appendChild(
+        h(
+          "p",
+          { class: "glossary", id: "glossary" },
+          t("glossary." + word),
+          " ",
+          h(
+            "a",
+            { href: rulesUrl("line", word === "tranque" ? "end" : "bonuses"), target: "_blank", rel: "noopener" },
+            t("glossary.more"),
+          ),
+        ),
+      );
     body.appendChild(
       h(
         "p",

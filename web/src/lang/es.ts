@@ -281,6 +281,10 @@ export const es: Record<string, string> = {
   "log.joined": "Se sentó: {who}",
 
   "line.the_line": "La mesa",
+  "glossary.tranque":
+    "Un tranque es un juego cerrado: nadie puede colocar ficha, así que deciden los puntos que quedan en las manos.",
+  "glossary.capicua": "Una capicúa es dominar con una ficha que entra por las dos puntas.",
+  "glossary.more": "Más en las reglas",
   "line.empty": "La mesa está vacía: la salida abre el juego.",
   "line.lead_draws": "Fichas robadas para la salida: {draws}. Sale la más alta; luego volvieron al mazo para barajar.",
   "line.lead_draws_out":
@@ -383,6 +387,7 @@ export const es: Record<string, string> = {
   "trump.nello": "Nello",
   "trump.sevens": "Sietes",
 
+  "dd.hand_round": "Mano {n} de {of} · ronda {r}",
   "dd.pot": "Bote",
   "dd.chips": "Fichas",
   "dd.chips_note": "fichas ganadas o perdidas (apuestas incluidas)",
@@ -416,7 +421,7 @@ export const es: Record<string, string> = {
   "dd.this_hand": "Esta mano",
   "dd.how_single": "Salió primero: {who}; se lleva el bote de {pot}.",
   "dd.how_special": "Gana con {special}: {who} (bote de {pot}).",
-  "dd.how_split": "El bote de {pot} se reparte: {share} cada uno.",
+  "dd.how_split": "{who} salieron a la vez: el bote de {pot} se reparte, {share} cada uno.",
   "dd.how_all_out": "Todos salieron a la vez: el bote de {pot} sigue.",
 
   "summary.hand_over": "Fin de la mano",

@@ -283,6 +283,9 @@ export const ja: Record<string, string> = {
   "log.joined": "{who}が着席しました",
 
   "line.the_line": "場",
+  "glossary.tranque": "トランケは手詰まり：誰も牌を置けないので、手に残った目の数で決まる。",
+  "glossary.capicua": "カピクーアは、両端どちらにも置ける牌で上がること。",
+  "glossary.more": "ルールで詳しく",
   "line.empty": "場は空です：サリダ（最初の一枚）から始まります。",
   "line.lead_draws": "サリダを決める一枚：{draws}。いちばん大きい人が出す。引いた牌は戻して混ぜてから配った。",
   "line.lead_draws_out": "サリダを決める一枚：{draws}。いちばん大きい人が出す。引いた牌はこの手では使わない。",
@@ -383,6 +386,7 @@ export const ja: Record<string, string> = {
   "trump.nello": "ネロ",
   "trump.sevens": "セブンズ",
 
+  "dd.hand_round": "第{n}ハンド／全{of}・第{r}ラウンド",
   "dd.pot": "ポット",
   "dd.chips": "チップ",
   "dd.chips_note": "チップの増減（アンティを含む）",
@@ -415,7 +419,7 @@ export const ja: Record<string, string> = {
   "dd.this_hand": "このハンド",
   "dd.how_single": "{who}が最初にあがり、ポット{pot}を獲得。",
   "dd.how_special": "{who}が{special}で勝利：ポット{pot}。",
-  "dd.how_split": "ポット{pot}を分配：各{share}。",
+  "dd.how_split": "{who}が同時に上がり：ポット{pot}を分配、各{share}。",
   "dd.how_all_out": "全員同時にあがり：ポット{pot}は持ち越し。",
 
   "summary.hand_over": "ハンド終了",
