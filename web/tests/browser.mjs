@@ -446,6 +446,8 @@ try {
         how: document.querySelector(".summary .how")?.textContent || "",
         words: document.querySelector("#glossary")?.textContent || "",
         href: document.querySelector("#glossary a")?.getAttribute("href") || "",
+        out: [...document.querySelectorAll(".summary table.pips td")].filter((e) => /went out/.test(e.textContent))
+          .length,
       }));
       const want = /^Tranque/.test(g.how)
         ? ["A tranque is a blocked game", "/?rules=line#end"]
@@ -453,8 +455,11 @@ try {
           ? ["A capicúa is going out", "/?rules=line#bonuses"]
           : ["", ""];
       check(
-        g.words.startsWith(want[0]) && g.href === want[1] && (want[0] !== "") === !!g.words,
-        `line: the hand's end explains the regional word it uses ("${g.how}": "${g.words}" ${g.href})`,
+        g.words.startsWith(want[0]) &&
+          g.href === want[1] &&
+          (want[0] !== "") === !!g.words &&
+          g.out === (/dominoed/.test(g.how) ? 1 : 0),
+        `line: the hand's end explains the regional word it uses and who went out ("${g.how}": "${g.words}" ${g.href}; ${g.out} went out)`,
       );
     }
     // Item 10: a Texas 42 hand that stops early says so.
@@ -702,6 +707,13 @@ try {
     const title = await page.$eval(".summary h2", (e) => e.textContent);
     await page.click("#verify");
     await page.waitForSelector(".fairness dd");
+    // It opens below the dialog's fold: the press brings its answer into sight.
+    const fairSeen = await page.$eval(".summary", (d) => {
+      const box = d.getBoundingClientRect(),
+        f = d.querySelector(".fairness").getBoundingClientRect();
+      return f.top >= box.top && f.top < box.bottom - 40;
+    });
+    check(fairSeen, "the fairness check, asked for, is brought into sight in the dialog");
     const secret = await page.$eval(".fairness", (e) => e.textContent);
     // In a player's words; the numbers folded away under their own heading.
     const plain = await page.$eval(".fairness", (e) => e.innerText);

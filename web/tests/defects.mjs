@@ -269,7 +269,7 @@ try {
       () => [...document.querySelectorAll(".log li")].find((e) => /first deal/.test(e.textContent))?.textContent || "",
     );
     check(
-      /^Hand 1 dealt · Drawn for the first deal: You \d\|\d, Seat 2 \d\|\d, Partner \(seat 3\) \d\|\d, Seat 4 \d\|\d\. The highest deals/.test(
+      /^Hand 1 dealt · Drawn for the first deal: You \d\|\d, Seat 2 \d\|\d, Partner \(seat 3\) \d\|\d, Seat 4 \d\|\d\. The most pips deals: (You|Seat \d|Partner \(seat 3\))/.test(
         dealt,
       ),
       `Texas 42's log says which tiles were drawn for the first deal (${dealt})`,
@@ -303,13 +303,18 @@ try {
       );
     const st = await (await fetch(`${base}/api/tables/${t.id}?token=${t.tokens["0"]}`)).json();
     const draws = (st.view.lead_draws || []).map((x) => x.replace("-", "|"));
+    const named = ["You", "Seat 2", "Partner (seat 3)", "Seat 4"];
+    const pips = (x) => x.split("|").reduce((a, b) => a + Number(b), 0);
+    const tied = draws.some((x, k) => k !== st.view.leader && pips(x) === pips(draws[st.view.leader] || "0|0"));
     check(
       draws.length === 4 &&
-        /^Hand 1 dealt · Drawn for the lead: You \d+\|\d+, Seat 2 .*\. The highest leads; the tiles then went back for the shuffle\.$/.test(
+        /^Hand 1 dealt · Drawn for the lead: You \d+\|\d+, Seat 2 .*\. The most pips leads: (You|Seat \d|Partner \(seat 3\))( \(equal pips: the higher number wins\))?\. The tiles then went back for the shuffle\.$/.test(
           said,
         ) &&
-        draws.every((x) => said.includes(x)),
-      `latin's log says which tiles were drawn for the first lead (${said}; ${draws})`,
+        draws.every((x) => said.includes(x)) &&
+        said.includes(`leads: ${named[st.view.leader]}`) &&
+        said.includes("equal pips") === tied,
+      `latin's log says which tiles were drawn for the first lead, and who leads (${said}; ${draws}; seat ${st.view.leader + 1})`,
     );
     await p.screenshot({ path: join(shots, "defects-lead-draws.png") });
     await p.close();
@@ -1074,7 +1079,9 @@ try {
     check(
       next &&
         dd.dice === "Round 2, the dice:" &&
-        /^(A tile showing \d or \d is|Tiles showing \d are) discarded, one .*0\|0 always is\.$/.test(dd.help) &&
+        /^(A tile showing \d or \d is|Tiles showing \d are) discarded, one .*0\|0 always is\. The first with no tiles left wins the pot\.$/.test(
+          dd.help,
+        ) &&
         /^Round 1, just revealed: dice \d and \d$/.test(dd.reveal) &&
         /^Hand 1 of \d+ · round 2$/.test(dd.hand),
       `Dice & Dominoes names this round's dice, says what they mean, and names the round revealed (${JSON.stringify(dd)})`,

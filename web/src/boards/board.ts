@@ -2,6 +2,7 @@
 // dialogs: table.ts) and each family's board, as src/ has a folder per game.
 import type { StateMsg } from "../api";
 import { h } from "../dom";
+import { t } from "../i18n";
 import type { AnyView } from "./view";
 
 export const TILE_RE = /^(\d+)-(\d+)/;
@@ -11,13 +12,21 @@ export function scoreChip(name: string, value: string, mine: boolean): HTMLEleme
   return h("span", { class: "score" + (mine ? " mine" : "") }, name, h("b", null, value));
 }
 
-// Tiles drawn to choose a seat (the lead, the first dealer), by seat:
-// "You 5|3, Seat 2 6|4, …".
-export function drawsText(c: Ctx, draws: (string | null)[]): string {
-  return draws
-    .map((tile, k) => (tile ? `${c.f.seatName(c, k)} ${tile.replace("-", "|")}` : null))
-    .filter((x) => x !== null)
-    .join(", ");
+// Tiles drawn to choose a seat (the lead, the first dealer), by seat, and
+// who won the draw: { draws: "You 5|3, Seat 2 6|4, …", who: "Seat 2",
+// tie: " (…the higher number…)" when another drew as many pips }.
+export function drawsText(c: Ctx, draws: (string | null)[], winner: number) {
+  const pips = (x: string | null) => (x ? (x.match(/\d+/g) || []).reduce((a, b) => a + Number(b), 0) : -1);
+  const top = pips(draws[winner] ?? null);
+  const tied = draws.some((x, k) => k !== winner && pips(x) === top);
+  return {
+    draws: draws
+      .map((tile, k) => (tile ? `${c.f.seatName(c, k)} ${tile.replace("-", "|")}` : null))
+      .filter((x) => x !== null)
+      .join(", "),
+    who: c.f.seatName(c, winner),
+    tie: tied ? t("draw.tie") : "",
+  };
 }
 
 // The names the frame gives seats, sides, trains, bids and moves.
@@ -81,7 +90,8 @@ export interface Board<V extends AnyView = AnyView> {
   // What the deal of hand `hand` showed everyone, said after "Hand 2 dealt"
   // in the log (Mexican Train: who placed the engine, after how many draws);
   // null when the view no longer shows it.
-  dealNote?(c: Ctx<V>, hand: number): string | null;
+  // again: the same hand dealt again (a redeal), which may have a reason of its own.
+  dealNote?(c: Ctx<V>, hand: number, again: boolean): string | null;
   // The order its options are set in, the game's shape first (players,
   // length, set) and house rules after; options not named follow as given.
   optionOrder?: string[];

@@ -55,6 +55,9 @@ export const diceDominoesBoard: Board<DiceDominoesView> = {
           "p",
           { class: "match-help" },
           mp[0] === mp[1] ? t("dd.match_help_same", { a: mp[0] }) : t("dd.match_help", { a: mp[0], b: mp[1] }),
+          " ",
+          // The aim, or "discarded" reads as a loss (a fresh pair of eyes).
+          h("b", null, t("dd.aim")),
         ),
       );
     const lr = v.last_round;

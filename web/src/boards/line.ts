@@ -18,10 +18,10 @@ function tieRule(c: Ctx<LineView>): string {
 // the deal): "Drawn for the lead: You 5|3, Seat 2 6|4, …. The highest leads; …".
 function leadDraws(c: Ctx<LineView>): string | null {
   if (!c.v.lead_draws) return null;
-  const draws = drawsText(c, c.v.lead_draws);
+  const draws = drawsText(c, c.v.lead_draws, c.v.leader);
   // After the deal (draw_after_deal) the tiles drawn sleep; before it, they
   // went back into the shuffle, so a seat may hold one another drew.
-  return t(c.v.drawn_for_lead ? "line.lead_draws_out" : "line.lead_draws", { draws });
+  return t(c.v.drawn_for_lead ? "line.lead_draws_out" : "line.lead_draws", draws);
 }
 
 // The line laid as players lay it: the opening tile near the middle, each
@@ -109,7 +109,8 @@ export function snake(
 }
 
 export const lineBoard: Board<LineView> = {
-  dealNote: (c, hand) => (c.v.hand_number === hand ? leadDraws(c) : null),
+  // A redeal (five doubles) keeps the leader: said once, with the first deal.
+  dealNote: (c, hand, again) => (c.v.hand_number === hand && !again ? leadDraws(c) : null),
   optionOrder: [
     "players",
     "target",
@@ -282,8 +283,16 @@ export const lineBoard: Board<LineView> = {
       { class: "pips" },
       h("tr", null, h("th", null, t("summary.seat")), h("th", null, t("summary.pips_left"))),
     );
+    // Who went out says so: a 0 alone is also a hand holding just 0|0.
     lh.pips.forEach((p: number, k: number) =>
-      tbl.appendChild(h("tr", null, h("td", null, c.f.seatName(c, k)), h("td", null, p))),
+      tbl.appendChild(
+        h(
+          "tr",
+          null,
+          h("td", null, c.f.seatName(c, k)),
+          h("td", null, lh.end === "domino" && k === lh.last_placer ? t("summary.went_out") : p),
+        ),
+      ),
     );
     body.appendChild(tbl);
     // The hand's points (how they came, their sum) beside the running game score.

@@ -25,9 +25,14 @@ function trickWon(c: Ctx<Texas42View>, log: LogSink, seat: number) {
 
 export const texas42Board: Board<Texas42View> = {
   clockwise: true,
-  // Why the first dealer deals: the tiles drawn for it, said with hand 1.
-  dealNote: (c, hand) =>
-    hand === 1 && c.v.first_dealer_draw ? t("t42.dealer_draws", { draws: drawsText(c, c.v.first_dealer_draw) }) : null,
+  // Why the first dealer deals (the tiles drawn for it, said with hand 1),
+  // and why a hand is dealt again (all four passed).
+  dealNote: (c, hand, again) =>
+    again
+      ? t("t42.all_passed")
+      : hand === 1 && c.v.first_dealer_draw && c.v.dealer !== null
+        ? t("t42.dealer_draws", drawsText(c, c.v.first_dealer_draw, c.v.dealer))
+        : null,
   optionOrder: [
     "scoring",
     "target_marks",

@@ -285,10 +285,14 @@ export const es: Record<string, string> = {
     "Un tranque es un juego cerrado: nadie puede colocar ficha, así que deciden los puntos que quedan en las manos.",
   "glossary.capicua": "Una capicúa es dominar con una ficha que entra por las dos puntas.",
   "glossary.more": "Más en las reglas",
+  "draw.tie": " (a igualdad de puntos, gana el número más alto)",
+  "t42.all_passed": "todos pasaron",
+  "dd.aim": "Quien se quede primero sin fichas gana el bote.",
   "line.empty": "La mesa está vacía: la salida abre el juego.",
-  "line.lead_draws": "Fichas robadas para la salida: {draws}. Sale la más alta; luego volvieron al mazo para barajar.",
+  "line.lead_draws":
+    "Fichas robadas para la salida: {draws}. Sale quien suma más puntos: {who}{tie}. Luego volvieron al mazo para barajar.",
   "line.lead_draws_out":
-    "Fichas robadas para la salida: {draws}. Sale la más alta; esas fichas quedan fuera del juego.",
+    "Fichas robadas para la salida: {draws}. Sale quien suma más puntos: {who}{tie}. Esas fichas quedan fuera del juego.",
   "line.must_lead": "La salida tiene que ser {tile}.",
   "line.ends": "Puntas: {l} y {r}",
   "line.passes": "{n} pases seguidos",
@@ -340,7 +344,7 @@ export const es: Record<string, string> = {
   "mt.penalty": "Castigo",
 
   "t42.dealer_draws":
-    "Fichas robadas para el primer reparto: {draws}. Reparte la más alta; luego volvieron al mazo para barajar.",
+    "Fichas robadas para el primer reparto: {draws}. Reparte quien suma más puntos: {who}{tie}. Luego volvieron al mazo para barajar.",
   "t42.turn_bid": "Apuesta {who}…",
   "t42.turn_trumps": "{who} canta el triunfo…",
   "t42.your_bid": "Te toca apostar: elige una apuesta abajo, o pasa",
@@ -430,6 +434,7 @@ export const es: Record<string, string> = {
   "summary.wins_hand": "La mano es para {who}.",
   "summary.seat": "Jugador",
   "summary.side": "Lado",
+  "summary.went_out": "0 (dominó)",
   "summary.pips_left": "Puntos en mano",
   "summary.scored_for": "Puntos por",
   "summary.hand_total": "Esta mano",

@@ -286,9 +286,14 @@ export const ja: Record<string, string> = {
   "glossary.tranque": "トランケは手詰まり：誰も牌を置けないので、手に残った目の数で決まる。",
   "glossary.capicua": "カピクーアは、両端どちらにも置ける牌で上がること。",
   "glossary.more": "ルールで詳しく",
+  "draw.tie": "（同点なら大きい数字の方）",
+  "t42.all_passed": "全員パス",
+  "dd.aim": "最初に手牌がなくなった人がポットを取ります。",
   "line.empty": "場は空です：サリダ（最初の一枚）から始まります。",
-  "line.lead_draws": "サリダを決める一枚：{draws}。いちばん大きい人が出す。引いた牌は戻して混ぜてから配った。",
-  "line.lead_draws_out": "サリダを決める一枚：{draws}。いちばん大きい人が出す。引いた牌はこの手では使わない。",
+  "line.lead_draws":
+    "サリダを決める一枚：{draws}。目の合計が最も大きい人が出す：{who}{tie}。引いた牌は戻して混ぜてから配った。",
+  "line.lead_draws_out":
+    "サリダを決める一枚：{draws}。目の合計が最も大きい人が出す：{who}{tie}。引いた牌はこの手では使わない。",
   "line.must_lead": "サリダは{tile}でなければなりません。",
   "line.ends": "端の数：{l}と{r}",
   "line.passes": "{n}回連続パス",
@@ -339,7 +344,8 @@ export const ja: Record<string, string> = {
   "mt.tiles_left": "残り牌",
   "mt.penalty": "失点",
 
-  "t42.dealer_draws": "最初の配り手を決める一枚：{draws}。いちばん大きい人が配る。引いた牌は戻して混ぜてから配った。",
+  "t42.dealer_draws":
+    "最初の配り手を決める一枚：{draws}。目の合計が最も大きい人が配る：{who}{tie}。引いた牌は戻して混ぜてから配った。",
   "t42.turn_bid": "{who}のビッド…",
   "t42.turn_trumps": "{who}が切り札を宣言中…",
   "t42.your_bid": "あなたのビッドの番：下から選ぶか、パス",
@@ -428,6 +434,7 @@ export const ja: Record<string, string> = {
   "summary.wins_hand": "{who}がこのハンドに勝ちました。",
   "summary.seat": "プレイヤー",
   "summary.side": "陣営",
+  "summary.went_out": "0（上がり）",
   "summary.pips_left": "残りの目",
   "summary.scored_for": "内訳",
   "summary.hand_total": "このハンド",

@@ -322,6 +322,8 @@ export class EndOfHand {
       }
       this.fairness = fairnessView(this.id, f, ok, verdict);
       this.redraw();
+      // It opens below the dialog's fold: brought into sight, or the press seems to do nothing.
+      document.querySelector(".summary .fairness")?.scrollIntoView({ block: "nearest" });
     } catch (e) {
       this.onError(String((e as Error).message));
     }

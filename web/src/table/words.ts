@@ -129,7 +129,7 @@ function entryEv(c: Ctx, e: LogEntry, who: string, at: number): Ev | null {
     // A redeal (five doubles, four passes) deals the same hand again.
     const again = (c.msg.log || []).some((x) => x.kind === "deal" && x.hand === e.hand && x.n < e.n);
     const key = again ? "log.dealt_again" : handKey(c.family, "log.new_hand");
-    const note = boardOf(c.family).dealNote?.(c, e.hand);
+    const note = boardOf(c.family).dealNote?.(c, e.hand, again);
     return { text: t(key, { n: e.hand }) + (note ? " · " + note : ""), seat: null, cls: "hand", at };
   }
   if (e.kind === "laid") return { text: t("log.laid_down", { who }), seat: e.seat, at };
