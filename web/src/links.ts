@@ -24,8 +24,10 @@ export function inviteUrl(id: string, token: string): string {
 }
 
 // A finished table's replay.
-export function replayUrl(id: string): string {
-  return `/?replay=${id}`;
+// as: the seat of the person who played it (from the table's "Step through
+// the game"): the replay says "You", "Us" and "Partner" as the table did.
+export function replayUrl(id: string, as: number | null = null): string {
+  return `/?replay=${id}` + (as !== null ? `&as=${as}` : "");
 }
 
 // A player's page.

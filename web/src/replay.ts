@@ -109,6 +109,7 @@ export class Replay {
   private boardRoot = h("div", { class: "replay-board" });
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
   private closed = false;
+  private as: number | null = null; // whose game it was (?as=N): named "You"
 
   constructor(
     private root: HTMLElement,
@@ -135,8 +136,11 @@ export class Replay {
       } else {
         this.data = await api.replay(this.source);
       }
-      const q = new URLSearchParams(location.search).get("step");
+      const url = new URLSearchParams(location.search);
+      const q = url.get("step"),
+        as = url.get("as");
       this.i = q !== null && /^\d+$/.test(q) ? Math.min(Number(q), this.data.steps.length - 1) : 0;
+      this.as = as !== null && /^\d$/.test(as) && Number(as) < this.data.seats ? Number(as) : null;
     } catch (e) {
       // No such finished game (a mistyped link, a game still in play): said
       // in the player's words, not the server's "no table 'ffff'".
@@ -186,7 +190,7 @@ export class Replay {
       type: "state",
       table: d.table || "",
       game: d.game,
-      seat: null,
+      seat: this.as,
       status: s.over ? "over" : "playing",
       version: i,
       view: s.view,

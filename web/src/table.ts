@@ -623,7 +623,7 @@ export class Table implements PlayUi, KeyCtl {
         toLobby: () => this.toLobby(),
         toReplay: () => {
           this.close();
-          this.go(replayUrl(this.id));
+          this.go(replayUrl(this.id, this.msg?.seat ?? null));
         },
         download: this.local ? () => downloadRecord(this.local!).catch((e) => this.onError(String(e))) : undefined,
         seeBoard: () => {

@@ -805,15 +805,28 @@ try {
     const pos = () => page.$eval("#replay-pos", (e) => Number(e.dataset.step));
     const last = await page.$eval("#replay-slider", (e) => Number(e.max));
     check(
-      (await pos()) === 0 && last > 10 && new URL(page.url()).searchParams.get("replay") === id,
-      `the replay opens at step 0 of ${last}, at /?replay=${id}`,
+      (await pos()) === 0 &&
+        last > 10 &&
+        new URL(page.url()).searchParams.get("replay") === id &&
+        new URL(page.url()).searchParams.get("as") === "0",
+      `the replay opens at step 0 of ${last}, at /?replay=${id}, as my seat`,
     );
     await page.click("#replay-next");
     await page.click("#replay-next");
     await page.keyboard.press("ArrowRight");
     await page.keyboard.press("ArrowLeft");
     check((await pos()) === 2, "steps forwards and backwards with the buttons and the arrow keys");
-    check((await page.$$(".opp .backs.faceup")).length === 4, "every hand is shown face up in the replay");
+    // From the table, it is my game: my tiles below, the others face up, and "Us".
+    const mine = await page.evaluate(() => ({
+      opp: document.querySelectorAll(".opp .backs.faceup").length,
+      hand: document.querySelectorAll(".hand-area .hand .htile").length,
+      first: document.querySelector(".topbar .scores .score")?.firstChild.textContent,
+      bar: document.querySelector(".turnbar")?.textContent,
+    }));
+    check(
+      mine.opp === 3 && mine.hand > 0 && mine.first === "Us" && !/^You to/.test(mine.bar),
+      `every hand is shown face up in the replay, mine below as at the table (${JSON.stringify(mine)})`,
+    );
     for (let i = 0; i < 9; i++) await page.keyboard.press("ArrowRight");
     await page.screenshot({ path: join(shots, "replay-desktop.png") });
     await page.click("#replay-last");
@@ -830,8 +843,9 @@ try {
     await phone.goto(`${base}/?replay=${id}&step=12`);
     await phone.waitForSelector(".replay-controls");
     check(
-      (await phone.$eval("#replay-pos", (e) => Number(e.dataset.step))) === 12,
-      "the shareable replay link opens for someone else",
+      (await phone.$eval("#replay-pos", (e) => Number(e.dataset.step))) === 12 &&
+        (await phone.$$(".opp .backs.faceup")).length === 4,
+      "the shareable replay link opens for someone else, every hand face up",
     );
     await phone.screenshot({ path: join(shots, "replay-phone.png") });
     // The record file, chosen in the lobby.

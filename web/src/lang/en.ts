@@ -215,6 +215,7 @@ export const en: Record<string, string> = {
   "table.spectator": "spectator",
   "table.spectating": "You are watching: only what everyone at the table can see is shown.",
   "table.hand": "Hand {n}",
+  "table.your_turn_then": "Your turn…",
   "table.hand_of": "Hand {n} of {of}",
   "table.round": "Round {n} of {of}",
   "table.target": "to {n}",

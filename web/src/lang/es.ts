@@ -217,6 +217,7 @@ export const es: Record<string, string> = {
   "table.spectator": "mirón",
   "table.spectating": "Estás mirando: solo se muestra lo que toda la mesa puede ver.",
   "table.hand": "Mano {n}",
+  "table.your_turn_then": "Tu turno…",
   "table.hand_of": "Mano {n} de {of}",
   "table.round": "Ronda {n} de {of}",
   "table.target": "a {n}",

@@ -219,6 +219,7 @@ export const ja: Record<string, string> = {
   "table.spectator": "観戦",
   "table.spectating": "観戦中：テーブル全員に見える情報だけを表示しています。",
   "table.hand": "第{n}ハンド",
+  "table.your_turn_then": "あなたの番…",
   "table.hand_of": "第{n}ハンド／全{of}",
   "table.round": "第{n}ラウンド／全{of}",
   "table.target": "{n}点先取",

@@ -259,6 +259,8 @@ export function turnBar(c: Ctx, extra: (HTMLElement | null)[], lost = false): HT
   else if (lost) text = t(c.msg.to_act ? "table.lost_your_turn" : "table.lost");
   else if (c.msg.to_act) text = promptFor(c);
   else if (c.v.actor === "simultaneous") text = t("dd.waiting_others");
+  // Mine, though I do not act: a replay seen as my seat ("You to play…" is no sentence).
+  else if (a !== null && a === c.me) text = t("table.your_turn_then");
   else if (a !== null) {
     const who = words.seatName(c, a);
     text = boardOf(c.family).turnOf?.(c, who) ?? t("table.turn_of", { who });
@@ -333,6 +335,21 @@ export function handArea(c: Ctx, play: PlayUi | null): HTMLElement {
   const area = h("div", { class: "hand-area" });
   if (c.me === null || !play) {
     if (play) area.appendChild(h("p", { class: "spectating" }, t("table.spectating")));
+    // A replay seen as the seat who played it (?as=N): its tiles, to look at.
+    else if (c.me !== null)
+      area.appendChild(
+        h(
+          "div",
+          { class: "hand", role: "list", "aria-label": t("table.your_hand") },
+          myTiles(c).map((tile) =>
+            h(
+              "span",
+              { class: "htile", role: "listitem", "data-tile": tile },
+              tileFrom(tile, { vertical: true, size: c.small ? 26 : 32 }),
+            ),
+          ),
+        ),
+      );
     return area;
   }
   const buttons = h("div", { class: "actions" });
