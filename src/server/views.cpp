@@ -26,7 +26,11 @@ json TableViews::rematch(const Table& t, int seat) {
   if (seat < 0) return {{"table", t.rematch}, {"seat", nullptr}, {"token", t.rematch_spectate}};
   // A seat that did not accept (it went to a bot) has no place there.
   if (t.seat_at(seat).rematch_token.empty()) return {{"table", t.rematch}, {"seat", nullptr}, {"token", nullptr}};
-  return {{"table", t.rematch}, {"seat", (seat + t.n - 1) % t.n}, {"token", t.seat_at(seat).rematch_token}};
+  // The new table's spectator link too: the app's "Share" offers it, as at the old table.
+  return {{"table", t.rematch},
+          {"seat", (seat + t.n - 1) % t.n},
+          {"token", t.seat_at(seat).rematch_token},
+          {"spectate", t.rematch_spectate}};
 }
 
 int never_moved_seat(const Table& t) {

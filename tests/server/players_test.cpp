@@ -472,6 +472,10 @@ TEST(Players, RematchOfAFinishedTableKeepsPeopleOptionsAndPartnersAndPassesTheLe
   EXPECT_EQ(nst["seats"][0]["player_id"], bo["id"]);
   // Partners stay partners: Ann (0) and Cy (2) were, and are (3 and 1).
   EXPECT_EQ(w.hub->get(nid, r2["token"])["seat"], 3);
+  // Each seat also gets the new table's spectator link (for "Share"): it watches.
+  ASSERT_TRUE(r1["spectate"].is_string()) << r1.dump();
+  EXPECT_EQ(r1["spectate"], r2["spectate"]);
+  EXPECT_TRUE(w.hub->get(nid, r1["spectate"])["seat"].is_null());
   // Its own fairness: a new commitment, nothing revealed.
   const json f = w.hub->fairness(nid);
   EXPECT_NE(f["commitment"], w.hub->fairness(id)["commitment"]);

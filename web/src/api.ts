@@ -35,6 +35,7 @@ export interface Rematch {
   table: string;
   seat: number | null;
   token: string | null; // null: this seat did not accept (it went to a bot)
+  spectate?: string; // the new table's spectator token (for "Share")
 }
 // The rematch's answer while the others have not all accepted.
 export interface RematchOffer {

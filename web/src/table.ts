@@ -290,6 +290,17 @@ export class Table implements PlayUi, KeyCtl {
   // Everyone at a finished table moves to its rematch, each with their own link.
   private follow(r: Rematch) {
     this.following = true;
+    // Kept in this browser as a table made here is: "Share" offers its spectator link.
+    if (r.token && r.spectate)
+      saveTable({
+        id: r.table,
+        token: r.token,
+        game: this.msg?.game ?? "",
+        seat: r.seat ?? -1,
+        created: Date.now(),
+        invites: {},
+        spectate: r.spectate,
+      });
     this.close();
     this.go(tableUrl(r.table, r.token ?? ""));
   }

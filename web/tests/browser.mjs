@@ -1429,6 +1429,7 @@ try {
         () => [],
       );
     check(chips.join() === "*Us,Them", `after the rematch my side is still shown first (${chips})`);
+    check(!!(await pa.$(".topbar .share-btn")), "the rematch's table offers its link to share, as the first did");
     await pa.close();
     await pb.close();
   }
