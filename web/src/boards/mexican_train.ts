@@ -5,6 +5,16 @@ import { tileFrom, tileSvg, parseTile } from "../tiles";
 import { Board, Ctx, LogSink } from "./board";
 import type { MexicanTrainView } from "./view";
 
+// A train's marker: "open", with what that means (a fresh pair of eyes
+// never learnt it at the table).
+function markerTag(): HTMLElement {
+  return h(
+    "span",
+    { class: "tag marker", title: t("mt.marker_help"), "aria-label": t("mt.marker_help") },
+    t("mt.marker"),
+  );
+}
+
 export const mexicanTrainBoard: Board<MexicanTrainView> = {
   optionOrder: [
     "players",
@@ -75,7 +85,7 @@ export const mexicanTrainBoard: Board<MexicanTrainView> = {
           "div",
           { class: "train-label" },
           c.f.trainName(c, tr.train),
-          tr.marker ? h("span", { class: "tag marker" }, t("mt.marker")) : null,
+          tr.marker ? markerTag() : null,
           tr.open_double ? h("span", { class: "tag red" }, t("mt.open_double")) : null,
         ),
       );
@@ -191,6 +201,6 @@ export const mexicanTrainBoard: Board<MexicanTrainView> = {
 
   seatTags(c: Ctx<MexicanTrainView>, k: number) {
     const tr = c.v.trains?.find((x) => x.train === k);
-    return tr?.marker ? [h("span", { class: "tag marker" }, t("mt.marker"))] : [];
+    return tr?.marker ? [markerTag()] : [];
   },
 };

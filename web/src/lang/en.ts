@@ -324,6 +324,7 @@ export const en: Record<string, string> = {
   "mt.train_of_in_text": "{who}'s train",
   "mt.final_round": "The game is over. Round {n}, the last:",
   "mt.engine": "Engine",
+  "mt.marker_help": "open: its owner could not lay a tile, so anyone may lay here until the owner does",
   "mt.marker": "open",
   "mt.open_double": "double to cover",
   "mt.not_started": "not started: a tile matching the engine starts it",

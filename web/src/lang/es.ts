@@ -328,6 +328,7 @@ export const es: Record<string, string> = {
   "mt.train_of_in_text": "el tren de {who}",
   "mt.final_round": "La partida terminó. Ronda {n}, la última:",
   "mt.engine": "Locomotora",
+  "mt.marker_help": "abierto: su dueño no pudo colocar ficha, así que cualquiera puede jugar aquí hasta que él lo haga",
   "mt.marker": "abierto",
   "mt.open_double": "doble por cubrir",
   "mt.not_started": "sin empezar: lo empieza una ficha que case con la locomotora",

@@ -329,6 +329,7 @@ export const ja: Record<string, string> = {
   "mt.train_of_in_text": "{who}のトレイン",
   "mt.final_round": "ゲーム終了。最後のラウンド（第{n}ラウンド）：",
   "mt.engine": "エンジン",
+  "mt.marker_help": "開放：持ち主が置けなかったので、持ち主が置くまで誰でもここに置ける",
   "mt.marker": "開放",
   "mt.open_double": "ダブルに蓋を",
   "mt.not_started": "未開始：エンジンと合う牌で始まります",
