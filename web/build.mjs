@@ -34,6 +34,9 @@ await esbuild.build({
   minify: true,
   format: "esm",
   target: "es2020",
+  // The catalogues' Spanish and Japanese as UTF-8, not \uXXXX escapes (the
+  // server says charset=utf-8): 33 KB less to fetch, 1.4 KB less gzip.
+  charset: "utf8",
   outfile: "dist/app.js",
   logLevel: "warning",
 });

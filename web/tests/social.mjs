@@ -70,7 +70,9 @@ try {
   await pw.screenshot({ path: join(shots, "social-watch-1280.png") });
   const phone = await asPlayer(null, { width: 390, height: 844 });
   await phone.goto(base + "/?watch");
-  await phone.waitForSelector(`.watch-list li[data-table="${tb.id}"]`, { timeout: 10000 });
+  // 30 s: a fresh clone's run starts this beside the cluster tests, and a new
+  // phone context there once took over 10 s to list the game.
+  await phone.waitForSelector(`.watch-list li[data-table="${tb.id}"]`, { timeout: 30000 });
   const fits = await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
   check(fits, "the watch list fits a 390 px wide phone");
   await phone.screenshot({ path: join(shots, "social-watch-390.png") });

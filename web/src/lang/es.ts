@@ -282,10 +282,6 @@ export const es: Record<string, string> = {
   "log.joined": "Se sentó: {who}",
 
   "line.the_line": "La mesa",
-  "glossary.tranque":
-    "Un tranque es un juego cerrado: nadie puede colocar ficha, así que deciden los puntos que quedan en las manos.",
-  "glossary.capicua": "Una capicúa es dominar con una ficha que entra por las dos puntas.",
-  "glossary.more": "Más en las reglas",
   "draw.tie": " (a igualdad de puntos, gana el número más alto)",
   "t42.all_passed": "todos pasaron",
   "dd.aim": "Quien se quede primero sin fichas gana el bote.",
@@ -436,7 +432,6 @@ export const es: Record<string, string> = {
   "summary.wins_hand": "La mano es para {who}.",
   "summary.seat": "Jugador",
   "summary.side": "Lado",
-  "summary.went_out": "0 (dominó)",
   "summary.pips_left": "Puntos en mano",
   "summary.scored_for": "Puntos por",
   "summary.hand_total": "Esta mano",
@@ -456,8 +451,6 @@ export const es: Record<string, string> = {
   "name.save": "Guardar mi nombre",
   "name.playing_as": "Juegas como {name}",
   "name.taken": "(“{typed}” ya estaba en uso)",
-  "summary.look_back": "Mirar atrás:",
-  "summary.replay": "Repasar la partida jugada a jugada",
   "summary.play_again": "Jugar otra vez",
   "summary.see_board": "Ver la mesa final",
   "summary.show_result": "Ver el resultado",

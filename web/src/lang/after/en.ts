@@ -76,4 +76,11 @@ export const enAfter: Record<string, string> = {
   "review.which_hand_round": "Round to review:",
   "review.title_round": "Your moves in round {n}",
   "review.title_seat_round": "{who}: moves in round {n}",
+  // The end of a hand and of the game: what next, words explained.
+  "summary.look_back": "Look back:",
+  "summary.replay": "Step through the game",
+  "summary.went_out": "0 (went out)",
+  "glossary.tranque": "A tranque is a blocked game: nobody can lay a tile, so the pips left in the hands decide it.",
+  "glossary.capicua": "A capicúa is going out on a tile that fits both open ends.",
+  "glossary.more": "More in the rules",
 };

@@ -79,4 +79,12 @@ export const esAfter: Record<string, string> = {
   "review.which_hand_round": "Ronda a revisar:",
   "review.title_round": "Tus jugadas en la ronda {n}",
   "review.title_seat_round": "{who}: jugadas de la ronda {n}",
+  // The end of a hand and of the game: what next, words explained.
+  "summary.look_back": "Mirar atrás:",
+  "summary.replay": "Repasar la partida jugada a jugada",
+  "summary.went_out": "0 (dominó)",
+  "glossary.tranque":
+    "Un tranque es un juego cerrado: nadie puede colocar ficha, así que deciden los puntos que quedan en las manos.",
+  "glossary.capicua": "Una capicúa es dominar con una ficha que entra por las dos puntas.",
+  "glossary.more": "Más en las reglas",
 };

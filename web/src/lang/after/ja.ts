@@ -76,4 +76,11 @@ export const jaAfter: Record<string, string> = {
   "review.which_hand_round": "振り返るラウンド：",
   "review.title_round": "第 {n} ラウンドのあなたの手",
   "review.title_seat_round": "{who}: 第 {n} ラウンドの手",
+  // The end of a hand and of the game: what next, words explained.
+  "summary.look_back": "振り返る：",
+  "summary.replay": "一手ずつ再生",
+  "summary.went_out": "0（上がり）",
+  "glossary.tranque": "トランケは手詰まり：誰も牌を置けないので、手に残った目の数で決まる。",
+  "glossary.capicua": "カピクーアは、両端どちらにも置ける牌で上がること。",
+  "glossary.more": "ルールで詳しく",
 };
