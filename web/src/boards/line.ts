@@ -15,7 +15,8 @@ function tieRule(c: Ctx<LineView>): string {
 }
 
 // Why this hand's leader leads, when a draw chose it (latin's draw before
-// the deal): "Drawn for the lead: You 5|3, Seat 2 6|4, …. The highest leads; …".
+// the deal): "Drawn for the lead: You 5|3, Seat 2 6|4, …. The most pips
+// leads: Seat 2. …".
 function leadDraws(c: Ctx<LineView>): string | null {
   if (!c.v.lead_draws) return null;
   const draws = drawsText(c, c.v.lead_draws, c.v.leader);
@@ -179,13 +180,14 @@ export const lineBoard: Board<LineView> = {
       "aria-label": t("line.the_line"),
       style: n ? `height:${lay.height}px` : "",
     });
+    const why = n ? null : leadDraws(c);
     if (!n)
       line.appendChild(
         h(
           "p",
           { class: "muted" },
           v.must_lead ? t("line.must_lead", { tile: v.must_lead.replace("-", "|") }) : t("line.empty"),
-          leadDraws(c) ? [h("br"), leadDraws(c)] : null,
+          why ? [h("br"), why] : null,
         ),
       );
     lay.laid.forEach((p, i) => {
