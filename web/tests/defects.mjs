@@ -714,6 +714,9 @@ try {
           3,
           { push: (x) => thrownIn.push(x), bubble() {} },
         );
+        // The server's log of a Texas 42 hand dealt again says why (all four passed).
+        const t42Log = { ...msg, log: [0, 5].map((n) => ({ n, hand: 1, kind: "deal", seat: null })) };
+        const t42Dealt = t42Log.log.map((e) => entryText({ ...ctx(bidView([])), msg: t42Log }, e).text);
         // 8: the review: each grade agrees with the number shown as what it is made from.
         const th = { good: 2, inaccuracy: 5, mistake: 15 };
         const mv = (loss, se, grade) => ({ event: 1, played: "6-4", best: "5-5", loss, se, grade });
@@ -829,6 +832,7 @@ try {
           botLines,
           holds,
           thrownIn,
+          t42Dealt,
           mtLines,
           salida,
           dealt,
@@ -919,6 +923,10 @@ try {
     check(
       JSON.stringify(r.holds) === "[true,false,false,false,false]",
       `a hint holds only for the choice it was asked of, not the next hand's same bids (${JSON.stringify(r.holds)})`,
+    );
+    check(
+      r.t42Dealt.join(" | ") === "Hand 1 dealt | Hand 1 dealt again · everyone passed",
+      `Texas 42: the server's log says why a hand is dealt again ("${r.t42Dealt.join(" | ")}")`,
     );
     check(
       JSON.stringify(r.thrownIn) === JSON.stringify(["Hand 1 dealt again"]),

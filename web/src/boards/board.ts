@@ -3,6 +3,7 @@
 import type { StateMsg } from "../api";
 import { h } from "../dom";
 import { t } from "../i18n";
+import { parseTile } from "../tiles";
 import type { AnyView } from "./view";
 
 export const TILE_RE = /^(\d+)-(\d+)/;
@@ -16,7 +17,7 @@ export function scoreChip(name: string, value: string, mine: boolean): HTMLEleme
 // who won the draw: { draws: "You 5|3, Seat 2 6|4, …", who: "Seat 2",
 // tie: " (…the higher number…)" when another drew as many pips }.
 export function drawsText(c: Ctx, draws: (string | null)[], winner: number) {
-  const pips = (x: string | null) => (x ? (x.match(/\d+/g) || []).reduce((a, b) => a + Number(b), 0) : -1);
+  const pips = (x: string | null) => (x ? parseTile(x).reduce((a, b) => a + b) : -1);
   const top = pips(draws[winner] ?? null);
   const tied = draws.some((x, k) => k !== winner && pips(x) === top);
   return {

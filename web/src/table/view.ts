@@ -358,7 +358,7 @@ export function handArea(c: Ctx, play: PlayUi | null): HTMLElement {
     c.msg.to_act && c.msg.legal.length > 1
       ? h(
           "button",
-          { class: "action hint-btn", id: "hint", disabled: play.hintBusy, onclick: () => play.askHint() },
+          { class: "action hint-btn", id: "hint", disabled: play.hintBusy || play.lost, onclick: () => play.askHint() },
           t(play.hintBusy ? "hint.thinking" : "hint.button"),
         )
       : null;
@@ -439,10 +439,7 @@ export function handArea(c: Ctx, play: PlayUi | null): HTMLElement {
   // With the connection lost, no button offers what cannot be sent.
   if (play.lost) buttons.querySelectorAll("button").forEach((b) => ((b as HTMLButtonElement).disabled = true));
   area.appendChild(buttons);
-  if (hintBtn && hintApart) {
-    if (play.lost) (hintBtn as HTMLButtonElement).disabled = true;
-    area.appendChild(h("div", { class: "actions hint-row" }, hintBtn));
-  }
+  if (hintBtn && hintApart) area.appendChild(h("div", { class: "actions hint-row" }, hintBtn));
   if (play.hint && hintHolds(play.hint, c)) area.appendChild(hintPanel(c, play.hint, play));
   area.appendChild(hand);
   const keys = c.msg.to_act ? board.keys?.(c) : null;
