@@ -1,53 +1,93 @@
 // Every string the app shows, per language. Components call t(key, params);
 // "{name}" in a message is replaced by params.name. tests/i18n.mjs checks that
 // every catalogue has every key and every key used in the code exists.
-import { en } from "./lang/en";
-import { es } from "./lang/es";
-import { ja } from "./lang/ja";
+import { en as enBase } from "./lang/en";
 import { enAfter } from "./lang/after/en";
-import { esAfter } from "./lang/after/es";
-import { jaAfter } from "./lang/after/ja";
 import { h } from "./dom";
 
 export type Catalogue = Record<string, string>;
-export const catalogues: Record<string, Catalogue> = {
-  en: { ...en, ...enAfter },
-  es: { ...es, ...esAfter },
-  ja: { ...ja, ...jaAfter },
-};
+const en: Catalogue = { ...enBase, ...enAfter };
+// English is in the bundle; Spanish and Japanese are fetched when chosen
+// (build.mjs writes each as lang/X.HASH.json and names them here): a
+// quarter of the app's bytes that most visitors never read.
+declare const LANG_FILES: Record<string, string> | undefined;
+const files: Record<string, string> = typeof LANG_FILES === "undefined" ? {} : LANG_FILES;
+const catalogues: Record<string, Catalogue> = { en };
 export const LANGS: [string, string][] = [
   ["es", "Español"],
   ["en", "English"],
   ["ja", "日本語"],
 ];
+const known = (l: string | null): l is string => l === "en" || (l !== null && l in files);
 
 function initial(): string {
   const saved = localStorage.getItem("boneyard.lang");
-  if (saved && catalogues[saved]) return saved;
+  if (known(saved)) return saved;
   for (const l of navigator.languages || [navigator.language]) {
     const base = (l || "").slice(0, 2).toLowerCase();
-    if (catalogues[base]) return base;
+    if (known(base)) return base;
   }
   return "en";
 }
 
-let lang = initial();
+let lang = "en";
+let chosen = "en"; // the last language asked for, maybe still on its way
 document.documentElement.lang = lang;
 const listeners: (() => void)[] = [];
 
 export function currentLang() {
   return lang;
 }
-export function setLang(l: string) {
-  if (!catalogues[l]) return;
-  lang = l;
-  localStorage.setItem("boneyard.lang", l);
-  document.documentElement.lang = l;
-  for (const f of listeners) f();
+
+// The catalogue, fetched once (the service worker keeps it for offline
+// use); false where it could not be had (no connection and not kept).
+async function load(l: string): Promise<boolean> {
+  if (catalogues[l]) return true;
+  try {
+    const r = await fetch(files[l]);
+    if (!r.ok) return false;
+    catalogues[l] = (await r.json()) as Catalogue;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// Switches at once when the catalogue is here, else once it has come; a
+// later choice made meanwhile wins. The promise settles when done or given up.
+export function setLang(l: string): Promise<void> {
+  if (!known(l)) return Promise.resolve();
+  chosen = l;
+  const use = () => {
+    lang = l;
+    localStorage.setItem("boneyard.lang", l);
+    document.documentElement.lang = l;
+    for (const f of listeners) f();
+  };
+  if (catalogues[l]) {
+    use();
+    return Promise.resolve();
+  }
+  return load(l).then((ok) => {
+    if (ok && chosen === l) use();
+  });
 }
 export function onLangChange(f: () => void) {
   listeners.push(f);
 }
+
+// The first page waits for its language (main.ts); English where it cannot be had.
+export const langReady: Promise<void> = (() => {
+  const l = initial();
+  if (l === "en") return Promise.resolve();
+  chosen = l;
+  return load(l).then((ok) => {
+    if (ok && chosen === l) {
+      lang = l;
+      document.documentElement.lang = l;
+    }
+  });
+})();
 
 export function hasKey(key: string): boolean {
   return key in catalogues[lang] || key in en;
@@ -87,7 +127,11 @@ export function langPicker(_after?: () => void): HTMLElement {
     {
       class: "lang",
       "aria-label": t("common.language"),
-      onchange: (e: Event) => setLang((e.target as HTMLSelectElement).value),
+      // Put back when the language could not be had (offline, never fetched).
+      onchange: (e: Event) => {
+        const picker = e.target as HTMLSelectElement;
+        void setLang(picker.value).then(() => (picker.value = lang));
+      },
     },
     LANGS.map(([code, name]) => h("option", { value: code, selected: code === lang ? "" : null }, name)),
   );

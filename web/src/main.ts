@@ -6,7 +6,7 @@ import { renderLobby, botDelay } from "./lobby";
 import { Table, badLink } from "./table";
 import { Replay } from "./replay";
 import { RulesPage } from "./rules";
-import { onLangChange } from "./i18n";
+import { onLangChange, langReady } from "./i18n";
 import { PlayerView } from "./players";
 import { WatchPage } from "./watch";
 import { localTable } from "./local/play";
@@ -66,7 +66,8 @@ window.addEventListener("popstate", () => {
   else route();
 });
 onLangChange(() => (table ? table.render() : route()));
-route();
+// The first page in the visitor's language (a Spanish or Japanese catalogue is fetched first).
+void langReady.then(route);
 
 // Installing the app (sw.ts): after this visit it opens with the network off.
 // Not on a page opened from a file, nor where the browser has no service workers.

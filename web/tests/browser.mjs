@@ -872,6 +872,7 @@ try {
     // Item 11: the server's error in the user's language (its stable code).
     await phone.goto(base + "/");
     await phone.select("select.lang", "es");
+    await phone.waitForFunction(() => document.documentElement.lang === "es");
     await (await phone.waitForSelector("#replay-file")).uploadFile(bad);
     await phone
       .waitForFunction(() => /no es válida/.test(document.querySelector(".replay-error")?.innerText || ""), {
@@ -1172,6 +1173,7 @@ try {
       `chat: a line sent with Enter leaves the field, and the next is sent alone (left "${left}")`,
     );
     await bob2.select("select.lang", "es");
+    await bob2.waitForFunction(() => document.documentElement.lang === "es");
     await bob2.click('.chat [data-phrase="good_game"]');
     check(
       (await chatHas(alice, "Good game")) && (await chatHas(bob2, "Buena partida")),

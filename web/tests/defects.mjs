@@ -18,6 +18,7 @@
 // tables" says when a bot finished a game for you, in a readable colour.
 //   node tests/defects.mjs BONEYARD_EXE SCREENSHOT_DIR
 import { join } from "node:path";
+import { readdirSync } from "node:fs";
 import { get as httpGet } from "node:http";
 import { gunzipSync } from "node:zlib";
 import { chooseGame, setUp, tableHelpers, webDir } from "./harness.mjs";
@@ -455,6 +456,16 @@ try {
         bundle: true,
         write: false,
         format: "iife",
+        // The built catalogues, as the app's bundle names them (build.mjs).
+        define: {
+          LANG_FILES: JSON.stringify(
+            Object.fromEntries(
+              readdirSync(join(webDir, "dist", "lang"))
+                .filter((f) => f.endsWith(".json"))
+                .map((f) => [f.split(".")[0], `/lang/${f}`]),
+            ),
+          ),
+        },
       })
     ).outputFiles[0].text;
     const p = await newPage();
@@ -464,6 +475,8 @@ try {
     // (once, on a loaded machine, "Which train?" measured unstyled).
     await p.waitForFunction(() => getComputedStyle(document.documentElement).getPropertyValue("--card").trim() !== "");
     await p.addScriptTag({ content: code });
+    // Spanish fetched once, so that setLang("es") below switches at once.
+    await p.evaluate(() => window.__views.setLang("es").then(() => window.__views.setLang("en")));
     const r = await p.evaluate(() => {
       try {
         return views();

@@ -44,6 +44,8 @@ async function newPage(ctx, viewport, lang = "en") {
 }
 async function setLang(page, lang) {
   await page.select("select.lang", lang);
+  // Spanish and Japanese are fetched the first time they are chosen.
+  await page.waitForFunction((l) => document.documentElement.lang === l, {}, lang);
   await sleep(60);
 }
 async function resize(page, vp) {

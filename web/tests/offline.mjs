@@ -297,6 +297,21 @@ try {
   await page.waitForSelector("#local-game", { timeout: 20000 });
   check(!(await page.$("#watch-link")), "with no server the lobby offers no games to watch");
   await page.screenshot({ path: join(shots, "offline-lobby-desktop.png"), fullPage: true });
+  // Spanish, never chosen online, is fetched on demand: the kept copy answers.
+  await page.select("select.lang", "es");
+  const esOffline = await page
+    .waitForFunction(() => document.documentElement.lang === "es" && /Jugar/.test(document.body.innerText), {
+      timeout: 10000,
+    })
+    .then(
+      () => true,
+      () => false,
+    );
+  await page.select("select.lang", "en");
+  await page.waitForFunction(() => document.documentElement.lang === "en");
+  check(esOffline, "offline, the lobby switches to Spanish from the kept catalogue");
+  await page.goto(base + "/", { waitUntil: "load" });
+  await page.waitForSelector("#local-game", { timeout: 20000 });
   // The kept game: the one started before the network went.
   check(!!(await page.$("#local-resume")), "the lobby offers the game kept in this browser");
   await Promise.all([

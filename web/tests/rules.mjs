@@ -244,10 +244,14 @@ try {
   figures.bundle_css_gzip_bytes = sizes.css_gzip;
   figures.rules_css_gzip_bytes = sizes.rules_css_gzip;
   for (const [f, n] of Object.entries(sizes.rules_text_gzip)) figures[`rules_${f.replace(".txt", "")}_gzip_bytes`] = n;
-  const total = sizes.js_gzip + sizes.css_gzip;
+  for (const [l, n] of Object.entries(sizes.lang_gzip)) figures[`lang_${l}_gzip_bytes`] = n;
+  // What the first page costs a visitor: the script, the style and, for a
+  // Spanish or Japanese one, that catalogue (fetched before the first page).
+  const langs = Object.values(sizes.lang_gzip);
+  const total = sizes.js_gzip + sizes.css_gzip + Math.max(...langs);
   check(
-    total < 100 * 1024,
-    `the app's bundle (script and style) is ${total} B gzip < 100 KB; the rules load on demand`,
+    langs.length === 2 && total < 100 * 1024,
+    `the app's first page (script, style and the largest language's words) is ${total} B gzip < 100 KB; the rules load on demand`,
   );
   check(
     Object.values(sizes.rules_text_gzip).every((n) => n < 40 * 1024),
