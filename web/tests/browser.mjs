@@ -465,13 +465,26 @@ try {
     // Item 10: a Texas 42 hand that stops early says so.
     if (family === "texas-42") {
       const u = new URL(page.url());
-      const lh = (
+      const view = (
         await (await fetch(`${base}/api/tables/${u.searchParams.get("t")}?token=${u.searchParams.get("k")}`)).json()
-      ).view.last_hand;
+      ).view;
+      const lh = view.last_hand;
       const says = /stopped after \d+ trick/.test(summary);
       check(
         lh && says === !!lh.stopped_early,
         `texas-42: the summary says whether the hand stopped early (stopped_early ${lh?.stopped_early}, said ${says})`,
+      );
+      // "Marks", the game's own word, said where they are counted, with the game's target.
+      const mark = await page.evaluate(() => ({
+        words: document.querySelector("#glossary")?.textContent || "",
+        href: document.querySelector("#glossary a")?.getAttribute("href") || "",
+      }));
+      check(
+        view.scoring === "marks" &&
+          mark.words.startsWith("A mark is a hand's prize") &&
+          mark.words.includes(`The first side to ${view.target} marks wins`) &&
+          mark.href === "/?rules=texas-42#t42-scoring",
+        `texas-42: the summary says what a mark is ("${mark.words}" ${mark.href})`,
       );
     }
     // Item 11: suits by name in every language (Japanese said "1で30をビッド").

@@ -276,9 +276,15 @@ try {
     const where = await p.evaluate(() => [
       document.getElementById("quick-about")?.textContent || "",
       document.querySelector("#local-card .muted")?.textContent || "",
+      document.querySelector("#local-card h2")?.textContent || "",
+      document.querySelector("#local-card [data-local] span")?.textContent || "",
     ]);
+    // A newcomer took the two rows of games for the same thing: the device's say "offline".
     check(
-      /^Online: played on the server/.test(where[0]) && /^No connection needed/.test(where[1]),
+      /^Online: played on the server/.test(where[0]) &&
+        /^No connection needed/.test(where[1]) &&
+        /offline/.test(where[2]) &&
+        /^offline/.test(where[3]),
       `the lobby says which play is online and which is on this device (${JSON.stringify(where)})`,
     );
     await p.click("#qm-rated");

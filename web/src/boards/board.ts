@@ -3,6 +3,7 @@
 import type { StateMsg } from "../api";
 import { h } from "../dom";
 import { t } from "../i18n";
+import { rulesUrl } from "../links";
 import { parseTile } from "../tiles";
 import type { AnyView } from "./view";
 
@@ -28,6 +29,23 @@ export function drawsText(c: Ctx, draws: (string | null)[], winner: number) {
     who: c.f.seatName(c, winner),
     tie: tied ? t("draw.tie") : "",
   };
+}
+
+// A word of the game just used at the table ("tranque", "mark"), said in
+// players' words under the hand's result, with its place in the rules.
+export function glossary(
+  word: string,
+  family: string,
+  section: string,
+  params: Record<string, string | number> = {},
+): HTMLElement {
+  return h(
+    "p",
+    { class: "glossary", id: "glossary" },
+    t("glossary." + word, params),
+    " ",
+    h("a", { href: rulesUrl(family, section), target: "_blank", rel: "noopener" }, t("glossary.more")),
+  );
 }
 
 // The names the frame gives seats, sides, trains, bids and moves.

@@ -2,9 +2,8 @@
 // play with two open ends.
 import { h } from "../dom";
 import { t, hasKey, optValue } from "../i18n";
-import { rulesUrl } from "../links";
 import { tileSvg, parseTile } from "../tiles";
-import { Board, Ctx, drawsText, LogSink } from "./board";
+import { Board, Ctx, drawsText, glossary, LogSink } from "./board";
 import type { LineView } from "./view";
 
 // What this table's rules give a tied block (the view's block_tie), in words.
@@ -257,20 +256,7 @@ export const lineBoard: Board<LineView> = {
     );
     // The regional word just used, said in players' words, with its rules.
     const word = lh.end === "block" ? "tranque" : lh.capicua ? "capicua" : null;
-    if (word)
-      body.appendChild(
-        h(
-          "p",
-          { class: "glossary", id: "glossary" },
-          t("glossary." + word),
-          " ",
-          h(
-            "a",
-            { href: rulesUrl("line", word === "tranque" ? "end" : "bonuses"), target: "_blank", rel: "noopener" },
-            t("glossary.more"),
-          ),
-        ),
-      );
+    if (word) body.appendChild(glossary(word, "line", word === "tranque" ? "end" : "bonuses"));
     body.appendChild(
       h(
         "p",

@@ -2,7 +2,7 @@
 import { h } from "../dom";
 import { t } from "../i18n";
 import { tileFrom } from "../tiles";
-import { Board, Ctx, drawsText, LogSink, seatPlaces } from "./board";
+import { Board, Ctx, drawsText, glossary, LogSink, seatPlaces } from "./board";
 import type { Texas42View } from "./view";
 
 function highBidText(v: Texas42View): string {
@@ -227,6 +227,8 @@ export const texas42Board: Board<Texas42View> = {
         ),
       );
     body.appendChild(tbl);
+    // "Marks" is the game's own word: said once more where the marks are counted.
+    if (v.scoring === "marks") body.appendChild(glossary("mark", "texas-42", "t42-scoring", { n: v.target }));
   },
 
   prompt(c: Ctx<Texas42View>) {

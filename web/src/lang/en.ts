@@ -705,9 +705,10 @@ export const en: Record<string, string> = {
   "unit.chips": "chips",
 
   // Games against the computer on this device (local/).
-  "local.title": "Play the computer on this device",
-  "local.about": "No connection needed: the computer plays here, in your browser.",
-  "local.quick": "you and the computer",
+  "local.title": "Play offline, on this device",
+  "local.about":
+    "No connection needed: the computer plays here, in your browser, and keeps the game on this device. Nobody else can join it.",
+  "local.quick": "offline · you and the computer",
   "local.resume": "Go back to your {game} game",
   "local.forget": "Forget it",
   "local.replaces": "Starting a new game ends your {game} game in progress on this device.",

@@ -714,9 +714,10 @@ export const es: Record<string, string> = {
   "unit.chips": "fichas de apuesta",
 
   // Games against the computer on this device (local/).
-  "local.title": "Juega contra la computadora en este dispositivo",
-  "local.about": "Sin conexión: la computadora juega aquí, en tu navegador.",
-  "local.quick": "tú y la computadora",
+  "local.title": "Juega sin conexión, en este dispositivo",
+  "local.about":
+    "Sin conexión: la computadora juega aquí, en tu navegador, y guarda la partida en este dispositivo. Nadie más puede unirse.",
+  "local.quick": "sin conexión · tú y la computadora",
   "local.resume": "Vuelve a tu partida de {game}",
   "local.forget": "Olvidarla",
   "local.replaces": "Empezar una partida nueva termina tu partida de {game} en curso en este dispositivo.",

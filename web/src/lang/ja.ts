@@ -707,9 +707,10 @@ export const ja: Record<string, string> = {
   "unit.chips": "チップ",
 
   // Games against the computer on this device (local/).
-  "local.title": "この端末でコンピューターと対戦",
-  "local.about": "接続は不要です。コンピューターはこのブラウザの中で打ちます。",
-  "local.quick": "あなたとコンピューター",
+  "local.title": "オフラインで遊ぶ（この端末で）",
+  "local.about":
+    "接続は不要です。コンピューターはこのブラウザの中で打ち、対局はこの端末に残ります。ほかの人は参加できません。",
+  "local.quick": "オフライン・あなたとコンピューター",
   "local.resume": "{game}の対局に戻る",
   "local.forget": "破棄する",
   "local.replaces": "新しい対局を始めると、この端末で進行中の{game}の対局は終了します。",

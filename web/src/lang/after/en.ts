@@ -82,5 +82,7 @@ export const enAfter: Record<string, string> = {
   "summary.went_out": "0 (went out)",
   "glossary.tranque": "A tranque is a blocked game: nobody can lay a tile, so the pips left in the hands decide it.",
   "glossary.capicua": "A capicúa is going out on a tile that fits both open ends.",
+  "glossary.mark":
+    "A mark is a hand's prize: a bid of 30 to 42 that is made wins 1 mark, and one not made gives 1 mark to the other side; a bid of 2 marks or more wins or gives that many. The first side to {n} marks wins the game.",
   "glossary.more": "More in the rules",
 };

@@ -86,5 +86,7 @@ export const esAfter: Record<string, string> = {
   "glossary.tranque":
     "Un tranque es un juego cerrado: nadie puede colocar ficha, así que deciden los puntos que quedan en las manos.",
   "glossary.capicua": "Una capicúa es dominar con una ficha que entra por las dos puntas.",
+  "glossary.mark":
+    "Una marca es el premio de una mano: una apuesta de 30 a 42 cumplida gana 1 marca, y si no se cumple, 1 marca va al otro equipo; una apuesta de 2 marcas o más gana o cede esas marcas. El primer equipo que llega a {n} marcas gana la partida.",
   "glossary.more": "Más en las reglas",
 };

@@ -82,5 +82,7 @@ export const jaAfter: Record<string, string> = {
   "summary.went_out": "0（上がり）",
   "glossary.tranque": "トランケは手詰まり：誰も牌を置けないので、手に残った目の数で決まる。",
   "glossary.capicua": "カピクーアは、両端どちらにも置ける牌で上がること。",
+  "glossary.mark":
+    "マークはハンドの賞：30〜42のビッドが成功すれば1マーク、失敗すれば相手チームに1マーク。2マーク以上のビッドはその数を得るか相手に渡す。先に{n}マークに達したチームの勝ち。",
   "glossary.more": "ルールで詳しく",
 };
