@@ -759,6 +759,7 @@ try {
           text: tr.textContent,
           best: tr.children[2]?.textContent,
           bestDrawn: tr.children[2]?.querySelectorAll("*").length ?? 0,
+          label: tr.children[0]?.textContent,
         }));
         // "Which train?" sits at the bottom of the screen, the trains above in sight.
         const chooser = chooserDialog(
@@ -970,23 +971,29 @@ try {
     check(
       r.rows.length === 4 &&
         r.rows.every((x) => bandOf(x.counted) === x.grade) &&
-        /surely cost against the best one/.test(r.scale) &&
+        /surely cost against the move valued highest/.test(r.scale) &&
         !/less twice its/.test(r.scale),
       `each review grade agrees with what it is made from, shown beside the loss (${r.rows.map((x) => x.text).join(" | ")}; ${r.scale})`,
     );
     check(
-      r.rows[3].grade === "best" && r.rows[3].best === "the same",
-      `the review's "Best" beside the best move says "the same", not "—" (${r.rows[3].best})`,
+      r.rows[3].grade === "best" && r.rows[3].best === "the same" && r.rows[3].label === "Best",
+      `the review's "Valued highest" beside the best move says "the same", not "—", graded "Best" (${r.rows[3].best}, ${r.rows[3].label})`,
     );
     // Graded best within the noise, yet another move valued higher: that move is named, not "the same"
     // beside a loss of 10.7.
     check(
-      r.rows[0].grade === "best" && r.rows[0].bestDrawn > 0 && r.rows[0].best !== "the same",
-      `a move graded best within the noise shows the move valued higher (${r.rows[0].best}, ${r.rows[0].bestDrawn} parts)`,
+      r.rows[0].grade === "best" &&
+        r.rows[0].bestDrawn > 0 &&
+        r.rows[0].best !== "the same" &&
+        r.rows[0].label === "As good",
+      `a move graded best within the noise shows the move valued higher, and says "As good", not "Best" beside it (${r.rows[0].best}, ${r.rows[0].bestDrawn} parts, ${r.rows[0].label})`,
     );
+    // The ± each close bid is read against is shown beside its value.
     check(
-      r.close.length === 3 && /Too close to call: Bid 32, Bid 33, Bid 35 against Bid 31/i.test(r.hint),
-      `the bid hint says when bids are too close to call (${r.hint})`,
+      r.close.length === 3 &&
+        r.close.every((x) => /≈ [\d.]+ ± [\d.]+$/.test(x)) &&
+        /Too close to call: Bid 32, Bid 33, Bid 35 against Bid 31.*within twice their ±/i.test(r.hint),
+      `the bid hint says when bids are too close to call, with each ± (${r.close.join(" | ")}; ${r.hint})`,
     );
     check(
       JSON.stringify(r.slots) ===

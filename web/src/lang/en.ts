@@ -240,7 +240,7 @@ export const en: Record<string, string> = {
   "hint.in_unit": "(in {unit}; higher is better)",
   "hint_unit.pips": "pips gained on the others’ penalties",
   "hint.too_close":
-    "Too close to call: {moves} against {first}. The hidden tiles could lie either way, so their order here means nothing.",
+    "Too close to call: {moves} against {first}. Each value is an average over the deals the hidden tiles could be; these lie within twice their ± of the first, which the luck of the deal could explain, so their order here means nothing.",
 
   "move.pass": "Pass",
   "move.draw": "Draw a tile",

@@ -242,7 +242,7 @@ export const es: Record<string, string> = {
   "hint_unit.pips": "pips de ventaja sobre las penalizaciones de los demás",
   "hint.none": "Sin valores para esta jugada.",
   "hint.too_close":
-    "Demasiado parejo para decidir: {moves} frente a {first}. Las fichas ocultas pueden estar de cualquier modo, así que su orden aquí no dice nada.",
+    "Demasiado parejo para decidir: {moves} frente a {first}. Cada valor es un promedio sobre los repartos posibles de las fichas ocultas; estos quedan a menos de dos veces su ± del primero, lo que la suerte del reparto puede explicar, así que su orden aquí no dice nada.",
 
   "move.pass": "Paso",
   "move.draw": "Robar ficha",

@@ -382,7 +382,15 @@ export function reviewBody(c: Ctx, d: Review): HTMLElement[] {
         h(
           "tr",
           { class: "g-" + m.grade, "data-grade": m.grade },
-          h("td", null, h("span", { class: "grade g-" + m.grade }, t("grade." + m.grade))),
+          // Graded best within the noise, yet not the move valued highest: "As good", not "Best"
+          // beside another move in the column (a newcomer read that as a contradiction).
+          h(
+            "td",
+            null,
+            m.grade === "best" && m.played !== m.best
+              ? h("span", { class: "grade g-best", title: t("grade.level_help") }, t("grade.level"))
+              : h("span", { class: "grade g-" + m.grade }, t("grade." + m.grade)),
+          ),
           h("td", null, moveShort(c, m.played)),
           // "The same" where the move played was the best ("—" read as "not known"); a move graded
           // best within the noise names the one that valued higher (beside its loss, "counts 0").

@@ -498,7 +498,8 @@ export function hintPanel(c: Ctx, hint: Hint, play: PlayUi): HTMLElement {
         },
         label,
         h("span", { class: "bar", style: `width:${Math.round(8 + (52 * (m.value - worst)) / span)}px` }),
-        h("small", null, (close(i) ? "≈ " : "") + m.value.toFixed(2)),
+        // The ± shown: a "too close to call" is read against it.
+        h("small", null, (close(i) ? "≈ " : "") + m.value.toFixed(2) + (m.se ? " ± " + m.se.toFixed(1) : "")),
       );
     }),
     ties.length
