@@ -87,6 +87,10 @@ struct SeatClock {
   int timeouts = 0;      // moves the clock had the takeover bot play
   bool running = false;  // the seat's turn is being timed
   bool forced = false;   // timed out: the takeover bot plays this one move
+  // A seat's first turn after a hand ends has time to read its result as
+  // well (the next hand is dealt at once, behind the summary).
+  int hands_seen = 0;      // hands finished when its last turn was timed
+  int64_t reading_ms = 0;  // this turn's reading time, before its move's own
   std::chrono::steady_clock::time_point turn_start;
   uint64_t gen = 0;
   std::function<void()> cancel;  // cancels its timer

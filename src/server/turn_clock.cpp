@@ -64,8 +64,11 @@ void TurnClock::tick(const std::shared_ptr<Table>& t) {
     if (c.running) continue;
     c.running = true;
     c.turn_start = now;
+    const int hands = static_cast<int>(t->session->state().hands().size());
+    c.reading_ms = hands > c.hands_seen ? int64_t{kReadingS} * second_ms_ : 0;
+    c.hands_seen = hands;
     const uint64_t gen = ++c.gen;
-    const int64_t ms = int64_t{t->clock_s} * second_ms_ + c.bank_ms;
+    const int64_t ms = int64_t{t->clock_s} * second_ms_ + c.reading_ms + c.bank_ms;
     auto timer = std::make_shared<net::steady_timer>(ioc_, std::chrono::milliseconds(ms));
     timer->async_wait([this, t, k, gen, timer](const boost::system::error_code& ec) {
       if (ec || stopping_) return;
@@ -98,7 +101,7 @@ void TurnClock::stop(Table& t, int seat, Clock::time_point at) {
     c.cancel();
     c.cancel = nullptr;
   }
-  const int64_t over = ms_between(c.turn_start, at) - int64_t{t.clock_s} * second_ms_;
+  const int64_t over = ms_between(c.turn_start, at) - int64_t{t.clock_s} * second_ms_ - c.reading_ms;
   if (over > 0) c.bank_ms = std::max<int64_t>(0, c.bank_ms - over);
 }
 
@@ -117,13 +120,14 @@ void TurnClock::release(Table& t) {
 // before the bot plays (remaining_ms).
 json TurnClock::view(const Table& t) const {
   const auto now = Clock::now();
-  const int64_t move = int64_t{t.clock_s} * second_ms_;
   json seats = json::array();
   for (int k = 0; k < t.n; ++k) {
     const SeatClock& c = t.seat_at(k).clock;
     json s{{"seat", k}, {"bank_ms", c.bank_ms}, {"timeouts", c.timeouts}, {"running", c.running}};
     if (c.running) {
+      const int64_t move = int64_t{t.clock_s} * second_ms_ + c.reading_ms;
       const int64_t used = ms_between(c.turn_start, now);
+      s["reading_ms"] = c.reading_ms;
       const int64_t bank = std::clamp<int64_t>(c.bank_ms - std::max<int64_t>(0, used - move), 0, c.bank_ms);
       s["move_ms"] = std::max<int64_t>(0, move - used);
       s["bank_ms"] = bank;

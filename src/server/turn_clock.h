@@ -24,6 +24,9 @@ namespace boneyard::server {
 
 class TurnClock {
  public:
+  // The seconds a seat's first turn after a hand's end has more, to read
+  // the hand's result: the next hand is dealt at once, behind the summary.
+  static constexpr int kReadingS = 15;
   // timed_out: called with t->m held once a seat ran out of time (the
   // takeover bot plays its move): the Hub announces the change.
   using TimedOut = std::function<void(const std::shared_ptr<Table>& t)>;

@@ -153,6 +153,41 @@ TEST_F(ClockTest, TheBankIsSpentBeforeTheTimeout) {
   EXPECT_LT(mine["bank_ms"].get<int>(), 600) << r.body;  // what the turn used beyond its 300 ms
 }
 
+// The next hand is dealt at once, behind the hand's result: a seat's first
+// turn after a hand ends has kReadingS seconds more, its later turns not.
+TEST_F(ClockTest, ASeatsFirstTurnAfterAHandEndsHasTimeToReadTheResult) {
+  start(20);
+  const json t = create({{"clock_s", 15}, {"bank_s", 30}});
+  const std::string id = t["id"], tok = t["tokens"]["0"];
+  WsClient ws(port_, fmt::format("/ws?table={}&token={}", id, tok));
+  ws.start_reading();
+  const int64_t reading = int64_t{server::TurnClock::kReadingS} * 20;
+  std::vector<std::pair<int, int64_t>> turns;  // (hands finished, reading_ms) of each turn of seat 0
+  int version = -1;
+  while (turns.empty() || turns.back().first < 2) {
+    const json v = until(id, tok, [&](const json& s) {
+      return s["status"] == "over" || (s["to_act"] == true && s["version"].get<int>() > version);
+    });
+    if (v["status"] == "over") break;
+    version = v["version"];
+    const json& mine = v["clock"]["seats"][0];
+    ASSERT_EQ(mine["running"], true) << v.dump();
+    const int64_t read = mine.value("reading_ms", int64_t{0});
+    turns.emplace_back(v["hands_finished"].get<int>(), read);
+    EXPECT_LE(mine["move_ms"].get<int64_t>(), 15 * 20 + read);
+    Reply r = post(port_, fmt::format("/api/tables/{}/moves", id), {{"token", tok}, {"move", v["legal"][0]}});
+    ASSERT_EQ(r.status, 200) << r.body;
+  }
+  ASSERT_GE(turns.size(), 3u);
+  int firsts = 0;
+  for (size_t i = 0; i < turns.size(); ++i) {
+    const bool first_after_a_hand = turns[i].first > (i == 0 ? 0 : turns[i - 1].first);
+    EXPECT_EQ(turns[i].second, first_after_a_hand ? reading : 0) << "turn " << i << " in hand " << turns[i].first + 1;
+    firsts += first_after_a_hand;
+  }
+  EXPECT_GE(firsts, 1);
+}
+
 TEST(ClockOptions, BadValuesAreRefusedWithAClearError) {
   RoutesWorld w;
   auto create = [&](json extra) {
