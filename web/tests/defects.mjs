@@ -399,7 +399,7 @@ try {
     });
     await p.screenshot({ path: join(shots, "defects-dd-phone.png") });
     check(
-      shown && r.name === "Dice & Dominoes" && r.whole && /chips won or lost, antes included/.test(r.scores),
+      shown && r.name === "Dice & Dominoes" && r.whole && /chips won or lost, stakes included/.test(r.scores),
       `an upright phone shows the game's name and hand whole, and says the balances are chips (${JSON.stringify(r)})`,
     );
     // On a desktop the top bar is one row: its chips, the connection, the
@@ -1113,6 +1113,32 @@ try {
         /^Round 1, just revealed: dice \d and \d$/.test(dd.reveal) &&
         /^Hand 1 of \d+ · round 2$/.test(dd.hand),
       `Dice & Dominoes names this round's dice, says what they mean, and names the round revealed (${JSON.stringify(dd)})`,
+    );
+    // Any two tiles may be laid, but gold marks only those these dice would
+    // discard (every tile gold read as "all fit"), and the help counts them.
+    const fit = await p.evaluate(() => {
+      const dice = [...document.querySelectorAll(".dice-row svg.die")].map(
+        (d) => d.querySelectorAll(".die-pip").length,
+      );
+      const tiles = [...document.querySelectorAll(".hand .htile.legal")].map((e) => {
+        const [a, b] = e.dataset.tile.split("-").map(Number);
+        return {
+          should: (a === 0 && b === 0) || dice.some((d) => d === a || d === b),
+          gold: e.classList.contains("fits"),
+          outline: getComputedStyle(e.querySelector("svg")).outlineColor,
+        };
+      });
+      return { dice, tiles, help: document.querySelector("#lay-help")?.textContent || "" };
+    });
+    const golds = fit.tiles.filter((x) => x.gold);
+    const others = fit.tiles.filter((x) => !x.gold);
+    check(
+      fit.dice.length === 2 &&
+        fit.tiles.length > 0 &&
+        fit.tiles.every((x) => x.should === x.gold) &&
+        golds.every((x) => others.every((y) => x.outline !== y.outline)) &&
+        fit.help.includes(`Gold: your tiles these dice would discard (${golds.length}).`),
+      `Dice & Dominoes marks gold only the tiles these dice would discard (${JSON.stringify(fit)})`,
     );
     // The phone's "Last moves" is cut short: it fades at the bottom while
     // more lies below, and not once scrolled to its end.

@@ -2,7 +2,7 @@
 // everyone at once, a pot of chips.
 import { h } from "../dom";
 import { t, hasKey } from "../i18n";
-import { tileFrom, tileSvg, dieSvg } from "../tiles";
+import { tileFrom, tileSvg, dieSvg, parseTile } from "../tiles";
 import { Board, Ctx, HandUi, LogSink, scoreChip } from "./board";
 import type { DiceDominoesView } from "./view";
 
@@ -184,18 +184,26 @@ export const diceDominoesBoard: Board<DiceDominoesView> = {
   hand(c: Ctx<DiceDominoesView>, ui: HandUi, size: number, hand: HTMLElement, buttons: HTMLElement, area: HTMLElement) {
     const tiles: string[] = (c.me !== null && c.v.players?.[c.me]?.tiles) || [];
     const choosing = c.msg.to_act && c.v.phase === "choose";
+    // Any two tiles may be laid; gold marks those these dice would discard
+    // (a die's number, or the wild 0|0): every tile gold read as "all fit".
+    const mp = c.v.match_points;
+    const fits = (tile: string) => {
+      const [a, b] = parseTile(tile);
+      return (a === 0 && b === 0) || (!!mp && [a, b].some((x) => x === mp[0] || x === mp[1]));
+    };
     tiles.forEach((tile, i) => {
       const order = ui.selected.indexOf(i);
+      const fit = choosing && fits(tile);
       hand.appendChild(
         h(
           "button",
           {
-            class: "htile" + (choosing ? " legal" : "") + (order >= 0 ? " picked" : ""),
+            class: "htile" + (choosing ? " legal" + (fit ? " fits" : " no-fit") : "") + (order >= 0 ? " picked" : ""),
             "data-tile": tile,
             "data-key": "h-" + tile,
             role: "listitem",
             disabled: !choosing,
-            "aria-label": tile,
+            "aria-label": fit ? `${tile}, ${t("dd.fits")}` : tile,
             "aria-pressed": order >= 0 ? "true" : "false",
             onclick: () => {
               if (order >= 0) ui.selected.splice(order, 1);
@@ -231,6 +239,8 @@ export const diceDominoesBoard: Board<DiceDominoesView> = {
           "p",
           { class: "hint-text", id: "lay-help" },
           ok ? t("dd.ready") : ui.selected.length === 1 && want === 2 ? t("dd.pick_second") : t("dd.choose_help"),
+          " ",
+          t("dd.fits_legend", { n: tiles.filter(fits).length }),
         ),
       );
     }
