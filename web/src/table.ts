@@ -392,8 +392,11 @@ export class Table implements PlayUi, KeyCtl {
     const board = boardOf(c.family);
     if (pv.family === v.family)
       board.diff(c, pv, v, actor, {
-        push: (x, k, cls) => {
-          if (!served || cls === "hand" || (cls === "chance" && this.local)) this.push(x, k, cls);
+        push: (x, k, cls, before) => {
+          if (served && cls !== "hand" && !(cls === "chance" && this.local)) return;
+          const next = before ? (b.log || []).find((e) => e.kind === before && e.n >= a.version) : undefined;
+          if (next) this.log.push({ text: x, seat: k, cls, at: next.n });
+          else this.push(x, k, cls);
         },
         bubble: (k, x) => this.bubble(k, x),
       });

@@ -1114,6 +1114,20 @@ try {
         /^Hand 1 of \d+ · round 2$/.test(dd.hand),
       `Dice & Dominoes names this round's dice, says what they mean, and names the round revealed (${JSON.stringify(dd)})`,
     );
+    // "Last moves", newest first: round 2's dice above round 1's reveal (they
+    // came in one update, the dice once logged first), which names its own
+    // dice, as the board does, and what was discarded.
+    const ddLog = await p.$$eval("aside.log li", (l) => l.map((e) => e.textContent));
+    const revealAt = ddLog.findIndex((x) => /^Round 1 revealed, dice \d and \d\. Discarded: \S/.test(x));
+    const diceAt = ddLog.findIndex((x) => /^Dice: \d and \d$/.test(x));
+    const said = /dice (\d) and (\d)/.exec(ddLog[revealAt] || "");
+    check(
+      revealAt > diceAt &&
+        diceAt >= 0 &&
+        !!said &&
+        dd.reveal === `Round 1, just revealed: dice ${said[1]} and ${said[2]}`,
+      `Dice & Dominoes' log has the next dice after the reveal, which names its dice and discards (${JSON.stringify(ddLog.slice(0, 12))}; ${JSON.stringify(dd)})`,
+    );
     // Any two tiles may be laid, but gold marks only those these dice would
     // discard (every tile gold read as "all fit"), and the help counts them.
     const fit = await p.evaluate(() => {

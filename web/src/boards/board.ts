@@ -80,8 +80,10 @@ export interface LogSink {
   // cls "hand": a line no public log has (a trick taken), always said;
   // "chance": a chance outcome seen on the board (a roll), said where the
   // log has none (a game on this device: its engine settles them unseen).
-  // Any other line is said only without a public log.
-  push(text: string, seat: number | null, cls?: string): void;
+  // Any other line is said only without a public log. before: a kind of the
+  // public log's entries (a "roll") that this line came before, when the
+  // same update carries one (a round revealed, then the next round's dice).
+  push(text: string, seat: number | null, cls?: string, before?: string): void;
   bubble(seat: number | null, text: string): void;
 }
 

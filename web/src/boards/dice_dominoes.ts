@@ -129,16 +129,31 @@ export const diceDominoesBoard: Board<DiceDominoesView> = {
 
   diff(c: Ctx<DiceDominoesView>, pv: DiceDominoesView, v: DiceDominoesView, _actor: number | null, log: LogSink) {
     const who = (k: number | null) => (k === null ? "?" : c.f.seatName(c, k));
-    if (v.match_points && JSON.stringify(v.match_points) !== JSON.stringify(pv.match_points))
-      log.push(t("log.rolled", { a: v.match_points[0], b: v.match_points[1] }), v.roller, "chance");
+    // In the order they happened: the lays, the reveal, then the next round's
+    // dice (one update may carry all three).
     v.players.forEach((p, k) => {
       if (p.submitted && pv.players[k] && !pv.players[k].submitted) log.push(t("log.laid_down", { who: who(k) }), k);
     });
-    if (
-      v.last_round &&
-      (!pv.last_round || v.last_round.number !== pv.last_round.number || v.hand_number !== pv.hand_number)
-    )
-      log.push(t("log.revealed", { n: v.last_round.number }), null, "hand");
+    const lr = v.last_round;
+    if (lr && (!pv.last_round || lr.number !== pv.last_round.number || v.hand_number !== pv.hand_number)) {
+      const discards = lr.seats
+        .filter((s) => s.discarded.length)
+        .map((s) => `${who(s.seat)} ${s.discarded.map((x: string) => x.replace("-", "|")).join(" ")}`);
+      const [a, b] = lr.match_points;
+      log.push(
+        t("log.revealed", { n: lr.number, a, b, what: discards.join(", ") || t("log.none_discarded") }),
+        null,
+        "hand",
+        "roll",
+      );
+    }
+    // A new round's dice, even when they repeat the last round's numbers.
+    const rolled =
+      v.round !== pv.round ||
+      v.hand_number !== pv.hand_number ||
+      JSON.stringify(v.match_points) !== JSON.stringify(pv.match_points);
+    if (v.match_points && rolled)
+      log.push(t("log.rolled", { a: v.match_points[0], b: v.match_points[1] }), v.roller, "chance");
   },
 
   summary(c: Ctx<DiceDominoesView>, body: HTMLElement) {
