@@ -623,6 +623,16 @@ try {
         const mtCtx = { ...ctx(mt([false, false], [])), n: 2, teams: false };
         mexicanTrainBoard.diff(mtCtx, mt([false, false], ["2-3"]), mt([true, false], ["2-3"]), 0, sink);
         mexicanTrainBoard.diff(mtCtx, mt([true, false], ["2-3"]), mt([true, true], ["2-3", "3-4"]), 1, sink);
+        // A train's "open" and "double to cover" tags explain themselves (title and accessible name).
+        const tagged = { ...mt([true, false], ["2-3"]), engine: "12-12" };
+        tagged.trains[1] = { ...tagged.trains[1], open_double: true };
+        const tagBox = document.createElement("div");
+        tagBox.append(...mexicanTrainBoard.draw({ ...mtCtx, v: tagged }));
+        const mtTags = [...tagBox.querySelectorAll(".tag.marker, .tag.red")].map((e) => [
+          e.textContent,
+          e.getAttribute("aria-label"),
+          e.getAttribute("title"),
+        ]);
         const note = [
           texas42Board.scoreNote(ctx({ ...t42, scoring: "marks", target: 7 })),
           texas42Board.scoreNote(ctx({ ...t42, scoring: "points", target: 250 })),
@@ -827,6 +837,7 @@ try {
         const esEnds = [mine("domino", false), mine("domino", true), mine("block", false)];
         setLang("en");
         return {
+          mtTags,
           esEnds,
           chooserAt,
           endButtons,
@@ -989,6 +1000,13 @@ try {
       `a move graded best within the noise shows the move valued higher, and says "As good", not "Best" beside it (${r.rows[0].best}, ${r.rows[0].bestDrawn} parts, ${r.rows[0].label})`,
     );
     // The ± each close bid is read against is shown beside its value.
+    check(
+      r.mtTags.length === 2 &&
+        r.mtTags.some(([x, a]) => x === "open" && /anyone may lay here/.test(a)) &&
+        r.mtTags.some(([x, a]) => x === "double to cover" && /everyone must lay on it/.test(a)) &&
+        r.mtTags.every(([, a, title]) => a === title),
+      `Mexican Train's "open" and "double to cover" tags explain themselves (${JSON.stringify(r.mtTags)})`,
+    );
     check(
       r.close.length === 3 &&
         r.close.every((x) => /≈ [\d.]+ ± [\d.]+$/.test(x)) &&

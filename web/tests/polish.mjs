@@ -471,10 +471,14 @@ try {
     );
     const next = await p.$eval("#continue", (e) => e.textContent).catch(() => null);
     check(next === "Next round", `Mexican Train's end-of-round box goes on to the "Next round" (${next})`);
-    // The log says who placed the engine (and how many tiles they drew for it).
+    // The log says who placed the engine, and why that double (a countdown from 12|12 is another rule):
+    // the highest in hand, or drawn for.
     const dealt = await p.$$eval(".log li", (r) => r.map((x) => x.textContent).filter((x) => /Round 2 dealt/.test(x)));
     check(
-      dealt.length === 1 && /^Round 2 dealt · Seat \d (placed|drew \d+ and placed) the engine \d+\|\d+$/.test(dealt[0]),
+      dealt.length === 1 &&
+        /^Round 2 dealt · Seat \d (placed the engine \d+\|\d+, the highest double in hand|had no double, drew \d+ and placed the engine \d+\|\d+)$/.test(
+          dealt[0],
+        ),
       `the log says who placed the round's engine (${JSON.stringify(dealt)})`,
     );
     await p.close();

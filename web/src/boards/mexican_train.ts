@@ -86,7 +86,13 @@ export const mexicanTrainBoard: Board<MexicanTrainView> = {
           { class: "train-label" },
           c.f.trainName(c, tr.train),
           tr.marker ? markerTag() : null,
-          tr.open_double ? h("span", { class: "tag red" }, t("mt.open_double")) : null,
+          tr.open_double
+            ? h(
+                "span",
+                { class: "tag red", title: t("mt.open_double_help"), "aria-label": t("mt.open_double_help") },
+                t("mt.open_double"),
+              )
+            : null,
         ),
       );
       const tiles = h("div", { class: "train-tiles" });

@@ -325,6 +325,7 @@ export const en: Record<string, string> = {
   "mt.marker_help": "open: its owner could not lay a tile, so anyone may lay here until the owner does",
   "mt.marker": "open",
   "mt.open_double": "double to cover",
+  "mt.open_double_help": "a double laid here: everyone must lay on it, and nowhere else, until it is covered",
   "mt.not_started": "not started: a tile matching the engine starts it",
   "mt.empty": "empty: a tile showing {pip} starts it",
   "mt.which_train": "Which train?",
@@ -777,8 +778,8 @@ export const en: Record<string, string> = {
   // A family whose hands are rounds (Mexican Train): the same words with "round".
   "log.new_hand_round": "Round {n} dealt",
   "log.engine_is": "The engine is {tile}",
-  "log.engine_placed": "{who} placed the engine {tile}",
-  "log.engine_placed_drew": "{who} drew {n} and placed the engine {tile}",
+  "log.engine_placed": "{who} placed the engine {tile}, the highest double in hand",
+  "log.engine_placed_drew": "{who} had no double, drew {n} and placed the engine {tile}",
   "log.hand_over_round": "The round is over",
   "table.hand_round": "Round {n}",
   "summary.hand_over_round": "End of the round",

@@ -328,6 +328,7 @@ export const es: Record<string, string> = {
   "mt.marker_help": "abierto: su dueño no pudo colocar ficha, así que cualquiera puede jugar aquí hasta que él lo haga",
   "mt.marker": "abierto",
   "mt.open_double": "doble por cubrir",
+  "mt.open_double_help": "un doble puesto aquí: todos deben jugar sobre él, y en ningún otro sitio, hasta cubrirlo",
   "mt.not_started": "sin empezar: lo empieza una ficha que case con la locomotora",
   "mt.empty": "vacío: empieza con un {pip}",
   "mt.which_train": "¿En qué tren?",
@@ -787,8 +788,8 @@ export const es: Record<string, string> = {
   // A family whose hands are rounds (Mexican Train): the same words with "round".
   "log.new_hand_round": "Repartida la ronda {n}",
   "log.engine_is": "La locomotora es {tile}",
-  "log.engine_placed": "{who}: pone la locomotora {tile}",
-  "log.engine_placed_drew": "{who}: roba {n} y pone la locomotora {tile}",
+  "log.engine_placed": "{who}: pone la locomotora {tile}, su doble más alto",
+  "log.engine_placed_drew": "{who}: sin dobles, roba {n} y pone la locomotora {tile}",
   "log.hand_over_round": "Se acabó la ronda",
   "table.hand_round": "Ronda {n}",
   "summary.hand_over_round": "Fin de la ronda",

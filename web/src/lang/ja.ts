@@ -330,6 +330,7 @@ export const ja: Record<string, string> = {
   "mt.marker_help": "開放：持ち主が置けなかったので、持ち主が置くまで誰でもここに置ける",
   "mt.marker": "開放",
   "mt.open_double": "ダブルに蓋を",
+  "mt.open_double_help": "ここに置かれたダブル：蓋をされるまで、全員ここにだけ置かなければならない",
   "mt.not_started": "未開始：エンジンと合う牌で始まります",
   "mt.empty": "空：{pip}から始まります",
   "mt.which_train": "どのトレインに？",
@@ -781,8 +782,8 @@ export const ja: Record<string, string> = {
   // A family whose hands are rounds (Mexican Train): the same words with "round".
   "log.new_hand_round": "第{n}ラウンドを配りました",
   "log.engine_is": "エンジンは{tile}",
-  "log.engine_placed": "{who}がエンジン{tile}を置いた",
-  "log.engine_placed_drew": "{who}が{n}枚引いてエンジン{tile}を置いた",
+  "log.engine_placed": "{who}がエンジン{tile}を置いた（手の中で最大のダブル）",
+  "log.engine_placed_drew": "{who}はダブルがなく、{n}枚引いてエンジン{tile}を置いた",
   "log.hand_over_round": "ラウンド終了",
   "table.hand_round": "第{n}ラウンド",
   "summary.hand_over_round": "ラウンド終了",
