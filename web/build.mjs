@@ -29,7 +29,7 @@ walkAll("dist", (p) => {
   if (/\.gz$/.test(p) || /^dist\/(app|style)\.[0-9a-f]{12}\.(js|css)$|^dist\/lang\//.test(p)) rmSync(p);
 });
 // Spanish and Japanese are fetched only by those who choose them (i18n.ts):
-// each catalogue, with its words after a game, is dist/lang/X.HASH.json. English
+// each catalogue, with its options' and after-a-game words, is dist/lang/X.HASH.json. English
 // stays in the bundle, every key's fallback and the first page's words.
 mkdirSync("dist/lang", { recursive: true });
 const langFiles = {};
@@ -38,7 +38,8 @@ for (const l of ["es", "ja"]) {
     await esbuild.build({
       stdin: {
         contents: `import { ${l} } from "./src/lang/${l}"; import { ${l}After } from "./src/lang/after/${l}";
-          export default { ...${l}, ...${l}After };`,
+          import { ${l}Options } from "./src/lang/options/${l}";
+          export default { ...${l}, ...${l}Options, ...${l}After };`,
         resolveDir: ".",
         loader: "ts",
       },

@@ -3,10 +3,11 @@
 // every catalogue has every key and every key used in the code exists.
 import { en as enBase } from "./lang/en";
 import { enAfter } from "./lang/after/en";
+import { enOptions } from "./lang/options/en";
 import { h } from "./dom";
 
 export type Catalogue = Record<string, string>;
-const en: Catalogue = { ...enBase, ...enAfter };
+const en: Catalogue = { ...enBase, ...enOptions, ...enAfter };
 // English is in the bundle; Spanish and Japanese are fetched when chosen
 // (build.mjs writes each as lang/X.HASH.json and names them here): a
 // quarter of the app's bytes that most visitors never read.

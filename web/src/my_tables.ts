@@ -33,7 +33,11 @@ export function myTablesCard(go: (url: string) => void, redraw: () => void): HTM
             " · ",
             s.seat >= 0 ? t("lobby.my_seat", { n: s.seat + 1 }) : t("table.spectator"),
           ),
-          h("span", { class: "when" }, new Date(s.created).toLocaleString(currentLang())),
+          h(
+            "span",
+            { class: "when" },
+            new Date(s.created).toLocaleString(currentLang(), { dateStyle: "medium", timeStyle: "short" }),
+          ),
           tableStatus(s.id, s.token),
           h(
             "button",

@@ -279,7 +279,8 @@ export class PlayerView {
           " · ",
           t("seat.n", { n: g.seat + 1 }),
           " · ",
-          new Date(g.created * 1000).toLocaleDateString(currentLang()),
+          // The month by name: "12/8/2026" reads two ways.
+          new Date(g.created * 1000).toLocaleDateString(currentLang(), { dateStyle: "medium" }),
           " ",
           g.result ? h("span", { class: "result r-" + g.result }, t("player." + g.result), " ") : null,
           g.over && g.replay_page

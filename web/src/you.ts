@@ -110,7 +110,7 @@ export function youPanel(changed: () => void): HTMLElement {
   }) as HTMLInputElement;
   const err = h("p", { class: "error", id: "you-login-msg", role: "alert" });
   panel.append(
-    h("h3", null, t("you.login_title")),
+    h("h3", null, t(me ? "you.login_title_other" : "you.login_title")),
     h("p", { class: "muted" }, t(me ? "you.login_help_replace" : "you.login_help")),
     h(
       "form",

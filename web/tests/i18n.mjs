@@ -5,9 +5,10 @@ import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 
 const src = join(dirname(fileURLToPath(import.meta.url)), "..", "src");
-// A language's catalogue: lang/X.ts and the words after a game, lang/after/X.ts.
+// A language's catalogue: lang/X.ts, the games' options (lang/options/X.ts)
+// and the words after a game (lang/after/X.ts).
 const load = (lang) => {
-  const text = ["", "after"].map((d) => readFileSync(join(src, "lang", d, lang + ".ts"), "utf8")).join("\n");
+  const text = ["", "options", "after"].map((d) => readFileSync(join(src, "lang", d, lang + ".ts"), "utf8")).join("\n");
   const out = {};
   for (const m of text.matchAll(/^\s*"([^"]+)":\s*"((?:[^"\\]|\\.)*)",?\s*$/gm)) out[m[1]] = m[2];
   return out;

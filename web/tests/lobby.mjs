@@ -536,14 +536,14 @@ try {
     `a player's page shows the rating larger than its line, in full colour (${sizes.join(", ")})`,
   );
   await pf.screenshot({ path: join(shots, "player-page.png") });
-  // In Spanish the games' dates are Spanish (28/11/2026, not 11/28/2026).
+  // In Spanish the games' dates are Spanish, the month named (8 dic 2026: 12/8/2026 reads two ways).
   await pf.evaluate(() => localStorage.setItem("boneyard.lang", "es"));
   await pf.reload();
   await pf.waitForSelector(".player-page .my-tables li", { timeout: 10000 });
   const dates = await pf.evaluate(() => ({
     text: document.querySelector(".player-page .my-tables li").textContent,
-    es: new Date().toLocaleDateString("es"),
-    us: new Date().toLocaleDateString("en-US"),
+    es: new Date().toLocaleDateString("es", { dateStyle: "medium" }),
+    us: new Date().toLocaleDateString("en-US", { dateStyle: "medium" }),
   }));
   check(
     dates.text.includes(dates.es) && (dates.es === dates.us || !dates.text.includes(dates.us)),
