@@ -586,7 +586,8 @@ export const en: Record<string, string> = {
     "You are not connected to a Boneyard server, so you can play the computer on this device. Playing other people, quick match, open tables, ratings and replays need a connection.",
   "local.no_engine": "The computer player could not start in this browser: {error}",
   "watch.title": "Watch",
-  "watch.intro": "Games being played now, the best rated first. Spectators see the table, never a hand.",
+  "watch.intro":
+    "Games being played now, the best rated first: those from the lobby’s open tables and from “Play with people”. A game played by its link (you and bots, or friends you invited) stays private. Spectators see the table, never a hand.",
   "watch.count": "{n} games being played",
   "watch.count_one": "1 game being played",
   "watch.none": "Nobody is playing a game you can watch right now.",

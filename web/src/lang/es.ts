@@ -595,7 +595,7 @@ export const es: Record<string, string> = {
   "local.no_engine": "El jugador de la computadora no pudo arrancar en este navegador: {error}",
   "watch.title": "Ver partidas",
   "watch.intro":
-    "Partidas que se juegan ahora, las de mejor puntuación primero. Quien mira ve la mesa, nunca una mano.",
+    "Partidas que se juegan ahora, las de mejor puntuación primero: las de las mesas abiertas del salón y las de «Jugar con gente». Una partida jugada por su enlace (tú y bots, o amigos invitados) es privada. Quien mira ve la mesa, nunca una mano.",
   "watch.count": "{n} partidas en juego",
   "watch.count_one": "1 partida en juego",
   "watch.none": "Ahora nadie juega una partida que se pueda ver.",
