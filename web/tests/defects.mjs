@@ -982,13 +982,13 @@ try {
     check(
       r.rows.length === 4 &&
         r.rows.every((x) => bandOf(x.counted) === x.grade) &&
-        /surely cost against the move valued highest/.test(r.scale) &&
+        /surely cost against the top move/.test(r.scale) &&
         !/less twice its/.test(r.scale),
       `each review grade agrees with what it is made from, shown beside the loss (${r.rows.map((x) => x.text).join(" | ")}; ${r.scale})`,
     );
     check(
       r.rows[3].grade === "best" && r.rows[3].best === "the same" && r.rows[3].label === "Best",
-      `the review's "Valued highest" beside the best move says "the same", not "—", graded "Best" (${r.rows[3].best}, ${r.rows[3].label})`,
+      `the review's "Top move" beside the best move says "the same", not "—", graded "Best" (${r.rows[3].best}, ${r.rows[3].label})`,
     );
     // Graded best within the noise, yet another move valued higher: that move is named, not "the same"
     // beside a loss of 10.7.
